@@ -1,0 +1,16 @@
+import { SvcError } from '../src/errors.js';
+import type { Io } from './io.js';
+
+/**
+ * Destructive commands confirm: a prompt on a terminal, `--yes` otherwise.
+ * Answers false when the person declines.
+ */
+export async function confirmDestructive(io: Io, question: string, yes: boolean | undefined): Promise<boolean> {
+  if (yes) return true;
+  if (!io.stdinIsTTY || !io.stdoutIsTTY) {
+    throw new SvcError(400, 'confirmation_required', `${question} Add --yes to confirm when not on a terminal.`);
+  }
+  const { confirm, isCancel } = await import('@clack/prompts');
+  const answer = await confirm({ message: question, initialValue: false });
+  return !isCancel(answer) && answer === true;
+}

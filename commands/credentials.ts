@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { SvcError } from '../src/errors.js';
+import { MAX_CREDENTIAL_LENGTH } from '../src/credentials/store.js';
+import { confirmDestructive } from './confirm.js';
+import { withContext } from './context.js';
+import { emit, table, type Io } from './io.js';
+
+/** The secret comes from stdin or a hidden prompt, never from argv (argv is visible to other processes). */
+async function readSecret(io: Io, name: string): Promise<string> {
+  let value: string;
+  if (io.stdinIsTTY) {
+    const { password, isCancel } = await import('@clack/prompts');
+    const answer = await password({ message: `Value for ${name}`, mask: '•' });
+    if (isCancel(answer)) throw new SvcError(400, 'cancelled', 'Nothing stored.');
+    value = String(answer);
+  } else {
+    value = (await io.readStdin()).replace(/\r?\n$/, '');
+  }
+  if (value.length === 0) throw new SvcError(400, 'empty_value', `No value given for ${name}; pipe it on stdin or type it at the prompt.`);
+  if (value.length > MAX_CREDENTIAL_LENGTH) throw new SvcError(400, 'value_too_long', `A credential may have at most ${MAX_CREDENTIAL_LENGTH} characters.`);
+  return value;
+}
+
+export function register(program: Command, io: Io): void {
+  const credentials = program.command('credentials').description('store API keys and passwords; values are never printed');
+  credentials
+    .command('list')
+    .description('every credential name with its status: present, absent or unreadable')
+    .action(() =>
+      withContext(io, (ctx) => {
+        const rows = ctx.credentials.statuses();
+        emit(io, { credentials: rows }, () => table([['NAME', 'STATUS', 'FOR'], ...rows.map((r) => [r.name, r.status, r.label])]));
+      }),
+    );
+  credentials
+    .command('set')
+    .description('store a value read from stdin, or from a hidden prompt on a terminal')
+    .argument('<name>', 'credential name (see `svc credentials list`)')
+    .action((name: string) =>
+      withContext(io, async (ctx) => {
+        ctx.credentials.status(name); // unknown names fail before asking for a secret
+        ctx.credentials.set(name, await readSecret(io, name));
+        emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: stored`);
+      }),
+    );
+  credentials
+    .command('delete')
+    .description('remove a stored value')
+    .argument('<name>', 'credential name')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action((name: string, opts: { yes?: boolean }) =>
+      withContext(io, async (ctx) => {
+        ctx.credentials.status(name);
+        if (!(await confirmDestructive(io, `Delete the stored ${name}?`, opts.yes))) return io.err('Nothing deleted.');
+        ctx.credentials.remove(name);
+        emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: deleted`);
+      }),
+    );
+}

@@ -1,0 +1,40 @@
+/**
+ * Exit codes, from one table (documented in man/svc.1 under EXIT STATUS).
+ * Errors map to them by HTTP-like status, never by parsing messages.
+ */
+import { SvcError } from '../src/errors.js';
+
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  notFound: 3,
+  conflict: 4,
+  noServer: 5,
+  refused: 6,
+  busy: 7,
+  interrupted: 130,
+} as const;
+
+export function exitCodeFor(err: unknown): number {
+  if (!(err instanceof SvcError)) return EXIT.failed;
+  if (err.reason === 'server_not_running') return EXIT.noServer;
+  switch (err.status) {
+    case 400:
+    case 413:
+    case 415:
+    case 422:
+      return EXIT.usage;
+    case 401:
+    case 403:
+      return EXIT.refused;
+    case 404:
+      return EXIT.notFound;
+    case 409:
+      return EXIT.conflict;
+    case 429:
+      return EXIT.busy;
+    default:
+      return EXIT.failed;
+  }
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { callServer, HEALTH_PROBE_TIMEOUT_MS, locateServer } from '../src/client/discover.js';
+import type { Health } from '../src/health/service.js';
+import { withContext } from './context.js';
+import { emit, type Io } from './io.js';
+
+export function register(program: Command, io: Io): void {
+  program
+    .command('health')
+    .description('find the running server (port file and token file) and ask it how it is')
+    .action(() =>
+      withContext(io, async (ctx) => {
+        const server = locateServer(ctx);
+        const health = (await callServer(ctx, server, 'GET', '/api/health', undefined, HEALTH_PROBE_TIMEOUT_MS)) as Health;
+        emit(io, { base_url: server.baseUrl, ...health }, () =>
+          [
+            `svc ${health.version} is running on ${server.baseUrl}`,
+            `  schema ${health.schema_version}, scheduler ${health.scheduler.state}, daemon ${health.daemon.state}`,
+            `  runtime ${health.identity.runtime_id}, started ${health.started_at_utc}`,
+          ].join('\n'),
+        );
+      }),
+    );
+}

@@ -1,0 +1,43 @@
+/**
+ * What a command may touch of the outside world: stdout (data), stderr (talk),
+ * stdin, whether they are terminals, and the environment. Tests pass buffers.
+ */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  readStdin(): Promise<string>;
+  stdoutIsTTY: boolean;
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  /** Set from the global --json flag before a command runs. */
+  json: boolean;
+}
+
+export function processIo(): Io {
+  return {
+    out: (text) => void process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+    err: (text) => void process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+    json: false,
+  };
+}
+
+/** Print `data` as one JSON document with --json, else the human view. */
+export function emit(io: Io, data: unknown, human: () => string): void {
+  if (io.json) io.out(JSON.stringify(data, null, 2));
+  else io.out(human());
+}
+
+/** A plain text table with padded columns. */
+export function table(rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
+  return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+}

@@ -1,0 +1,76 @@
+/**
+ * The CLI entry. Only commander is imported up front; each command's module is
+ * loaded when that command runs, so `svc --help` opens no database and loads
+ * no server. Only bin/svc.js calls process.exit.
+ */
+import { Command, CommanderError } from 'commander';
+import { SvcError, ValidationError } from '../src/errors.js';
+import { svcVersion } from '../src/version.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import type { Io } from './io.js';
+
+export { processIo } from './io.js';
+
+export interface CommandModule {
+  register(program: Command, io: Io): void;
+}
+
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<CommandModule>;
+}
+
+/** Every command, in help order. */
+export const COMMANDS: CommandEntry[] = [
+  { name: 'serve', summary: 'run the HTTP server on 127.0.0.1', load: () => import('./serve.js') },
+  { name: 'health', summary: 'check the running server', load: () => import('./health.js') },
+  { name: 'settings', summary: 'read and change settings', load: () => import('./settings.js') },
+  { name: 'credentials', summary: 'store API keys and passwords (values never shown)', load: () => import('./credentials.js') },
+  { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
+];
+
+function buildProgram(io: Io): Command {
+  const program = new Command('svc')
+    .description('svc: a local research-paper collector')
+    .version(svcVersion(), '-V, --version', 'print the version')
+    .option('--json', 'print one JSON document on stdout')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+  program.hook('preAction', (_cmd, action) => {
+    io.json = Boolean(action.optsWithGlobals().json);
+  });
+  return program;
+}
+
+function describeError(err: unknown): { reason: string; message: string } {
+  if (err instanceof ValidationError) return { reason: err.reason, message: err.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ') };
+  if (err instanceof SvcError) return { reason: err.reason, message: err.message };
+  return { reason: 'internal_error', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Run the CLI with `argv` (without node and script) and answer the exit code. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const program = buildProgram(io);
+  const wanted = argv[0] === 'help' ? argv[1] : argv.find((a) => !a.startsWith('-'));
+  const entry = COMMANDS.find((c) => c.name === wanted);
+  for (const c of COMMANDS) {
+    if (c === entry) (await c.load()).register(program, io);
+    else program.command(c.name).description(c.summary);
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const { reason, message } = describeError(err);
+    if (io.json) io.out(JSON.stringify({ error: reason, message }, null, 2));
+    io.err(`svc: ${message}`);
+    return exitCodeFor(err);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Starts a server for a Context: opens the database (migrations run here, not
+ * on the first request), binds 127.0.0.1 only, then publishes the token file
+ * (mode 0600) and the port file. `close()` withdraws both.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from 'h3/node';
+import type { Context } from '../src/context.js';
+import { SvcError } from '../src/errors.js';
+import { createOriginRegistry } from '../src/runtime/origins.js';
+import { chooseToken, publishPort, publishToken, withdrawPort, withdrawToken } from '../src/runtime/token.js';
+import { createApp } from './app.js';
+import type { ServerRuntime, SignedRoute } from './runtime.js';
+import type { RouteDef } from './registry.js';
+import { runStartupTasks } from './startup.js';
+
+export const DEFAULT_PORT = 8742;
+
+export interface StartOptions {
+  /** The port to bind; DEFAULT_PORT only when nothing names one. 0 picks a free port. */
+  port?: number;
+  rendererOrigin?: string | null;
+  /** A token handed down by a parent; minted when absent. */
+  token?: string;
+  signedRoutes?: SignedRoute[];
+  /** Replace the route list (tests mount extra routes). */
+  routes?: RouteDef[];
+}
+
+export interface RunningServer {
+  port: number;
+  baseUrl: string;
+  runtime: ServerRuntime;
+  close(): Promise<void>;
+}
+
+export async function startServer(ctx: Context, options: StartOptions = {}): Promise<RunningServer> {
+  const requestedPort = options.port ?? ctx.config.port ?? DEFAULT_PORT;
+  void ctx.schemaVersion; // open and migrate before accepting requests
+  const runtime: ServerRuntime = {
+    port: requestedPort,
+    token: chooseToken(options.token, ctx.random),
+    origins: createOriginRegistry(options.rendererOrigin ?? null),
+    startedAtUtc: ctx.nowIso(),
+    rendererLastSeenAtUtc: null,
+    scheduler: { state: ctx.config.disableScheduler ? 'disabled' : 'not_started' },
+    signedRoutes: options.signedRoutes ?? [],
+  };
+  ctx.log.addSecret(runtime.token);
+  const deps = { ctx, runtime };
+  await runStartupTasks(deps);
+  // requireHostHeader off: a request without Host must reach the guard and get 403 host_refused.
+  const server = http.createServer({ requireHostHeader: false }, toNodeHandler(createApp(deps, options.routes)));
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE') {
+        reject(new SvcError(409, 'port_in_use', `Port ${requestedPort} is in use; is svc already running? Try \`svc health\` or choose --port.`));
+      } else reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(requestedPort, '127.0.0.1');
+  });
+  runtime.port = (server.address() as AddressInfo).port;
+  publishToken(ctx.paths, runtime.port, runtime.token);
+  publishPort(ctx.paths, runtime.port);
+  ctx.log.info(`listening on http://127.0.0.1:${runtime.port}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    port: runtime.port,
+    baseUrl: `http://127.0.0.1:${runtime.port}`,
+    runtime,
+    close() {
+      closing ??= (async () => {
+        withdrawToken(ctx.paths, runtime.port);
+        withdrawPort(ctx.paths, runtime.port);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await ctx.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import * as v from 'valibot';
+import { MAX_CREDENTIAL_LENGTH } from '../../src/credentials/store.js';
+import { readValid } from '../body.js';
+import { route } from '../registry.js';
+
+const StoreBody = v.object({ value: v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_CREDENTIAL_LENGTH)) });
+
+export const credentialRoutes = [
+  route('GET', '/api/credentials', (_event, { ctx }) => ({ credentials: ctx.credentials.statuses() })),
+  route('PUT', '/api/credentials/{key_name}', async (event, { ctx }, params) => {
+    ctx.credentials.status(params.key_name!); // unknown name → 404 before reading the value
+    // The body holds a secret: validation errors never echo it.
+    const body = await readValid(event, StoreBody, { hideInput: true, limit: 64 * 1024 });
+    ctx.credentials.set(params.key_name!, body.value);
+    return { name: params.key_name, status: ctx.credentials.status(params.key_name!) };
+  }),
+  route('DELETE', '/api/credentials/{key_name}', (_event, { ctx }, params) => {
+    ctx.credentials.remove(params.key_name!);
+    return { name: params.key_name, status: ctx.credentials.status(params.key_name!) };
+  }),
+];

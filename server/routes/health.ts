@@ -1,0 +1,18 @@
+import { readHealth } from '../../src/health/service.js';
+import { requireExpectedRuntime } from '../identity.js';
+import { route } from '../registry.js';
+
+export const healthRoutes = [
+  route('GET', '/api/health', (event, { ctx, runtime }) => {
+    requireExpectedRuntime(event, ctx.runtimeId);
+    return readHealth(ctx, {
+      schedulerState: runtime.scheduler.state,
+      startedAtUtc: runtime.startedAtUtc,
+      rendererLastSeenAtUtc: runtime.rendererLastSeenAtUtc,
+    });
+  }),
+  route('POST', '/api/renderer/heartbeat', (_event, { ctx, runtime }) => {
+    runtime.rendererLastSeenAtUtc = ctx.nowIso();
+    return { ok: true, received_at_utc: runtime.rendererLastSeenAtUtc };
+  }),
+];

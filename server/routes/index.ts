@@ -1,0 +1,12 @@
+/**
+ * Every route the server mounts, one list per area. `svc routes` prints this
+ * list, and a test proves the app mounts exactly these.
+ */
+import type { RouteDef } from '../registry.js';
+import { authRoutes } from './auth.js';
+import { credentialRoutes } from './credentials.js';
+import { healthRoutes } from './health.js';
+import { onboardingRoutes } from './onboarding.js';
+import { settingsRoutes } from './settings.js';
+
+export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes];

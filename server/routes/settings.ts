@@ -1,0 +1,30 @@
+import * as v from 'valibot';
+import { GENERIC_GROUPS, type SettingsGroup } from '../../src/settings/schema.js';
+import { readValid } from '../body.js';
+import { route, type RouteDef } from '../registry.js';
+
+const GenericBody = v.object({ settings: v.record(v.string(), v.unknown()) });
+
+const ExecutionBody = v.object({
+  max_concurrent_executions: v.pipe(v.number(), v.integer()),
+  routine_fire_queue_limit: v.pipe(v.number(), v.integer()),
+});
+
+function groupRoutes(group: SettingsGroup): RouteDef[] {
+  return [
+    route('GET', `/api/settings/${group}`, (_event, { ctx }) => ({ group, settings: ctx.settings.read(group) })),
+    route('PUT', `/api/settings/${group}`, async (event, { ctx }) => {
+      const body = await readValid(event, GenericBody);
+      return { group, settings: ctx.settings.write(group, body.settings) };
+    }),
+  ];
+}
+
+export const settingsRoutes: RouteDef[] = [
+  ...GENERIC_GROUPS.flatMap(groupRoutes),
+  route('GET', '/api/settings/execution', (_event, { ctx }) => ctx.settings.read('execution')),
+  route('PUT', '/api/settings/execution', async (event, { ctx }) => {
+    const body = await readValid(event, ExecutionBody);
+    return ctx.settings.write('execution', body, ['body']);
+  }),
+];

@@ -1,0 +1,24 @@
+import type { OriginRegistry } from '../src/runtime/origins.js';
+
+/** What one serving process knows about itself beyond the Context. */
+export interface ServerRuntime {
+  /** The bound port (known after listen; the guard compares Host with it). */
+  port: number;
+  token: string;
+  origins: OriginRegistry;
+  startedAtUtc: string;
+  rendererLastSeenAtUtc: string | null;
+  scheduler: { state: 'running' | 'disabled' | 'not_started' };
+  signedRoutes: SignedRoute[];
+}
+
+/**
+ * A route that proves itself with a signed link instead of the token. The
+ * guard finds the per-destination secret through `secretFor`; no secret (an
+ * unknown delivery, or one that was not a webhook) fails the signature.
+ */
+export interface SignedRoute {
+  method: string;
+  path: string;
+  secretFor(params: string[]): string | undefined | Promise<string | undefined>;
+}

@@ -1,0 +1,59 @@
+/**
+ * How local clients (the CLI, the MCP server) find the running server: the
+ * port named by SVC_PORT, else the port file, else 8742 — a named port is
+ * never widened — and the token published beside it. Confirmed with a health
+ * request before it is used.
+ */
+import type { Context } from '../context.js';
+import { SvcError } from '../errors.js';
+import { readPublishedPort, readPublishedToken } from '../runtime/token.js';
+
+export const DEFAULT_PORT = 8742;
+export const HEALTH_PROBE_TIMEOUT_MS = 1500;
+
+export interface ServerHandle {
+  baseUrl: string;
+  port: number;
+  token: string;
+}
+
+export function locateServer(ctx: Context): ServerHandle {
+  const port = ctx.config.port ?? readPublishedPort(ctx.paths) ?? DEFAULT_PORT;
+  const token = readPublishedToken(ctx.paths, port);
+  if (!token) {
+    throw new SvcError(503, 'server_not_running', `No svc server is running on port ${port} (no token file); start one with \`svc serve\`.`, { port });
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, port, token };
+}
+
+/** Send one request to the running server; refusals become SvcError with the server's reason. */
+export async function callServer(ctx: Context, server: ServerHandle, method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await ctx.fetch(server.baseUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch {
+    throw new SvcError(503, 'server_not_running', `Nothing answers on ${server.baseUrl}; the server is not running (start it with \`svc serve\`).`, { port: server.port });
+  }
+  const text = await response.text();
+  const parsed = text ? safeJson(text) : null;
+  if (!response.ok) {
+    const detail = (parsed as { detail?: unknown } | null)?.detail;
+    const reason = typeof detail === 'object' && detail && 'reason' in detail ? String((detail as { reason: unknown }).reason) : `http_${response.status}`;
+    const message = typeof detail === 'string' ? detail : typeof detail === 'object' && detail && 'message' in detail ? String((detail as { message: unknown }).message) : `The server answered ${response.status}.`;
+    throw new SvcError(response.status, reason, message);
+  }
+  return parsed;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

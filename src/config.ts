@@ -1,0 +1,65 @@
+/**
+ * The only module that reads the process environment. Everything else gets a
+ * `Config` through the Context, so tests pass their own environment in.
+ */
+import { SvcError } from './errors.js';
+
+export interface Config {
+  dataDir?: string;
+  stateDir?: string;
+  /** A port named by SVC_PORT, if any. */
+  port?: number;
+  /** A token handed down by a parent process (the desktop shell). */
+  apiToken?: string;
+  disableScheduler: boolean;
+  /** SVC_SOURCE_<ID>_URL overrides, keyed by lower-case source id. */
+  sourceUrls: Record<string, string>;
+  specRoutesPath?: string;
+  /** Inputs for the operating system's per-user locations. */
+  osDirs: { home?: string; xdgDataHome?: string; xdgStateHome?: string; localAppData?: string };
+}
+
+const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
+
+export function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && TRUTHY.has(value.trim().toLowerCase());
+}
+
+export function parsePort(raw: string, origin: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new SvcError(400, 'invalid_port', `${origin} must be a port number from 0 to 65535, not "${raw}".`);
+  }
+  return Number(raw);
+}
+
+export function readConfig(env: Record<string, string | undefined>): Config {
+  const sourceUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^SVC_SOURCE_([A-Z0-9_]+)_URL$/.exec(name);
+    if (match && value) sourceUrls[match[1]!.toLowerCase()] = value;
+  }
+  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+  return {
+    dataDir: nonEmpty(env.SVC_DATA_DIR),
+    stateDir: nonEmpty(env.SVC_STATE_DIR),
+    port: nonEmpty(env.SVC_PORT) === undefined ? undefined : parsePort(env.SVC_PORT!, 'SVC_PORT'),
+    apiToken: nonEmpty(env.SVC_API_TOKEN),
+    disableScheduler: isTruthy(env.SVC_DISABLE_SCHEDULER),
+    sourceUrls,
+    specRoutesPath: nonEmpty(env.SVC_SPEC_ROUTES),
+    osDirs: {
+      home: nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE),
+      xdgDataHome: nonEmpty(env.XDG_DATA_HOME),
+      xdgStateHome: nonEmpty(env.XDG_STATE_HOME),
+      localAppData: nonEmpty(env.LOCALAPPDATA),
+    },
+  };
+}
+
+/**
+ * A token handed down by a parent must not linger where child processes or
+ * crash reports could see it: the server deletes it from its own environment.
+ */
+export function forgetHandedDownToken(env: Record<string, string | undefined>): void {
+  delete env.SVC_API_TOKEN;
+}

@@ -1,0 +1,98 @@
+/**
+ * The Context: built once per process by bin/, server/, tests and benchmarks,
+ * and passed to every service. The database opens on first use, so commands
+ * that never touch it (help, health) stay fast.
+ */
+import type { Database } from 'better-sqlite3';
+import { readConfig, type Config } from './config.js';
+import { resolvePaths, type Paths } from './paths.js';
+import { systemClock, isoUtc, type Clock } from './clock.js';
+import { systemRandom, type Random } from './random.js';
+import { createLogger, type Logger } from './log.js';
+import { createBus, type Bus } from './bus.js';
+import { openDatabase } from './db/open.js';
+import { createSettingsStore, type SettingsStore } from './settings/store.js';
+import { createCredentialStore, type CredentialStore } from './credentials/store.js';
+
+export interface Context {
+  config: Config;
+  paths: Paths;
+  clock: Clock;
+  random: Random;
+  fetch: typeof globalThis.fetch;
+  log: Logger;
+  bus: Bus;
+  readonly db: Database;
+  readonly schemaVersion: number;
+  /** Random lowercase UUID4, new per process: the runtime identity. */
+  runtimeId: string;
+  settings: SettingsStore;
+  credentials: CredentialStore;
+  /** Current instant as stored: UTC ISO-8601 with Z. */
+  nowIso(): string;
+  /**
+   * A long-lived service of this process (rate limiters, the execution
+   * manager, the scheduler), built on first use and kept for the Context's life.
+   */
+  service<T>(key: string, build: () => T): T;
+  /** Run on close, last registered first (background work, timers). */
+  onClose(fn: () => void | Promise<void>): void;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  env?: Record<string, string | undefined>;
+  config?: Config;
+  clock?: Clock;
+  random?: Random;
+  fetch?: typeof globalThis.fetch;
+  log?: Logger;
+}
+
+export function createContext(options: ContextOptions = {}): Context {
+  const config = options.config ?? readConfig(options.env ?? process.env);
+  const paths = resolvePaths(config);
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger();
+  const nowIso = () => isoUtc(clock.now());
+  let opened: { db: Database; schemaVersion: number } | undefined;
+  const open = () => (opened ??= openDatabase(paths.database, nowIso));
+  const closers: (() => void | Promise<void>)[] = [];
+  const services = new Map<string, unknown>();
+  const random = options.random ?? systemRandom;
+
+  return {
+    config,
+    paths,
+    clock,
+    random,
+    fetch: options.fetch ?? globalThis.fetch,
+    log,
+    bus: createBus(),
+    get db() {
+      return open().db;
+    },
+    get schemaVersion() {
+      return open().schemaVersion;
+    },
+    runtimeId: random.uuid(),
+    settings: createSettingsStore(() => open().db, nowIso),
+    credentials: createCredentialStore(paths.credentialsFile, log),
+    nowIso,
+    service<T>(key: string, build: () => T): T {
+      if (!services.has(key)) services.set(key, build());
+      return services.get(key) as T;
+    },
+    onClose(fn) {
+      closers.push(fn);
+    },
+    async close() {
+      while (closers.length) await closers.pop()!();
+      services.clear();
+      if (opened) {
+        opened.db.close();
+        opened = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The credentials store: one owner-only JSON file in the state dir. Values are
+ * handed only to the code that sends them upstream; every other caller sees a
+ * status (present, absent, unreadable). Nothing here puts a value in an error.
+ */
+import fs from 'node:fs';
+import { SvcError, notFound } from '../errors.js';
+import type { Logger } from '../log.js';
+import { readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
+import { CREDENTIAL_NAMES, findCredentialName } from './names.js';
+
+export type CredentialStatus = 'present' | 'absent' | 'unreadable';
+
+export interface CredentialRow {
+  name: string;
+  kind: string;
+  label: string;
+  status: CredentialStatus;
+}
+
+export interface CredentialStore {
+  statuses(): CredentialRow[];
+  status(name: string): CredentialStatus;
+  /** The value for sending upstream; undefined when absent or unreadable. */
+  reveal(name: string): string | undefined;
+  set(name: string, value: string): void;
+  remove(name: string): void;
+  /** Remove every value, or only those of some kinds. */
+  erase(kinds?: string[]): void;
+}
+
+type FileState = { ok: true; values: Record<string, unknown> } | { ok: false };
+
+export const MAX_CREDENTIAL_LENGTH = 8192;
+
+export function createCredentialStore(file: string, log: Logger): CredentialStore {
+  const load = (): FileState => {
+    try {
+      const bytes = readOwnedFile(file);
+      if (bytes === undefined) return { ok: true, values: {} };
+      const parsed = JSON.parse(bytes.toString('utf8'));
+      if (!parsed || typeof parsed !== 'object' || typeof parsed.values !== 'object' || parsed.values === null) return { ok: false };
+      return { ok: true, values: parsed.values };
+    } catch {
+      return { ok: false };
+    }
+  };
+  const statusIn = (state: FileState, name: string): CredentialStatus => {
+    if (!state.ok) return 'unreadable';
+    const value = state.values[name];
+    if (value === undefined) return 'absent';
+    return typeof value === 'string' && value.length > 0 ? 'present' : 'unreadable';
+  };
+  const known = (name: string) => {
+    if (!findCredentialName(name)) throw notFound('credential_unknown', `No credential is called "${name.slice(0, 64)}"; run \`svc credentials list\` for the names.`);
+  };
+  const save = (values: Record<string, unknown>) => writeOwnerOnlyFile(file, JSON.stringify({ version: 1, values }, null, 2) + '\n');
+  const loadForWrite = (): Record<string, unknown> => {
+    const state = load();
+    if (state.ok) return { ...state.values };
+    if (!fs.existsSync(file)) return {};
+    throw new SvcError(500, 'credentials_unreadable', 'The credentials file cannot be read; fix its permissions or delete it and store the keys again.');
+  };
+
+  return {
+    statuses() {
+      const state = load();
+      return CREDENTIAL_NAMES.map((c) => ({ name: c.name, kind: c.kind, label: c.label, status: statusIn(state, c.name) }));
+    },
+    status(name) {
+      known(name);
+      return statusIn(load(), name);
+    },
+    reveal(name) {
+      const state = load();
+      if (statusIn(state, name) !== 'present') return undefined;
+      const value = (state as { values: Record<string, string> }).values[name]!;
+      log.addSecret(value);
+      return value;
+    },
+    set(name, value) {
+      known(name);
+      log.addSecret(value);
+      const values = loadForWrite();
+      values[name] = value;
+      save(values);
+    },
+    remove(name) {
+      known(name);
+      const values = loadForWrite();
+      if (!(name in values)) return;
+      delete values[name];
+      save(values);
+    },
+    erase(kinds) {
+      if (!kinds) return save({});
+      const values = loadForWrite();
+      for (const c of CREDENTIAL_NAMES) if (kinds.includes(c.kind)) delete values[c.name];
+      save(values);
+    },
+  };
+}

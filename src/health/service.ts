@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import type { Context } from '../context.js';
+import { identityOf, type Identity } from '../runtime/identity.js';
+import { svcVersion } from '../version.js';
+
+export interface HealthInput {
+  schedulerState: 'running' | 'disabled' | 'not_started';
+  startedAtUtc: string;
+  rendererLastSeenAtUtc: string | null;
+}
+
+export interface Health {
+  status: 'ok';
+  version: string;
+  schema_version: number;
+  scheduler: { state: string };
+  daemon: { state: 'lock_present' | 'absent' };
+  started_at_utc: string;
+  renderer_last_seen_at_utc: string | null;
+  identity: Identity;
+}
+
+/** Liveness and process identity. Reads no database row (the schema version was read at start). */
+export function readHealth(ctx: Context, input: HealthInput): Health {
+  return {
+    status: 'ok',
+    version: svcVersion(),
+    schema_version: ctx.schemaVersion,
+    scheduler: { state: input.schedulerState },
+    daemon: { state: fs.existsSync(ctx.paths.daemonLock) ? 'lock_present' : 'absent' },
+    started_at_utc: input.startedAtUtc,
+    renderer_last_seen_at_utc: input.rendererLastSeenAtUtc,
+    identity: identityOf(ctx.runtimeId, ctx.schemaVersion),
+  };
+}

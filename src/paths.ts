@@ -1,0 +1,50 @@
+/**
+ * Where svc keeps things. SVC_DATA_DIR holds the database, reports and spool;
+ * SVC_STATE_DIR holds token files, the port file, the daemon lock and the
+ * credentials file. Without them, the operating system's per-user locations.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from './config.js';
+
+export interface Paths {
+  dataDir: string;
+  stateDir: string;
+  database: string;
+  reportsDir: string;
+  credentialsFile: string;
+  portFile: string;
+  daemonLock: string;
+  tokenFile(port: number): string;
+}
+
+function defaultDirs(platform: NodeJS.Platform, dirs: Config['osDirs']) {
+  const home = dirs.home ?? os.homedir();
+  if (platform === 'darwin') {
+    const base = path.join(home, 'Library', 'Application Support', 'svc');
+    return { data: base, state: path.join(base, 'state') };
+  }
+  if (platform === 'win32') {
+    const local = dirs.localAppData ?? path.join(home, 'AppData', 'Local');
+    return { data: path.join(local, 'svc', 'Data'), state: path.join(local, 'svc', 'State') };
+  }
+  const xdgData = dirs.xdgDataHome ?? path.join(home, '.local', 'share');
+  const xdgState = dirs.xdgStateHome ?? path.join(home, '.local', 'state');
+  return { data: path.join(xdgData, 'svc'), state: path.join(xdgState, 'svc') };
+}
+
+export function resolvePaths(config: Config, platform: NodeJS.Platform = process.platform): Paths {
+  const defaults = defaultDirs(platform, config.osDirs);
+  const dataDir = path.resolve(config.dataDir ?? defaults.data);
+  const stateDir = path.resolve(config.stateDir ?? defaults.state);
+  return {
+    dataDir,
+    stateDir,
+    database: path.join(dataDir, 'svc.db'),
+    reportsDir: path.join(dataDir, 'reports'),
+    credentialsFile: path.join(stateDir, 'credentials.json'),
+    portFile: path.join(stateDir, 'port'),
+    daemonLock: path.join(stateDir, 'daemon.lock'),
+    tokenFile: (port: number) => path.join(stateDir, `api-token-${port}`),
+  };
+}

@@ -1,0 +1,37 @@
+import type { SettingDef } from './schema.js';
+
+/** Why a value does not fit its setting, or undefined when it fits. */
+export function checkSettingValue(def: SettingDef, value: unknown): { msg: string; type: string; ctx?: Record<string, unknown> } | undefined {
+  switch (def.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : { msg: 'Input should be a valid boolean', type: 'bool_type' };
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return { msg: 'Input should be a valid integer', type: 'int_type' };
+      if (value < def.min || value > def.max) {
+        return { msg: `Input should be between ${def.min} and ${def.max}`, type: 'range', ctx: { ge: def.min, le: def.max } };
+      }
+      return undefined;
+    case 'string':
+    case 'nullable-string':
+      if (value === null && def.type === 'nullable-string') return undefined;
+      if (typeof value !== 'string') return { msg: 'Input should be a valid string', type: 'string_type' };
+      if (def.maxLength !== undefined && value.length > def.maxLength) {
+        return { msg: `String should have at most ${def.maxLength} characters`, type: 'string_too_long', ctx: { max_length: def.maxLength } };
+      }
+      if (def.oneOf && !def.oneOf.includes(value)) {
+        return { msg: `Input should be one of: ${def.oneOf.join(', ')}`, type: 'enum', ctx: { expected: def.oneOf } };
+      }
+      return undefined;
+  }
+}
+
+/** Turn a command-line word into the setting's type ("true" → true, "25" → 25, "null" → null). */
+export function parseSettingWord(def: SettingDef, word: string): unknown {
+  if (def.type === 'boolean') {
+    const lower = word.toLowerCase();
+    return lower === 'true' ? true : lower === 'false' ? false : word;
+  }
+  if (def.type === 'integer') return /^-?\d+$/.test(word) ? Number(word) : word;
+  if (def.type === 'nullable-string' && word === 'null') return null;
+  return word;
+}

@@ -1,0 +1,69 @@
+/**
+ * Every setting svc knows, declared once with its type and default. Reads merge
+ * stored values over these defaults; writes are checked against them. Secrets
+ * are never settings: they live in the credentials store.
+ */
+export type SettingDef =
+  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; doc: string }
+  | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; doc: string }
+  | { type: 'boolean'; default: boolean; doc: string }
+  | { type: 'integer'; default: number; min: number; max: number; doc: string };
+
+export const SETTINGS_GROUPS = ['ai', 'email', 'embeddings', 'cloud', 'storage', 'notifications', 'assistant', 'execution'] as const;
+export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
+
+/** Groups written through the generic `{settings}` body; execution has its own strict route. */
+export const GENERIC_GROUPS = ['ai', 'email', 'notifications', 'cloud', 'storage', 'assistant'] as const;
+
+export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
+  ai: {
+    provider: { type: 'string', default: 'none', maxLength: 64, doc: 'Model provider for AI summaries and answers (none turns AI off).' },
+    model: { type: 'string', default: '', maxLength: 512, doc: 'Model id at that provider.' },
+    base_url: { type: 'string', default: '', maxLength: 2048, doc: 'Custom endpoint for OpenAI-compatible or local servers; empty for the provider default.' },
+    summaries_enabled: { type: 'boolean', default: false, doc: 'Write an AI summary into reports when a run asks for AI.' },
+    max_output_tokens: { type: 'integer', default: 1024, min: 64, max: 65536, doc: 'Upper bound of tokens a model may write per request.' },
+  },
+  email: {
+    smtp_host: { type: 'string', default: '', maxLength: 255, doc: 'Mail server host name.' },
+    smtp_port: { type: 'integer', default: 587, min: 1, max: 65535, doc: 'Mail server port.' },
+    smtp_secure: { type: 'boolean', default: false, doc: 'Use TLS from the first byte (port 465); otherwise STARTTLS when offered.' },
+    smtp_username: { type: 'string', default: '', maxLength: 255, doc: 'Login name; the password is the smtp_password credential.' },
+    from_address: { type: 'string', default: '', maxLength: 320, doc: 'Sender address of reports.' },
+    to_address: { type: 'string', default: '', maxLength: 320, doc: 'Default recipient when an email destination names none.' },
+    contact_email: { type: 'string', default: '', maxLength: 320, doc: 'Contact address sent to APIs that ask for one (Crossref and OpenAlex polite pools, NCBI).' },
+  },
+  embeddings: {
+    provider: { type: 'string', default: 'none', maxLength: 64, doc: 'Embedding provider (none turns similarity off).' },
+    model: { type: 'string', default: '', maxLength: 512, doc: 'Embedding model id.' },
+    batch_size: { type: 'integer', default: 32, min: 1, max: 1024, doc: 'Documents embedded per request.' },
+  },
+  cloud: {
+    provider: { type: 'string', default: 'none', oneOf: ['none', 'webdav'], doc: 'Cloud backup target kind.' },
+    url: { type: 'string', default: '', maxLength: 2048, doc: 'WebDAV base URL; the password is the cloud_password credential.' },
+    username: { type: 'string', default: '', maxLength: 255, doc: 'WebDAV user name.' },
+    remote_folder: { type: 'string', default: 'svc', maxLength: 255, doc: 'Folder under the WebDAV root that receives backups.' },
+  },
+  storage: {
+    reports_dir: { type: 'string', default: '', maxLength: 4096, doc: 'Where report files are written; empty means <data dir>/reports.' },
+    keep_execution_logs_days: { type: 'integer', default: 0, min: 0, max: 36500, doc: 'Delete execution logs older than this many days; 0 keeps them forever.' },
+    default_reference_format: { type: 'string', default: 'bibtex', oneOf: ['bibtex', 'ris', 'csv', 'json'], doc: 'Reference format exports use when none is named.' },
+  },
+  notifications: {
+    desktop_enabled: { type: 'boolean', default: true, doc: 'Show desktop notifications from the window.' },
+    on_complete: { type: 'boolean', default: false, doc: 'Notify when a run completes.' },
+    on_failure: { type: 'boolean', default: true, doc: 'Notify when a run fails or a routine misses a fire.' },
+  },
+  assistant: {
+    assistant_runtime: { type: 'string', default: 'agent_cli', oneOf: ['agent_cli', 'api_key'], doc: 'How the assistant runs: a local agent CLI or a provider API key.' },
+    assistant_model: { type: 'nullable-string', default: null, maxLength: 512, doc: 'Default model for new conversations; null lets the runtime choose.' },
+    assistant_effort: { type: 'nullable-string', default: null, oneOf: ['low', 'medium', 'high', 'xhigh', 'max'], doc: 'Default effort for the CLI runtime; null for none.' },
+  },
+  execution: {
+    max_concurrent_executions: { type: 'integer', default: 3, min: 1, max: 32, doc: 'Manual runs that may go at once; one more is refused with 429.' },
+    routine_fire_queue_limit: { type: 'integer', default: 20, min: 0, max: 1000, doc: 'Routine fires that may wait for a free slot; overflow is recorded as skipped.' },
+  },
+};
+
+export function isSettingsGroup(name: string): name is SettingsGroup {
+  return (SETTINGS_GROUPS as readonly string[]).includes(name);
+}

@@ -1,0 +1,48 @@
+/**
+ * JSON.parse that also refuses duplicate object keys ("a" and "\u0061" count as
+ * the same key), which the spec asks of request bodies.
+ */
+export class StrictJsonError extends Error {
+  constructor(message: string, readonly kind: 'syntax' | 'duplicate_key', readonly key?: string) {
+    super(message);
+  }
+}
+
+export function parseStrictJson(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new StrictJsonError((err as Error).message, 'syntax');
+  }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) throw new StrictJsonError(`Duplicate key "${duplicate.slice(0, 64)}" in a JSON object.`, 'duplicate_key', duplicate);
+  return value;
+}
+
+/** Scan text already known to be valid JSON for an object that repeats a key. */
+function findDuplicateKey(text: string): string | undefined {
+  const stack: ({ keys: Set<string>; expectKey: boolean } | null)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let j = i + 1;
+      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top && top.expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (top.keys.has(key)) return key;
+        top.keys.add(key);
+        top.expectKey = false;
+      }
+      i = j;
+    } else if (c === 0x7b /* { */) stack.push({ keys: new Set(), expectKey: true });
+    else if (c === 0x5b /* [ */) stack.push(null);
+    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) stack.pop();
+    else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top) top.expectKey = true;
+    }
+  }
+  return undefined;
+}

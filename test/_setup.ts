@@ -1,0 +1,168 @@
+/**
+ * Test helpers: a temp data/state dir per test, a real server on port 0, raw
+ * HTTP with full control of the headers, and the CLI as a real child process.
+ * Nothing here touches $HOME, port 8742 or the network beyond loopback.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createContext, type Context, type ContextOptions } from '../src/context.js';
+import { createLogger } from '../src/log.js';
+import { startServer, type RunningServer, type StartOptions } from '../server/listen.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
+
+export function fixture(relative: string): Buffer {
+  return fs.readFileSync(path.join(FIXTURES, relative));
+}
+
+export interface TempDirs {
+  root: string;
+  dataDir: string;
+  stateDir: string;
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+export function tempDirs(): TempDirs {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const dataDir = path.join(root, 'data');
+  const stateDir = path.join(root, 'state');
+  return {
+    root,
+    dataDir,
+    stateDir,
+    env: { SVC_DATA_DIR: dataDir, SVC_STATE_DIR: stateDir, SVC_DISABLE_SCHEDULER: '1', HOME: root },
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json(): any;
+}
+
+export interface RawRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string | string[]>;
+  body?: string | Buffer;
+  /** Send no Host header at all. */
+  noHost?: boolean;
+}
+
+/** One HTTP request over loopback with exactly the headers given. */
+export function rawRequest(port: number, req: RawRequest): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers: req.headers ?? {}, setHost: !req.noHost, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
+    request.on('error', reject);
+    if (req.body !== undefined) request.write(req.body);
+    request.end();
+  });
+}
+
+export interface TestServer {
+  ctx: Context;
+  server: RunningServer;
+  port: number;
+  token: string;
+  dirs: TempDirs;
+  logLines: string[];
+  /** A request with Host and token set (override either through headers; token: null sends none). */
+  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; token?: string | null }): Promise<RawResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  options: StartOptions & { env?: Record<string, string>; context?: Omit<ContextOptions, 'env' | 'log'> } = {},
+): Promise<TestServer> {
+  const dirs = tempDirs();
+  const logLines: string[] = [];
+  const ctx = createContext({ ...options.context, env: { ...dirs.env, ...options.env }, log: createLogger({ level: 'debug', sink: (l) => logLines.push(l) }) });
+  const server = await startServer(ctx, { port: 0, ...options });
+  const port = server.port;
+  return {
+    ctx,
+    server,
+    port,
+    token: server.runtime.token,
+    dirs,
+    logLines,
+    request(method, p, opts = {}) {
+      const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
+      const token = opts.token === undefined ? server.runtime.token : opts.token;
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      let body: string | undefined;
+      if (opts.body !== undefined) {
+        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+        headers['content-type'] = 'application/json';
+      }
+      return rawRequest(port, { method, path: p, headers: { ...headers, ...opts.headers }, body });
+    },
+    async close() {
+      await server.close();
+      dirs.cleanup();
+    },
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `node bin/svc.js …` as a real process. */
+export function runCli(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { PATH: process.env.PATH, NO_COLOR: '1', ...options.env };
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** Wait until `check` answers something truthy, polling. */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}

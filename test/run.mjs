@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Runs every compiled uvu file (dist/test/**/*.test.js) in its own process, two
+// at a time, and ends with the line CI reads: "N passed, N failed".
+// A file that dies before printing its summary counts as one failure.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const testDir = path.join(root, 'dist', 'test');
+const filter = process.argv[2];
+const FILE_TIMEOUT_MS = 180_000;
+
+function findTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return findTests(full);
+    return entry.name.endsWith('.test.js') ? [full] : [];
+  });
+}
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => {
+      output += `\n  runner: killed after ${FILE_TIMEOUT_MS / 1000} s\n`;
+      child.kill('SIGKILL');
+    }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const total = /Total:\s+(\d+)/.exec(output);
+      const passed = /Passed:\s+(\d+)/.exec(output);
+      let pass = 0;
+      let fail = 1;
+      if (total && passed) {
+        pass = Number(passed[1]);
+        fail = Number(total[1]) - pass;
+        if (code !== 0 && fail === 0) fail = 1; // exited badly after its summary
+      }
+      resolve({ file, pass, fail, output, ms: Date.now() - started });
+    });
+  });
+}
+
+const files = findTests(testDir).filter((f) => !filter || f.includes(filter)).sort();
+if (files.length === 0) {
+  console.log('no test files found under dist/test (run `npm run build` first)');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const queue = [...files];
+const results = [];
+const workers = Math.max(1, Math.min(os.availableParallelism?.() ?? 2, 4));
+await Promise.all(
+  Array.from({ length: workers }, async () => {
+    while (queue.length) {
+      const result = await runFile(queue.shift());
+      results.push(result);
+      const name = path.relative(testDir, result.file);
+      const mark = result.fail ? 'FAIL' : 'ok  ';
+      console.log(`${mark} ${name}  (${result.pass} passed, ${result.fail} failed, ${(result.ms / 1000).toFixed(1)} s)`);
+      if (result.fail) console.log(result.output.replace(/^/gm, '    '));
+    }
+  }),
+);
+const passed = results.reduce((n, r) => n + r.pass, 0);
+const failed = results.reduce((n, r) => n + r.fail, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
