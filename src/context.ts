@@ -14,6 +14,27 @@ import { openDatabase } from './db/open.js';
 import { createSettingsStore, type SettingsStore } from './settings/store.js';
 import { createCredentialStore, type CredentialStore } from './credentials/store.js';
 
+/**
+ * Knobs that tests and benchmarks turn; production keeps the defaults.
+ * Rate limits are the APIs' own: a scale of 1 keeps them exactly.
+ */
+export interface Tuning {
+  sourceRateScale: number;
+  sourceRetryBaseMs: number;
+  sourceTimeoutMs: number;
+  /** A Retry-After longer than this fails the request instead of waiting. */
+  sourceMaxRetryAfterMs: number;
+  sourceMaxAttempts: number;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  sourceRateScale: 1,
+  sourceRetryBaseMs: 1000,
+  sourceTimeoutMs: 30_000,
+  sourceMaxRetryAfterMs: 120_000,
+  sourceMaxAttempts: 4,
+};
+
 export interface Context {
   config: Config;
   paths: Paths;
@@ -22,6 +43,7 @@ export interface Context {
   fetch: typeof globalThis.fetch;
   log: Logger;
   bus: Bus;
+  tuning: Tuning;
   readonly db: Database;
   readonly schemaVersion: number;
   /** Random lowercase UUID4, new per process: the runtime identity. */
@@ -47,6 +69,7 @@ export interface ContextOptions {
   random?: Random;
   fetch?: typeof globalThis.fetch;
   log?: Logger;
+  tuning?: Partial<Tuning>;
 }
 
 export function createContext(options: ContextOptions = {}): Context {
@@ -69,6 +92,7 @@ export function createContext(options: ContextOptions = {}): Context {
     fetch: options.fetch ?? globalThis.fetch,
     log,
     bus: createBus(),
+    tuning: { ...DEFAULT_TUNING, ...options.tuning },
     get db() {
       return open().db;
     },

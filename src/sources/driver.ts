@@ -1,0 +1,245 @@
+/**
+ * Asks one source: resolves its key (a run's ephemeral credential first, then
+ * the store), settles the date window, pages until max_results or the end, and
+ * accounts for the answer. An empty answer carries exactly one zero reason
+ * with the evidence observed (HTTP status, exception class, counts), never a key.
+ */
+import type { Context } from '../context.js';
+import { svcVersion } from '../version.js';
+import { createSourceHttp, UpstreamError, type HttpTrace } from './http.js';
+import { dateInWindow } from './normalize.js';
+import { throttleFor } from './throttle.js';
+import { ParseError, type CatalogEntry, type NormalizedRecord, type SearchRequest, type ZeroReason } from './types.js';
+
+export interface SourceParams {
+  query: string;
+  keywords: string[];
+  dateFrom?: string;
+  dateTo?: string;
+  maxResults: number;
+  author?: string;
+}
+
+export interface SourceEvidence {
+  http_status?: number | null;
+  exception_class?: string;
+  received: number;
+  usable: number;
+  unusable: number;
+  filtered_out: number;
+  rights_filtered: number;
+  total_reported?: number;
+  retry_after_ms?: number;
+  scan_limit_reached?: boolean;
+}
+
+export interface Window {
+  from: string | null;
+  to: string | null;
+}
+
+export interface SourceOutcome {
+  source: string;
+  records: NormalizedRecord[];
+  /** Set exactly when records is empty. */
+  zeroReason: ZeroReason | null;
+  /** One sentence for people: why nothing came back, or what went wrong after some records. */
+  message: string | null;
+  evidence: SourceEvidence;
+  request: { query: string; keywords: string[]; date_from: string | null; date_to: string | null; max_results: number; author: string | null; base_url: string; key: 'ephemeral' | 'stored' | 'none' };
+  window: { asked: Window | null; answered: Window | null; support: string };
+  /** A later page failed after earlier pages answered. */
+  partialFailure: { exception_class: string; http_status: number | null; message: string } | null;
+  cancelled: boolean;
+  pages: number;
+  traces: HttpTrace[];
+  startedAtUtc: string;
+  finishedAtUtc: string;
+  ms: number;
+}
+
+export interface DriveOptions {
+  signal: AbortSignal;
+  ephemeralCredentials?: Record<string, string>;
+  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number }) => void;
+}
+
+export function userAgent(contactEmail: string | undefined): string {
+  const contact = contactEmail ? `; mailto:${contactEmail}` : '';
+  return `svc/${svcVersion()} (local research-paper collector${contact})`;
+}
+
+function baseUrlOf(ctx: Context, id: string, fallback: string): string {
+  return (ctx.config.sourceUrls[id] ?? fallback).replace(/\/+$/, '');
+}
+
+export async function searchSource(ctx: Context, entry: CatalogEntry, params: SourceParams, options: DriveOptions): Promise<SourceOutcome> {
+  const started = Date.now();
+  const startedAtUtc = ctx.nowIso();
+  const asked: Window | null = params.dateFrom || params.dateTo ? { from: params.dateFrom ?? null, to: params.dateTo ?? null } : null;
+  const evidence: SourceEvidence = { received: 0, usable: 0, unusable: 0, filtered_out: 0, rights_filtered: 0 };
+  const outcome: SourceOutcome = {
+    source: entry.id,
+    records: [],
+    zeroReason: null,
+    message: null,
+    evidence,
+    request: {
+      query: params.query,
+      keywords: params.keywords,
+      date_from: params.dateFrom ?? null,
+      date_to: params.dateTo ?? null,
+      max_results: params.maxResults,
+      author: params.author ?? null,
+      base_url: entry.status === 'retired' ? '' : baseUrlOf(ctx, entry.id, entry.defaultBaseUrl),
+      key: 'none',
+    },
+    window: { asked, answered: null, support: entry.status === 'retired' ? 'none' : entry.capabilities.dateWindow },
+    partialFailure: null,
+    cancelled: false,
+    pages: 0,
+    traces: [],
+    startedAtUtc,
+    finishedAtUtc: startedAtUtc,
+    ms: 0,
+  };
+  const finish = (reason: ZeroReason | null, message: string | null) => {
+    outcome.zeroReason = outcome.records.length === 0 ? (reason ?? 'answered_empty') : null;
+    outcome.message = message;
+    evidence.usable = outcome.records.length;
+    outcome.finishedAtUtc = ctx.nowIso();
+    outcome.ms = Date.now() - started;
+    return outcome;
+  };
+
+  if (entry.status === 'retired') return finish('retired', `${entry.name} was retired on ${entry.retiredOn}; it cannot be asked.`);
+  const caps = entry.capabilities;
+
+  // The key: a run's ephemeral credential first, then the store. Never stored, never logged.
+  let apiKey: string | undefined;
+  if (caps.credential) {
+    const name = caps.credential.name;
+    const ephemeral = options.ephemeralCredentials?.[name];
+    if (ephemeral) {
+      apiKey = ephemeral;
+      outcome.request.key = 'ephemeral';
+      ctx.log.addSecret(ephemeral);
+    } else {
+      apiKey = ctx.credentials.reveal(name);
+      if (apiKey) outcome.request.key = 'stored';
+    }
+    if (!apiKey && caps.credential.required) return finish('missing_key', `${entry.name} needs the ${name} credential; store it with \`svc credentials set ${name}\`.`);
+  }
+  if (params.author && !caps.authorSearch) return finish('entity_unsupported', `${entry.name} cannot search by author.`);
+
+  // The date window goes to the source, or the source is not asked.
+  let windowFrom = params.dateFrom;
+  let windowTo = params.dateTo;
+  if (asked && caps.dateWindow === 'none') return finish('window_unanswerable', `${entry.name} cannot filter by date, so it was not asked for this window.`);
+  if (!asked && caps.dateWindow === 'required') return finish('window_unanswerable', `${entry.name} answers only for a date interval; give a from and to date.`);
+  if (caps.dateWindow === 'required') {
+    windowFrom ??= '1900-01-01';
+    windowTo ??= ctx.nowIso().slice(0, 10);
+  }
+  if (asked) {
+    outcome.window.answered =
+      caps.dateWindow === 'year'
+        ? { from: windowFrom ? `${windowFrom.slice(0, 4)}-01-01` : null, to: windowTo ? `${windowTo.slice(0, 4)}-12-31` : null }
+        : { from: windowFrom ?? null, to: windowTo ?? null };
+  } else if (caps.dateWindow === 'required') outcome.window.answered = { from: windowFrom!, to: windowTo! };
+
+  const contactEmail = String(ctx.settings.read('email').contact_email ?? '') || undefined;
+  const http = createSourceHttp({
+    fetch: ctx.fetch,
+    throttle: throttleFor(ctx, entry.id),
+    rate: apiKey && caps.rateLimitWithKey ? caps.rateLimitWithKey : caps.rateLimit,
+    userAgent: userAgent(contactEmail),
+    signal: options.signal,
+    timeoutMs: ctx.tuning.sourceTimeoutMs,
+    retryBaseMs: ctx.tuning.sourceRetryBaseMs,
+    maxAttempts: ctx.tuning.sourceMaxAttempts,
+    maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
+    secrets: apiKey ? [apiKey] : [],
+  });
+  outcome.traces = http.traces;
+  const request: SearchRequest = {
+    query: params.query,
+    keywords: params.keywords,
+    dateFrom: windowFrom,
+    dateTo: windowTo,
+    maxResults: params.maxResults,
+    author: params.author,
+    apiKey,
+    contactEmail,
+    baseUrl: outcome.request.base_url,
+    signal: options.signal,
+  };
+
+  const seen = new Set<string>();
+  const pageLimit = caps.scanLimitPages ?? Math.ceil(params.maxResults / caps.pageSize) + 5;
+  let cursor: string | undefined;
+  try {
+    while (outcome.records.length < params.maxResults) {
+      if (outcome.pages >= pageLimit) {
+        evidence.scan_limit_reached = true;
+        break;
+      }
+      const page = await entry.fetchPage(request, cursor, http);
+      outcome.pages++;
+      evidence.received += page.received;
+      evidence.unusable += page.unusable ?? 0;
+      evidence.filtered_out += page.filteredOut ?? 0;
+      evidence.rights_filtered += page.rightsFiltered ?? 0;
+      if (page.total !== undefined) evidence.total_reported = page.total;
+      let kept = 0;
+      for (const record of page.records) {
+        if (seen.has(record.nativeId)) continue;
+        if (caps.dateWindow === 'year' && asked && !dateInWindow(record.publicationDate, params.dateFrom, params.dateTo)) {
+          evidence.filtered_out++;
+          continue;
+        }
+        seen.add(record.nativeId);
+        outcome.records.push(record);
+        kept++;
+        if (outcome.records.length >= params.maxResults) break;
+      }
+      options.onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept, total: page.total });
+      if (!page.next || page.received === 0) break;
+      cursor = page.next;
+    }
+  } catch (err) {
+    if (options.signal.aborted) {
+      outcome.cancelled = true;
+      return finish('not_recorded', 'The run was cancelled while this source was being asked.');
+    }
+    const failure = classifyFailure(err, apiKey !== undefined, caps.credential !== undefined);
+    evidence.http_status = failure.status;
+    evidence.exception_class = failure.exceptionClass;
+    if (failure.retryAfterMs !== undefined) evidence.retry_after_ms = failure.retryAfterMs;
+    const message = failure.reason === 'missing_key' ? `${entry.name} now requires the ${caps.credential!.name} credential (it answered ${failure.status}).` : `${entry.name}: ${failure.message}`;
+    if (outcome.records.length > 0) {
+      outcome.partialFailure = { exception_class: failure.exceptionClass, http_status: failure.status, message };
+      return finish(null, `Stopped after page ${outcome.pages}: ${message}`);
+    }
+    return finish(failure.reason, message);
+  }
+  if (outcome.records.length > 0) return finish(null, null);
+  if (evidence.received > 0 && evidence.rights_filtered > 0 && evidence.rights_filtered + evidence.unusable >= evidence.received) {
+    return finish('rights_filtered', `${entry.name} withheld every record it found for rights reasons.`);
+  }
+  if (evidence.received > 0 && evidence.unusable > 0 && evidence.unusable >= evidence.received) {
+    return finish('records_unusable', `${entry.name} answered ${evidence.received} entries, none usable (no title).`);
+  }
+  return finish('answered_empty', evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`);
+}
+
+function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number } {
+  if (err instanceof UpstreamError) {
+    const reason: ZeroReason = !keySent && acceptsKey && (err.status === 401 || err.status === 403) ? 'missing_key' : 'upstream_failure';
+    return { reason, status: err.status, exceptionClass: err.exceptionClass, message: err.message, retryAfterMs: err.retryAfterMs };
+  }
+  if (err instanceof ParseError) return { reason: 'parse_failure', status: null, exceptionClass: 'ParseError', message: err.message };
+  // An adapter tripping over an unexpected shape is a parse failure too; its message can be kept, it holds no key.
+  const name = err instanceof Error ? err.name : 'Error';
+  return { reason: 'parse_failure', status: null, exceptionClass: name, message: `the answer had an unexpected shape (${name})` };
+}

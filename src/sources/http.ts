@@ -1,0 +1,150 @@
+/**
+ * HTTP for adapters, with politeness built in: the source's rate limit, a
+ * timeout per request, bounded retries with jittered backoff on 429, 5xx,
+ * timeouts and network errors, Retry-After honoured, a User-Agent naming svc
+ * with a contact address. Every request is traced for the search record with
+ * any key replaced by ***; keys never reach a log or an error.
+ */
+import { ofetch } from 'ofetch';
+import { ParseError, type RateLimit } from './types.js';
+import type { Throttle } from './throttle.js';
+import { sleep } from '../util/sleep.js';
+
+export interface HttpTrace {
+  method: string;
+  url: string;
+  status: number | null;
+  ms: number;
+  bytes: number;
+  attempt: number;
+  error?: string;
+  retry_after_ms?: number;
+}
+
+/** The source did not answer usably: HTTP status or the exception class is the evidence. */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly exceptionClass: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+export interface HttpOptions {
+  headers?: Record<string, string>;
+  /** Statuses to hand back to the adapter instead of failing (an error document it wants to read). */
+  acceptStatus?: number[];
+}
+
+export interface HttpAnswer {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+export interface SourceHttp {
+  get(url: string, options?: HttpOptions): Promise<HttpAnswer>;
+  getJson<T = any>(url: string, options?: HttpOptions): Promise<T>;
+  readonly traces: HttpTrace[];
+}
+
+export interface SourceHttpDeps {
+  fetch: typeof globalThis.fetch;
+  throttle: Throttle;
+  rate: RateLimit;
+  userAgent: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  maxRetryAfterMs: number;
+  /** Values to blank out of traced URLs (the API key). */
+  secrets: string[];
+  random?: () => number;
+}
+
+const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
+
+/** Retry-After in ms: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
+  const traces: HttpTrace[] = [];
+  const random = deps.random ?? Math.random;
+  const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'text' }, { fetch: deps.fetch });
+  const redact = (url: string) => {
+    let out = url;
+    for (const s of deps.secrets) if (s) out = out.split(s).join('***').split(encodeURIComponent(s)).join('***');
+    return out;
+  };
+
+  /** One attempt: an answer, or an UpstreamError saying whether it may be retried and after how long. */
+  async function attempt(url: string, options: HttpOptions, n: number): Promise<HttpAnswer | { error: UpstreamError; retry: boolean; waitMs?: number }> {
+    await deps.throttle.acquire(deps.rate, deps.signal);
+    const started = Date.now();
+    const trace: HttpTrace = { method: 'GET', url: redact(url), status: null, ms: 0, bytes: 0, attempt: n };
+    traces.push(trace);
+    let response;
+    try {
+      response = await fetcher.raw(url, {
+        headers: { 'user-agent': deps.userAgent, accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...options.headers },
+        signal: AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]),
+      });
+    } catch (err) {
+      trace.ms = Date.now() - started;
+      if (deps.signal.aborted) throw deps.signal.reason;
+      const e = err as Error & { cause?: { name?: string } };
+      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError';
+      const name = timedOut ? 'TimeoutError' : (e.cause?.name ?? e.name ?? 'Error');
+      trace.error = name;
+      const message = timedOut ? `no answer within ${deps.timeoutMs} ms` : `request failed (${name})`;
+      return { error: new UpstreamError(message, null, name), retry: true };
+    }
+    const data = response._data;
+    const text = typeof data === 'string' ? data : data == null ? '' : String(data);
+    trace.status = response.status;
+    trace.ms = Date.now() - started;
+    trace.bytes = Buffer.byteLength(text);
+    if (response.ok || options.acceptStatus?.includes(response.status)) return { status: response.status, text, headers: response.headers };
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    if (retryAfterMs !== undefined) trace.retry_after_ms = retryAfterMs;
+    if (!RETRY_STATUS.has(response.status)) return { error: new UpstreamError(`HTTP ${response.status}`, response.status, 'HTTPStatusError'), retry: false };
+    if (retryAfterMs !== undefined && retryAfterMs > deps.maxRetryAfterMs) {
+      const error = new UpstreamError(`HTTP ${response.status}; asked to wait ${Math.round(retryAfterMs / 1000)} s`, response.status, 'HTTPStatusError', retryAfterMs);
+      return { error, retry: false };
+    }
+    return { error: new UpstreamError(`HTTP ${response.status}`, response.status, 'HTTPStatusError', retryAfterMs), retry: true, waitMs: retryAfterMs };
+  }
+
+  async function get(url: string, options: HttpOptions = {}): Promise<HttpAnswer> {
+    for (let n = 1; ; n++) {
+      const result = await attempt(url, options, n);
+      if (!('error' in result)) return result;
+      if (!result.retry || n >= deps.maxAttempts) throw result.error;
+      const backoff = deps.retryBaseMs * 2 ** (n - 1);
+      await sleep(Math.max(result.waitMs ?? 0, backoff / 2 + random() * backoff), deps.signal);
+    }
+  }
+
+  return {
+    traces,
+    get,
+    async getJson(url, options) {
+      const answer = await get(url, options);
+      try {
+        return JSON.parse(answer.text);
+      } catch {
+        throw new ParseError(`The answer of ${redact(url).split('?')[0]} is not JSON.`);
+      }
+    },
+  };
+}

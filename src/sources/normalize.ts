@@ -1,0 +1,172 @@
+/**
+ * Normalization shared by adapters and the corpus: DOIs, arXiv ids, dates,
+ * names, titles, markup. Identity keys come from here, so one paper seen by
+ * several sources reduces to the same keys.
+ */
+import type { Author, DatePrecision, NormalizedRecord } from './types.js';
+
+/** 10.1234/ABC from any common spelling (https://doi.org/…, doi:…), lower case; undefined if not a DOI. */
+export function normalizeDoi(raw: string | null | undefined): string | undefined {
+  if (!raw) return undefined;
+  let doi = String(raw).trim();
+  doi = doi.replace(/^(?:https?:\/\/)?(?:dx\.)?doi\.org\//i, '').replace(/^doi:\s*/i, '');
+  try {
+    if (/%[0-9a-f]{2}/i.test(doi)) doi = decodeURIComponent(doi);
+  } catch {
+    // keep as is
+  }
+  doi = doi.trim().toLowerCase();
+  return /^10\.\d{4,9}\/\S+$/.test(doi) ? doi : undefined;
+}
+
+/** arXiv id and version from an id, abs/pdf URL or "arXiv:" form. */
+export function normalizeArxivId(raw: string | null | undefined): { id: string; version?: string } | undefined {
+  if (!raw) return undefined;
+  const text = String(raw).trim().replace(/^arxiv:/i, '');
+  const modern = /(\d{4}\.\d{4,5})(v\d+)?/.exec(text);
+  if (modern) return { id: modern[1]!, version: modern[2] };
+  const legacy = /([a-z-]+(?:\.[a-z-]{2})?\/\d{7})(v\d+)?/i.exec(text);
+  if (legacy) return { id: legacy[1]!.toLowerCase(), version: legacy[2] };
+  return undefined;
+}
+
+export function normalizePmcid(raw: string | number | null | undefined): string | undefined {
+  if (raw === null || raw === undefined || raw === '') return undefined;
+  const m = /(?:pmc)?\s*(\d+)/i.exec(String(raw));
+  return m ? `PMC${m[1]}` : undefined;
+}
+
+export function normalizePmid(raw: string | number | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const m = /^\s*(\d{1,9})\s*$/.exec(String(raw));
+  return m ? String(Number(m[1])) : undefined;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date with its precision from "2020", "2020-05", "2020-05-17", an ISO timestamp or date-parts. */
+export function parseDate(raw: unknown): { date: string; precision: DatePrecision } | undefined {
+  if (raw === null || raw === undefined || raw === '') return undefined;
+  if (Array.isArray(raw)) {
+    const parts = (Array.isArray(raw[0]) ? raw[0] : raw).map(Number).filter((n: number) => Number.isFinite(n));
+    return fromParts(parts[0], parts[1], parts[2]);
+  }
+  if (typeof raw === 'number') return fromParts(raw);
+  const text = String(raw).trim();
+  const m = /^(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?/.exec(text);
+  if (!m) return undefined;
+  return fromParts(Number(m[1]), m[2] ? Number(m[2]) : undefined, m[3] ? Number(m[3]) : undefined);
+}
+
+export function fromParts(year?: number, month?: number, day?: number): { date: string; precision: DatePrecision } | undefined {
+  if (!year || year < 1000 || year > 9999) return undefined;
+  if (!month || month < 1 || month > 12) return { date: String(year), precision: 'year' };
+  if (!day || day < 1 || day > 31) return { date: `${year}-${pad(month)}`, precision: 'month' };
+  return { date: `${year}-${pad(month)}-${pad(day)}`, precision: 'day' };
+}
+
+const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+
+/** "Jan" or "01" → 1. */
+export function monthNumber(raw: string | number | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw === 'number' || /^\d+$/.test(raw)) return Number(raw);
+  return MONTHS[raw.slice(0, 3).toLowerCase()];
+}
+
+/** Is a (possibly partial) date inside [from, to]? A partial date counts if any day of it is inside. */
+export function dateInWindow(date: string | undefined, from?: string, to?: string): boolean {
+  if (!from && !to) return true;
+  if (!date) return false;
+  const start = date.length === 4 ? `${date}-01-01` : date.length === 7 ? `${date}-01` : date;
+  const end = date.length === 4 ? `${date}-12-31` : date.length === 7 ? `${date}-31` : date;
+  if (from && end < from) return false;
+  if (to && start > to) return false;
+  return true;
+}
+
+/** Remove HTML/JATS tags and entities, collapse white space. */
+export function stripMarkup(raw: string | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const text = decodeEntities(String(raw).replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/** "Family, Given" or "Given Family" → parts. */
+export function splitName(name: string): { given?: string; family?: string } {
+  const trimmed = name.replace(/\s+/g, ' ').trim();
+  if (trimmed.includes(',')) {
+    const [family, given] = trimmed.split(',', 2).map((s) => s.trim());
+    return { family: family || undefined, given: given || undefined };
+  }
+  const parts = trimmed.split(' ');
+  if (parts.length === 1) return { family: parts[0] };
+  return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1] };
+}
+
+export function author(name: string, extra: Partial<Author> = {}): Author {
+  const clean = name.replace(/\s+/g, ' ').trim();
+  const parts = extra.family || extra.given ? {} : splitName(clean);
+  const result: Author = { name: clean, ...parts, ...extra };
+  for (const k of Object.keys(result) as (keyof Author)[]) if (result[k] === undefined || result[k] === '') delete result[k];
+  return result;
+}
+
+export function normalizeOrcid(raw: string | null | undefined): string | undefined {
+  if (!raw) return undefined;
+  const m = /(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/i.exec(raw);
+  return m ? m[1]!.toUpperCase() : undefined;
+}
+
+/** Lower case, accents and punctuation removed: the title half of the fallback identity. */
+export function titleKey(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Family name of the first author, folded like titleKey. */
+export function firstAuthorKey(authors: Author[]): string {
+  const first = authors[0];
+  if (!first) return '';
+  return titleKey(first.family ?? splitName(first.name).family ?? first.name);
+}
+
+/** Does the record mention every keyword (case-insensitive) in title or abstract? */
+export function matchesKeywords(record: Pick<NormalizedRecord, 'title' | 'abstract'>, keywords: string[]): boolean {
+  if (keywords.length === 0) return true;
+  const haystack = `${record.title} ${record.abstract ?? ''}`.toLowerCase();
+  return keywords.every((k) => haystack.includes(k.toLowerCase()));
+}
+
+/** A record with empty collections filled and undefined fields dropped. */
+export function makeRecord(fields: Omit<NormalizedRecord, 'ids' | 'categories' | 'relations'> & Partial<Pick<NormalizedRecord, 'ids' | 'categories' | 'relations'>>): NormalizedRecord {
+  const record: NormalizedRecord = { ids: {}, categories: [], relations: [], ...fields };
+  for (const k of Object.keys(record) as (keyof NormalizedRecord)[]) if (record[k] === undefined) delete record[k];
+  for (const k of Object.keys(record.ids)) if (record.ids[k] === undefined || record.ids[k] === '') delete record.ids[k];
+  record.categories = [...new Set(record.categories.filter(Boolean))];
+  return record;
+}
+
+/** Query text the adapters send: the query plus keywords not already in it. */
+export function combinedQuery(query: string, keywords: string[]): string {
+  const lower = query.toLowerCase();
+  const extra = keywords.filter((k) => k.trim() && !lower.includes(k.toLowerCase()));
+  return [query.trim(), ...extra.map((k) => (/\s/.test(k) ? `"${k}"` : k))].filter(Boolean).join(' ');
+}

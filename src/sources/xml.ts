@@ -1,0 +1,49 @@
+/** XML answers (arXiv Atom, PubMed) parsed with fast-xml-parser; malformed XML is a ParseError. */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ParseError } from './types.js';
+
+/**
+ * `arrays`: tags that are always arrays. `stopNodes`: paths such as
+ * `*.ArticleTitle` kept as raw inner XML, so mixed content (<i>, <sup>) keeps
+ * its order; pass them through stripMarkup.
+ */
+export function parseXml(text: string, arrayTags: string[] = [], stopNodes: string[] = []): any {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new ParseError(`The answer is not well-formed XML (${valid.err.msg}, line ${valid.err.line}).`);
+  const arrays = new Set(arrayTags);
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    textNodeName: '#text',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    removeNSPrefix: false,
+    isArray: (name) => arrays.has(name),
+    stopNodes,
+  });
+  return parser.parse(text);
+}
+
+/** The text of a node that may be a string, {#text}, or absent. */
+export function textOf(node: unknown): string | undefined {
+  if (node === null || node === undefined) return undefined;
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).filter(Boolean).join(' ');
+  if (typeof node === 'object') {
+    const obj = node as Record<string, unknown>;
+    if ('#text' in obj) return String(obj['#text']);
+    // Mixed content (<i>, <sup> inside a title): join the parts in order.
+    const parts = Object.entries(obj)
+      .filter(([k]) => !k.startsWith('@_'))
+      .map(([, v]) => textOf(v))
+      .filter(Boolean);
+    return parts.length ? parts.join(' ') : undefined;
+  }
+  return undefined;
+}
+
+export function asArray<T>(value: T | T[] | undefined | null): T[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}

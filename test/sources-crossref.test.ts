@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { crossref, parseCrossrefWork } from '../src/sources/crossref.js';
+import { searchSource } from '../src/sources/driver.js';
+import { fixture } from './_setup.js';
+import { sourceContext, signal } from './_sources.js';
+import { startStub } from './_stub.js';
+
+const params = { query: 'ecology', keywords: [], maxResults: 2 };
+
+test('a real works query normalizes every record', async () => {
+  const stub = await startStub([{ path: '/works', query: { query: 'ecology', rows: '2', cursor: '*' }, body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  const t = sourceContext({ crossref: stub.url });
+  try {
+    const out = await searchSource(t.ctx, crossref, params, { signal: signal() });
+    assert.is(out.zeroReason, null);
+    assert.is(out.records.length, 2);
+    assert.is(out.evidence.total_reported, 586628);
+    const r = out.records[0]!;
+    assert.is(r.source, 'crossref');
+    assert.ok(r.doi && r.doi === r.doi.toLowerCase() && r.doi.startsWith('10.'));
+    assert.is(r.nativeId, r.doi);
+    assert.ok(r.title.length > 3);
+    assert.ok(r.abstract?.startsWith('Communication is perhaps'));
+    assert.not.match(r.abstract!, /<p>/);
+    assert.ok(r.publicationDate);
+    stub.assertDone();
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('a preprint relation and a correction notice are kept', () => {
+  const preprint = parseCrossrefWork(JSON.parse(fixture('crossref/work-10.3389_fgene.2017.00147-relation-has-preprint.json').toString()).message)!;
+  assert.equal(preprint.relations.find((r) => r.kind === 'has_preprint'), { kind: 'has_preprint', doi: '10.1101/171108' });
+  assert.is(preprint.doi, '10.3389/fgene.2017.00147');
+  assert.ok(preprint.authors.length > 0 && preprint.authors[0]!.family);
+  const corrected = parseCrossrefWork(JSON.parse(fixture('crossref/work-10.1371_journal.pone.0033693-updated-by-correction.json').toString()).message)!;
+  const notice = corrected.relations.find((r) => r.kind === 'corrected_by')!;
+  assert.is(notice.doi, '10.1371/annotation/c76da2c1-ccb8-4797-94c1-359d3ceceeda');
+  assert.is(notice.date, '2012-05-08');
+  assert.is(corrected.isRetracted, undefined);
+});
+
+test('an empty answer is answered_empty with counts', async () => {
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json') }]);
+  const t = sourceContext({ crossref: stub.url });
+  try {
+    const out = await searchSource(t.ctx, crossref, { query: 'adfaaf', keywords: [], maxResults: 10 }, { signal: signal() });
+    assert.is(out.zeroReason, 'answered_empty');
+    assert.is(out.evidence.received, 0);
+    assert.is(out.evidence.total_reported, 0);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('a 500 is retried, then upstream_failure with the status as evidence', async () => {
+  const stub = await startStub([{ path: '/works', status: 500, body: fixture('crossref/error-500-works-cursor-5.json'), times: 4 }]);
+  const t = sourceContext({ crossref: stub.url });
+  try {
+    const out = await searchSource(t.ctx, crossref, params, { signal: signal() });
+    assert.is(out.zeroReason, 'upstream_failure');
+    assert.is(out.evidence.http_status, 500);
+    assert.is(stub.requests.length, 4);
+    assert.is(out.traces.length, 4);
+    stub.assertDone();
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('the date window goes to the source as a filter; mailto joins the polite pool', async () => {
+  const stub = await startStub([{ path: '/works', query: { filter: 'from-pub-date:2020-01-01,until-pub-date:2020-12-31', mailto: 'me@example.org' }, body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  const t = sourceContext({ crossref: stub.url });
+  t.ctx.settings.write('email', { contact_email: 'me@example.org' });
+  try {
+    const out = await searchSource(t.ctx, crossref, { ...params, dateFrom: '2020-01-01', dateTo: '2020-12-31' }, { signal: signal() });
+    assert.equal(out.window.answered, { from: '2020-01-01', to: '2020-12-31' });
+    assert.match(String(stub.requests[0]!.headers['user-agent']), /^svc\/\S+ \(.*mailto:me@example\.org\)$/);
+    stub.assertDone();
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test.run();
