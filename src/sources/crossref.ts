@@ -6,7 +6,7 @@
  * https://api.crossref.org/swagger-ui/index.html
  */
 import { author, combinedQuery, makeRecord, normalizeDoi, normalizeOrcid, parseDate, stripMarkup } from './normalize.js';
-import { ParseError, type NormalizedRecord, type Relation, type SourceAdapter } from './types.js';
+import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type SourceAdapter } from './types.js';
 
 const PAGE_SIZE = 100;
 
@@ -70,6 +70,26 @@ export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
   });
 }
 
+/** Parse one /works answer (pure: used by fetchPage, tests and the parse benchmark). */
+export function parseResponse(text: string): ParsedPage & { nextCursor?: string } {
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ParseError('Crossref answered something that is not JSON.');
+  }
+  const message = body?.message;
+  if (!message || !Array.isArray(message.items)) throw new ParseError('Crossref answered without message.items.');
+  const records = message.items.map(parseCrossrefWork).filter(Boolean) as NormalizedRecord[];
+  return {
+    records,
+    total: message['total-results'],
+    received: message.items.length,
+    unusable: message.items.length - records.length,
+    nextCursor: message.items.length > 0 && message['next-cursor'] ? message['next-cursor'] : undefined,
+  };
+}
+
 export const crossref: SourceAdapter = {
   id: 'crossref',
   name: 'Crossref',
@@ -98,16 +118,7 @@ export const crossref: SourceAdapter = {
     params.set('rows', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
     params.set('cursor', cursor ?? '*');
     if (req.contactEmail) params.set('mailto', req.contactEmail);
-    const body = await http.getJson(`${req.baseUrl}/works?${params}`);
-    const message = body?.message;
-    if (!message || !Array.isArray(message.items)) throw new ParseError('Crossref answered without message.items.');
-    const records = message.items.map(parseCrossrefWork).filter(Boolean) as NormalizedRecord[];
-    return {
-      records,
-      total: message['total-results'],
-      received: message.items.length,
-      unusable: message.items.length - records.length,
-      next: message.items.length > 0 && message['next-cursor'] ? message['next-cursor'] : undefined,
-    };
+    const { nextCursor, ...page } = parseResponse((await http.get(`${req.baseUrl}/works?${params}`)).text);
+    return { ...page, next: nextCursor };
   },
 };

@@ -143,6 +143,15 @@ export interface SearchRequest {
   signal: AbortSignal;
 }
 
+/** What a pure parser of one answer gives (every adapter exports `parseResponse(text)` returning at least this). */
+export interface ParsedPage {
+  records: NormalizedRecord[];
+  total?: number;
+  received: number;
+  unusable?: number;
+  rightsFiltered?: number;
+}
+
 export interface PageResult {
   records: NormalizedRecord[];
   /** Total hits the source reported for the query, when it says. */
