@@ -31,3 +31,9 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, 
   if (!result.success) throw new ValidationError(toIssues(result.issues, prefix, options));
   return result.output;
 }
+
+/** A JSON object (not an array) with any keys: valibot's record alone lets arrays through. */
+export const JsonObject = v.pipe(
+  v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'Input should be a valid object'),
+  v.record(v.string(), v.unknown()),
+);

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { GENERIC_GROUPS, type SettingsGroup } from '../../src/settings/schema.js';
 import { readValid } from '../body.js';
+import { JsonObject } from '../validate.js';
 import { route, type RouteDef } from '../registry.js';
 
-const GenericBody = v.object({ settings: v.record(v.string(), v.unknown()) });
+const GenericBody = v.object({ settings: JsonObject });
 
 const ExecutionBody = v.object({
   max_concurrent_executions: v.pipe(v.number(), v.integer()),

@@ -1,0 +1,113 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { GENERIC_GROUPS, SETTINGS } from '../src/settings/schema.js';
+import { runCli, startTestServer, type TestServer } from './_setup.js';
+
+let t: TestServer;
+test.before(async () => {
+  t = await startTestServer();
+});
+test.after(() => t.close());
+
+test('every generic group reads its typed defaults, booleans as JSON booleans', async () => {
+  for (const group of GENERIC_GROUPS) {
+    const r = await t.request('GET', `/api/settings/${group}`);
+    assert.is(r.status, 200, group);
+    const { settings } = r.json();
+    assert.equal(Object.keys(settings).sort(), Object.keys(SETTINGS[group]).sort());
+    for (const [key, def] of Object.entries(SETTINGS[group])) {
+      assert.equal(settings[key], def.default, `${group}.${key}`);
+      if (def.type === 'boolean') assert.type(settings[key], 'boolean');
+    }
+  }
+});
+
+test('PUT round-trips values, ignores keys outside the group, keeps untouched keys', async () => {
+  const r = await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_port: 2525, smtp_secure: true, from_address: 'me@example.org', provider: 'x', unknown_key: 1 } } });
+  assert.is(r.status, 200);
+  const after = (await t.request('GET', '/api/settings/email')).json().settings;
+  assert.is(after.smtp_port, 2525);
+  assert.is(after.smtp_secure, true);
+  assert.is(after.from_address, 'me@example.org');
+  assert.is(after.to_address, '');
+  assert.not.ok('unknown_key' in after);
+  assert.not.ok('provider' in after);
+  const assistant = await t.request('PUT', '/api/settings/assistant', { body: { settings: { assistant_runtime: 'api_key', assistant_model: 'some-model', assistant_effort: null } } });
+  assert.equal(assistant.json().settings, { assistant_runtime: 'api_key', assistant_model: 'some-model', assistant_effort: null });
+});
+
+test('a wrong type is 422 with the detail shape and changes nothing', async () => {
+  const before = (await t.request('GET', '/api/settings/notifications')).json().settings;
+  const r = await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: 'true', desktop_enabled: false } } });
+  assert.is(r.status, 422);
+  const [issue] = r.json().detail;
+  assert.equal(issue.loc, ['body', 'settings', 'on_complete']);
+  assert.type(issue.msg, 'string');
+  assert.is(issue.type, 'bool_type');
+  assert.is(issue.input, 'true');
+  assert.type(issue.ctx, 'undefined' === typeof issue.ctx ? 'undefined' : 'object');
+  assert.equal((await t.request('GET', '/api/settings/notifications')).json().settings, before, 'the valid key in the same body was not stored either');
+  const badEnum = await t.request('PUT', '/api/settings/assistant', { body: { settings: { assistant_effort: 'extreme' } } });
+  assert.is(badEnum.status, 422);
+  assert.equal(badEnum.json().detail[0].ctx.expected, ['low', 'medium', 'high', 'xhigh', 'max']);
+});
+
+test('the generic body requires a settings object', async () => {
+  for (const body of [{}, { settings: 'x' }, { settings: [1] }, []]) {
+    const r = await t.request('PUT', '/api/settings/ai', { body });
+    assert.is(r.status, 422, JSON.stringify(body));
+    const issue = r.json().detail[0];
+    assert.ok(['loc', 'msg', 'type', 'input', 'ctx'].every((k) => k in issue), JSON.stringify(issue));
+  }
+  const malformed = await t.request('PUT', '/api/settings/ai', { body: '{"settings": {' });
+  assert.is(malformed.status, 422);
+  assert.is(malformed.json().detail[0].type, 'json_invalid');
+  const duplicate = await t.request('PUT', '/api/settings/ai', { body: '{"settings": {"model": "a", "model": "b"}}' });
+  assert.is(duplicate.status, 422);
+  assert.is(duplicate.json().detail[0].type, 'json_duplicate_key');
+  const notJson = await t.request('PUT', '/api/settings/ai', { body: 'settings=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.is(notJson.status, 415);
+});
+
+test('execution settings: both fields required integers within bounds', async () => {
+  const defaults = (await t.request('GET', '/api/settings/execution')).json();
+  assert.equal(defaults, { max_concurrent_executions: 3, routine_fire_queue_limit: 20 });
+  const ok = await t.request('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 5, routine_fire_queue_limit: 0 } });
+  assert.equal(ok.json(), { max_concurrent_executions: 5, routine_fire_queue_limit: 0 });
+  const cases: [unknown, string][] = [
+    [{ max_concurrent_executions: 5 }, 'routine_fire_queue_limit'],
+    [{ routine_fire_queue_limit: 5 }, 'max_concurrent_executions'],
+    [{ max_concurrent_executions: 2.5, routine_fire_queue_limit: 1 }, 'max_concurrent_executions'],
+    [{ max_concurrent_executions: '4', routine_fire_queue_limit: 1 }, 'max_concurrent_executions'],
+    [{ max_concurrent_executions: true, routine_fire_queue_limit: 1 }, 'max_concurrent_executions'],
+    [{ max_concurrent_executions: 0, routine_fire_queue_limit: 1 }, 'max_concurrent_executions'],
+    [{ max_concurrent_executions: 33, routine_fire_queue_limit: 1 }, 'max_concurrent_executions'],
+    [{ max_concurrent_executions: 3, routine_fire_queue_limit: -1 }, 'routine_fire_queue_limit'],
+    [{ max_concurrent_executions: 3, routine_fire_queue_limit: 1001 }, 'routine_fire_queue_limit'],
+  ];
+  for (const [body, key] of cases) {
+    const r = await t.request('PUT', '/api/settings/execution', { body });
+    assert.is(r.status, 422, JSON.stringify(body));
+    assert.equal(r.json().detail[0].loc, ['body', key], JSON.stringify(body));
+  }
+  assert.equal((await t.request('GET', '/api/settings/execution')).json(), { max_concurrent_executions: 5, routine_fire_queue_limit: 0 });
+});
+
+test('CLI: settings set converts to the type; get reads back; bad words are usage errors', async () => {
+  const env = t.dirs.env;
+  const set = await runCli(['settings', 'set', 'email', 'smtp_port', '465'], { env });
+  assert.is(set.code, 0, set.stderr);
+  const get = await runCli(['--json', 'settings', 'get', 'email', 'smtp_port'], { env });
+  assert.equal(JSON.parse(get.stdout), { group: 'email', key: 'smtp_port', value: 465 });
+  assert.is((await runCli(['settings', 'set', 'notifications', 'on_complete', 'TRUE'], { env })).code, 0);
+  assert.is((await t.request('GET', '/api/settings/notifications')).json().settings.on_complete, true, 'CLI and HTTP share one store');
+  const badType = await runCli(['settings', 'set', 'email', 'smtp_port', 'many'], { env });
+  assert.is(badType.code, 2);
+  assert.is(badType.stderr.trim().split('\n').length, 1, 'one line');
+  assert.is((await runCli(['settings', 'set', 'email', 'nope', '1'], { env })).code, 2);
+  assert.is((await runCli(['settings', 'get', 'nogroup'], { env })).code, 2);
+  const all = JSON.parse((await runCli(['--json', 'settings', 'get'], { env })).stdout);
+  assert.ok(all.execution && all.assistant);
+});
+
+test.run();
