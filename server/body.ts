@@ -63,5 +63,5 @@ export async function readValid<S extends v.GenericSchema>(event: H3Event, schem
 
 /** Query parameters of the request. */
 export function queryOf(event: H3Event): URLSearchParams {
-  return new URL(event.req.url).searchParams;
+  return event.url.searchParams;
 }
