@@ -81,9 +81,12 @@ export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
   const traces: HttpTrace[] = [];
   const random = deps.random ?? Math.random;
   const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'text' }, { fetch: deps.fetch });
+  // A key reaches a URL raw, through encodeURIComponent, or through URLSearchParams (which also
+  // escapes ~ ! ' ( ) and writes spaces as +): blank every spelling.
+  const spellings = deps.secrets.filter(Boolean).flatMap((s) => [...new Set([s, encodeURIComponent(s), new URLSearchParams([['', s]]).toString().slice(1)])]);
   const redact = (url: string) => {
     let out = url;
-    for (const s of deps.secrets) if (s) out = out.split(s).join('***').split(encodeURIComponent(s)).join('***');
+    for (const s of spellings) out = out.split(s).join('***');
     return out;
   };
 

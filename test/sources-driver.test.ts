@@ -1,0 +1,363 @@
+/**
+ * The driver's zero reasons and politeness rules, through a tiny adapter that
+ * talks to the stub. The bodies here are the test source's own format: this
+ * tests the driver, not a real repository.
+ */
+import fs from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { searchSource, type DriveOptions, type SourceParams } from '../src/sources/driver.js';
+import { makeRecord } from '../src/sources/normalize.js';
+import { RETIRED_SOURCES } from '../src/sources/retired.js';
+import { createThrottle, type Throttle } from '../src/sources/throttle.js';
+import type { Capabilities, NormalizedRecord, RateLimit, SourceAdapter } from '../src/sources/types.js';
+import { sourceContext, signal, type SourceTestContext } from './_sources.js';
+import { startStub, type Expectation, type Stub } from './_stub.js';
+
+/** A credential name the store knows; the test source uses it like NCBI does (optional, faster with it). */
+const CREDENTIAL = 'ncbi_api_key';
+
+interface Item {
+  id: string;
+  title?: string;
+  date?: string;
+  withheld?: boolean;
+}
+
+/** One page of the test source: items, the total, the next page. */
+const page = (items: Item[], extra: { total?: number; next?: string } = {}) => JSON.stringify({ items, total: extra.total ?? items.length, next: extra.next });
+const item = (id: string, date = '2020-05-05'): Item => ({ id, title: `Paper ${id}`, date });
+
+function testSource(caps: Partial<Capabilities> = {}): SourceAdapter {
+  return {
+    id: 'drv',
+    name: 'Driver test source',
+    homepage: 'https://example.invalid/',
+    status: 'active',
+    description: 'A source that exists only in this test.',
+    defaultBaseUrl: 'https://example.invalid/api',
+    capabilities: { keywordQuery: true, dateWindow: 'exact', authorSearch: false, pageSize: 2, paging: 'page', rateLimit: { requests: 1, intervalMs: 1000 }, ...caps },
+    async fetchPage(req, cursor, http) {
+      const params = new URLSearchParams({ q: req.query, page: cursor ?? '1' });
+      // The key rides in the URL like IEEE's and Springer's, so redaction is exercised too.
+      if (req.apiKey) params.set('key', req.apiKey);
+      const body = await http.getJson(`${req.baseUrl}/items?${params}`);
+      const items: Item[] = body.items;
+      const records: NormalizedRecord[] = items
+        .filter((i) => i.title && !i.withheld)
+        .map((i) => makeRecord({ source: 'drv', nativeId: i.id, title: i.title!, authors: [], publicationDate: i.date }));
+      return {
+        records,
+        total: body.total,
+        received: items.length,
+        unusable: items.filter((i) => !i.title).length,
+        rightsFiltered: items.filter((i) => i.title && i.withheld).length,
+        next: body.next,
+      };
+    },
+  };
+}
+
+interface Run {
+  caps?: Partial<Capabilities>;
+  params?: Partial<SourceParams>;
+  tuning?: Partial<SourceTestContext['ctx']['tuning']>;
+  stored?: string;
+  options?: Partial<DriveOptions>;
+  /** Runs before the search (settings, injected services). */
+  before?: (t: SourceTestContext) => void;
+  /** Runs after the search, before the context closes (files, log lines). */
+  after?: (t: SourceTestContext) => void;
+}
+
+async function drive(expectations: Expectation[], run: Run = {}) {
+  const stub = await startStub(expectations);
+  const t = sourceContext({ drv: stub.url }, run.tuning);
+  if (run.stored) t.ctx.credentials.set(CREDENTIAL, run.stored);
+  run.before?.(t);
+  try {
+    const started = Date.now();
+    const out = await searchSource(t.ctx, testSource(run.caps), { query: 'ice', keywords: [], maxResults: 10, ...run.params }, { signal: signal(), ...run.options });
+    const ms = Date.now() - started;
+    run.after?.(t);
+    return { out, stub, ms };
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+}
+
+const required = { credential: { name: CREDENTIAL, required: true } };
+const optional = { credential: { name: CREDENTIAL, required: false } };
+const ok = (body: string, query?: Record<string, string>): Expectation => ({ path: '/items', query, body });
+
+// ── credentials ──────────────────────────────────────────────────────────────
+
+test('missing_key: a required credential absent means no request at all', async () => {
+  const { out, stub } = await drive([], { caps: required });
+  assert.is(out.zeroReason, 'missing_key');
+  assert.is(out.request.key, 'none');
+  assert.is(stub.requests.length, 0);
+  assert.match(out.message!, /ncbi_api_key/);
+});
+
+test('a stored key is used and never appears in a trace', async () => {
+  const key = 'stored-key-4411';
+  const { out, stub } = await drive([ok(page([item('a')]), { key })], { caps: required, stored: key });
+  assert.is(out.zeroReason, null);
+  assert.is(out.request.key, 'stored');
+  assert.is(stub.requests[0]!.query.get('key'), key);
+  assert.match(out.traces[0]!.url, /key=\*\*\*/);
+  assert.not.ok(JSON.stringify(out).includes(key));
+});
+
+test('an ephemeral credential wins over the stored one and is written neither to the store nor to a log line', async () => {
+  const stored = 'stored-key-4411';
+  const ephemeral = 'ephemeral-key-9937';
+  let fileBytes = '';
+  let logs: string[] = [];
+  const { out, stub } = await drive([ok(page([item('a')]), { key: ephemeral })], {
+    caps: required,
+    stored,
+    options: { ephemeralCredentials: { [CREDENTIAL]: ephemeral } },
+    after: (t) => {
+      fileBytes = fs.readFileSync(t.ctx.paths.credentialsFile, 'utf8');
+      // Anything logged later that happens to carry the key is scrubbed: the driver registered it as a secret.
+      t.ctx.log.warn(`upstream said: bad key ${ephemeral}`);
+      logs = [...t.logLines];
+    },
+  });
+  assert.is(out.request.key, 'ephemeral');
+  assert.is(stub.requests[0]!.query.get('key'), ephemeral);
+  assert.ok(fileBytes.includes(stored));
+  assert.not.ok(fileBytes.includes(ephemeral));
+  assert.ok(logs.length > 0);
+  assert.not.ok(logs.some((l) => l.includes(ephemeral)));
+  assert.ok(logs.some((l) => l.includes('[redacted]')));
+  assert.not.ok(JSON.stringify(out).includes(ephemeral));
+});
+
+test('a 401 to a source asked without its optional key is missing_key', async () => {
+  const { out } = await drive([{ path: '/items', status: 401, body: '{}' }], { caps: optional });
+  assert.is(out.zeroReason, 'missing_key');
+  assert.is(out.evidence.http_status, 401);
+});
+
+// ── reasons decided before asking ────────────────────────────────────────────
+
+test('retired: a retired service is answered from the catalog, never asked', async () => {
+  const t = sourceContext({});
+  try {
+    const mag = RETIRED_SOURCES.find((s) => s.id === 'microsoft_academic')!;
+    const out = await searchSource(t.ctx, mag, { query: 'ice', keywords: [], maxResults: 5 }, { signal: signal() });
+    assert.is(out.zeroReason, 'retired');
+    assert.match(out.message!, /2021-12-31/);
+    assert.is(out.traces.length, 0);
+    assert.is(out.request.base_url, '');
+  } finally {
+    await t.close();
+  }
+});
+
+test('window_unanswerable: a source that needs a window is given none, or one that has no date filter is given one', async () => {
+  const needs = await drive([], { caps: { dateWindow: 'required' } });
+  assert.is(needs.out.zeroReason, 'window_unanswerable');
+  assert.is(needs.stub.requests.length, 0);
+  const cannot = await drive([], { caps: { dateWindow: 'none' }, params: { dateFrom: '2020-01-01', dateTo: '2020-12-31' } });
+  assert.is(cannot.out.zeroReason, 'window_unanswerable');
+  assert.is(cannot.stub.requests.length, 0);
+  assert.equal(cannot.out.window.asked, { from: '2020-01-01', to: '2020-12-31' });
+});
+
+test('entity_unsupported: an author asked of a source without author search', async () => {
+  const { out, stub } = await drive([], { params: { author: 'Doe, J' } });
+  assert.is(out.zeroReason, 'entity_unsupported');
+  assert.is(stub.requests.length, 0);
+});
+
+// ── failures while asking ───────────────────────────────────────────────────
+
+test('upstream_failure: a 500 is retried sourceMaxAttempts times, then reported with its status', async () => {
+  const { out, stub } = await drive([{ path: '/items', status: 500, body: 'boom', times: 3 }], { tuning: { sourceMaxAttempts: 3 } });
+  assert.is(out.zeroReason, 'upstream_failure');
+  assert.is(stub.requests.length, 3);
+  assert.equal(out.traces.map((tr) => tr.attempt), [1, 2, 3]);
+  assert.is(out.evidence.http_status, 500);
+  assert.is(out.evidence.exception_class, 'HTTPStatusError');
+});
+
+test('upstream_failure: no answer within sourceTimeoutMs is a TimeoutError', async () => {
+  const { out, stub } = await drive([{ path: '/items', body: page([item('a')]), delayMs: 600, times: 2 }], { tuning: { sourceTimeoutMs: 100, sourceMaxAttempts: 2 } });
+  assert.is(out.zeroReason, 'upstream_failure');
+  assert.is(out.evidence.exception_class, 'TimeoutError');
+  assert.is(out.evidence.http_status, null);
+  assert.is(stub.requests.length, 2);
+  assert.is(out.traces[0]!.error, 'TimeoutError');
+});
+
+test('upstream_failure: a 404 is not retried', async () => {
+  const { out, stub } = await drive([{ path: '/items', status: 404, body: 'no' }], { tuning: { sourceMaxAttempts: 4 } });
+  assert.is(out.zeroReason, 'upstream_failure');
+  assert.is(out.evidence.http_status, 404);
+  assert.is(stub.requests.length, 1);
+});
+
+test('a 429 with Retry-After: 1 waits about a second, then the retry succeeds', async () => {
+  const { out, stub } = await drive([
+    { path: '/items', status: 429, headers: { 'retry-after': '1' }, body: '' },
+    ok(page([item('a')])),
+  ]);
+  assert.is(out.zeroReason, null);
+  assert.is(out.records.length, 1);
+  assert.is(stub.requests.length, 2);
+  assert.ok(stub.requests[1]!.at - stub.requests[0]!.at >= 950, `waited ${stub.requests[1]!.at - stub.requests[0]!.at} ms`);
+  assert.is(out.traces[0]!.retry_after_ms, 1000);
+});
+
+test('a Retry-After beyond sourceMaxRetryAfterMs fails at once with the wait as evidence', async () => {
+  const { out, stub, ms } = await drive([{ path: '/items', status: 429, headers: { 'retry-after': '120' }, body: '' }], { tuning: { sourceMaxRetryAfterMs: 5000 } });
+  assert.is(out.zeroReason, 'upstream_failure');
+  assert.is(out.evidence.http_status, 429);
+  assert.is(out.evidence.retry_after_ms, 120_000);
+  assert.is(stub.requests.length, 1);
+  assert.ok(ms < 1000);
+});
+
+test('parse_failure: an answer that is not JSON', async () => {
+  const { out } = await drive([ok('<html>maintenance</html>')]);
+  assert.is(out.zeroReason, 'parse_failure');
+  assert.is(out.evidence.exception_class, 'ParseError');
+  assert.is(out.evidence.http_status, null);
+});
+
+// ── empty answers ───────────────────────────────────────────────────────────
+
+test('records_unusable: every entry lacked a title', async () => {
+  const { out } = await drive([ok(page([{ id: 'a' }, { id: 'b' }]))]);
+  assert.is(out.zeroReason, 'records_unusable');
+  assert.is(out.evidence.received, 2);
+  assert.is(out.evidence.unusable, 2);
+  assert.is(out.evidence.usable, 0);
+});
+
+test('rights_filtered: the source withheld every entry', async () => {
+  const { out } = await drive([ok(page([{ ...item('a'), withheld: true }, { ...item('b'), withheld: true }]))]);
+  assert.is(out.zeroReason, 'rights_filtered');
+  assert.is(out.evidence.rights_filtered, 2);
+});
+
+test('answered_empty: nothing found, with the counts', async () => {
+  const { out } = await drive([ok(page([], { total: 0 }))]);
+  assert.is(out.zeroReason, 'answered_empty');
+  assert.is(out.message, 'Driver test source found nothing for this query.');
+  assert.is(out.evidence.received, 0);
+  assert.is(out.evidence.total_reported, 0);
+  assert.is(out.pages, 1);
+});
+
+// ── partial answers and paging ──────────────────────────────────────────────
+
+test('a failure on page 2 keeps the page-1 records: partialFailure set, no zero reason', async () => {
+  const { out } = await drive(
+    [ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' }), { path: '/items', query: { page: '2' }, status: 503, body: '', times: 2 }],
+    { tuning: { sourceMaxAttempts: 2 } },
+  );
+  assert.is(out.zeroReason, null);
+  assert.equal(out.records.map((r) => r.nativeId), ['a', 'b']);
+  assert.is(out.partialFailure?.http_status, 503);
+  assert.is(out.partialFailure?.exception_class, 'HTTPStatusError');
+  assert.match(out.message!, /^Stopped after page 1/);
+});
+
+test('cancel between pages: cancelled, and the records already found are kept', async () => {
+  const controller = new AbortController();
+  const { out, stub } = await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' })], {
+    options: { signal: controller.signal, onPage: () => controller.abort() },
+  });
+  assert.is(out.cancelled, true);
+  assert.is(out.records.length, 2);
+  assert.is(out.zeroReason, null);
+  assert.is(stub.requests.length, 1);
+});
+
+test('cancel during a request: cancelled, nothing found, the reason not recorded', async () => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const { out, ms } = await drive([{ path: '/items', body: page([item('a')]), delayMs: 1500 }], { options: { signal: controller.signal } });
+  assert.is(out.cancelled, true);
+  assert.is(out.zeroReason, 'not_recorded');
+  assert.ok(ms < 1000);
+});
+
+test('max_results stops paging', async () => {
+  const { out, stub } = await drive(
+    [ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' }), ok(page([item('c'), item('d')], { total: 9, next: '3' }), { page: '2' })],
+    { params: { maxResults: 3 } },
+  );
+  assert.equal(out.records.map((r) => r.nativeId), ['a', 'b', 'c']);
+  assert.is(stub.requests.length, 2);
+  assert.is(out.pages, 2);
+});
+
+test("'year' window support: whole years are asked, records are trimmed to the exact window here", async () => {
+  const items = [item('jan', '2020-01-15'), item('jun', '2020-06-01'), item('dec', '2020-12-31'), item('year-only', '2020'), { id: 'undated', title: 'Paper undated' }];
+  const { out } = await drive([ok(page(items))], { caps: { dateWindow: 'year' }, params: { dateFrom: '2020-03-01', dateTo: '2020-06-30' } });
+  assert.equal(out.window.answered, { from: '2020-01-01', to: '2020-12-31' });
+  // A record dated only by its year might fall inside, so it stays; an undated one cannot be placed.
+  assert.equal(out.records.map((r) => r.nativeId), ['jun', 'year-only']);
+  assert.is(out.evidence.filtered_out, 3);
+});
+
+test("'year' window support: when everything falls outside, the answer is answered_empty with filtered_out", async () => {
+  const { out } = await drive([ok(page([item('jan', '2020-01-15')]))], { caps: { dateWindow: 'year' }, params: { dateFrom: '2020-03-01', dateTo: '2020-06-30' } });
+  assert.is(out.zeroReason, 'answered_empty');
+  assert.is(out.evidence.filtered_out, 1);
+  assert.match(out.message!, /date window/);
+});
+
+// ── politeness ──────────────────────────────────────────────────────────────
+
+test('createThrottle spaces requests: 3 slots at 100 ms take at least 200 ms', async () => {
+  const throttle = createThrottle(() => Date.now(), 1);
+  const rate = { requests: 10, intervalMs: 1000 };
+  const started = Date.now();
+  const at: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await throttle.acquire(rate, signal());
+    at.push(Date.now() - started);
+  }
+  assert.ok(at[2]! >= 195, `third slot at ${at[2]} ms`);
+  assert.ok(at[1]! - at[0]! >= 95 && at[2]! - at[1]! >= 95, JSON.stringify(at));
+});
+
+test('the driver spaces one source’s requests by its rate limit', async () => {
+  const { stub } = await drive(
+    [ok(page([item('a')], { total: 9, next: '2' }), { page: '1' }), ok(page([item('b')], { total: 9, next: '3' }), { page: '2' }), ok(page([item('c')]), { page: '3' })],
+    { caps: { rateLimit: { requests: 10, intervalMs: 1000 } }, tuning: { sourceRateScale: 1 } },
+  );
+  const gaps = stub.requests.slice(1).map((r, i) => r.at - stub.requests[i]!.at);
+  assert.is(gaps.length, 2);
+  assert.ok(gaps.every((g) => g >= 90), JSON.stringify(gaps));
+});
+
+test('rateLimitWithKey applies exactly when a key is sent', async () => {
+  const slow: RateLimit = { requests: 3, intervalMs: 1000 };
+  const fast: RateLimit = { requests: 10, intervalMs: 1000 };
+  const seen: RateLimit[] = [];
+  // The process-wide throttle of the test source, replaced by one that records the rate it is asked for.
+  const recording: Throttle = { acquire: async (rate) => void seen.push(rate) };
+  const inject = (t: SourceTestContext) => t.ctx.service('sources.throttles', () => new Map<string, Throttle>()).set('drv', recording);
+  const caps = { ...optional, rateLimit: slow, rateLimitWithKey: fast };
+  await drive([ok(page([item('a')]))], { caps, stored: 'stored-key-4411', before: inject });
+  await drive([ok(page([item('a')]))], { caps, before: inject });
+  assert.equal(seen, [fast, slow]);
+});
+
+test('the User-Agent names svc and the contact address', async () => {
+  const withContact = await drive([ok(page([item('a')]))], { before: (t) => t.ctx.settings.write('email', { contact_email: 'me@example.org' }) });
+  assert.match(String(withContact.stub.requests[0]!.headers['user-agent']), /^svc\/\d+\.\d+\.\d+\S* \(local research-paper collector; mailto:me@example\.org\)$/);
+  const without = await drive([ok(page([item('a')]))]);
+  assert.match(String(without.stub.requests[0]!.headers['user-agent']), /^svc\/\S+ \(local research-paper collector\)$/);
+});
+
+test.run();
