@@ -7,7 +7,7 @@ import type { H3Event } from 'h3';
 import * as v from 'valibot';
 import { SvcError, invalid } from '../src/errors.js';
 import { parseStrictJson, StrictJsonError } from '../src/util/json-strict.js';
-import { parseWith, type ParseOptions } from './validate.js';
+import { parseWith, type ParseOptions } from '../src/util/validate.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { GENERIC_GROUPS, type SettingsGroup } from '../../src/settings/schema.js';
 import { readValid } from '../body.js';
-import { JsonObject } from '../validate.js';
+import { JsonObject } from '../../src/util/validate.js';
 import { route, type RouteDef } from '../registry.js';
 
 const GenericBody = v.object({ settings: JsonObject });

@@ -3,7 +3,7 @@
  * spec's 422 detail array: {loc, msg, type, input, ctx}.
  */
 import * as v from 'valibot';
-import { ValidationError, type ValidationIssue } from '../src/errors.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
 
 export interface ParseOptions {
   /** Leave `input` out of the detail (bodies that may carry a secret). */
