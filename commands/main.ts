@@ -27,6 +27,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'health', summary: 'check the running server', load: () => import('./health.js') },
   { name: 'settings', summary: 'read and change settings', load: () => import('./settings.js') },
   { name: 'credentials', summary: 'store API keys and passwords (values never shown)', load: () => import('./credentials.js') },
+  { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];
 

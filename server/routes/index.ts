@@ -6,7 +6,8 @@ import type { RouteDef } from '../registry.js';
 import { authRoutes } from './auth.js';
 import { credentialRoutes } from './credentials.js';
 import { healthRoutes } from './health.js';
+import { libraryRoutes } from './library.js';
 import { onboardingRoutes } from './onboarding.js';
 import { settingsRoutes } from './settings.js';
 
-export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes];
+export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes, ...libraryRoutes];

@@ -1,0 +1,107 @@
+/**
+ * Reads of retained files: metadata and links from the catalog (not hashed),
+ * and verified access to the bytes (marker, path, regular single-link file,
+ * size and SHA-256) for `open` and the text read.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../context.js';
+import type { FileRow, VaultRow } from './catalog.js';
+import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, sha256OfFd, UnsafeObject } from './fs-safe.js';
+import * as reasons from './reasons.js';
+import { retainedName } from './scan.js';
+import { libraryOf, requireVault } from './service.js';
+import { openVault } from './vault.js';
+import { fileView, linkView, unchecked } from './views.js';
+
+export interface FileRef {
+  expectedVaultId: string;
+  fileId: string;
+}
+
+export interface VersionRef extends FileRef {
+  expectedVersionId: string;
+}
+
+export function findFile(ctx: Context, ref: FileRef): { vault: VaultRow; row: FileRow } {
+  const lib = libraryOf(ctx);
+  const vault = requireVault(lib, ref.expectedVaultId);
+  const row = lib.catalog().byFileId(vault.vault_id, ref.fileId);
+  if (!row) throw reasons.fileNotFound();
+  return { vault, row };
+}
+
+/** GET /api/library/files/{file_id}: recorded metadata and explicit paper links. */
+export function fileMetadata(ctx: Context, ref: FileRef) {
+  const { vault, row } = findFile(ctx, ref);
+  const links = libraryOf(ctx).catalog().linksOf(row.id).map(linkView);
+  return { version: 1 as const, vault_id: vault.vault_id, file: unchecked(fileView(row)), paper_links: links };
+}
+
+export interface VerifiedFile {
+  vault: VaultRow;
+  row: FileRow;
+  /** Open on the verified file; the caller closes it. */
+  fd: number;
+  absolutePath: string;
+  close(): void;
+}
+
+/**
+ * Open a retained file and prove it is the recorded one: the marker names the
+ * vault, every component is reached without following links, the file is
+ * regular with one link, its size and SHA-256 are the catalog's, and its
+ * absolute path still leads to this very file.
+ */
+export function openVerified(ctx: Context, ref: VersionRef): VerifiedFile {
+  const { vault, row } = findFile(ctx, ref);
+  if (row.version_id !== ref.expectedVersionId) throw reasons.versionMismatch(row.version_id);
+  const ov = openVault(vault);
+  let dirFd: number | undefined;
+  let fd: number | undefined;
+  try {
+    dirFd = openDirAt(ov.filesFd, row.file_id, `files/${row.file_id}`);
+    const opened = openFileAt(dirFd, retainedName(row), row.relative_path);
+    fd = opened.fd;
+    if (opened.stat.size !== row.byte_size) throw reasons.sizeMismatch();
+    if (sha256OfFd(fd).sha256 !== row.sha256) throw reasons.hashMismatch();
+    const absolutePath = path.join(vault.root_path, ...row.relative_path.split('/'));
+    let byPath: fs.Stats;
+    let real: string;
+    try {
+      byPath = fs.lstatSync(absolutePath);
+      real = fs.realpathSync(absolutePath);
+    } catch {
+      throw reasons.pathChanged();
+    }
+    if (byPath.ino !== opened.stat.ino || byPath.dev !== opened.stat.dev || real !== absolutePath) throw reasons.pathChanged();
+    const handle = fd;
+    return { vault, row, fd: handle, absolutePath, close: () => closeQuietly(handle) };
+  } catch (err) {
+    closeQuietly(fd);
+    if (err instanceof UnsafeObject) throw err;
+    if (codeOf(err) === 'ENOENT') throw reasons.fileMissing();
+    throw ioError(err, 'Verifying the retained file');
+  } finally {
+    closeQuietly(dirFd);
+    ov.close();
+  }
+}
+
+/** POST /api/library/files/{file_id}/open: the verified absolute path, for the desktop shell. */
+export function openFile(ctx: Context, ref: VersionRef) {
+  const verified = openVerified(ctx, ref);
+  verified.close();
+  const { vault, row } = verified;
+  return {
+    version: 1 as const,
+    vault_id: vault.vault_id,
+    file_id: row.file_id,
+    version_id: row.version_id,
+    media_type: row.media_type,
+    byte_size: row.byte_size,
+    sha256: row.sha256,
+    path: verified.absolutePath,
+    verified_at_utc: ctx.nowIso(),
+  };
+}
