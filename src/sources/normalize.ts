@@ -170,3 +170,39 @@ export function combinedQuery(query: string, keywords: string[]): string {
   const extra = keywords.filter((k) => k.trim() && !lower.includes(k.toLowerCase()));
   return [query.trim(), ...extra.map((k) => (/\s/.test(k) ? `"${k}"` : k))].filter(Boolean).join(' ');
 }
+
+// Inline tags vanish ("CO<sub>2</sub>" → "CO2"); anything else that is a tag separates words.
+const INLINE_TAGS = new Set(['i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 'span', 'a', 'small', 'tt', 'bold', 'italic', 'underline']);
+
+/**
+ * HTML/JATS/MathML markup to plain text. Unlike stripMarkup, only things that
+ * look like tags (`<name …>`, `</name>`) are removed, so a bare "p<0.05 … age>65"
+ * in an abstract survives; entities are decoded after the tags are gone.
+ */
+export function markupToText(raw: string | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase()) ? '' : ' '));
+  const text = decodeEntities(untagged).replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text;
+}
+
+/**
+ * The terms of a free-text query for sources filtered locally: words split on
+ * white space, "quoted phrases" kept whole, the operator AND dropped (terms are
+ * always AND-ed). Other boolean syntax is not interpreted.
+ */
+export function queryTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const m of text.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const term = (m[1] ?? m[2] ?? '').replace(/^"+|"+$/g, '').replace(/\s+/g, ' ').trim();
+    if (term && term !== 'AND') terms.push(term);
+  }
+  return terms;
+}
+
+/** Text a parser has already freed of markup: entities it left (numeric ones) decoded, white space collapsed. */
+export function plainText(raw: string | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const text = decodeEntities(String(raw)).replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text;
+}

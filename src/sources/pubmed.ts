@@ -1,0 +1,96 @@
+/**
+ * PubMed through NCBI E-utilities: esearch finds one page of PMIDs (offset
+ * paging with retstart/retmax, the window as mindate/maxdate on the
+ * publication date), efetch returns their full records as PubMed XML.
+ * A key (ncbi_api_key) is optional and raises the allowed rate from 3 to 10
+ * requests per second; tool and email identify svc as NCBI asks.
+ * https://www.ncbi.nlm.nih.gov/books/NBK25499/
+ */
+import { UpstreamError } from './http.js';
+import { parsePubmedArticleSet } from './pubmed-xml.js';
+import { combinedQuery, normalizeOrcid } from './normalize.js';
+import { asArray, parseXml, textOf } from './xml.js';
+import { ParseError, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+
+const PAGE_SIZE = 100;
+// esearch cannot page past the 10,000th result (retstart is capped at 9,998).
+const ESEARCH_CEILING = 10_000;
+
+/** The esearch term: query and keywords, an author ([Author], or an ORCID as [auid]). */
+export function pubmedTerm(req: Pick<SearchRequest, 'query' | 'keywords' | 'author'>): string {
+  const parts: string[] = [];
+  const text = combinedQuery(req.query, req.keywords);
+  if (text) parts.push(`(${text})`);
+  if (req.author) {
+    const orcid = normalizeOrcid(req.author);
+    parts.push(orcid ? `${orcid}[auid]` : `"${req.author.replace(/"/g, '').trim()}"[Author]`);
+  }
+  // A date-only search needs a term: all[sb] is PubMed's "every record" subset.
+  return parts.length ? parts.join(' AND ') : 'all[sb]';
+}
+
+/** One esearch answer (pure): the PMIDs of this page and the total. */
+export function parseSearch(body: string): { ids: string[]; count: number; error?: string } {
+  const result = parseXml(body, ['Id'])?.eSearchResult;
+  if (!result || typeof result !== 'object') throw new ParseError('PubMed esearch answered without an eSearchResult.');
+  const error = textOf(result.ERROR);
+  const count = Number(textOf(result.Count));
+  if (error !== undefined && !Number.isFinite(count)) return { ids: [], count: 0, error };
+  if (!Number.isFinite(count)) throw new ParseError('PubMed esearch answered without a Count.');
+  // PhraseNotFound in ErrorList with Count 0 is an ordinary empty answer, not a failure.
+  return { ids: asArray(result.IdList?.Id).map((id) => textOf(id)!.trim()), count };
+}
+
+/** Parse one efetch answer (pure: used by fetchPage, tests and the parse benchmark). */
+export function parseResponse(body: string): ParsedPage {
+  return parsePubmedArticleSet(body);
+}
+
+/** Parameters NCBI wants on every call: the tool, a contact address, the key. */
+function identify(params: URLSearchParams, req: SearchRequest): URLSearchParams {
+  params.set('tool', 'svc');
+  if (req.contactEmail) params.set('email', req.contactEmail);
+  if (req.apiKey) params.set('api_key', req.apiKey);
+  return params;
+}
+
+const eutilsDate = (date: string) => date.replace(/-/g, '/');
+
+export const pubmed: SourceAdapter = {
+  id: 'pubmed',
+  name: 'PubMed',
+  homepage: 'https://pubmed.ncbi.nlm.nih.gov/',
+  status: 'active',
+  description: 'MEDLINE and life-science journal citations from the US National Library of Medicine, with MeSH terms and retraction notices.',
+  defaultBaseUrl: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',
+  capabilities: {
+    keywordQuery: true,
+    dateWindow: 'exact',
+    authorSearch: true,
+    pageSize: PAGE_SIZE,
+    paging: 'offset',
+    credential: { name: 'ncbi_api_key', required: false },
+    // NCBI: 3 requests per second without a key, 10 with one.
+    rateLimit: { requests: 3, intervalMs: 1000 },
+    rateLimitWithKey: { requests: 10, intervalMs: 1000 },
+  },
+  async fetchPage(req, cursor, http) {
+    const start = cursor ? Number(cursor) : 0;
+    const search = new URLSearchParams({ db: 'pubmed', term: pubmedTerm(req), retstart: String(start), retmax: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), retmode: 'xml' });
+    if (req.dateFrom || req.dateTo) {
+      // mindate and maxdate only work as a pair; an open end is closed far away.
+      search.set('datetype', 'pdat');
+      search.set('mindate', eutilsDate(req.dateFrom ?? '1000-01-01'));
+      search.set('maxdate', eutilsDate(req.dateTo ?? '3000-12-31'));
+    }
+    const found = parseSearch((await http.get(`${req.baseUrl}/esearch.fcgi?${identify(search, req)}`)).text);
+    if (found.error !== undefined) throw new UpstreamError(`PubMed refused the search: ${found.error}`, 200, 'ESearchError');
+    if (found.ids.length === 0) return { records: [], received: 0, total: found.count };
+
+    const fetch = identify(new URLSearchParams({ db: 'pubmed', id: found.ids.join(','), retmode: 'xml' }), req);
+    const page = parseResponse((await http.get(`${req.baseUrl}/efetch.fcgi?${fetch}`)).text);
+    const nextStart = start + found.ids.length;
+    const more = nextStart < Math.min(found.count, ESEARCH_CEILING);
+    return { ...page, total: found.count, next: more ? String(nextStart) : undefined };
+  },
+};
