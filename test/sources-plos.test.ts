@@ -1,0 +1,73 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { searchSource } from '../src/sources/driver.js';
+import { isArticleId, parseResponse, plos, PLOS_FIELDS } from '../src/sources/plos.js';
+import { fixture } from './_setup.js';
+import { sourceContext, signal } from './_sources.js';
+import { startStub } from './_stub.js';
+
+const ALCOHOL = 'plos/search-alcohol-rows5-hl-abstract.json';
+
+test('a real search: whole articles only, the window as a filter query, fields normalized', async () => {
+  const stub = await startStub([{ path: '/search', query: { q: 'alcohol', wt: 'json', fl: PLOS_FIELDS, rows: '5', start: '0' }, body: fixture(ALCOHOL) }]);
+  const t = sourceContext({ plos: stub.url });
+  try {
+    const out = await searchSource(t.ctx, plos, { query: 'alcohol', keywords: [], maxResults: 5, dateFrom: '2011-01-01', dateTo: '2019-12-31', author: 'Paul Christiansen' }, { signal: signal() });
+    stub.assertDone();
+    assert.equal(stub.requests[0]!.query.getAll('fq'), ['doc_type:full', 'publication_date:[2011-01-01T00:00:00Z TO 2019-12-31T23:59:59Z]', 'author:"Paul Christiansen"']);
+    assert.is(out.zeroReason, null);
+    assert.is(out.records.length, 5);
+    assert.is(out.evidence.total_reported, 32773);
+    const r = out.records[0]!;
+    assert.is(r.source, 'plos');
+    assert.is(r.nativeId, '10.1371/journal.pone.0218147');
+    assert.is(r.doi, '10.1371/journal.pone.0218147');
+    assert.is(r.ids.plos, '10.1371/journal.pone.0218147');
+    assert.is(r.title, 'Persistence of Burkholderia thailandensis E264 in lung tissue after a single binge alcohol episode');
+    assert.equal(r.authors.map((a) => a.name), ['Victor M. Jimenez Jr.', 'Erik W. Settles', 'Bart J. Currie', 'Paul S. Keim', 'Fernando P. Monroy']);
+    assert.is(r.publicationDate, '2019-12-10');
+    assert.is(r.datePrecision, 'day');
+    assert.is(r.venue, 'PLOS ONE');
+    assert.is(r.type, 'article');
+    assert.is(r.openAccess, true);
+    assert.ok(r.abstract!.startsWith('Background: Binge drinking, an increasingly common form of alcohol use disorder'));
+    assert.is(out.records[3]!.venue, 'PLoS ONE');
+    assert.is(out.records[2]!.abstract!.startsWith('Acute alcohol administration'), true); // leading newline dropped
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('parts of articles (<doi>/title, <doi>/abstract) are dropped, counted as filtered out', () => {
+  // The recorded answer with its first document re-labelled the way PLOS labels a part of an article.
+  const body = JSON.parse(fixture(ALCOHOL).toString());
+  body.response.docs[0].id = '10.1371/journal.pone.0218147/title';
+  const page = parseResponse(JSON.stringify(body));
+  assert.is(page.records.length, 4);
+  assert.is(page.filteredOut, 1);
+  assert.is(page.unusable, 0);
+  assert.ok(isArticleId('10.1371/journal.pbio.0020449'));
+  assert.not.ok(isArticleId('10.1371/journal.pone.0218147/abstract'));
+});
+
+test('a 400 (undefined field) is upstream_failure with the status, not retried', async () => {
+  const stub = await startStub([{ path: '/search', status: 400, body: fixture('plos/error-400-undefined-field.json') }]);
+  const t = sourceContext({ plos: stub.url });
+  try {
+    const out = await searchSource(t.ctx, plos, { query: 'alcohol', keywords: [], maxResults: 5 }, { signal: signal() });
+    stub.assertDone();
+    assert.is(out.zeroReason, 'upstream_failure');
+    assert.is(out.evidence.http_status, 400);
+    assert.is(stub.requests.length, 1);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('ten requests a minute', () => {
+  assert.equal(plos.capabilities.rateLimit, { requests: 10, intervalMs: 60_000 });
+});
+
+test.run();
