@@ -27,6 +27,11 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'health', summary: 'check the running server', load: () => import('./health.js') },
   { name: 'settings', summary: 'read and change settings', load: () => import('./settings.js') },
   { name: 'credentials', summary: 'store API keys and passwords (values never shown)', load: () => import('./credentials.js') },
+  { name: 'dive', summary: 'search one repository (foreground, live progress)', load: () => import('./dive.js') },
+  { name: 'sweep', summary: 'search several repositories at once', load: () => import('./sweep.js') },
+  { name: 'executions', summary: 'list, show, cancel, restart and delete runs; logs, reports, search records', load: () => import('./executions.js') },
+  { name: 'export', summary: 'export references (bibtex, ris, csv, json)', load: () => import('./export.js') },
+  { name: 'sources', summary: 'list the repositories svc can search, with key status', load: () => import('./sources.js') },
   { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];

@@ -1,13 +1,21 @@
 /**
- * Work that runs once when a server starts, before it accepts requests
- * (marking executions of a dead owner interrupted, starting the scheduler).
- * Each area adds its task here.
+ * Work that runs once when a server starts, before it accepts requests. Each
+ * area adds its task here, in the order they must run.
  */
+import { executionManager } from '../src/executions/manager.js';
 import type { AppDeps } from './registry.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
-export const STARTUP_TASKS: StartupTask[] = [];
+/** Executions left running by a process that is gone become interrupted. */
+const recoverExecutions: StartupTask = ({ ctx }) => {
+  const manager = executionManager(ctx);
+  manager.role = 'server';
+  const marked = manager.recover();
+  if (marked.length) ctx.log.warn(`marked ${marked.length} execution(s) interrupted: ${marked.join(', ')}`);
+};
+
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

@@ -25,6 +25,10 @@ export interface Tuning {
   /** A Retry-After longer than this fails the request instead of waiting. */
   sourceMaxRetryAfterMs: number;
   sourceMaxAttempts: number;
+  /** How often a running execution's owner refreshes last_seen_at_utc and looks for cancel requests. */
+  executionHeartbeatMs: number;
+  /** A running execution not seen for this long has no live owner (admission and recovery). */
+  executionStaleMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -33,6 +37,8 @@ export const DEFAULT_TUNING: Tuning = {
   sourceTimeoutMs: 30_000,
   sourceMaxRetryAfterMs: 120_000,
   sourceMaxAttempts: 4,
+  executionHeartbeatMs: 1000,
+  executionStaleMs: 30_000,
 };
 
 export interface Context {

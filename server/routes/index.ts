@@ -8,6 +8,11 @@ import { credentialRoutes } from './credentials.js';
 import { healthRoutes } from './health.js';
 import { libraryRoutes } from './library.js';
 import { onboardingRoutes } from './onboarding.js';
+import { repositoryRoutes } from './repositories.js';
+import { searchRoutes } from './search.js';
+import { executionRoutes } from './executions.js';
+import { exportRoutes } from './exports.js';
+import { calendarRoutes } from './calendar.js';
 import { settingsRoutes } from './settings.js';
 
-export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes, ...libraryRoutes];
+export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes, ...repositoryRoutes, ...searchRoutes, ...executionRoutes, ...exportRoutes, ...calendarRoutes, ...libraryRoutes];

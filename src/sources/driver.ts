@@ -151,7 +151,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   const contactEmail = String(ctx.settings.read('email').contact_email ?? '') || undefined;
   const http = createSourceHttp({
     fetch: ctx.fetch,
-    throttle: throttleFor(ctx, entry.id),
+    throttle: throttleFor(ctx, entry.throttleGroup ?? entry.id),
     rate: apiKey && caps.rateLimitWithKey ? caps.rateLimitWithKey : caps.rateLimit,
     userAgent: userAgent(contactEmail),
     signal: options.signal,

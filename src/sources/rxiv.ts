@@ -114,6 +114,8 @@ export function rxivAdapter(options: { server: RxivServer; name: string; homepag
     status: 'active',
     description: options.description,
     defaultBaseUrl: 'https://api.biorxiv.org',
+    // bioRxiv and medRxiv are one API host: one shared rate limit.
+    throttleGroup: 'api.biorxiv.org',
     capabilities: {
       keywordQuery: true,
       dateWindow: 'required',

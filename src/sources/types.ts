@@ -177,6 +177,8 @@ export interface SourceAdapter {
   capabilities: Capabilities;
   /** Origin and base path every request starts with; SVC_SOURCE_<ID>_URL replaces it. */
   defaultBaseUrl: string;
+  /** Sources served by one host share one rate limit (bioRxiv and medRxiv): name the group. */
+  throttleGroup?: string;
   /** Fetch one page; `cursor` is undefined for the first. Throw ParseError for answers that cannot be read. */
   fetchPage(req: SearchRequest, cursor: string | undefined, http: SourceHttp): Promise<PageResult>;
 }

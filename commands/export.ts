@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { SvcError } from '../src/errors.js';
+import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
+import { withContext } from './context.js';
+import type { Io } from './io.js';
+
+const ids = (value: string, previous: number[] = []) => {
+  for (const part of value.split(',')) {
+    if (!/^[1-9]\d{0,14}$/.test(part.trim())) throw new SvcError(400, 'invalid_id', `Ids are positive whole numbers, not "${part}".`);
+    previous.push(Number(part.trim()));
+  }
+  return previous;
+};
+
+export function register(program: Command, io: Io): void {
+  const exporter = program.command('export').description('export references');
+  exporter
+    .command('references')
+    .description('references of executions and/or documents, each once, newest first (bibtex, ris, csv, json)')
+    .option('--exec <ids>', 'execution ids (repeat or comma-separate)', ids)
+    .option('--docs <ids>', 'document ids (repeat or comma-separate)', ids)
+    .option('--format <format>', 'bibtex, ris, csv or json', 'bibtex')
+    .option('--include-ids', 'add stored document ids (JSON id, CSV document_id)')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action((opts: { exec?: number[]; docs?: number[]; format: string; includeIds?: boolean; output?: string }) =>
+      withContext(io, (ctx) => {
+        if (!opts.exec?.length && !opts.docs?.length) throw new SvcError(400, 'nothing_selected', 'Name executions with --exec or documents with --docs.');
+        const format = checkFormat(opts.format, ['--format']);
+        const rendered = renderReferences(unionReferences(ctx, opts.exec ?? [], opts.docs ?? []), format, 'svc-references', opts.includeIds);
+        if (opts.output) {
+          fs.writeFileSync(opts.output, rendered.text);
+          io.err(`${rendered.count} references written to ${opts.output}`);
+        } else io.out(rendered.text.replace(/\r?\n$/, ''));
+      }),
+    );
+}

@@ -1,0 +1,56 @@
+/**
+ * Live progress of a run, read from the execution's event iterator (the same
+ * one the SSE route serves). On a terminal: one line per source, redrawn in
+ * place. Piped: one line per event.
+ */
+import type { Context } from '../src/context.js';
+import { followEvents, type ExecutionEvent } from '../src/executions/events.js';
+import { logLine } from '../src/executions/log.js';
+import type { Io } from './io.js';
+
+interface SourceLine {
+  state: string;
+  detail: string;
+}
+
+export async function showProgress(ctx: Context, io: Io, executionId: number, repositories: string[], signal: AbortSignal): Promise<void> {
+  const tty = io.stdoutIsTTY && !io.json;
+  const lines = new Map<string, SourceLine>(repositories.map((r) => [r, { state: 'waiting', detail: '' }]));
+  const width = Math.max(...repositories.map((r) => r.length));
+  let drawn = 0;
+  const spinner = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+  let frame = 0;
+  const draw = () => {
+    const text = repositories.map((r) => {
+      const line = lines.get(r)!;
+      const mark = line.state === 'asking' ? spinner[frame % spinner.length] : line.state === 'done' ? '✔' : line.state === 'nothing' ? '✖' : '·';
+      return `${mark} ${r.padEnd(width)}  ${line.detail}`;
+    });
+    io.err((drawn ? `\x1b[${drawn}A` : '') + text.map((t) => `\x1b[2K${t}`).join('\n'));
+    drawn = text.length;
+  };
+  const update = (event: ExecutionEvent) => {
+    if (!event.source) return;
+    const line = lines.get(event.source);
+    if (!line) return;
+    const data = event.data ?? {};
+    if (event.kind === 'source_started') Object.assign(line, { state: 'asking', detail: 'asking…' });
+    if (event.kind === 'source_page') Object.assign(line, { state: 'asking', detail: `page ${data.page}: ${data.kept} kept${data.total !== null ? ` of ${data.total} reported` : ''}` });
+    if (event.kind === 'source_finished') {
+      const records = Number(data.records ?? 0);
+      Object.assign(line, records > 0 ? { state: 'done', detail: `${records} records (${data.new} new)` } : { state: 'nothing', detail: `nothing: ${data.zero_reason}` });
+    }
+  };
+  const ticker = tty ? setInterval(() => (frame++, draw()), 120) : undefined;
+  try {
+    if (tty) draw();
+    for await (const event of followEvents(ctx, executionId, 0, signal, 250)) {
+      if (tty) {
+        update(event);
+        draw();
+      } else if (!io.json) io.err(logLine(event));
+    }
+  } finally {
+    if (ticker) clearInterval(ticker);
+  }
+}

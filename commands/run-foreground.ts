@@ -1,0 +1,67 @@
+/**
+ * Runs a dive, sweep or restart in this process, in the foreground: live
+ * progress, Ctrl-C cancels cleanly (status cancelled, results kept; a second
+ * Ctrl-C stops at once), and a closing summary naming every zero reason and
+ * where the report is.
+ */
+import type { Context } from '../src/context.js';
+import { ValidationError } from '../src/errors.js';
+import { executionManager, type Submitted } from '../src/executions/manager.js';
+import { getExecution } from '../src/executions/repo.js';
+import { executionDetail } from '../src/executions/views.js';
+import { EXIT } from './exit-codes.js';
+import type { Io } from './io.js';
+import { showProgress } from './progress.js';
+
+const FLAG_FOR: Record<string, string> = { date_from: '--from', date_to: '--to', max_results: '--max', keywords: '--keywords', repositories: '--sources', request_id: '--request-id' };
+
+/** Name the flag, not the HTTP body field, in a refusal. */
+export function asFlagError(err: unknown): unknown {
+  if (!(err instanceof ValidationError)) return err;
+  return new ValidationError(err.issues.map((i) => ({ ...i, loc: i.loc.filter((p) => p !== 'body').map((p) => FLAG_FOR[String(p)] ?? p) })));
+}
+
+export function summary(detail: ReturnType<typeof executionDetail>): string {
+  const lines = [`Execution ${detail.id} ${detail.status}${detail.interrupted_reason ? ` (${detail.interrupted_reason})` : ''}: ${detail.result_count} documents (${detail.new_count} new)`];
+  const width = Math.max(...detail.sources.map((s) => s.source.length));
+  for (const s of detail.sources) {
+    lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${s.record_count} records (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${s.zero_reason ?? s.status}${s.message ? ` — ${s.message}` : ''}`);
+  }
+  if (detail.error) lines.push(`  ${detail.error}`);
+  if (detail.report_path) lines.push(`Report: ${detail.report_path}`);
+  return lines.join('\n');
+}
+
+export async function runInForeground(ctx: Context, io: Io, submit: () => Submitted): Promise<number> {
+  const manager = executionManager(ctx);
+  manager.role = 'cli';
+  manager.recover();
+  const submitted = submit();
+  const row = getExecution(ctx.db, submitted.id)!;
+  if (!io.json) io.err(`Execution ${submitted.id}${submitted.replayed ? ' (already running, following it)' : ''}: ${row.type} "${row.query}"`);
+  const stopFollowing = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.err('\nCancelling… (Ctrl-C again to stop at once)');
+      try {
+        manager.cancel(submitted.id);
+      } catch {
+        // already finished
+      }
+    } else process.exit(EXIT.interrupted);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    await showProgress(ctx, io, submitted.id, JSON.parse(row.repositories_json), stopFollowing.signal);
+    await manager.wait(submitted.id);
+  } finally {
+    process.off('SIGINT', onSigint);
+    stopFollowing.abort();
+  }
+  const detail = executionDetail(ctx, getExecution(ctx.db, submitted.id)!);
+  if (io.json) io.out(JSON.stringify(detail, null, 2));
+  else io.out(summary(detail));
+  return detail.status === 'completed' ? EXIT.ok : detail.status === 'cancelled' ? EXIT.interrupted : EXIT.failed;
+}

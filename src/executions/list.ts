@@ -1,0 +1,25 @@
+/** Listing executions with filters and paging. */
+import type { Context } from '../context.js';
+import type { ExecutionRow, ExecutionStatus } from './repo.js';
+import type { ExecutionType } from './request.js';
+import { listRow } from './views.js';
+
+export interface ListFilters {
+  status?: ExecutionStatus;
+  type?: ExecutionType;
+  routineId?: number;
+  limit: number;
+  offset: number;
+}
+
+export function listExecutions(ctx: Context, filters: ListFilters) {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (filters.status) (where.push('status = ?'), args.push(filters.status));
+  if (filters.type) (where.push('type = ?'), args.push(filters.type));
+  if (filters.routineId !== undefined) (where.push('routine_id = ?'), args.push(filters.routineId));
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = ctx.db.prepare(`SELECT count(*) FROM executions ${clause}`).pluck().get(...args) as number;
+  const rows = ctx.db.prepare(`SELECT * FROM executions ${clause} ORDER BY started_at_utc DESC, id DESC LIMIT ? OFFSET ?`).all(...args, filters.limit, filters.offset) as ExecutionRow[];
+  return { executions: rows.map(listRow), total, limit: filters.limit, offset: filters.offset };
+}

@@ -1,0 +1,207 @@
+/**
+ * The execution manager of one process: admits runs, starts them in the
+ * background, keeps their owner heartbeat, honours cancel requests (from this
+ * process or, through the database, from another), restarts and deletes, and
+ * queues routine fires until a slot frees.
+ */
+import type { Context } from '../context.js';
+import { conflict, notFound } from '../errors.js';
+import { admissionLimits, hasFreeSlot, noSlotError } from './admission.js';
+import { appendEvent } from './events.js';
+import { recoverInterrupted } from './recovery.js';
+import { cancelRequested, deleteExecution, getExecution, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, type ExecutionStatus } from './repo.js';
+import type { ParsedRun, RunSpec } from './request.js';
+import { runExecution } from './runner.js';
+
+export type OwnerRole = 'server' | 'cli' | 'daemon';
+
+export interface Submitted {
+  id: number;
+  status: ExecutionStatus;
+  replayed: boolean;
+}
+
+export type FireAdmission = { state: 'started'; executionId: number } | { state: 'queued'; position: number } | { state: 'overflow'; queueLimit: number };
+
+export interface QueuedFire {
+  spec: RunSpec;
+  queuedAtUtc: string;
+  /** Called with the execution id once the fire starts. */
+  onStart?: (executionId: number) => void;
+}
+
+interface ActiveRun {
+  controller: AbortController;
+  done: Promise<ExecutionStatus>;
+}
+
+export interface ExecutionManager {
+  role: OwnerRole;
+  /** A manual run (dive, sweep, restart): replayed by request_id, else admitted or refused with 429. */
+  submit(run: ParsedRun, restartedFrom?: number | null): Submitted;
+  /** A routine fire: started now, queued, or recorded as overflow by the caller. */
+  fire(fire: QueuedFire): FireAdmission;
+  queued(): { routineId: number | null; queuedAtUtc: string; position: number }[];
+  cancel(id: number): { id: number; status: ExecutionStatus; cancel_requested: boolean };
+  restart(id: number, requestId: string | null): Submitted & { restarted_from: number };
+  remove(id: number): { id: number; deleted: true };
+  /** Wait for a run of this process to end. */
+  wait(id: number): Promise<ExecutionStatus>;
+  activeIds(): number[];
+  recover(): number[];
+  /** Stop: runs still going are interrupted (their owner goes away). */
+  close(): Promise<void>;
+}
+
+function aiLaneFor(ctx: Context, spec: RunSpec) {
+  if (!spec.aiEnabled) return { requested: false, used: false };
+  const ai = ctx.settings.read('ai');
+  return {
+    requested: true,
+    used: false,
+    provider: ai.provider,
+    model: ai.model || null,
+    reason: 'AI summaries are not part of this version of svc; the run collected results without them.',
+  };
+}
+
+export function createExecutionManager(ctx: Context): ExecutionManager {
+  const active = new Map<number, ActiveRun>();
+  const queue: QueuedFire[] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  const owner = () => ({ pid: process.pid, runtimeId: ctx.runtimeId, role: manager.role });
+
+  function tick() {
+    const ids = [...active.keys()];
+    heartbeat(ctx.db, ids, ctx.nowIso());
+    for (const id of cancelRequested(ctx.db, ids)) active.get(id)?.controller.abort(new Error('cancelled'));
+    drainQueue();
+    if (active.size === 0 && queue.length === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  }
+
+  function ensureTimer() {
+    if (timer) return;
+    timer = setInterval(tick, ctx.tuning.executionHeartbeatMs);
+    timer.unref();
+  }
+
+  function start(spec: RunSpec, ephemeral: Record<string, string>, restartedFrom: number | null): number {
+    const id = insertExecution(ctx.db, spec, owner(), ctx.nowIso(), restartedFrom, aiLaneFor(ctx, spec));
+    const controller = new AbortController();
+    const done = runExecution(ctx, id, spec, { signal: controller.signal, ephemeralCredentials: ephemeral })
+      .catch((err) => {
+        ctx.log.error(`execution ${id} crashed`, { error: err instanceof Error ? err.message : String(err) });
+        return 'failed' as ExecutionStatus;
+      })
+      .finally(() => {
+        active.delete(id);
+        drainQueue();
+      });
+    active.set(id, { controller, done });
+    ensureTimer();
+    return id;
+  }
+
+  /** Count and insert in one IMMEDIATE transaction so two processes cannot both take the last slot. */
+  function admit<T>(fn: () => T): T {
+    return ctx.db.transaction(fn).immediate();
+  }
+
+  function drainQueue() {
+    while (queue.length > 0) {
+      const next = admit(() => (hasFreeSlot(ctx) ? queue.shift() : undefined));
+      if (!next) return;
+      const id = start(next.spec, {}, null);
+      next.onStart?.(id);
+    }
+  }
+
+  const manager: ExecutionManager = {
+    role: 'cli',
+    submit(run, restartedFrom = null) {
+      if (run.spec.requestId) {
+        const running = runningWithRequestId(ctx.db, run.spec.requestId);
+        if (running !== undefined) return { id: running, status: 'running', replayed: true };
+      }
+      const id = admit(() => {
+        if (!hasFreeSlot(ctx)) throw noSlotError(admissionLimits(ctx).cap);
+        return start(run.spec, run.ephemeralCredentials, restartedFrom);
+      });
+      return { id, status: 'running', replayed: false };
+    },
+    fire(fire) {
+      const started = admit(() => (queue.length === 0 && hasFreeSlot(ctx) ? start(fire.spec, {}, null) : undefined));
+      if (started !== undefined) {
+        fire.onStart?.(started);
+        return { state: 'started', executionId: started };
+      }
+      const { queueLimit } = admissionLimits(ctx);
+      if (queue.length >= queueLimit) return { state: 'overflow', queueLimit };
+      queue.push(fire);
+      ensureTimer();
+      return { state: 'queued', position: queue.length };
+    },
+    queued() {
+      return queue.map((f, i) => ({ routineId: f.spec.routineId, queuedAtUtc: f.queuedAtUtc, position: i + 1 }));
+    },
+    cancel(id) {
+      const row = getExecution(ctx.db, id);
+      if (!row) throw notFound('execution_not_found', `No execution ${id}.`);
+      if (row.status !== 'running') throw conflict('not_running', `Execution ${id} is already ${row.status}; only a running execution can be cancelled.`, { status: row.status });
+      requestCancel(ctx.db, id, ctx.nowIso());
+      const local = active.get(id);
+      if (local) local.controller.abort(new Error('cancelled'));
+      else appendEvent(ctx, id, 'log', 'cancel requested; the owning process stops at its next check', { level: 'warn' });
+      return { id, status: 'running', cancel_requested: true };
+    },
+    restart(id, requestId) {
+      const row = getExecution(ctx.db, id);
+      if (!row) throw notFound('execution_not_found', `No execution ${id}.`);
+      if (row.status === 'running') throw conflict('still_running', `Execution ${id} is still running; cancel it first or wait for it to end.`);
+      const spec = { ...(JSON.parse(row.parameters_json) as RunSpec), requestId };
+      const submitted = manager.submit({ spec, ephemeralCredentials: {} }, id);
+      return { ...submitted, restarted_from: id };
+    },
+    remove(id) {
+      const row = getExecution(ctx.db, id);
+      if (!row) throw notFound('execution_not_found', `No execution ${id}.`);
+      if (row.status === 'running') throw conflict('still_running', `Execution ${id} is running; cancel it before deleting it.`);
+      deleteExecution(ctx.db, id);
+      return { id, deleted: true };
+    },
+    wait(id) {
+      return active.get(id)?.done ?? Promise.resolve((getExecution(ctx.db, id)?.status ?? 'failed') as ExecutionStatus);
+    },
+    activeIds: () => [...active.keys()],
+    recover: () => recoverInterrupted(ctx, manager.role),
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      queue.length = 0;
+      const runs = [...active.entries()];
+      for (const [id, run] of runs) {
+        markInterrupted(ctx.db, id, 'owner_dead', ctx.nowIso());
+        appendEvent(ctx, id, 'execution_interrupted', 'interrupted (owner_dead): svc shut down during the run; what it found is kept', {
+          level: 'warn',
+          data: { status: 'interrupted', interrupted_reason: 'owner_dead' },
+        });
+        run.controller.abort(new Error('shutdown'));
+      }
+      await Promise.allSettled(runs.map(([, run]) => run.done));
+    },
+  };
+  return manager;
+}
+
+/** The manager of this process (one per Context). */
+export function executionManager(ctx: Context): ExecutionManager {
+  return ctx.service('executions.manager', () => {
+    const manager = createExecutionManager(ctx);
+    ctx.onClose(() => manager.close());
+    return manager;
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * SQL of executions, in one place. Services call these; routes and commands
+ * never see SQL.
+ */
+import type { Database } from 'better-sqlite3';
+import type { RunSpec } from './request.js';
+
+export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+export type InterruptedReason = 'owner_dead' | 'daemon_restart' | 'unknown';
+
+export interface ExecutionRow {
+  id: number;
+  type: RunSpec['type'];
+  status: ExecutionStatus;
+  interrupted_reason: InterruptedReason | null;
+  request_id: string | null;
+  routine_id: number | null;
+  saved_configuration_id: number | null;
+  query: string;
+  repositories_json: string;
+  parameters_json: string;
+  ai_enabled: number;
+  ai_lane_json: string | null;
+  restarted_from: number | null;
+  owner_pid: number | null;
+  owner_runtime_id: string | null;
+  owner_role: string | null;
+  last_seen_at_utc: string | null;
+  cancel_requested_at_utc: string | null;
+  started_at_utc: string;
+  finished_at_utc: string | null;
+  result_count: number;
+  new_count: number;
+  error: string | null;
+  report_path: string | null;
+}
+
+export interface SourceRow {
+  execution_id: number;
+  source: string;
+  position: number;
+  status: 'pending' | 'running' | 'answered' | 'not_answered' | 'cancelled' | 'interrupted';
+  record_count: number;
+  new_count: number;
+  zero_reason: string | null;
+  message: string | null;
+  pages: number;
+  outcome_json: string | null;
+  started_at_utc: string | null;
+  finished_at_utc: string | null;
+  ms: number | null;
+}
+
+export interface Owner {
+  pid: number;
+  runtimeId: string;
+  role: string;
+}
+
+export function insertExecution(db: Database, spec: RunSpec, owner: Owner, now: string, restartedFrom: number | null, aiLane: unknown): number {
+  return db.transaction(() => {
+    const info = db
+      .prepare(
+        `INSERT INTO executions (type, status, request_id, routine_id, saved_configuration_id, query, repositories_json, parameters_json, ai_enabled, ai_lane_json,
+           restarted_from, owner_pid, owner_runtime_id, owner_role, last_seen_at_utc, started_at_utc)
+         VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        spec.type,
+        spec.requestId,
+        spec.routineId,
+        spec.savedConfigurationId,
+        spec.query,
+        JSON.stringify(spec.repositories),
+        JSON.stringify(spec),
+        spec.aiEnabled ? 1 : 0,
+        JSON.stringify(aiLane),
+        restartedFrom,
+        owner.pid,
+        owner.runtimeId,
+        owner.role,
+        now,
+        now,
+      );
+    const id = Number(info.lastInsertRowid);
+    const addSource = db.prepare(`INSERT INTO execution_sources (execution_id, source, position, status) VALUES (?, ?, ?, 'pending')`);
+    spec.repositories.forEach((source, i) => addSource.run(id, source, i));
+    return id;
+  })();
+}
+
+export function getExecution(db: Database, id: number): ExecutionRow | undefined {
+  return db.prepare('SELECT * FROM executions WHERE id = ?').get(id) as ExecutionRow | undefined;
+}
+
+export function getSources(db: Database, id: number): SourceRow[] {
+  return db.prepare('SELECT * FROM execution_sources WHERE execution_id = ? ORDER BY position').all(id) as SourceRow[];
+}
+
+export function restartedInto(db: Database, id: number): number[] {
+  return db.prepare('SELECT id FROM executions WHERE restarted_from = ? ORDER BY id').pluck().all(id) as number[];
+}
+
+export function runningWithRequestId(db: Database, requestId: string): number | undefined {
+  return db.prepare(`SELECT id FROM executions WHERE request_id = ? AND status = 'running' ORDER BY id DESC LIMIT 1`).pluck().get(requestId) as number | undefined;
+}
+
+/** Running executions whose owner was seen recently: they hold admission slots. */
+export function countLiveRunning(db: Database, seenSince: string): number {
+  return db.prepare(`SELECT count(*) FROM executions WHERE status = 'running' AND last_seen_at_utc >= ?`).pluck().get(seenSince) as number;
+}
+
+export function markSourceRunning(db: Database, id: number, source: string, now: string): void {
+  db.prepare(`UPDATE execution_sources SET status = 'running', started_at_utc = ? WHERE execution_id = ? AND source = ?`).run(now, id, source);
+}
+
+export function finishSource(
+  db: Database,
+  id: number,
+  source: string,
+  fields: { status: SourceRow['status']; recordCount: number; newCount: number; zeroReason: string | null; message: string | null; pages: number; outcome: unknown; startedAt: string; finishedAt: string; ms: number },
+): void {
+  db.prepare(
+    `UPDATE execution_sources SET status = ?, record_count = ?, new_count = ?, zero_reason = ?, message = ?, pages = ?, outcome_json = ?,
+       started_at_utc = ?, finished_at_utc = ?, ms = ? WHERE execution_id = ? AND source = ?`,
+  ).run(fields.status, fields.recordCount, fields.newCount, fields.zeroReason, fields.message, fields.pages, JSON.stringify(fields.outcome), fields.startedAt, fields.finishedAt, fields.ms, id, source);
+}
+
+export function linkDocuments(db: Database, id: number, source: string, links: { documentId: number; rank: number; isNew: boolean }[]): void {
+  const insert = db.prepare(`INSERT OR IGNORE INTO execution_documents (execution_id, document_id, source, rank, is_new) VALUES (?, ?, ?, ?, ?)`);
+  db.transaction(() => {
+    for (const link of links) insert.run(id, link.documentId, source, link.rank, link.isNew ? 1 : 0);
+  })();
+}
+
+/** Refresh result counts from the links (distinct documents; new = first found by this run). */
+export function refreshCounts(db: Database, id: number): { resultCount: number; newCount: number } {
+  const row = db
+    .prepare(
+      `SELECT count(*) AS total, coalesce(sum(is_new), 0) AS fresh FROM (
+         SELECT document_id, max(is_new) AS is_new FROM execution_documents WHERE execution_id = ? GROUP BY document_id)`,
+    )
+    .get(id) as { total: number; fresh: number };
+  db.prepare('UPDATE executions SET result_count = ?, new_count = ? WHERE id = ?').run(row.total, row.fresh, id);
+  return { resultCount: row.total, newCount: row.fresh };
+}
+
+/** Settle a running execution; false when something else (an interruption) settled it first. */
+export function finishExecution(db: Database, id: number, status: ExecutionStatus, now: string, error: string | null): boolean {
+  return db.prepare(`UPDATE executions SET status = ?, finished_at_utc = ?, error = ?, last_seen_at_utc = ? WHERE id = ? AND status = 'running'`).run(status, now, error, now, id).changes > 0;
+}
+
+export function setReportPath(db: Database, id: number, file: string): void {
+  db.prepare('UPDATE executions SET report_path = ? WHERE id = ?').run(file, id);
+}
+
+export function heartbeat(db: Database, ids: number[], now: string): void {
+  if (ids.length === 0) return;
+  db.prepare(`UPDATE executions SET last_seen_at_utc = ? WHERE status = 'running' AND id IN (${ids.map(() => '?').join(',')})`).run(now, ...ids);
+}
+
+/** Of these ids, the ones someone asked to cancel (possibly from another process). */
+export function cancelRequested(db: Database, ids: number[]): number[] {
+  if (ids.length === 0) return [];
+  return db.prepare(`SELECT id FROM executions WHERE cancel_requested_at_utc IS NOT NULL AND id IN (${ids.map(() => '?').join(',')})`).pluck().all(...ids) as number[];
+}
+
+export function requestCancel(db: Database, id: number, now: string): boolean {
+  return db.prepare(`UPDATE executions SET cancel_requested_at_utc = coalesce(cancel_requested_at_utc, ?) WHERE id = ? AND status = 'running'`).run(now, id).changes > 0;
+}
+
+export function deleteExecution(db: Database, id: number): boolean {
+  return db.prepare(`DELETE FROM executions WHERE id = ? AND status != 'running'`).run(id).changes > 0;
+}
+
+export function runningExecutions(db: Database): ExecutionRow[] {
+  return db.prepare(`SELECT * FROM executions WHERE status = 'running' ORDER BY id`).all() as ExecutionRow[];
+}
+
+export function markInterrupted(db: Database, id: number, reason: InterruptedReason, now: string): void {
+  db.transaction(() => {
+    db.prepare(`UPDATE executions SET status = 'interrupted', interrupted_reason = ?, finished_at_utc = ? WHERE id = ? AND status = 'running'`).run(reason, now, id);
+    db.prepare(`UPDATE execution_sources SET status = 'interrupted', zero_reason = coalesce(zero_reason, CASE WHEN record_count = 0 THEN 'not_recorded' END)
+                WHERE execution_id = ? AND status IN ('pending', 'running')`).run(id);
+  })();
+}

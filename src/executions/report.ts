@@ -1,0 +1,84 @@
+/**
+ * A readable report of one run: what was asked, what each source answered
+ * (and if nothing, why), and the documents found. Written to the reports
+ * directory when the run ends; the report route renders the same text.
+ */
+import path from 'node:path';
+import type { Context } from '../context.js';
+import type { DocumentView } from '../corpus/read.js';
+import { findSource } from '../sources/index.js';
+import type { ZeroReason } from '../sources/types.js';
+import { writeOwnerOnlyFile } from '../util/owned-files.js';
+import { executionDocumentsPage } from './documents.js';
+import { getExecution, getSources, setReportPath } from './repo.js';
+import type { RunSpec } from './request.js';
+import { ZERO_REASON_MEANING } from './zero-reasons.js';
+
+const REPORT_DOCUMENT_LIMIT = 500;
+
+function seconds(from: string, to: string | null): string {
+  return to ? `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s` : 'still running';
+}
+
+export function citationLine(doc: DocumentView): string {
+  const names = doc.authors.map((a) => a.family ?? a.name);
+  const authors = names.length === 0 ? '' : names.length > 3 ? `${names.slice(0, 3).join(', ')} et al.` : names.join(', ');
+  const where = [doc.venue, doc.year].filter(Boolean).join(', ');
+  const id = doc.doi ? `doi:${doc.doi}` : doc.arxiv_id ? `arXiv:${doc.arxiv_id}` : doc.pmid ? `PMID ${doc.pmid}` : (doc.url ?? '');
+  return [doc.title.replace(/\.$/, '') + '.', authors && `${authors}.`, where && `${where}.`, id].filter(Boolean).join(' ');
+}
+
+export function renderReport(ctx: Context, executionId: number): string | undefined {
+  const row = getExecution(ctx.db, executionId);
+  if (!row) return undefined;
+  const spec = JSON.parse(row.parameters_json) as RunSpec;
+  const lines: string[] = [];
+  lines.push(`svc report: execution ${row.id} (${row.type})`, '');
+  lines.push(`Query:     "${spec.query}"`);
+  if (spec.keywords.length) lines.push(`Keywords:  ${spec.keywords.join(', ')}`);
+  if (spec.dateFrom || spec.dateTo) lines.push(`Window:    ${spec.dateFrom ?? 'any'} to ${spec.dateTo ?? 'any'}`);
+  lines.push(`Sources:   ${spec.repositories.join(', ')} (up to ${spec.maxResults} each)`);
+  lines.push(`Started:   ${row.started_at_utc}`);
+  lines.push(`Finished:  ${row.finished_at_utc ?? '-'} (${seconds(row.started_at_utc, row.finished_at_utc)})`);
+  lines.push(`Status:    ${row.status}${row.interrupted_reason ? ` (${row.interrupted_reason})` : ''}${row.error ? ` — ${row.error}` : ''}`);
+  if (row.restarted_from) lines.push(`Restarted from execution ${row.restarted_from}`);
+  lines.push(`Results:   ${row.result_count} documents (${row.new_count} new to the corpus)`, '');
+  lines.push('Sources');
+  for (const s of getSources(ctx.db, executionId)) {
+    const name = findSource(s.source)?.name ?? s.source;
+    const timing = s.ms !== null ? `, ${s.pages} page${s.pages === 1 ? '' : 's'}, ${(s.ms / 1000).toFixed(1)} s` : '';
+    if (s.record_count > 0) {
+      lines.push(`  ${name.padEnd(18)} ${s.record_count} records (${s.new_count} new)${timing}`);
+      if (s.message) lines.push(`  ${''.padEnd(18)} note: ${s.message}`);
+    } else {
+      lines.push(`  ${name.padEnd(18)} nothing: ${s.zero_reason ?? s.status}${timing}`);
+      if (s.message) lines.push(`  ${''.padEnd(18)} ${s.message}`);
+      if (s.zero_reason) lines.push(`  ${''.padEnd(18)} (${ZERO_REASON_MEANING[s.zero_reason as ZeroReason] ?? s.zero_reason})`);
+    }
+  }
+  const { total, documents } = executionDocumentsPage(ctx, executionId, REPORT_DOCUMENT_LIMIT, 0);
+  lines.push('', `Documents (${total}, newest first)`);
+  documents.forEach((doc, i) => lines.push(`  ${String(i + 1).padStart(3)}. ${citationLine(doc)}${doc.is_new ? '' : ' [seen before]'}`));
+  if (total > documents.length) lines.push(`  … and ${total - documents.length} more (export the references for the full list)`);
+  return lines.join('\n') + '\n';
+}
+
+/** Where reports go: the storage setting, else <data dir>/reports. */
+export function reportsDir(ctx: Context): string {
+  const configured = String(ctx.settings.read('storage').reports_dir ?? '');
+  return configured ? path.resolve(configured) : ctx.paths.reportsDir;
+}
+
+export function writeReportFile(ctx: Context, executionId: number): string | null {
+  const text = renderReport(ctx, executionId);
+  if (!text) return null;
+  const file = path.join(reportsDir(ctx), `execution-${executionId}.txt`);
+  try {
+    writeOwnerOnlyFile(file, text);
+    setReportPath(ctx.db, executionId, file);
+    return file;
+  } catch (err) {
+    ctx.log.warn(`could not write the report of execution ${executionId}`, { error: (err as Error).message });
+    return null;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Runs one execution: asks every source at once (each within its own rate
+ * limit), merges each source's records into the corpus as soon as it answers,
+ * accounts for it, and settles the execution's status. Cancel is cooperative:
+ * the abort signal reaches every fetch, and what was found is kept.
+ */
+import type { Context } from '../context.js';
+import { mergeRecords } from '../corpus/merge.js';
+import { searchSource, type SourceOutcome } from '../sources/driver.js';
+import { findSource } from '../sources/index.js';
+import { NOT_ANSWERED, type ZeroReason } from '../sources/types.js';
+import { appendEvent } from './events.js';
+import { writeReportFile } from './report.js';
+import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, type ExecutionStatus } from './repo.js';
+import type { RunSpec } from './request.js';
+
+export interface RunOptions {
+  signal: AbortSignal;
+  ephemeralCredentials: Record<string, string>;
+}
+
+interface SourceSummary {
+  source: string;
+  answered: boolean;
+  records: number;
+  zeroReason: ZeroReason | null;
+  message: string | null;
+}
+
+/** The stored account of a source: everything but the records themselves. */
+function outcomeForRecord(outcome: SourceOutcome) {
+  const { records: _records, ...rest } = outcome;
+  return rest;
+}
+
+async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourceId: string, options: RunOptions): Promise<SourceSummary> {
+  const entry = findSource(sourceId)!;
+  markSourceRunning(ctx.db, executionId, sourceId, ctx.nowIso());
+  appendEvent(ctx, executionId, 'source_started', `${entry.name}: asking`, { source: sourceId });
+  const outcome = await searchSource(
+    ctx,
+    entry,
+    { query: spec.query, keywords: spec.keywords, dateFrom: spec.dateFrom ?? undefined, dateTo: spec.dateTo ?? undefined, maxResults: spec.maxResults, author: spec.author ?? undefined },
+    {
+      signal: options.signal,
+      ephemeralCredentials: options.ephemeralCredentials,
+      onPage: (p) =>
+        appendEvent(ctx, executionId, 'source_page', `${entry.name}: page ${p.page}, ${p.kept} kept of ${p.received}${p.total !== undefined ? ` (${p.total} reported)` : ''}`, {
+          source: sourceId,
+          data: { page: p.page, received: p.received, kept: p.kept, total: p.total ?? null },
+        }),
+    },
+  );
+  const merged = outcome.records.length ? mergeRecords(ctx.db, outcome.records.map((record, rank) => ({ record, rank })), ctx.nowIso()) : [];
+  linkDocuments(ctx.db, executionId, sourceId, merged.map((m, rank) => ({ ...m, rank })));
+  const newCount = merged.filter((m) => m.isNew).length;
+  const answered = outcome.records.length > 0 || (outcome.zeroReason !== null && !NOT_ANSWERED.includes(outcome.zeroReason) && !outcome.cancelled);
+  finishSource(ctx.db, executionId, sourceId, {
+    status: outcome.cancelled ? 'cancelled' : answered ? 'answered' : 'not_answered',
+    recordCount: outcome.records.length,
+    newCount,
+    zeroReason: outcome.zeroReason,
+    message: outcome.message,
+    pages: outcome.pages,
+    outcome: outcomeForRecord(outcome),
+    startedAt: outcome.startedAtUtc,
+    finishedAt: outcome.finishedAtUtc,
+    ms: outcome.ms,
+  });
+  refreshCounts(ctx.db, executionId);
+  const summary = outcome.records.length
+    ? `${entry.name}: ${outcome.records.length} records (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
+    : `${entry.name}: nothing (${outcome.zeroReason}) — ${outcome.message}`;
+  appendEvent(ctx, executionId, 'source_finished', summary, {
+    source: sourceId,
+    level: outcome.records.length === 0 && !answered ? 'warn' : 'info',
+    data: { records: outcome.records.length, new: newCount, zero_reason: outcome.zeroReason, pages: outcome.pages, ms: outcome.ms, cancelled: outcome.cancelled },
+  });
+  return { source: sourceId, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message };
+}
+
+export async function runExecution(ctx: Context, executionId: number, spec: RunSpec, options: RunOptions): Promise<ExecutionStatus> {
+  const window = spec.dateFrom || spec.dateTo ? ` from ${spec.dateFrom ?? 'the start'} to ${spec.dateTo ?? 'today'}` : '';
+  appendEvent(ctx, executionId, 'execution_started', `${spec.type} "${spec.query}" on ${spec.repositories.join(', ')}${window}, up to ${spec.maxResults} per source`, {
+    data: { repositories: spec.repositories, query: spec.query, max_results: spec.maxResults },
+  });
+  let summaries: SourceSummary[] = [];
+  let status: ExecutionStatus;
+  let error: string | null = null;
+  try {
+    summaries = await Promise.all(spec.repositories.map((id) => runSource(ctx, executionId, spec, id, options)));
+    if (options.signal.aborted) status = 'cancelled';
+    else if (summaries.every((s) => !s.answered)) {
+      status = 'failed';
+      error = `No source answered: ${summaries.map((s) => `${s.source} ${s.zeroReason}`).join(', ')}.`;
+    } else status = 'completed';
+  } catch (err) {
+    status = options.signal.aborted ? 'cancelled' : 'failed';
+    error = status === 'failed' ? `The run stopped on an unexpected error (${err instanceof Error ? err.name : 'Error'}).` : null;
+    ctx.log.error(`execution ${executionId} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  }
+  const settled = finishExecution(ctx.db, executionId, status, ctx.nowIso(), error);
+  const counts = refreshCounts(ctx.db, executionId);
+  const reportPath = writeReportFile(ctx, executionId);
+  if (!settled) return 'interrupted'; // the owner shut down mid-run and already recorded it
+  const kind = status === 'completed' ? 'execution_completed' : status === 'failed' ? 'execution_failed' : 'execution_cancelled';
+  const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${s.zeroReason}`);
+  appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} documents (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}`, {
+    level: status === 'failed' ? 'error' : 'info',
+    data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
+  });
+  return status;
+}

@@ -1,0 +1,66 @@
+/** Executions as the API and the CLI show them. */
+import type { Context } from '../context.js';
+import { identityOf } from '../runtime/identity.js';
+import { findSource } from '../sources/index.js';
+import { getSources, restartedInto, type ExecutionRow } from './repo.js';
+import type { RunSpec } from './request.js';
+
+export function listRow(row: ExecutionRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    interrupted_reason: row.interrupted_reason,
+    restarted_from: row.restarted_from,
+    routine_id: row.routine_id,
+    query: row.query,
+    repositories: JSON.parse(row.repositories_json) as string[],
+    started_at_utc: row.started_at_utc,
+    finished_at_utc: row.finished_at_utc,
+    result_count: row.result_count,
+    new_count: row.new_count,
+  };
+}
+
+export function executionDetail(ctx: Context, row: ExecutionRow) {
+  const spec = JSON.parse(row.parameters_json) as RunSpec;
+  const sources = getSources(ctx.db, row.id).map((s) => ({
+    source: s.source,
+    name: findSource(s.source)?.name ?? s.source,
+    status: s.status,
+    record_count: s.record_count,
+    new_count: s.new_count,
+    zero_reason: s.zero_reason,
+    message: s.message,
+    pages: s.pages,
+    started_at_utc: s.started_at_utc,
+    finished_at_utc: s.finished_at_utc,
+    ms: s.ms,
+  }));
+  return {
+    ...listRow(row),
+    parameters: {
+      query: spec.query,
+      keywords: spec.keywords,
+      date_from: spec.dateFrom,
+      date_to: spec.dateTo,
+      max_results: spec.maxResults,
+      ai_enabled: spec.aiEnabled,
+      request_id: spec.requestId,
+      saved_configuration_id: spec.savedConfigurationId,
+    },
+    error: row.error,
+    restarted_into: restartedInto(ctx.db, row.id),
+    timings: {
+      started_at_utc: row.started_at_utc,
+      finished_at_utc: row.finished_at_utc,
+      ms: row.finished_at_utc ? Date.parse(row.finished_at_utc) - Date.parse(row.started_at_utc) : null,
+    },
+    ai_lane: row.ai_lane_json ? JSON.parse(row.ai_lane_json) : { requested: false, used: false },
+    owner: { pid: row.owner_pid, runtime_id: row.owner_runtime_id, role: row.owner_role, last_seen_at_utc: row.last_seen_at_utc },
+    cancel_requested_at_utc: row.cancel_requested_at_utc,
+    report_path: row.report_path,
+    sources,
+    identity: identityOf(ctx.runtimeId, ctx.schemaVersion),
+  };
+}

@@ -1,0 +1,62 @@
+/** RIS with the standard tags, CRLF line ends, one AU line per author, ending each record with ER. */
+import type { DocumentView } from '../corpus/read.js';
+
+function risType(doc: DocumentView): string {
+  switch (doc.type) {
+    case 'journal-article':
+    case 'article':
+    case 'review':
+      return 'JOUR';
+    case 'proceedings-article':
+    case 'conference-paper':
+      return 'CPAPER';
+    case 'book':
+    case 'monograph':
+      return 'BOOK';
+    case 'book-chapter':
+    case 'chapter':
+      return 'CHAP';
+    case 'dissertation':
+    case 'thesis':
+      return 'THES';
+    case 'report':
+      return 'RPRT';
+    case 'dataset':
+      return 'DATA';
+    case 'preprint':
+      return 'UNPB';
+    default:
+      return doc.venue ? 'JOUR' : 'GEN';
+  }
+}
+
+const clean = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+export function renderRis(docs: DocumentView[], options: { includeIds?: boolean } = {}): string {
+  const out: string[] = [];
+  for (const doc of docs) {
+    const line = (tag: string, value: string | null | undefined) => {
+      if (value !== null && value !== undefined && value !== '') out.push(`${tag}  - ${clean(value)}`);
+    };
+    line('TY', risType(doc));
+    line('TI', doc.title);
+    for (const a of doc.authors) line('AU', a.family && a.given ? `${a.family}, ${a.given}` : a.name);
+    if (doc.year) line('PY', String(doc.year));
+    if (doc.publication_date) {
+      const [y, m, d] = doc.publication_date.split('-');
+      line('DA', `${y}/${m ?? ''}/${d ?? ''}/`);
+    }
+    line(doc.type === 'proceedings-article' ? 'T2' : 'JO', doc.venue);
+    line('DO', doc.doi);
+    line('UR', doc.url);
+    if (doc.pdf_url) line('L1', doc.pdf_url);
+    line('AB', doc.abstract);
+    for (const c of doc.categories) line('KW', c);
+    if (doc.arxiv_id) line('N1', `arXiv:${doc.arxiv_id}`);
+    if (doc.pmid) line('AN', `PMID:${doc.pmid}`);
+    if (doc.is_retracted) line('N1', 'Retracted');
+    if (options.includeIds) line('ID', String(doc.id));
+    out.push('ER  - ', '');
+  }
+  return out.join('\r\n');
+}

@@ -1,0 +1,53 @@
+/**
+ * The repository catalog as the API and CLI show it: static facts per source
+ * (never a secret), and what can be searched right now with the keys stored.
+ */
+import type { Context } from '../context.js';
+import { CATALOG } from './index.js';
+import type { CatalogEntry } from './types.js';
+
+export function catalogEntry(entry: CatalogEntry) {
+  if (entry.status === 'retired') {
+    return { id: entry.id, name: entry.name, homepage: entry.homepage, description: entry.description, status: 'retired' as const, retired_on: entry.retiredOn, needs_key: false, credential: null, capabilities: null };
+  }
+  const c = entry.capabilities;
+  return {
+    id: entry.id,
+    name: entry.name,
+    homepage: entry.homepage,
+    description: entry.description,
+    status: 'active' as const,
+    needs_key: c.credential?.required ?? false,
+    credential: c.credential ? { name: c.credential.name, required: c.credential.required } : null,
+    capabilities: {
+      keyword_query: c.keywordQuery,
+      date_window: c.dateWindow,
+      author_search: c.authorSearch,
+      page_size: c.pageSize,
+      paging: c.paging,
+      rate_limit: { requests: c.rateLimit.requests, interval_ms: c.rateLimit.intervalMs },
+      rate_limit_with_key: c.rateLimitWithKey ? { requests: c.rateLimitWithKey.requests, interval_ms: c.rateLimitWithKey.intervalMs } : null,
+      scan_limit_pages: c.scanLimitPages ?? null,
+    },
+  };
+}
+
+export function readCatalog() {
+  return { repositories: CATALOG.map(catalogEntry) };
+}
+
+/** What can be searched now, and for each source that cannot, why (key missing, retired). */
+export function searchableRepositories(ctx: Context) {
+  const statuses = new Map(ctx.credentials.statuses().map((c) => [c.name, c.status]));
+  const repositories = CATALOG.map((entry) => {
+    if (entry.status === 'retired') return { id: entry.id, name: entry.name, searchable: false, reason: 'retired' as const, message: `${entry.name} was retired on ${entry.retiredOn}.`, key_status: null };
+    const credential = entry.capabilities.credential;
+    const keyStatus = credential ? (statuses.get(credential.name) ?? 'absent') : null;
+    if (credential?.required && keyStatus !== 'present') {
+      const message = keyStatus === 'unreadable' ? `The ${credential.name} credential cannot be read.` : `Needs the ${credential.name} credential: svc credentials set ${credential.name}`;
+      return { id: entry.id, name: entry.name, searchable: false, reason: 'missing_key' as const, message, key_status: keyStatus };
+    }
+    return { id: entry.id, name: entry.name, searchable: true, reason: null, message: null, key_status: keyStatus };
+  });
+  return { repositories, searchable: repositories.filter((r) => r.searchable).map((r) => r.id) };
+}

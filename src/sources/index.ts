@@ -1,0 +1,25 @@
+/**
+ * Every repository svc knows: the adapters it can ask and the retired services
+ * users still ask for. The catalog, executions and the CLI read this list.
+ */
+import { ads } from './ads.js';
+import { arxiv } from './arxiv.js';
+import { biorxiv } from './biorxiv.js';
+import { europepmc } from './europepmc.js';
+import { medrxiv } from './medrxiv.js';
+import { pubmed } from './pubmed.js';
+import { core } from './core.js';
+import { crossref } from './crossref.js';
+import { ieee } from './ieee.js';
+import { RETIRED_SOURCES } from './retired.js';
+import { scopus } from './scopus.js';
+import { springer } from './springer.js';
+import type { CatalogEntry, SourceAdapter } from './types.js';
+
+export const ADAPTERS: SourceAdapter[] = [arxiv, pubmed, crossref, europepmc, biorxiv, medrxiv, core, ieee, springer, scopus, ads];
+
+export const CATALOG: CatalogEntry[] = [...ADAPTERS, ...RETIRED_SOURCES];
+
+export function findSource(id: string): CatalogEntry | undefined {
+  return CATALOG.find((entry) => entry.id === id);
+}
