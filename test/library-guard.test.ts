@@ -123,7 +123,7 @@ test('the Library guard answers before reading the body', async () => {
       });
       req.on('error', (err) => (String(err).includes('socket hang up') ? undefined : reject(err)));
       req.flushHeaders();
-      setTimeout(() => reject(new Error('the guard waited for the body')), 3000);
+      setTimeout(() => reject(new Error('the guard waited for the body')), 3000).unref();
     });
     assert.is(status, 403, path);
   }

@@ -89,11 +89,12 @@ export function scanVault(ov: OpenVault, rows: FileRow[], options: ScanOptions):
       problems.push(problem('temp_leftover', rel, `${rel} is an unpublished copy left by an interrupted import.`));
       continue;
     }
+    const row = byFileId.get(name);
     if (entry.isSymbolicLink()) {
-      problems.push(problem('unsafe', rel, `${rel} is a symbolic link.`, byFileId.get(name)?.file_id));
+      if (row) seen.add(name); // unsafe, not missing: one problem is enough
+      problems.push(problem('unsafe', rel, `${rel} is a symbolic link.`, row?.file_id));
       continue;
     }
-    const row = byFileId.get(name);
     if (!entry.isDirectory() || !isUuid4(name) || !row) {
       if (entry.isDirectory()) orphansIn(ov, name, problems);
       else problems.push(problem(entry.isFile() ? 'orphan' : 'unsafe', rel, `${rel} is not recorded in the catalog.`));

@@ -1,0 +1,138 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createContext } from '../src/context.js';
+import { runCli, tempDirs } from './_setup.js';
+
+const dirs = tempDirs();
+const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const src = path.join(dirs.root, 'src');
+const parent = path.join(dirs.root, 'parent');
+
+test.before(() => {
+  fs.mkdirSync(src);
+  fs.mkdirSync(parent);
+  fs.writeFileSync(path.join(src, 'a.txt'), 'alpha\r\nbeta');
+  fs.writeFileSync(path.join(src, 'a-copy.txt'), 'alpha\r\nbeta');
+  fs.writeFileSync(path.join(src, 'paper.pdf'), '%PDF-1.5 body');
+  fs.writeFileSync(path.join(src, 'bad.doc'), 'word');
+  fs.writeFileSync(path.join(src, 'empty.md'), '');
+});
+test.after(() => dirs.cleanup());
+
+test('without a vault, commands say how to make one (exit 3)', async () => {
+  const r = await svc('library', 'list');
+  assert.is(r.code, 3);
+  assert.match(r.stderr, /svc library init/);
+  const status = await svc('--json', 'library', 'status');
+  assert.is(status.code, 0);
+  assert.is(JSON.parse(status.stdout).configured, false);
+});
+
+test('init creates the vault once', async () => {
+  const r = await svc('library', 'init', parent);
+  assert.is(r.code, 0, r.stderr);
+  const [folder] = fs.readdirSync(parent);
+  assert.match(folder!, /^svc-library-[0-9a-f-]{36}$/);
+  const again = await svc('library', 'init', parent);
+  assert.is(again.code, 4);
+  assert.match(again.stderr, /cannot be switched/);
+});
+
+test('import: created, duplicate and each refusal explained; exit status of the first refusal', async () => {
+  const files = ['a.txt', 'a-copy.txt', 'bad.doc', 'empty.md', 'paper.pdf'].map((n) => path.join(src, n));
+  const r = await svc('library', 'import', ...files);
+  assert.is(r.code, 2, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0]!, /^created\s+a\.txt\s+[0-9a-f-]{36}/);
+  assert.match(lines[1]!, /^duplicate\s+a-copy\.txt\s+[0-9a-f-]{36} \(same bytes as a\.txt\)/);
+  assert.match(lines[2]!, /^refused\s+bad\.doc\s+media_unsupported: /);
+  assert.match(lines[3]!, /^refused\s+empty\.md\s+empty_file: /);
+  assert.match(lines[4]!, /^created\s+paper\.pdf/);
+  assert.match(r.stderr, /2 imported, 1 duplicate, 2 refused/);
+  assert.not.match(r.stderr, /\[1\/5\]/, 'no progress when not on a terminal');
+});
+
+test('import --json prints one document; a duplicate reports the first entry', async () => {
+  const r = await svc('--json', 'library', 'import', path.join(src, 'a.txt'), path.join(src, 'paper.pdf'));
+  assert.is(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.counts, { created: 0, duplicate: 2, refused: 0 });
+  assert.equal(doc.results.map((x: any) => x.outcome), ['duplicate', 'duplicate']);
+  const refused = await svc('--json', 'library', 'import', path.join(src, 'bad.doc'));
+  assert.is(refused.code, 2);
+  const one = JSON.parse(refused.stdout); // exactly one JSON document even on failure
+  assert.is(one.results[0].reason, 'media_unsupported');
+});
+
+test('a selection holds at most 20 files', async () => {
+  const many = Array.from({ length: 21 }, (_, i) => {
+    const file = path.join(src, `many-${i}.txt`);
+    fs.writeFileSync(file, `file ${i}`);
+    return file;
+  });
+  const r = await svc('library', 'import', ...many);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /at most 20 files/);
+  const list = JSON.parse((await svc('--json', 'library', 'list', '--q', 'many-')).stdout);
+  assert.is(list.items.length, 0, 'nothing of the selection was imported');
+  assert.is((await svc('library', 'import', ...many.slice(0, 20))).code, 0);
+});
+
+test('list, show, link, text and export', async () => {
+  const list = JSON.parse((await svc('--json', 'library', 'list', '--q', 'A.TXT')).stdout);
+  assert.is(list.items.length, 1);
+  const file = list.items[0];
+  const human = await svc('library', 'list', '--limit', '2');
+  assert.match(human.stdout, /^ID\s+FILE_ID\s+NAME/);
+  assert.match(human.stderr, /more: svc library list --through \d+ --before \d+/);
+
+  const ctx = createContext({ env: dirs.env });
+  const now = new Date().toISOString();
+  const doc = Number(ctx.db.prepare('INSERT INTO documents (title, title_key, first_seen_at_utc, updated_at_utc) VALUES (?, ?, ?, ?)').run('T', 't', now, now).lastInsertRowid);
+  await ctx.close();
+  const link = await svc('library', 'link', file.file_id, String(doc));
+  assert.is(link.code, 0, link.stderr);
+  assert.match(link.stdout, /^linked/);
+  assert.match((await svc('library', 'link', file.file_id, String(doc))).stdout, /^already linked/);
+  assert.is((await svc('library', 'link', file.file_id, '999999')).code, 3);
+  assert.is((await svc('library', 'show', file.file_id.toUpperCase())).code, 2);
+
+  const show = await svc('library', 'show', file.file_id);
+  assert.match(show.stdout, new RegExp(`paper_links\\s+${doc} \\(link\\)`));
+  const text = await svc('library', 'text', file.file_id);
+  assert.is(text.stdout, 'alpha\nbeta\n');
+  const textJson = JSON.parse((await svc('--json', 'library', 'text', file.file_id)).stdout);
+  assert.is(textJson.kind, 'svc-library-text');
+  assert.is(textJson.line_count, 2);
+
+  const out = path.join(dirs.root, 'inventory.json');
+  const exported = await svc('library', 'export', '-o', out);
+  assert.is(exported.code, 0, exported.stderr);
+  const inventory = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.is(inventory.kind, 'svc-library-inventory');
+  assert.ok(inventory.files.some((f: any) => f.file_id === file.file_id && f.paper_links[0].document_id === doc));
+  assert.not.ok(fs.readFileSync(out, 'utf8').includes(parent));
+});
+
+test('check: exit 0 when clean; problems listed with exit 4, one JSON document, nothing changed', async () => {
+  const clean = await svc('library', 'check');
+  assert.is(clean.code, 0, clean.stderr);
+  assert.match(clean.stdout, /file\(s\) checked/);
+  const root = path.join(parent, fs.readdirSync(parent)[0]!);
+  const orphanDir = path.join(root, 'files', '11111111-1111-4111-8111-111111111111');
+  fs.mkdirSync(orphanDir);
+  fs.writeFileSync(path.join(orphanDir, 'stray.pdf'), '%PDF-1.4');
+  const r = await svc('--json', 'library', 'check');
+  assert.is(r.code, 4);
+  const report = JSON.parse(r.stdout);
+  assert.is(report.ok, false);
+  assert.equal(report.problems.map((p: any) => [p.kind, p.path]), [['orphan', 'files/11111111-1111-4111-8111-111111111111/stray.pdf']]);
+  assert.ok(fs.existsSync(path.join(orphanDir, 'stray.pdf')), 'check removes nothing');
+  const blocked = await svc('library', 'import', path.join(src, 'many-0.txt'));
+  assert.match(blocked.stdout, /import_blocked_orphans/);
+  fs.rmSync(orphanDir, { recursive: true });
+});
+
+test.run();
