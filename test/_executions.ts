@@ -1,0 +1,29 @@
+/** Helpers for execution tests: a server whose sources point at loopback stubs, and waiting for runs. */
+import { startTestServer, waitFor, type TestServer } from './_setup.js';
+
+export async function serverWithSources(urls: Record<string, string>, env: Record<string, string> = {}): Promise<TestServer> {
+  const sourceEnv: Record<string, string> = {};
+  for (const [id, url] of Object.entries(urls)) sourceEnv[`SVC_SOURCE_${id.toUpperCase()}_URL`] = url;
+  return startTestServer({
+    env: { ...sourceEnv, ...env },
+    context: { tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 3000, executionHeartbeatMs: 50 } },
+  });
+}
+
+/** Wait until the execution is no longer running; answers its detail. */
+export async function finished(t: TestServer, id: number, timeoutMs = 15_000): Promise<any> {
+  return waitFor(
+    async () => {
+      const detail = (await t.request('GET', `/api/executions/${id}`)).json();
+      return detail.status !== 'running' ? detail : undefined;
+    },
+    timeoutMs,
+    `execution ${id} to finish`,
+  );
+}
+
+export async function dive(t: TestServer, body: Record<string, unknown>): Promise<number> {
+  const r = await t.request('POST', '/api/search/dive', { body });
+  if (r.status !== 202) throw new Error(`dive answered ${r.status}: ${r.text}`);
+  return r.json().id;
+}

@@ -1,0 +1,220 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fixture, waitFor, type TestServer } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+import { dive, finished, serverWithSources } from './_executions.js';
+
+const ECOLOGY = fixture('crossref/works-query-ecology-rows2.json');
+const CANCER = fixture('europepmc/search-cancer-lite.json');
+
+let crossref: Stub;
+let europepmc: Stub;
+let pubmed: Stub;
+let slow: Stub;
+let t: TestServer;
+
+test.before(async () => {
+  crossref = await startStub([{ path: '/works', body: ECOLOGY, times: Infinity }]);
+  europepmc = await startStub([{ path: '/search', body: CANCER, times: Infinity }]);
+  pubmed = await startStub([{ path: '/esearch.fcgi', status: 500, body: 'upstream down', times: Infinity }]);
+  slow = await startStub([{ path: '/search/publ/api', body: fixture('dblp/publ-search-test-h1-f1.json'), delayMs: 1500, times: Infinity }]);
+  t = await serverWithSources({ crossref: crossref.url, europepmc: europepmc.url, pubmed: pubmed.url, dblp: slow.url });
+});
+test.after(async () => {
+  await t.close();
+  for (const s of [crossref, europepmc, pubmed, slow]) await s.close();
+});
+
+test('a dive answers its id at once and completes with stored, deduplicated documents', async () => {
+  const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2 } });
+  assert.is(r.status, 202);
+  const { id, status, replayed } = r.json();
+  assert.type(id, 'number');
+  assert.is(status, 'running');
+  assert.is(replayed, false);
+  const detail = await finished(t, id);
+  assert.is(detail.status, 'completed');
+  assert.is(detail.result_count, 2);
+  assert.is(detail.new_count, 2);
+  assert.is(detail.sources[0].source, 'crossref');
+  assert.is(detail.sources[0].record_count, 2);
+  assert.is(detail.sources[0].zero_reason, null);
+  assert.is(detail.identity.runtime_id, t.ctx.runtimeId);
+  assert.equal(detail.ai_lane, { requested: false, used: false });
+  assert.is(crossref.requests[0]!.query.get('query'), 'ecology');
+  const docs = (await t.request('GET', `/api/executions/${id}/documents`)).json();
+  assert.is(docs.total, 2);
+  assert.ok(docs.documents.every((d: any) => Number.isInteger(d.id) && d.found_by[0] === 'crossref' && d.doi.startsWith('10.')));
+});
+
+test('a re-run adds provenance, not duplicates', async () => {
+  const before = t.ctx.db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+  const id = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
+  const detail = await finished(t, id);
+  assert.is(detail.result_count, 2);
+  assert.is(detail.new_count, 0, 'nothing new the second time');
+  assert.is(t.ctx.db.prepare('SELECT count(*) FROM documents').pluck().get(), before);
+  const runs = t.ctx.db.prepare('SELECT count(DISTINCT execution_id) FROM execution_documents').pluck().get() as number;
+  assert.ok(runs >= 2, 'both runs keep their own provenance');
+});
+
+test('a sweep over three sources with one failing records its zero reason; the others complete', async () => {
+  const r = await t.request('POST', '/api/search/sweep', { body: { repositories: ['crossref', 'europepmc', 'pubmed'], query: 'cancer', max_results: 25 } });
+  const detail = await finished(t, r.json().id);
+  assert.is(detail.status, 'completed');
+  const by = Object.fromEntries(detail.sources.map((s: any) => [s.source, s]));
+  assert.is(by.crossref.record_count, 2);
+  assert.is(by.europepmc.record_count, 25);
+  assert.is(by.pubmed.record_count, 0);
+  assert.is(by.pubmed.zero_reason, 'upstream_failure');
+  assert.is(by.pubmed.status, 'not_answered');
+  const record = (await t.request('GET', `/api/executions/${detail.id}/search-record`)).json();
+  const pm = record.sources.find((s: any) => s.source === 'pubmed');
+  assert.is(pm.evidence.http_status, 500);
+  assert.is(pm.http.length, t.ctx.tuning.sourceMaxAttempts);
+  assert.is(pm.answered, false);
+  assert.is(record.zero_reasons.pubmed, 'upstream_failure');
+});
+
+test('a run where no source answers is failed, with the reasons named', async () => {
+  const id = await dive(t, { repository: 'pubmed', query: 'x' });
+  const detail = await finished(t, id);
+  assert.is(detail.status, 'failed');
+  assert.match(detail.error, /pubmed upstream_failure/);
+});
+
+test('the date window goes to the source, or the source is recorded window_unanswerable', async () => {
+  const id = (await t.request('POST', '/api/search/sweep', { body: { repositories: ['crossref', 'biorxiv'], query: 'ecology', max_results: 2 } })).json().id;
+  const detail = await finished(t, id);
+  assert.is(detail.sources.find((s: any) => s.source === 'biorxiv').zero_reason, 'window_unanswerable');
+  const windowed = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2, date_from: '2012-01-01', date_to: '2022-12-31' });
+  await finished(t, windowed);
+  const last = crossref.requests[crossref.requests.length - 1]!;
+  assert.is(last.query.get('filter'), 'from-pub-date:2012-01-01,until-pub-date:2022-12-31');
+  const record = (await t.request('GET', `/api/executions/${windowed}/search-record`)).json();
+  assert.equal(record.sources[0].window.asked, { from: '2012-01-01', to: '2022-12-31' });
+  assert.equal(record.sources[0].window.answered, { from: '2012-01-01', to: '2022-12-31' });
+});
+
+test('bad requests are 422 and create nothing', async () => {
+  const count = () => t.ctx.db.prepare('SELECT count(*) FROM executions').pluck().get();
+  const before = count();
+  const bad: [unknown, string][] = [
+    [{ repository: 'nowhere', query: 'x' }, 'repository'],
+    [{ repository: 'crossref' }, 'query'],
+    [{ repository: 'crossref', query: '   ' }, 'query'],
+    [{ repository: 'crossref', query: 'x', max_results: 0 }, 'max_results'],
+    [{ repository: 'crossref', query: 'x', max_results: 10001 }, 'max_results'],
+    [{ repository: 'crossref', query: 'x', max_results: 2.5 }, 'max_results'],
+    [{ repository: 'crossref', query: 'x', date_from: '2020-02-30' }, 'date_from'],
+    [{ repository: 'crossref', query: 'x', date_from: '2021-01-01', date_to: '2020-01-01' }, 'date_to'],
+    [{ repository: 'crossref', query: 'x', keywords: [''] }, 'keywords'],
+  ];
+  for (const [body, field] of bad) {
+    const r = await t.request('POST', '/api/search/dive', { body });
+    assert.is(r.status, 422, JSON.stringify(body));
+    assert.ok(r.json().detail.some((d: any) => d.loc.includes(field)), `${field}: ${r.text}`);
+  }
+  const sweep = await t.request('POST', '/api/search/sweep', { body: { repositories: [], query: 'x' } });
+  assert.is(sweep.status, 422);
+  assert.is(count(), before);
+});
+
+test('ephemeral credentials serve that run only: sent upstream, never stored, logged or echoed', async () => {
+  const SECRET = 'ephemeral-core-key-5f4e3d2c1b';
+  const core = await startStub([{ path: '/search/works/', body: '{"totalHits":0,"limit":10,"offset":0,"results":[]}' }]);
+  const c = await serverWithSources({ core: core.url });
+  try {
+    const r = await c.request('POST', '/api/search/dive', { body: { repository: 'core', query: 'x', max_results: 10, ephemeral_credentials: { core_api_key: SECRET } } });
+    const detail = await finished(c, r.json().id);
+    assert.is(core.requests[0]!.headers.authorization, `Bearer ${SECRET}`);
+    assert.is(detail.sources[0].zero_reason, 'answered_empty');
+    assert.is(c.ctx.credentials.status('core_api_key'), 'absent');
+    const texts = [
+      (await c.request('GET', `/api/executions/${detail.id}`)).text,
+      (await c.request('GET', `/api/executions/${detail.id}/search-record`)).text,
+      (await c.request('GET', `/api/executions/${detail.id}/log`)).text,
+      (await c.request('GET', `/api/executions/${detail.id}/report`)).text,
+      JSON.stringify(c.ctx.db.prepare('SELECT * FROM executions').all()),
+      c.logLines.join('\n'),
+    ];
+    assert.not.ok(texts.join('\n').includes(SECRET));
+    const bad = await c.request('POST', '/api/search/dive', { body: { repository: 'core', query: 'x', ephemeral_credentials: { no_such: SECRET } } });
+    assert.is(bad.status, 422);
+    assert.not.ok(bad.text.includes(SECRET));
+  } finally {
+    await c.close();
+    await core.close();
+  }
+});
+
+test('admission: no free slot is 429 with a sentence and Retry-After: 5; request_id replays first', async () => {
+  await t.request('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 1, routine_fire_queue_limit: 5 } });
+  try {
+    const first = await t.request('POST', '/api/search/dive', { body: { repository: 'dblp', query: 'slow', request_id: 'req-1', max_results: 1 } });
+    assert.is(first.status, 202);
+    const refused = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'x' } });
+    assert.is(refused.status, 429);
+    assert.is(refused.headers['retry-after'], '5');
+    assert.type(refused.json().detail, 'string');
+    assert.match(refused.json().detail, /\b1\b/);
+    const replay = await t.request('POST', '/api/search/dive', { body: { repository: 'dblp', query: 'slow', request_id: 'req-1', max_results: 1 } });
+    assert.is(replay.status, 200);
+    assert.equal(replay.json(), { id: first.json().id, status: 'running', replayed: true });
+    await finished(t, first.json().id);
+    const again = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'x', request_id: 'req-1', max_results: 1 } });
+    assert.is(again.status, 202, 'a finished run does not capture its request_id');
+    await finished(t, again.json().id);
+  } finally {
+    await t.request('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 3, routine_fire_queue_limit: 20 } });
+  }
+});
+
+test('cancel is cooperative and keeps what was found', async () => {
+  const id = (await t.request('POST', '/api/search/sweep', { body: { repositories: ['crossref', 'dblp'], query: 'ecology', max_results: 2 } })).json().id;
+  await waitFor(() => (t.ctx.db.prepare(`SELECT status FROM execution_sources WHERE execution_id = ? AND source = 'crossref'`).pluck().get(id) === 'answered' ? true : undefined), 5000, 'crossref answer');
+  const r = await t.request('POST', `/api/executions/${id}/cancel`);
+  assert.is(r.status, 200);
+  assert.equal(r.json(), { id, status: 'running', cancel_requested: true });
+  const detail = await finished(t, id);
+  assert.is(detail.status, 'cancelled');
+  assert.is(detail.result_count, 2, 'the answered source keeps its records');
+  const dblp = detail.sources.find((s: any) => s.source === 'dblp');
+  assert.is(dblp.status, 'cancelled');
+  assert.is(dblp.zero_reason, 'not_recorded');
+  const again = await t.request('POST', `/api/executions/${id}/cancel`);
+  assert.is(again.status, 409);
+  assert.is(again.json().detail.reason, 'not_running');
+  assert.is((await t.request('POST', '/api/executions/999999/cancel')).status, 404);
+});
+
+test('restart creates a linked execution; reads show restarted_into; no body or a request_id body', async () => {
+  const original = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
+  await finished(t, original);
+  const bare = await t.request('POST', `/api/executions/${original}/restart`);
+  assert.is(bare.status, 202);
+  assert.is(bare.json().restarted_from, original);
+  const withBody = await t.request('POST', `/api/executions/${original}/restart`, { body: { request_id: 'restart-1' } });
+  assert.is(withBody.status, 202);
+  const restarted = await finished(t, bare.json().id);
+  assert.is(restarted.restarted_from, original);
+  assert.is(restarted.parameters.query, 'ecology');
+  await finished(t, withBody.json().id);
+  const read = (await t.request('GET', `/api/executions/${original}`)).json();
+  assert.equal(read.restarted_into, [bare.json().id, withBody.json().id]);
+  const list = (await t.request('GET', '/api/executions?limit=200')).json();
+  assert.is(list.executions.find((e: any) => e.id === bare.json().id).restarted_from, original);
+  assert.is((await t.request('POST', `/api/executions/${original}/restart`, { body: { request_id: 7 } })).status, 422);
+});
+
+test('delete refuses a running execution and removes a finished one', async () => {
+  const running = (await t.request('POST', '/api/search/dive', { body: { repository: 'dblp', query: 'slow', max_results: 1 } })).json().id;
+  const refused = await t.request('DELETE', `/api/executions/${running}`);
+  assert.is(refused.status, 409);
+  await finished(t, running);
+  assert.is((await t.request('DELETE', `/api/executions/${running}`)).status, 200);
+  assert.is((await t.request('GET', `/api/executions/${running}`)).status, 404);
+  assert.is((await t.request('DELETE', `/api/executions/${running}`)).status, 404);
+});
+
+test.run();
