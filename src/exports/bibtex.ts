@@ -13,8 +13,8 @@ const SPECIAL: Record<string, string> = {
   '&': '\\&',
   '#': '\\#',
   _: '\\_',
-  '^': '\\^{}',
-  '~': '\\~{}',
+  '^': '\\textasciicircum{}',
+  '~': '\\textasciitilde{}',
 };
 
 export function escapeLatex(text: string): string {
