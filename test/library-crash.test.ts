@@ -118,7 +118,7 @@ test('killed before publishing: the unpublished temporary copy and the lock bloc
     assert.is(err.reason, 'import_blocked_orphans');
     const report = checkLibrary(x.ctx);
     assert.equal(report.problems.map((p) => p.kind), ['temp_leftover']);
-    assert.match(report.problems[0]!.path, /^files\/\.tmp-/);
+    assert.match(report.problems[0]!.path, /^files\/[0-9a-f-]{36}\/\.tmp-[0-9a-f-]{36}$/);
     assert.is(fs.readFileSync(path.join(x.root, report.problems[0]!.path), 'utf8'), KILLED_BYTES);
   } finally {
     await x.ctx.close();

@@ -144,4 +144,16 @@ test('same size, other bytes: check finds the hash mismatch; check changes nothi
   await healthy();
 });
 
+test('check also looks inside recorded folders: an extra file there is an orphan', async () => {
+  const extra = path.join(folder(), 'extra.pdf');
+  fs.writeFileSync(extra, '%PDF-1.4 dropped in by hand');
+  try {
+    const report = checkLibrary(s.t.ctx);
+    assert.equal(report.problems.map((p) => [p.kind, p.path]), [['orphan', `files/${f.file_id}/extra.pdf`]]);
+  } finally {
+    fs.unlinkSync(extra);
+  }
+  await healthy();
+});
+
 test.run();

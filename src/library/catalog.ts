@@ -34,6 +34,9 @@ export interface LinkRow {
   linked_at_utc: string;
 }
 
+/** What the vault scan compares with the folder. */
+export type RetainedRow = Pick<FileRow, 'file_id' | 'version_id' | 'format' | 'byte_size' | 'sha256' | 'relative_path'>;
+
 export type NewFile = Omit<FileRow, 'id'> & { name_fold: string };
 
 export interface ListQuery {
@@ -56,6 +59,7 @@ function prepare(db: Database) {
     bySha: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND sha256 = ?`),
     byFileId: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND file_id = ?`),
     all: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? ORDER BY id`),
+    retained: s('SELECT file_id, version_id, format, byte_size, sha256, relative_path FROM library_files WHERE vault_id = ? ORDER BY id'),
     insertFile: s(`INSERT INTO library_files (file_id, version_id, vault_id, original_name, name_fold, format, media_type, byte_size, sha256, relative_path, imported_at_utc)
       VALUES (@file_id, @version_id, @vault_id, @original_name, @name_fold, @format, @media_type, @byte_size, @sha256, @relative_path, @imported_at_utc)`),
     page: s(`SELECT ${FILE_COLUMNS} FROM library_files
@@ -76,6 +80,7 @@ function prepare(db: Database) {
     bySha: (vaultId: string, sha256: string) => q.bySha.get(vaultId, sha256) as FileRow | undefined,
     byFileId: (vaultId: string, fileId: string) => q.byFileId.get(vaultId, fileId) as FileRow | undefined,
     all: (vaultId: string) => q.all.all(vaultId) as FileRow[],
+    retained: (vaultId: string) => q.retained.all(vaultId) as RetainedRow[],
     insertFile: (row: NewFile) => Number(q.insertFile.run(row).lastInsertRowid),
     page: (query: ListQuery) => q.page.all(query) as FileRow[],
     linksOf: (fileRow: number) => q.linksOf.all(fileRow) as LinkRow[],

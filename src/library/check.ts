@@ -21,10 +21,10 @@ export interface CheckReport {
 export function checkLibrary(ctx: Context): CheckReport {
   const lib = libraryOf(ctx);
   const vault = requireVault(lib);
-  const rows = lib.catalog().all(vault.vault_id);
+  const rows = lib.catalog().retained(vault.vault_id);
   const ov = openVault(vault);
   try {
-    const problems = scanVault(ov, rows, { hash: true, lock: true });
+    const problems = scanVault(ov, rows, { deep: true, lock: true });
     return { version: 1, vault_id: vault.vault_id, checked_at_utc: ctx.nowIso(), files_checked: rows.length, ok: problems.length === 0, problems };
   } finally {
     ov.close();

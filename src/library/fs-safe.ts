@@ -150,6 +150,18 @@ export function lstatAt(dirFd: number, name: string): fs.Stats | undefined {
   return safeLstat(at(dirFd, name));
 }
 
+/**
+ * lstat of `name` inside the folder `dirName` of `dirFd`, for the import's
+ * quick scan. The folder component itself is resolved by path, so callers use
+ * it only for a folder a listing of `dirFd` has just shown to be a real
+ * directory, and only to read metadata: bytes are always read through
+ * descriptors opened without following links.
+ */
+export function lstatBelow(dirFd: number, dirName: string, name: string): fs.Stats | undefined {
+  at(dirFd, name);
+  return safeLstat(`${at(dirFd, dirName)}/${name}`);
+}
+
 /** The entries of an open directory (the descriptor, not a path, names it). */
 export function listDir(dirFd: number): fs.Dirent[] {
   return fs.readdirSync(`${FD_ROOT}/${dirFd}/`, { withFileTypes: true });

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Context } from '../context.js';
-import { asciiFold, type FileRow, type LibraryFormat, type VaultRow } from './catalog.js';
+import { asciiFold, type FileRow, type LibraryFormat, type RetainedRow, type VaultRow } from './catalog.js';
 import { checkContent, formatOfName, MEDIA_TYPES } from './content.js';
 import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, readBounded, UnsafeObject } from './fs-safe.js';
 import { takeLock } from './lock.js';
@@ -51,8 +51,8 @@ export function checkImportTarget(ctx: Context, target: ImportTarget): { vault: 
 const FIRST = (problems: Problem[], ...kinds: Problem['kind'][]) => problems.filter((p) => kinds.includes(p.kind)).map((p) => p.path);
 
 /** Refuse to write while the vault and its catalog disagree. */
-function refuseIfBlocked(ov: OpenVault, rows: FileRow[]): void {
-  const problems = scanVault(ov, rows, { hash: false, lock: false });
+function refuseIfBlocked(ov: OpenVault, rows: RetainedRow[]): void {
+  const problems = scanVault(ov, rows, { deep: false, lock: false });
   if (problems.length === 0) return;
   const unsafe = FIRST(problems, 'unsafe');
   if (unsafe.length) throw reasons.blockedUnsafe(unsafe);
@@ -97,7 +97,7 @@ async function importLocked(lib: Library, vault: VaultRow, format: LibraryFormat
   try {
     const lock = takeLock(ov, { runtimeId: lib.ctx.runtimeId, now: lib.ctx.nowIso() });
     try {
-      refuseIfBlocked(ov, catalog.all(vault.vault_id));
+      refuseIfBlocked(ov, catalog.retained(vault.vault_id));
       const existing = catalog.bySha(vault.vault_id, sha256);
       if (existing) {
         if (!sameBytes(ov, existing, request.bytes)) throw reasons.digestCollision();

@@ -1,8 +1,9 @@
 /**
- * Publishing retained bytes crash-safely: a temporary copy in files/, written
- * and synced, made read-only; a fresh files/<file_uuid>/ folder; a rename into
- * it; both folders synced. Only then may the catalog record it. Until that
- * commit the bytes are this operation's own, and `discard` removes exactly them.
+ * Publishing retained bytes crash-safely: a fresh files/<file_uuid>/ folder; a
+ * temporary copy in it, written, made read-only and synced; a rename to
+ * <version_uuid>.<ext>; both folders synced. Only then may the catalog record
+ * it. Until that commit the bytes are this operation's own, and `discard`
+ * removes exactly them.
  */
 import fs from 'node:fs';
 import type { Library } from './service.js';
@@ -36,16 +37,23 @@ export async function publish(lib: Library, ov: OpenVault, bytes: Uint8Array, fo
         lib.ctx.log.warn('library: could not remove an unpublished copy', { code: (err as NodeJS.ErrnoException).code });
       }
     };
-    if (made.renamed && dirFd !== undefined) attempt(() => unlinkAt(dirFd!, finalName));
-    if (made.temp) attempt(() => unlinkAt(ov.filesFd, temp));
-    if (made.dir) attempt(() => rmdirAt(ov.filesFd, fileId));
-    attempt(() => syncDir(ov.filesFd));
+    if (made.renamed) attempt(() => unlinkAt(dirFd!, finalName));
+    if (made.temp) attempt(() => unlinkAt(dirFd!, temp));
     closeQuietly(dirFd);
     dirFd = undefined;
+    if (made.dir) attempt(() => rmdirAt(ov.filesFd, fileId));
+    attempt(() => syncDir(ov.filesFd));
   };
 
   try {
-    const fd = createFileAt(ov.filesFd, temp, 0o600);
+    // The fresh folder first, the temporary copy inside it: whatever a crash
+    // leaves sits in a folder no catalog entry records, which the import scan
+    // finds at the top of files/. Syncing the copy also commits the mkdir on
+    // journaling file systems, so the two folder syncs after the rename are cheap.
+    mkdirAt(ov.filesFd, fileId, 0o700);
+    made.dir = true;
+    dirFd = openDirAt(ov.filesFd, fileId, `files/${fileId}`);
+    const fd = createFileAt(dirFd, temp, 0o600);
     made.temp = true;
     try {
       writeAll(fd, bytes);
@@ -55,10 +63,7 @@ export async function publish(lib: Library, ov: OpenVault, bytes: Uint8Array, fo
       fs.closeSync(fd);
     }
     await lib.hooks.afterTemp?.();
-    mkdirAt(ov.filesFd, fileId, 0o700);
-    made.dir = true;
-    dirFd = openDirAt(ov.filesFd, fileId, `files/${fileId}`);
-    renameAt(ov.filesFd, temp, dirFd, finalName);
+    renameAt(dirFd, temp, dirFd, finalName);
     made.temp = false;
     made.renamed = true;
     syncDir(dirFd);

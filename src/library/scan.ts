@@ -1,10 +1,15 @@
 /**
- * Compare the vault folder with its catalog. The import runs the cheap form
- * (names, types, link counts, sizes) before every write; `svc library check`
- * adds the SHA-256 of every retained file. Nothing here changes the vault.
+ * Compare the vault folder with its catalog. Nothing here changes the vault.
+ *
+ * The import runs the quick form before every write: the entries of files/
+ * (leftover temporary copies, unrecorded folders, links) and one lstat per
+ * recorded file (type, link count, size). Every interrupted import leaves its
+ * bytes at that level, since each publication makes a fresh folder. The deep
+ * form of `svc library check` also lists every recorded folder's contents and
+ * hashes every retained file through a no-follow descriptor.
  */
-import type { FileRow } from './catalog.js';
-import { UnsafeObject, closeQuietly, codeOf, listDir, lstatAt, openDirAt, openFileAt, sha256OfFd } from './fs-safe.js';
+import type { RetainedRow } from './catalog.js';
+import { UnsafeObject, closeQuietly, codeOf, listDir, lstatAt, lstatBelow, openDirAt, openFileAt, sha256OfFd } from './fs-safe.js';
 import { isUuid4 } from '../random.js';
 import { LOCK_NAME, type OpenVault } from './vault.js';
 
@@ -19,12 +24,13 @@ export interface Problem {
 }
 
 export interface ScanOptions {
-  hash: boolean;
+  /** Look inside every recorded folder and hash every retained file. */
+  deep: boolean;
   /** Report a present import lock (check does; the import holds its own). */
   lock: boolean;
 }
 
-export const retainedName = (row: Pick<FileRow, 'version_id' | 'format'>) => `${row.version_id}.${row.format}`;
+export const retainedName = (row: Pick<RetainedRow, 'version_id' | 'format'>) => `${row.version_id}.${row.format}`;
 
 function problem(kind: ProblemKind, path: string, message: string, fileId?: string): Problem {
   return { kind, path, message, ...(fileId ? { file_id: fileId } : {}) };
@@ -36,14 +42,14 @@ function unsafeProblem(err: UnsafeObject, path: string, fileId?: string): Proble
   return problem('unsafe', path, `${path} ${UNSAFE_TEXT[err.what]}.`, fileId);
 }
 
-function checkRetained(dirFd: number, row: FileRow, options: ScanOptions): Problem | undefined {
+function checkRetained(dirFd: number, row: RetainedRow): Problem | undefined {
   const rel = row.relative_path;
   let fd: number | undefined;
   try {
     const opened = openFileAt(dirFd, retainedName(row), rel);
     fd = opened.fd;
     if (opened.stat.size !== row.byte_size) return problem('size_mismatch', rel, `${rel} has ${opened.stat.size} bytes; the catalog records ${row.byte_size}.`, row.file_id);
-    if (options.hash && sha256OfFd(fd).sha256 !== row.sha256) return problem('hash_mismatch', rel, `${rel} no longer matches its recorded SHA-256.`, row.file_id);
+    if (sha256OfFd(fd).sha256 !== row.sha256) return problem('hash_mismatch', rel, `${rel} no longer matches its recorded SHA-256.`, row.file_id);
     return undefined;
   } catch (err) {
     if (err instanceof UnsafeObject) return unsafeProblem(err, rel, row.file_id);
@@ -52,6 +58,18 @@ function checkRetained(dirFd: number, row: FileRow, options: ScanOptions): Probl
   } finally {
     closeQuietly(fd);
   }
+}
+
+/** Type, link count and size of a recorded file, from one lstat. */
+function quickCheck(ov: OpenVault, row: RetainedRow): Problem | undefined {
+  const rel = row.relative_path;
+  const stat = lstatBelow(ov.filesFd, row.file_id, retainedName(row));
+  if (!stat) return problem('missing', rel, `${rel} is missing.`, row.file_id);
+  if (stat.isSymbolicLink()) return unsafeProblem(new UnsafeObject('symlink', rel), rel, row.file_id);
+  if (!stat.isFile()) return unsafeProblem(new UnsafeObject('not_regular', rel), rel, row.file_id);
+  if (stat.nlink !== 1) return unsafeProblem(new UnsafeObject('hard_linked', rel), rel, row.file_id);
+  if (stat.size !== row.byte_size) return problem('size_mismatch', rel, `${rel} has ${stat.size} bytes; the catalog records ${row.byte_size}.`, row.file_id);
+  return undefined;
 }
 
 /** Everything inside a folder no catalog entry claims is an orphan. */
@@ -65,6 +83,7 @@ function orphansIn(ov: OpenVault, name: string, problems: Problem[]): void {
     for (const entry of entries) {
       const path = `${rel}/${entry.name}`;
       if (entry.isSymbolicLink() || !entry.isFile()) problems.push(problem('unsafe', path, `${path} is not a regular file and no catalog entry records it.`));
+      else if (entry.name.startsWith('.tmp-')) problems.push(problem('temp_leftover', path, `${path} is an unpublished copy left by an interrupted import.`));
       else problems.push(problem('orphan', path, `${path} is not recorded in the catalog (an interrupted import?).`));
     }
   } catch (err) {
@@ -75,7 +94,7 @@ function orphansIn(ov: OpenVault, name: string, problems: Problem[]): void {
   }
 }
 
-export function scanVault(ov: OpenVault, rows: FileRow[], options: ScanOptions): Problem[] {
+export function scanVault(ov: OpenVault, rows: RetainedRow[], options: ScanOptions): Problem[] {
   const problems: Problem[] = [];
   if (options.lock && lstatAt(ov.rootFd, LOCK_NAME)) {
     problems.push(problem('lock_present', LOCK_NAME, `${LOCK_NAME} is present: an import is running or was interrupted.`));
@@ -101,6 +120,11 @@ export function scanVault(ov: OpenVault, rows: FileRow[], options: ScanOptions):
       continue;
     }
     seen.add(name);
+    if (!options.deep) {
+      const found = quickCheck(ov, row);
+      if (found) problems.push(found);
+      continue;
+    }
     let dirFd: number | undefined;
     try {
       dirFd = openDirAt(ov.filesFd, name, rel);
@@ -110,7 +134,7 @@ export function scanVault(ov: OpenVault, rows: FileRow[], options: ScanOptions):
         const path = `${rel}/${inner.name}`;
         problems.push(problem(inner.isFile() ? 'orphan' : 'unsafe', path, `${path} is not recorded in the catalog.`));
       }
-      const found = checkRetained(dirFd, row, options);
+      const found = checkRetained(dirFd, row);
       if (found) problems.push(found);
     } catch (err) {
       if (err instanceof UnsafeObject) problems.push(unsafeProblem(err, rel, row.file_id));
