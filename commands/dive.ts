@@ -21,7 +21,7 @@ export function register(program: Command, io: Io): void {
       } catch (err) {
         throw asFlagError(err);
       }
-      process.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).submit(parsed));
+      io.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).submit(parsed));
     }),
   );
 }

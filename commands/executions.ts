@@ -93,7 +93,7 @@ export function register(program: Command, io: Io): void {
     .description('run the same search again in the foreground, linked to the original')
     .action((id: string, opts: { requestId?: string }) =>
       withContext(io, async (ctx) => {
-        process.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).restart(idArg(id), opts.requestId ?? null));
+        io.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).restart(idArg(id), opts.requestId ?? null));
       }),
     );
   executions

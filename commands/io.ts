@@ -11,6 +11,8 @@ export interface Io {
   env: Record<string, string | undefined>;
   /** Set from the global --json flag before a command runs. */
   json: boolean;
+  /** A command that ends without an error but not in success (a cancelled or failed run) sets this. */
+  exitCode?: number;
 }
 
 export function processIo(): Io {

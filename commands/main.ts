@@ -67,7 +67,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
+    return io.exitCode ?? EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;

@@ -1,0 +1,88 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fixture, ROOT, runCli, tempDirs, waitFor } from './_setup.js';
+import { startStub } from './_stub.js';
+
+test('svc dive piped: one line per event on stderr, the summary on stdout, exit 0', async () => {
+  const dirs = tempDirs();
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  try {
+    const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url };
+    const r = await runCli(['dive', 'crossref', 'ecology', '--max', '2'], { env });
+    assert.is(r.code, 0, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.match(lines[0]!, /^Execution 1: dive "ecology"/);
+    assert.ok(lines.some((l) => /\[crossref\] Crossref: page 1/.test(l)));
+    assert.match(lines[lines.length - 1]!, /INFO +completed: 2 documents/);
+    assert.match(r.stdout, /^Execution 1 completed: 2 documents \(2 new\)/);
+    assert.match(r.stdout, /Report: .*execution-1\.txt/);
+    const json = await runCli(['--json', 'executions', 'show', '1'], { env });
+    assert.is(JSON.parse(json.stdout).result_count, 2);
+    const report = await runCli(['executions', 'report', '1'], { env });
+    assert.match(report.stdout, /Communicating Ecology/);
+    const bib = await runCli(['export', 'references', '--exec', '1', '--format', 'bibtex'], { env });
+    assert.is((bib.stdout.match(/^@/gm) ?? []).length, 2);
+  } finally {
+    await stub.close();
+    dirs.cleanup();
+  }
+});
+
+test('svc sweep --json prints one JSON document naming every zero reason', async () => {
+  const dirs = tempDirs();
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json') }]);
+  try {
+    const r = await runCli(['--json', 'sweep', 'adfaaf', '--sources', 'crossref,core,microsoft_academic'], { env: { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url } });
+    assert.is(r.code, 0, 'crossref answered (empty), so the run completed');
+    const detail = JSON.parse(r.stdout);
+    assert.is(detail.status, 'completed');
+    assert.equal(Object.fromEntries(detail.sources.map((s: any) => [s.source, s.zero_reason])), { crossref: 'answered_empty', core: 'missing_key', microsoft_academic: 'retired' });
+    assert.not.match(r.stderr, /INFO/, 'no progress lines with --json');
+  } finally {
+    await stub.close();
+    dirs.cleanup();
+  }
+});
+
+test('flags are validated with the same rules as the API and named as flags', async () => {
+  const dirs = tempDirs();
+  try {
+    const r = await runCli(['dive', 'crossref', 'x', '--from', '2020-13-01'], { env: dirs.env });
+    assert.is(r.code, 2);
+    assert.match(r.stderr, /--from/);
+    assert.is((await runCli(['dive', 'nowhere', 'x'], { env: dirs.env })).code, 2);
+    assert.is((await runCli(['dive', 'crossref', 'x', '--max', 'lots'], { env: dirs.env })).code, 2);
+    assert.is((await runCli(['executions', 'show', '42'], { env: dirs.env })).code, 3);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test('Ctrl-C cancels cleanly: status cancelled, results kept, exit 130', async () => {
+  const dirs = tempDirs();
+  const fast = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  const hang = await startStub([{ path: '/search/publ/api', body: fixture('dblp/publ-search-test-h1-f1.json'), delayMs: 60_000 }]);
+  try {
+    const env = { PATH: process.env.PATH, ...dirs.env, SVC_SOURCE_CROSSREF_URL: fast.url, SVC_SOURCE_DBLP_URL: hang.url };
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'sweep', 'ecology', '--sources', 'crossref,dblp', '--max', '2'], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    await waitFor(() => hang.requests.length > 0 && /Crossref: 2 records/.test(stderr), 15_000, 'crossref answered and dblp asked');
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGINT');
+    assert.is(await exited, 130);
+    assert.match(stderr, /Cancelling/);
+    assert.match(stdout, /Execution 1 cancelled: 2 documents/);
+    assert.match(stdout, /dblp +nothing: not_recorded/);
+  } finally {
+    await fast.close();
+    await hang.close();
+    dirs.cleanup();
+  }
+});
+
+test.run();
