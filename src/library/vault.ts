@@ -111,7 +111,13 @@ function resolveParent(parentDirectory: string): string {
     if (code === 'EACCES') throw parentNotWritable();
     throw ioError(err, 'Resolving parent_directory');
   }
-  if (!fs.statSync(real).isDirectory()) throw parentNotDirectory();
+  let isDirectory: boolean;
+  try {
+    isDirectory = fs.statSync(real).isDirectory();
+  } catch (err) {
+    throw ioError(err, 'Reading parent_directory');
+  }
+  if (!isDirectory) throw parentNotDirectory();
   return real;
 }
 
@@ -181,6 +187,9 @@ export async function createVault(ctx: Context, parentDirectory: string): Promis
       } catch {
         // Already gone, or not empty: leave it.
       }
+      // Another process may have configured a vault meanwhile: say so plainly.
+      const winner = lib.catalog().vault();
+      if (winner) throw vaultExists(winner.vault_id);
       throw ioError(err, 'Creating the vault');
     } finally {
       closeQuietly(rootFd);
