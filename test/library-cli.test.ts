@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
+import { runImport } from '../commands/library-import.js';
+import type { Io } from '../commands/io.js';
 import { runCli, tempDirs } from './_setup.js';
 
 const dirs = tempDirs();
@@ -133,6 +135,25 @@ test('check: exit 0 when clean; problems listed with exit 4, one JSON document, 
   const blocked = await svc('library', 'import', path.join(src, 'many-0.txt'));
   assert.match(blocked.stdout, /import_blocked_orphans/);
   fs.rmSync(orphanDir, { recursive: true });
+});
+
+test('on a terminal, import shows a progress counter on stderr', async () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = { out: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, env: dirs.env, json: false };
+  const files = [0, 1, 2].map((i) => {
+    const file = path.join(src, `tty-${i}.md`);
+    fs.writeFileSync(file, `# tty ${i}`);
+    return file;
+  });
+  const ctx = createContext({ env: dirs.env });
+  try {
+    await runImport(ctx, io, files, undefined);
+  } finally {
+    await ctx.close();
+  }
+  assert.equal(err.slice(0, 3), ['[1/3] tty-0.md', '[2/3] tty-1.md', '[3/3] tty-2.md']);
+  assert.match(out.join('\n'), /created\s+tty-2\.md/);
 });
 
 test.run();

@@ -48,19 +48,19 @@ export function checkImportTarget(ctx: Context, target: ImportTarget): { vault: 
   return { vault, format };
 }
 
-const FIRST = (problems: Problem[], ...kinds: Problem['kind'][]) => problems.filter((p) => kinds.includes(p.kind)).map((p) => p.path);
+const pathsOf = (problems: Problem[], ...kinds: Problem['kind'][]) => problems.filter((p) => kinds.includes(p.kind)).map((p) => p.path);
 
 /** Refuse to write while the vault and its catalog disagree. */
 function refuseIfBlocked(ov: OpenVault, rows: RetainedRow[]): void {
   const problems = scanVault(ov, rows, { deep: false, lock: false });
   if (problems.length === 0) return;
-  const unsafe = FIRST(problems, 'unsafe');
+  const unsafe = pathsOf(problems, 'unsafe');
   if (unsafe.length) throw reasons.blockedUnsafe(unsafe);
-  const orphans = FIRST(problems, 'orphan', 'temp_leftover');
+  const orphans = pathsOf(problems, 'orphan', 'temp_leftover');
   if (orphans.length) throw reasons.blockedOrphans(orphans);
-  const missing = FIRST(problems, 'missing');
+  const missing = pathsOf(problems, 'missing');
   if (missing.length) throw reasons.blockedMissing(missing);
-  throw reasons.blockedSize(FIRST(problems, 'size_mismatch', 'hash_mismatch'));
+  throw reasons.blockedSize(pathsOf(problems, 'size_mismatch', 'hash_mismatch'));
 }
 
 /** Full byte comparison with a retained file that has the same digest. */
