@@ -9,6 +9,7 @@ import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { importFile, libraryOf, libraryStatus } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
+import { exitCodeFor } from './exit-codes.js';
 import { emit, table, type Io } from './io.js';
 
 interface Outcome {
@@ -73,8 +74,8 @@ export async function runImport(ctx: Context, io: Io, files: string[], documentI
   if (!io.json) io.err(`${counts.created} imported, ${counts.duplicate} duplicate, ${counts.refused} refused`);
   const first = results.find((r) => r.outcome === 'refused');
   if (first) {
-    // The report above is the one JSON document; the failure goes to stderr only.
-    io.json = false;
-    throw new SvcError(first.status ?? 422, 'import_incomplete', `${counts.refused} of ${files.length} file(s) refused; the first: ${first.reason}.`);
+    // The report above is the one document on stdout; the exit status follows the first refusal.
+    io.err(`svc: ${counts.refused} of ${files.length} file(s) refused; the first: ${first.reason}.`);
+    io.exitCode = exitCodeFor(new SvcError(first.status ?? 422, first.reason ?? 'refused', first.message ?? ''));
   }
 }

@@ -12,6 +12,7 @@ import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { withContext } from './context.js';
+import { EXIT } from './exit-codes.js';
 import { emit, table, type Io } from './io.js';
 import { runImport } from './library-import.js';
 
@@ -103,7 +104,7 @@ export function register(program: Command, io: Io): void {
       const report = checkLibrary(ctx);
       emit(io, report, () => [`${report.files_checked} file(s) checked`, ...report.problems.map((p) => `${p.kind}: ${p.message}`)].join('\n'));
       if (report.ok) return;
-      io.json = false; // the report above is the one JSON document
-      throw new SvcError(409, 'library_check_failed', `${report.problems.length} problem(s) found in the vault.`);
+      io.err(`svc: ${report.problems.length} problem(s) found in the vault; nothing was changed.`);
+      io.exitCode = EXIT.conflict;
     }));
 }
