@@ -41,6 +41,7 @@ export async function startStub(expectations: Expectation[] = []): Promise<Stub>
   const pending = expectations.map((e) => ({ ...e, used: 0 }));
   const requests: SeenRequest[] = [];
   const unexpected: string[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stub');
     requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, at: Date.now() });
@@ -57,8 +58,13 @@ export async function startStub(expectations: Expectation[] = []): Promise<Stub>
       res.writeHead(match.status ?? 200, { 'content-type': 'application/json', ...match.headers });
       res.end(match.body ?? '');
     };
-    if (match.delayMs) setTimeout(answer, match.delayMs);
-    else answer();
+    if (match.delayMs) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        answer();
+      }, match.delayMs);
+      timers.add(timer);
+    } else answer();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -73,6 +79,7 @@ export async function startStub(expectations: Expectation[] = []): Promise<Stub>
     },
     close: () =>
       new Promise<void>((r) => {
+        for (const timer of timers) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => r());
       }),
