@@ -3,6 +3,7 @@
  * area adds its task here, in the order they must run.
  */
 import { executionManager } from '../src/executions/manager.js';
+import { startScheduler } from './scheduler-start.js';
 import type { AppDeps } from './registry.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
@@ -15,7 +16,7 @@ const recoverExecutions: StartupTask = ({ ctx }) => {
   if (marked.length) ctx.log.warn(`marked ${marked.length} execution(s) interrupted: ${marked.join(', ')}`);
 };
 
-export const STARTUP_TASKS: StartupTask[] = [recoverExecutions];
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

@@ -14,5 +14,8 @@ import { executionRoutes } from './executions.js';
 import { exportRoutes } from './exports.js';
 import { calendarRoutes } from './calendar.js';
 import { settingsRoutes } from './settings.js';
+import { routineRoutes } from './routines.js';
+import { schedulerRoutes } from './scheduler.js';
+import { configurationRoutes } from './configurations.js';
 
-export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes, ...repositoryRoutes, ...searchRoutes, ...executionRoutes, ...exportRoutes, ...calendarRoutes, ...libraryRoutes];
+export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes, ...repositoryRoutes, ...searchRoutes, ...executionRoutes, ...exportRoutes, ...calendarRoutes, ...routineRoutes, ...schedulerRoutes, ...configurationRoutes, ...libraryRoutes];

@@ -4,6 +4,7 @@
  */
 import type { Context } from '../context.js';
 import type { ExecutionRow } from '../executions/repo.js';
+import { upcomingFireEvents } from '../scheduler/calendar.js';
 
 export interface CalendarEvent {
   id: string;
@@ -32,7 +33,7 @@ function executionEvents(ctx: Context, fromUtc: string, toUtc: string): Calendar
   }));
 }
 
-export const CALENDAR_PROVIDERS: CalendarProvider[] = [executionEvents];
+export const CALENDAR_PROVIDERS: CalendarProvider[] = [executionEvents, upcomingFireEvents];
 
 export function calendarEvents(ctx: Context, fromUtc: string, toUtc: string) {
   const events = CALENDAR_PROVIDERS.flatMap((p) => p(ctx, fromUtc, toUtc)).sort((a, b) => (a.start_utc < b.start_utc ? -1 : a.start_utc > b.start_utc ? 1 : 0));

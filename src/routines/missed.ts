@@ -1,0 +1,69 @@
+/**
+ * Missed fires as reads show them. Fires that came due while svc was closed
+ * are counted on every read, not only once a scheduler starts again: the
+ * recorded ones (written by a scheduler's catch-up or a schedule change) plus
+ * those a job has due now that are already late by the grace or more (they
+ * can no longer run, whoever starts next). Fires late by less than the grace
+ * are reported as pending: a scheduler starting now would still run them once.
+ */
+import type { Context } from '../context.js';
+import { dueFires, type FireSpan } from '../scheduler/catch-up.js';
+import { parseSchedule } from '../scheduler/cron.js';
+import { missedTotals, offScheduleFires, type FireRow, type JobRow } from '../scheduler/jobs.js';
+
+export const MISSED_DETAIL_LIMIT = 20;
+
+export interface MissedFireDetail {
+  first_due_at_utc: string;
+  last_due_at_utc: string;
+  count: number;
+  /** missed (not run), coalesced (run once, late), overflow, dropped, skipped, or pending (not handled yet). */
+  outcome: string;
+  ran: boolean;
+  execution_id: number | null;
+  recorded: boolean;
+  recorded_at_utc: string | null;
+  reason: string | null;
+}
+
+function unhandled(ctx: Context, job: JobRow | undefined): { missed: FireSpan | null; late: FireSpan | null } {
+  if (!job?.next_run_at_utc) return { missed: null, late: null };
+  const now = ctx.clock.now();
+  if (Date.parse(job.next_run_at_utc) > now.getTime()) return { missed: null, late: null };
+  try {
+    return dueFires(parseSchedule(job.schedule_cron, now), job.next_run_at_utc, now, job.misfire_grace_seconds);
+  } catch {
+    return { missed: null, late: null }; // an unreadable stored schedule: the scheduler logs and stops that job
+  }
+}
+
+function detailOf(row: FireRow): MissedFireDetail {
+  const coalesced = row.trigger === 'coalesced';
+  return {
+    first_due_at_utc: row.first_due_at_utc,
+    last_due_at_utc: row.due_at_utc,
+    count: row.fire_count,
+    outcome: coalesced && (row.outcome === 'started' || row.outcome === 'queued') ? 'coalesced' : row.outcome,
+    ran: row.outcome === 'started',
+    execution_id: row.execution_id,
+    recorded: true,
+    recorded_at_utc: row.recorded_at_utc,
+    reason: row.reason,
+  };
+}
+
+export function missedFires(ctx: Context, routineId: number, job: JobRow | undefined, withDetails: boolean) {
+  const recorded = missedTotals(ctx.db, routineId);
+  const live = unhandled(ctx, job);
+  const liveLast = live.missed?.last.toISOString() ?? null;
+  const last = [recorded.last, liveLast].filter((x): x is string => x !== null).sort().pop() ?? null;
+  const missed_fires = { count: recorded.count + (live.missed?.count ?? 0), last_due_at_utc: last };
+  if (!withDetails) return { missed_fires };
+  const pending: MissedFireDetail[] = [];
+  const note = (span: FireSpan, outcome: string, reason: string) =>
+    pending.push({ first_due_at_utc: span.first.toISOString(), last_due_at_utc: span.last.toISOString(), count: span.count, outcome, ran: false, execution_id: null, recorded: false, recorded_at_utc: null, reason });
+  if (live.late) note(live.late, 'pending', 'came due while no scheduler was running; a scheduler starting within the grace runs it once');
+  if (live.missed) note(live.missed, 'missed', 'came due while no scheduler was running, longer ago than the grace; it will not run');
+  const rows = offScheduleFires(ctx.db, routineId, MISSED_DETAIL_LIMIT);
+  return { missed_fires, missed_fire_details: [...pending, ...rows.map(detailOf)].slice(0, MISSED_DETAIL_LIMIT) };
+}

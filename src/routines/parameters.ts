@@ -1,0 +1,84 @@
+/**
+ * A routine's `parameters`: the search it runs, with the keys and meaning of a
+ * SweepRequest (`repository` accepted for one source), plus a relative date
+ * window. Validated at create and update; a refusal names the bad key. Stored
+ * normalized (one spelling: `repositories`), so a read shows what runs.
+ */
+import * as v from 'valibot';
+import { invalid } from '../errors.js';
+import { DiveRequest, SweepRequest } from '../executions/request.js';
+import { findSource } from '../sources/index.js';
+import { parseWith } from '../util/validate.js';
+
+export const MAX_WINDOW_DAYS = 3650;
+
+export interface RoutineParameters {
+  repositories: string[];
+  query: string;
+  keywords: string[];
+  max_results: number;
+  ai_enabled: boolean;
+  ai_settings: Record<string, unknown> | null;
+  saved_configuration_id: number | null;
+  /** Each fire asks for papers published from N days before the fire to the fire's date; null: no date limit. */
+  window_days: number | null;
+  /** Start the window at the date of the routine's last completed run instead (window_days when there is none). */
+  since_last_success: boolean;
+}
+
+/** Keys of a SweepRequest a routine cannot keep, and why. */
+const REFUSED: Record<string, string> = {
+  date_from: 'A routine fires again and again, so its window is relative: use window_days (and since_last_success) instead of date_from',
+  date_to: 'A routine fires again and again, so its window is relative: use window_days (and since_last_success) instead of date_to',
+  ephemeral_credentials: 'A routine never stores secrets: store the key with `svc credentials set` or PUT /api/credentials/{key_name}',
+  request_id: 'request_id belongs to one submission; a routine fires many times',
+};
+
+const e = SweepRequest.entries;
+const Schema = v.object({
+  repositories: v.optional(e.repositories),
+  repository: v.optional(DiveRequest.entries.repository),
+  query: e.query,
+  keywords: e.keywords,
+  max_results: e.max_results,
+  ai_enabled: e.ai_enabled,
+  ai_settings: e.ai_settings,
+  saved_configuration_id: e.saved_configuration_id,
+  window_days: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_WINDOW_DAYS))), null),
+  since_last_success: v.optional(v.boolean(), false),
+});
+
+export const PARAMETER_KEYS = Object.keys(Schema.entries);
+
+export function parseRoutineParameters(input: unknown, prefix: (string | number)[]): RoutineParameters {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid(prefix, 'parameters must be an object holding the search: {"repositories": [...], "query": "..."}', 'dict_type', input);
+  }
+  for (const key of Object.keys(input)) {
+    if (REFUSED[key]) throw invalid([...prefix, key], REFUSED[key]!, 'parameter_refused');
+    if (!PARAMETER_KEYS.includes(key)) {
+      throw invalid([...prefix, key], `Unknown parameter "${key.slice(0, 64)}"; a routine's parameters take ${PARAMETER_KEYS.join(', ')}`, 'extra_forbidden');
+    }
+  }
+  const parsed = parseWith(Schema, input, prefix);
+  if (parsed.repositories && parsed.repository) throw invalid([...prefix, 'repository'], 'Give repositories or repository, not both', 'parameter_conflict');
+  const ids = parsed.repositories ?? (parsed.repository ? [parsed.repository] : undefined);
+  if (!ids) throw invalid([...prefix, 'repositories'], 'Name the sources to search: repositories (a list) or repository (one id)', 'missing');
+  const repositories: string[] = [];
+  ids.forEach((id, i) => {
+    const loc = parsed.repositories ? [...prefix, 'repositories', i] : [...prefix, 'repository'];
+    if (!findSource(id)) throw invalid(loc, `Unknown repository "${id.slice(0, 64)}"; GET /api/repositories/catalog lists them`, 'unknown_repository', id);
+    if (!repositories.includes(id)) repositories.push(id);
+  });
+  return {
+    repositories,
+    query: parsed.query,
+    keywords: parsed.keywords ?? [],
+    max_results: parsed.max_results,
+    ai_enabled: parsed.ai_enabled,
+    ai_settings: parsed.ai_settings,
+    saved_configuration_id: parsed.saved_configuration_id,
+    window_days: parsed.window_days,
+    since_last_success: parsed.since_last_success,
+  };
+}

@@ -1,0 +1,142 @@
+/** SQL of routines, in one place. */
+import type { Database } from 'better-sqlite3';
+import type { RoutineEntity } from './entity.js';
+import type { RoutineParameters } from './parameters.js';
+
+export interface RoutineRow {
+  id: number;
+  name: string;
+  schedule_cron: string;
+  parameters_json: string;
+  ai_enabled: number;
+  ai_settings_json: string | null;
+  email_ai_summary_enabled: number;
+  email_enabled: number;
+  intent: string | null;
+  is_active: number;
+  notify_on_complete: number;
+  storage_settings_json: string | null;
+  entity_json: string | null;
+  created_at_utc: string;
+  updated_at_utc: string;
+}
+
+/** Stored values of the writable fields. */
+export interface RoutineValues {
+  name: string;
+  schedule_cron: string;
+  parameters: RoutineParameters;
+  ai_enabled: boolean;
+  ai_settings: Record<string, unknown> | null;
+  email_ai_summary_enabled: boolean;
+  email_enabled: boolean;
+  intent: string | null;
+  is_active: boolean;
+  notify_on_complete: boolean;
+  storage_settings: Record<string, unknown> | null;
+  entity: RoutineEntity | null;
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+function columns(v: RoutineValues): unknown[] {
+  return [
+    v.name,
+    v.schedule_cron,
+    JSON.stringify(v.parameters),
+    v.ai_enabled ? 1 : 0,
+    json(v.ai_settings),
+    v.email_ai_summary_enabled ? 1 : 0,
+    v.email_enabled ? 1 : 0,
+    v.intent,
+    v.is_active ? 1 : 0,
+    v.notify_on_complete ? 1 : 0,
+    json(v.storage_settings),
+    json(v.entity),
+  ];
+}
+
+export function valuesOf(row: RoutineRow): RoutineValues {
+  return {
+    name: row.name,
+    schedule_cron: row.schedule_cron,
+    parameters: JSON.parse(row.parameters_json) as RoutineParameters,
+    ai_enabled: row.ai_enabled === 1,
+    ai_settings: row.ai_settings_json ? (JSON.parse(row.ai_settings_json) as Record<string, unknown>) : null,
+    email_ai_summary_enabled: row.email_ai_summary_enabled === 1,
+    email_enabled: row.email_enabled === 1,
+    intent: row.intent,
+    is_active: row.is_active === 1,
+    notify_on_complete: row.notify_on_complete === 1,
+    storage_settings: row.storage_settings_json ? (JSON.parse(row.storage_settings_json) as Record<string, unknown>) : null,
+    entity: row.entity_json ? (JSON.parse(row.entity_json) as RoutineEntity) : null,
+  };
+}
+
+export function insertRoutine(db: Database, values: RoutineValues, now: string): number {
+  const info = db
+    .prepare(
+      `INSERT INTO routines (name, schedule_cron, parameters_json, ai_enabled, ai_settings_json, email_ai_summary_enabled, email_enabled, intent, is_active,
+         notify_on_complete, storage_settings_json, entity_json, created_at_utc, updated_at_utc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(...columns(values), now, now);
+  return Number(info.lastInsertRowid);
+}
+
+export function updateRoutine(db: Database, id: number, values: RoutineValues, now: string): void {
+  db.prepare(
+    `UPDATE routines SET name = ?, schedule_cron = ?, parameters_json = ?, ai_enabled = ?, ai_settings_json = ?, email_ai_summary_enabled = ?, email_enabled = ?,
+       intent = ?, is_active = ?, notify_on_complete = ?, storage_settings_json = ?, entity_json = ?, updated_at_utc = ? WHERE id = ?`,
+  ).run(...columns(values), now, id);
+}
+
+export function setActive(db: Database, id: number, active: boolean, now: string): void {
+  db.prepare('UPDATE routines SET is_active = ?, updated_at_utc = ? WHERE id = ?').run(active ? 1 : 0, now, id);
+}
+
+export function getRoutine(db: Database, id: number): RoutineRow | undefined {
+  return db.prepare('SELECT * FROM routines WHERE id = ?').get(id) as RoutineRow | undefined;
+}
+
+export function listRoutines(db: Database, activeOnly: boolean): RoutineRow[] {
+  return db.prepare(`SELECT * FROM routines ${activeOnly ? 'WHERE is_active = 1' : ''} ORDER BY id`).all() as RoutineRow[];
+}
+
+export function deleteRoutine(db: Database, id: number): boolean {
+  return db.prepare('DELETE FROM routines WHERE id = ?').run(id).changes > 0;
+}
+
+export function savedConfigurationExists(db: Database, id: number): boolean {
+  return db.prepare('SELECT 1 FROM saved_configurations WHERE id = ?').get(id) !== undefined;
+}
+
+/** The routine's run that is going now (its owner seen since `seenSince`), if any. */
+export function runningExecutionOf(db: Database, routineId: number, seenSince: string): number | undefined {
+  return db
+    .prepare(`SELECT id FROM executions WHERE routine_id = ? AND status = 'running' AND last_seen_at_utc >= ? ORDER BY id DESC LIMIT 1`)
+    .pluck()
+    .get(routineId, seenSince) as number | undefined;
+}
+
+/** Start instant of the routine's last completed run (the since_last_success window). */
+export function lastSuccessStart(db: Database, routineId: number): string | undefined {
+  return db.prepare(`SELECT started_at_utc FROM executions WHERE routine_id = ? AND status = 'completed' ORDER BY started_at_utc DESC, id DESC LIMIT 1`).pluck().get(routineId) as
+    | string
+    | undefined;
+}
+
+export interface LastExecution {
+  id: number;
+  status: string;
+  started_at_utc: string;
+  finished_at_utc: string | null;
+  result_count: number;
+  new_count: number;
+}
+
+export function lastExecutionOf(db: Database, routineId: number): LastExecution | undefined {
+  return db
+    .prepare(`SELECT id, status, started_at_utc, finished_at_utc, result_count, new_count FROM executions WHERE routine_id = ? ORDER BY started_at_utc DESC, id DESC LIMIT 1`)
+    .get(routineId) as LastExecution | undefined;
+}
