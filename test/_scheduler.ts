@@ -68,7 +68,8 @@ export async function startSvc(dirs: TempDirs, fake: FakeClock, options: SvcOpti
     env,
     clock: fake.clock,
     log: createLogger({ level: 'debug', sink: (l) => logLines.push(l) }),
-    tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 5000, executionHeartbeatMs: 50 },
+    // A long stale limit: moving the fake clock must not make a live run look abandoned.
+    tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 5000, executionHeartbeatMs: 50, executionStaleMs: 86_400_000 },
   });
   const timers = manualTimers();
   // Built before the server starts, so its start-up task finds this one with our timers.
