@@ -73,7 +73,7 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
   if (!row.intent) {
     return {
       ...base,
-      judged: false,
+      judged: false as const,
       reason: 'no_intent',
       message: `Routine ${row.id} has no intent sentence, so svc cannot judge what is off target or missed. Give it one (PUT /api/routines/${row.id} {"intent": "…"} or svc routine edit ${row.id} --intent "…"); an intent is never guessed from keywords.`,
       off_target: null,
@@ -82,7 +82,7 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
   }
   const terms = intentTerms(row.intent);
   if (terms.length === 0) {
-    return { ...base, judged: false, reason: 'intent_without_terms', message: 'The intent has no content words left after stop words are dropped; say what the papers are about.', off_target: null, missed_in_corpus: null };
+    return { ...base, judged: false as const, reason: 'intent_without_terms', message: 'The intent has no content words left after stop words are dropped; say what the papers are about.', off_target: null, missed_in_corpus: null };
   }
   const needed = termsNeeded(terms.length);
   const window = coveredWindow(ctx, row.id);
@@ -109,7 +109,7 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
   const next = (total: number) => (page.offset + page.limit < total ? page.offset + page.limit : null);
   return {
     ...base,
-    judged: true,
+    judged: true as const,
     terms,
     terms_needed: needed,
     window,

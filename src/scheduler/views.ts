@@ -8,7 +8,8 @@ import { lastFire, listJobs, MISFIRE_GRACE_SECONDS } from './jobs.js';
 export const DIALECT =
   'five fields (minute hour day-of-month month day-of-week), UTC unless prefixed CRON_TZ=<IANA zone>; names, ranges, steps, lists, ? as *, L W #; nicknames @yearly @annually @monthly @weekly @daily @midnight @hourly; no seconds, no @reboot';
 
-export type SchedulerState = 'running' | 'disabled' | 'not_started';
+/** not_in_this_process: asked from the CLI, which never runs a scheduler (the server or daemon does). */
+export type SchedulerState = 'running' | 'disabled' | 'not_started' | 'not_in_this_process';
 
 export function schedulerJobs(ctx: Context, state: SchedulerState) {
   const now = ctx.clock.now();

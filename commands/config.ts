@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { SvcError } from '../src/errors.js';
+import { CONFIG_TYPES, type ConfigType } from '../src/configurations/schema.js';
+import { createConfiguration, deleteConfiguration, listConfigurations, requireConfig } from '../src/configurations/service.js';
+import { exportConfigurations, importConfigurations, MAX_IMPORT_BYTES } from '../src/configurations/transfer.js';
+import { parseStrictJson } from '../src/util/json-strict.js';
+import { confirmDestructive } from './confirm.js';
+import { withContext } from './context.js';
+import { emit, table, type Io } from './io.js';
+import { idArg } from './routine.js';
+
+function jsonArg(raw: string, flag: string): unknown {
+  try {
+    return parseStrictJson(raw);
+  } catch (err) {
+    throw new SvcError(400, 'invalid_json', `${flag} must be JSON: ${(err as Error).message}`);
+  }
+}
+
+export function register(program: Command, io: Io): void {
+  const config = program.command('config').description(`saved configurations (${CONFIG_TYPES.join(', ')}): list, add, export, import, delete`);
+  config
+    .command('list')
+    .option('--type <type>', `only one config_type: ${CONFIG_TYPES.join(', ')}`)
+    .description('every saved configuration')
+    .action((opts: { type?: string }) => withContext(io, (ctx) => {
+      if (opts.type && !(CONFIG_TYPES as readonly string[]).includes(opts.type)) throw new SvcError(400, 'invalid_type', `--type must be one of ${CONFIG_TYPES.join(', ')}.`);
+      const page = listConfigurations(ctx, opts.type as ConfigType | undefined);
+      emit(io, page, () =>
+        page.configurations.length
+          ? table([['ID', 'TYPE', 'RUNS', 'NAME'], ...page.configurations.map((c) => [String(c.id), c.config_type, String(c.execution_count), c.name])])
+          : 'No saved configurations.',
+      );
+    }));
+  config
+    .command('add')
+    .requiredOption('--name <name>', 'what to call it')
+    .requiredOption('--type <type>', `config_type: ${CONFIG_TYPES.join(', ')}`)
+    .requiredOption('--parameters <json>', 'the request body it saves, as JSON, e.g. \'{"repositories":["arxiv"],"query":"graphs"}\'')
+    .option('--link-execution <id>', 'the execution it was saved from')
+    .description('save a configuration (validated as the request of its type)')
+    .action((opts: { name: string; type: string; parameters: string; linkExecution?: string }) => withContext(io, (ctx) => {
+      const created = createConfiguration(ctx, {
+        name: opts.name,
+        config_type: opts.type,
+        parameters: jsonArg(opts.parameters, '--parameters'),
+        link_to_execution_id: opts.linkExecution ? idArg(opts.linkExecution, 'execution') : null,
+      });
+      emit(io, created, () => `Saved configuration ${created.id} (${created.config_type}): ${created.name}`);
+    }));
+  config
+    .command('export')
+    .argument('<ids...>', 'configuration ids')
+    .option('-o, --output <file>', 'write the file here instead of standard output')
+    .description('write the configurations to one JSON file')
+    .action((ids: string[], opts: { output?: string }) => withContext(io, (ctx) => {
+      const file = exportConfigurations(ctx, ids.map((id) => idArg(id, 'configuration')));
+      if (!opts.output) return io.out(file.text.trimEnd());
+      fs.writeFileSync(opts.output, file.text);
+      io.err(`Wrote ${file.count} configuration(s) to ${path.resolve(opts.output)}`);
+      if (io.json) io.out(JSON.stringify({ path: path.resolve(opts.output), count: file.count }));
+    }));
+  config
+    .command('import')
+    .argument('<files...>', 'JSON files written by export (or a configuration object, or a list of them)')
+    .description('import configurations: all of them or, on any error, none')
+    .action((files: string[]) => withContext(io, (ctx) => {
+      let total = 0;
+      const read = files.map((f) => {
+        const size = fs.statSync(f).size;
+        total += size;
+        if (total > MAX_IMPORT_BYTES) throw new SvcError(413, 'body_too_large', `The files add up to more than ${MAX_IMPORT_BYTES} bytes.`);
+        return { name: path.basename(f), text: fs.readFileSync(f, 'utf8') };
+      });
+      const answer = importConfigurations(ctx, read);
+      emit(io, answer, () => `Imported ${answer.count} configuration(s): ${answer.imported.map((c) => `${c.id} ${c.name}`).join(', ')}`);
+    }));
+  config
+    .command('delete')
+    .argument('<id>', 'configuration id')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .description('delete a saved configuration (runs that used it stay)')
+    .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
+      const row = requireConfig(ctx, idArg(id, 'configuration'));
+      if (!(await confirmDestructive(io, `Delete saved configuration ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
+      emit(io, deleteConfiguration(ctx, row.id), () => `Configuration ${row.id} deleted.`);
+    }));
+}

@@ -1,0 +1,137 @@
+/**
+ * `svc routine add` and the flags it shares with `svc routine edit`. With
+ * flags it never prompts; on a terminal with no flags it asks (routine-ask.ts).
+ * Flags become the same RoutineCreate / RoutineUpdate body the HTTP door
+ * takes, validated by the same service.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../src/context.js';
+import { SvcError, ValidationError } from '../src/errors.js';
+import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
+import { createRoutine, getRoutineView } from '../src/routines/service.js';
+import { withContext } from './context.js';
+import { emit, type Io } from './io.js';
+import { askRoutine, clackPrompter, previewLines } from './routine-ask.js';
+import { routineDetail } from './routine-format.js';
+
+export interface RoutineFlags {
+  name?: string;
+  schedule?: string;
+  query?: string;
+  sources?: string;
+  keywords?: string;
+  max?: string;
+  windowDays?: string;
+  sinceLastSuccess?: boolean;
+  intent?: string | false;
+  inactive?: boolean;
+  ai?: boolean;
+  notify?: boolean;
+}
+
+const FLAG_FOR: Record<string, string> = {
+  name: '--name',
+  schedule_cron: '--schedule',
+  'parameters.query': '--query',
+  'parameters.repositories': '--sources',
+  'parameters.repository': '--sources',
+  'parameters.keywords': '--keywords',
+  'parameters.max_results': '--max',
+  'parameters.window_days': '--window-days',
+  intent: '--intent',
+};
+
+/** Name the flag, not the body field, in a refusal. */
+function asFlagError(err: unknown): unknown {
+  if (!(err instanceof ValidationError)) return err;
+  return new ValidationError(
+    err.issues.map((i) => {
+      const path = i.loc.filter((p) => p !== 'body');
+      const key = path.filter((p) => typeof p === 'string').slice(0, 2).join('.');
+      return { ...i, loc: [FLAG_FOR[key] ?? FLAG_FOR[String(path[0])] ?? path.join('.')] };
+    }),
+  );
+}
+
+export function routineFlags(command: Command): Command {
+  return command
+    .option('--name <name>', 'what to call it')
+    .option('--schedule <cron>', 'five-field cron, UTC unless prefixed CRON_TZ=<zone>, e.g. "0 6 * * 1-5"')
+    .option('--query <text>', 'what to search for')
+    .option('--sources <ids>', 'comma-separated repository ids (see `svc sources`)')
+    .option('--keywords <list>', 'comma-separated keywords that must also match')
+    .option('--max <n>', 'results per source (default 100)')
+    .option('--window-days <n>', 'ask for papers from the last N days at each fire ("none" for no limit)')
+    .option('--since-last-success', 'start the window at the last completed run instead')
+    .option('--intent <sentence>', 'what belongs in the results (the coverage audit compares against it)')
+    .option('--ai', 'ask for AI summaries')
+    .option('--notify', 'notify when a run completes');
+}
+
+const list = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+
+function whole(raw: string, flag: string): number {
+  if (!/^\d{1,6}$/.test(raw)) throw new SvcError(400, 'invalid_option', `${flag} must be a whole number, not "${raw}".`);
+  return Number(raw);
+}
+
+function parameterChanges(flags: RoutineFlags): Record<string, unknown> {
+  const p: Record<string, unknown> = {};
+  if (flags.query !== undefined) p.query = flags.query;
+  if (flags.sources !== undefined) p.repositories = list(flags.sources);
+  if (flags.keywords !== undefined) p.keywords = list(flags.keywords);
+  if (flags.max !== undefined) p.max_results = whole(flags.max, '--max');
+  if (flags.windowDays !== undefined) p.window_days = flags.windowDays === 'none' ? null : whole(flags.windowDays, '--window-days');
+  if (flags.sinceLastSuccess !== undefined) p.since_last_success = flags.sinceLastSuccess;
+  return p;
+}
+
+function createBody(flags: RoutineFlags): Record<string, unknown> {
+  const missing = (['name', 'schedule', 'query', 'sources'] as const).filter((k) => flags[k] === undefined).map((k) => `--${k}`);
+  if (missing.length) throw new SvcError(400, 'missing_flags', `svc routine add needs ${missing.join(', ')} (or no flags at all on a terminal, to be asked).`);
+  return {
+    name: flags.name,
+    schedule_cron: flags.schedule,
+    parameters: parameterChanges(flags),
+    ...(typeof flags.intent === 'string' ? { intent: flags.intent } : {}),
+    ...(flags.inactive ? { is_active: false } : {}),
+    ...(flags.ai ? { ai_enabled: true } : {}),
+    ...(flags.notify ? { notify_on_complete: true } : {}),
+  };
+}
+
+/** The PUT body of `svc routine edit`: only what the flags change (parameters merged over the stored ones). */
+export function routineUpdateBody(_ctx: Context, current: RoutineRow, flags: RoutineFlags): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (flags.name !== undefined) body.name = flags.name;
+  if (flags.schedule !== undefined) body.schedule_cron = flags.schedule;
+  if (flags.intent !== undefined) body.intent = flags.intent === false ? null : flags.intent;
+  if (flags.ai !== undefined) body.ai_enabled = flags.ai;
+  if (flags.notify !== undefined) body.notify_on_complete = flags.notify;
+  const changes = parameterChanges(flags);
+  if (Object.keys(changes).length) body.parameters = { ...valuesOf(current).parameters, ...changes };
+  if (Object.keys(body).length === 0) throw new SvcError(400, 'nothing_to_change', 'Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent (see svc routine edit --help).');
+  return body;
+}
+
+const GIVEN = (flags: RoutineFlags) => Object.values(flags).some((v) => v !== undefined);
+
+export function addCommand(parent: Command, io: Io): void {
+  routineFlags(parent.command('add').description('add a routine; on a terminal with no flags, svc asks for each part'))
+    .option('--inactive', 'create it off the schedule')
+    .action((flags: RoutineFlags) =>
+      withContext(io, async (ctx) => {
+        let body: Record<string, unknown>;
+        if (!GIVEN(flags) && io.stdinIsTTY && io.stdoutIsTTY) body = await askRoutine(ctx, await clackPrompter());
+        else body = createBody(flags);
+        let created;
+        try {
+          created = createRoutine(ctx, body);
+        } catch (err) {
+          throw GIVEN(flags) ? asFlagError(err) : err;
+        }
+        const view = getRoutineView(ctx, created.id);
+        emit(io, view, () => `${routineDetail(view)}\nNext fires: ${view.is_active ? previewLines(view.schedule_cron, ctx.clock.now()).join('; ') : 'none while inactive'}`);
+      }),
+    );
+}

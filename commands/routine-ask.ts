@@ -1,0 +1,90 @@
+/**
+ * `svc routine add` on a terminal with no flags: ask for the routine with
+ * @clack/prompts — name, query, sources from the catalog, a schedule with a
+ * preview of its next three fires, and the intent sentence. The prompt
+ * functions are passed in so the flow can be driven by a script in tests.
+ */
+import type { Context } from '../src/context.js';
+import { SvcError } from '../src/errors.js';
+import { CronSyntaxError, parseSchedule } from '../src/scheduler/cron.js';
+import { searchableRepositories } from '../src/sources/catalog.js';
+
+export interface Prompter {
+  text(opts: { message: string; placeholder?: string; defaultValue?: string; validate?: (value: string | undefined) => string | undefined }): Promise<string | symbol>;
+  multiselect(opts: { message: string; options: { value: string; label?: string; hint?: string }[]; required?: boolean }): Promise<string[] | symbol>;
+  confirm(opts: { message: string; initialValue?: boolean }): Promise<boolean | symbol>;
+  note(message: string, title?: string): void;
+}
+
+export async function clackPrompter(): Promise<Prompter> {
+  const clack = await import('@clack/prompts');
+  return { text: clack.text, multiselect: clack.multiselect, confirm: clack.confirm, note: clack.note };
+}
+
+function answered<T>(value: T | symbol): T {
+  if (typeof value === 'symbol') throw new SvcError(400, 'cancelled', 'Nothing created.');
+  return value;
+}
+
+const required = (what: string) => (value: string | undefined) => (value && value.trim() ? undefined : `Give a ${what}.`);
+
+/** Fire times as a person reads them: UTC instant plus the routine's own zone when it has one. */
+export function previewLines(expression: string, now: Date, n = 3): string[] {
+  const schedule = parseSchedule(expression, now);
+  return schedule.nextRuns(n, now).map((d) => {
+    const utc = `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    if (!schedule.timezone) return utc;
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(d);
+    return `${utc}  (${local.replace(',', '')} ${schedule.timezone})`;
+  });
+}
+
+/** Ask for a routine; answers a RoutineCreate body. */
+export async function askRoutine(ctx: Context, ask: Prompter): Promise<Record<string, unknown>> {
+  const name = answered(await ask.text({ message: 'Name of the routine', placeholder: 'coral reef ecology', validate: required('name') }));
+  const query = answered(await ask.text({ message: 'Search query', placeholder: 'coral bleaching', validate: required('query') }));
+  const sources = searchableRepositories(ctx).repositories.filter((r) => r.reason !== 'retired');
+  const repositories = answered(
+    await ask.multiselect({
+      message: 'Sources to search (space to select)',
+      options: sources.map((s) => ({ value: s.id, label: `${s.name} (${s.id})`, hint: s.searchable ? undefined : (s.message ?? undefined) })),
+      required: true,
+    }),
+  );
+  let schedule: string;
+  for (;;) {
+    schedule = answered(
+      await ask.text({
+        message: 'Schedule (cron: minute hour day month weekday, UTC unless CRON_TZ=Zone …)',
+        placeholder: '0 6 * * *',
+        defaultValue: '0 6 * * *',
+        validate: (value) => {
+          try {
+            parseSchedule(value?.trim() || '0 6 * * *', ctx.clock.now());
+            return undefined;
+          } catch (err) {
+            return err instanceof CronSyntaxError ? err.message : String(err);
+          }
+        },
+      }),
+    ).trim() || '0 6 * * *';
+    ask.note(previewLines(schedule, ctx.clock.now()).join('\n'), 'Next three fires');
+    if (answered(await ask.confirm({ message: 'Use this schedule?', initialValue: true }))) break;
+  }
+  const intent = answered(
+    await ask.text({ message: 'Intent: one sentence on what belongs in the results (the coverage audit compares against it; empty for none)', placeholder: 'field studies of coral bleaching after heatwaves' }),
+  ).trim();
+  const windowDays = answered(
+    await ask.text({
+      message: 'Ask for papers from how many days back at each fire? (empty: no date limit)',
+      placeholder: '7',
+      validate: (value) => (!value || /^\d{1,4}$/.test(value.trim()) ? undefined : 'A whole number of days, or empty.'),
+    }),
+  ).trim();
+  return {
+    name: name.trim(),
+    schedule_cron: schedule,
+    parameters: { repositories, query: query.trim(), ...(windowDays ? { window_days: Number(windowDays) } : {}) },
+    ...(intent ? { intent } : {}),
+  };
+}

@@ -1,0 +1,60 @@
+/** Human views of routines, jobs and coverage for `svc routine`. */
+import type { routineCoverage } from '../src/routines/coverage.js';
+import type { routineView } from '../src/routines/views.js';
+import type { schedulerJobs } from '../src/scheduler/views.js';
+import { table } from './io.js';
+
+type Routine = ReturnType<typeof routineView>;
+const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '-');
+
+export function routineTable(routines: Routine[]): string {
+  if (routines.length === 0) return 'No routines yet; add one with `svc routine add`.';
+  return table([
+    ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME'],
+    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, when(r.schedule.next_run_at_utc), String(r.missed_fires.count), r.name]),
+  ]);
+}
+
+export function routineDetail(r: Routine): string {
+  const p = r.parameters;
+  const window = p.since_last_success ? `since the last completed run${p.window_days ? ` (else ${p.window_days} days)` : ''}` : p.window_days ? `last ${p.window_days} days` : 'no date limit';
+  const lines = [
+    `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
+    `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
+    `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map(when).join(', ') : '-'}`,
+    `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
+    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
+  ];
+  if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);
+  lines.push(`  missed     ${r.missed_fires.count} fire(s)${r.missed_fires.last_due_at_utc ? `, last due ${when(r.missed_fires.last_due_at_utc)}` : ''}`);
+  for (const d of 'missed_fire_details' in r && r.missed_fire_details ? r.missed_fire_details : []) {
+    lines.push(`    ${when(d.last_due_at_utc)}  ${d.outcome}${d.count > 1 ? ` ×${d.count}` : ''}${d.execution_id ? ` (execution ${d.execution_id})` : ''}${d.reason ? ` — ${d.reason}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export function jobsTable(view: ReturnType<typeof schedulerJobs>): string {
+  const head = `Scheduler: ${view.scheduler.state}; misfire grace ${view.scheduler.misfire_grace_seconds} s.`;
+  if (view.jobs.length === 0) return `${head}\nNo scheduled jobs.`;
+  return `${head}\n${table([
+    ['JOB', 'ROUTINE', 'SCHEDULE', 'NEXT RUN (UTC)', 'LAST FIRE'],
+    ...view.jobs.map((j) => [j.id, `${j.routine_id} ${j.routine_name ?? '?'}`, j.schedule_cron, `${when(j.next_run_at_utc)}${j.overdue ? ' (overdue)' : ''}`, j.last_fire ? `${j.last_fire.outcome} ${when(j.last_fire.due_at_utc)}` : '-'])])}`;
+}
+
+export function coverageText(c: ReturnType<typeof routineCoverage>): string {
+  if (!c.judged) return c.message;
+  const example = (e: { id: number; title: string; publication_date: string | null; matched_terms: string[] }) =>
+    `    [${e.id}] ${e.title} (${e.publication_date ?? 'undated'}; matched: ${e.matched_terms.join(', ') || 'none'})`;
+  return [
+    `Coverage of routine ${c.routine_id} against: "${c.intent}"`,
+    `  looked for ${c.terms.join(', ')} (a paper needs ${c.terms_needed})`,
+    `  results ${c.results_total}, on target ${c.on_target_total}`,
+    `  off target: ${c.off_target.total}`,
+    ...c.off_target.examples.map(example),
+    `  missed in corpus: at least ${c.missed_in_corpus.total}`,
+    ...c.missed_in_corpus.examples.map(example),
+    '',
+    c.method,
+  ].join('\n');
+}

@@ -1,0 +1,171 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { askRoutine, type Prompter } from '../commands/routine-ask.js';
+import { createContext } from '../src/context.js';
+import { silentLogger } from '../src/log.js';
+import { CONFIG_TYPES } from '../src/configurations/schema.js';
+import { PARAMETER_KEYS } from '../src/routines/parameters.js';
+import { NICKNAMES } from '../src/scheduler/cron.js';
+import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+
+let dirs: TempDirs;
+let crossref: Stub;
+let env: Record<string, string>;
+const svc = (...args: string[]) => runCli(args, { env });
+const json = async (...args: string[]) => {
+  const r = await svc('--json', ...args);
+  assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+
+test.before(async () => {
+  dirs = tempDirs();
+  crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
+});
+test.after(async () => {
+  await crossref.close();
+  dirs.cleanup();
+});
+
+test('routine add with flags never prompts; without them off a terminal it names the missing flags (exit 2)', async () => {
+  const bare = await svc('routine', 'add');
+  assert.is(bare.code, 2);
+  assert.match(bare.stderr, /--name, --schedule, --query, --sources/);
+  const r = await json('routine', 'add', '--name', 'ecology', '--schedule', '0 6 * * *', '--query', 'ecology', '--sources', 'crossref', '--window-days', '7', '--intent', 'animal communication ecology', '--max', '2');
+  assert.equal([r.id, r.name, r.is_active, r.parameters.window_days, r.schedule.next_runs.length], [1, 'ecology', true, 7, 3]);
+  const bad = await svc('routine', 'add', '--name', 'x', '--schedule', '0 6 * *', '--query', 'q', '--sources', 'crossref');
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /--schedule: .*4 fields/);
+  const source = await svc('routine', 'add', '--name', 'x', '--schedule', '@daily', '--query', 'q', '--sources', 'crossref,atlantis');
+  assert.equal([source.code, /--sources: Unknown repository "atlantis"/.test(source.stderr)], [2, true]);
+});
+
+test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
+  const list = await json('routine', 'list');
+  assert.equal(list.routines.map((r: any) => r.name), ['ecology']);
+  assert.match((await svc('routine', 'list')).stdout, /ID\s+ACTIVE\s+SCHEDULE/);
+  const edited = await json('routine', 'edit', '1', '--schedule', 'CRON_TZ=Europe/Berlin 30 7 * * 1-5', '--keywords', 'birds,song', '--no-intent');
+  assert.equal([edited.schedule_cron, edited.schedule.timezone, edited.parameters.keywords, edited.parameters.query, edited.intent], ['CRON_TZ=Europe/Berlin 30 7 * * 1-5', 'Europe/Berlin', ['birds', 'song'], 'ecology', null]);
+  assert.is((await svc('routine', 'edit', '1')).code, 2, 'nothing to change');
+  assert.equal(await json('routine', 'deactivate', '1'), { id: 1, is_active: false });
+  const jobs = await json('routine', 'jobs');
+  assert.equal([jobs.scheduler.state, jobs.total], ['not_in_this_process', 0]);
+  assert.is((await json('routine', 'activate', '1')).is_active, true);
+  assert.is((await json('routine', 'jobs')).jobs[0].routine_id, 1);
+  const coverage = await json('routine', 'coverage', '1');
+  assert.equal([coverage.judged, coverage.reason], [false, 'no_intent']);
+  await json('routine', 'edit', '1', '--intent', 'ecology of animal communication');
+  const judged = await json('routine', 'coverage', '1', '--limit', '5');
+  assert.equal([judged.judged, judged.off_target.limit], [true, 5]);
+  assert.is((await svc('routine', 'coverage', '1', '--limit', '101')).code, 2);
+  assert.match((await svc('routine', 'show', '1')).stdout, /Routine 1: ecology \(active\)/);
+  assert.is((await svc('routine', 'show', '99')).code, 3);
+  assert.is((await svc('routine', 'show', 'x')).code, 2);
+});
+
+test('routine run runs in the foreground through the dispatcher; an inactive routine runs and says so', async () => {
+  const run = await json('routine', 'run', '1');
+  assert.equal([run.type, run.routine_id, run.status, run.result_count], ['routine', 1, 'completed', 2]);
+  await json('routine', 'deactivate', '1');
+  const inactive = await svc('routine', 'run', '1');
+  assert.is(inactive.code, 0);
+  assert.match(inactive.stderr, /inactive: this run happens once/);
+  assert.is((await json('routine', 'show', '1')).is_active, false);
+});
+
+test('delete confirms off a terminal only with --yes, and removes the job', async () => {
+  await json('routine', 'add', '--name', 'doomed', '--schedule', '@hourly', '--query', 'q', '--sources', 'crossref');
+  const refused = await svc('routine', 'delete', '2');
+  assert.is(refused.code, 2);
+  assert.match(refused.stderr, /--yes/);
+  assert.equal(await json('routine', 'delete', '2', '--yes'), { id: 2, deleted: true, job_removed: true });
+  assert.is((await svc('routine', 'delete', '2', '--yes')).code, 3);
+});
+
+test('config add, list, export, import, delete', async () => {
+  const c = await json('config', 'add', '--name', 'saved sweep', '--type', 'sweep', '--parameters', '{"repositories":["crossref"],"query":"ecology"}');
+  assert.equal([c.id, c.config_type], [1, 'sweep']);
+  const bad = await svc('config', 'add', '--name', 'x', '--type', 'view', '--parameters', '{}');
+  assert.equal([bad.code, /config_type must be one of dive, sweep, routine/.test(bad.stderr)], [2, true]);
+  assert.is((await svc('config', 'add', '--name', 'x', '--type', 'dive', '--parameters', '{oops')).code, 2);
+  assert.equal((await json('config', 'list')).configurations.map((x: any) => x.name), ['saved sweep']);
+  const file = path.join(dirs.root, 'configs.json');
+  assert.is((await svc('config', 'export', '1', '-o', file)).code, 0);
+  const stdout = await svc('config', 'export', '1');
+  assert.is(JSON.parse(stdout.stdout).configurations[0].name, 'saved sweep');
+  const imported = await json('config', 'import', file);
+  assert.equal([imported.count, imported.imported[0].id], [1, 2]);
+  assert.is((await svc('config', 'delete', '2')).code, 2);
+  assert.equal(await json('config', 'delete', '2', '--yes'), { id: 2, deleted: true, executions_unlinked: 0 });
+  assert.is((await svc('config', 'export', '2')).code, 3);
+});
+
+test('on a terminal, add asks: name, query, sources from the catalog, schedule with a preview of three fires, intent', async () => {
+  const local = tempDirs();
+  const ctx = createContext({ env: local.env, clock: { now: () => new Date('2026-01-05T12:00:00Z') }, log: silentLogger });
+  const notes: string[] = [];
+  const texts = ['coral watch', 'coral bleaching', '0 0 6 * * *', 'CRON_TZ=Europe/Berlin 0 6 * * *', '0 6 * * *', 'bleaching of coral reefs', '14'];
+  const confirms = [false, true];
+  const asked: string[] = [];
+  let schedulesRefused = 0;
+  const prompter: Prompter = {
+    async text(opts) {
+      asked.push(opts.message);
+      let answer = texts.shift()!;
+      while (opts.validate?.(answer)) {
+        schedulesRefused++;
+        answer = texts.shift()!;
+      }
+      return answer;
+    },
+    async multiselect(opts) {
+      asked.push(opts.message);
+      assert.ok(opts.options.some((o) => o.value === 'crossref'));
+      assert.ok(opts.options.find((o) => o.value === 'openalex')?.hint, 'a source lacking its key is marked');
+      assert.not.ok(opts.options.some((o) => o.value === 'microsoft_academic' || o.hint === 'retired'));
+      return ['crossref', 'pubmed'];
+    },
+    async confirm() {
+      return confirms.shift()!;
+    },
+    note(message) {
+      notes.push(message);
+    },
+  };
+  try {
+    const body = await askRoutine(ctx, prompter);
+    assert.equal(body, {
+      name: 'coral watch',
+      schedule_cron: '0 6 * * *',
+      parameters: { repositories: ['crossref', 'pubmed'], query: 'coral bleaching', window_days: 14 },
+      intent: 'bleaching of coral reefs',
+    });
+    assert.is(schedulesRefused, 1, 'a six-field schedule is refused at the prompt');
+    assert.is(notes.length, 2, 'a preview before each confirmation');
+    assert.equal(notes[0]!.split('\n'), [
+      '2026-01-06 05:00 UTC  (2026-01-06 06:00 Europe/Berlin)',
+      '2026-01-07 05:00 UTC  (2026-01-07 06:00 Europe/Berlin)',
+      '2026-01-08 05:00 UTC  (2026-01-08 06:00 Europe/Berlin)',
+    ]);
+    assert.equal(notes[1]!.split('\n'), ['2026-01-06 06:00 UTC', '2026-01-07 06:00 UTC', '2026-01-08 06:00 UTC']);
+    assert.ok(asked.some((m) => /^Intent/.test(m)));
+  } finally {
+    await ctx.close();
+    local.cleanup();
+  }
+});
+
+test('the man page documents every parameter key, config_type and nickname', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-routine.1'), 'utf8').replace(/\\-/g, '-');
+  for (const key of [...PARAMETER_KEYS, 'date_from', 'ephemeral_credentials', 'request_id']) assert.ok(page.includes(key), `parameter ${key}`);
+  for (const type of CONFIG_TYPES) assert.match(page, new RegExp(`\\.B ${type}\\n`), `config_type ${type}`);
+  for (const nick of NICKNAMES) assert.ok(page.includes(nick), nick);
+  assert.match(page, /CRON_TZ=/);
+  assert.match(page, /3600 seconds/);
+});
+
+test.run();
