@@ -1,14 +1,17 @@
 /**
  * Merging records into the corpus: one document per work, whatever number of
- * sources and runs found it. A record joins the document its source already
- * gave (same source and native id), else the first document matching its
- * identity keys in order (DOI, arXiv, PMID, PMCID, title+year+first author),
- * else it becomes a new document. Joining fills what the document lacks and
- * never takes an identifier another document holds. One transaction per batch.
+ * sources and runs found it. A record's identity keys (its source's native id,
+ * DOI, arXiv id, PMID, PMCID; the title+year+first-author key only when no
+ * identifier matched) find the documents it belongs to. None: a new document.
+ * One: the record joins it, filling what it lacks. Several: the record proves
+ * they are one work, so they are folded into the oldest first (fold.ts) — the
+ * result does not depend on the order records arrive in. One transaction per
+ * batch; a document row is written only when something in it changes.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { titleKey, firstAuthorKey } from '../sources/normalize.js';
+import { firstAuthorKey, titleKey } from '../sources/normalize.js';
 import type { Author, NormalizedRecord, Relation } from '../sources/types.js';
+import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { identityKeys } from './identity.js';
 
 export interface MergeInput {
@@ -22,38 +25,17 @@ export interface MergeResult {
   isNew: boolean;
 }
 
-interface DocumentRow {
-  id: number;
-  abstract: string | null;
-  authors_json: string;
-  publication_date: string | null;
-  date_precision: string | null;
-  venue: string | null;
-  doi: string | null;
-  arxiv_id: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  ids_json: string;
-  landing_url: string | null;
-  pdf_url: string | null;
-  categories_json: string;
-  license: string | null;
-  open_access: number | null;
-  doc_type: string | null;
-  is_retracted: number;
-  relations_json: string;
-}
-
 function prepare(db: Database) {
   const s = (sql: string) => db.prepare(sql);
   return {
+    db,
     byNative: s('SELECT document_id FROM document_sources WHERE source = ? AND native_id = ?').pluck(),
     byDoi: s('SELECT id FROM documents WHERE doi = ?').pluck(),
     byArxiv: s('SELECT id FROM documents WHERE arxiv_id = ?').pluck(),
     byPmid: s('SELECT id FROM documents WHERE pmid = ?').pluck(),
     byPmcid: s('SELECT id FROM documents WHERE pmcid = ?').pluck(),
     byFallback: s('SELECT id FROM documents WHERE title_key = ? AND year = ? AND first_author_key = ? ORDER BY id LIMIT 1').pluck(),
-    read: s(`SELECT id, abstract, authors_json, publication_date, date_precision, venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url,
+    read: s(`SELECT id, title, abstract, authors_json, publication_date, date_precision, venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url,
                     categories_json, license, open_access, doc_type, is_retracted, relations_json FROM documents WHERE id = ?`),
     insert: s(`INSERT INTO documents (title, title_key, abstract, authors_json, authors_text, first_author_key, publication_date, date_precision, sort_date, year,
                  venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url, categories_json, license, open_access, doc_type, is_retracted, relations_json,
@@ -61,19 +43,16 @@ function prepare(db: Database) {
                VALUES (@title, @title_key, @abstract, @authors_json, @authors_text, @first_author_key, @publication_date, @date_precision, @sort_date, @year,
                  @venue, @doi, @arxiv_id, @pmid, @pmcid, @ids_json, @landing_url, @pdf_url, @categories_json, @license, @open_access, @doc_type, @is_retracted, @relations_json,
                  @now, @now)`),
-    update: s(`UPDATE documents SET abstract = @abstract, authors_json = @authors_json, authors_text = @authors_text, publication_date = @publication_date,
-                 date_precision = @date_precision, sort_date = @sort_date, venue = @venue, doi = @doi, arxiv_id = @arxiv_id, pmid = @pmid, pmcid = @pmcid,
-                 ids_json = @ids_json, landing_url = @landing_url, pdf_url = @pdf_url, categories_json = @categories_json, license = @license,
-                 open_access = @open_access, doc_type = @doc_type, is_retracted = @is_retracted, relations_json = @relations_json, updated_at_utc = @now
-               WHERE id = @id`),
     provenance: s(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json) VALUES (?, ?, ?, ?, ?, ?)
-                   ON CONFLICT (document_id, source, native_id) DO UPDATE SET last_seen_at_utc = excluded.last_seen_at_utc, record_json = excluded.record_json`),
+                   ON CONFLICT (source, native_id) DO UPDATE SET document_id = excluded.document_id, last_seen_at_utc = excluded.last_seen_at_utc,
+                   record_json = excluded.record_json`),
+    updates: new Map<string, Statement>(),
   };
 }
 
-type Statements = ReturnType<typeof prepare>;
+export type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<Database, Statements>();
-const statements = (db: Database) => {
+export const statements = (db: Database) => {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
   return st;
@@ -87,40 +66,24 @@ export function sortDate(date: string | undefined | null): string {
   return date.length === 4 ? `${date}-00-00` : date.length === 7 ? `${date}-00` : date;
 }
 
-function authorsText(authors: Author[]): string {
-  return authors.map((a) => a.name).join('; ');
-}
+const authorsText = (authors: Author[]) => authors.map((a) => a.name).join('; ');
 
-function findExisting(st: Statements, record: NormalizedRecord): number | undefined {
-  const native = st.byNative.get(record.source, record.nativeId) as number | undefined;
-  if (native !== undefined) return native;
+/** Every document the record's identifiers point at, oldest first; the fallback key only when none does. */
+function findMatches(st: Statements, record: NormalizedRecord): number[] {
   const keys = identityKeys(record);
-  return (
-    (keys.doi && (st.byDoi.get(keys.doi) as number | undefined)) ||
-    (keys.arxiv && (st.byArxiv.get(keys.arxiv) as number | undefined)) ||
-    (keys.pmid && (st.byPmid.get(keys.pmid) as number | undefined)) ||
-    (keys.pmcid && (st.byPmcid.get(keys.pmcid) as number | undefined)) ||
-    (keys.fallback && (st.byFallback.get(keys.fallback.titleKey, keys.fallback.year, keys.fallback.firstAuthor) as number | undefined)) ||
-    undefined
-  );
-}
-
-/** An identifier is taken only if no other document holds it (the columns are unique). */
-function claim(st: Statement, current: string | null, candidate: string | undefined, selfId: number): string | null {
-  if (current || !candidate) return current;
-  const holder = st.get(candidate) as number | undefined;
-  return holder === undefined || holder === selfId ? candidate : current;
-}
-
-function relationKey(r: Relation): string {
-  return `${r.kind}|${r.doi ?? ''}|${r.arxiv ?? ''}|${r.url ?? ''}`;
+  const found = new Set<number>();
+  const add = (id: unknown) => typeof id === 'number' && found.add(id);
+  add(st.byNative.get(record.source, record.nativeId));
+  if (keys.doi) add(st.byDoi.get(keys.doi));
+  if (keys.arxiv) add(st.byArxiv.get(keys.arxiv));
+  if (keys.pmid) add(st.byPmid.get(keys.pmid));
+  if (keys.pmcid) add(st.byPmcid.get(keys.pmcid));
+  if (found.size === 0 && keys.fallback) add(st.byFallback.get(keys.fallback.titleKey, keys.fallback.year, keys.fallback.firstAuthor));
+  return [...found].sort((a, b) => a - b);
 }
 
 function insertDocument(st: Statements, record: NormalizedRecord, now: string): number {
-  const ids = { ...record.ids };
-  // Unique identity columns: a record that names an identifier another document holds still becomes
-  // its own document (its source and native id make it distinct), without that identifier.
-  const free = (lookup: Statement, value: string | undefined) => (value && lookup.get(value) === undefined ? value : null);
+  // Only called when no document holds any of the record's identifiers, so all are free to take.
   const info = st.insert.run({
     title: record.title,
     title_key: titleKey(record.title),
@@ -133,11 +96,11 @@ function insertDocument(st: Statements, record: NormalizedRecord, now: string): 
     sort_date: sortDate(record.publicationDate),
     year: record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : null,
     venue: record.venue ?? null,
-    doi: free(st.byDoi, record.doi),
-    arxiv_id: free(st.byArxiv, ids.arxiv),
-    pmid: free(st.byPmid, ids.pmid),
-    pmcid: free(st.byPmcid, ids.pmcid),
-    ids_json: JSON.stringify(ids),
+    doi: record.doi ?? null,
+    arxiv_id: record.ids.arxiv ?? null,
+    pmid: record.ids.pmid ?? null,
+    pmcid: record.ids.pmcid ?? null,
+    ids_json: JSON.stringify(record.ids),
     landing_url: record.landingUrl ?? null,
     pdf_url: record.pdfUrl ?? null,
     categories_json: JSON.stringify(record.categories),
@@ -151,49 +114,106 @@ function insertDocument(st: Statements, record: NormalizedRecord, now: string): 
   return Number(info.lastInsertRowid);
 }
 
-function joinDocument(st: Statements, id: number, record: NormalizedRecord, now: string): void {
-  const row = st.read.get(id) as DocumentRow;
-  const ids = { ...record.ids, ...(JSON.parse(row.ids_json) as Record<string, string>) }; // known ids win
-  let authors = JSON.parse(row.authors_json) as Author[];
-  if (authors.length === 0 && record.authors.length > 0) authors = record.authors;
-  else if (authors.length === record.authors.length) {
-    // Same list seen elsewhere: pick up ORCIDs and affiliations the document lacks.
-    authors = authors.map((a, i) => ({ ...a, orcid: a.orcid ?? record.authors[i]!.orcid, affiliations: a.affiliations ?? record.authors[i]!.affiliations }));
-    authors.forEach((a) => {
-      if (a.orcid === undefined) delete a.orcid;
-      if (a.affiliations === undefined) delete a.affiliations;
-    });
+const isPreprint = (type: string | null | undefined) => type === 'preprint' || type === 'posted-content';
+
+/** Take an identifier only if no other document holds it (the columns are unique). */
+function claim(lookup: Statement, current: string | null, candidate: string | undefined, selfId: number): string | null {
+  if (current || !candidate) return current;
+  const holder = lookup.get(candidate) as number | undefined;
+  return holder === undefined || holder === selfId ? candidate : current;
+}
+
+const relationKey = (r: Relation) => `${r.kind}|${r.doi ?? ''}|${r.arxiv ?? ''}|${r.url ?? ''}`;
+
+/** What the document becomes with the record joined: the fields that change, by column. */
+function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRecord): Record<string, unknown> {
+  const next: Record<string, unknown> = {};
+  // A published version speaks for the work over its preprint: title, venue, date and type follow it.
+  const upgrade = isPreprint(row.doc_type) && record.type !== undefined && !isPreprint(record.type) && record.venue !== undefined;
+  if (upgrade) {
+    next.title = record.title;
+    next.title_key = titleKey(record.title);
+    next.venue = record.venue;
+    next.doc_type = record.type;
+  } else {
+    if (row.venue === null && record.venue) next.venue = record.venue;
+    if (row.doc_type === null && record.type) next.doc_type = record.type;
   }
-  const morePrecise = record.publicationDate && (!row.publication_date || (PRECISION_RANK[record.datePrecision ?? 'year']! > PRECISION_RANK[row.date_precision ?? 'year']! && record.publicationDate.startsWith(row.publication_date.slice(0, 4))));
-  const publicationDate = morePrecise ? record.publicationDate! : row.publication_date;
+  const current = row.publication_date;
+  const morePrecise =
+    record.publicationDate && (!current || (PRECISION_RANK[record.datePrecision ?? 'year']! > PRECISION_RANK[row.date_precision ?? 'year']! && record.publicationDate.startsWith(current.slice(0, 4))));
+  if (record.publicationDate && (morePrecise || (upgrade && record.publicationDate !== current))) {
+    next.publication_date = record.publicationDate;
+    next.date_precision = record.datePrecision ?? null;
+    next.sort_date = sortDate(record.publicationDate);
+    next.year = Number(record.publicationDate.slice(0, 4));
+  }
+  if (row.abstract === null && record.abstract) next.abstract = record.abstract;
+
+  const authors = JSON.parse(row.authors_json) as Author[];
+  let mergedAuthors: Author[] | undefined;
+  if (authors.length === 0 && record.authors.length > 0) mergedAuthors = record.authors;
+  else if (authors.length === record.authors.length) {
+    // The same list seen elsewhere: pick up ORCIDs and affiliations the document lacks.
+    let changed = false;
+    mergedAuthors = authors.map((a, i) => {
+      const other = record.authors[i]!;
+      const out = { ...a };
+      if (!a.orcid && other.orcid) (out.orcid = other.orcid), (changed = true);
+      if (!a.affiliations && other.affiliations) (out.affiliations = other.affiliations), (changed = true);
+      return out;
+    });
+    if (!changed) mergedAuthors = undefined;
+  }
+  if (mergedAuthors) {
+    next.authors_json = JSON.stringify(mergedAuthors);
+    next.authors_text = authorsText(mergedAuthors);
+    next.first_author_key = firstAuthorKey(mergedAuthors);
+  }
+
+  for (const [column, lookup, candidate] of [
+    ['doi', st.byDoi, record.doi],
+    ['arxiv_id', st.byArxiv, record.ids.arxiv],
+    ['pmid', st.byPmid, record.ids.pmid],
+    ['pmcid', st.byPmcid, record.ids.pmcid],
+  ] as const) {
+    const current = row[column];
+    const value = claim(lookup, current, candidate, row.id);
+    if (value !== current) next[column] = value;
+  }
+  const ids = JSON.parse(row.ids_json) as Record<string, string>;
+  const missing = Object.entries(record.ids).filter(([k, v]) => v !== undefined && !(k in ids));
+  if (missing.length) next.ids_json = JSON.stringify({ ...ids, ...Object.fromEntries(missing) });
+
+  if (row.landing_url === null && record.landingUrl) next.landing_url = record.landingUrl;
+  if (row.pdf_url === null && record.pdfUrl) next.pdf_url = record.pdfUrl;
+  if (row.license === null && record.license) next.license = record.license;
+  if (row.open_access === null && record.openAccess !== undefined) next.open_access = record.openAccess ? 1 : 0;
+  if (!row.is_retracted && record.isRetracted) next.is_retracted = 1;
+
+  const categories = JSON.parse(row.categories_json) as string[];
+  const newCategories = record.categories.filter((c) => !categories.includes(c));
+  if (newCategories.length) next.categories_json = JSON.stringify([...categories, ...newCategories]);
   const relations = JSON.parse(row.relations_json) as Relation[];
   const seen = new Set(relations.map(relationKey));
-  for (const r of record.relations) if (!seen.has(relationKey(r))) relations.push(r);
-  const categories = [...new Set([...(JSON.parse(row.categories_json) as string[]), ...record.categories])];
-  st.update.run({
-    id,
-    abstract: row.abstract ?? record.abstract ?? null,
-    authors_json: JSON.stringify(authors),
-    authors_text: authorsText(authors),
-    publication_date: publicationDate,
-    date_precision: morePrecise ? (record.datePrecision ?? null) : row.date_precision,
-    sort_date: sortDate(publicationDate),
-    venue: row.venue ?? record.venue ?? null,
-    doi: claim(st.byDoi, row.doi, record.doi, id),
-    arxiv_id: claim(st.byArxiv, row.arxiv_id, record.ids.arxiv, id),
-    pmid: claim(st.byPmid, row.pmid, record.ids.pmid, id),
-    pmcid: claim(st.byPmcid, row.pmcid, record.ids.pmcid, id),
-    ids_json: JSON.stringify(ids),
-    landing_url: row.landing_url ?? record.landingUrl ?? null,
-    pdf_url: row.pdf_url ?? record.pdfUrl ?? null,
-    categories_json: JSON.stringify(categories),
-    license: row.license ?? record.license ?? null,
-    open_access: row.open_access ?? (record.openAccess === undefined ? null : record.openAccess ? 1 : 0),
-    doc_type: row.doc_type ?? record.type ?? null,
-    is_retracted: row.is_retracted || record.isRetracted ? 1 : 0,
-    relations_json: JSON.stringify(relations),
-    now,
-  });
+  const newRelations = record.relations.filter((r) => !seen.has(relationKey(r)));
+  if (newRelations.length) next.relations_json = JSON.stringify([...relations, ...newRelations]);
+  return next;
+}
+
+/** Join a record to a document; writes only when something changes. */
+export function joinDocument(st: Statements, id: number, record: NormalizedRecord, now: string): void {
+  const row = st.read.get(id) as StoredDocument;
+  const changes = joinedColumns(st, row, record);
+  const columns = Object.keys(changes);
+  if (columns.length === 0) return;
+  const key = columns.join(',');
+  let update = st.updates.get(key);
+  if (!update) {
+    update = st.db.prepare(`UPDATE documents SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at_utc = @now WHERE id = @id`);
+    st.updates.set(key, update);
+  }
+  update.run({ ...changes, now, id });
 }
 
 /**
@@ -204,11 +224,19 @@ export function mergeRecords(db: Database, inputs: MergeInput[], now: string): M
   const st = statements(db);
   return db.transaction(() =>
     inputs.map(({ record }) => {
-      const existing = findExisting(st, record);
-      const documentId = existing ?? insertDocument(st, record, now);
-      if (existing !== undefined) joinDocument(st, existing, record, now);
+      const matches = findMatches(st, record);
+      let documentId: number;
+      if (matches.length === 0) documentId = insertDocument(st, record, now);
+      else {
+        documentId = matches[0]!;
+        for (const other of matches.slice(1)) {
+          const dropped = foldDocument(db, documentId, other);
+          joinDocument(st, documentId, rowAsRecord(dropped), now);
+        }
+        joinDocument(st, documentId, record, now);
+      }
       st.provenance.run(documentId, record.source, record.nativeId, now, now, JSON.stringify(record));
-      return { documentId, isNew: existing === undefined };
+      return { documentId, isNew: matches.length === 0 };
     }),
   )();
 }

@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { mergeRecords } from '../corpus/merge.js';
+import { flushSearchIndex } from '../corpus/search-index.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { NOT_ANSWERED, type ZeroReason } from '../sources/types.js';
@@ -99,6 +100,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     error = status === 'failed' ? `The run stopped on an unexpected error (${err instanceof Error ? err.name : 'Error'}).` : null;
     ctx.log.error(`execution ${executionId} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   }
+  flushSearchIndex(ctx.db);
   const settled = finishExecution(ctx.db, executionId, status, ctx.nowIso(), error);
   const counts = refreshCounts(ctx.db, executionId);
   const reportPath = writeReportFile(ctx, executionId);

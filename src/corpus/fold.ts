@@ -1,0 +1,89 @@
+/**
+ * Folding two documents into one, when a record proves they are the same work
+ * (its DOI names one and its arXiv id the other, say). Every row that points
+ * at the dropped document — provenance, execution links, Library paper links,
+ * whatever later tables add — is moved to the kept one (found through the
+ * schema's foreign keys, so new tables are covered without a list to keep up);
+ * rows that would then repeat are dropped with the document.
+ */
+import type { Database } from 'better-sqlite3';
+import type { NormalizedRecord } from '../sources/types.js';
+
+export interface StoredDocument {
+  id: number;
+  title: string;
+  abstract: string | null;
+  authors_json: string;
+  publication_date: string | null;
+  date_precision: string | null;
+  venue: string | null;
+  doi: string | null;
+  arxiv_id: string | null;
+  pmid: string | null;
+  pmcid: string | null;
+  ids_json: string;
+  landing_url: string | null;
+  pdf_url: string | null;
+  categories_json: string;
+  license: string | null;
+  open_access: number | null;
+  doc_type: string | null;
+  is_retracted: number;
+  relations_json: string;
+}
+
+const referencesCache = new WeakMap<Database, { table: string; column: string }[]>();
+
+/** Every (table, column) with a foreign key to documents(id). */
+export function documentReferences(db: Database): { table: string; column: string }[] {
+  let found = referencesCache.get(db);
+  if (!found) {
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
+    found = tables.flatMap((table) =>
+      (db.prepare('SELECT "table" AS target, "from" AS column FROM pragma_foreign_key_list(?)').all(table) as { target: string; column: string }[])
+        .filter((fk) => fk.target === 'documents')
+        .map((fk) => ({ table, column: fk.column })),
+    );
+    referencesCache.set(db, found);
+  }
+  return found;
+}
+
+/** Move everything of `dropId` to `keepId` and delete `dropId`; answers the dropped row so its fields can be joined. */
+export function foldDocument(db: Database, keepId: number, dropId: number): StoredDocument {
+  const dropped = db.prepare('SELECT * FROM documents WHERE id = ?').get(dropId) as StoredDocument;
+  for (const { table, column } of documentReferences(db)) {
+    db.prepare(`UPDATE OR IGNORE "${table}" SET "${column}" = ? WHERE "${column}" = ?`).run(keepId, dropId);
+    db.prepare(`DELETE FROM "${table}" WHERE "${column}" = ?`).run(dropId);
+  }
+  db.prepare('DELETE FROM documents WHERE id = ?').run(dropId);
+  return dropped;
+}
+
+/** A stored document seen as a record, to join its fields into another document. */
+export function rowAsRecord(row: StoredDocument): NormalizedRecord {
+  const ids = { ...(JSON.parse(row.ids_json) as Record<string, string>) };
+  if (row.arxiv_id) ids.arxiv = row.arxiv_id;
+  if (row.pmid) ids.pmid = row.pmid;
+  if (row.pmcid) ids.pmcid = row.pmcid;
+  return {
+    source: '',
+    nativeId: '',
+    title: row.title,
+    authors: JSON.parse(row.authors_json),
+    abstract: row.abstract ?? undefined,
+    publicationDate: row.publication_date ?? undefined,
+    datePrecision: (row.date_precision as NormalizedRecord['datePrecision']) ?? undefined,
+    venue: row.venue ?? undefined,
+    doi: row.doi ?? undefined,
+    ids,
+    landingUrl: row.landing_url ?? undefined,
+    pdfUrl: row.pdf_url ?? undefined,
+    categories: JSON.parse(row.categories_json),
+    license: row.license ?? undefined,
+    openAccess: row.open_access === null ? undefined : row.open_access === 1,
+    type: row.doc_type ?? undefined,
+    isRetracted: row.is_retracted === 1,
+    relations: JSON.parse(row.relations_json),
+  };
+}
