@@ -110,6 +110,27 @@ test('with no free slot a fire queues up to routine_fire_queue_limit, the overfl
   await svc.request('PUT', '/api/settings/execution', { max_concurrent_executions: 3, routine_fire_queue_limit: 20 });
 });
 
+test('a queued fire whose routine is deactivated before a slot frees is dropped, not run', async () => {
+  svc.ctx.db.prepare('DELETE FROM scheduler_jobs').run();
+  await svc.request('PUT', '/api/settings/execution', { max_concurrent_executions: 1, routine_fire_queue_limit: 5 });
+  fake.set('2026-01-08T05:59:00Z');
+  const a = (await svc.request('POST', '/api/routines', routineBody({ name: 'changed its mind' }))).json().id;
+  const blocker = (await svc.request('POST', '/api/search/dive', { repository: 'dblp', query: 'test', max_results: 1 })).json().id;
+  fake.set('2026-01-08T06:00:00Z');
+  assert.is(svc.scheduler!.tick()[0]!.fired!.outcome, 'queued');
+  await svc.request('POST', `/api/routines/${a}/deactivate`);
+  await settled(svc, blocker);
+  const fire = await waitFor(async () => {
+    const r = (await svc.request('GET', `/api/routines/${a}`)).json();
+    return r.last_fire.outcome !== 'queued' ? r.last_fire : undefined;
+  }, 10_000, 'the queued fire to be settled');
+  assert.is(fire.outcome, 'dropped');
+  assert.match(fire.reason, /deactivated or deleted/);
+  assert.is(svc.ctx.db.prepare('SELECT count(*) FROM executions WHERE routine_id = ?').pluck().get(a), 0);
+  assert.equal((await svc.request('GET', '/api/executions/active')).json().queued_routine_fires, []);
+  await svc.request('PUT', '/api/settings/execution', { max_concurrent_executions: 3, routine_fire_queue_limit: 20 });
+});
+
 test('a queue limit of 0 sends every fire without a free slot to overflow', async () => {
   svc.ctx.db.prepare('DELETE FROM scheduler_jobs').run();
   await svc.request('PUT', '/api/settings/execution', { max_concurrent_executions: 1, routine_fire_queue_limit: 0 });

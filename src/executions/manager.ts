@@ -28,6 +28,8 @@ export interface QueuedFire {
   queuedAtUtc: string;
   /** Called with the execution id once the fire starts. */
   onStart?: (executionId: number) => void;
+  /** Asked when a slot frees: false drops the fire (its routine was deleted or deactivated while it waited). */
+  shouldStart?: () => boolean;
 }
 
 interface ActiveRun {
@@ -115,6 +117,7 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
     while (queue.length > 0) {
       const next = admit(() => (hasFreeSlot(ctx) ? queue.shift() : undefined));
       if (!next) return;
+      if (next.shouldStart && !next.shouldStart()) continue;
       const id = start(next.spec, {}, null);
       next.onStart?.(id);
     }

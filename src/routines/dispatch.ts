@@ -119,6 +119,12 @@ export function fireRoutine(ctx: Context, row: RoutineRow, fire: ScheduledFire):
       executionId = id;
       markFireStarted(ctx.db, fireId, id, ctx.nowIso());
     },
+    // Asked again when a slot frees: the routine may have been deleted or deactivated (by any process) meanwhile.
+    shouldStart: () => {
+      if (getRoutine(ctx.db, row.id)?.is_active === 1) return true;
+      setFireOutcome(ctx.db, fireId, 'dropped', 'the routine was deactivated or deleted while this fire waited for a slot; it did not run');
+      return false;
+    },
   });
   if (admission.state === 'started') return { routineId: row.id, outcome: 'started', executionId: admission.executionId, reason: null };
   if (admission.state === 'queued') {
