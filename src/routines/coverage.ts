@@ -13,6 +13,7 @@
  * is never guessed from keywords.
  */
 import type { Context } from '../context.js';
+import { flushSearchIndex } from '../corpus/search-index.js';
 import type { RunSpec } from '../executions/request.js';
 import { ftsQuery, intentTerms, termsNeeded, words } from './coverage-terms.js';
 import type { RoutineRow } from './repo.js';
@@ -84,6 +85,7 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
   if (terms.length === 0) {
     return { ...base, judged: false as const, reason: 'intent_without_terms', message: 'The intent has no content words left after stop words are dropped; say what the papers are about.', off_target: null, missed_in_corpus: null };
   }
+  flushSearchIndex(ctx.db); // indexing is deferred: papers merged since the last flush must count
   const needed = termsNeeded(terms.length);
   const window = coveredWindow(ctx, row.id);
   const hits = terms.map(() => 'SELECT rowid AS id FROM documents_fts WHERE documents_fts MATCH ?').join(' UNION ALL ');
