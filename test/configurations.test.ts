@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_CONFIGURATIONS, MAX_IMPORT_FILES } from '../src/configurations/transfer.js';
+import { MAX_EXPORT_IDS, MAX_IMPORT_BYTES, MAX_IMPORT_CONFIGURATIONS, MAX_IMPORT_FILES } from '../src/configurations/transfer.js';
+import { MAX_CONFIG_NAME } from '../src/configurations/schema.js';
 import { startTestServer, type TestServer } from './_setup.js';
 
 let t: TestServer;
@@ -42,6 +43,7 @@ test('create each accepted config_type, validated as the request it stands for; 
     [{ name: 'x', config_type: 'sweep', parameters: { repositories: ['arxiv'], query: 'q', ephemeral_credentials: { core_api_key: 'k-123' } } }, ['body', 'parameters', 'ephemeral_credentials']],
     [{ name: 'x', config_type: 'routine', parameters: { repositories: ['arxiv'], query: 'q', date_to: '2024-01-01' } }, ['body', 'parameters', 'date_to']],
     [{ name: '', config_type: 'dive', parameters: { repository: 'arxiv', query: 'q' } }, ['body', 'name']],
+    [{ name: 'n'.repeat(MAX_CONFIG_NAME + 1), config_type: 'dive', parameters: { repository: 'arxiv', query: 'q' } }, ['body', 'name']],
     [{ name: 'x', config_type: 'dive', parameters: [] }, ['body', 'parameters']],
   ];
   for (const [body, loc] of refusals) {
@@ -85,6 +87,7 @@ test('export writes one JSON file for the ids; import (multipart files) brings i
   assert.equal([doc.format, doc.version, doc.configurations.length], ['svc-configurations', 1, ids.length]);
   assert.is((await t.request('POST', '/api/configurations/export', { body: { ids: [...ids, 777_777] } })).status, 404);
   assert.is((await t.request('POST', '/api/configurations/export', { body: { ids: [] } })).status, 422);
+  assert.is((await t.request('POST', '/api/configurations/export', { body: { ids: Array.from({ length: MAX_EXPORT_IDS + 1 }, (_, i) => i + 1) } })).status, 422);
 
   const before = count();
   const single = JSON.stringify({ name: 'bare', config_type: 'dive', parameters: { repository: 'arxiv', query: 'single' } });

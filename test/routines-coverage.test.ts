@@ -4,7 +4,7 @@ import { mergeRecords } from '../src/corpus/merge.js';
 import { insertExecution, linkDocuments } from '../src/executions/repo.js';
 import type { RunSpec } from '../src/executions/request.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
-import { intentTerms, termsNeeded } from '../src/routines/coverage-terms.js';
+import { intentTerms, MAX_INTENT_TERMS, termsNeeded } from '../src/routines/coverage-terms.js';
 import { startTestServer, type TestServer } from './_setup.js';
 import { routineBody } from './_scheduler.js';
 
@@ -40,6 +40,8 @@ test('intent terms: stop words dropped, light stems, half of three or more neede
   assert.equal(intentTerms('Papers about the ecology of coral reefs and their bleaching'), ['ecolog', 'coral', 'reef', 'bleach']);
   assert.equal(intentTerms('deep learning for protein structure prediction'), ['deep', 'learn', 'protein', 'structure', 'predict']);
   assert.equal([termsNeeded(1), termsNeeded(2), termsNeeded(3), termsNeeded(4), termsNeeded(5)], [1, 2, 2, 2, 3]);
+  const long = Array.from({ length: MAX_INTENT_TERMS + 5 }, (_, i) => `topic${String.fromCharCode(97 + i)}x`).join(' ');
+  assert.is(intentTerms(long).length, MAX_INTENT_TERMS);
 });
 
 test('with no intent the audit says it cannot judge, and never falls back to keywords', async () => {

@@ -4,6 +4,8 @@ import { startTestServer, type TestServer } from './_setup.js';
 import { routineBody } from './_scheduler.js';
 import { MAX_INTENT_LENGTH, MAX_NAME_LENGTH } from '../src/routines/schema.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
+import { MISSED_DETAIL_LIMIT } from '../src/routines/missed.js';
+import { insertFire } from '../src/scheduler/jobs.js';
 
 let t: TestServer;
 test.before(async () => {
@@ -178,6 +180,19 @@ test('delete removes the routine and its job in one transaction', async () => {
   assert.is((await t.request('GET', `/api/routines/${id}`)).status, 404);
   assert.is((await t.request('DELETE', `/api/routines/${id}`)).status, 404);
   assert.is((await t.request('GET', '/api/routines/abc')).status, 422);
+});
+
+test(`missed_fire_details lists the newest ${MISSED_DETAIL_LIMIT} off-schedule fires; the count covers them all`, async () => {
+  const { id } = (await create(routineBody({ name: 'many misses' }))).json();
+  for (let i = 0; i < MISSED_DETAIL_LIMIT + 5; i++) {
+    const due = new Date(Date.UTC(2025, 0, 1 + i, 6)).toISOString();
+    insertFire(t.ctx.db, { routineId: id, trigger: 'schedule', outcome: 'missed', firstDueAtUtc: due, dueAtUtc: due, fireCount: 2, reason: 'test' }, t.ctx.nowIso());
+  }
+  const routine = (await t.request('GET', `/api/routines/${id}`)).json();
+  assert.is(routine.missed_fires.count, 2 * (MISSED_DETAIL_LIMIT + 5));
+  assert.is(routine.missed_fire_details.length, MISSED_DETAIL_LIMIT);
+  assert.is(routine.missed_fire_details[0].last_due_at_utc, new Date(Date.UTC(2025, 0, MISSED_DETAIL_LIMIT + 5, 6)).toISOString());
+  assert.not.ok('missed_fire_details' in (await t.request('GET', '/api/routines')).json().routines.find((r: any) => r.id === id), 'lists carry the count only');
 });
 
 test('the calendar shows upcoming fires of active routines, at most 100 per routine', async () => {
