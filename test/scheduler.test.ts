@@ -4,7 +4,7 @@ import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
 import { getRoutineView } from '../src/routines/service.js';
 import { setActive } from '../src/routines/repo.js';
-import { createScheduler } from '../src/scheduler/scheduler.js';
+import { createScheduler, RETRY_MS } from '../src/scheduler/scheduler.js';
 import { claimJob, getJob, listJobs, putJob } from '../src/scheduler/jobs.js';
 import { fixture } from './_setup.js';
 import { fakeClock, manualTimers, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
@@ -64,6 +64,24 @@ test('a fire on time runs, advances the job, and the scheduler waits for the nex
     fake.set('2026-01-06T05:59:50Z');
     svc.scheduler!.tick();
     assert.is(svc.timers.pending[0]!.ms, 10_000, 'ten seconds before the next fire');
+  } finally {
+    await svc.close();
+    dirs.cleanup();
+  }
+});
+
+test('a fire that cannot be handled is logged and retried after a pause, never in a tight loop', async () => {
+  const dirs = newDirs();
+  const fake = fakeClock('2026-01-05T05:59:00Z');
+  const svc = await startSvc(dirs, fake, { env: sources() });
+  try {
+    const { id } = (await svc.request('POST', '/api/routines', routineBody())).json();
+    svc.ctx.db.prepare(`UPDATE routines SET parameters_json = '{broken' WHERE id = ?`).run(id);
+    fake.set('2026-01-05T06:00:05Z');
+    assert.equal(svc.scheduler!.tick(), []);
+    assert.ok(svc.logLines.some((l) => l.includes(`routine ${id}: the scheduler could not handle its fire`)));
+    assert.is(svc.timers.pending[0]!.ms, RETRY_MS);
+    assert.is(getJob(svc.ctx.db, id)!.next_run_at_utc, '2026-01-05T06:00:00.000Z', 'nothing claimed: the fire is still due');
   } finally {
     await svc.close();
     dirs.cleanup();

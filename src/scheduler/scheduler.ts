@@ -32,6 +32,8 @@ export const realTimers: Timers = {
 
 /** How often the scheduler looks at the jobs even when none is due (changes made by other processes). */
 export const DEFAULT_POLL_MS = 30_000;
+/** Wait before trying again a job whose fire could not be handled. */
+export const RETRY_MS = 1000;
 
 export interface SchedulerOptions {
   timers?: Timers;
@@ -148,7 +150,9 @@ export function createScheduler(ctx: Context, options: SchedulerOptions = {}): S
     cancelTimer?.();
     if (!running) return;
     const next = earliestNextRun(ctx.db);
-    const wait = next === null ? pollMs : Math.min(pollMs, Math.max(0, Date.parse(next) - ctx.clock.now().getTime()));
+    const until = next === null ? pollMs : Date.parse(next) - ctx.clock.now().getTime();
+    // Still due right after a tick means handling it failed (logged): retry, but not in a tight loop.
+    const wait = until <= 0 ? RETRY_MS : Math.min(pollMs, until);
     cancelTimer = timers.set(() => scheduler.tick(), wait);
   }
 
