@@ -9,11 +9,13 @@ import { mergeRecords } from '../corpus/merge.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
-import { NOT_ANSWERED, type ZeroReason } from '../sources/types.js';
+import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
 import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, type ExecutionStatus } from './repo.js';
 import type { RunSpec } from './request.js';
+
+const STORE_BATCH = 250;
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -38,6 +40,24 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   const entry = findSource(sourceId)!;
   markSourceRunning(ctx.db, executionId, sourceId, ctx.nowIso());
   appendEvent(ctx, executionId, 'source_started', `${entry.name}: asking`, { source: sourceId });
+  // Pages are stored as they arrive, a few hundred records per transaction (small transactions
+  // cost more than they save); the rest when the source is done, cancelled or failing.
+  let stored = 0;
+  let newCount = 0;
+  let buffer: NormalizedRecord[] = [];
+  const store = () => {
+    if (buffer.length === 0) return;
+    const records = buffer;
+    buffer = [];
+    const merged = mergeRecords(ctx.db, records.map((record, i) => ({ record, rank: stored + i })), ctx.nowIso());
+    linkDocuments(ctx.db, executionId, sourceId, merged.map((m, i) => ({ ...m, rank: stored + i })));
+    stored += records.length;
+    newCount += merged.filter((m) => m.isNew).length;
+  };
+  const storePage = (records: NormalizedRecord[]) => {
+    buffer.push(...records);
+    if (buffer.length >= STORE_BATCH) store();
+  };
   const outcome = await searchSource(
     ctx,
     entry,
@@ -45,16 +65,16 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
     {
       signal: options.signal,
       ephemeralCredentials: options.ephemeralCredentials,
-      onPage: (p) =>
+      onPage: (p) => {
+        storePage(p.records);
         appendEvent(ctx, executionId, 'source_page', `${entry.name}: page ${p.page}, ${p.kept} kept of ${p.received}${p.total !== undefined ? ` (${p.total} reported)` : ''}`, {
           source: sourceId,
           data: { page: p.page, received: p.received, kept: p.kept, total: p.total ?? null },
-        }),
+        });
+      },
     },
   );
-  const merged = outcome.records.length ? mergeRecords(ctx.db, outcome.records.map((record, rank) => ({ record, rank })), ctx.nowIso()) : [];
-  linkDocuments(ctx.db, executionId, sourceId, merged.map((m, rank) => ({ ...m, rank })));
-  const newCount = merged.filter((m) => m.isNew).length;
+  store();
   const answered = outcome.records.length > 0 || (outcome.zeroReason !== null && !NOT_ANSWERED.includes(outcome.zeroReason) && !outcome.cancelled);
   finishSource(ctx.db, executionId, sourceId, {
     status: outcome.cancelled ? 'cancelled' : answered ? 'answered' : 'not_answered',

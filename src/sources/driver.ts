@@ -61,7 +61,8 @@ export interface SourceOutcome {
 export interface DriveOptions {
   signal: AbortSignal;
   ephemeralCredentials?: Record<string, string>;
-  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number }) => void;
+  /** Called after each page with the records it added, so they can be stored while the next page is asked. */
+  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number; records: NormalizedRecord[] }) => void;
 }
 
 export function userAgent(contactEmail: string | undefined): string {
@@ -176,7 +177,9 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   };
 
   const seen = new Set<string>();
-  const pageLimit = caps.scanLimitPages ?? Math.ceil(params.maxResults / caps.pageSize) + 5;
+  // A safety net against a source that never stops paging: pages needed at the size it actually
+  // answers (some answer fewer than asked), plus a few; sources filtered locally declare their own.
+  let pageLimit = caps.scanLimitPages ?? Math.ceil(params.maxResults / caps.pageSize) + 5;
   let cursor: string | undefined;
   try {
     while (outcome.records.length < params.maxResults) {
@@ -191,7 +194,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
       evidence.filtered_out += page.filteredOut ?? 0;
       evidence.rights_filtered += page.rightsFiltered ?? 0;
       if (page.total !== undefined) evidence.total_reported = page.total;
-      let kept = 0;
+      const added: NormalizedRecord[] = [];
       for (const record of page.records) {
         if (seen.has(record.nativeId)) continue;
         if (caps.dateWindow === 'year' && asked && !dateInWindow(record.publicationDate, params.dateFrom, params.dateTo)) {
@@ -200,11 +203,17 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
         }
         seen.add(record.nativeId);
         outcome.records.push(record);
-        kept++;
+        added.push(record);
         if (outcome.records.length >= params.maxResults) break;
       }
-      options.onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept, total: page.total });
+      const kept = added.length;
+      options.onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept, total: page.total, records: added });
       if (!page.next || page.received === 0) break;
+      if (outcome.pages === 1 && caps.scanLimitPages === undefined && page.received < caps.pageSize) {
+        pageLimit = Math.ceil(params.maxResults / page.received) + 5;
+      }
+      // A page of nothing but records already seen (and nothing filtered): the source repeats itself.
+      if (kept === 0 && (page.filteredOut ?? 0) === 0 && page.records.length > 0 && page.records.every((r) => seen.has(r.nativeId))) break;
       cursor = page.next;
     }
   } catch (err) {
