@@ -58,6 +58,29 @@ test('a re-run adds provenance, not duplicates', async () => {
   assert.ok(runs >= 2, 'both runs keep their own provenance');
 });
 
+test('one paper found by two sources in one sweep is one document found by both', async () => {
+  const cr = await startStub([{ path: '/works', body: fixture('identity/crossref-works-query-title-augmenting-llms-chemistry-tools-rows1-no-reference-list.json') }]);
+  const oa = await startStub([{ path: '/works', body: fixture('identity/openalex-works-filter-title-search-augmenting-llms-chemistry-tools.json') }]);
+  const c = await serverWithSources({ crossref: cr.url, openalex: oa.url });
+  try {
+    const r = await c.request('POST', '/api/search/sweep', {
+      body: { repositories: ['crossref', 'openalex'], query: 'augmenting large language models with chemistry tools', max_results: 5, ephemeral_credentials: { openalex_api_key: 'k-test' } },
+    });
+    const detail = await finished(c, r.json().id);
+    assert.is(detail.status, 'completed');
+    assert.is(detail.sources.find((s: any) => s.source === 'crossref').record_count, 1);
+    assert.is(detail.sources.find((s: any) => s.source === 'openalex').record_count, 2, 'the preprint and the article');
+    assert.is(detail.result_count, 2, 'the article from both sources is one document');
+    const docs = (await c.request('GET', `/api/executions/${detail.id}/documents`)).json().documents;
+    const article = docs.find((d: any) => d.doi === '10.1038/s42256-024-00832-8');
+    assert.equal(article.found_by, ['crossref', 'openalex']);
+  } finally {
+    await c.close();
+    await cr.close();
+    await oa.close();
+  }
+});
+
 test('a sweep over three sources with one failing records its zero reason; the others complete', async () => {
   const r = await t.request('POST', '/api/search/sweep', { body: { repositories: ['crossref', 'europepmc', 'pubmed'], query: 'cancer', max_results: 25 } });
   const detail = await finished(t, r.json().id);
