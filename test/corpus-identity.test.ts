@@ -7,7 +7,8 @@
  * public recordings we could search, so two papers share the work:
  * - MERLIN (arXiv 2301.01148, published as 10.1016/j.apenergy.2023.121323): arXiv + Crossref.
  * - ChemCrow (arXiv 2304.05376, published as 10.1038/s42256-024-00832-8): Crossref + OpenAlex,
- *   whose answer holds both OpenAlex works for it, the journal article and the arXiv preprint.
+ *   whose answer holds both OpenAlex works for it, the journal article and the arXiv preprint,
+ *   and Semantic Scholar, whose one record names both versions (the journal DOI and the arXiv id).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,10 +19,12 @@ import { openDatabase, type Database } from '../src/db/open.js';
 import { parseResponse as parseArxiv } from '../src/sources/arxiv.js';
 import { parseCrossrefWork, parseResponse as parseCrossref } from '../src/sources/crossref.js';
 import { parseResponse as parseOpenAlex } from '../src/sources/openalex.js';
+import { parseResponse as parseSemanticScholar } from '../src/sources/semanticscholar.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
 import { fixture, tempDirs } from './_setup.js';
 
 const NOW = '2026-11-21T00:00:00.000Z';
+const LATER = '2026-11-22T00:00:00.000Z';
 const text = (name: string) => fixture(`identity/${name}`).toString('utf8');
 
 const MERLIN_DOI = '10.1016/j.apenergy.2023.121323';
@@ -48,6 +51,9 @@ const chemcrow = {
   crossref: () => only(parseCrossref(text('crossref-works-query-title-augmenting-llms-chemistry-tools-rows1-no-reference-list.json')).records),
   journal: () => chemcrowOpenAlex('W4396723768'),
   preprint: () => chemcrowOpenAlex('W4365597205'),
+  // /paper/search/match answers {data: [paper + matchScore]}, no total and no next: the
+  // /paper/search parser reads it as one page of one paper.
+  s2: () => only(parseSemanticScholar(text('semanticscholar-chemcrow-match.json')).records),
 };
 
 interface DocumentRow {
@@ -55,6 +61,7 @@ interface DocumentRow {
   doi: string | null;
   arxiv_id: string | null;
   pmid: string | null;
+  pmcid: string | null;
   ids: Record<string, string>;
 }
 
@@ -75,7 +82,7 @@ function merge(db: Database, records: NormalizedRecord[]) {
 }
 
 function documents(db: Database): DocumentRow[] {
-  const rows = db.prepare('SELECT id, doi, arxiv_id, pmid, ids_json FROM documents ORDER BY id').all() as (Omit<DocumentRow, 'ids'> & { ids_json: string })[];
+  const rows = db.prepare('SELECT id, doi, arxiv_id, pmid, pmcid, ids_json FROM documents ORDER BY id').all() as (Omit<DocumentRow, 'ids'> & { ids_json: string })[];
   return rows.map(({ ids_json, ...row }) => ({ ...row, ids: JSON.parse(ids_json) as Record<string, string> }));
 }
 
@@ -190,6 +197,81 @@ test('ChemCrow: in any order, the journal article is one document with the Cross
     assert.is(preprint.doi, '10.48550/arxiv.2304.05376');
     assert.is(preprint.ids.openalex, 'W4365597205');
     assert.equal(rows.get(preprint.id), ['openalex W4365597205']);
+  }
+});
+
+test('ChemCrow: Semantic Scholar’s match names both versions: the journal DOI, the arXiv id, PMID and PMCID', () => {
+  const page = parseSemanticScholar(text('semanticscholar-chemcrow-match.json'));
+  assert.is(page.received, 1);
+  assert.is(page.unusable, 0);
+  assert.is(page.total, undefined, 'the match endpoint sends no total');
+  assert.is(page.nextOffset, undefined);
+  const s2 = chemcrow.s2();
+  assert.equal(identityKeys(s2), {
+    doi: CHEMCROW_DOI,
+    arxiv: '2304.05376',
+    pmid: '38799228',
+    pmcid: 'PMC11116106',
+    fallback: { titleKey: identityKeys(chemcrow.journal()).fallback!.titleKey, year: 2023, firstAuthor: 'bran' },
+  });
+  // A published record by type, but not in every field: S2's `venue` is an abbreviation (its
+  // journal.name says "Nature Machine Intelligence") and its date is the arXiv posting's.
+  assert.is(s2.type, 'article');
+  assert.is(s2.venue, 'Nat. Mac. Intell.');
+  assert.is(s2.publicationDate, '2023-04-11');
+});
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
+
+test('ChemCrow with Semantic Scholar: in all 24 orders, one document with every identifier and the four provenance rows; merging again writes nothing', () => {
+  const records = { preprint: chemcrow.preprint(), journal: chemcrow.journal(), crossref: chemcrow.crossref(), s2: chemcrow.s2() };
+  const published = [records.journal, records.crossref, records.s2];
+  const openAlexIds = ['W4365597205', 'W4396723768'];
+  const orders = permutations(Object.keys(records) as (keyof typeof records)[]);
+  assert.is(orders.length, 24);
+  for (const order of orders) {
+    const label = order.join(', ');
+    const batch = order.map((name, rank) => ({ record: records[name], rank }));
+    withDatabase((db) => {
+      // One batch, as the runner merges a page: records that fold documents of earlier ones included.
+      const answers = mergeRecords(db, batch, NOW);
+      const docs = documents(db);
+      assert.is(docs.length, 1, `${label}: one document`);
+      const doc = docs[0]!;
+      assert.ok(answers.every((a) => a.documentId === doc.id), `${label}: every answer names the surviving document`);
+      assert.equal(answers.map((a) => a.isNew), [true, false, false, false], `${label}: new only for the first record (later documents were folded into its)`);
+
+      assert.is(doc.doi, CHEMCROW_DOI, `${label}: the journal DOI, not arXiv’s`);
+      assert.is(doc.arxiv_id, '2304.05376', label);
+      assert.is(doc.pmid, '38799228', label);
+      assert.is(doc.pmcid, 'PMC11116106', label);
+      assert.is(doc.ids.s2, '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06', label);
+      // ids keeps one value per kind: the OpenAlex id of whichever work reached the oldest
+      // document first. Both works stay attached through their provenance rows.
+      assert.ok(openAlexIds.includes(doc.ids.openalex!), `${label}: ids.openalex ${doc.ids.openalex}`);
+      const rows = [`crossref ${CHEMCROW_DOI}`, ...openAlexIds.map((id) => `openalex ${id}`), 'semanticscholar 354dcdebf3f8b5feeed5c62090e0bc1f0c28db06'];
+      assert.equal(provenance(db), new Map([[doc.id, rows]]), `${label}: the four provenance rows, all on the document`);
+
+      // The published version speaks for the work: its title in every order; venue, type and date
+      // from one of the three published records, never the preprint's. Which one is not settled:
+      // the first published record to reach the document wins, so S2 first (or right after the
+      // preprint) leaves "Nat. Mac. Intell." and 2023-04-11, and Crossref first "journal-article"
+      // where OpenAlex and S2 say "article".
+      const meta = db.prepare('SELECT title, venue, doc_type, publication_date FROM documents WHERE id = ?').get(doc.id) as Record<string, string>;
+      assert.is(meta.title, 'Augmenting large language models with chemistry tools', label);
+      assert.ok(published.some((r) => r.venue === meta.venue) && meta.venue !== records.preprint.venue, `${label}: venue ${meta.venue}`);
+      assert.ok(published.some((r) => r.type === meta.doc_type) && meta.doc_type !== records.preprint.type, `${label}: type ${meta.doc_type}`);
+      assert.ok(published.some((r) => r.publicationDate === meta.publication_date), `${label}: date ${meta.publication_date}`);
+
+      const before = db.prepare('SELECT * FROM documents').all();
+      const again = mergeRecords(db, batch, LATER);
+      assert.ok(again.every((a) => a.documentId === doc.id && !a.isNew), `${label}: merged again, every record joins the document`);
+      assert.equal(db.prepare('SELECT * FROM documents').all(), before, `${label}: merged again, no document row written`);
+      assert.equal(provenance(db), new Map([[doc.id, rows]]), label);
+    });
   }
 });
 

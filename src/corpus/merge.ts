@@ -171,12 +171,17 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
     next.first_author_key = firstAuthorKey(mergedAuthors);
   }
 
+  // The DOI follows the published version too: left on the preprint's DOI, the document could
+  // not be found by the article's, and the next record carrying only that would start a second
+  // document for the work. The article's DOI is free here: its holder was folded in first.
+  if (upgrade && record.doi && row.doi && record.doi !== row.doi && claim(st.byDoi, null, record.doi, row.id)) next.doi = record.doi;
   for (const [column, lookup, candidate] of [
     ['doi', st.byDoi, record.doi],
     ['arxiv_id', st.byArxiv, record.ids.arxiv],
     ['pmid', st.byPmid, record.ids.pmid],
     ['pmcid', st.byPmcid, record.ids.pmcid],
   ] as const) {
+    if (column in next) continue;
     const current = row[column];
     const value = claim(lookup, current, candidate, row.id);
     if (value !== current) next[column] = value;
@@ -218,12 +223,16 @@ export function joinDocument(st: Statements, id: number, record: NormalizedRecor
 
 /**
  * Merge a batch of records (any sources) in one transaction; answers, per
- * input, the document it became or joined and whether that document is new.
+ * input, the document it became or joined (as it stands after the whole
+ * batch) and whether that document is new.
  */
 export function mergeRecords(db: Database, inputs: MergeInput[], now: string): MergeResult[] {
   const st = statements(db);
-  return db.transaction(() =>
-    inputs.map(({ record }) => {
+  return db.transaction(() => {
+    // A later record may fold the document an earlier one became or joined; its answer must name
+    // the survivor, or the caller would link a deleted document (a foreign-key failure).
+    const foldedInto = new Map<number, number>();
+    const answers = inputs.map(({ record }) => {
       const matches = findMatches(st, record);
       let documentId: number;
       if (matches.length === 0) documentId = insertDocument(st, record, now);
@@ -231,12 +240,16 @@ export function mergeRecords(db: Database, inputs: MergeInput[], now: string): M
         documentId = matches[0]!;
         for (const other of matches.slice(1)) {
           const dropped = foldDocument(db, documentId, other);
+          foldedInto.set(other, documentId);
           joinDocument(st, documentId, rowAsRecord(dropped), now);
         }
         joinDocument(st, documentId, record, now);
       }
       st.provenance.run(documentId, record.source, record.nativeId, now, now, JSON.stringify(record));
       return { documentId, isNew: matches.length === 0 };
-    }),
-  )();
+    });
+    const survivor = (id: number): number => (foldedInto.has(id) ? survivor(foldedInto.get(id)!) : id);
+    // New only while the inserted document survives: once folded, the work is counted by the older one.
+    return answers.map(({ documentId, isNew }) => ({ documentId: survivor(documentId), isNew: isNew && !foldedInto.has(documentId) }));
+  })();
 }
