@@ -30,6 +30,7 @@ export interface StoredDocument {
   doc_type: string | null;
   is_retracted: number;
   relations_json: string;
+  meta_source: string | null;
 }
 
 const referencesCache = new WeakMap<Database, { table: string; column: string }[]>();
@@ -67,7 +68,8 @@ export function rowAsRecord(row: StoredDocument): NormalizedRecord {
   if (row.pmid) ids.pmid = row.pmid;
   if (row.pmcid) ids.pmcid = row.pmcid;
   return {
-    source: '',
+    // The folded document speaks with the authority of the source that described it.
+    source: row.meta_source ?? '',
     nativeId: '',
     title: row.title,
     authors: JSON.parse(row.authors_json),

@@ -4,14 +4,18 @@
  * DOI, arXiv id, PMID, PMCID; the title+year+first-author key only when no
  * identifier matched) find the documents it belongs to. None: a new document.
  * One: the record joins it, filling what it lacks. Several: the record proves
- * they are one work, so they are folded into the oldest first (fold.ts) — the
- * result does not depend on the order records arrive in. One transaction per
- * batch; a document row is written only when something in it changes.
+ * they are one work, so they are folded into the oldest first (fold.ts). Title,
+ * venue, type and date come from the published version over a preprint and
+ * from the most authoritative source among published ones (authority.ts), so
+ * which documents exist, their identifiers and their description do not depend
+ * on the order records arrive in. One transaction per batch; a document row is
+ * written only when something in it changes.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { firstAuthorKey, titleKey } from '../sources/normalize.js';
 import type { Author, NormalizedRecord, Relation } from '../sources/types.js';
 import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
+import { authorityOf } from './authority.js';
 import { identityKeys } from './identity.js';
 
 export interface MergeInput {
@@ -36,13 +40,13 @@ function prepare(db: Database) {
     byPmcid: s('SELECT id FROM documents WHERE pmcid = ?').pluck(),
     byFallback: s('SELECT id FROM documents WHERE title_key = ? AND year = ? AND first_author_key = ? ORDER BY id LIMIT 1').pluck(),
     read: s(`SELECT id, title, abstract, authors_json, publication_date, date_precision, venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url,
-                    categories_json, license, open_access, doc_type, is_retracted, relations_json FROM documents WHERE id = ?`),
+                    categories_json, license, open_access, doc_type, is_retracted, relations_json, meta_source FROM documents WHERE id = ?`),
     insert: s(`INSERT INTO documents (title, title_key, abstract, authors_json, authors_text, first_author_key, publication_date, date_precision, sort_date, year,
                  venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url, categories_json, license, open_access, doc_type, is_retracted, relations_json,
-                 first_seen_at_utc, updated_at_utc)
+                 meta_source, first_seen_at_utc, updated_at_utc)
                VALUES (@title, @title_key, @abstract, @authors_json, @authors_text, @first_author_key, @publication_date, @date_precision, @sort_date, @year,
                  @venue, @doi, @arxiv_id, @pmid, @pmcid, @ids_json, @landing_url, @pdf_url, @categories_json, @license, @open_access, @doc_type, @is_retracted, @relations_json,
-                 @now, @now)`),
+                 @meta_source, @now, @now)`),
     provenance: s(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json) VALUES (?, ?, ?, ?, ?, ?)
                    ON CONFLICT (source, native_id) DO UPDATE SET document_id = excluded.document_id, last_seen_at_utc = excluded.last_seen_at_utc,
                    record_json = excluded.record_json`),
@@ -109,6 +113,7 @@ function insertDocument(st: Statements, record: NormalizedRecord, now: string): 
     doc_type: record.type ?? null,
     is_retracted: record.isRetracted ? 1 : 0,
     relations_json: JSON.stringify(record.relations),
+    meta_source: record.source || null,
     now,
   });
   return Number(info.lastInsertRowid);
@@ -128,13 +133,20 @@ const relationKey = (r: Relation) => `${r.kind}|${r.doi ?? ''}|${r.arxiv ?? ''}|
 /** What the document becomes with the record joined: the fields that change, by column. */
 function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRecord): Record<string, unknown> {
   const next: Record<string, unknown> = {};
-  // A published version speaks for the work over its preprint: title, venue, date and type follow it.
-  const upgrade = isPreprint(row.doc_type) && record.type !== undefined && !isPreprint(record.type) && record.venue !== undefined;
-  if (upgrade) {
-    next.title = record.title;
-    next.title_key = titleKey(record.title);
-    next.venue = record.venue;
-    next.doc_type = record.type;
+  // A published version speaks for the work over its preprint, and among published records the
+  // more authoritative source speaks (authority.ts): title, venue, type and date follow it. So the
+  // document reads the same whatever order its records arrive in.
+  const published = record.type !== undefined && !isPreprint(record.type) && record.venue !== undefined;
+  const upgrade = isPreprint(row.doc_type) && published;
+  const takeOver = upgrade || (published && !isPreprint(row.doc_type) && authorityOf(record.source) > authorityOf(row.meta_source));
+  if (takeOver) {
+    if (record.title !== row.title) {
+      next.title = record.title;
+      next.title_key = titleKey(record.title);
+    }
+    if (record.venue !== row.venue) next.venue = record.venue;
+    if (record.type !== row.doc_type) next.doc_type = record.type;
+    if (record.source !== row.meta_source) next.meta_source = record.source;
   } else {
     if (row.venue === null && record.venue) next.venue = record.venue;
     if (row.doc_type === null && record.type) next.doc_type = record.type;
@@ -142,7 +154,9 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
   const current = row.publication_date;
   const morePrecise =
     record.publicationDate && (!current || (PRECISION_RANK[record.datePrecision ?? 'year']! > PRECISION_RANK[row.date_precision ?? 'year']! && record.publicationDate.startsWith(current.slice(0, 4))));
-  if (record.publicationDate && (morePrecise || (upgrade && record.publicationDate !== current))) {
+  const authoritativeDate =
+    takeOver && record.publicationDate !== current && (current === null || PRECISION_RANK[record.datePrecision ?? 'year']! >= PRECISION_RANK[row.date_precision ?? 'year']! || !record.publicationDate?.startsWith(current.slice(0, 4)));
+  if (record.publicationDate && (morePrecise || authoritativeDate)) {
     next.publication_date = record.publicationDate;
     next.date_precision = record.datePrecision ?? null;
     next.sort_date = sortDate(record.publicationDate);

@@ -10,6 +10,19 @@ import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type
 
 const PAGE_SIZE = 100;
 
+/** Crossref's work types in the vocabulary every adapter uses (types.ts). */
+const CROSSREF_TYPES: Record<string, string> = {
+  'journal-article': 'article',
+  'proceedings-article': 'proceedings',
+  'book-chapter': 'book-chapter',
+  'reference-entry': 'reference-entry',
+  monograph: 'book',
+  'edited-book': 'book',
+  dissertation: 'dissertation',
+  report: 'report',
+  dataset: 'dataset',
+};
+
 const UPDATE_RELATION: Record<string, { incoming: Relation['kind']; outgoing: Relation['kind'] }> = {
   retraction: { incoming: 'retracted_by', outgoing: 'retraction_of' },
   correction: { incoming: 'corrected_by', outgoing: 'correction_of' },
@@ -42,7 +55,7 @@ export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
     if (mapped) relations.push({ kind: mapped.outgoing, doi: normalizeDoi(update.DOI), label: update.label, date: parseDate(update.updated?.['date-parts'])?.date });
   }
   const pdf = (item.link ?? []).find((l: any) => l['content-type'] === 'application/pdf')?.URL;
-  const type = item.type === 'posted-content' && item.subtype === 'preprint' ? 'preprint' : item.type;
+  const type = item.type === 'posted-content' && item.subtype === 'preprint' ? 'preprint' : (CROSSREF_TYPES[item.type] ?? item.type);
   return makeRecord({
     source: 'crossref',
     nativeId: doi,

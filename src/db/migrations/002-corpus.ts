@@ -39,6 +39,8 @@ export const corpus: Migration = {
         doc_type TEXT,
         is_retracted INTEGER NOT NULL DEFAULT 0,
         relations_json TEXT NOT NULL DEFAULT '[]',
+        -- The source whose record gave title, venue, type and date (see corpus/authority.ts).
+        meta_source TEXT,
         first_seen_at_utc TEXT NOT NULL,
         updated_at_utc TEXT NOT NULL
       );
