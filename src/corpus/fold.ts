@@ -8,30 +8,10 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { NormalizedRecord } from '../sources/types.js';
+import type { DocumentRow } from './read.js';
 
-export interface StoredDocument {
-  id: number;
-  title: string;
-  abstract: string | null;
-  authors_json: string;
-  publication_date: string | null;
-  date_precision: string | null;
-  venue: string | null;
-  doi: string | null;
-  arxiv_id: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  ids_json: string;
-  landing_url: string | null;
-  pdf_url: string | null;
-  categories_json: string;
-  license: string | null;
-  open_access: number | null;
-  doc_type: string | null;
-  is_retracted: number;
-  relations_json: string;
-  meta_source: string | null;
-}
+/** A document row as merge and fold read it. */
+export type StoredDocument = DocumentRow;
 
 const referencesCache = new WeakMap<Database, { table: string; column: string }[]>();
 

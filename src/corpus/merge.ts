@@ -16,6 +16,7 @@ import { firstAuthorKey, titleKey } from '../sources/normalize.js';
 import type { Author, NormalizedRecord, Relation } from '../sources/types.js';
 import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
+import { DOCUMENT_COLUMNS } from './read.js';
 import { identityKeys } from './identity.js';
 
 export interface MergeInput {
@@ -39,8 +40,7 @@ function prepare(db: Database) {
     byPmid: s('SELECT id FROM documents WHERE pmid = ?').pluck(),
     byPmcid: s('SELECT id FROM documents WHERE pmcid = ?').pluck(),
     byFallback: s('SELECT id FROM documents WHERE title_key = ? AND year = ? AND first_author_key = ? ORDER BY id LIMIT 1').pluck(),
-    read: s(`SELECT id, title, abstract, authors_json, publication_date, date_precision, venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url,
-                    categories_json, license, open_access, doc_type, is_retracted, relations_json, meta_source FROM documents WHERE id = ?`),
+    read: s(`SELECT ${DOCUMENT_COLUMNS}, d.meta_source FROM documents d WHERE d.id = ?`),
     insert: s(`INSERT INTO documents (title, title_key, abstract, authors_json, authors_text, first_author_key, publication_date, date_precision, sort_date, year,
                  venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url, categories_json, license, open_access, doc_type, is_retracted, relations_json,
                  meta_source, first_seen_at_utc, updated_at_utc)

@@ -26,6 +26,7 @@ export interface DocumentRow {
   relations_json: string;
   first_seen_at_utc: string;
   sort_date?: string;
+  meta_source?: string | null;
 }
 
 export interface DocumentView {
