@@ -5,7 +5,6 @@
  * takes, validated by the same service.
  */
 import type { Command } from 'commander';
-import type { Context } from '../src/context.js';
 import { SvcError, ValidationError } from '../src/errors.js';
 import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
 import { createRoutine, getRoutineView } from '../src/routines/service.js';
@@ -101,7 +100,7 @@ function createBody(flags: RoutineFlags): Record<string, unknown> {
 }
 
 /** The PUT body of `svc routine edit`: only what the flags change (parameters merged over the stored ones). */
-export function routineUpdateBody(_ctx: Context, current: RoutineRow, flags: RoutineFlags): Record<string, unknown> {
+export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (flags.name !== undefined) body.name = flags.name;
   if (flags.schedule !== undefined) body.schedule_cron = flags.schedule;

@@ -45,7 +45,7 @@ export function register(program: Command, io: Io): void {
     .option('--no-intent', 'remove the intent')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id));
-      const view = updateRoutine(ctx, current.id, routineUpdateBody(ctx, current, flags));
+      const view = updateRoutine(ctx, current.id, routineUpdateBody(current, flags));
       emit(io, view, () => routineDetail(view));
     }));
   routine
