@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 16);
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 if (process.argv[2] === '--child-svc') {
   const { createContext } = await import(path.join(root, 'dist/src/context.js'));
@@ -83,8 +83,14 @@ async function main() {
   const svcRounds = [];
   const bareRounds = [];
   for (let round = 0; round < ROUNDS; round++) {
-    bareRounds.push(await load(bare.port, {}));
-    svcRounds.push(await load(svc.port, headers));
+    // Alternate which goes first, so warm-up or a busy moment does not favour one side.
+    if (round % 2 === 0) {
+      bareRounds.push(await load(bare.port, {}));
+      svcRounds.push(await load(svc.port, headers));
+    } else {
+      svcRounds.push(await load(svc.port, headers));
+      bareRounds.push(await load(bare.port, {}));
+    }
   }
   const median = (rounds) => rounds.map((r) => r.rps).sort((a, b) => a - b)[Math.floor(rounds.length / 2)];
   const bareRps = median(bareRounds);

@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { publicLimits } from './limits.js';
 import * as reasons from './reasons.js';
 import { libraryOf, requireVault } from './service.js';
-import { linkView, type LinkView } from './views.js';
+import { fileView, linkView, type LinkView } from './views.js';
 
 /** @example exportInventory(ctx, { expectedVaultId }).text */
 export function exportInventory(ctx: Context, request: { expectedVaultId: string }) {
@@ -21,19 +21,10 @@ export function exportInventory(ctx: Context, request: { expectedVaultId: string
     list.push(linkView(link));
     links.set(link.file_row, list);
   }
-  const files = catalog.all(vault.vault_id).map((row) => ({
-    file_id: row.file_id,
-    version_id: row.version_id,
-    original_name: row.original_name,
-    format: row.format,
-    media_type: row.media_type,
-    byte_size: row.byte_size,
-    sha256: row.sha256,
-    relative_path: row.relative_path,
-    imported_at_utc: row.imported_at_utc,
-    paper_links: links.get(row.id) ?? [],
-    availability: 'not_checked' as const,
-  }));
+  const files = catalog.all(vault.vault_id).map((row) => {
+    const { id: _catalogRow, ...file } = fileView(row); // the catalog's row id is local, not portable
+    return { ...file, paper_links: links.get(row.id) ?? [], availability: 'not_checked' as const };
+  });
   const inventory = {
     version: 1,
     kind: 'svc-library-inventory',

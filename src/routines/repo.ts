@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { RoutineEntity } from './entity.js';
 import type { RoutineParameters } from './parameters.js';
+import type { RoutineFields } from './schema.js';
 
 export interface RoutineRow {
   id: number;
@@ -21,21 +22,8 @@ export interface RoutineRow {
   updated_at_utc: string;
 }
 
-/** Stored values of the writable fields. */
-export interface RoutineValues {
-  name: string;
-  schedule_cron: string;
-  parameters: RoutineParameters;
-  ai_enabled: boolean;
-  ai_settings: Record<string, unknown> | null;
-  email_ai_summary_enabled: boolean;
-  email_enabled: boolean;
-  intent: string | null;
-  is_active: boolean;
-  notify_on_complete: boolean;
-  storage_settings: Record<string, unknown> | null;
-  entity: RoutineEntity | null;
-}
+/** Stored values of the writable fields: the validated fields with the entity checked. */
+export type RoutineValues = Omit<RoutineFields, 'entity'> & { entity: RoutineEntity | null };
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
