@@ -6,10 +6,10 @@ import { CONFIG_TYPES, type ConfigType } from '../src/configurations/schema.js';
 import { createConfiguration, deleteConfiguration, listConfigurations, requireConfig } from '../src/configurations/service.js';
 import { exportConfigurations, importConfigurations, MAX_IMPORT_BYTES } from '../src/configurations/transfer.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
-import { confirmDestructive } from './confirm.js';
-import { withContext } from './context.js';
-import { emit, table, type Io } from './io.js';
-import { idArg } from './routine.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { emit, table, type Io } from './lib/io.js';
+import { idArg } from './lib/flags.js';
 
 function jsonArg(raw: string, flag: string): unknown {
   try {

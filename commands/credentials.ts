@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { MAX_CREDENTIAL_LENGTH } from '../src/credentials/store.js';
-import { confirmDestructive } from './confirm.js';
-import { withContext } from './context.js';
-import { emit, table, type Io } from './io.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { emit, table, type Io } from './lib/io.js';
 
 /** The secret comes from stdin or a hidden prompt, never from argv (argv is visible to other processes). */
 async function readSecret(io: Io, name: string): Promise<string> {

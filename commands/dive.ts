@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { executionManager } from '../src/executions/manager.js';
 import { parseDive } from '../src/executions/request.js';
-import { withContext } from './context.js';
-import type { Io } from './io.js';
-import { runOptions, requestBody, type RunFlags } from './run-flags.js';
-import { asFlagError, runInForeground } from './run-foreground.js';
+import { withContext } from './lib/context.js';
+import type { Io } from './lib/io.js';
+import { runOptions, requestBody, type RunFlags } from './lib/run-flags.js';
+import { asFlagError, runInForeground } from './lib/run-foreground.js';
 
 export function register(program: Command, io: Io): void {
   runOptions(

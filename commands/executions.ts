@@ -2,26 +2,23 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { notFound } from '../src/errors.js';
 import { listEvents } from '../src/executions/events.js';
-import { listExecutions } from '../src/executions/list.js';
+import { EXECUTION_LIST_LIMIT, listExecutions } from '../src/executions/list.js';
+import { enumFlag, idArg, intFlag } from './lib/flags.js';
 import { renderLog } from '../src/executions/log.js';
 import { executionManager } from '../src/executions/manager.js';
 import { getExecution, type ExecutionRow } from '../src/executions/repo.js';
 import { renderReport } from '../src/executions/report.js';
 import { searchRecord } from '../src/executions/search-record.js';
 import { executionDetail } from '../src/executions/views.js';
-import { confirmDestructive } from './confirm.js';
-import { withContext } from './context.js';
-import { emit, table, type Io } from './io.js';
-import { runInForeground, summary } from './run-foreground.js';
-import { SvcError } from '../src/errors.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { emit, table, type Io } from './lib/io.js';
+import { runInForeground, summary } from './lib/run-foreground.js';
 
-function idArg(raw: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new SvcError(400, 'invalid_id', `An execution id is a positive whole number, not "${raw}".`);
-  return Number(raw);
-}
+const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 
 function row(ctx: Context, raw: string): ExecutionRow {
-  const id = idArg(raw);
+  const id = idArg(raw, 'execution');
   const found = getExecution(ctx.db, id);
   if (!found) throw notFound('execution_not_found', `No execution ${id}; \`svc executions list\` shows them.`);
   return found;
@@ -33,20 +30,20 @@ export function register(program: Command, io: Io): void {
     .command('list')
     .description('newest first')
     .option('--status <status>', 'running, completed, failed, cancelled or interrupted')
-    .option('--limit <n>', 'rows (default 20)', '20')
-    .action((opts: { status?: string; limit: string }) =>
-      withContext(io, (ctx) => {
-        const status = opts.status as ExecutionRow['status'] | undefined;
-        if (status && !['running', 'completed', 'failed', 'cancelled', 'interrupted'].includes(status)) throw new SvcError(400, 'invalid_status', `Unknown status "${status}".`);
-        const page = listExecutions(ctx, { status, limit: Math.min(200, Math.max(1, Number(opts.limit) || 20)), offset: 0 });
+    .option('--limit <n>', `rows, ${EXECUTION_LIST_LIMIT.min} to ${EXECUTION_LIST_LIMIT.max} (default 20)`)
+    .action((opts: { status?: string; limit?: string }) => {
+      const status = enumFlag(opts.status, '--status', STATUSES);
+      const limit = intFlag(opts.limit, '--limit', EXECUTION_LIST_LIMIT, 20);
+      return withContext(io, (ctx) => {
+        const page = listExecutions(ctx, { status, limit, offset: 0 });
         emit(io, page, () =>
           table([
             ['ID', 'TYPE', 'STATUS', 'RESULTS', 'STARTED', 'QUERY'],
             ...page.executions.map((e) => [String(e.id), e.type, e.status + (e.interrupted_reason ? ` (${e.interrupted_reason})` : ''), String(e.result_count), e.started_at_utc.slice(0, 19).replace('T', ' '), e.query]),
           ]),
         );
-      }),
-    );
+      });
+    });
   executions
     .command('show')
     .argument('<id>', 'execution id')
@@ -83,7 +80,7 @@ export function register(program: Command, io: Io): void {
     .argument('<id>', 'execution id')
     .description('ask a running execution to stop (it keeps what it found); works on runs of any svc process')
     .action((id: string) => withContext(io, (ctx) => {
-      const answer = executionManager(ctx).cancel(idArg(id));
+      const answer = executionManager(ctx).cancel(idArg(id, 'execution'));
       emit(io, answer, () => `Cancel requested for execution ${answer.id}.`);
     }));
   executions
@@ -93,7 +90,7 @@ export function register(program: Command, io: Io): void {
     .description('run the same search again in the foreground, linked to the original')
     .action((id: string, opts: { requestId?: string }) =>
       withContext(io, async (ctx) => {
-        io.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).restart(idArg(id), opts.requestId ?? null));
+        io.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).restart(idArg(id, 'execution'), opts.requestId ?? null));
       }),
     );
   executions

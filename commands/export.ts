@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
-import { withContext } from './context.js';
-import type { Io } from './io.js';
+import { withContext } from './lib/context.js';
+import type { Io } from './lib/io.js';
 
 const ids = (value: string, previous: number[] = []) => {
   for (const part of value.split(',')) {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { callServer, HEALTH_PROBE_TIMEOUT_MS, locateServer } from '../src/client/discover.js';
 import type { Health } from '../src/health/service.js';
-import { withContext } from './context.js';
-import { emit, type Io } from './io.js';
+import { withContext } from './lib/context.js';
+import { emit, type Io } from './lib/io.js';
 
 export function register(program: Command, io: Io): void {
   program

@@ -9,8 +9,8 @@ import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { importFile, libraryOf, libraryStatus } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
-import { exitCodeFor } from './exit-codes.js';
-import { emit, table, type Io } from './io.js';
+import { exitCodeFor } from './lib/exit-codes.js';
+import { emit, table, type Io } from './lib/io.js';
 
 interface Outcome {
   source: string;

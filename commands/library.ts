@@ -9,11 +9,13 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText } from '../src/library/index.js';
+import { DEFAULT_LIMITS } from '../src/library/limits.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
-import { withContext } from './context.js';
-import { EXIT } from './exit-codes.js';
-import { emit, table, type Io } from './io.js';
+import { withContext } from './lib/context.js';
+import { idArg, intFlag } from './lib/flags.js';
+import { EXIT } from './lib/exit-codes.js';
+import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
 
 function uuidArg(value: string, what: string): string {
@@ -21,13 +23,7 @@ function uuidArg(value: string, what: string): string {
   return value;
 }
 
-function intArg(value: string | undefined, what: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^(0|[1-9][0-9]*)$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
-    throw new SvcError(422, 'invalid_integer', `${what} must be an integer of at least ${min}.`);
-  }
-  return Number(value);
-}
+const ID = { min: 1, max: Number.MAX_SAFE_INTEGER };
 
 function vaultId(ctx: Context): string {
   const vault = libraryStatus(ctx).vault;
@@ -60,13 +56,13 @@ export function register(program: Command, io: Io): void {
 
   library.command('import').description(`copy up to 20 files (.pdf, .txt, .md, each at most 64 MiB) into the vault`)
     .argument('<files...>', 'files to import').option('--document <id>', 'also link each file to this paper id')
-    .action(action((ctx, files: string[], opts: { document?: string }) => runImport(ctx, io, files, intArg(opts.document, '--document', 1))));
+    .action(action((ctx, files: string[], opts: { document?: string }) => runImport(ctx, io, files, intFlag(opts.document, '--document', ID))));
 
   library.command('list').description('files, newest first (a page at a time)')
-    .option('--q <text>', 'literal name substring, ASCII case-insensitive').option('--limit <n>', 'page size, 1 to 100', '50')
+    .option('--q <text>', 'literal name substring, ASCII case-insensitive').option('--limit <n>', 'page size, 1 to 100')
     .option('--through <id>', 'the ceiling of the first page').option('--before <id>', 'the next page: ids below this')
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
-      const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), q: opts.q, limit: intArg(opts.limit, '--limit', 1), throughId: intArg(opts.through, '--through', 0), beforeId: intArg(opts.before, '--before', 1) });
+      const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) });
       emit(io, page, () => table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])]));
       if (page.has_more && !io.json) io.err(`more: svc library list --through ${page.through_id} --before ${page.next_before_id}`);
     }));
@@ -79,7 +75,7 @@ export function register(program: Command, io: Io): void {
 
   library.command('link').description('link a file to an existing paper id').argument('<file_id>').argument('<document_id>')
     .action(action((ctx, fileId: string, documentId: string) => {
-      const r = linkPaper(ctx, { expectedVaultId: vaultId(ctx), fileId: uuidArg(fileId, 'file_id'), documentId: intArg(documentId, 'document_id', 1)! });
+      const r = linkPaper(ctx, { expectedVaultId: vaultId(ctx), fileId: uuidArg(fileId, 'file_id'), documentId: idArg(documentId, 'paper') });
       emit(io, r, () => `${r.created ? 'linked' : 'already linked'}: ${r.file_id} → paper ${r.link.document_id}`);
     }));
 

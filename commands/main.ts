@@ -6,10 +6,10 @@
 import { Command, CommanderError } from 'commander';
 import { SvcError, ValidationError } from '../src/errors.js';
 import { svcVersion } from '../src/version.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
-import type { Io } from './io.js';
+import { EXIT, exitCodeFor } from './lib/exit-codes.js';
+import type { Io } from './lib/io.js';
 
-export { processIo } from './io.js';
+export { processIo } from './lib/io.js';
 
 export interface CommandModule {
   register(program: Command, io: Io): void;
@@ -61,6 +61,8 @@ function describeError(err: unknown): { reason: string; message: string } {
 /** Run the CLI with `argv` (without node and script) and answer the exit code. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const program = buildProgram(io);
+  // Parse errors happen before the preAction hook sets io.json.
+  const wantsJson = () => io.json || argv.includes('--json');
   const wanted = argv[0] === 'help' ? argv[1] : argv.find((a) => !a.startsWith('-'));
   const entry = COMMANDS.find((c) => c.name === wanted);
   for (const c of COMMANDS) {
@@ -74,10 +76,13 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
       if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
-      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (err.exitCode === 0) return EXIT.ok;
+      // commander has already said what is wrong on stderr; --json still gets one document.
+      if (wantsJson()) io.out(JSON.stringify({ error: 'usage', message: err.message.replace(/^error: /, '') }, null, 2));
+      return EXIT.usage;
     }
     const { reason, message } = describeError(err);
-    if (io.json) io.out(JSON.stringify({ error: reason, message }, null, 2));
+    if (wantsJson()) io.out(JSON.stringify({ error: reason, message }, null, 2));
     io.err(`svc: ${message}`);
     return exitCodeFor(err);
   }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readConfig } from '../src/config.js';
-import { emit, type Io } from './io.js';
+import { emit, type Io } from './lib/io.js';
 
 export function register(program: Command, io: Io): void {
   program

@@ -8,10 +8,10 @@ import type { Command } from 'commander';
 import { SvcError, ValidationError } from '../src/errors.js';
 import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
 import { createRoutine, getRoutineView } from '../src/routines/service.js';
-import { withContext } from './context.js';
-import { emit, type Io } from './io.js';
-import { askRoutine, clackPrompter, previewLines } from './routine-ask.js';
-import { routineDetail } from './routine-format.js';
+import { withContext } from './lib/context.js';
+import { emit, type Io } from './lib/io.js';
+import { askRoutine, clackPrompter, previewLines } from './lib/routine-ask.js';
+import { routineDetail } from './lib/routine-format.js';
 
 export interface RoutineFlags {
   name?: string;

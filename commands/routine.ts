@@ -1,26 +1,16 @@
 import type { Command } from 'commander';
-import { SvcError } from '../src/errors.js';
 import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../src/routines/coverage.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/scheduler/views.js';
-import { confirmDestructive } from './confirm.js';
-import { withContext } from './context.js';
-import { emit, type Io } from './io.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { idArg, intFlag } from './lib/flags.js';
+import { withContext } from './lib/context.js';
+import { emit, type Io } from './lib/io.js';
 import { addCommand, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
-import { coverageText, jobsTable, routineDetail, routineTable } from './routine-format.js';
-import { runInForeground } from './run-foreground.js';
+import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
+import { runInForeground } from './lib/run-foreground.js';
 
-export function idArg(raw: string, what = 'routine'): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new SvcError(400, 'invalid_id', `A ${what} id is a positive whole number, not "${raw}".`);
-  return Number(raw);
-}
-
-function bounded(raw: string | undefined, name: string, fallback: number, max: number, min = 1): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new SvcError(400, 'invalid_option', `${name} must be a whole number from ${min} to ${max}.`);
-  return Number(raw);
-}
 
 export function register(program: Command, io: Io): void {
   const routine = program.command('routine').description('saved searches on a cron schedule: add, list, show, edit, run, activate, deactivate, delete, coverage, jobs');
@@ -38,13 +28,13 @@ export function register(program: Command, io: Io): void {
     .argument('<id>', 'routine id')
     .description('one routine: search, schedule and next fires, last run, missed fires with details')
     .action((id: string) => withContext(io, (ctx) => {
-      const view = getRoutineView(ctx, idArg(id));
+      const view = getRoutineView(ctx, idArg(id, 'routine'));
       emit(io, view, () => routineDetail(view));
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
-      const current = requireRoutine(ctx, idArg(id));
+      const current = requireRoutine(ctx, idArg(id, 'routine'));
       const view = updateRoutine(ctx, current.id, routineUpdateBody(current, flags));
       emit(io, view, () => routineDetail(view));
     }));
@@ -53,8 +43,8 @@ export function register(program: Command, io: Io): void {
     .argument('<id>', 'routine id')
     .description('run now, in the foreground, outside the schedule (also an inactive routine)')
     .action((id: string) => withContext(io, async (ctx) => {
-      process.exitCode = await runInForeground(ctx, io, () => {
-        const run = runRoutineNow(ctx, idArg(id));
+      io.exitCode = await runInForeground(ctx, io, () => {
+        const run = runRoutineNow(ctx, idArg(id, 'routine'));
         if (run.note) io.err(run.note);
         return { id: run.execution_id, status: 'running', replayed: false };
       });
@@ -68,7 +58,7 @@ export function register(program: Command, io: Io): void {
       .argument('<id>', 'routine id')
       .description(description)
       .action((id: string) => withContext(io, (ctx) => {
-        const answer = fn(ctx, idArg(id));
+        const answer = fn(ctx, idArg(id, 'routine'));
         emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${'next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${answer.next_run_at_utc}` : ''}` : 'inactive'}.`);
       }));
   }
@@ -78,7 +68,7 @@ export function register(program: Command, io: Io): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .description('delete a routine and its scheduled job (its runs and the corpus stay)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
-      const row = requireRoutine(ctx, idArg(id));
+      const row = requireRoutine(ctx, idArg(id, 'routine'));
       if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
       emit(io, deleteRoutine(ctx, row.id), () => `Routine ${row.id} deleted.`);
     }));
@@ -89,8 +79,8 @@ export function register(program: Command, io: Io): void {
     .option('--offset <n>', 'skip this many examples per side')
     .description('compare what the routine found with its intent: off target, missed in the corpus')
     .action((id: string, opts: { limit?: string; offset?: string }) => withContext(io, (ctx) => {
-      const row = requireRoutine(ctx, idArg(id));
-      const page = { limit: bounded(opts.limit, '--limit', COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT), offset: bounded(opts.offset, '--offset', 0, Number.MAX_SAFE_INTEGER, 0) };
+      const row = requireRoutine(ctx, idArg(id, 'routine'));
+      const page = { limit: intFlag(opts.limit, '--limit', { min: 1, max: COVERAGE_MAX_LIMIT }, COVERAGE_DEFAULT_LIMIT), offset: intFlag(opts.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0) };
       const audit = routineCoverage(ctx, row, page);
       emit(io, audit, () => coverageText(audit));
     }));

@@ -3,7 +3,7 @@ import { forgetHandedDownToken, parsePort } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { checkOrigin } from '../src/runtime/origins.js';
-import type { Io } from './io.js';
+import type { Io } from './lib/io.js';
 
 export function register(program: Command, io: Io): void {
   program

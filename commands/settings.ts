@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { parseSettingWord } from '../src/settings/check.js';
 import { SETTINGS, SETTINGS_GROUPS, isSettingsGroup, type SettingsGroup } from '../src/settings/schema.js';
-import { withContext } from './context.js';
-import { emit, table, type Io } from './io.js';
+import { withContext } from './lib/context.js';
+import { emit, table, type Io } from './lib/io.js';
 
 function groupOf(name: string): SettingsGroup {
   if (!isSettingsGroup(name)) throw new SvcError(400, 'unknown_group', `No settings group "${name}"; groups: ${SETTINGS_GROUPS.join(', ')}.`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readCatalog, searchableRepositories } from '../src/sources/catalog.js';
-import { withContext } from './context.js';
-import { emit, table, type Io } from './io.js';
+import { withContext } from './lib/context.js';
+import { emit, table, type Io } from './lib/io.js';
 
 export function register(program: Command, io: Io): void {
   program

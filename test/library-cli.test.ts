@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { runImport } from '../commands/library-import.js';
-import type { Io } from '../commands/io.js';
+import type { Io } from '../commands/lib/io.js';
 import { runCli, tempDirs } from './_setup.js';
 
 const dirs = tempDirs();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, rawRequest, ROOT, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { runCli as runCliInProcess } from '../commands/main.js';
-import type { Io } from '../commands/io.js';
+import type { Io } from '../commands/lib/io.js';
 
 function serve(dirs: TempDirs, args: string[] = ['--port', '0'], extraEnv: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'serve', ...args], {

@@ -5,7 +5,7 @@ import { notFound } from '../../src/errors.js';
 import { exportArchive, MAX_EXPORT_IDS } from '../../src/executions/archive.js';
 import { executionDocumentIds, executionDocumentsPage } from '../../src/executions/documents.js';
 import { followEvents, listEvents, TERMINAL_KINDS } from '../../src/executions/events.js';
-import { listExecutions } from '../../src/executions/list.js';
+import { EXECUTION_LIST_LIMIT, listExecutions } from '../../src/executions/list.js';
 import { renderLog } from '../../src/executions/log.js';
 import { executionManager } from '../../src/executions/manager.js';
 import { getExecution, runningExecutions, getSources } from '../../src/executions/repo.js';
@@ -45,7 +45,7 @@ export const executionRoutes = [
       status: enumQuery(q, 'status', STATUSES),
       type: enumQuery(q, 'type', TYPES),
       routineId: q.has('routine_id') ? intQuery(q, 'routine_id', 0, 1, Number.MAX_SAFE_INTEGER) : undefined,
-      limit: intQuery(q, 'limit', 50, 1, 200),
+      limit: intQuery(q, 'limit', EXECUTION_LIST_LIMIT.default, EXECUTION_LIST_LIMIT.min, EXECUTION_LIST_LIMIT.max),
       offset: intQuery(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
     });
   }),

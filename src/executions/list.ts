@@ -4,6 +4,9 @@ import type { ExecutionRow, ExecutionStatus } from './repo.js';
 import type { ExecutionType } from './request.js';
 import { listRow } from './views.js';
 
+/** Page size bounds of a list, shared by the HTTP route and `svc executions list`. */
+export const EXECUTION_LIST_LIMIT = { min: 1, max: 200, default: 50 } as const;
+
 export interface ListFilters {
   status?: ExecutionStatus;
   type?: ExecutionType;

@@ -1,5 +1,5 @@
-import { createContext, type Context } from '../src/context.js';
-import { createLogger } from '../src/log.js';
+import { createContext, type Context } from '../../src/context.js';
+import { createLogger } from '../../src/log.js';
 import type { Io } from './io.js';
 
 /** Build the Context for one command, run `fn`, and always close it. */

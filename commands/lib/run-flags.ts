@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SvcError } from '../src/errors.js';
+import { SvcError } from '../../src/errors.js';
 
 export interface RunFlags {
   from?: string;

@@ -4,10 +4,10 @@
  * preview of its next three fires, and the intent sentence. The prompt
  * functions are passed in so the flow can be driven by a script in tests.
  */
-import type { Context } from '../src/context.js';
-import { SvcError } from '../src/errors.js';
-import { CronSyntaxError, parseSchedule } from '../src/scheduler/cron.js';
-import { searchableRepositories } from '../src/sources/catalog.js';
+import type { Context } from '../../src/context.js';
+import { promptCancelled } from './confirm.js';
+import { CronSyntaxError, parseSchedule } from '../../src/scheduler/cron.js';
+import { searchableRepositories } from '../../src/sources/catalog.js';
 
 export interface Prompter {
   text(opts: { message: string; placeholder?: string; defaultValue?: string; validate?: (value: string | undefined) => string | undefined }): Promise<string | symbol>;
@@ -22,7 +22,7 @@ export async function clackPrompter(): Promise<Prompter> {
 }
 
 function answered<T>(value: T | symbol): T {
-  if (typeof value === 'symbol') throw new SvcError(400, 'cancelled', 'Nothing created.');
+  if (typeof value === 'symbol') throw promptCancelled('Nothing created.');
   return value;
 }
 

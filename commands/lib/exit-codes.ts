@@ -2,7 +2,7 @@
  * Exit codes, from one table (documented in man/svc.1 under EXIT STATUS).
  * Errors map to them by HTTP-like status, never by parsing messages.
  */
-import { SvcError } from '../src/errors.js';
+import { SvcError } from '../../src/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -19,6 +19,7 @@ export const EXIT = {
 export function exitCodeFor(err: unknown): number {
   if (!(err instanceof SvcError)) return EXIT.failed;
   if (err.reason === 'server_not_running') return EXIT.noServer;
+  if (err.reason === 'cancelled') return EXIT.interrupted;
   switch (err.status) {
     case 400:
     case 413:

@@ -3,9 +3,9 @@
  * one the SSE route serves). On a terminal: one line per source, redrawn in
  * place. Piped: one line per event.
  */
-import type { Context } from '../src/context.js';
-import { followEvents, type ExecutionEvent } from '../src/executions/events.js';
-import { logLine } from '../src/executions/log.js';
+import type { Context } from '../../src/context.js';
+import { followEvents, type ExecutionEvent } from '../../src/executions/events.js';
+import { logLine } from '../../src/executions/log.js';
 import type { Io } from './io.js';
 
 interface SourceLine {

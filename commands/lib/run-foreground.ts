@@ -4,11 +4,11 @@
  * Ctrl-C stops at once), and a closing summary naming every zero reason and
  * where the report is.
  */
-import type { Context } from '../src/context.js';
-import { ValidationError } from '../src/errors.js';
-import { executionManager, type Submitted } from '../src/executions/manager.js';
-import { getExecution } from '../src/executions/repo.js';
-import { executionDetail } from '../src/executions/views.js';
+import type { Context } from '../../src/context.js';
+import { ValidationError } from '../../src/errors.js';
+import { executionManager, type Submitted } from '../../src/executions/manager.js';
+import { getExecution } from '../../src/executions/repo.js';
+import { executionDetail } from '../../src/executions/views.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { showProgress } from './progress.js';

@@ -1,4 +1,4 @@
-import { SvcError } from '../src/errors.js';
+import { SvcError } from '../../src/errors.js';
 import type { Io } from './io.js';
 
 /**
@@ -12,5 +12,11 @@ export async function confirmDestructive(io: Io, question: string, yes: boolean 
   }
   const { confirm, isCancel } = await import('@clack/prompts');
   const answer = await confirm({ message: question, initialValue: false });
-  return !isCancel(answer) && answer === true;
+  if (isCancel(answer)) throw promptCancelled('Nothing changed.');
+  return answer === true;
+}
+
+/** Ctrl-C or Escape at a prompt: exit status 130, like Ctrl-C anywhere else. */
+export function promptCancelled(message: string): SvcError {
+  return new SvcError(499, 'cancelled', message);
 }

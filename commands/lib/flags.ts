@@ -1,0 +1,58 @@
+/**
+ * Flag and argument values, checked before anything runs. A bad value is a
+ * usage error (exit 2) that names the flag, the value given and what is
+ * allowed. Bounds come from the service layer, so the CLI and the HTTP door
+ * refuse exactly the same values.
+ */
+import { SvcError } from '../../src/errors.js';
+
+/** A usage error: exit status 2, `{"error": "invalid_flag", …}` under --json. */
+export function usageError(message: string, reason = 'invalid_flag'): SvcError {
+  return new SvcError(400, reason, message);
+}
+
+export interface IntBounds {
+  min: number;
+  max: number;
+}
+
+/** A whole number within bounds, or `fallback` when the flag was not given. */
+export function intFlag(raw: string | undefined, flag: string, bounds: IntBounds, fallback: number): number;
+export function intFlag(raw: string | undefined, flag: string, bounds: IntBounds): number | undefined;
+export function intFlag(raw: string | undefined, flag: string, bounds: IntBounds, fallback?: number): number | undefined {
+  if (raw === undefined) return fallback;
+  const range = bounds.max >= Number.MAX_SAFE_INTEGER ? `at least ${bounds.min}` : `from ${bounds.min} to ${bounds.max}`;
+  const value = /^-?\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!Number.isSafeInteger(value) || value < bounds.min || value > bounds.max) {
+    throw usageError(`${flag} must be a whole number ${range}, not "${raw}".`);
+  }
+  return value;
+}
+
+/** A positive row id given as an argument (`svc executions show 3`). */
+export function idArg(raw: string, what: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw usageError(`A ${what} id is a positive whole number, not "${raw}".`, 'invalid_id');
+  return Number(raw);
+}
+
+/** One of a closed list of values. */
+export function enumFlag<T extends string>(raw: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(raw)) throw usageError(`${flag} must be one of ${allowed.join(', ')}, not "${raw}".`);
+  return raw as T;
+}
+
+/** A comma-separated list, trimmed, empty items dropped. */
+export function listFlag(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** A calendar date YYYY-MM-DD that exists. */
+export function dateFlag(raw: string | undefined, flag: string): string | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  if (!d || d.toISOString().slice(0, 10) !== raw) throw usageError(`${flag} must be a date YYYY-MM-DD, not "${raw}".`);
+  return raw;
+}
