@@ -35,6 +35,16 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'export', summary: 'export references (bibtex, ris, csv, json)', load: () => import('./export.js') },
   { name: 'sources', summary: 'list the repositories svc can search, with key status', load: () => import('./sources.js') },
   { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library.js') },
+  // area: delivery
+  // area: explorer
+  // area: analytics
+  // area: profiles
+  // area: similarity
+  // area: admin
+  // area: evidence
+  // area: answers
+  // area: assistant
+  // area: mcp
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];
 

@@ -18,4 +18,30 @@ import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
 
-export const ROUTES: RouteDef[] = [...healthRoutes, ...onboardingRoutes, ...authRoutes, ...settingsRoutes, ...credentialRoutes, ...repositoryRoutes, ...searchRoutes, ...executionRoutes, ...exportRoutes, ...calendarRoutes, ...routineRoutes, ...schedulerRoutes, ...configurationRoutes, ...libraryRoutes];
+// Wave 2 areas add their import above and their list after their own marker below
+// (one marker per area keeps parallel work from touching the same lines).
+export const ROUTES: RouteDef[] = [
+  ...healthRoutes,
+  ...onboardingRoutes,
+  ...authRoutes,
+  ...settingsRoutes,
+  ...credentialRoutes,
+  ...repositoryRoutes,
+  ...searchRoutes,
+  ...executionRoutes,
+  ...exportRoutes,
+  ...calendarRoutes,
+  ...routineRoutes,
+  ...schedulerRoutes,
+  ...configurationRoutes,
+  ...libraryRoutes,
+  // area: delivery
+  // area: explorer
+  // area: analytics
+  // area: profiles
+  // area: similarity
+  // area: admin
+  // area: evidence
+  // area: answers
+  // area: assistant
+];

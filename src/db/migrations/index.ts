@@ -7,7 +7,24 @@ import { library } from './016-library.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
- * 2 corpus, 3 executions, 4 routines and scheduler, 16 library; the spec
- * reserves 15 (assistant), 17 (evidence) and 18 (selected answers).
+ * 2 corpus, 3 executions, 4 routines and scheduler, 5 deliveries, 6 reading
+ * queue, 7 lifecycle and watchdog, 8 watch profiles, 9 embeddings, 10 links,
+ * 11 administration, 12 corpus provenance, 15 assistant, 16 library,
+ * 17 evidence, 18 selected answers.
  */
-export const MIGRATIONS: Migration[] = [foundation, corpus, executions, routines, library];
+export const MIGRATIONS: Migration[] = [
+  foundation,
+  corpus,
+  executions,
+  routines,
+  // area: delivery (5)
+  // area: explorer (6, 12)
+  // area: analytics (7)
+  // area: profiles (8)
+  // area: similarity (9, 10)
+  // area: admin (11)
+  // area: assistant (15)
+  library,
+  // area: evidence (17)
+  // area: answers (18)
+];
