@@ -10,6 +10,7 @@ import { flushSearchIndex } from '../corpus/search-index.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
+import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
 import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, type ExecutionStatus } from './repo.js';
@@ -131,5 +132,6 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
   });
+  await runAfterRunSteps(ctx, { id: executionId, status });
   return status;
 }

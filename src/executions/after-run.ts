@@ -1,0 +1,32 @@
+/**
+ * Steps that follow a settled execution in whatever process ran it (server,
+ * daemon or a foreground CLI run): deliveries of a routine's report, watch
+ * profile matching of the new documents. Each step is isolated: one that
+ * throws is logged and never changes the execution's outcome.
+ */
+import type { Context } from '../context.js';
+import type { ExecutionStatus } from './repo.js';
+
+export interface SettledExecution {
+  id: number;
+  status: ExecutionStatus;
+}
+
+export type AfterRunStep = (ctx: Context, execution: SettledExecution) => void | Promise<void>;
+
+/** Wave 2 areas add their step after their own marker (one marker per area). */
+const STEPS: { name: string; run: AfterRunStep }[] = [
+  // area: delivery
+  // area: profiles
+  // area: similarity
+];
+
+export async function runAfterRunSteps(ctx: Context, execution: SettledExecution): Promise<void> {
+  for (const step of STEPS) {
+    try {
+      await step.run(ctx, execution);
+    } catch (err) {
+      ctx.log.error(`after-run step ${step.name} failed for execution ${execution.id}`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    }
+  }
+}
