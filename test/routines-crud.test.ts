@@ -104,7 +104,7 @@ test('an invalid cron is a 422 that says what is wrong; unknown fields and limit
   assert.is((await t.request('GET', `/api/routines/${zoned.id}`)).json().schedule.timezone, 'Europe/Berlin');
 });
 
-test('an entity with a bad profile id, mode or (for now) any profile is 400, never stored', async () => {
+test('an entity with a bad profile id, mode or absent profile is 400, never stored', async () => {
   const base = { name: 'e', schedule_cron: '@daily', parameters: { repositories: ['crossref'], query: 'q' } };
   const cases: [unknown, string][] = [
     [{ profile_id: 1, mode: 'everything' }, 'invalid_entity_mode'],
@@ -112,7 +112,7 @@ test('an entity with a bad profile id, mode or (for now) any profile is 400, nev
     [{ profile_id: -3, mode: 'retractions' }, 'invalid_entity_profile'],
     [{ profile_id: 1, mode: 'new_papers', kind: 'person' }, 'invalid_entity'],
     ['profile 1', 'invalid_entity'],
-    [{ profile_id: 1, mode: 'new_papers' }, 'watch_profiles_unavailable'],
+    [{ profile_id: 1, mode: 'new_papers' }, 'unknown_profile'],
   ];
   const before = t.ctx.db.prepare('SELECT count(*) FROM routines').pluck().get();
   for (const [entity, reason] of cases) {

@@ -7,9 +7,9 @@ export const BASES = ['orcid', 'orcid_cited', 'name_affiliation', 'alias', 'name
 export type Basis = (typeof BASES)[number];
 
 export const WHAT_A_BASIS_MEANS: Record<Basis, string> = {
-  orcid: "An author record of the paper carries the profile's ORCID iD exactly: the source itself ties this author to that identifier.",
+  orcid: "An author record of the paper, in the merged paper or in any source's record of it, carries the profile's ORCID iD exactly: the source itself ties this author to that identifier.",
   orcid_cited:
-    "The profile's ORCID iD appears in a source's record of the paper, but on no author record we could read, so it ties the paper, not a named author, to the identifier.",
+    "The profile's ORCID iD appears in a source's record of the paper, but not on any author record (for example only in a relation or the abstract): it ties the paper, not a named author, to the identifier. Counted only for profiles that ask for it (orcid_cited true).",
   name_affiliation:
     "An author's name agrees with the profile's name (family name and given name or initial) and the author's affiliation contains one of the profile's affiliations: a string match, not an identity claim.",
   alias:

@@ -16,6 +16,7 @@ import { givenNamesAgree, nameKey, nameParts, sharedAffiliation, type NameParts 
 import * as repo from './repo.js';
 
 const SLICE = 5_000;
+const ORCID_PATTERN = /\d{4}-\d{4}-\d{4}-\d{3}[\dX]/g;
 
 interface IndexedProfile {
   row: repo.ProfileRow;
@@ -26,17 +27,15 @@ interface IndexedProfile {
 interface ProfileIndex {
   profiles: Map<number, IndexedProfile>;
   byOrcid: Map<string, IndexedProfile>;
-  citedOrcids: Map<string, IndexedProfile>;
   byKey: Map<string, { profile: IndexedProfile; source: 'name' | 'alias'; variant: string; parts: NameParts }[]>;
 }
 
 function buildIndex(db: Database, rows: repo.ProfileRow[]): ProfileIndex {
-  const index: ProfileIndex = { profiles: new Map(), byOrcid: new Map(), citedOrcids: new Map(), byKey: new Map() };
+  const index: ProfileIndex = { profiles: new Map(), byOrcid: new Map(), byKey: new Map() };
   for (const row of rows) {
     const p = { row, affiliations: JSON.parse(row.affiliations_json) as string[], fieldHints: JSON.parse(row.field_hints_json) as string[] };
     index.profiles.set(row.id, p);
     if (row.orcid) index.byOrcid.set(row.orcid, p);
-    if (row.orcid && row.orcid_cited) index.citedOrcids.set(row.orcid, p);
   }
   for (const k of repo.allNameKeys(db)) {
     const profile = index.profiles.get(k.profile_id);
@@ -94,12 +93,18 @@ function matchDocument(db: Database, index: ProfileIndex, doc: repo.CandidateDoc
       else keep(found, p.row.id, { basis: 'name_only', matchedAuthor: author.name, evidence: `${said}; no identifier or affiliation confirms it${hintNote(p, doc)}.` });
     }
   }
-  // An ORCID cited in a source's record but on no author: read the records only when someone asks for it.
-  if (index.citedOrcids.size) {
+  // Other sources' records of the same paper may carry identifiers the merged author list lacks
+  // (arXiv has no ORCIDs, Crossref has). Read them only when a profile has an ORCID to look for.
+  if (index.byOrcid.size) {
     for (const { source, record_json } of repo.sourceRecordTexts(db, doc.id)) {
-      for (const m of record_json.matchAll(/\d{4}-\d{4}-\d{4}-\d{3}[\dX]/g)) {
-        const p = index.citedOrcids.get(m[0]);
-        if (p && eligible(p.row.id)) keep(found, p.row.id, { basis: 'orcid_cited', matchedAuthor: null, evidence: `The ${source} record of this paper cites ORCID ${m[0]} outside any author record we read.` });
+      const cited = [...new Set(record_json.match(ORCID_PATTERN) ?? [])].filter((o) => index.byOrcid.has(o) && eligible(index.byOrcid.get(o)!.row.id));
+      if (!cited.length) continue;
+      const recordAuthors = ((JSON.parse(record_json) as { authors?: Author[] }).authors ?? []);
+      for (const orcid of cited) {
+        const p = index.byOrcid.get(orcid)!;
+        const onAuthor = recordAuthors.find((a) => a.orcid === orcid);
+        if (onAuthor) keep(found, p.row.id, { basis: 'orcid', matchedAuthor: onAuthor.name, evidence: `The ${source} author record "${onAuthor.name}" carries ORCID ${orcid}.` });
+        else if (p.row.orcid_cited) keep(found, p.row.id, { basis: 'orcid_cited', matchedAuthor: null, evidence: `The ${source} record of this paper cites ORCID ${orcid} outside any author record.` });
       }
     }
   }
