@@ -39,6 +39,7 @@ export const COMMANDS: CommandEntry[] = [
   // area: explorer
   // area: analytics
   // area: profiles
+  { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile.js') },
   // area: similarity
   // area: admin
   // area: evidence

@@ -104,7 +104,7 @@ test('an invalid cron is a 422 that says what is wrong; unknown fields and limit
   assert.is((await t.request('GET', `/api/routines/${zoned.id}`)).json().schedule.timezone, 'Europe/Berlin');
 });
 
-test('an entity with a bad profile id, mode or (for now) any profile is 400, never stored', async () => {
+test('an entity with a bad profile id, mode or absent profile is 400, never stored', async () => {
   const base = { name: 'e', schedule_cron: '@daily', parameters: { repositories: ['crossref'], query: 'q' } };
   const cases: [unknown, string][] = [
     [{ profile_id: 1, mode: 'everything' }, 'invalid_entity_mode'],
@@ -112,7 +112,7 @@ test('an entity with a bad profile id, mode or (for now) any profile is 400, nev
     [{ profile_id: -3, mode: 'retractions' }, 'invalid_entity_profile'],
     [{ profile_id: 1, mode: 'new_papers', kind: 'person' }, 'invalid_entity'],
     ['profile 1', 'invalid_entity'],
-    [{ profile_id: 1, mode: 'new_papers' }, 'watch_profiles_unavailable'],
+    [{ profile_id: 1, mode: 'new_papers' }, 'unknown_profile'],
   ];
   const before = t.ctx.db.prepare('SELECT count(*) FROM routines').pluck().get();
   for (const [entity, reason] of cases) {
@@ -120,11 +120,19 @@ test('an entity with a bad profile id, mode or (for now) any profile is 400, nev
     assert.is(r.status, 400, JSON.stringify(entity));
     assert.is(r.json().detail.reason, reason);
   }
-  assert.match((await create({ ...base, entity: { profile_id: 7, mode: 'new_papers' } })).json().detail.message, /watch profiles are not part of this version/);
+  assert.match((await create({ ...base, entity: { profile_id: 7, mode: 'new_papers' } })).json().detail.message, /No watch profile 7/);
+  const group = (await t.request('POST', '/api/profiles', { body: { name: 'ATLAS Collaboration', kind: 'group' } })).json();
+  const wrongKind = await create({ ...base, entity: { profile_id: group.id, mode: 'new_papers' } });
+  assert.equal([wrongKind.status, wrongKind.json().detail.reason], [400, 'invalid_entity_kind']);
   assert.is(t.ctx.db.prepare('SELECT count(*) FROM routines').pluck().get(), before);
+  const person = (await t.request('POST', '/api/profiles', { body: { name: 'Josiah Carberry', orcid: '0000-0002-1825-0097' } })).json();
+  const following = await create({ ...base, name: 'follows', entity: { profile_id: person.id, mode: 'retractions' } });
+  assert.is(following.status, 201);
+  assert.equal((await t.request('GET', `/api/routines/${following.json().id}`)).json().entity, { profile_id: person.id, mode: 'retractions' });
+  assert.is((await t.request('DELETE', `/api/profiles/${person.id}`)).status, 409, 'a followed profile is not deleted from under its routine');
   assert.is((await create({ ...base, entity: null })).status, 201);
   const { id } = (await create(base)).json();
-  assert.is((await t.request('PUT', `/api/routines/${id}`, { body: { entity: { profile_id: 2, mode: 'retractions' } } })).status, 400);
+  assert.is((await t.request('PUT', `/api/routines/${id}`, { body: { entity: { profile_id: 99, mode: 'retractions' } } })).status, 400);
 });
 
 test('update: every field optional and nullable, no defaults; null clears what may be empty and leaves the rest', async () => {

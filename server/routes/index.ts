@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings.js';
 import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
+import { profileRoutes } from './profiles.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -39,6 +40,7 @@ export const ROUTES: RouteDef[] = [
   // area: explorer
   // area: analytics
   // area: profiles
+  ...profileRoutes,
   // area: similarity
   // area: admin
   // area: evidence

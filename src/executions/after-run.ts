@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import type { ExecutionStatus } from './repo.js';
+import { matchNewDocuments } from '../profiles/match.js';
 
 export interface SettledExecution {
   id: number;
@@ -18,6 +19,7 @@ export type AfterRunStep = (ctx: Context, execution: SettledExecution) => void |
 const STEPS: { name: string; run: AfterRunStep }[] = [
   // area: delivery
   // area: profiles
+  { name: 'watch profile matching', run: (ctx) => void matchNewDocuments(ctx) },
   // area: similarity
 ];
 

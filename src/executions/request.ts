@@ -29,6 +29,8 @@ export interface RunSpec {
   savedConfigurationId: number | null;
   routineId: number | null;
   author: string | null;
+  /** The followed profile's ORCID iD, asked of the sources that search by it (the others get `author`). */
+  authorOrcid?: string | null;
 }
 
 const isoDate = v.pipe(

@@ -62,7 +62,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   const outcome = await searchSource(
     ctx,
     entry,
-    { query: spec.query, keywords: spec.keywords, dateFrom: spec.dateFrom ?? undefined, dateTo: spec.dateTo ?? undefined, maxResults: spec.maxResults, author: spec.author ?? undefined },
+    { query: spec.query, keywords: spec.keywords, dateFrom: spec.dateFrom ?? undefined, dateTo: spec.dateTo ?? undefined, maxResults: spec.maxResults, author: spec.author ?? undefined, authorOrcid: spec.authorOrcid ?? undefined },
     {
       signal: options.signal,
       ephemeralCredentials: options.ephemeralCredentials,

@@ -1,13 +1,13 @@
 /**
  * A routine's `entity` (profile_id plus mode new_papers or retractions) makes
  * it follow a watch profile. The spec answers a bad profile id, mode or
- * profile kind with 400, not 422. Watch profiles are not part of this version:
- * until their table exists every entity is refused with 400 and the reason, so
- * no routine claims to follow a profile nobody can check. The watch-profile
- * work replaces the last step with a lookup of the profile and its kind.
+ * profile kind with 400, not 422. Only person profiles can be followed: a fire
+ * asks the sources that search by author (by ORCID iD where the source can,
+ * by name otherwise), and a group has no author search.
  */
 import type { Context } from '../context.js';
 import { badRequest } from '../errors.js';
+import { getProfile } from '../profiles/repo.js';
 
 export const ENTITY_MODES = ['new_papers', 'retractions'] as const;
 export type EntityMode = (typeof ENTITY_MODES)[number];
@@ -16,8 +16,6 @@ export interface RoutineEntity {
   profile_id: number;
   mode: EntityMode;
 }
-
-const WATCH_PROFILE_TABLE = 'watch_profiles';
 
 /** null for no entity; a checked entity; or a 400 naming what is wrong. */
 export function checkEntity(ctx: Context, raw: unknown): RoutineEntity | null {
@@ -34,13 +32,17 @@ export function checkEntity(ctx: Context, raw: unknown): RoutineEntity | null {
   if (typeof mode !== 'string' || !(ENTITY_MODES as readonly string[]).includes(mode)) {
     throw badRequest('invalid_entity_mode', `entity.mode must be ${ENTITY_MODES.join(' or ')}.`, { mode: typeof mode === 'string' ? mode.slice(0, 64) : null });
   }
-  const tableExists = ctx.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(WATCH_PROFILE_TABLE) !== undefined;
-  if (!tableExists) {
-    throw badRequest(
-      'watch_profiles_unavailable',
-      `No watch profile ${profileId} exists: watch profiles are not part of this version of svc, so a routine cannot follow one yet. Leave entity out or send null.`,
-      { profile_id: profileId },
-    );
+  const profile = getProfile(ctx.db, profileId);
+  if (!profile) throw badRequest('unknown_profile', `No watch profile ${profileId}; \`svc profile list\` lists them.`, { profile_id: profileId });
+  if (profile.kind !== 'person') {
+    throw badRequest('invalid_entity_kind', `Watch profile ${profileId} is a ${profile.kind} profile; a routine can follow only a person (sources search by author).`, { profile_id: profileId, kind: profile.kind });
   }
-  throw badRequest('unknown_profile', `No watch profile ${profileId} can be followed by a routine in this version of svc.`, { profile_id: profileId });
+  return { profile_id: profileId, mode: mode as EntityMode };
+}
+
+/** The author a fire asks about: the profile's name, and its ORCID iD for the sources that search by it. */
+export function entityAuthor(ctx: Context, entity: RoutineEntity | null): { author: string; authorOrcid: string | null } | null {
+  if (!entity) return null;
+  const profile = getProfile(ctx.db, entity.profile_id);
+  return profile ? { author: profile.name, authorOrcid: profile.orcid } : null;
 }

@@ -8,6 +8,7 @@
  */
 import type { Context } from '../context.js';
 import type { RunSpec } from '../executions/request.js';
+import { entityAuthor } from './entity.js';
 import { lastSuccessStart, valuesOf, type RoutineRow } from './repo.js';
 
 const DAY_MS = 86_400_000;
@@ -36,6 +37,7 @@ export function runSpecFor(ctx: Context, row: RoutineRow, fire: FireTimes): RunS
   const values = valuesOf(row);
   const p = values.parameters;
   const window = windowFor(ctx, row, fire);
+  const followed = entityAuthor(ctx, values.entity);
   return {
     type: 'routine',
     repositories: p.repositories,
@@ -49,6 +51,7 @@ export function runSpecFor(ctx: Context, row: RoutineRow, fire: FireTimes): RunS
     requestId: null,
     savedConfigurationId: p.saved_configuration_id,
     routineId: row.id,
-    author: null,
+    author: followed?.author ?? null,
+    authorOrcid: followed?.authorOrcid ?? null,
   };
 }

@@ -114,6 +114,7 @@ export const crossref: SourceAdapter = {
     keywordQuery: true,
     dateWindow: 'exact',
     authorSearch: true,
+    orcidSearch: true,
     pageSize: PAGE_SIZE,
     paging: 'cursor',
     // Public pool: 5 requests per second; the polite pool (with mailto) allows more, we stay at 5.
@@ -123,8 +124,11 @@ export const crossref: SourceAdapter = {
     const params = new URLSearchParams();
     const text = combinedQuery(req.query, req.keywords);
     if (text) params.set('query', text);
-    if (req.author) params.set('query.author', req.author);
+    // An ORCID iD is an exact filter; a name is a relevance query on the byline.
+    const orcid = req.author ? normalizeOrcid(req.author) : undefined;
     const filters = [];
+    if (orcid && req.author!.replace(/https?:\/\/orcid\.org\//i, '').trim().toUpperCase() === orcid) filters.push(`orcid:${orcid}`);
+    else if (req.author) params.set('query.author', req.author);
     if (req.dateFrom) filters.push(`from-pub-date:${req.dateFrom}`);
     if (req.dateTo) filters.push(`until-pub-date:${req.dateTo}`);
     if (filters.length) params.set('filter', filters.join(','));

@@ -18,6 +18,8 @@ export interface SourceParams {
   dateTo?: string;
   maxResults: number;
   author?: string;
+  /** An ORCID iD for the same author, sent instead of the name to sources with orcidSearch. */
+  authorOrcid?: string;
 }
 
 export interface SourceEvidence {
@@ -91,7 +93,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
       date_from: params.dateFrom ?? null,
       date_to: params.dateTo ?? null,
       max_results: params.maxResults,
-      author: params.author ?? null,
+      author: ('capabilities' in entry && entry.capabilities.orcidSearch && params.authorOrcid) || params.author || null,
       base_url: entry.status === 'retired' ? '' : baseUrlOf(ctx, entry.id, entry.defaultBaseUrl),
       key: 'none',
     },
@@ -169,7 +171,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     dateFrom: windowFrom,
     dateTo: windowTo,
     maxResults: params.maxResults,
-    author: params.author,
+    author: caps.orcidSearch && params.authorOrcid ? params.authorOrcid : params.author,
     apiKey,
     contactEmail,
     baseUrl: outcome.request.base_url,

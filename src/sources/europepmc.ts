@@ -129,6 +129,7 @@ export const europepmc: SourceAdapter = {
     keywordQuery: true,
     dateWindow: 'exact',
     authorSearch: true,
+    orcidSearch: true,
     pageSize: PAGE_SIZE,
     paging: 'cursor',
     // Europe PMC tolerates about 10 requests per second; half of that is polite.

@@ -100,6 +100,7 @@ export const hal: SourceAdapter = {
     keywordQuery: true,
     dateWindow: 'exact',
     authorSearch: true,
+    orcidSearch: true,
     pageSize: PAGE_SIZE,
     paging: 'offset',
     // HAL documents no rate limit; one request a second keeps a shared public service comfortable.

@@ -142,6 +142,7 @@ export const openalex: SourceAdapter = {
     keywordQuery: true,
     dateWindow: 'exact',
     authorSearch: true,
+    orcidSearch: true,
     pageSize: PAGE_SIZE,
     paging: 'cursor',
     credential: { name: 'openalex_api_key', required: true },

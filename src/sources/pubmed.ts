@@ -67,6 +67,7 @@ export const pubmed: SourceAdapter = {
     keywordQuery: true,
     dateWindow: 'exact',
     authorSearch: true,
+    orcidSearch: true,
     pageSize: PAGE_SIZE,
     paging: 'offset',
     credential: { name: 'ncbi_api_key', required: false },

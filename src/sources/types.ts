@@ -118,6 +118,8 @@ export interface Capabilities {
   /** exact: day precision; year: only whole years (filtered locally to the day); none: cannot; required: only answers with a window. */
   dateWindow: DateWindowSupport;
   authorSearch: boolean;
+  /** The author search also takes an ORCID iD (exact identity, not a byline). */
+  orcidSearch?: boolean;
   pageSize: number;
   paging: PagingStyle;
   credential?: { name: string; required: boolean };

@@ -4,6 +4,7 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { watchProfiles } from './008-watch-profiles.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -21,6 +22,7 @@ export const MIGRATIONS: Migration[] = [
   // area: explorer (6, 12)
   // area: analytics (7)
   // area: profiles (8)
+  watchProfiles,
   // area: similarity (9, 10)
   // area: admin (11)
   // area: assistant (15)

@@ -1,0 +1,111 @@
+/**
+ * Reading matches: a profile's matched papers (paged by limit and offset),
+ * which profiles matched a page of papers, and lifecycle findings on a
+ * profile's papers. Every answer carries by_basis counts and the glossary,
+ * because a basis is meaningless without what it means.
+ */
+import type { Context } from '../context.js';
+import { notFound } from '../errors.js';
+import type { Relation } from '../sources/types.js';
+import { BASES, byBasis, WHAT_A_BASIS_MEANS, type Basis } from './bases.js';
+import { matchDocuments, matchNewDocuments } from './match.js';
+import * as repo from './repo.js';
+import { identityOf, requireProfile } from './service.js';
+
+export const MATCHES_DEFAULT_LIMIT = 25;
+export const MATCHES_MAX_LIMIT = 200;
+export { BASES };
+
+export function profileMatches(ctx: Context, id: number, page: { limit: number; offset: number; basis?: Basis }) {
+  const row = requireProfile(ctx, id);
+  matchNewDocuments(ctx);
+  const counts = byBasis(repo.countByBasis(ctx.db, id));
+  const total = page.basis ? counts[page.basis] : Object.values(counts).reduce((a, b) => a + b, 0);
+  const matches = repo.matchPage(ctx.db, id, page.basis, page.limit, page.offset).map((m) => ({
+    document_id: m.document_id,
+    title: m.title,
+    publication_date: m.publication_date,
+    doi: m.doi,
+    basis: m.basis,
+    matched_author: m.matched_author,
+    evidence: m.evidence,
+    matched_at_utc: m.matched_at_utc,
+  }));
+  return {
+    profile_id: id,
+    profile_name: row.name,
+    ...identityOf(row),
+    total,
+    limit: page.limit,
+    offset: page.offset,
+    has_more: page.offset + matches.length < total,
+    matches,
+    by_basis: counts,
+    what_a_basis_means: WHAT_A_BASIS_MEANS,
+  };
+}
+
+/** Which profiles matched each of these papers, matched afresh so the answer is current. */
+export function matchesForDocuments(ctx: Context, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const missing = unique.filter((id) => !repo.documentExists(ctx.db, id));
+  if (missing.length) throw notFound('document_not_found', `No document ${missing.slice(0, 10).join(', ')} in the corpus.`, { document_ids: missing });
+  matchNewDocuments(ctx);
+  matchDocuments(ctx, unique);
+  const documents = unique.map((id) => ({
+    document_id: id,
+    matches: repo.matchesForDocument(ctx.db, id).map((m) => ({
+      profile_id: m.profile_id,
+      profile_name: m.profile_name,
+      kind: m.kind,
+      basis: m.basis,
+      matched_author: m.matched_author,
+      evidence: m.evidence,
+    })),
+  }));
+  const counts = byBasis(
+    BASES.map((basis) => ({ basis, n: documents.reduce((n, d) => n + d.matches.filter((m) => m.basis === basis).length, 0) })),
+  );
+  return { documents, by_basis: counts, what_a_basis_means: WHAT_A_BASIS_MEANS };
+}
+
+const LIFECYCLE_KINDS: Partial<Record<Relation['kind'], string>> = {
+  retracted_by: 'retraction',
+  corrected_by: 'correction',
+  preprint_of: 'preprint_to_published',
+  has_version: 'version_change',
+};
+
+function noticeLink(r: Relation): string | null {
+  if (r.url) return r.url;
+  if (r.doi) return `https://doi.org/${r.doi}`;
+  if (r.arxiv) return `https://arxiv.org/abs/${r.arxiv}`;
+  return null;
+}
+
+/**
+ * Lifecycle facts recorded on the profile's matched papers: retraction flags
+ * and the relations sources reported (retracted by, corrected by, published
+ * as, new version). Each finding keeps the basis of the match, since a
+ * retraction on a name-only match may be somebody else's.
+ */
+export function profileLifecycle(ctx: Context, id: number) {
+  const row = requireProfile(ctx, id);
+  matchNewDocuments(ctx);
+  const findings = repo.matchesWithLifecycle(ctx.db, id).flatMap((m) => {
+    const relations = (JSON.parse(m.relations_json) as Relation[]).filter((r) => LIFECYCLE_KINDS[r.kind]);
+    const base = { document_id: m.document_id, title: m.title, doi: m.doi, basis: m.basis, matched_author: m.matched_author };
+    const events = relations.map((r) => ({ ...base, event: LIFECYCLE_KINDS[r.kind]!, notice: noticeLink(r), notice_label: r.label ?? null, event_date: r.date ?? null }));
+    if (m.is_retracted && !events.some((e) => e.event === 'retraction')) events.unshift({ ...base, event: 'retraction', notice: null, notice_label: 'a source marks this record as retracted', event_date: null });
+    return events;
+  });
+  return {
+    profile_id: id,
+    profile_name: row.name,
+    findings,
+    total: findings.length,
+    matched_papers: repo.countMatches(ctx.db, id),
+    method: 'Retraction flags and relations (retracted by, corrected by, published as, new version) recorded by the sources on the papers this profile matched; `svc lifecycle check` looks for new ones.',
+    what_a_basis_means: WHAT_A_BASIS_MEANS,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * A routine that follows a watch profile: its fire asks each source about the person, by ORCID iD
+ * where the source searches by it (Crossref's orcid filter, OpenAlex's authorships.author.orcid),
+ * by name otherwise (arXiv's au:), and records entity_unsupported for a source with no author
+ * search (dblp). Recorded real answers on loopback stubs; the new papers are then matched.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { finished, serverWithSources } from './_executions.js';
+import { fixture, type TestServer } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+
+const ORCID = '0000-0002-8512-9529';
+let t: TestServer;
+let crossref: Stub;
+let openalex: Stub;
+let arxiv: Stub;
+let dblp: Stub;
+
+test.before(async () => {
+  crossref = await startStub([{ path: '/works', query: { filter: `orcid:${ORCID}` }, body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  openalex = await startStub([{ path: '/works', body: fixture('openalex/works-search-ml-nlp-2020-2022-first5-of-50.json') }]);
+  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/empty-idlist-0000.0000.xml') }]);
+  dblp = await startStub([]);
+  t = await serverWithSources({ crossref: crossref.url, openalex: openalex.url, arxiv: arxiv.url, dblp: dblp.url });
+  t.ctx.credentials.set('openalex_api_key', 'test-key');
+});
+test.after(async () => {
+  await t.close();
+  await Promise.all([crossref, openalex, arxiv, dblp].map((s) => s.close()));
+});
+
+test('a fire asks by ORCID where it can, by name elsewhere, and says entity_unsupported for the rest', async () => {
+  const profile = (await t.request('POST', '/api/profiles', { body: { name: 'Han Trong Thanh', orcid: ORCID } })).json();
+  const routine = await t.request('POST', '/api/routines', {
+    body: { name: 'follow', schedule_cron: '@daily', parameters: { repositories: ['crossref', 'openalex', 'arxiv', 'dblp'], query: 'language', max_results: 5 }, entity: { profile_id: profile.id, mode: 'new_papers' } },
+  });
+  assert.is(routine.status, 201, routine.text);
+  const run = (await t.request('POST', `/api/routines/${routine.json().id}/run`)).json();
+  await finished(t, run.execution_id);
+  assert.is(crossref.requests[0]!.query.get('query.author'), null, 'an ORCID is a filter, not a byline query');
+  assert.match(crossref.requests[0]!.query.get('filter')!, new RegExp(`orcid:${ORCID}`));
+  assert.match(openalex.requests[0]!.query.get('filter')!, new RegExp(`authorships.author.orcid:${ORCID}`));
+  assert.match(arxiv.requests[0]!.query.get('search_query')!, /au:"Han Trong Thanh"/);
+  assert.is(dblp.requests.length, 0);
+  for (const stub of [crossref, openalex, arxiv]) stub.assertDone();
+  const record = (await t.request('GET', `/api/executions/${run.execution_id}/search-record`)).json();
+  assert.is(record.zero_reasons.dblp, 'entity_unsupported');
+  const matches = (await t.request('GET', `/api/profiles/${profile.id}/matches`)).json();
+  assert.ok(matches.by_basis.orcid >= 1, 'the paper the run brought in matches by ORCID');
+});
+
+test.run();
