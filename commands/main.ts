@@ -46,6 +46,7 @@ export const COMMANDS: CommandEntry[] = [
   // area: answers
   // area: assistant
   // area: mcp
+  { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];
 

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { createContext } from '../src/context.js';
+import { createLogger } from '../src/log.js';
+import type { Io } from './lib/io.js';
+
+/**
+ * `svc mcp`: the MCP server on stdio for agent harnesses. Nothing but the
+ * protocol writes to stdout; the SDK and the server load only here.
+ */
+export function register(program: Command, io: Io): void {
+  program
+    .command('mcp')
+    .description('serve the MCP tool surface on stdio (a client of the running service)')
+    .action(async () => {
+      // Talk goes to stderr: stdout belongs to the protocol.
+      const ctx = createContext({ env: io.env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
+      const [{ createBackend }, { createMcpServer }, { StdioServerTransport }] = await Promise.all([
+        import('../src/mcp/backend.js'),
+        import('../src/mcp/server.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+      ]);
+      const server = createMcpServer(createBackend({ port: ctx.config.port, paths: ctx.paths, fetch: ctx.fetch }));
+      await server.connect(new StdioServerTransport());
+      await new Promise<void>((resolve) => {
+        server.onclose = () => resolve();
+        process.stdin.on('end', () => resolve());
+      });
+      await server.close();
+    });
+}

@@ -1,0 +1,127 @@
+/**
+ * The MCP server is a client of the running backend over HTTP and never
+ * opens the database. Discovery, in order: SVC_PORT, the port file in the
+ * state directory, then 8742 only when neither named a port. A named port is
+ * never widened to the default. Each candidate is confirmed with GET
+ * /api/health and the token read from <state dir>/api-token-<port>; no Origin
+ * header is sent. When nothing answers, every tool says backend_unavailable
+ * with the base URLs it tried.
+ */
+import type { Paths } from '../paths.js';
+import { DEFAULT_PORT } from '../client/discover.js';
+import { readPublishedPort, readPublishedToken } from '../runtime/token.js';
+import { fromHttp, McpToolError } from './errors.js';
+
+export const HEALTH_TIMEOUT_MS = 1500;
+export const CALL_TIMEOUT_MS = 60_000;
+
+export interface BackendOptions {
+  /** SVC_PORT, already parsed by the config module. */
+  port: number | undefined;
+  paths: Paths;
+  fetch: typeof fetch;
+}
+
+export interface Answer {
+  status: number;
+  text: string;
+  json: unknown;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Answer non-2xx as data instead of throwing (the caller maps it). */
+  acceptStatus?: number[];
+}
+
+export interface Backend {
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
+  /** GET and parse, mapping refusals to MCP errors. */
+  get<T = any>(path: string, query?: CallOptions['query']): Promise<T>;
+  send<T = any>(method: string, path: string, body?: unknown, query?: CallOptions['query']): Promise<T>;
+}
+
+interface Located {
+  baseUrl: string;
+  token: string;
+}
+
+function candidates(options: BackendOptions): { port: number; named: boolean } {
+  if (options.port !== undefined) return { port: options.port, named: true };
+  const published = readPublishedPort(options.paths);
+  if (published !== undefined) return { port: published, named: true };
+  return { port: DEFAULT_PORT, named: false };
+}
+
+function parse(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function queryString(query: CallOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export function createBackend(options: BackendOptions): Backend {
+  let located: Located | undefined;
+
+  const unavailable = (tried: string[], why: string) =>
+    new McpToolError('backend_unavailable', `The svc service is not running (${why}); start it with \`svc serve\` or \`svc daemon start\`.`, { tried });
+
+  async function locate(): Promise<Located> {
+    if (located) return located;
+    const { port } = candidates(options);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const token = readPublishedToken(options.paths, port);
+    if (!token) throw unavailable([baseUrl], `no token file for port ${port} in the state directory`);
+    let response: Response;
+    try {
+      response = await options.fetch(`${baseUrl}/api/health`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    } catch {
+      throw unavailable([baseUrl], `nothing answers on ${baseUrl}`);
+    }
+    const body = parse(await response.text()) as { status?: unknown; identity?: unknown } | null;
+    if (!response.ok || !body || typeof body !== 'object' || !('identity' in body)) throw unavailable([baseUrl], `${baseUrl} is not an svc service that accepts this state directory's token`);
+    located = { baseUrl, token };
+    return located;
+  }
+
+  async function call(method: string, path: string, callOptions: CallOptions = {}): Promise<Answer> {
+    const where = await locate();
+    let response: Response;
+    try {
+      response = await options.fetch(`${where.baseUrl}${path}${queryString(callOptions.query)}`, {
+        method,
+        headers: { authorization: `Bearer ${where.token}`, ...(callOptions.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
+    } catch {
+      located = undefined; // the server went away: look again next time
+      throw unavailable([where.baseUrl], `nothing answers on ${where.baseUrl}`);
+    }
+    const text = await response.text();
+    const answer = { status: response.status, text, json: parse(text), headers: response.headers };
+    if (!response.ok && !(callOptions.acceptStatus ?? []).includes(response.status)) throw fromHttp(response.status, answer.json);
+    return answer;
+  }
+
+  return {
+    call,
+    async get(path, query) {
+      return (await call('GET', path, { query })).json as any;
+    },
+    async send(method, path, body, query) {
+      return (await call(method, path, { body, query })).json as any;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { defineTool } from '../tool.js';
+
+const VIEWS: Record<string, string> = {
+  overview: '/api/analytics/overview',
+  volume: '/api/analytics/publication-volume',
+  sources: '/api/analytics/source-contribution',
+  keywords: '/api/analytics/keyword-contribution',
+  'routine-health': '/api/analytics/routine-health',
+  'discovery-lag': '/api/analytics/discovery-lag',
+};
+
+export const getAnalytics = defineTool({
+  name: 'get_analytics',
+  title: 'Corpus analytics',
+  description: 'One analytics view with true totals and the method used: overview, volume, sources, keywords, routine-health or discovery-lag.',
+  write: false,
+  args: {
+    view: { type: 'string', description: 'Which view.', required: true, enum: Object.keys(VIEWS) },
+    window: { type: 'string', description: 'Optional window, e.g. 30d, 12m or all.', maxLength: 32 },
+  },
+  run: (backend, args) => backend.get(VIEWS[args.view]!, { window: args.window }),
+});
+
+export const getWatchdogFindings = defineTool({
+  name: 'get_watchdog_findings',
+  title: 'Watchdog findings',
+  description: 'Routines and sources that look broken or unusual, each with what to do and the thresholds used, and the list of what the watchdog cannot judge.',
+  write: false,
+  args: { include_muted: { type: 'boolean', description: 'Also muted findings.', default: false } },
+  run: (backend, args) => backend.get('/api/watchdog', { include_muted: args.include_muted }),
+});

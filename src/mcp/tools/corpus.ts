@@ -1,0 +1,117 @@
+import { ID, LIMIT } from '../args.js';
+import { invalidArgument } from '../errors.js';
+import { defineTool, RELEVANCE_NOTE } from '../tool.js';
+
+const DATE = { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' } as const;
+
+/** A paper as the tools show it: enough to cite and open, never the whole record. */
+function paperOf(p: Record<string, any>) {
+  const authors = Array.isArray(p.authors) ? p.authors.map((a: any) => (typeof a === 'string' ? a : a?.name)).filter(Boolean) : [];
+  return {
+    id: p.id ?? p.document_id,
+    title: p.title,
+    authors: authors.slice(0, 10),
+    date: p.publication_date ?? p.date ?? null,
+    source: p.source ?? p.meta_source ?? (Array.isArray(p.sources) ? p.sources[0] : null) ?? null,
+    doi: p.doi ?? null,
+    url: p.landing_url ?? p.url ?? (p.doi ? `https://doi.org/${p.doi}` : null),
+    ...(p.distance !== undefined ? { distance: p.distance } : {}),
+  };
+}
+
+export const searchCorpus = defineTool({
+  name: 'search_corpus',
+  title: 'Search the corpus',
+  description: 'Search the papers already collected, by keyword (newest first) or semantically (nearest first). Pages by cursor; an offset is refused.',
+  write: false,
+  args: {
+    query: { type: 'string', description: 'What to look for.', required: true, maxLength: 1000 },
+    mode: { type: 'string', description: 'keyword (default) or semantic', enum: ['keyword', 'semantic'] },
+    sources: { type: 'string[]', description: 'Only papers found by these sources.', maxItems: 30 },
+    date_from: DATE,
+    date_to: DATE,
+    limit: LIMIT(100),
+    cursor: { type: 'string', description: 'next_cursor of the previous page.', maxLength: 2000 },
+    offset: { type: 'integer', description: 'Refused: this tool pages by cursor.', min: 0, max: 0 },
+  },
+  async run(backend, args) {
+    if (args.offset !== undefined) throw invalidArgument('search_corpus pages by cursor: pass next_cursor as cursor; an offset is refused.', { argument: 'offset' });
+    const answer = await backend.send('POST', '/api/explorer/search', {
+      query: args.query,
+      mode: args.mode,
+      sources: args.sources,
+      date_from: args.date_from,
+      date_to: args.date_to,
+      limit: args.limit,
+      cursor: args.cursor,
+    });
+    const papers = ((answer.papers ?? answer.documents ?? answer.results ?? []) as Record<string, any>[]).map(paperOf);
+    const semantic = answer.mode === 'semantic';
+    return {
+      papers,
+      next_cursor: answer.next_cursor ?? null,
+      mode: answer.mode ?? 'keyword',
+      ...(answer.mode_unavailable ? { mode_unavailable: answer.mode_unavailable } : {}),
+      ...(semantic ? { ranked_count: answer.ranked_count, unranked_count: answer.unranked_count, model: answer.model } : {}),
+      total: answer.total ?? null,
+      note: RELEVANCE_NOTE,
+    };
+  },
+});
+
+export const findSimilar = defineTool({
+  name: 'find_similar',
+  title: 'Similar papers',
+  description: 'The papers nearest to one paper of the corpus. An empty list always carries the reason.',
+  write: false,
+  args: { doc_id: ID('document'), limit: LIMIT(100) },
+  async run(backend, args) {
+    const answer = await backend.get(`/api/documents/${args.doc_id}/similar`, { limit: args.limit });
+    const list = (answer.similar ?? answer.documents ?? answer.results ?? []) as Record<string, any>[];
+    const papers = list.map((p) => ({ ...paperOf(p), distance: p.distance ?? null, ...(p.score !== undefined ? { score: p.score } : {}) }));
+    const reason = answer.reason ?? answer.unavailable ?? (papers.length ? null : 'No paper of the corpus is near this one with the current embeddings.');
+    return { doc_id: args.doc_id, model: answer.model ?? null, papers, ...(papers.length ? {} : { reason }) };
+  },
+});
+
+export const explainMatch = defineTool({
+  name: 'explain_match',
+  title: 'Why is this paper here',
+  description: 'What is locally verifiable about why a paper is in the corpus: the runs and routines that found it, which keywords matched in which field, and what cannot be verified.',
+  write: false,
+  args: { doc_id: ID('document') },
+  async run(backend, args) {
+    const answer = await backend.get(`/api/documents/${args.doc_id}/why`);
+    return { ...answer, note: RELEVANCE_NOTE };
+  },
+});
+
+export const getPaperLifecycle = defineTool({
+  name: 'get_paper_lifecycle',
+  title: 'Lifecycle of a paper',
+  description: 'Retractions, preprint-to-published and version changes recorded for a paper, each with its notice link.',
+  write: false,
+  args: { doc_id: ID('document') },
+  run: (backend, args) => backend.get(`/api/documents/${args.doc_id}/lifecycle`),
+});
+
+export const MAX_EXPORT_DOCS = 500;
+
+export const exportReferences = defineTool({
+  name: 'export_references',
+  title: 'Export references',
+  description: `References of one execution or of up to ${MAX_EXPORT_DOCS} papers, as BibTeX, RIS, CSV or JSON text.`,
+  write: false,
+  args: {
+    exec_id: { type: 'integer', description: 'An execution id.', min: 1, max: Number.MAX_SAFE_INTEGER },
+    doc_ids: { type: 'integer[]', description: 'Document ids.', minItems: 1, maxItems: MAX_EXPORT_DOCS },
+    format: { type: 'string', description: 'bibtex, ris, csv or json', required: true, enum: ['bibtex', 'ris', 'csv', 'json'] },
+  },
+  async run(backend, args) {
+    if ((args.exec_id === undefined) === (args.doc_ids === undefined)) throw invalidArgument('export_references takes exec_id or doc_ids, exactly one of them.');
+    const answer = await backend.call('POST', '/api/export/references', {
+      body: args.exec_id !== undefined ? { execution_ids: [args.exec_id], format: args.format } : { document_ids: args.doc_ids, format: args.format },
+    });
+    return { format: args.format, text: answer.text };
+  },
+});
