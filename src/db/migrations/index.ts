@@ -4,6 +4,7 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { assistant } from './015-assistant.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -24,6 +25,7 @@ export const MIGRATIONS: Migration[] = [
   // area: similarity (9, 10)
   // area: admin (11)
   // area: assistant (15)
+  assistant,
   library,
   // area: evidence (17)
   // area: answers (18)
