@@ -152,3 +152,38 @@ export function parseFrames(text: string): { event: string; data: any }[] {
     })
     .filter((f): f is { event: string; data: any } => f !== undefined);
 }
+
+export interface OpenStream {
+  status: Promise<number>;
+  frames: { event: string; data: any }[];
+  text: () => string;
+  ended: Promise<void>;
+  destroy(): void;
+}
+
+/** POST a JSON body and follow the answer as it streams (SSE or held JSON). */
+export function openStream(port: number, token: string, urlPath: string, body: unknown): OpenStream {
+  let raw = '';
+  const frames: { event: string; data: any }[] = [];
+  let req!: http.ClientRequest;
+  let resolveStatus!: (s: number) => void;
+  const status = new Promise<number>((r) => (resolveStatus = r));
+  const ended = new Promise<void>((resolve) => {
+    req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: urlPath, agent: false, headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        resolveStatus(res.statusCode ?? 0);
+        res.on('data', (d) => {
+          raw += d;
+          frames.splice(0, frames.length, ...parseFrames(raw));
+        });
+        res.on('end', () => resolve());
+        res.on('close', () => resolve());
+        res.on('error', () => resolve());
+      },
+    );
+    req.on('error', () => resolve());
+    req.end(JSON.stringify(body));
+  });
+  return { status, frames, text: () => raw, ended, destroy: () => req.destroy() };
+}

@@ -67,7 +67,9 @@ export const assistantRoutes = [
   route('POST', '/api/ai/models', async (event, { ctx }) => listModelIds(ctx, await readValid(event, ModelsBody, { hideInput: true, limit: 64 * 1024 }))),
   route('GET', '/api/assistant/sessions', (event, { ctx }) => legacyList(ctx, intQuery(queryOf(event), 'limit', LEGACY_LIST_DEFAULT, 1, 500))),
   route('POST', '/api/assistant/sessions', async (event, { ctx }) => {
-    const body = parseWith(CreateBody, (await readJson(event, { optional: true })) ?? {}, ['body']);
+    const raw = (await readJson(event, { optional: true })) ?? {};
+    if (Array.isArray(raw)) throw invalid(['body'], 'Input should be a valid object', 'object_type');
+    const body = parseWith(CreateBody, raw, ['body']);
     event.res.status = 201;
     return createSession(ctx, body);
   }),
