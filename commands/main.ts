@@ -44,6 +44,7 @@ export const COMMANDS: CommandEntry[] = [
   // area: evidence
   // area: answers
   // area: assistant
+  { name: 'assistant', summary: 'the assistant: status, chat, conversations (new, sessions, show, export, delete)', load: () => import('./assistant.js') },
   // area: mcp
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];

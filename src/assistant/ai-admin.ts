@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { badRequest, invalid } from '../errors.js';
-import { AGENT_ALIASES, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, type ApiProvider } from '../providers/catalog.js';
+import { AGENT_ALIASES, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, providerForCredential, type ApiProvider } from '../providers/catalog.js';
 import { checkKey, listModels } from '../providers/index.js';
 import { apiBaseUrl, cliBinary } from './connections.js';
 
@@ -86,4 +86,12 @@ export async function listModelIds(ctx: Context, input: ModelsInput) {
     provider.label,
   );
   return { provider: provider.id, models: [...new Set(models)].sort(), source: 'provider_api' };
+}
+
+/** `svc credentials validate NAME`: the stored value of an AI credential, checked with its provider. */
+export async function validateStoredCredential(ctx: Context, name: string, baseUrl?: string) {
+  ctx.credentials.status(name); // unknown name: 404
+  const provider = providerForCredential(name);
+  if (!provider) throw badRequest('not_validatable', `${name} is not an AI provider key; only AI keys can be validated here.`);
+  return validateCredential(ctx, { provider: provider.id, key: null, base_url: baseUrl ?? null });
 }
