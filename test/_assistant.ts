@@ -74,10 +74,15 @@ export async function startFakeProvider(key: string): Promise<FakeProvider> {
           { event: 'ping', data: { type: 'ping' } },
           ...fake.reply.map((t) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } } })),
           { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-          { event: 'content_block_start', data: { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'search_corpus', input: {} } } },
-          { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"query": "ec' } } },
-          { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: 'ology"}' } } },
-          { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
+          // A tool call only when tools are offered and the last message is not already a tool answer.
+          ...(body?.tools?.length && !JSON.stringify(body.messages.at(-1)).includes('tool_result')
+            ? [
+                { event: 'content_block_start', data: { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'search_corpus', input: {} } } },
+                { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"query": "ec' } } },
+                { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: 'ology"}' } } },
+                { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
+              ]
+            : []),
           { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } } },
           { event: 'message_stop', data: { type: 'message_stop' } },
         ]);

@@ -227,4 +227,32 @@ test('permissions: the request is held open until allow or deny', async () => {
   assert.is((await t.request('POST', '/api/assistant/permissions', { body: { tool_name: 'Bash' } })).status, 422);
 });
 
+test('a plugged-in tool box: each call and its answer are recorded, then the model answers', async () => {
+  const { provideAssistantTools } = await import('../src/assistant/runner.js');
+  const calls: unknown[] = [];
+  provideAssistantTools(t.ctx, {
+    specs: [{ name: 'search_corpus', description: 'Search the corpus', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }],
+    run: async (call) => {
+      calls.push(call.input);
+      return { output: { documents: [{ id: 1, title: 'Ecology now' }], leaked: t.token }, isError: false };
+    },
+  });
+  try {
+    const id = await create({ ...OPENAI, provider: 'anthropic', model: 'asked' });
+    const frames = parseFrames((await send(id, { text: 'find ecology' })).text);
+    assert.equal(calls, [{ query: 'ecology' }]);
+    assert.equal(frames.filter((f) => f.event.startsWith('tool_')).map((f) => f.event), ['tool_call', 'tool_result']);
+    assert.not.ok(JSON.stringify(frames).includes(t.token), 'tool results are scrubbed of the token');
+    const second = fake.seen.at(-1)!.body;
+    assert.is(second.messages.at(-1).content[0].type, 'tool_result');
+    const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+    assert.equal(detail.messages.map((m: any) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.equal(detail.messages[1].tool_calls.data, [{ id: 'toolu_1', name: 'search_corpus', input: { query: 'ecology' } }]);
+    assert.is(detail.messages[2].tool_results.data[0].output.documents[0].title, 'Ecology now');
+    assert.is(detail.turn_choices[0].assistant_message_id, detail.messages[3].id);
+  } finally {
+    provideAssistantTools(t.ctx, undefined);
+  }
+});
+
 test.run();
