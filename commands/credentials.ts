@@ -56,4 +56,17 @@ export function register(program: Command, io: Io): void {
         emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: deleted`);
       }),
     );
+  credentials
+    .command('validate')
+    .description('check a stored AI key against its provider (lists models; spends no tokens)')
+    .argument('<name>', 'credential name, e.g. openai_api_key')
+    .option('--base-url <url>', 'send to this endpoint instead of the configured one')
+    .action((name: string, opts: { baseUrl?: string }) =>
+      withContext(io, async (ctx) => {
+        const { validateStoredCredential } = await import('../src/assistant/ai-admin.js');
+        const result = await validateStoredCredential(ctx, name, opts.baseUrl);
+        emit(io, result, () => `${name}: ${result.status} (${result.message})`);
+        if (!result.valid) io.exitCode = 1;
+      }),
+    );
 }

@@ -45,6 +45,7 @@ export const COMMANDS: CommandEntry[] = [
   // area: evidence
   // area: answers
   // area: assistant
+  { name: 'assistant', summary: 'the assistant: status, chat, conversations (new, sessions, show, export, delete)', load: () => import('./assistant.js') },
   // area: mcp
   { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },

@@ -17,6 +17,8 @@ export interface Config {
   specRoutesPath?: string;
   /** Inputs for the operating system's per-user locations. */
   osDirs: { home?: string; xdgDataHome?: string; xdgStateHome?: string; localAppData?: string };
+  /** Assistant and model providers: SVC_AI_<PROVIDER>_URL overrides, SVC_AGENT_CLI, and PATH for finding agent CLIs. */
+  ai: { urls: Record<string, string>; agentCli?: string; searchPath?: string };
 }
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
@@ -38,6 +40,11 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     const match = /^SVC_SOURCE_([A-Z0-9_]+)_URL$/.exec(name);
     if (match && value) sourceUrls[match[1]!.toLowerCase()] = value;
   }
+  const aiUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^SVC_AI_([A-Z0-9_]+)_URL$/.exec(name);
+    if (match && value) aiUrls[match[1]!.toLowerCase()] = value;
+  }
   const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
   return {
     dataDir: nonEmpty(env.SVC_DATA_DIR),
@@ -53,6 +60,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       xdgStateHome: nonEmpty(env.XDG_STATE_HOME),
       localAppData: nonEmpty(env.LOCALAPPDATA),
     },
+    ai: { urls: aiUrls, agentCli: nonEmpty(env.SVC_AGENT_CLI), searchPath: nonEmpty(env.PATH) },
   };
 }
 

@@ -18,6 +18,7 @@ import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
 import { profileRoutes } from './profiles.js';
+import { assistantRoutes } from './assistant.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -46,4 +47,5 @@ export const ROUTES: RouteDef[] = [
   // area: evidence
   // area: answers
   // area: assistant
+  ...assistantRoutes,
 ];

@@ -5,6 +5,7 @@ import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
 import { watchProfiles } from './008-watch-profiles.js';
+import { assistant } from './015-assistant.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -26,6 +27,7 @@ export const MIGRATIONS: Migration[] = [
   // area: similarity (9, 10)
   // area: admin (11)
   // area: assistant (15)
+  assistant,
   library,
   // area: evidence (17)
   // area: answers (18)

@@ -1,0 +1,204 @@
+/**
+ * The worker of one admitted turn: resolve nothing again (the lane was fixed
+ * at admission), stream the lane, persist model reports as they come, and
+ * save the reply. API lanes run a tool loop when a tool box is plugged in;
+ * every tool call and its answer are saved as messages of the conversation.
+ */
+import { spawn as nodeSpawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from '../context.js';
+import { isSvcError } from '../errors.js';
+import { buildAgentArgs, EFFORT_THINKING_TOKENS, runAgentCli, type Spawner } from '../providers/agent-cli.js';
+import { scrub } from '../providers/errors.js';
+import { streamChat } from '../providers/index.js';
+import type { ApiProvider } from '../providers/catalog.js';
+import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
+import { writeOwnerOnlyFile } from '../util/owned-files.js';
+import type { Choices } from './choices.js';
+import type { FrameQueue } from './frames.js';
+import type { ActiveTurn } from './registry.js';
+import * as repo from './repo.js';
+
+/** Tools the API lanes may call (svc's read tools, plugged in by the tool surface). */
+export interface ToolBox {
+  specs: ToolSpec[];
+  run(call: ToolCall, signal: AbortSignal): Promise<{ output: unknown; isError: boolean }>;
+}
+
+export type Lane = { kind: 'api'; provider: ApiProvider; baseUrl: string; key: string } | { kind: 'cli'; binary: string };
+
+export interface RunOptions {
+  /** The serving port, named in the agent's MCP configuration (never the token). */
+  serverPort?: number;
+  /** Scrubbed from everything relayed. */
+  token?: string;
+  spawn?: Spawner;
+  tools?: ToolBox;
+}
+
+export interface TurnJob {
+  sessionId: number;
+  userMessageId: number;
+  turnId: number;
+  choices: Choices;
+  lane: Lane;
+  text: string;
+  nativeSessionId: string | null;
+  active: ActiveTurn;
+  frames: FrameQueue;
+}
+
+export const MAX_TOOL_ROUNDS = 8;
+const SYSTEM = 'You are the research assistant inside svc, a local research-paper collector. Answer concisely and say when you are unsure.';
+
+/** Saved text of the conversation as the provider should see it (tool rounds included). */
+function history(ctx: Context, sessionId: number): Turn[] {
+  const turns: Turn[] = [];
+  for (const m of repo.messagesOf(ctx.db, sessionId)) {
+    if (m.role === 'tool') {
+      const results = parseJson<ToolResult[]>(m.tool_results_json);
+      if (results) turns.push({ role: 'tool', results });
+    } else if (m.role === 'assistant' && m.tool_calls_json) {
+      const calls = parseJson<ToolCall[]>(m.tool_calls_json);
+      turns.push(calls ? { role: 'assistant', content: m.content, toolCalls: calls } : { role: 'assistant', content: m.content });
+    } else turns.push({ role: m.role, content: m.content });
+  }
+  return turns;
+}
+
+function parseJson<T>(raw: string | null): T | undefined {
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function mcpConfig(ctx: Context, port: number): string {
+  const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'svc.js');
+  const file = path.join(ctx.paths.stateDir, `assistant-mcp-${port}.json`);
+  const config = { mcpServers: { svc: { command: process.execPath, args: [bin, 'mcp', '--port', String(port), '--state-dir', ctx.paths.stateDir] } } };
+  writeOwnerOnlyFile(file, JSON.stringify(config, null, 2) + '\n');
+  return file;
+}
+
+function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptions): AsyncGenerator<ProviderEvent> {
+  const signal = job.active.controller.signal;
+  if (job.lane.kind === 'api') {
+    return streamChat(
+      job.lane.provider.family,
+      { baseUrl: job.lane.baseUrl, key: job.lane.key, model: job.choices.model!, system: SYSTEM, messages: turns, tools: options.tools?.specs, signal, fetch: ctx.fetch, maxOutputTokens: Number(ctx.settings.read('ai').max_output_tokens) || undefined },
+      job.lane.provider.label,
+    );
+  }
+  const env: Record<string, string | undefined> = { PATH: ctx.config.ai.searchPath, HOME: ctx.config.osDirs.home, SVC_STATE_DIR: ctx.paths.stateDir };
+  if (options.serverPort) env.SVC_PORT = String(options.serverPort);
+  if (job.choices.effort) env.MAX_THINKING_TOKENS = String(EFFORT_THINKING_TOKENS[job.choices.effort]);
+  return runAgentCli({
+    binary: job.lane.binary,
+    args: buildAgentArgs({ model: job.choices.model, resume: job.nativeSessionId, mcpConfigPath: options.serverPort ? mcpConfig(ctx, options.serverPort) : null }),
+    prompt: job.text,
+    env,
+    cwd: ctx.paths.dataDir,
+    spawn: options.spawn ?? nodeSpawn,
+    signal,
+    secrets: [options.token],
+    onProcess: (pid) => (job.active.cliPid = pid ?? null),
+  });
+}
+
+/** Run the turn to its end; never throws (failures become an error frame). */
+export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): Promise<void> {
+  const secrets = [options.token, job.lane.kind === 'api' ? job.lane.key : undefined];
+  const base = { session_id: job.sessionId, user_message_id: job.userMessageId };
+  const push = (event: string, data: Record<string, unknown>) => job.frames.push({ event, data: { ...base, ...data } });
+  let text = '';
+  let inputTokens: number | null = null;
+  let outputTokens: number | null = null;
+  let cost: number | null = null;
+  const add = (a: number | null, b: number | null | undefined) => (b == null ? a : (a ?? 0) + b);
+  let status: 'completed' | 'cancelled' | 'failed' = 'completed';
+  try {
+    const turns = history(ctx, job.sessionId);
+    for (let round = 0; ; round++) {
+      const calls: ToolCall[] = [];
+      let roundIn: number | null = null;
+      let roundOut: number | null = null;
+      for await (const e of laneEvents(ctx, job, turns, options)) {
+        if (e.type === 'text') {
+          const safe = scrub(e.text, secrets);
+          text += safe;
+          push('text', { delta: safe });
+        } else if (e.type === 'model') {
+          const at = ctx.nowIso();
+          const sequence = repo.insertReport(ctx.db, job.turnId, e.model, e.source, at);
+          push('turn_model_report', { sequence, model: e.model, source: e.source, observed_at_utc: at });
+        } else if (e.type === 'usage') {
+          roundIn = e.inputTokens ?? roundIn;
+          roundOut = e.outputTokens ?? roundOut;
+          cost = add(cost, e.costUsd);
+        } else if (e.type === 'native_session') {
+          repo.setNativeSession(ctx.db, job.sessionId, e.id);
+        } else if (e.type === 'tool_call') calls.push(e.call);
+      }
+      inputTokens = add(inputTokens, roundIn);
+      outputTokens = add(outputTokens, roundOut);
+      if (job.active.controller.signal.aborted) break;
+      if (!calls.length || !options.tools || round >= MAX_TOOL_ROUNDS) break;
+      const at = ctx.nowIso();
+      repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at, tool_calls_json: JSON.stringify(calls) });
+      turns.push({ role: 'assistant', content: text, toolCalls: calls });
+      text = '';
+      const results: ToolResult[] = [];
+      for (const call of calls) {
+        push('tool_call', { id: call.id, name: call.name, input: call.input });
+        let result: ToolResult;
+        try {
+          const r = await options.tools.run(call, job.active.controller.signal);
+          result = { callId: call.id, name: call.name, output: JSON.parse(scrub(JSON.stringify(r.output ?? null), secrets)), isError: r.isError };
+        } catch (err) {
+          result = { callId: call.id, name: call.name, output: { error: scrub(err instanceof Error ? err.message : String(err), secrets) }, isError: true };
+        }
+        results.push(result);
+        push('tool_result', { id: call.id, name: call.name, output: result.output, is_error: result.isError });
+      }
+      repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'tool', content: '', at: ctx.nowIso(), tool_results_json: JSON.stringify(results) });
+      turns.push({ role: 'tool', results });
+    }
+    if (job.active.controller.signal.aborted) status = 'cancelled';
+  } catch (err) {
+    if (job.active.controller.signal.aborted) status = 'cancelled';
+    else {
+      status = 'failed';
+      const reason = isSvcError(err) ? err.reason : 'internal_error';
+      const message = scrub(isSvcError(err) ? err.message : 'The turn failed unexpectedly.', secrets);
+      if (!isSvcError(err)) ctx.log.error('assistant turn failed', { session_id: job.sessionId, error: scrub(String(err), secrets) });
+      push('error', { reason, message });
+    }
+  }
+  try {
+    if (text !== '' || status === 'completed') {
+      const id = repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at: ctx.nowIso(), input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
+      repo.linkTurnReply(ctx.db, job.turnId, id);
+      push('message', { assistant_message_id: id, content: text, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
+    }
+  } catch (err) {
+    ctx.log.warn('assistant reply not saved', { session_id: job.sessionId, error: scrub(String(err), secrets) });
+  }
+  push('done', { status });
+}
+
+/**
+ * Where the tool surface plugs its read tools into the assistant: call
+ * `provideAssistantTools(ctx, box)` once per process; API turns then offer
+ * those tools and record each call and answer in the conversation.
+ */
+export function provideAssistantTools(ctx: Context, box: ToolBox | undefined): void {
+  ctx.service('assistant.tools', () => ({ box: undefined as ToolBox | undefined })).box = box;
+}
+
+export function assistantTools(ctx: Context): ToolBox | undefined {
+  return ctx.service('assistant.tools', () => ({ box: undefined as ToolBox | undefined })).box;
+}

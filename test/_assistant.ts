@@ -1,0 +1,194 @@
+/**
+ * Loopback imitations of the providers' APIs, speaking each family's real
+ * streaming wire format, and a fake agent CLI script speaking stream-json.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+export interface FakeProvider {
+  url: string;
+  seen: SeenRequest[];
+  /** Text the next responses stream (split into chunks). */
+  reply: string[];
+  /** Hold each streamed response this long before finishing (cancel tests). */
+  holdMs: number;
+  close(): Promise<void>;
+}
+
+const sse = (res: http.ServerResponse, frames: { event?: string; data: unknown }[]) => {
+  if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const f of frames) res.write(`${f.event ? `event: ${f.event}\n` : ''}data: ${typeof f.data === 'string' ? f.data : JSON.stringify(f.data)}\n\n`);
+};
+
+export async function startFakeProvider(key: string): Promise<FakeProvider> {
+  const fake: FakeProvider = { url: '', seen: [], reply: ['Hello', ' from', ' the fake'], holdMs: 0, close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = text ? JSON.parse(text) : undefined;
+      fake.seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const url = req.url!;
+      const given = req.headers.authorization?.replace(/^Bearer /, '') ?? req.headers['x-api-key'] ?? req.headers['x-goog-api-key'];
+      if (given !== key) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        // Real providers sometimes quote part of the key back: the service must scrub it.
+        res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${given}` } }));
+        return;
+      }
+      const hold = () => new Promise((r) => setTimeout(r, fake.holdMs));
+      if (url.endsWith('/models') || url.endsWith('/custom/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (url.startsWith('/gemini')) res.end(JSON.stringify({ models: [{ name: 'models/gemini-2.0-flash' }, { name: 'models/gemini-1.5-pro' }] }));
+        else res.end(JSON.stringify({ data: [{ id: 'model-b' }, { id: 'model-a' }] }));
+        return;
+      }
+      if (url.startsWith('/openai/chat/completions')) {
+        sse(res, [
+          { data: { id: 'c1', model: 'served-model-1', choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] } },
+          ...fake.reply.map((t) => ({ data: { id: 'c1', model: 'served-model-1', choices: [{ index: 0, delta: { content: t } }] } })),
+        ]);
+        await hold();
+        if (res.destroyed) return;
+        sse(res, [
+          { data: { id: 'c1', model: 'served-model-2', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } },
+          { data: { id: 'c1', model: 'served-model-2', choices: [], usage: { prompt_tokens: 11, completion_tokens: 7 } } },
+          { data: '[DONE]' },
+        ]);
+        res.end();
+        return;
+      }
+      if (url.startsWith('/anthropic/messages')) {
+        sse(res, [
+          { event: 'message_start', data: { type: 'message_start', message: { id: 'm1', model: 'claude-served', usage: { input_tokens: 5, output_tokens: 1 } } } },
+          { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+          { event: 'ping', data: { type: 'ping' } },
+          ...fake.reply.map((t) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } } })),
+          { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+          // A tool call only when tools are offered and the last message is not already a tool answer.
+          ...(body?.tools?.length && !JSON.stringify(body.messages.at(-1)).includes('tool_result')
+            ? [
+                { event: 'content_block_start', data: { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'search_corpus', input: {} } } },
+                { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"query": "ec' } } },
+                { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: 'ology"}' } } },
+                { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
+              ]
+            : []),
+          { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } } },
+          { event: 'message_stop', data: { type: 'message_stop' } },
+        ]);
+        res.end();
+        return;
+      }
+      if (url.startsWith('/gemini/models/') && url.includes(':streamGenerateContent?alt=sse')) {
+        sse(res, [
+          ...fake.reply.map((t) => ({ data: { candidates: [{ content: { role: 'model', parts: [{ text: t }] } }], modelVersion: 'gemini-served-001' } })),
+          { data: { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4 }, modelVersion: 'gemini-served-001' } },
+        ]);
+        res.end();
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'no such route' } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  fake.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  fake.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return fake;
+}
+
+/**
+ * A fake agent CLI: reads the prompt on stdin and answers in stream-json.
+ * Prompts containing SLOW wait (cancel tests); FAIL exits 3 after writing
+ * the given text to stderr. It records its argv and env in <dir>/calls.jsonl.
+ */
+export function writeFakeAgent(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'fake-agent');
+  fs.writeFileSync(
+    file,
+    `#!${process.execPath}
+const fs = require('fs');
+const path = require('path');
+let input = '';
+process.stdin.on('data', (d) => (input += d));
+process.stdin.on('end', async () => {
+  fs.appendFileSync(path.join(${JSON.stringify(dir)}, 'calls.jsonl'), JSON.stringify({ argv: process.argv.slice(2), env: process.env, prompt: input }) + '\\n');
+  const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+  if (input.includes('FAIL')) { process.stderr.write('agent broke: ' + input + '\\n'); process.exit(3); }
+  const resume = process.argv.indexOf('--resume');
+  out({ type: 'system', subtype: 'init', model: 'agent-reported-model', session_id: resume > 0 ? process.argv[resume + 1] : 'native-abc' });
+  if (input.includes('SLOW')) { out({ type: 'assistant', message: { content: [{ type: 'text', text: 'thinking' }] } }); await new Promise((r) => setTimeout(r, 30000)); }
+  out({ type: 'assistant', message: { content: [{ type: 'text', text: 'agent says: ' + input.trim() + ' effort=' + (process.env.MAX_THINKING_TOKENS || 'none') }] } });
+  out({ type: 'result', subtype: 'success', is_error: false, result: 'ok', total_cost_usd: 0.0123, usage: { input_tokens: 20, output_tokens: 6 } });
+});
+`,
+    { mode: 0o755 },
+  );
+  return file;
+}
+
+/** Parse an SSE body into frames. */
+export function parseFrames(text: string): { event: string; data: any }[] {
+  return text
+    .split('\n\n')
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      return event ? { event, data: data ? JSON.parse(data) : null } : undefined;
+    })
+    .filter((f): f is { event: string; data: any } => f !== undefined);
+}
+
+export interface OpenStream {
+  status: Promise<number>;
+  frames: { event: string; data: any }[];
+  text: () => string;
+  ended: Promise<void>;
+  destroy(): void;
+}
+
+/** POST a JSON body and follow the answer as it streams (SSE or held JSON). */
+export function openStream(port: number, token: string, urlPath: string, body: unknown): OpenStream {
+  let raw = '';
+  const frames: { event: string; data: any }[] = [];
+  let req!: http.ClientRequest;
+  let resolveStatus!: (s: number) => void;
+  const status = new Promise<number>((r) => (resolveStatus = r));
+  const ended = new Promise<void>((resolve) => {
+    req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: urlPath, agent: false, headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        resolveStatus(res.statusCode ?? 0);
+        res.on('data', (d) => {
+          raw += d;
+          frames.splice(0, frames.length, ...parseFrames(raw));
+        });
+        res.on('end', () => resolve());
+        res.on('close', () => resolve());
+        res.on('error', () => resolve());
+      },
+    );
+    req.on('error', () => resolve());
+    req.end(JSON.stringify(body));
+  });
+  return { status, frames, text: () => raw, ended, destroy: () => req.destroy() };
+}

@@ -1,0 +1,131 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
+import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
+
+const KEY = 'sk-admin-key-abcdefghijklmnop';
+let t: TestServer;
+let fake: FakeProvider;
+let cliDirs: TempDirs;
+let agent: string;
+
+test.before(async () => {
+  fake = await startFakeProvider(KEY);
+  t = await startTestServer({ env: { SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, PATH: '/nonexistent-bin' } });
+  cliDirs = tempDirs();
+  agent = writeFakeAgent(path.join(cliDirs.root, 'agent'));
+});
+test.after(async () => {
+  await t.close();
+  await fake.close();
+  cliDirs.cleanup();
+});
+
+test('credentials validate: valid, refused and unreachable keys; the key never comes back', async () => {
+  const ok = await t.request('POST', '/api/credentials/validate', { body: { provider: 'openai', key: KEY } });
+  assert.is(ok.status, 200);
+  assert.equal([ok.json().valid, ok.json().status, ok.json().key_source], [true, 'valid', 'request']);
+  const bad = await t.request('POST', '/api/credentials/validate', { body: { provider: 'anthropic', key: 'sk-wrong-abcdefghijkl' } });
+  assert.equal([bad.json().valid, bad.json().status], [false, 'invalid']);
+  assert.not.ok(bad.text.includes('sk-wrong-abcdefghijkl'));
+  const down = await t.request('POST', '/api/credentials/validate', { body: { provider: 'openai', key: KEY, base_url: 'http://127.0.0.1:1/v1' } });
+  assert.equal([down.json().valid, down.json().status], [false, 'unreachable']);
+  // No key given and none stored.
+  const absent = await t.request('POST', '/api/credentials/validate', { body: { provider: 'openai' } });
+  assert.is(absent.status, 400);
+  assert.is(absent.json().detail.reason, 'credential_absent');
+  await t.request('PUT', '/api/credentials/openai_api_key', { body: { value: KEY } });
+  const stored = await t.request('POST', '/api/credentials/validate', { body: { provider: 'openai' } });
+  assert.equal([stored.json().valid, stored.json().key_source], [true, 'stored']);
+  for (const body of [{}, { provider: 'nope', key: KEY }, { provider: 'openai', key: 5 }, { provider: 'openai', key: KEY, base_url: 'ftp://x' }]) {
+    const res = await t.request('POST', '/api/credentials/validate', { body });
+    assert.is(res.status, 422, JSON.stringify(body));
+    assert.not.ok(res.text.includes(KEY));
+  }
+  for (const text of [ok.text, bad.text, down.text, stored.text, t.logLines.join('\n')]) assert.not.ok(text.includes(KEY));
+});
+
+test('AI models: ids from the provider, endpoint and header prefix overrides, agent aliases for the CLI', async () => {
+  const res = await t.request('POST', '/api/ai/models', { body: { provider: 'openai', key: KEY } });
+  assert.equal(res.json(), { provider: 'openai', models: ['model-a', 'model-b'], source: 'provider_api' });
+  const custom = await t.request('POST', '/api/ai/models', { body: { provider: 'openai', key: KEY, endpoint: '/custom/models', header_prefix: 'Bearer' } });
+  assert.is(custom.status, 200);
+  assert.ok(fake.seen.at(-1)!.url.endsWith('/openai/custom/models'));
+  const refused = await t.request('POST', '/api/ai/models', { body: { provider: 'openai', key: 'sk-nope-abcdefghijk' } });
+  assert.is(refused.status, 502);
+  assert.not.ok(refused.text.includes('sk-nope-abcdefghijk'));
+  const cli = await t.request('POST', '/api/ai/models', { body: { provider: 'agent_code' } });
+  assert.equal(cli.json().models, ['default', 'sonnet', 'opus', 'haiku']);
+  assert.is((await t.request('POST', '/api/ai/models', { body: { key: KEY } })).status, 422);
+  assert.is((await t.request('POST', '/api/ai/models', { body: { provider: 'openai', key: KEY, header_prefix: 'Bad Prefix' } })).status, 422);
+});
+
+test('CLI status lists each subscription-lane CLI, found or not', async () => {
+  const res = (await t.request('GET', '/api/settings/ai/cli-status')).json();
+  assert.equal(res.clis.map((c: any) => [c.provider, c.command, c.found]), [['agent_code', 'claude', false], ['agent_codex', 'codex', false], ['agent_gemini', 'gemini', false]]);
+  const bin = path.join(t.dirs.root, 'bin');
+  fs.mkdirSync(bin);
+  fs.copyFileSync(agent, path.join(bin, 'codex'));
+  fs.chmodSync(path.join(bin, 'codex'), 0o755);
+  const t2 = await startTestServer({ env: { PATH: bin } });
+  try {
+    const found = (await t2.request('GET', '/api/settings/ai/cli-status')).json().clis.find((c: any) => c.command === 'codex');
+    assert.equal([found.found, found.path], [true, path.join(bin, 'codex')]);
+  } finally {
+    await t2.close();
+  }
+});
+
+const cliEnv = () => ({ ...cliDirs.env, SVC_AGENT_CLI: agent, SVC_AI_OPENAI_URL: `${fake.url}/openai`, PATH: process.env.PATH });
+
+test('svc assistant: status, new, chat from stdin, sessions, show, export, delete', async () => {
+  const status = await runCli(['assistant', 'status', '--json'], { env: cliEnv() });
+  assert.is(status.code, 0, status.stderr);
+  assert.is(JSON.parse(status.stdout).can_run, true);
+  const created = await runCli(['assistant', 'new', '--runtime', 'agent_cli', '--effort', 'max', '--title', 'cli chat', '--json'], { env: cliEnv() });
+  assert.is(created.code, 0, created.stderr);
+  const id = JSON.parse(created.stdout).session.id;
+  const chat = await runCli(['assistant', 'chat', String(id)], { env: cliEnv(), stdin: 'from stdin\n' });
+  assert.is(chat.code, 0, chat.stderr);
+  assert.is(chat.stdout.trim(), 'agent says: from stdin effort=63999');
+  const json = await runCli(['assistant', 'chat', String(id), '-m', 'again', '--json'], { env: cliEnv() });
+  const outcome = JSON.parse(json.stdout);
+  assert.equal([outcome.status, outcome.reports[0].model], ['completed', 'agent-reported-model']);
+  const list = JSON.parse((await runCli(['assistant', 'sessions', '--json'], { env: cliEnv() })).stdout);
+  assert.is(list.sessions[0].message_count, 4);
+  const show = await runCli(['assistant', 'show', String(id)], { env: cliEnv() });
+  assert.match(show.stdout, /\[assistant\] agent says: again/);
+  const file = path.join(cliDirs.root, 'out.md');
+  const exp = await runCli(['assistant', 'export', String(id), '--format', 'markdown', '-o', file], { env: cliEnv() });
+  assert.is(exp.code, 0, exp.stderr);
+  assert.match(fs.readFileSync(file, 'utf8'), /# Conversation/);
+  assert.is(fs.statSync(file).mode & 0o777, 0o600);
+  assert.is((await runCli(['assistant', 'export', String(id), '--format', 'pdf'], { env: cliEnv() })).code, 2);
+  assert.is((await runCli(['assistant', 'delete', String(id)], { env: cliEnv() })).code, 2, 'needs --yes off a terminal');
+  assert.is((await runCli(['assistant', 'delete', String(id), '--yes'], { env: cliEnv() })).code, 0);
+  assert.is((await runCli(['assistant', 'show', String(id)], { env: cliEnv() })).code, 3);
+  const failed = await runCli(['assistant', 'chat', '-m', 'FAIL now', '--json'], { env: cliEnv() });
+  assert.is(failed.code, 1);
+  assert.is(JSON.parse(failed.stdout).status, 'failed');
+  const badChoice = await runCli(['assistant', 'new', '--runtime', 'api_key', '--provider', 'openai', '--effort', 'low'], { env: cliEnv() });
+  assert.is(badChoice.code, 2);
+});
+
+test('svc credentials validate NAME uses the stored key and never prints it', async () => {
+  const missing = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
+  assert.is(missing.code, 2);
+  await runCli(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: KEY });
+  const ok = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
+  assert.is(ok.code, 0, ok.stderr);
+  assert.is(JSON.parse(ok.stdout).valid, true);
+  await runCli(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: 'sk-bad-abcdefghijklm' });
+  const bad = await runCli(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
+  assert.is(bad.code, 1);
+  assert.not.ok((bad.stdout + bad.stderr).includes('sk-bad-abcdefghijklm'));
+  assert.is((await runCli(['credentials', 'validate', 'smtp_password'], { env: cliEnv() })).code, 2);
+  assert.is((await runCli(['credentials', 'validate', 'no_such'], { env: cliEnv() })).code, 3);
+});
+
+test.run();

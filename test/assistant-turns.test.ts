@@ -1,0 +1,258 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as repo from '../src/assistant/repo.js';
+import { startTestServer, waitFor, type TestServer } from './_setup.js';
+import { openStream, parseFrames, startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
+
+const KEY = 'sk-turns-key-abcdefghijklmnop';
+let t: TestServer;
+let fake: FakeProvider;
+let agentDir: string;
+
+const CLI = { version: 1, runtime: 'agent_cli', provider: 'agent_code', model: 'sonnet', effort: 'high' };
+const OPENAI = { version: 1, runtime: 'api_key', provider: 'openai', model: 'gpt-4o-mini', effort: null };
+
+test.before(async () => {
+  fake = await startFakeProvider(KEY);
+  const probe = await startTestServer(); // only for a temp dir beside the server's
+  agentDir = path.join(probe.dirs.root + '-agent');
+  await probe.close();
+  const agent = writeFakeAgent(agentDir);
+  t = await startTestServer({
+    env: { SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, SVC_AI_GEMINI_URL: `${fake.url}/gemini`, SVC_AGENT_CLI: agent, PATH: process.env.PATH! },
+  });
+  for (const name of ['openai_api_key', 'anthropic_api_key', 'gemini_api_key', 'mistral_api_key']) await t.request('PUT', `/api/credentials/${name}`, { body: { value: KEY } });
+});
+test.after(async () => {
+  await t.close();
+  await fake.close();
+  fs.rmSync(agentDir, { recursive: true, force: true });
+});
+
+const create = async (choices: unknown, title = 'chat') => (await t.request('POST', '/api/assistant/sessions', { body: { choices, title } })).json().session.id as number;
+const send = (id: number, body: unknown) => t.request('POST', `/api/assistant/sessions/${id}/messages`, { body });
+const messageCount = (id: number) => repo.messagesOf(t.ctx.db, id).length;
+const agentCalls = () => fs.readFileSync(path.join(agentDir, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+test('API send streams turn_choices first, text, persisted model reports, the reply and done', async () => {
+  const id = await create(OPENAI);
+  const res = await send(id, { text: 'What is new?' });
+  assert.is(res.status, 200);
+  assert.match(String(res.headers['content-type']), /text\/event-stream/);
+  const frames = parseFrames(res.text);
+  assert.is(frames[0]!.event, 'turn_choices');
+  const userId = frames[0]!.data.user_message_id;
+  assert.equal(frames[0]!.data.requested, OPENAI);
+  assert.is(frames[0]!.data.session_id, id);
+  const reports = frames.filter((f) => f.event === 'turn_model_report').map((f) => f.data);
+  assert.equal(reports.map((r) => [r.sequence, r.model, r.source, r.session_id, r.user_message_id]), [
+    [1, 'served-model-1', 'api_response_model', id, userId],
+    [2, 'served-model-2', 'api_response_model', id, userId],
+  ]);
+  assert.is(frames.filter((f) => f.event === 'text').map((f) => f.data.delta).join(''), 'Hello from the fake');
+  assert.equal(frames.at(-1), { event: 'done', data: { session_id: id, user_message_id: userId, status: 'completed' } });
+  const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+  assert.equal(detail.messages.map((m: any) => [m.role, m.content]), [['user', 'What is new?'], ['assistant', 'Hello from the fake']]);
+  assert.equal([detail.messages[1].input_tokens, detail.messages[1].output_tokens, detail.messages[1].cost_usd], [11, 7, null]);
+  const turn = detail.turn_choices[0];
+  assert.equal([turn.user_message_id, turn.assistant_message_id, turn.requested.model], [userId, detail.messages[1].id, 'gpt-4o-mini']);
+  assert.equal(turn.reports.map((r: any) => r.model), ['served-model-1', 'served-model-2'], 'no report for the requested echo');
+  assert.is(fake.seen.at(-1)!.body.model, 'gpt-4o-mini');
+  // A second send carries the saved history.
+  await send(id, { text: 'And then?' });
+  assert.equal(fake.seen.at(-1)!.body.messages.slice(1).map((m: any) => m.content), ['What is new?', 'Hello from the fake', 'And then?']);
+});
+
+test('Anthropic and Gemini turns record their own report sources', async () => {
+  for (const [provider, model, source] of [['anthropic', 'claude-served', 'api_response_model'], ['gemini', 'gemini-served-001', 'alt_api_response_modelVersion']]) {
+    const id = await create({ ...OPENAI, provider, model: 'asked-model' });
+    const frames = parseFrames((await send(id, { text: 'hi' })).text);
+    const r = frames.find((f) => f.event === 'turn_model_report')!.data;
+    assert.equal([r.model, r.source], [model, source]);
+    assert.is(frames.at(-1)!.data.status, 'completed');
+  }
+});
+
+test('message body refusals: 422 for malformed bodies, 404 for a missing session', async () => {
+  const id = await create(OPENAI);
+  for (const body of [{}, { text: '' }, { text: 5 }, { text: 'x', extra: 1 }, { text: 'x', legacy_adoption: { confirmed: true } }]) {
+    assert.is((await send(id, body)).status, 422, JSON.stringify(body));
+  }
+  assert.is((await send(999999, { text: 'x' })).status, 404);
+  assert.is(messageCount(id), 0);
+});
+
+test('a runtime whose prerequisites are missing is refused before any row', async () => {
+  const id = await create({ ...OPENAI, provider: 'xai', model: 'grok' });
+  const res = await send(id, { text: 'hi' });
+  assert.is(res.status, 503);
+  assert.is(res.json().detail.reason, 'assistant_unavailable');
+  assert.is(messageCount(id), 0);
+});
+
+test('409 legacy_adoption_required, runtime_change_requires_new_conversation, already_bound', async () => {
+  const legacy = repo.insertSession(t.ctx.db, { title: 'old chat', runtime: 'api_key', model: 'old-model', at: '2020-01-01T00:00:00.000Z' });
+  repo.insertMessage(t.ctx.db, { session_id: legacy, role: 'user', content: 'earlier question', at: '2020-01-01T00:00:00.000Z' });
+  repo.insertMessage(t.ctx.db, { session_id: legacy, role: 'assistant', content: 'earlier answer', at: '2020-01-01T00:00:01.000Z' });
+  const reason = async (id: number, body: unknown) => {
+    const res = await send(id, body);
+    assert.is(res.status, 409, res.text);
+    return res.json().detail.reason;
+  };
+  assert.is(await reason(legacy, { text: 'hi' }), 'legacy_adoption_required');
+  assert.is(await reason(legacy, { text: 'hi', legacy_adoption: null }), 'legacy_adoption_required');
+  assert.is(await reason(legacy, { text: 'hi', legacy_adoption: { confirmed: false, choices: OPENAI } }), 'legacy_adoption_required');
+  assert.is(await reason(legacy, { text: 'hi', legacy_adoption: { confirmed: true, choices: CLI } }), 'runtime_change_requires_new_conversation');
+  const bad = await send(legacy, { text: 'hi', legacy_adoption: { confirmed: true, choices: { ...OPENAI, effort: 'max' } } });
+  assert.is(bad.status, 400);
+  assert.is(messageCount(legacy), 2, 'no user row admitted by any refusal');
+  // Adoption: binding legacy_confirmed, history and legacy model preserved, saved text sent to the provider.
+  const ok = await send(legacy, { text: 'new question', legacy_adoption: { confirmed: true, choices: OPENAI } });
+  assert.is(ok.status, 200);
+  assert.equal(fake.seen.at(-1)!.body.messages.slice(1).map((m: any) => m.content), ['earlier question', 'earlier answer', 'new question']);
+  const detail = (await t.request('GET', `/api/assistant/sessions/${legacy}`)).json();
+  assert.is(detail.choices.binding_basis, 'legacy_confirmed');
+  assert.is(detail.session.model, 'old-model');
+  assert.is(detail.messages.length, 4);
+  assert.is(await reason(legacy, { text: 'again', legacy_adoption: { confirmed: true, choices: OPENAI } }), 'already_bound');
+  const bound = await create(OPENAI);
+  assert.is(await reason(bound, { text: 'hi', legacy_adoption: { confirmed: true, choices: OPENAI } }), 'already_bound');
+});
+
+test('409 when the configured locator changed since binding; global defaults never retarget', async () => {
+  const id = await create({ ...OPENAI, provider: 'mistral', model: 'mistral-small' });
+  await t.request('PUT', '/api/settings/assistant', { body: { settings: { assistant_runtime: 'api_key', assistant_model: 'other' } } });
+  await t.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'mistral', base_url: 'http://127.0.0.1:5/elsewhere' } } });
+  const res = await send(id, { text: 'hi' });
+  assert.is(res.status, 409);
+  assert.is(res.json().detail.reason, 'locator_changed');
+  assert.is(messageCount(id), 0);
+  const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+  assert.equal([detail.choices.provider, detail.choices.model], ['mistral', 'mistral-small']);
+  await t.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'none', base_url: '' } } });
+  await t.request('PUT', '/api/settings/assistant', { body: { settings: { assistant_runtime: 'agent_cli', assistant_model: null } } });
+});
+
+test('agent CLI turn: effort, native session resumed, MCP config names port and state dir but never the token', async () => {
+  const id = await create(CLI);
+  const frames = parseFrames((await send(id, { text: 'hello agent' })).text);
+  const report = frames.find((f) => f.event === 'turn_model_report')!.data;
+  assert.equal([report.model, report.source], ['agent-reported-model', 'agent_system_init_model']);
+  assert.is(frames.filter((f) => f.event === 'text').map((f) => f.data.delta).join(''), 'agent says: hello agent effort=20000');
+  let call = agentCalls().at(-1);
+  assert.not.ok(call.argv.includes('--resume'));
+  assert.ok(call.argv.includes('sonnet'));
+  const configPath = call.argv[call.argv.indexOf('--mcp-config') + 1];
+  const config = fs.readFileSync(configPath, 'utf8');
+  assert.is(fs.statSync(configPath).mode & 0o777, 0o600);
+  assert.ok(config.includes(String(t.port)) && config.includes(t.dirs.stateDir));
+  assert.not.ok(config.includes(t.token));
+  assert.not.ok(JSON.stringify(call.env).includes(t.token), 'the child environment has no token');
+  assert.not.ok(JSON.stringify(call.argv).includes(t.token));
+  await send(id, { text: 'second' });
+  call = agentCalls().at(-1);
+  assert.is(call.argv[call.argv.indexOf('--resume') + 1], 'native-abc');
+  const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+  assert.is(detail.messages[1].cost_usd, 0.0123);
+  assert.is(detail.totals.cost_usd, 0.0246);
+});
+
+test('a relayed agent error is scrubbed of the token', async () => {
+  const id = await create(CLI);
+  const frames = parseFrames((await send(id, { text: `FAIL ${t.token}` })).text);
+  const error = frames.find((f) => f.event === 'error')!;
+  assert.is(error.data.reason, 'upstream_error');
+  assert.not.ok(JSON.stringify(frames).includes(t.token));
+  assert.is(frames.at(-1)!.data.status, 'failed');
+  assert.not.ok(t.logLines.join('\n').includes(t.token));
+});
+
+test('409 turn_active while a turn runs; cancel is idempotent and says which happened', async () => {
+  const id = await create(CLI);
+  const stream = openStream(t.port, t.token, `/api/assistant/sessions/${id}/messages`, { text: 'SLOW please' });
+  await waitFor(() => stream.frames.some((f) => f.event === 'text'), 10_000, 'first text');
+  const busy = await send(id, { text: 'me too' });
+  assert.is(busy.status, 409);
+  assert.is(busy.json().detail.reason, 'turn_active');
+  assert.is((await t.request('DELETE', `/api/assistant/sessions/${id}`)).status, 409);
+  const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+  assert.equal([detail.activity_observation.turn_claimed, detail.activity_observation.cli_running], [true, true]);
+  const first = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+  assert.equal([first.outcome, first.cancelled], ['cancel_requested', true]);
+  const second = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+  assert.ok(['already_cancelling', 'no_active_turn'].includes(second.outcome));
+  await stream.ended;
+  assert.equal(stream.frames.at(-1)!.data.status, 'cancelled');
+  const after = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+  assert.equal([after.outcome, after.cancelled], ['no_active_turn', false]);
+  assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => [m.role, m.content]), [['user', 'SLOW please'], ['assistant', 'thinking']]);
+  assert.is((await t.request('POST', '/api/assistant/sessions/999999/cancel')).status, 404);
+});
+
+test('a reader disconnect keeps the claim until the worker finishes, and asks it to stop', async () => {
+  const id = await create(CLI);
+  const stream = openStream(t.port, t.token, `/api/assistant/sessions/${id}/messages`, { text: 'SLOW again' });
+  await waitFor(() => stream.frames.some((f) => f.event === 'text'), 10_000, 'first text');
+  stream.destroy();
+  // The worker stops (the agent is killed), then the claim is released.
+  await waitFor(async () => !(await t.request('GET', `/api/assistant/sessions/${id}`)).json().activity_observation.turn_claimed, 10_000, 'claim released');
+  assert.ok(repo.messagesOf(t.ctx.db, id).some((m) => m.role === 'assistant' && m.content === 'thinking'));
+  const next = await send(id, { text: 'hello after' });
+  assert.is(next.status, 200);
+});
+
+test('permissions: the request is held open until allow or deny', async () => {
+  const id = await create(CLI);
+  const held = openStream(t.port, t.token, '/api/assistant/permissions', { session_id: id, tool_name: 'Bash', tool_use_id: 'tu_1', input: { command: 'ls' } });
+  assert.is(await held.status, 200);
+  let answered = false;
+  held.ended.then(() => (answered = true));
+  await new Promise((r) => setTimeout(r, 150));
+  assert.is(answered, false, 'still held');
+  const { permissionBroker } = await import('../src/assistant/permissions.js');
+  const pending = permissionBroker(t.ctx).pending(id);
+  assert.is(pending.length, 1);
+  const requestId = pending[0]!.request_id;
+  assert.is((await t.request('POST', `/api/assistant/permissions/${requestId}`, { body: { allow: 'yes' } })).status, 422);
+  const answer = await t.request('POST', `/api/assistant/permissions/${requestId}`, { body: { allow: false, reason: 'not now' } });
+  assert.is(answer.status, 200);
+  await held.ended;
+  const result = JSON.parse(held.text());
+  assert.equal([result.request_id, result.allow, result.reason, result.tool_use_id], [requestId, false, 'not now', 'tu_1']);
+  assert.is((await t.request('POST', `/api/assistant/permissions/${requestId}`, { body: { allow: true } })).status, 409);
+  assert.is((await t.request('POST', '/api/assistant/permissions/no-such-id', { body: { allow: true } })).status, 404);
+  assert.is((await t.request('POST', '/api/assistant/permissions', { body: { session_id: 999999, tool_name: 'Bash' } })).status, 404);
+  assert.is((await t.request('POST', '/api/assistant/permissions', { body: { tool_name: 'Bash' } })).status, 422);
+});
+
+test('a plugged-in tool box: each call and its answer are recorded, then the model answers', async () => {
+  const { provideAssistantTools } = await import('../src/assistant/runner.js');
+  const calls: unknown[] = [];
+  provideAssistantTools(t.ctx, {
+    specs: [{ name: 'search_corpus', description: 'Search the corpus', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }],
+    run: async (call) => {
+      calls.push(call.input);
+      return { output: { documents: [{ id: 1, title: 'Ecology now' }], leaked: t.token }, isError: false };
+    },
+  });
+  try {
+    const id = await create({ ...OPENAI, provider: 'anthropic', model: 'asked' });
+    const frames = parseFrames((await send(id, { text: 'find ecology' })).text);
+    assert.equal(calls, [{ query: 'ecology' }]);
+    assert.equal(frames.filter((f) => f.event.startsWith('tool_')).map((f) => f.event), ['tool_call', 'tool_result']);
+    assert.not.ok(JSON.stringify(frames).includes(t.token), 'tool results are scrubbed of the token');
+    const second = fake.seen.at(-1)!.body;
+    assert.is(second.messages.at(-1).content[0].type, 'tool_result');
+    const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+    assert.equal(detail.messages.map((m: any) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.equal(detail.messages[1].tool_calls.data, [{ id: 'toolu_1', name: 'search_corpus', input: { query: 'ecology' } }]);
+    assert.is(detail.messages[2].tool_results.data[0].output.documents[0].title, 'Ecology now');
+    assert.is(detail.turn_choices[0].assistant_message_id, detail.messages[3].id);
+  } finally {
+    provideAssistantTools(t.ctx, undefined);
+  }
+});
+
+test.run();
