@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings.js';
 import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
+import { analyticsRoutes } from './analytics.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -38,6 +39,7 @@ export const ROUTES: RouteDef[] = [
   // area: delivery
   // area: explorer
   // area: analytics
+  ...analyticsRoutes,
   // area: profiles
   // area: similarity
   // area: admin

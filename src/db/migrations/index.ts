@@ -4,6 +4,7 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { lifecycleWatchdog } from './007-lifecycle-watchdog.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -20,6 +21,7 @@ export const MIGRATIONS: Migration[] = [
   // area: delivery (5)
   // area: explorer (6, 12)
   // area: analytics (7)
+  lifecycleWatchdog,
   // area: profiles (8)
   // area: similarity (9, 10)
   // area: admin (11)
