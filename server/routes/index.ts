@@ -18,6 +18,7 @@ import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
 import { analyticsRoutes } from './analytics.js';
+import { lifecycleRoutes } from './lifecycle.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -40,6 +41,7 @@ export const ROUTES: RouteDef[] = [
   // area: explorer
   // area: analytics
   ...analyticsRoutes,
+  ...lifecycleRoutes,
   // area: profiles
   // area: similarity
   // area: admin
