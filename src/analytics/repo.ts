@@ -57,25 +57,25 @@ export function monthTotals(db: Database, from: string | null): { month: string;
 }
 
 /** Papers per publication month and source (a paper counts once under each source that holds it). */
-export function monthBySource(db: Database, from: string | null): { month: string; key: string; n: number }[] {
+export function monthBySource(db: Database, from: string | null): { month: string; series: string; n: number }[] {
   return db
     .prepare(
-      `SELECT substr(d.publication_date, 1, 7) AS month, s.source AS key, count(DISTINCT d.id) AS n
+      `SELECT substr(d.publication_date, 1, 7) AS month, s.source AS series, count(DISTINCT d.id) AS n
        FROM documents d JOIN document_sources s ON s.document_id = d.id
-       WHERE d.date_precision IN ('day', 'month') AND ${W_DOC} GROUP BY month, key`,
+       WHERE d.date_precision IN ('day', 'month') AND ${W_DOC} GROUP BY month, series`,
     )
-    .all({ from }) as { month: string; key: string; n: number }[];
+    .all({ from }) as { month: string; series: string; n: number }[];
 }
 
 /** Papers per publication month and subject category (a paper counts once under each of its categories). */
-export function monthByCategory(db: Database, from: string | null): { month: string; key: string; n: number }[] {
+export function monthByCategory(db: Database, from: string | null): { month: string; series: string; n: number }[] {
   return db
     .prepare(
-      `SELECT substr(d.publication_date, 1, 7) AS month, c.value AS key, count(DISTINCT d.id) AS n
+      `SELECT substr(d.publication_date, 1, 7) AS month, c.value AS series, count(DISTINCT d.id) AS n
        FROM documents d, json_each(d.categories_json) c
-       WHERE d.date_precision IN ('day', 'month') AND ${W_DOC} AND c.value IS NOT NULL AND c.value != '' GROUP BY month, key`,
+       WHERE d.date_precision IN ('day', 'month') AND ${W_DOC} AND c.value IS NOT NULL AND c.value != '' GROUP BY month, series`,
     )
-    .all({ from }) as { month: string; key: string; n: number }[];
+    .all({ from }) as { month: string; series: string; n: number }[];
 }
 
 export function precisionCounts(db: Database, from: string | null): { year_only: number; undated: number } {

@@ -25,12 +25,12 @@ export function publicationVolume(ctx: Context, window: AnalyticsWindow, split: 
   const totals = repo.monthTotals(ctx.db, from).filter((r) => /^\d{4}-\d{2}$/.test(r.month));
   const rows = (split === 'source' ? repo.monthBySource : repo.monthByCategory)(ctx.db, from);
   const keyTotals = new Map<string, number>();
-  for (const r of rows) keyTotals.set(r.key, (keyTotals.get(r.key) ?? 0) + r.n);
+  for (const r of rows) keyTotals.set(r.series, (keyTotals.get(r.series) ?? 0) + r.n);
   const ranked = [...keyTotals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const kept = new Set(ranked.slice(0, top).map(([k]) => k));
   const byMonth = new Map<string, Record<string, number>>();
   for (const r of rows) {
-    const key = kept.has(r.key) ? r.key : 'other';
+    const key = kept.has(r.series) ? r.series : 'other';
     const by = byMonth.get(r.month) ?? {};
     by[key] = (by[key] ?? 0) + r.n;
     byMonth.set(r.month, by);
