@@ -38,6 +38,9 @@ export const COMMANDS: CommandEntry[] = [
   // area: delivery
   // area: explorer
   // area: analytics
+  { name: 'analytics', summary: 'corpus and routine analytics: volume, sources, keywords, routine health, discovery lag', load: () => import('./analytics.js') },
+  { name: 'watchdog', summary: 'findings about routines and sources; mute and unmute', load: () => import('./watchdog.js') },
+  { name: 'lifecycle', summary: 'retractions, published preprints and new versions: check, show, status', load: () => import('./lifecycle.js') },
   // area: profiles
   { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile.js') },
   // area: similarity

@@ -19,6 +19,8 @@ import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
 import { profileRoutes } from './profiles.js';
 import { assistantRoutes } from './assistant.js';
+import { analyticsRoutes } from './analytics.js';
+import { lifecycleRoutes } from './lifecycle.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -40,6 +42,8 @@ export const ROUTES: RouteDef[] = [
   // area: delivery
   // area: explorer
   // area: analytics
+  ...analyticsRoutes,
+  ...lifecycleRoutes,
   // area: profiles
   ...profileRoutes,
   // area: similarity

@@ -6,6 +6,7 @@ import { routines } from './004-routines.js';
 import { library } from './016-library.js';
 import { watchProfiles } from './008-watch-profiles.js';
 import { assistant } from './015-assistant.js';
+import { lifecycleWatchdog } from './007-lifecycle-watchdog.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -22,6 +23,7 @@ export const MIGRATIONS: Migration[] = [
   // area: delivery (5)
   // area: explorer (6, 12)
   // area: analytics (7)
+  lifecycleWatchdog,
   // area: profiles (8)
   watchProfiles,
   // area: similarity (9, 10)

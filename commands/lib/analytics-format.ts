@@ -1,0 +1,97 @@
+/** Human views of analytics answers: tables, and on a terminal simple bar charts. */
+import { table } from './io.js';
+
+const BAR_WIDTH = 40;
+
+export function bar(n: number, max: number): string {
+  if (max <= 0 || n <= 0) return '';
+  return '█'.repeat(Math.max(1, Math.round((n / max) * BAR_WIDTH)));
+}
+
+const windowLine = (w: { days: number | null; from_utc: string | null }) => (w.days === null ? 'Window: everything collected' : `Window: the last ${w.days} days (since ${w.from_utc!.slice(0, 10)})`);
+
+export function volumeText(v: any, tty: boolean): string {
+  const months = v.months as { month: string; total: number; by: Record<string, number> }[];
+  const keys = (v.series as { key: string }[]).map((s) => s.key);
+  const max = Math.max(0, ...months.map((m) => m.total));
+  const rows = [['MONTH', 'PAPERS', ...keys.map((k) => k.toUpperCase()), ...(tty ? [''] : [])]];
+  for (const m of months) rows.push([m.month, String(m.total), ...keys.map((k) => String(m.by[k] ?? 0)), ...(tty ? [bar(m.total, max)] : [])]);
+  return [windowLine(v.window), `Publication volume by ${v.split}`, table(rows), `${v.totals.dated_papers} dated papers; ${v.totals.year_only_papers} dated only to the year and ${v.totals.undated_papers} undated are not placed in a month.`].join('\n');
+}
+
+export function lagText(l: any, tty: boolean): string {
+  const max = Math.max(0, ...l.buckets.map((b: any) => b.papers));
+  const o = l.overall;
+  return [
+    windowLine(l.window),
+    `Discovery lag: median ${o.median_days ?? '–'} days (p25 ${o.p25_days ?? '–'}, p75 ${o.p75_days ?? '–'}) over ${o.papers} papers dated to the day; ${o.seen_before_publication} seen before their publication date.`,
+    table([['LAG', 'PAPERS', ...(tty ? [''] : [])], ...l.buckets.map((b: any) => [b.label, String(b.papers), ...(tty ? [bar(b.papers, max)] : [])])]),
+    '',
+    table([['SOURCE', 'PAPERS', 'MEDIAN DAYS', 'P25', 'P75'], ...l.sources.map((s: any) => [s.source, String(s.papers), String(s.median_days), String(s.p25_days), String(s.p75_days)])]),
+    `Not counted: ${l.excluded.month_or_year} papers dated only to the month or year, ${l.excluded.undated} undated.`,
+  ].join('\n');
+}
+
+export function sourcesText(s: any): string {
+  return [
+    windowLine(s.window),
+    table([
+      ['SOURCE', 'DELIVERED', 'FIRST FOUND', 'ONLY THIS SOURCE', 'RUNS', 'NOT ANSWERED', 'ZERO REASONS'],
+      ...s.sources.map((x: any) => [x.source, String(x.delivered), String(x.first_found), String(x.only_this_source), String(x.runs_asked), String(x.runs_not_answered), Object.entries(x.zero_reasons).map(([k, n]) => `${k} ${n}`).join(', ')]),
+    ]),
+    `${s.totals.delivered} distinct papers delivered.`,
+  ].join('\n');
+}
+
+export function keywordsText(k: any): string {
+  return [
+    windowLine(k.window),
+    k.keywords.length
+      ? table([['KEYWORD', 'RUNS', 'PAPERS FOUND', 'MATCHING', 'ONLY THIS KEYWORD'], ...k.keywords.map((x: any) => [x.keyword, String(x.runs), String(x.papers_found), String(x.papers_matching), String(x.only_this_keyword)])])
+      : 'No run in the window carried keywords.',
+    `${k.totals.papers_matching_no_keyword} of ${k.totals.papers} papers match none of their runs' keywords (expected: most sources rank by relevance).`,
+  ].join('\n');
+}
+
+export function healthText(h: any): string {
+  return [
+    windowLine(h.window),
+    table([
+      ['ID', 'ROUTINE', 'RUNS', 'NEW/RUN (MEAN)', 'LAST NEW', 'QUIET'],
+      ...h.routines.map((r: any) => [String(r.routine_id), r.name, String(r.runs_considered), String(r.new_per_run.mean ?? '–'), String(r.new_per_run.last ?? '–'), r.quiet === null ? 'not judged' : r.quiet ? 'QUIET' : 'no']),
+    ]),
+    ...h.routines.filter((r: any) => r.quiet).map((r: any) => `Routine ${r.routine_id}: ${r.quiet_reason}`),
+  ].join('\n');
+}
+
+export function summaryText(s: any): string {
+  const c = s.corpus;
+  return [
+    windowLine(s.window),
+    table([
+      ['Papers stored', String(c.documents_total)],
+      ['Papers first seen in the window', String(c.documents_in_window)],
+      ['  with DOI / abstract / open access', `${c.with_doi} / ${c.with_abstract} / ${c.open_access}`],
+      ['  preprints / retracted / undated', `${c.preprints} / ${c.retracted} / ${c.undated}`],
+      ['Runs (completed, failed, cancelled, interrupted)', `${s.executions.completed}, ${s.executions.failed}, ${s.executions.cancelled}, ${s.executions.interrupted}`],
+      ['Routines active / inactive', `${s.routines.active} / ${s.routines.inactive}`],
+      ['Lifecycle events', String(s.lifecycle_events)],
+    ]),
+  ].join('\n');
+}
+
+export function overviewText(o: any, tty: boolean): string {
+  const max = Math.max(0, ...o.recent_months.map((m: any) => m.total));
+  return [
+    windowLine(o.window),
+    `${o.corpus.documents_total} papers stored, ${o.corpus.documents_in_window} first seen in the window; ${o.executions.completed} completed runs; ${o.routines.active} active routines; ${o.lifecycle_events} lifecycle events.`,
+    `Discovery lag: median ${o.discovery_lag.median_days ?? '–'} days over ${o.discovery_lag.papers} papers.`,
+    o.routines.quiet.length ? `Quiet routines: ${o.routines.quiet.map((r: any) => `${r.routine_id} (${r.name})`).join(', ')}` : 'No routine has gone quiet.',
+    '',
+    'Top sources',
+    table([['SOURCE', 'DELIVERED', 'ONLY THIS SOURCE'], ...o.top_sources.map((s: any) => [s.source, String(s.delivered), String(s.only_this_source)])]),
+    '',
+    'Recent publication months',
+    table([['MONTH', 'PAPERS', ...(tty ? [''] : [])], ...o.recent_months.map((m: any) => [m.month, String(m.total), ...(tty ? [bar(m.total, max)] : [])])]),
+  ].join('\n');
+}

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
+import { documentLifecycle, lifecycleOverview, runView } from '../src/lifecycle/service.js';
+import { withContext } from './lib/context.js';
+import { EXIT } from './lib/exit-codes.js';
+import { idArg, intFlag } from './lib/flags.js';
+import { emit, table, type Io } from './lib/io.js';
+
+const eventRows = (events: { kind: string; source: string; notice_url: string; label: string | null; document_id?: number }[], withDoc: boolean) =>
+  table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);
+
+export function register(program: Command, io: Io): void {
+  const lifecycle = program.command('lifecycle').description('retractions, preprints published, new versions: checks and recorded events');
+  lifecycle
+    .command('status', { isDefault: true })
+    .description('recorded events and corpus coverage (how many papers were checked and when)')
+    .action(() => withContext(io, (ctx) => {
+      const o = lifecycleOverview(ctx, { limit: 20, offset: 0 });
+      emit(io, o, () => {
+        const c = o.coverage;
+        return [
+          `${c.checked} of ${c.documents_total} papers checked (last ${c.last_checked_at_utc ?? 'never'}, oldest ${c.oldest_checked_at_utc ?? '–'}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`,
+          `${o.events_total} events: ${o.by_kind.retraction} retractions, ${o.by_kind.preprint_to_published} preprints published, ${o.by_kind.version_change} version changes.`,
+          o.check.running ? `A check is running (run ${o.check.current!.run_id}, ${o.check.current!.checked} checked so far).` : '',
+          o.events.length ? eventRows(o.events, true) : '',
+        ].filter(Boolean).join('\n');
+      });
+    }));
+  lifecycle
+    .command('check')
+    .option('--limit <n>', `papers per pass, least recently checked first (${CHECK_LIMIT.min} to ${CHECK_LIMIT.max}, default ${CHECK_LIMIT.default})`)
+    .option('--until-done', 'keep going, pass after pass, until every paper was checked')
+    .description('ask Crossref, arXiv, OpenAlex and PubMed about papers (foreground, progress; Ctrl-C stops after the slice in flight)')
+    .action((opts: { limit?: string; untilDone?: boolean }) => {
+      const limit = intFlag(opts.limit, '--limit', CHECK_LIMIT, CHECK_LIMIT.default);
+      return withContext(io, async (ctx) => {
+        const showProgress = (p: CheckProgress) => {
+          if (!io.json) io.err(`${io.stdoutIsTTY ? '\x1b[2K\r' : ''}pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check${io.stdoutIsTTY ? '' : ''}`);
+        };
+        const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
+        if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
+        let interrupts = 0;
+        const onSigint = () => {
+          if (++interrupts > 1) process.exit(EXIT.interrupted);
+          io.err('\nStopping after the slice in flight… (Ctrl-C again to quit at once)');
+          stopCheck(ctx);
+        };
+        process.on('SIGINT', onSigint);
+        try {
+          const ended = runView(await done)!;
+          emit(io, ended, () => `Check ${ended.run_id} ${ended.status}: ${ended.checked} papers checked, ${ended.failed} failed, ${ended.events} new events.${ended.error ? ` ${ended.error}` : ''}`);
+          io.exitCode = ended.status === 'completed' ? EXIT.ok : ended.status === 'stopped' ? EXIT.interrupted : EXIT.failed;
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+      });
+    });
+  lifecycle
+    .command('stop')
+    .description('ask a running check (of any svc process) to stop after its current slice')
+    .action(() => withContext(io, (ctx) => {
+      const answer = stopCheck(ctx);
+      emit(io, answer, () => answer.message);
+    }));
+  lifecycle
+    .command('show')
+    .argument('<doc_id>', 'document id')
+    .description('the lifecycle of one paper: its events with notice links and when it was last checked')
+    .action((raw: string) => withContext(io, (ctx) => {
+      const d = documentLifecycle(ctx, idArg(raw, 'document'));
+      emit(io, d, () =>
+        [
+          `${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`,
+          `Last checked: ${d.checked_at_utc ?? 'never'}${d.last_attempt ? ` (last attempt ${d.last_attempt.at_utc}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`,
+          d.events.length ? eventRows(d.events, false) : 'No lifecycle event recorded.',
+        ].join('\n'),
+      );
+    }));
+}

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { muteFinding, unmuteFinding, watchdogFindings } from '../src/watchdog/service.js';
+import { withContext } from './lib/context.js';
+import { usageError } from './lib/flags.js';
+import { emit, type Io } from './lib/io.js';
+
+type Answer = ReturnType<typeof watchdogFindings>;
+
+function findingsText(w: Answer): string {
+  const lines = [`${w.alarm_total} alarm(s): ${w.by_label.broken} broken, ${w.by_label.unusual} unusual${w.muted_total ? `; ${w.muted_total} muted` : ''}.`];
+  for (const f of w.findings) {
+    lines.push('', `${f.label.toUpperCase()}${f.muted ? ' (muted)' : ''}  ${f.title}`, `  key: ${f.key}`, `  what to do: ${f.what_to_do}`);
+    lines.push(`  thresholds: ${Object.entries(f.thresholds).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  }
+  if (w.could_not_judge.length) {
+    lines.push('', 'Could not judge:');
+    for (const u of w.could_not_judge) lines.push(`  ${u.check}${u.subject?.name ? ` (${u.subject.name})` : ''}: ${u.reason}`);
+  }
+  return lines.join('\n');
+}
+
+const checkKey = (key: string) => {
+  if (key.length === 0 || key.length > 300) throw usageError('A finding key is 1 to 300 characters; `svc watchdog` prints each finding\'s key.');
+  return key;
+};
+
+export function register(program: Command, io: Io): void {
+  const watchdog = program.command('watchdog').description('findings about routines and sources: broken or unusual, what to do, what could not be judged');
+  watchdog
+    .command('show', { isDefault: true })
+    .description('the current findings (muted ones left out unless --muted)')
+    .option('--muted', 'include muted findings')
+    .action((opts: { muted?: boolean }) => withContext(io, (ctx) => {
+      const w = watchdogFindings(ctx, Boolean(opts.muted));
+      emit(io, w, () => findingsText(w));
+    }));
+  watchdog
+    .command('mute')
+    .argument('<key>', 'the finding key, as `svc watchdog` prints it')
+    .option('--note <text>', 'why it is acknowledged (at most 500 characters)')
+    .description('acknowledge a finding: it leaves the alarm total until unmuted')
+    .action((key: string, opts: { note?: string }) => {
+      if (opts.note !== undefined && opts.note.length > 500) throw usageError('--note is at most 500 characters.');
+      return withContext(io, (ctx) => {
+        const answer = muteFinding(ctx, checkKey(key), opts.note ?? null);
+        emit(io, answer, () => `${answer.already_muted ? 'Already muted' : 'Muted'}: ${answer.key}. ${answer.alarm_total} alarm(s) left.`);
+      });
+    });
+  watchdog
+    .command('unmute')
+    .argument('<key>', 'the key of a muted finding (`svc watchdog --muted`)')
+    .description('return a muted finding to the alarm total')
+    .action((key: string) => withContext(io, (ctx) => {
+      const answer = unmuteFinding(ctx, checkKey(key));
+      emit(io, answer, () => `Unmuted: ${answer.key}. ${answer.alarm_total} alarm(s).`);
+    }));
+}

@@ -1,0 +1,176 @@
+/**
+ * Asking the sources about a slice of papers, with each source's own
+ * politeness: its rate limit and throttle (shared with searches in this
+ * process), retries, Retry-After, and SVC_SOURCE_<ID>_URL base overrides.
+ * Crossref is asked per DOI (update-to and relation data); arXiv, OpenAlex
+ * and PubMed once per slice with the ids batched.
+ */
+import type { Context } from '../context.js';
+import { parseCrossrefWork } from '../sources/crossref.js';
+import { arxiv, parseResponse as parseArxiv } from '../sources/arxiv.js';
+import { userAgent } from '../sources/driver.js';
+import { createSourceHttp, UpstreamError, type SourceHttp } from '../sources/http.js';
+import { openalex, parseResponse as parseOpenAlex } from '../sources/openalex.js';
+import { parsePubmedArticleSet } from '../sources/pubmed-xml.js';
+import { pubmed } from '../sources/pubmed.js';
+import { crossref } from '../sources/crossref.js';
+import { throttleFor } from '../sources/throttle.js';
+import { ParseError, type NormalizedRecord, type SourceAdapter } from '../sources/types.js';
+import type { TargetDocument } from './repo.js';
+
+export type AskOutcome = 'answered' | 'not_found' | 'failed' | 'skipped';
+
+export interface Asked {
+  source: string;
+  outcome: AskOutcome;
+  reason?: string;
+}
+
+export interface SliceAnswer {
+  records: Map<number, { source: string; record: NormalizedRecord }[]>;
+  asked: Map<number, Asked[]>;
+}
+
+interface Client {
+  http: SourceHttp;
+  baseUrl: string;
+  apiKey?: string;
+  contactEmail?: string;
+}
+
+export const LIFECYCLE_SOURCES = ['crossref', 'arxiv', 'openalex', 'pubmed'] as const;
+
+function clientFor(ctx: Context, adapter: SourceAdapter, signal: AbortSignal): Client | { missing: string } {
+  const credential = adapter.capabilities.credential;
+  const apiKey = credential ? ctx.credentials.reveal(credential.name) : undefined;
+  if (credential?.required && !apiKey) return { missing: credential.name };
+  const contactEmail = String(ctx.settings.read('email').contact_email ?? '') || undefined;
+  const http = createSourceHttp({
+    fetch: ctx.fetch,
+    throttle: throttleFor(ctx, adapter.throttleGroup ?? adapter.id),
+    rate: apiKey && adapter.capabilities.rateLimitWithKey ? adapter.capabilities.rateLimitWithKey : adapter.capabilities.rateLimit,
+    userAgent: userAgent(contactEmail),
+    signal,
+    timeoutMs: ctx.tuning.sourceTimeoutMs,
+    retryBaseMs: ctx.tuning.sourceRetryBaseMs,
+    maxAttempts: ctx.tuning.sourceMaxAttempts,
+    maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
+    secrets: apiKey ? [apiKey] : [],
+  });
+  return { http, baseUrl: (ctx.config.sourceUrls[adapter.id] ?? adapter.defaultBaseUrl).replace(/\/+$/, ''), apiKey, contactEmail };
+}
+
+function failure(err: unknown, signal: AbortSignal): string {
+  if (signal.aborted) throw signal.reason;
+  if (err instanceof UpstreamError) return `upstream_failure: ${err.message}`;
+  if (err instanceof ParseError) return `parse_failure: ${err.message}`;
+  return `parse_failure: unexpected answer (${err instanceof Error ? err.name : 'Error'})`;
+}
+
+/** A DOI in a URL path: escaped, slashes kept (Crossref's /works/{doi}). */
+const doiPath = (doi: string) => encodeURIComponent(doi).replace(/%2F/gi, '/');
+
+type Lookup = (client: Client, docs: TargetDocument[], add: (doc: TargetDocument, asked: Asked, record?: NormalizedRecord) => void, signal: AbortSignal) => Promise<void>;
+
+const lookupCrossref: Lookup = async (client, docs, add, signal) => {
+  for (const doc of docs) {
+    const params = client.contactEmail ? `?mailto=${encodeURIComponent(client.contactEmail)}` : '';
+    try {
+      const answer = await client.http.get(`${client.baseUrl}/works/${doiPath(doc.doi!)}${params}`, { acceptStatus: [404] });
+      if (answer.status === 404) {
+        add(doc, { source: 'crossref', outcome: 'not_found' });
+        continue;
+      }
+      let body: any;
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        throw new ParseError('Crossref answered something that is not JSON.');
+      }
+      const record = body?.message ? parseCrossrefWork(body.message) : undefined;
+      if (!record) throw new ParseError('Crossref answered without a usable work.');
+      add(doc, { source: 'crossref', outcome: 'answered' }, record);
+    } catch (err) {
+      add(doc, { source: 'crossref', outcome: 'failed', reason: failure(err, signal) });
+    }
+  }
+};
+
+/** Answer each doc from a batch: records matched by `keyOf`, docs absent from the answer are not_found. */
+async function batch(source: string, docs: TargetDocument[], add: Parameters<Lookup>[2], signal: AbortSignal, docKey: (d: TargetDocument) => string, recordKey: (r: NormalizedRecord) => string | undefined, ask: () => Promise<NormalizedRecord[]>) {
+  try {
+    const records = await ask();
+    const byKey = new Map<string, NormalizedRecord>();
+    for (const r of records) {
+      const key = recordKey(r);
+      if (key && !byKey.has(key)) byKey.set(key, r);
+    }
+    for (const doc of docs) {
+      const record = byKey.get(docKey(doc));
+      add(doc, { source, outcome: record ? 'answered' : 'not_found' }, record);
+    }
+  } catch (err) {
+    const reason = failure(err, signal);
+    for (const doc of docs) add(doc, { source, outcome: 'failed', reason });
+  }
+}
+
+const lookupArxiv: Lookup = (client, docs, add, signal) =>
+  batch('arxiv', docs, add, signal, (d) => d.arxiv_id!, (r) => r.ids.arxiv, async () => {
+    const params = new URLSearchParams({ id_list: docs.map((d) => d.arxiv_id!).join(','), start: '0', max_results: String(docs.length) });
+    const answer = await client.http.get(`${client.baseUrl}/query?${params}`, { acceptStatus: [400] });
+    const page = parseArxiv(answer.text);
+    if (page.error !== undefined || answer.status === 400) throw new UpstreamError(`arXiv refused the id list (HTTP ${answer.status}): ${page.error ?? 'no reason given'}`, answer.status, 'HTTPStatusError');
+    return page.records;
+  });
+
+const lookupOpenAlex: Lookup = (client, docs, add, signal) =>
+  batch('openalex', docs, add, signal, (d) => d.doi!, (r) => r.doi, async () => {
+    const params = new URLSearchParams({ filter: `doi:${docs.map((d) => d.doi!).join('|')}`, 'per-page': String(Math.min(100, docs.length)) });
+    if (client.apiKey) params.set('api_key', client.apiKey);
+    if (client.contactEmail) params.set('mailto', client.contactEmail);
+    return parseOpenAlex((await client.http.get(`${client.baseUrl}/works?${params}`)).text).records;
+  });
+
+const lookupPubmed: Lookup = (client, docs, add, signal) =>
+  batch('pubmed', docs, add, signal, (d) => d.pmid!, (r) => r.ids.pmid, async () => {
+    const params = new URLSearchParams({ db: 'pubmed', id: docs.map((d) => d.pmid!).join(','), retmode: 'xml', tool: 'svc' });
+    if (client.contactEmail) params.set('email', client.contactEmail);
+    if (client.apiKey) params.set('api_key', client.apiKey);
+    return parsePubmedArticleSet((await client.http.get(`${client.baseUrl}/efetch.fcgi?${params}`)).text).records;
+  });
+
+const PLAN: { adapter: SourceAdapter; wants: (d: TargetDocument) => boolean; lookup: Lookup }[] = [
+  { adapter: crossref, wants: (d) => Boolean(d.doi), lookup: lookupCrossref },
+  { adapter: arxiv, wants: (d) => Boolean(d.arxiv_id), lookup: lookupArxiv },
+  { adapter: openalex, wants: (d) => Boolean(d.doi), lookup: lookupOpenAlex },
+  { adapter: pubmed, wants: (d) => Boolean(d.pmid), lookup: lookupPubmed },
+];
+
+/** Clients are built once per check run (one trace list each) and reused for every slice. */
+export type Clients = Map<string, Client | { missing: string }>;
+
+export function buildClients(ctx: Context, signal: AbortSignal): Clients {
+  return new Map(PLAN.map((p) => [p.adapter.id, clientFor(ctx, p.adapter, signal)]));
+}
+
+export async function askAboutSlice(clients: Clients, docs: TargetDocument[], signal: AbortSignal): Promise<SliceAnswer> {
+  const answer: SliceAnswer = { records: new Map(), asked: new Map() };
+  const add = (doc: TargetDocument, asked: Asked, record?: NormalizedRecord) => {
+    answer.asked.set(doc.id, [...(answer.asked.get(doc.id) ?? []), asked]);
+    if (record) answer.records.set(doc.id, [...(answer.records.get(doc.id) ?? []), { source: asked.source, record }]);
+  };
+  await Promise.all(
+    PLAN.map(async (p) => {
+      const wanted = docs.filter(p.wants);
+      if (wanted.length === 0) return;
+      const client = clients.get(p.adapter.id)!;
+      if ('missing' in client) {
+        for (const doc of wanted) add(doc, { source: p.adapter.id, outcome: 'skipped', reason: `missing_key: ${client.missing} is not stored` });
+        return;
+      }
+      await p.lookup(client, wanted, add, signal);
+    }),
+  );
+  return answer;
+}

@@ -1,0 +1,112 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createContext, type Context } from '../src/context.js';
+import { insertFire } from '../src/scheduler/jobs.js';
+import { createRoutine } from '../src/routines/service.js';
+import { lagText, volumeText } from '../commands/lib/analytics-format.js';
+import { publicationVolume } from '../src/analytics/volume.js';
+import { discoveryLag } from '../src/analytics/lag.js';
+import { parseWindow } from '../src/analytics/window.js';
+import { fixture, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+import { addRun, daysAgo, record, store } from './_history.js';
+import { routineBody } from './_scheduler.js';
+
+let dirs: TempDirs;
+let arxiv: Stub;
+let env: Record<string, string>;
+let docs: number[];
+let routineId: number;
+
+test.before(async () => {
+  dirs = tempDirs();
+  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), times: Infinity }]);
+  env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: arxiv.url };
+  const ctx: Context = createContext({ env });
+  docs = store(ctx, [
+    record({ source: 'arxiv', nativeId: '2204.08348', ids: { arxiv: '2204.08348', arxiv_version: 'v1' }, title: 'Versioned preprint', publicationDate: '2024-02-01', datePrecision: 'day', type: 'preprint' }),
+    record({ source: 'arxiv', nativeId: '1812.11470', ids: { arxiv: '1812.11470', arxiv_version: 'v1' }, title: 'Unchanged preprint', publicationDate: '2024-03-01', datePrecision: 'day', type: 'preprint' }),
+  ]);
+  routineId = createRoutine(ctx, routineBody({ name: 'missed one' })).id;
+  insertFire(ctx.db, { routineId, trigger: 'schedule', outcome: 'missed', firstDueAtUtc: '2025-01-01T06:00:00.000Z', dueAtUtc: '2025-01-01T06:00:00.000Z' }, ctx.nowIso());
+  addRun(ctx, { startedAt: daysAgo(1), keywords: ['preprint'], sources: { arxiv: { docs, newDocs: docs } } });
+  await ctx.close();
+});
+test.after(async () => {
+  await arxiv.close();
+  dirs.cleanup();
+});
+
+const cli = (...args: string[]) => runCli(args, { env });
+
+test('svc analytics: every view answers one JSON document; human tables without bars off a terminal', async () => {
+  for (const view of ['overview', 'summary', 'volume', 'sources', 'keywords', 'routine-health', 'discovery-lag']) {
+    const r = await cli('analytics', view, '--json');
+    assert.is(r.code, 0, `${view}: ${r.stderr}`);
+    const answer = JSON.parse(r.stdout);
+    assert.ok(answer.method && answer.window, view);
+  }
+  const volume = JSON.parse((await cli('analytics', 'volume', '--split', 'category', '--top', '3', '--json')).stdout);
+  assert.equal([volume.split, volume.months.length], ['category', 2]);
+  const human = await cli('analytics', 'volume');
+  assert.match(human.stdout, /MONTH\s+PAPERS\s+ARXIV/);
+  assert.not.match(human.stdout, /█/);
+  const keywords = await cli('analytics', 'keywords', '--window', '7d');
+  assert.match(keywords.stdout, /preprint\s+1\s+2\s+2\s+2/);
+});
+
+test('svc analytics refusals are usage errors (exit 2) naming the flag', async () => {
+  for (const args of [['analytics', 'bogus'], ['analytics', '--window', '0'], ['analytics', 'volume', '--split', 'journal'], ['analytics', 'volume', '--top', '51'], ['analytics', 'keywords', '--routine', 'x']]) {
+    const r = await cli(...args, '--json');
+    assert.is(r.code, 2, args.join(' '));
+    assert.ok(JSON.parse(r.stdout).error, args.join(' '));
+  }
+  assert.match((await cli('analytics', '--window', 'week')).stderr, /--window must be a number of days/);
+});
+
+test('bar charts of volume and lag on a terminal', () => {
+  const ctx = createContext({ env });
+  try {
+    const w = parseWindow(null, new Date());
+    assert.match(volumeText(publicationVolume(ctx, w), true), /2024-02\s+1\s+1\s+█+/);
+    assert.match(lagText(discoveryLag(ctx, w), true), /over a year\s+2\s+█{40}/);
+  } finally {
+    void ctx.close();
+  }
+});
+
+test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
+  const w = JSON.parse((await cli('watchdog', '--json')).stdout);
+  const key = `missed_fires:${routineId}:2025-01-01T06:00:00.000Z`;
+  assert.ok(w.findings.some((f: any) => f.key === key));
+  const human = await cli('watchdog');
+  assert.match(human.stdout, /UNUSUAL\s+Routine "missed one" missed 1 scheduled fire/);
+  assert.match(human.stdout, /Could not judge:[\s\S]*deliveries_failing/);
+  const muted = await cli('watchdog', 'mute', key, '--note', 'laptop was off', '--json');
+  assert.equal([muted.code, JSON.parse(muted.stdout).muted, JSON.parse(muted.stdout).alarm_total], [0, true, w.alarm_total - 1]);
+  assert.not.ok(JSON.parse((await cli('watchdog', '--json')).stdout).findings.some((f: any) => f.key === key));
+  assert.ok(JSON.parse((await cli('watchdog', '--muted', '--json')).stdout).findings.some((f: any) => f.key === key && f.muted));
+  assert.is((await cli('watchdog', 'unmute', key)).code, 0);
+  assert.is((await cli('watchdog', 'unmute', key)).code, 3);
+  assert.is((await cli('watchdog', 'mute', 'no-such-key')).code, 3);
+});
+
+test('svc lifecycle: check with progress, show, status; refusals', async () => {
+  assert.is((await cli('lifecycle', 'check', '--limit', '0')).code, 2);
+  assert.is((await cli('lifecycle', 'check', '--limit', '5001', '--json')).code, 2);
+  const check = await cli('lifecycle', 'check', '--limit', '5');
+  assert.is(check.code, 0, check.stderr);
+  assert.match(check.stderr, /pass 1, slice 1: 2 checked, 0 failed, 2 new events/);
+  assert.match(check.stdout, /completed: 2 papers checked, 0 failed, 2 new events/);
+  const show = JSON.parse((await cli('lifecycle', 'show', String(docs[0]), '--json')).stdout);
+  assert.equal(show.events.map((e: any) => e.kind).sort(), ['preprint_to_published', 'version_change']);
+  const human = await cli('lifecycle', 'show', String(docs[0]));
+  assert.match(human.stdout, /version_change\s+arxiv\s+https:\/\/arxiv\.org\/abs\/2204\.08348v3/);
+  const status = JSON.parse((await cli('lifecycle', '--json')).stdout);
+  assert.equal([status.coverage.checked, status.events_total, status.check.last.status], [2, 2, 'completed']);
+  assert.is((await cli('lifecycle', 'show', '99999')).code, 3);
+  assert.is((await cli('lifecycle', 'show', 'abc')).code, 2);
+  assert.equal(JSON.parse((await cli('lifecycle', 'stop', '--json')).stdout).stop_requested, false);
+});
+
+test.run();
