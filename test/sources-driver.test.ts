@@ -327,7 +327,8 @@ test('createThrottle spaces requests: 3 slots at 100 ms take at least 200 ms', a
     at.push(Date.now() - started);
   }
   assert.ok(at[2]! >= 195, `third slot at ${at[2]} ms`);
-  assert.ok(at[1]! - at[0]! >= 95 && at[2]! - at[1]! >= 95, JSON.stringify(at));
+  // Slots are kept on a schedule (n × 100 ms from the first), so a late timer does not push later slots back.
+  assert.ok(at[1]! >= 95 && at[2]! >= 195, JSON.stringify(at));
 });
 
 test('the driver spaces one source’s requests by its rate limit', async () => {
