@@ -9,6 +9,9 @@ import { toNodeHandler } from 'h3/node';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { createOriginRegistry } from '../src/runtime/origins.js';
+import { provideAssistantTools } from '../src/assistant/runner.js';
+import { createBackend } from '../src/mcp/backend.js';
+import { assistantToolBox } from '../src/mcp/assistant-tools.js';
 import { chooseToken, publishPort, publishToken, withdrawPort, withdrawToken } from '../src/runtime/token.js';
 import { createApp } from './app.js';
 import type { ServerRuntime, SignedRoute } from './runtime.js';
@@ -72,6 +75,8 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
   publishToken(ctx.paths, runtime.port, runtime.token);
   publishPort(ctx.paths, runtime.port);
   ctx.log.info(`listening on http://127.0.0.1:${runtime.port}`);
+  // The assistant's API lanes may call the read tools of the MCP surface, over this server's own HTTP.
+  provideAssistantTools(ctx, assistantToolBox(createBackend({ port: runtime.port, paths: ctx.paths, fetch: ctx.fetch, token: runtime.token })));
 
   let closing: Promise<void> | undefined;
   return {

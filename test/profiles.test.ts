@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mergeRecords } from '../src/corpus/merge.js';
+import { insertEvent } from '../src/lifecycle/repo.js';
 import { makeRecord, author } from '../src/sources/normalize.js';
 import { parseResponse as parseOpenAlex } from '../src/sources/openalex.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
@@ -220,6 +221,16 @@ test('lifecycle findings on the profile\'s papers keep the basis of the match', 
   assert.is(l.findings[0].event, 'retraction');
   assert.is(l.findings[0].notice, 'https://doi.org/10.1/notice');
   assert.is(l.findings[0].basis, 'name_only');
+});
+
+test('lifecycle events recorded by the lifecycle check show on the profile with their notice links', async () => {
+  const [doc] = store([makeRecord({ source: 'arxiv', nativeId: '2401.9', title: 'A preprint about gadgets and more', authors: [author('Nobody Atall')], ids: { arxiv: '2401.9' } })]);
+  insertEvent(t.ctx.db, { documentId: doc!, kind: 'preprint_to_published', source: 'arxiv', noticeUrl: 'https://doi.org/10.1/published', noticeDoi: '10.1/published', label: 'published as 10.1/published' }, null, NOW);
+  const p = (await create({ name: 'Nobody Atall' })).json();
+  const l = (await t.request('GET', `/api/profiles/${p.id}/lifecycle`)).json();
+  assert.is(l.total, 1);
+  assert.equal([l.findings[0].event, l.findings[0].notice, l.findings[0].basis], ['preprint_to_published', 'https://doi.org/10.1/published', 'name_only']);
+  assert.match(l.findings[0].found_by, /lifecycle check/);
 });
 
 test.run();

@@ -20,6 +20,8 @@ export interface BackendOptions {
   port: number | undefined;
   paths: Paths;
   fetch: typeof fetch;
+  /** The token, when the caller is the server itself (the assistant's tools): no token file is read. */
+  token?: string;
 }
 
 export interface Answer {
@@ -81,7 +83,7 @@ export function createBackend(options: BackendOptions): Backend {
     if (located) return located;
     const { port } = candidates(options);
     const baseUrl = `http://127.0.0.1:${port}`;
-    const token = readPublishedToken(options.paths, port);
+    const token = options.token ?? readPublishedToken(options.paths, port);
     if (!token) throw unavailable([baseUrl], `no token file for port ${port} in the state directory`);
     let response: Response;
     try {

@@ -8,12 +8,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { svcVersion } from '../version.js';
-import { checkArgs, jsonSchemaOf } from './args.js';
+import { jsonSchemaOf } from './args.js';
 import type { Backend } from './backend.js';
-import { McpToolError } from './errors.js';
+import { callTool, CONTRACT_VERSION } from './call.js';
 import { TOOLS } from './tools/index.js';
 
-export const CONTRACT_VERSION = '2.3';
+export { CONTRACT_VERSION };
 
 function toolListing() {
   return TOOLS.map((t) => ({
@@ -25,24 +25,6 @@ function toolListing() {
     requires_confirmation: t.write,
     _meta: { requires_confirmation: t.write, contract_version: CONTRACT_VERSION },
   }));
-}
-
-const result = (value: Record<string, unknown>, isError = false) => ({
-  content: [{ type: 'text' as const, text: JSON.stringify(value) }],
-  structuredContent: value,
-  ...(isError ? { isError: true } : {}),
-});
-
-export async function callTool(backend: Backend, name: string, rawArgs: unknown) {
-  const tool = TOOLS.find((t) => t.name === name);
-  try {
-    if (!tool) throw new McpToolError('invalid_argument', `No tool "${name.slice(0, 64)}"; the tool listing names the ${TOOLS.length} tools.`);
-    return result(await tool.run(backend, checkArgs(tool.name, tool.args, rawArgs)));
-  } catch (err) {
-    if (err instanceof McpToolError) return result(err.toJSON(), true);
-    // Never a stack: one sentence and the class name.
-    return result(new McpToolError('internal_error', `The ${name.slice(0, 64)} tool failed unexpectedly (${err instanceof Error ? err.name : 'error'}).`).toJSON(), true);
-  }
 }
 
 export function createMcpServer(backend: Backend): Server {

@@ -11,6 +11,8 @@ import { BASES, byBasis, WHAT_A_BASIS_MEANS, type Basis } from './bases.js';
 import { matchDocuments, matchNewDocuments } from './match.js';
 import * as repo from './repo.js';
 import { identityOf, requireProfile } from './service.js';
+import * as lifecycleRepo from '../lifecycle/repo.js';
+import { eventView } from '../lifecycle/service.js';
 
 export const MATCHES_DEFAULT_LIMIT = 25;
 export const MATCHES_MAX_LIMIT = 200;
@@ -69,9 +71,10 @@ export function matchesForDocuments(ctx: Context, ids: number[]) {
   return { documents, by_basis: counts, what_a_basis_means: WHAT_A_BASIS_MEANS };
 }
 
-const LIFECYCLE_KINDS: Partial<Record<Relation['kind'], string>> = {
+// Relations sources report on a record, in the lifecycle's three kinds (a correction is a version change).
+const LIFECYCLE_KINDS: Partial<Record<Relation['kind'], 'retraction' | 'preprint_to_published' | 'version_change'>> = {
   retracted_by: 'retraction',
-  corrected_by: 'correction',
+  corrected_by: 'version_change',
   preprint_of: 'preprint_to_published',
   has_version: 'version_change',
 };
@@ -84,20 +87,31 @@ function noticeLink(r: Relation): string | null {
 }
 
 /**
- * Lifecycle facts recorded on the profile's matched papers: retraction flags
- * and the relations sources reported (retracted by, corrected by, published
- * as, new version). Each finding keeps the basis of the match, since a
- * retraction on a name-only match may be somebody else's.
+ * Lifecycle findings on the profile's matched papers: the events the
+ * lifecycle check recorded (retraction, preprint to published, version
+ * change, each with its notice link), and what the sources' own records
+ * already said (a retraction flag, relations) where no event repeats it.
+ * Each finding keeps the basis of the match, since a retraction on a
+ * name-only match may be somebody else's.
  */
 export function profileLifecycle(ctx: Context, id: number) {
   const row = requireProfile(ctx, id);
   matchNewDocuments(ctx);
   const findings = repo.matchesWithLifecycle(ctx.db, id).flatMap((m) => {
-    const relations = (JSON.parse(m.relations_json) as Relation[]).filter((r) => LIFECYCLE_KINDS[r.kind]);
     const base = { document_id: m.document_id, title: m.title, doi: m.doi, basis: m.basis, matched_author: m.matched_author };
-    const events = relations.map((r) => ({ ...base, event: LIFECYCLE_KINDS[r.kind]!, notice: noticeLink(r), notice_label: r.label ?? null, event_date: r.date ?? null }));
-    if (m.is_retracted && !events.some((e) => e.event === 'retraction')) events.unshift({ ...base, event: 'retraction', notice: null, notice_label: 'a source marks this record as retracted', event_date: null });
-    return events;
+    const recorded = lifecycleRepo.eventsOf(ctx.db, m.document_id).map((e) => {
+      const v = eventView(e);
+      return { ...base, event: v.kind, notice: v.notice_url ?? (v.notice_doi ? `https://doi.org/${v.notice_doi}` : null), notice_label: v.label, event_date: v.event_date, found_by: `lifecycle check (${v.source})` };
+    });
+    const kinds = new Set(recorded.map((e) => e.event));
+    const reported = (JSON.parse(m.relations_json) as Relation[])
+      .filter((r) => LIFECYCLE_KINDS[r.kind] && !kinds.has(LIFECYCLE_KINDS[r.kind]!))
+      .map((r) => ({ ...base, event: LIFECYCLE_KINDS[r.kind]!, notice: noticeLink(r), notice_label: r.label ?? null, event_date: r.date ?? null, found_by: 'source record' }));
+    const flagged =
+      m.is_retracted && !kinds.has('retraction') && !reported.some((e) => e.event === 'retraction')
+        ? [{ ...base, event: 'retraction' as const, notice: null, notice_label: 'a source marks this record as retracted', event_date: null, found_by: 'source record' }]
+        : [];
+    return [...recorded, ...flagged, ...reported];
   });
   return {
     profile_id: id,
@@ -105,7 +119,8 @@ export function profileLifecycle(ctx: Context, id: number) {
     findings,
     total: findings.length,
     matched_papers: repo.countMatches(ctx.db, id),
-    method: 'Retraction flags and relations (retracted by, corrected by, published as, new version) recorded by the sources on the papers this profile matched; `svc lifecycle check` looks for new ones.',
+    method:
+      'Events recorded by the lifecycle check (`svc lifecycle check`) on the papers this profile matched, plus retraction flags and relations (retracted by, corrected by, published as, new version) the sources reported on them.',
     what_a_basis_means: WHAT_A_BASIS_MEANS,
   };
 }

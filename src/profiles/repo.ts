@@ -162,7 +162,10 @@ export function matchPage(db: Database, profileId: number, basis: Basis | undefi
 /** Matched papers with a retraction flag or lifecycle relations recorded on them. */
 export function matchesWithLifecycle(db: Database, profileId: number): MatchPageRow[] {
   return db
-    .prepare(`${MATCH_PAGE} AND (d.is_retracted = 1 OR d.relations_json <> '[]') ORDER BY d.sort_date DESC, d.id DESC`)
+    .prepare(
+      `${MATCH_PAGE} AND (d.is_retracted = 1 OR d.relations_json <> '[]' OR EXISTS (SELECT 1 FROM lifecycle_events e WHERE e.document_id = d.id))
+       ORDER BY d.sort_date DESC, d.id DESC`,
+    )
     .all(profileId) as MatchPageRow[];
 }
 
