@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
+import { intFlag } from './lib/flags.js';
 import type { Io } from './lib/io.js';
 
 /**
@@ -11,9 +12,13 @@ export function register(program: Command, io: Io): void {
   program
     .command('mcp')
     .description('serve the MCP tool surface on stdio (a client of the running service)')
-    .action(async () => {
+    .option('--port <port>', 'the service port (as SVC_PORT; never widened to the default)')
+    .option('--state-dir <dir>', 'the state directory holding the port and token files (as SVC_STATE_DIR)')
+    .action(async (opts: { port?: string; stateDir?: string }) => {
+      const port = intFlag(opts.port, '--port', { min: 1, max: 65535 });
+      const env = { ...io.env, ...(port ? { SVC_PORT: String(port) } : {}), ...(opts.stateDir ? { SVC_STATE_DIR: opts.stateDir } : {}) };
       // Talk goes to stderr: stdout belongs to the protocol.
-      const ctx = createContext({ env: io.env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
+      const ctx = createContext({ env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
       const [{ createBackend }, { createMcpServer }, { StdioServerTransport }] = await Promise.all([
         import('../src/mcp/backend.js'),
         import('../src/mcp/server.js'),

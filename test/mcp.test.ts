@@ -13,10 +13,12 @@ import { freePort, ROOT, startTestServer, type TestServer } from './_setup.js';
 let t: TestServer;
 const clients: Client[] = [];
 
-async function connect(env: Record<string, string> = {}): Promise<Client> {
+const connect = (env: Record<string, string> = {}) => connectArgs([], env);
+
+async function connectArgs(extra: string[], env: Record<string, string> = {}): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(ROOT, 'bin', 'svc.js'), 'mcp'],
+    args: [path.join(ROOT, 'bin', 'svc.js'), 'mcp', ...extra],
     env: { PATH: process.env.PATH ?? '', SVC_DATA_DIR: t.dirs.env.SVC_DATA_DIR!, SVC_STATE_DIR: t.dirs.env.SVC_STATE_DIR!, ...env },
     stderr: 'pipe',
   });
@@ -96,6 +98,9 @@ test('discovery: the port file finds the server; SVC_PORT wins and is never wide
   assert.equal(r.detail.tried, [`http://127.0.0.1:${dead}`]);
   assert.match(r.message, /not running/);
   assert.not.match(r.message, /at .*\.js/);
+  // The flags the assistant's agent configuration passes: --port and --state-dir name the instance.
+  const flagged = await connectArgs(['--port', String(t.port), '--state-dir', t.dirs.env.SVC_STATE_DIR!], { SVC_STATE_DIR: '/nonexistent' });
+  assert.ok((await call(flagged, 'health')).identity);
 });
 
 test('watch profiles: create lifts basis_warning to the top and repeats it in detail; list, read and matches', async () => {
