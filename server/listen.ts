@@ -14,6 +14,7 @@ import { createApp } from './app.js';
 import type { ServerRuntime, SignedRoute } from './runtime.js';
 import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
+import { applyStagedRestore } from '../src/admin/restore.js';
 
 export const DEFAULT_PORT = 8742;
 
@@ -37,6 +38,7 @@ export interface RunningServer {
 
 export async function startServer(ctx: Context, options: StartOptions = {}): Promise<RunningServer> {
   const requestedPort = options.port ?? ctx.config.port ?? DEFAULT_PORT;
+  applyStagedRestore(ctx); // a restore staged earlier happens now, before anything reads the database
   void ctx.schemaVersion; // open and migrate before accepting requests
   const runtime: ServerRuntime = {
     port: requestedPort,

@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings.js';
 import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
+import { backupRoutes, eraseRoutes } from './admin.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -41,6 +42,8 @@ export const ROUTES: RouteDef[] = [
   // area: profiles
   // area: similarity
   // area: admin
+  ...backupRoutes,
+  ...eraseRoutes,
   // area: evidence
   // area: answers
   // area: assistant

@@ -4,6 +4,7 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { admin } from './011-admin.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -23,6 +24,7 @@ export const MIGRATIONS: Migration[] = [
   // area: profiles (8)
   // area: similarity (9, 10)
   // area: admin (11)
+  admin,
   // area: assistant (15)
   library,
   // area: evidence (17)
