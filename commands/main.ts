@@ -41,6 +41,9 @@ export const COMMANDS: CommandEntry[] = [
   // area: profiles
   // area: similarity
   // area: admin
+  { name: 'backup', summary: 'write a backup bundle; verify one', load: () => import('./backup.js') },
+  { name: 'restore', summary: 'stage a restore from a bundle; status, cancel, undo copies', load: () => import('./restore.js') },
+  { name: 'erase', summary: 'erase one scope of data (keys, configs, executions, corpus, settings, everything)', load: () => import('./erase.js') },
   // area: evidence
   // area: answers
   // area: assistant
