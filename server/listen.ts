@@ -72,7 +72,9 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
   });
   runtime.port = (server.address() as AddressInfo).port;
   publishToken(ctx.paths, runtime.port, runtime.token);
-  publishPort(ctx.paths, runtime.port);
+  if (!publishPort(ctx.paths, runtime.port, runtime.startedAtUtc)) {
+    ctx.log.warn('another svc server of this data directory is running; its port file is left as it is (clients find that one)');
+  }
   ctx.log.info(`listening on http://127.0.0.1:${runtime.port}`);
 
   let closing: Promise<void> | undefined;
