@@ -25,6 +25,8 @@ export interface StartOptions {
   /** A token handed down by a parent; minted when absent. */
   token?: string;
   signedRoutes?: SignedRoute[];
+  /** 'daemon' when this is the background daemon. */
+  role?: 'server' | 'daemon';
   /** Replace the route list (tests mount extra routes). */
   routes?: RouteDef[];
 }
@@ -48,6 +50,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     rendererLastSeenAtUtc: null,
     scheduler: { state: ctx.config.disableScheduler ? 'disabled' : 'not_started' },
     signedRoutes: options.signedRoutes ?? [],
+    role: options.role ?? 'server',
   };
   ctx.log.addSecret(runtime.token);
   const deps = { ctx, runtime };
