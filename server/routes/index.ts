@@ -18,6 +18,7 @@ import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
 import { backupRoutes, eraseRoutes } from './admin.js';
+import { serviceRoutes } from './service.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -44,6 +45,7 @@ export const ROUTES: RouteDef[] = [
   // area: admin
   ...backupRoutes,
   ...eraseRoutes,
+  ...serviceRoutes,
   // area: evidence
   // area: answers
   // area: assistant
