@@ -19,6 +19,7 @@ import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
 import { backupRoutes, eraseRoutes } from './admin.js';
 import { serviceRoutes } from './service.js';
+import { cloudRoutes } from './cloud.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -46,6 +47,7 @@ export const ROUTES: RouteDef[] = [
   ...backupRoutes,
   ...eraseRoutes,
   ...serviceRoutes,
+  ...cloudRoutes,
   // area: evidence
   // area: answers
   // area: assistant

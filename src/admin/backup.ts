@@ -26,6 +26,8 @@ export interface BackupOptions {
   /** Only the reports of these executions (cloud uploads); all when absent. */
   executionIds?: number[] | null;
   kind?: 'local' | 'cloud';
+  /** Record the bundle in the backup history (a cloud upload records it once uploaded). */
+  record?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -119,10 +121,10 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       schema_version: schemaVersion,
       remote_path: null,
     };
-    insertBackup(ctx.db, record);
+    if (options.record !== false) insertBackup(ctx.db, record);
     return { path: target, created_at_utc: createdAt, byte_size: written.size, sha256: written.sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, vault };
   } finally {
-    fs.rmSync(snapshot, { force: true });
+    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(snapshot + suffix, { force: true });
     busy.running = false;
   }
 }
