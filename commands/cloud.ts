@@ -64,7 +64,7 @@ export function register(program: Command, io: Io): void {
         const ids = listFlag(opts.executions)?.map((id) => idArg(id, 'execution')) ?? null;
         if (ids && ids.length === 0) throw new SvcError(400, 'invalid_flag', '--executions needs at least one id.');
         const r = await cloudBackup(ctx, ids);
-        emit(io, r, () => `Uploaded ${bytes(r.byte_size)} (${r.file_count} files) to ${r.remote_path}\n  sha256 ${r.sha256}`);
+        emit(io, r, () => `Uploaded ${bytes(r.byte_size)} (${r.file_count} files) to ${r.remote_path}\n  manifest sha256 ${r.manifest_sha256}`);
       }),
     );
 }

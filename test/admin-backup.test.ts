@@ -25,7 +25,7 @@ test('round trip: backup, factory reset, restore at the next start: every table 
   assert.is(b.counts.database, 1);
   assert.is(b.counts.vault, 3);
   assert.is(b.counts.report, 1);
-  assert.match(b.sha256, /^[0-9a-f]{64}$/);
+  assert.match(b.manifest_sha256, /^[0-9a-f]{64}$/);
 
   const verified = await t.request('POST', '/api/backup/verify', { body: { path: b.path } });
   assert.is(verified.status, 200, verified.text);

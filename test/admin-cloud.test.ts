@@ -68,7 +68,7 @@ test('cloud backup uploads a complete, verifiable bundle; execution_ids limit th
   const uploaded = path.join(davRoot, ...a.remote_path.split('/'));
   assert.is(fs.statSync(uploaded).size, a.byte_size);
   const read = await readBundle(uploaded);
-  assert.is(read.sha256, a.sha256);
+  assert.is(read.manifest_sha256, a.manifest_sha256);
   assert.equal(fs.readdirSync(path.join(t.dirs.dataDir, 'backups')).filter((n) => !n.startsWith('svc-backup-')), [], 'no local copy left behind');
   await new Promise((r) => setTimeout(r, 1100)); // bundle names have one-second resolution
   const none = (await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [999] } })).json();

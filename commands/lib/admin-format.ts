@@ -10,7 +10,7 @@ export function backupText(b: BackupAnswer): string {
   return [
     `Backup written: ${b.path}`,
     `  ${b.file_count} files (database ${b.counts.database}, vault ${b.counts.vault}, reports ${b.counts.report}), ${bytes(b.byte_size)}`,
-    `  sha256 ${b.sha256}`,
+    `  manifest sha256 ${b.manifest_sha256}`,
   ].join('\n');
 }
 

@@ -35,7 +35,7 @@ export interface BackupAnswer {
   path: string;
   created_at_utc: string;
   byte_size: number;
-  sha256: string;
+  manifest_sha256: string;
   file_count: number;
   include_reports: boolean;
   schema_version: number;
@@ -80,7 +80,8 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
     const target = options.output ? path.resolve(options.output) : path.join(dir, `svc-backup-${stamp(createdAt)}.tar`);
     if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
     if (!fs.existsSync(path.dirname(target))) throw new SvcError(400, 'output_folder_missing', 'The folder for the bundle does not exist.');
-    await ctx.db.backup(snapshot);
+    // One step: the snapshot is a consistent read, and WAL readers never block writers.
+    await ctx.db.backup(snapshot, { progress: () => 0x7fffffff });
     const facts = readSnapshot(snapshot);
     const schemaVersion = ctx.schemaVersion;
     const sources: BundleSource[] = [{ path: 'database/svc.db', kind: 'database', from: snapshot }];
@@ -115,14 +116,14 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       path: target,
       created_at_utc: createdAt,
       byte_size: written.size,
-      sha256: written.sha256,
+      manifest_sha256: written.manifest_sha256,
       include_reports: options.includeReports ? 1 : 0,
       file_count: written.manifest.files.length,
       schema_version: schemaVersion,
       remote_path: null,
     };
     if (options.record !== false) insertBackup(ctx.db, record);
-    return { path: target, created_at_utc: createdAt, byte_size: written.size, sha256: written.sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, vault };
+    return { path: target, created_at_utc: createdAt, byte_size: written.size, manifest_sha256: written.manifest_sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, vault };
   } finally {
     for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(snapshot + suffix, { force: true });
     busy.running = false;
@@ -131,14 +132,14 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
 
 export function backupView(r: BackupRecord | undefined) {
   if (!r) return null;
-  return { path: r.path, created_at_utc: r.created_at_utc, byte_size: r.byte_size, sha256: r.sha256, file_count: r.file_count, include_reports: r.include_reports === 1, schema_version: r.schema_version, exists: fs.existsSync(r.path) };
+  return { path: r.path, created_at_utc: r.created_at_utc, byte_size: r.byte_size, manifest_sha256: r.manifest_sha256, file_count: r.file_count, include_reports: r.include_reports === 1, schema_version: r.schema_version, exists: fs.existsSync(r.path) };
 }
 
 export interface VerifyAnswer {
   ok: true;
   path: string;
   byte_size: number;
-  sha256: string;
+  manifest_sha256: string;
   /** Whether this installation recorded writing exactly these bytes. */
   known_to_this_installation: boolean;
   created_at_utc: string;
@@ -155,7 +156,7 @@ export interface VerifyAnswer {
 export async function verifyBackup(ctx: Context, bundlePath: string): Promise<VerifyAnswer> {
   const file = resolveBundlePath(ctx, bundlePath);
   const read = await readBundle(file);
-  return describeBundle(ctx, file, read.manifest, read.size, read.sha256);
+  return describeBundle(ctx, file, read.manifest, read.size, read.manifest_sha256);
 }
 
 export function resolveBundlePath(ctx: Context, given: string): string {
@@ -165,10 +166,10 @@ export function resolveBundlePath(ctx: Context, given: string): string {
   return last.path;
 }
 
-export function describeBundle(ctx: Context, file: string, manifest: Manifest, size: number, sha256: string): VerifyAnswer {
+export function describeBundle(ctx: Context, file: string, manifest: Manifest, size: number, manifestSha256: string): VerifyAnswer {
   const counts = { database: 0, vault: 0, report: 0 };
   for (const f of manifest.files) counts[f.kind]++;
-  const known = ctx.db.prepare('SELECT 1 FROM admin_backups WHERE sha256 = ? AND byte_size = ?').get(sha256, size) !== undefined;
+  const known = ctx.db.prepare('SELECT 1 FROM admin_backups WHERE manifest_sha256 = ? AND byte_size = ?').get(manifestSha256, size) !== undefined;
   const tableTotal = Object.values(manifest.tables ?? {}).reduce((a, b) => a + b, 0);
   const would = [
     `replace the database with the one in the bundle (schema ${manifest.schema_version}, ${Object.keys(manifest.tables ?? {}).length} tables, ${tableTotal} rows) at the next start`,
@@ -188,7 +189,7 @@ export function describeBundle(ctx: Context, file: string, manifest: Manifest, s
     ok: true,
     path: file,
     byte_size: size,
-    sha256,
+    manifest_sha256: manifestSha256,
     known_to_this_installation: known,
     created_at_utc: manifest.created_at_utc,
     schema_version: manifest.schema_version,

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { SvcError } from '../errors.js';
 
 export const BUNDLE_FORMAT = 'svc-backup';
@@ -57,33 +58,37 @@ function hashing(hash: crypto.Hash, count: { bytes: number }): Transform {
   });
 }
 
-/** Write `sources` and the manifest to `target` (atomically); answers the bundle's size and SHA-256. */
+/** Write `sources` and the manifest to `target` (atomically); answers the bundle's size and the manifest's SHA-256. */
 export async function writeBundle(
   target: string,
   sources: BundleSource[],
   manifest: Omit<Manifest, 'files'>,
   onProgress?: (done: number, total: number) => void,
-): Promise<{ manifest: Manifest; size: number; sha256: string }> {
+): Promise<{ manifest: Manifest; size: number; manifest_sha256: string }> {
   const tar = await import('tar-stream');
   const partial = `${target}.partial`;
   const pack = tar.pack();
-  const bundleHash = crypto.createHash('sha256');
-  const bundleCount = { bytes: 0 };
-  const out = fs.createWriteStream(partial, { flags: 'wx', mode: 0o600 });
-  const written = pipeline(pack, hashing(bundleHash, bundleCount), out);
+  const out = fs.createWriteStream(partial, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
+  const written = pipeline(pack, out);
   const files: ManifestFile[] = [];
   const total = sources.length;
+  // The files are immutable (vault copies, the snapshot): a worker hashes them while this thread streams them.
+  const hashed = hashInWorker(sources.map((s) => s.from));
   try {
     for (const [i, source] of sources.entries()) {
       const stat = fs.statSync(source.from);
-      const hash = crypto.createHash('sha256');
       const count = { bytes: 0 };
       const entry = pack.entry({ name: source.path, size: stat.size, mode: stat.mode & 0o777, mtime: stat.mtime, type: 'file' });
-      await pipeline(fs.createReadStream(source.from), hashing(hash, count), entry);
+      await pipeline(fs.createReadStream(source.from, { highWaterMark: 1 << 20 }), counting(count), entry);
       if (count.bytes !== stat.size) throw new SvcError(409, 'backup_source_changed', `${source.path} changed size while it was copied; run the backup again.`);
-      files.push({ path: source.path, kind: source.kind, size: stat.size, sha256: hash.digest('hex'), mode: stat.mode & 0o777 });
+      files.push({ path: source.path, kind: source.kind, size: stat.size, sha256: '', mode: stat.mode & 0o777 });
       onProgress?.(i + 1, total);
     }
+    const digests = await hashed.done;
+    files.forEach((f, i) => {
+      if (digests[i]!.size !== f.size) throw new SvcError(409, 'backup_source_changed', `${f.path} changed while it was copied; run the backup again.`);
+      f.sha256 = digests[i]!.sha256;
+    });
     const full: Manifest = { ...manifest, files };
     const text = Buffer.from(JSON.stringify(full, null, 2) + '\n', 'utf8');
     await new Promise<void>((resolve, reject) => pack.entry({ name: MANIFEST_NAME, size: text.length, mode: 0o600 }, text, (err) => (err ? reject(err) : resolve())));
@@ -96,8 +101,9 @@ export async function writeBundle(
       fs.closeSync(fd);
     }
     fs.renameSync(partial, target);
-    return { manifest: full, size: bundleCount.bytes, sha256: bundleHash.digest('hex') };
+    return { manifest: full, size: fs.statSync(target).size, manifest_sha256: crypto.createHash('sha256').update(text).digest('hex') };
   } catch (err) {
+    void hashed.stop();
     pack.destroy();
     await written.catch(() => {});
     fs.rmSync(partial, { force: true });
@@ -105,10 +111,32 @@ export async function writeBundle(
   }
 }
 
+function counting(count: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      count.bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+}
+
+function hashInWorker(files: string[]): { done: Promise<{ size: number; sha256: string }[]>; stop(): Promise<number> } {
+  const worker = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: { files } });
+  const results: { size: number; sha256: string }[] = [];
+  const done = new Promise<{ size: number; sha256: string }[]>((resolve, reject) => {
+    worker.on('message', (m: { size: number; sha256: string }) => results.push(m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (results.length === files.length ? resolve(results) : reject(new SvcError(500, 'backup_hash_failed', `Hashing the backup's files stopped early (exit ${code}).`))));
+  });
+  done.catch(() => {});
+  return { done, stop: () => worker.terminate() };
+}
+
+/** `manifest_sha256` fingerprints the bundle: the manifest lists every file's SHA-256. */
 export interface ReadResult {
   manifest: Manifest;
   size: number;
-  sha256: string;
+  manifest_sha256: string;
 }
 
 export const bundleInvalid = (message: string, extra: Record<string, unknown> = {}) => new SvcError(422, 'bundle_invalid', message, extra);
@@ -136,11 +164,9 @@ export async function readBundle(file: string, extractTo?: (entry: string) => st
   const extracted: string[] = [];
   let manifestText: string | null = null;
   let afterManifest = false;
-  const bundleHash = crypto.createHash('sha256');
-  const bundleCount = { bytes: 0 };
   const extract = tar.extract();
-  const input: Readable = fs.createReadStream(file);
-  const reading = pipeline(input, hashing(bundleHash, bundleCount), extract).catch((err) => {
+  const input: Readable = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  const reading = pipeline(input, extract).catch((err) => {
     throw err instanceof SvcError ? err : bundleInvalid('The bundle is not a readable tar archive (truncated or damaged).');
   });
   try {
@@ -194,7 +220,7 @@ export async function readBundle(file: string, extractTo?: (entry: string) => st
       if (got.size !== f.size || got.sha256 !== f.sha256) throw bundleInvalid(`${f.path} does not match its size and SHA-256 in the manifest: the bundle was damaged or altered.`, { path: f.path });
     }
     for (const name of seen.keys()) if (!listed.has(name)) throw bundleInvalid(`${name} is in the bundle but not in its manifest.`, { path: name });
-    return { manifest, size: bundleCount.bytes, sha256: bundleHash.digest('hex') };
+    return { manifest, size: stat.size, manifest_sha256: crypto.createHash('sha256').update(manifestText, 'utf8').digest('hex') };
   } catch (err) {
     for (const f of extracted) fs.rmSync(f, { force: true });
     throw err;

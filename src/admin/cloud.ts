@@ -142,13 +142,13 @@ export async function cloudBackup(ctx: Context, executionIds: number[] | null) {
       path: local,
       created_at_utc: bundle.created_at_utc,
       byte_size: bundle.byte_size,
-      sha256: bundle.sha256,
+      manifest_sha256: bundle.manifest_sha256,
       include_reports: 1,
       file_count: bundle.file_count,
       schema_version: bundle.schema_version,
       remote_path: remotePath,
     });
-    return { uploaded: true, remote_path: remotePath, url: target.toString(), byte_size: bundle.byte_size, sha256: bundle.sha256, file_count: bundle.file_count, counts: bundle.counts };
+    return { uploaded: true, remote_path: remotePath, url: target.toString(), byte_size: bundle.byte_size, manifest_sha256: bundle.manifest_sha256, file_count: bundle.file_count, counts: bundle.counts };
   } finally {
     fs.rmSync(local, { force: true });
   }

@@ -61,7 +61,7 @@ export interface BackupRecord {
   path: string;
   created_at_utc: string;
   byte_size: number;
-  sha256: string;
+  manifest_sha256: string;
   include_reports: number;
   file_count: number;
   schema_version: number;
@@ -71,7 +71,7 @@ export interface BackupRecord {
 export function insertBackup(db: Database, r: Omit<BackupRecord, 'id'>): number {
   return Number(
     db
-      .prepare('INSERT INTO admin_backups (kind, path, created_at_utc, byte_size, sha256, include_reports, file_count, schema_version, remote_path) VALUES (@kind, @path, @created_at_utc, @byte_size, @sha256, @include_reports, @file_count, @schema_version, @remote_path)')
+      .prepare('INSERT INTO admin_backups (kind, path, created_at_utc, byte_size, manifest_sha256, include_reports, file_count, schema_version, remote_path) VALUES (@kind, @path, @created_at_utc, @byte_size, @manifest_sha256, @include_reports, @file_count, @schema_version, @remote_path)')
       .run(r).lastInsertRowid,
   );
 }

@@ -26,7 +26,7 @@ export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
 export interface StagedPlan {
   version: 1;
   bundle_path: string;
-  bundle_sha256: string;
+  manifest_sha256: string;
   bundle_created_at_utc: string;
   staged_at_utc: string;
   stamp: string;
@@ -121,12 +121,12 @@ export async function stageRestore(ctx: Context, input: StageInput): Promise<{ s
     if (db.fkViolations > 0 && !input.accept_fk_violations) {
       throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); send accept_fk_violations true to restore it anyway.`, { count: db.fkViolations, tables: db.tables });
     }
-    const verify = describeBundle(ctx, file, m, read.size, read.sha256);
+    const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256);
     const stagedAt = ctx.nowIso();
     const plan: StagedPlan = {
       version: 1,
       bundle_path: file,
-      bundle_sha256: read.sha256,
+      manifest_sha256: read.manifest_sha256,
       bundle_created_at_utc: m.created_at_utc,
       staged_at_utc: stagedAt,
       stamp: stagedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'),

@@ -18,7 +18,7 @@ export const admin: Migration = {
         path TEXT NOT NULL,
         created_at_utc TEXT NOT NULL,
         byte_size INTEGER NOT NULL,
-        sha256 TEXT NOT NULL,
+        manifest_sha256 TEXT NOT NULL,
         include_reports INTEGER NOT NULL,
         file_count INTEGER NOT NULL,
         schema_version INTEGER NOT NULL,
