@@ -45,6 +45,12 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile.js') },
   // area: similarity
   // area: admin
+  { name: 'backup', summary: 'write a backup bundle; verify one', load: () => import('./backup.js') },
+  { name: 'restore', summary: 'stage a restore from a bundle; status, cancel, undo copies', load: () => import('./restore.js') },
+  { name: 'cloud', summary: 'cloud copies of backups over WebDAV: link, unlink, status, backup', load: () => import('./cloud.js') },
+  { name: 'daemon', summary: 'the background daemon: start, stop, status, attach', load: () => import('./daemon.js') },
+  { name: 'service', summary: 'install or remove the service unit that starts the daemon at login', load: () => import('./service.js') },
+  { name: 'erase', summary: 'erase one scope of data (keys, configs, executions, corpus, settings, everything)', load: () => import('./erase.js') },
   // area: evidence
   // area: answers
   // area: assistant

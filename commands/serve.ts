@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import { forgetHandedDownToken, parsePort } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext, type Context } from '../src/context.js';
+import { conflict } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { checkOrigin } from '../src/runtime/origins.js';
 import type { Io } from './lib/io.js';
+
+interface ServeOptions {
+  port?: string;
+  rendererOrigin?: string;
+  daemon?: boolean;
+  foreground?: boolean;
+}
 
 export function register(program: Command, io: Io): void {
   program
@@ -11,24 +19,58 @@ export function register(program: Command, io: Io): void {
     .description('run the HTTP server on 127.0.0.1 until SIGINT or SIGTERM')
     .option('--port <n>', 'port to bind (default: SVC_PORT, else 8742; 0 picks a free port)')
     .option('--renderer-origin <url>', 'the desktop window origin allowed to call from a browser, e.g. http://127.0.0.1:5173')
-    .action(async (opts: { port?: string; rendererOrigin?: string }) => {
+    .option('--daemon', 'run as the background daemon: detach, hold the daemon lock, own the scheduler')
+    .option('--foreground', 'with --daemon: stay in the foreground (for a service manager such as systemd or launchd)')
+    .action(async (opts: ServeOptions) => {
       const port = opts.port === undefined ? undefined : parsePort(opts.port, '--port');
       const rendererOrigin = opts.rendererOrigin === undefined ? null : checkOrigin(opts.rendererOrigin, ['--renderer-origin']);
       const ctx = createContext({ env: io.env, log: createLogger({ sink: (line) => io.err(line) }) });
-      const handedDown = ctx.config.apiToken;
-      forgetHandedDownToken(io.env);
-      const { startServer } = await import('../server/listen.js');
-      const server = await startServer(ctx, { port, rendererOrigin, token: handedDown });
-      if (io.json) io.out(JSON.stringify({ base_url: server.baseUrl, port: server.port, pid: process.pid, runtime_id: ctx.runtimeId }));
-      else io.err(`svc serving on ${server.baseUrl} (token in ${ctx.paths.tokenFile(server.port)})`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          server.close().then(resolve, resolve);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      if (opts.daemon && !opts.foreground) {
+        const { startDaemon } = await import('../src/daemon/control.js');
+        try {
+          const answer = await startDaemon(ctx, { env: io.env, port });
+          const { daemonText } = await import('./lib/daemon-format.js');
+          if (io.json) io.out(JSON.stringify(answer, null, 2));
+          else io.out(daemonText(answer));
+        } finally {
+          await ctx.close();
+        }
+        return;
+      }
+      await serveHere(ctx, io, { port, rendererOrigin, daemon: Boolean(opts.daemon) });
     });
+}
+
+async function serveHere(ctx: Context, io: Io, o: { port?: number; rendererOrigin: string | null; daemon: boolean }): Promise<void> {
+  const handedDown = ctx.config.apiToken;
+  forgetHandedDownToken(io.env);
+  const lock = o.daemon ? await import('../src/daemon/lock.js') : undefined;
+  if (lock) {
+    const held = lock.acquireLock(ctx.paths, ctx.nowIso());
+    if (held) {
+      await ctx.close();
+      throw conflict('daemon_running', `A daemon is already running (pid ${held.pid || 'unknown'}${held.port ? `, port ${held.port}` : ''}); not starting a second one.`);
+    }
+  }
+  const { startServer } = await import('../server/listen.js');
+  let server;
+  try {
+    server = await startServer(ctx, { port: o.port, rendererOrigin: o.rendererOrigin, token: o.daemon ? undefined : handedDown, role: o.daemon ? 'daemon' : 'server' });
+  } catch (err) {
+    lock?.releaseLock(ctx.paths);
+    throw err;
+  }
+  lock?.recordPort(ctx.paths, server.port);
+  if (io.json) io.out(JSON.stringify({ base_url: server.baseUrl, port: server.port, pid: process.pid, runtime_id: ctx.runtimeId, daemon: o.daemon }));
+  else io.err(`svc ${o.daemon ? 'daemon ' : ''}serving on ${server.baseUrl} (token in ${ctx.paths.tokenFile(server.port)})`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      server.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  lock?.releaseLock(ctx.paths);
 }

@@ -17,6 +17,7 @@ import { createApp } from './app.js';
 import type { ServerRuntime, SignedRoute } from './runtime.js';
 import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
+import { applyStagedRestore } from '../src/admin/restore.js';
 
 export const DEFAULT_PORT = 8742;
 
@@ -27,6 +28,8 @@ export interface StartOptions {
   /** A token handed down by a parent; minted when absent. */
   token?: string;
   signedRoutes?: SignedRoute[];
+  /** 'daemon' when this is the background daemon. */
+  role?: 'server' | 'daemon';
   /** Replace the route list (tests mount extra routes). */
   routes?: RouteDef[];
 }
@@ -40,6 +43,7 @@ export interface RunningServer {
 
 export async function startServer(ctx: Context, options: StartOptions = {}): Promise<RunningServer> {
   const requestedPort = options.port ?? ctx.config.port ?? DEFAULT_PORT;
+  applyStagedRestore(ctx); // a restore staged earlier happens now, before anything reads the database
   void ctx.schemaVersion; // open and migrate before accepting requests
   const runtime: ServerRuntime = {
     port: requestedPort,
@@ -49,6 +53,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     rendererLastSeenAtUtc: null,
     scheduler: { state: ctx.config.disableScheduler ? 'disabled' : 'not_started' },
     signedRoutes: options.signedRoutes ?? [],
+    role: options.role ?? 'server',
   };
   ctx.log.addSecret(runtime.token);
   const deps = { ctx, runtime };
@@ -73,7 +78,9 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
   });
   runtime.port = (server.address() as AddressInfo).port;
   publishToken(ctx.paths, runtime.port, runtime.token);
-  publishPort(ctx.paths, runtime.port);
+  if (!publishPort(ctx.paths, runtime.port, runtime.startedAtUtc)) {
+    ctx.log.warn('another svc server of this data directory is running; its port file is left as it is (clients find that one)');
+  }
   ctx.log.info(`listening on http://127.0.0.1:${runtime.port}`);
   // The assistant's API lanes may call the read tools of the MCP surface, over this server's own HTTP.
   provideAssistantTools(ctx, assistantToolBox(createBackend({ port: runtime.port, paths: ctx.paths, fetch: ctx.fetch, token: runtime.token })));

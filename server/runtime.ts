@@ -9,6 +9,8 @@ export interface ServerRuntime {
   startedAtUtc: string;
   rendererLastSeenAtUtc: string | null;
   scheduler: { state: 'running' | 'disabled' | 'not_started' };
+  /** 'daemon' for the background daemon (`svc serve --daemon`): its runs are owned by the daemon role. */
+  role: 'server' | 'daemon';
   signedRoutes: SignedRoute[];
 }
 

@@ -9,9 +9,9 @@ import type { AppDeps } from './registry.js';
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
 /** Executions left running by a process that is gone become interrupted. */
-const recoverExecutions: StartupTask = ({ ctx }) => {
+const recoverExecutions: StartupTask = ({ ctx, runtime }) => {
   const manager = executionManager(ctx);
-  manager.role = 'server';
+  manager.role = runtime.role; // a restarted daemon marks its own runs daemon_restart
   const marked = manager.recover();
   if (marked.length) ctx.log.warn(`marked ${marked.length} execution(s) interrupted: ${marked.join(', ')}`);
 };

@@ -16,7 +16,7 @@ export interface Config {
   sourceUrls: Record<string, string>;
   specRoutesPath?: string;
   /** Inputs for the operating system's per-user locations. */
-  osDirs: { home?: string; xdgDataHome?: string; xdgStateHome?: string; localAppData?: string };
+  osDirs: { home?: string; xdgDataHome?: string; xdgStateHome?: string; xdgConfigHome?: string; localAppData?: string };
   /** Assistant and model providers: SVC_AI_<PROVIDER>_URL overrides, SVC_AGENT_CLI, and PATH for finding agent CLIs. */
   ai: { urls: Record<string, string>; agentCli?: string; searchPath?: string };
 }
@@ -58,6 +58,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       home: nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE),
       xdgDataHome: nonEmpty(env.XDG_DATA_HOME),
       xdgStateHome: nonEmpty(env.XDG_STATE_HOME),
+      xdgConfigHome: nonEmpty(env.XDG_CONFIG_HOME),
       localAppData: nonEmpty(env.LOCALAPPDATA),
     },
     ai: { urls: aiUrls, agentCli: nonEmpty(env.SVC_AGENT_CLI), searchPath: nonEmpty(env.PATH) },

@@ -4,6 +4,7 @@
  * credentials file. Without them, the operating system's per-user locations.
  */
 import os from 'node:os';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Config } from './config.js';
 
@@ -43,7 +44,8 @@ export function resolvePaths(config: Config, platform: NodeJS.Platform = process
     database: path.join(dataDir, 'svc.db'),
     reportsDir: path.join(dataDir, 'reports'),
     credentialsFile: path.join(stateDir, 'credentials.json'),
-    portFile: path.join(stateDir, 'port'),
+    // One port file per data directory: servers of other data directories sharing the state dir keep theirs.
+    portFile: path.join(stateDir, `port-${crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`),
     daemonLock: path.join(stateDir, 'daemon.lock'),
     tokenFile: (port: number) => path.join(stateDir, `api-token-${port}`),
   };

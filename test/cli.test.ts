@@ -35,11 +35,11 @@ test('every command has a man page section; exit codes documented', () => {
   for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '130']) assert.match(main, new RegExp(`\\.B ${code}\\n`), `exit ${code}`);
 });
 
-test('health without a server says so in one line and exits 5', async () => {
+test('health without a server says so in one line and exits 1', async () => {
   const dirs = tempDirs();
   try {
     const r = await runCli(['health'], { env: dirs.env });
-    assert.is(r.code, 5);
+    assert.is(r.code, 1);
     assert.is(r.stderr.trim().split('\n').length, 1);
     assert.match(r.stderr, /svc serve/);
     const json = await runCli(['--json', 'health'], { env: dirs.env });
@@ -61,7 +61,7 @@ test('health finds a running server through the port and token files', async () 
     assert.match(human.stdout, /is running on http:\/\/127\.0\.0\.1:\d+/);
     // A named port is never widened to another one.
     const named = await runCli(['health'], { env: { ...t.dirs.env, SVC_PORT: String(t.port === 65535 ? 1 : t.port + 1) } });
-    assert.is(named.code, 5);
+    assert.is(named.code, 1);
   } finally {
     await t.close();
   }

@@ -6,6 +6,10 @@ import path from 'node:path';
 import { freePort, rawRequest, ROOT, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { runCli as runCliInProcess } from '../commands/main.js';
 import type { Io } from '../commands/lib/io.js';
+import { readConfig } from '../src/config.js';
+import { resolvePaths } from '../src/paths.js';
+
+const portFileOf = (dirs: TempDirs) => resolvePaths(readConfig(dirs.env)).portFile;
 
 function serve(dirs: TempDirs, args: string[] = ['--port', '0'], extraEnv: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'serve', ...args], {
@@ -15,7 +19,8 @@ function serve(dirs: TempDirs, args: string[] = ['--port', '0'], extraEnv: Recor
 }
 
 async function portOf(dirs: TempDirs): Promise<number> {
-  return Number(await waitFor(() => fs.existsSync(path.join(dirs.stateDir, 'port')) && fs.readFileSync(path.join(dirs.stateDir, 'port'), 'utf8').trim(), 15_000, 'port file'));
+  const file = portFileOf(dirs);
+  return Number(await waitFor(() => fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).port, 15_000, 'port file'));
 }
 
 const exited = (child: ChildProcess) => new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -37,7 +42,7 @@ test('token file is owner-only, removed on SIGTERM, and a restart mints a new to
     first.kill('SIGTERM');
     assert.is(await done, 0);
     assert.not.ok(fs.existsSync(tokenFile), 'token file removed on clean shutdown');
-    assert.not.ok(fs.existsSync(path.join(dirs.stateDir, 'port')), 'port file removed');
+    assert.not.ok(fs.existsSync(portFileOf(dirs)), 'port file removed');
 
     const second = serve(dirs, ['--port', String(port)]);
     await waitFor(() => fs.existsSync(tokenFile), 15_000, 'token file');

@@ -21,7 +21,7 @@ export interface TurnOutcome {
 
 /** Run one turn; streams text to stdout unless --json. */
 export async function runOneTurn(ctx: Context, io: Io, sessionId: number, text: string, onStart?: (cancel: () => void) => void): Promise<TurnOutcome> {
-  const port = fs.existsSync(ctx.paths.portFile) ? readPublishedPort(ctx.paths) : undefined;
+  const port = fs.existsSync(ctx.paths.portFile) ? readPublishedPort(ctx.paths)?.port : undefined;
   const turn = sendMessage(ctx, sessionId, { text }, { serverPort: port });
   onStart?.(() => turn.abandon());
   const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], error: null };

@@ -18,7 +18,8 @@ export const EXIT = {
 
 export function exitCodeFor(err: unknown): number {
   if (!(err instanceof SvcError)) return EXIT.failed;
-  if (err.reason === 'server_not_running') return EXIT.noServer;
+  // No server where one is needed: the operation ran and failed (a health check that finds none).
+  if (err.reason === 'server_not_running') return EXIT.failed;
   if (err.reason === 'cancelled') return EXIT.interrupted;
   switch (err.status) {
     case 400:

@@ -21,6 +21,9 @@ import { profileRoutes } from './profiles.js';
 import { assistantRoutes } from './assistant.js';
 import { analyticsRoutes } from './analytics.js';
 import { lifecycleRoutes } from './lifecycle.js';
+import { backupRoutes, eraseRoutes } from './admin.js';
+import { serviceRoutes } from './service.js';
+import { cloudRoutes } from './cloud.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -48,6 +51,10 @@ export const ROUTES: RouteDef[] = [
   ...profileRoutes,
   // area: similarity
   // area: admin
+  ...backupRoutes,
+  ...eraseRoutes,
+  ...serviceRoutes,
+  ...cloudRoutes,
   // area: evidence
   // area: answers
   // area: assistant

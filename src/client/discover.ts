@@ -1,12 +1,13 @@
 /**
- * How local clients (the CLI, the MCP server) find the running server: the
- * port named by SVC_PORT, else the port file, else 8742 — a named port is
- * never widened — and the token published beside it. Confirmed with a health
- * request before it is used.
+ * How local clients (the CLI, the MCP server) find the running server of their
+ * own data directory: the port named by SVC_PORT, else the port file of this
+ * data directory — a named port is never widened, and a server of another
+ * data directory is never used — and the token published beside it. A port
+ * file whose process is gone (killed with -9) means no server is running.
  */
 import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
-import { readPublishedPort, readPublishedToken } from '../runtime/token.js';
+import { isStale, readPublishedPort, readPublishedToken } from '../runtime/token.js';
 
 export const DEFAULT_PORT = 8742;
 export const HEALTH_PROBE_TIMEOUT_MS = 1500;
@@ -18,10 +19,17 @@ export interface ServerHandle {
 }
 
 export function locateServer(ctx: Context): ServerHandle {
-  const port = ctx.config.port ?? readPublishedPort(ctx.paths) ?? DEFAULT_PORT;
+  const published = readPublishedPort(ctx.paths);
+  const notRunning = (why: string, port?: number) =>
+    new SvcError(503, 'server_not_running', `No svc server is running for this data directory (${why}); start one with \`svc serve\`.`, port === undefined ? {} : { port });
+  if (published && isStale(published) && (ctx.config.port === undefined || ctx.config.port === published.port)) {
+    throw notRunning(`the port file names process ${published.pid}, which is gone: a server that stopped without cleaning up`, published.port);
+  }
+  const port = ctx.config.port ?? published?.port;
+  if (port === undefined) throw notRunning('no port file');
   const token = readPublishedToken(ctx.paths, port);
   if (!token) {
-    throw new SvcError(503, 'server_not_running', `No svc server is running on port ${port} (no token file); start one with \`svc serve\`.`, { port });
+    throw notRunning(`no token file for port ${port}`, port);
   }
   return { baseUrl: `http://127.0.0.1:${port}`, port, token };
 }

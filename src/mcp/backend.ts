@@ -52,8 +52,9 @@ interface Located {
 
 function candidates(options: BackendOptions): { port: number; named: boolean } {
   if (options.port !== undefined) return { port: options.port, named: true };
+  // The port file of this data directory (a stale one still names its port: health then finds nothing there).
   const published = readPublishedPort(options.paths);
-  if (published !== undefined) return { port: published, named: true };
+  if (published !== undefined) return { port: published.port, named: true };
   return { port: DEFAULT_PORT, named: false };
 }
 

@@ -30,16 +30,53 @@ export function readPublishedToken(paths: Paths, port: number): string | undefin
   return token ? token : undefined;
 }
 
-export function publishPort(paths: Paths, port: number): void {
-  writeOwnerOnlyFile(paths.portFile, `${port}\n`);
+/** What a serving process publishes about itself for the clients of its data directory. */
+export interface PublishedPort {
+  port: number;
+  pid: number;
+  data_dir: string;
+  started_at_utc: string;
 }
 
-export function readPublishedPort(paths: Paths): number | undefined {
-  const text = readOwnedFile(paths.portFile)?.toString('utf8').trim();
-  return text && /^\d{1,5}$/.test(text) ? Number(text) : undefined;
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
-/** Remove the port file only if it still names this server's port. */
+export function readPublishedPort(paths: Paths): PublishedPort | undefined {
+  const text = readOwnedFile(paths.portFile)?.toString('utf8');
+  if (!text) return undefined;
+  try {
+    const p = JSON.parse(text) as PublishedPort;
+    return Number.isInteger(p.port) && p.port > 0 && p.port <= 65535 && Number.isInteger(p.pid) ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A port file whose process is gone (killed with -9, power cut) names no server. */
+export function isStale(published: PublishedPort, alive: (pid: number) => boolean = isAlive): boolean {
+  return !alive(published.pid);
+}
+
+/**
+ * Publish this server's port for its data directory, unless another live
+ * server of the same directory already has: its file is never overwritten.
+ * Answers whether this server published.
+ */
+export function publishPort(paths: Paths, port: number, startedAtUtc: string): boolean {
+  const current = readPublishedPort(paths);
+  if (current && current.pid !== process.pid && !isStale(current)) return false;
+  writeOwnerOnlyFile(paths.portFile, JSON.stringify({ port, pid: process.pid, data_dir: paths.dataDir, started_at_utc: startedAtUtc }) + '\n');
+  return true;
+}
+
+/** Remove the port file only if it still names this server (this process and port). */
 export function withdrawPort(paths: Paths, port: number): void {
-  if (readPublishedPort(paths) === port) removeOwnedFile(paths.portFile);
+  const current = readPublishedPort(paths);
+  if (current && current.port === port && current.pid === process.pid) removeOwnedFile(paths.portFile);
 }

@@ -7,6 +7,7 @@ import { library } from './016-library.js';
 import { watchProfiles } from './008-watch-profiles.js';
 import { assistant } from './015-assistant.js';
 import { lifecycleWatchdog } from './007-lifecycle-watchdog.js';
+import { admin } from './011-admin.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -28,6 +29,7 @@ export const MIGRATIONS: Migration[] = [
   watchProfiles,
   // area: similarity (9, 10)
   // area: admin (11)
+  admin,
   // area: assistant (15)
   assistant,
   library,

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { createBackup, verifyBackup } from '../src/admin/backup.js';
+import { withContext } from './lib/context.js';
+import { backupText, progressLine, verifyText } from './lib/admin-format.js';
+import { emit, type Io } from './lib/io.js';
+
+export function register(program: Command, io: Io): void {
+  const backup = program
+    .command('backup')
+    .description('write one bundle: a snapshot of the database, the vault bytes and (unless --no-reports) the report files')
+    .option('--no-reports', 'leave the report files out')
+    .option('-o, --output <file>', 'where to write the bundle (default: <data dir>/backups/svc-backup-<time>.tar)')
+    .action((opts: { reports: boolean; output?: string }) =>
+      withContext(io, async (ctx) => {
+        const progress = progressLine(io, 'Backing up:');
+        if (progress) io.err('');
+        const answer = await createBackup(ctx, { includeReports: opts.reports, output: opts.output, onProgress: progress });
+        emit(io, answer, () => backupText(answer));
+      }),
+    );
+  backup
+    .command('verify')
+    .description('recompute every hash of a bundle and say what a restore would and would not do')
+    .argument('[file]', 'the bundle (default: the last backup written)')
+    .action((file: string | undefined) =>
+      withContext(io, async (ctx) => {
+        const answer = await verifyBackup(ctx, file ?? '');
+        emit(io, answer, () => verifyText(answer));
+      }),
+    );
+}

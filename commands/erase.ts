@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { ERASE_SCOPES, SCOPES, eraseScope, isEraseScope } from '../src/admin/erase.js';
+import { eraseText } from './lib/admin-format.js';
+import { promptCancelled } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { usageError } from './lib/flags.js';
+import { EXIT } from './lib/exit-codes.js';
+import { emit, type Io } from './lib/io.js';
+
+/** Typed confirmation on a terminal: the person types the scope's name. */
+async function typedConfirm(io: Io, scope: string, yes: boolean | undefined): Promise<boolean> {
+  if (yes) return true;
+  if (!io.stdinIsTTY || !io.stdoutIsTTY) throw usageError(`svc erase ${scope} is irreversible; add --yes to confirm when not on a terminal.`, 'confirmation_required');
+  const { text, isCancel } = await import('@clack/prompts');
+  const answer = await text({ message: `This cannot be undone. Keeps: ${SCOPES[scope as keyof typeof SCOPES].keeps}. Type ${scope} to go ahead` });
+  if (isCancel(answer)) throw promptCancelled('Nothing erased.');
+  return String(answer).trim() === scope;
+}
+
+export function register(program: Command, io: Io): void {
+  program
+    .command('erase')
+    .description(`erase one scope of data: ${ERASE_SCOPES.join(', ')} (see svc-admin(1) for what each keeps)`)
+    .argument('<scope>', 'what to erase')
+    .option('-y, --yes', 'do not ask for the typed confirmation')
+    .action((scope: string, opts: { yes?: boolean }) =>
+      withContext(io, async (ctx) => {
+        if (!isEraseScope(scope)) throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not "${scope}".`);
+        if (!(await typedConfirm(io, scope, opts.yes))) {
+          io.exitCode = EXIT.failed;
+          return io.err('Not confirmed; nothing erased.');
+        }
+        const r = eraseScope(ctx, scope, scope);
+        emit(io, r, () => eraseText(r));
+      }),
+    );
+}

@@ -1,0 +1,62 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { RESTORE_CONFIRM, UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../src/admin/restore.js';
+import { verifyText } from './lib/admin-format.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { usageError } from './lib/flags.js';
+import { emit, type Io } from './lib/io.js';
+
+export function register(program: Command, io: Io): void {
+  const restore = program
+    .command('restore')
+    .description('verify a bundle and stage it; the restore happens at the next start of the server or daemon')
+    .argument('[file]', 'the bundle to restore')
+    .option('--vault-parent <dir>', 'existing folder to put the Library vault in (needed when the bundle has one)')
+    .option('--accept-fk-violations', 'restore a database whose foreign keys do not all hold')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action((file: string | undefined, opts: { vaultParent?: string; acceptFkViolations?: boolean; yes?: boolean }) =>
+      withContext(io, async (ctx) => {
+        if (!file) throw usageError('Name the bundle: svc restore FILE --vault-parent DIR (or: svc restore status|cancel).', 'missing_argument');
+        const question = `Stage a restore of ${path.basename(file)}? At the next start it replaces the database (the current one is kept as an undo copy).`;
+        if (!(await confirmDestructive(io, question, opts.yes))) return io.err('Nothing staged.');
+        const staged = await stageRestore(ctx, {
+          path: path.resolve(file),
+          confirm: RESTORE_CONFIRM,
+          vault_parent: opts.vaultParent ? path.resolve(opts.vaultParent) : '',
+          accept_fk_violations: Boolean(opts.acceptFkViolations),
+        });
+        emit(io, staged, () => `${verifyText(staged.verify)}\nStaged. The restore happens ${staged.applies} (restart \`svc serve\` or \`svc daemon\`).`);
+      }),
+    );
+  restore.command('status').description('the staged restore, the last restore and the undo copies').action(() =>
+    withContext(io, async (ctx) => {
+      const s = restoreStatus(ctx);
+      const { restoreStatusText } = await import('./lib/admin-format.js');
+      emit(io, s, () => restoreStatusText(s));
+    }),
+  );
+  restore.command('cancel').description('forget the staged restore (nothing had moved)').action(() =>
+    withContext(io, (ctx) => {
+      const r = cancelRestore(ctx);
+      emit(io, r, () => `Staged restore of ${r.bundle_path} forgotten; nothing had moved.`);
+    }),
+  );
+  restore.command('acknowledge').description('dismiss the one-time note about what was not restored').action(() =>
+    withContext(io, (ctx) => {
+      const r = acknowledgeRestore(ctx);
+      emit(io, r, () => (r.acknowledged ? 'Dismissed.' : 'Nothing to dismiss.'));
+    }),
+  );
+  restore
+    .command('delete-undo')
+    .description('delete the databases and vault folders a restore set aside (irreversible)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action((opts: { yes?: boolean }) =>
+      withContext(io, async (ctx) => {
+        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', opts.yes))) return io.err('Nothing deleted.');
+        const r = deleteUndoCopies(ctx, UNDO_DELETE_CONFIRM);
+        emit(io, r, () => `Deleted ${r.deleted} undo copies.`);
+      }),
+    );
+}

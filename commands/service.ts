@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { installService, serviceStatus, uninstallService } from '../src/daemon/unit.js';
+import { withContext } from './lib/context.js';
+import { intFlag } from './lib/flags.js';
+import { emit, type Io } from './lib/io.js';
+
+type Status = ReturnType<typeof serviceStatus> & { commands_run?: string[] };
+const statusText = (s: Status) =>
+  [
+    s.supported ? `${s.kind} unit ${s.installed ? 'installed' : 'not installed'}: ${s.path}` : `No service unit on ${s.platform}.${'note' in s ? ` ${s.note}` : ''}`,
+    ...(s.commands_run ?? []).map((c) => `  ran: ${c}`),
+  ].join('\n');
+
+export function register(program: Command, io: Io): void {
+  const service = program.command('service').description('the service unit that starts the daemon at login (systemd user unit, launchd agent)');
+  service.command('status').description('whether the unit file is installed, and its path').action(() =>
+    withContext(io, (ctx) => {
+      const s = serviceStatus(ctx);
+      emit(io, s, () => statusText(s));
+    }),
+  );
+  service
+    .command('install')
+    .description('write the unit file; with --register also enable and start it')
+    .option('--port <n>', 'port the daemon binds (default: SVC_PORT, else 8742)')
+    .option('--register', 'enable and start it now (systemctl --user enable --now, launchctl bootstrap)')
+    .action((opts: { port?: string; register?: boolean }) =>
+      withContext(io, async (ctx) => {
+        const s = await installService(ctx, { port: intFlag(opts.port, '--port', { min: 0, max: 65535 }) ?? null, register: Boolean(opts.register) });
+        emit(io, s, () => statusText(s));
+      }),
+    );
+  service
+    .command('uninstall')
+    .description('remove the unit file; with --deregister stop and disable it first')
+    .option('--deregister', 'stop and disable it first')
+    .action((opts: { deregister?: boolean }) =>
+      withContext(io, async (ctx) => {
+        const s = await uninstallService(ctx, { deregister: Boolean(opts.deregister) });
+        emit(io, s, () => statusText(s));
+      }),
+    );
+}

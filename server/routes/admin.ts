@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { backupView, createBackup, verifyBackup } from '../../src/admin/backup.js';
+import { ERASE_SCOPES, eraseScope } from '../../src/admin/erase.js';
+import { lastBackup } from '../../src/admin/repo.js';
+import { acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../../src/admin/restore.js';
+import { readValid } from '../body.js';
+import { route, type RouteDef } from '../registry.js';
+
+const ConfirmBody = v.object({ confirm: v.optional(v.pipe(v.string(), v.maxLength(64)), '') });
+const BackupBody = v.object({ confirm: v.optional(v.pipe(v.string(), v.maxLength(64)), ''), include_reports: v.optional(v.boolean(), true) });
+const BundleBody = v.object({ path: v.optional(v.pipe(v.string(), v.maxLength(4096)), '') });
+const RestoreBody = v.object({
+  accept_fk_violations: v.optional(v.boolean(), false),
+  confirm: v.pipe(v.string(), v.maxLength(64)),
+  path: v.pipe(v.string(), v.maxLength(4096)),
+  vault_parent: v.pipe(v.string(), v.maxLength(4096)),
+});
+const optional = { optional: true } as const;
+
+export const backupRoutes: RouteDef[] = [
+  route('POST', '/api/backup', async (event, { ctx }) => {
+    const body = (await readValid(event, v.optional(BackupBody, {}), optional)) ?? { include_reports: true };
+    event.res.status = 201;
+    return createBackup(ctx, { includeReports: body.include_reports ?? true });
+  }),
+  route('GET', '/api/backup/last', (_event, { ctx }) => ({
+    last_backup: backupView(lastBackup(ctx.db, 'local')),
+    last_cloud_backup: backupView(lastBackup(ctx.db, 'cloud')),
+    ...restoreStatus(ctx),
+  })),
+  route('POST', '/api/backup/verify', async (event, { ctx }) => {
+    const body = await readValid(event, v.optional(BundleBody, {}), optional);
+    return verifyBackup(ctx, body?.path ?? '');
+  }),
+  route('POST', '/api/restore', async (event, { ctx }) => {
+    const body = await readValid(event, RestoreBody);
+    event.res.status = 202;
+    return stageRestore(ctx, body);
+  }),
+  route('POST', '/api/restore/acknowledge', (_event, { ctx }) => acknowledgeRestore(ctx)),
+  route('POST', '/api/restore/cancel', (_event, { ctx }) => cancelRestore(ctx)),
+  route('POST', '/api/restore/undo-copy/delete', async (event, { ctx }) => {
+    const body = await readValid(event, v.optional(ConfirmBody, {}), optional);
+    return deleteUndoCopies(ctx, body?.confirm ?? '');
+  }),
+];
+
+export const eraseRoutes: RouteDef[] = ERASE_SCOPES.map((scope) =>
+  route('POST', `/api/admin/${scope}`, async (event, { ctx }) => {
+    const body = await readValid(event, v.optional(ConfirmBody, {}), optional);
+    return eraseScope(ctx, scope, body?.confirm ?? '');
+  }),
+);

@@ -1,0 +1,205 @@
+/**
+ * Local backup: one bundle holding a consistent snapshot of the database
+ * (SQLite's online backup API, not a file copy), the vault bytes the snapshot
+ * references, and optionally the report files. Verify recomputes every hash
+ * and says what a restore would and would not do.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Sqlite from 'better-sqlite3';
+import type { Context } from '../context.js';
+import { conflict, SvcError } from '../errors.js';
+import { reportsDir } from '../executions/report.js';
+import { ensureOwnedDir } from '../util/owned-files.js';
+import { svcVersion } from '../version.js';
+import { readBundle, writeBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
+import { insertBackup, lastBackup, listTables, rowCount, type BackupRecord } from './repo.js';
+
+export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
+export const MARKER_NAME = 'vault.json';
+
+export interface BackupOptions {
+  includeReports: boolean;
+  /** Where to write the bundle; default <data dir>/backups/svc-backup-<time>.tar. */
+  output?: string;
+  /** Only the reports of these executions (cloud uploads); all when absent. */
+  executionIds?: number[] | null;
+  kind?: 'local' | 'cloud';
+  /** Record the bundle in the backup history (a cloud upload records it once uploaded). */
+  record?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface BackupAnswer {
+  path: string;
+  created_at_utc: string;
+  byte_size: number;
+  manifest_sha256: string;
+  file_count: number;
+  include_reports: boolean;
+  schema_version: number;
+  counts: { database: number; vault: number; report: number };
+  vault: Manifest['vault'];
+}
+
+const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+interface SnapshotFacts {
+  tables: Record<string, number>;
+  vault: { vault_id: string; root_path: string; label: string } | null;
+  vaultFiles: string[];
+  reports: { path: string; execution_id: number }[];
+}
+
+function readSnapshot(file: string): SnapshotFacts {
+  const db = new Sqlite(file, { readonly: true });
+  try {
+    const tables: Record<string, number> = {};
+    for (const t of listTables(db)) tables[t.name] = rowCount(db, t.name);
+    const has = (name: string) => name in tables;
+    const vault = has('library_vaults') ? ((db.prepare('SELECT vault_id, root_path, label FROM library_vaults WHERE id = 1').get() as SnapshotFacts['vault']) ?? null) : null;
+    const vaultFiles = vault ? (db.prepare('SELECT relative_path FROM library_files WHERE vault_id = ? ORDER BY id').all(vault.vault_id) as { relative_path: string }[]).map((r) => r.relative_path) : [];
+    const reports = has('executions') ? (db.prepare('SELECT id AS execution_id, report_path AS path FROM executions WHERE report_path IS NOT NULL ORDER BY id').all() as { path: string; execution_id: number }[]) : [];
+    return { tables, vault, vaultFiles, reports };
+  } finally {
+    db.close();
+  }
+}
+
+/** Write a backup bundle. @example await createBackup(ctx, { includeReports: true }) */
+export async function createBackup(ctx: Context, options: BackupOptions): Promise<BackupAnswer> {
+  const busy = ctx.service('admin.backup-busy', () => ({ running: false }));
+  if (busy.running) throw conflict('backup_running', 'A backup is already being written; wait for it to finish.');
+  busy.running = true;
+  const dir = backupsDir(ctx);
+  ensureOwnedDir(dir);
+  const snapshot = path.join(dir, `.snapshot-${crypto.randomBytes(6).toString('hex')}.db`);
+  try {
+    const createdAt = ctx.nowIso();
+    const target = options.output ? path.resolve(options.output) : path.join(dir, `svc-backup-${stamp(createdAt)}.tar`);
+    if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
+    if (!fs.existsSync(path.dirname(target))) throw new SvcError(400, 'output_folder_missing', 'The folder for the bundle does not exist.');
+    // One step: the snapshot is a consistent read, and WAL readers never block writers.
+    await ctx.db.backup(snapshot, { progress: () => 0x7fffffff });
+    const facts = readSnapshot(snapshot);
+    const schemaVersion = ctx.schemaVersion;
+    const sources: BundleSource[] = [{ path: 'database/svc.db', kind: 'database', from: snapshot }];
+    if (facts.vault) {
+      const root = facts.vault.root_path;
+      sources.push({ path: `vault/${MARKER_NAME}`, kind: 'vault', from: path.join(root, MARKER_NAME) });
+      for (const rel of facts.vaultFiles) sources.push({ path: `vault/${rel}`, kind: 'vault', from: path.join(root, ...rel.split('/')) });
+    }
+    if (options.includeReports) {
+      const wanted = options.executionIds ? new Set(options.executionIds) : null;
+      const dirOfReports = reportsDir(ctx);
+      for (const r of facts.reports) {
+        if (wanted && !wanted.has(r.execution_id)) continue;
+        if (path.dirname(path.resolve(r.path)) !== dirOfReports || !fs.existsSync(r.path)) continue;
+        sources.push({ path: `reports/${path.basename(r.path)}`, kind: 'report', from: r.path });
+      }
+    }
+    for (const s of sources) {
+      if (!fs.existsSync(s.from)) throw new SvcError(409, 'backup_source_missing', `${s.path} is missing on disk; check the Library (\`svc library check\`) and try again.`, { path: s.path });
+    }
+    const vault = facts.vault ? { vault_id: facts.vault.vault_id, label: facts.vault.label, folder_name: path.basename(facts.vault.root_path) } : null;
+    const written = await writeBundle(
+      target,
+      sources,
+      { format: 'svc-backup', version: 1, created_at_utc: createdAt, svc_version: svcVersion(), schema_version: schemaVersion, include_reports: options.includeReports, vault, tables: facts.tables },
+      options.onProgress,
+    );
+    const counts = { database: 0, vault: 0, report: 0 };
+    for (const f of written.manifest.files) counts[f.kind]++;
+    const record: Omit<BackupRecord, 'id'> = {
+      kind: options.kind ?? 'local',
+      path: target,
+      created_at_utc: createdAt,
+      byte_size: written.size,
+      manifest_sha256: written.manifest_sha256,
+      include_reports: options.includeReports ? 1 : 0,
+      file_count: written.manifest.files.length,
+      schema_version: schemaVersion,
+      remote_path: null,
+    };
+    if (options.record !== false) insertBackup(ctx.db, record);
+    return { path: target, created_at_utc: createdAt, byte_size: written.size, manifest_sha256: written.manifest_sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, vault };
+  } finally {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(snapshot + suffix, { force: true });
+    busy.running = false;
+  }
+}
+
+export function backupView(r: BackupRecord | undefined) {
+  if (!r) return null;
+  return { path: r.path, created_at_utc: r.created_at_utc, byte_size: r.byte_size, manifest_sha256: r.manifest_sha256, file_count: r.file_count, include_reports: r.include_reports === 1, schema_version: r.schema_version, exists: fs.existsSync(r.path) };
+}
+
+export interface VerifyAnswer {
+  ok: true;
+  path: string;
+  byte_size: number;
+  manifest_sha256: string;
+  /** Whether this installation recorded writing exactly these bytes. */
+  known_to_this_installation: boolean;
+  created_at_utc: string;
+  schema_version: number;
+  files_checked: number;
+  counts: { database: number; vault: number; report: number };
+  tables: Record<string, number>;
+  vault: Manifest['vault'];
+  restore_would: string[];
+  restore_would_not: string[];
+}
+
+/** Recompute every hash of a bundle; answers what a restore would and would not do. Refuses a damaged bundle (422 bundle_invalid). */
+export async function verifyBackup(ctx: Context, bundlePath: string): Promise<VerifyAnswer> {
+  const file = resolveBundlePath(ctx, bundlePath);
+  const read = await readBundle(file);
+  return describeBundle(ctx, file, read.manifest, read.size, read.manifest_sha256);
+}
+
+export function resolveBundlePath(ctx: Context, given: string): string {
+  if (given) return path.resolve(given);
+  const last = lastBackup(ctx.db, 'local');
+  if (!last) throw new SvcError(404, 'no_backup', 'No backup has been written yet; name a bundle with path.');
+  return last.path;
+}
+
+export function describeBundle(ctx: Context, file: string, manifest: Manifest, size: number, manifestSha256: string): VerifyAnswer {
+  const counts = { database: 0, vault: 0, report: 0 };
+  for (const f of manifest.files) counts[f.kind]++;
+  const known = ctx.db.prepare('SELECT 1 FROM admin_backups WHERE manifest_sha256 = ? AND byte_size = ?').get(manifestSha256, size) !== undefined;
+  const tableTotal = Object.values(manifest.tables ?? {}).reduce((a, b) => a + b, 0);
+  const would = [
+    `replace the database with the one in the bundle (schema ${manifest.schema_version}, ${Object.keys(manifest.tables ?? {}).length} tables, ${tableTotal} rows) at the next start`,
+    'set the current database aside as an undo copy (delete it later with the undo-copy delete)',
+  ];
+  const wouldNot = [
+    'restore API keys and passwords: a bundle never holds secrets; store them again',
+    'restore the token, port or daemon lock files, or the service unit',
+    `restore anything written after ${manifest.created_at_utc}`,
+  ];
+  if (manifest.vault) would.push(`place the Library vault ${manifest.vault.folder_name} (${counts.vault - 1} files) under the vault parent you name; a folder already there is set aside`);
+  else wouldNot.push('restore a Library vault: the bundle has none');
+  if (manifest.include_reports) would.push(`put back ${counts.report} report files`);
+  else wouldNot.push('restore report files: the bundle was written without them');
+  if (manifest.schema_version > ctx.schemaVersion) wouldNot.push(`open at all: its schema ${manifest.schema_version} is newer than this svc knows (${ctx.schemaVersion}); upgrade svc first`);
+  return {
+    ok: true,
+    path: file,
+    byte_size: size,
+    manifest_sha256: manifestSha256,
+    known_to_this_installation: known,
+    created_at_utc: manifest.created_at_utc,
+    schema_version: manifest.schema_version,
+    files_checked: manifest.files.length,
+    counts,
+    tables: manifest.tables ?? {},
+    vault: manifest.vault,
+    restore_would: would,
+    restore_would_not: wouldNot,
+  };
+}
+
+export { MANIFEST_NAME };

@@ -1,0 +1,155 @@
+/**
+ * Cloud copies over WebDAV (Nextcloud, ownCloud, Box, pCloud and others speak
+ * it). Linking checks the URL and the account with a PROPFIND, creates the
+ * remote folder, stores URL, user and folder as cloud settings and the
+ * password as the cloud_password credential. A cloud backup writes a bundle,
+ * uploads it with PUT, checks the uploaded size and removes the local copy.
+ * Errors name the host at most, never the password.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Context } from '../context.js';
+import { SvcError, badRequest, conflict } from '../errors.js';
+import { backupsDir, backupView, createBackup } from './backup.js';
+import { insertBackup, lastBackup } from './repo.js';
+
+const PASSWORD = 'cloud_password';
+
+export interface LinkInput {
+  url: string;
+  username: string;
+  password?: string | null;
+  remote_folder?: string | null;
+}
+
+function checkUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badRequest('cloud_url_invalid', 'The cloud URL is not a URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('cloud_url_invalid', 'The cloud URL must start with https:// (or http:// for a server on this machine).');
+  if (url.username || url.password) throw badRequest('cloud_url_invalid', 'Put the user name in username and the password in password, not in the URL.');
+  if (url.search || url.hash) throw badRequest('cloud_url_invalid', 'The cloud URL must not have a query or fragment.');
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+function checkFolder(raw: string): string {
+  const folder = raw.replace(/^\/+|\/+$/g, '');
+  if (!folder || folder.split('/').some((p) => p === '' || p === '.' || p === '..') || /[\\\0?#]/.test(folder)) {
+    throw badRequest('cloud_folder_invalid', 'remote_folder must be a relative folder name such as "svc" or "backups/svc".');
+  }
+  return folder;
+}
+
+const auth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+const folderUrl = (base: URL, folder: string) => new URL(folder.split('/').map(encodeURIComponent).join('/') + '/', base);
+
+async function dav(ctx: Context, url: URL, method: string, authorization: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
+  try {
+    return await ctx.fetch(url, { ...init, method, headers: { authorization, ...(init.headers ?? {}) }, signal: AbortSignal.timeout(ctx.tuning.sourceTimeoutMs * 20) });
+  } catch (err) {
+    const cause = ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name) || 'network error';
+    throw new SvcError(502, 'cloud_unreachable', `The cloud server ${url.host} cannot be reached (${cause}).`);
+  }
+}
+
+function refusedBy(res: Response, host: string, what: string): SvcError {
+  if (res.status === 401 || res.status === 403) return badRequest('cloud_credentials_refused', `${host} refused the user name or password (${res.status}).`);
+  return new SvcError(502, 'cloud_refused', `${host} answered ${res.status} to ${what}.`);
+}
+
+async function ensureFolder(ctx: Context, base: URL, folder: string, authorization: string): Promise<void> {
+  const parts = folder.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const res = await dav(ctx, folderUrl(base, parts.slice(0, i).join('/')), 'MKCOL', authorization);
+    await res.arrayBuffer().catch(() => {});
+    if (res.status !== 201 && res.status !== 405) throw refusedBy(res, base.host, 'creating the backup folder');
+  }
+}
+
+/** Link a WebDAV account. @example await linkCloud(ctx, { url: 'https://cloud.example.org/remote.php/dav/files/me/', username: 'me', password }) */
+export async function linkCloud(ctx: Context, input: LinkInput) {
+  const url = checkUrl(input.url);
+  const username = input.username;
+  if (!username) throw badRequest('cloud_username_required', 'Give the user name of the cloud account.');
+  const password = input.password ?? ctx.credentials.reveal(PASSWORD);
+  if (!password) throw badRequest('cloud_password_required', 'Give the password (or app password) of the cloud account.');
+  ctx.log.addSecret(password);
+  const folder = checkFolder(input.remote_folder ?? String(ctx.settings.read('cloud').remote_folder || 'svc'));
+  const authorization = auth(username, password);
+  const probe = await dav(ctx, url, 'PROPFIND', authorization, { headers: { depth: '0' } });
+  await probe.arrayBuffer().catch(() => {});
+  if (probe.status !== 207 && probe.status !== 200) throw refusedBy(probe, url.host, 'PROPFIND (is this a WebDAV URL?)');
+  await ensureFolder(ctx, url, folder, authorization);
+  if (input.password) ctx.credentials.set(PASSWORD, input.password);
+  ctx.settings.write('cloud', { provider: 'webdav', url: url.toString(), username, remote_folder: folder });
+  return cloudStatus(ctx);
+}
+
+export function unlinkCloud(ctx: Context) {
+  const was = ctx.settings.read('cloud').provider === 'webdav';
+  ctx.settings.write('cloud', { provider: 'none', url: '', username: '', remote_folder: 'svc' });
+  if (ctx.credentials.status(PASSWORD) !== 'absent') ctx.credentials.remove(PASSWORD);
+  return { unlinked: was, ...cloudStatus(ctx) };
+}
+
+export function cloudStatus(ctx: Context) {
+  const s = ctx.settings.read('cloud');
+  const last = lastBackup(ctx.db, 'cloud');
+  return {
+    linked: s.provider === 'webdav' && Boolean(s.url),
+    provider: s.provider,
+    url: s.url || null,
+    username: s.username || null,
+    remote_folder: s.remote_folder,
+    password: ctx.credentials.status(PASSWORD),
+    last_upload: last ? { ...backupView(last)!, remote_path: last.remote_path } : null,
+  };
+}
+
+/** Write a bundle and upload it; execution_ids limits the reports to those runs (null: all). */
+export async function cloudBackup(ctx: Context, executionIds: number[] | null) {
+  const s = ctx.settings.read('cloud');
+  if (s.provider !== 'webdav' || !s.url) throw conflict('cloud_not_linked', 'No cloud account is linked; link one first (`svc cloud link`).');
+  const password = ctx.credentials.reveal(PASSWORD);
+  if (!password) throw conflict('cloud_password_missing', 'The cloud password is not stored; link the account again.');
+  const base = new URL(String(s.url));
+  const folder = String(s.remote_folder);
+  const authorization = auth(String(s.username), password);
+  const name = `svc-backup-${ctx.nowIso().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar`;
+  const local = path.join(backupsDir(ctx), `.cloud-${name}`);
+  const bundle = await createBackup(ctx, { includeReports: true, executionIds, output: local, kind: 'cloud', record: false });
+  try {
+    await ensureFolder(ctx, base, folder, authorization);
+    const target = new URL(encodeURIComponent(name), folderUrl(base, folder));
+    const body = Readable.toWeb(fs.createReadStream(local)) as unknown as ReadableStream;
+    const put = await dav(ctx, target, 'PUT', authorization, { body, duplex: 'half', headers: { 'content-type': 'application/x-tar', 'content-length': String(bundle.byte_size) } } as RequestInit & { headers: Record<string, string> });
+    await put.arrayBuffer().catch(() => {});
+    if (put.status !== 201 && put.status !== 204 && put.status !== 200) throw refusedBy(put, base.host, 'the upload');
+    const check = await dav(ctx, target, 'PROPFIND', authorization, { headers: { depth: '0' } });
+    const xml = await check.text().catch(() => '');
+    const size = /getcontentlength>\s*(\d+)\s*</i.exec(xml)?.[1];
+    if (check.status !== 207 || (size !== undefined && Number(size) !== bundle.byte_size)) {
+      throw new SvcError(502, 'cloud_upload_incomplete', `${base.host} does not hold the whole bundle after the upload; try again.`);
+    }
+    const remotePath = `${folder}/${name}`;
+    insertBackup(ctx.db, {
+      kind: 'cloud',
+      path: local,
+      created_at_utc: bundle.created_at_utc,
+      byte_size: bundle.byte_size,
+      manifest_sha256: bundle.manifest_sha256,
+      include_reports: 1,
+      file_count: bundle.file_count,
+      schema_version: bundle.schema_version,
+      remote_path: remotePath,
+    });
+    return { uploaded: true, remote_path: remotePath, url: target.toString(), byte_size: bundle.byte_size, manifest_sha256: bundle.manifest_sha256, file_count: bundle.file_count, counts: bundle.counts };
+  } finally {
+    fs.rmSync(local, { force: true });
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The danger zone: nine erase scopes, each naming what it erases and what it
+ * keeps. Every scope is confirm-gated: the body's confirm must be the scope's
+ * own name (for example "erase-corpus"). Tables are erased by category (see
+ * tables.ts) in one transaction; credentials by kind; report files with the
+ * executions they belong to. Vault bytes are never deleted by any scope.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../context.js';
+import { badRequest, conflict } from '../errors.js';
+import { reportsDir } from '../executions/report.js';
+import { eraseCategories, runningExecutionCount } from './repo.js';
+import type { TableCategory } from './tables.js';
+
+export const ERASE_SCOPES = [
+  'erase-ai-keys',
+  'erase-repo-keys',
+  'erase-configs',
+  'erase-executions',
+  'erase-execution-data',
+  'erase-corpus',
+  'erase-app-data',
+  'reset-settings',
+  'factory-reset',
+] as const;
+export type EraseScope = (typeof ERASE_SCOPES)[number];
+
+type KeyKinds = 'all' | string[];
+
+interface ScopeDef {
+  categories: TableCategory[];
+  keys: KeyKinds | null;
+  reports: boolean;
+  keeps: string;
+}
+
+export const SCOPES: Record<EraseScope, ScopeDef> = {
+  'erase-ai-keys': { categories: [], keys: ['ai'], reports: false, keeps: 'everything else: repository, mail and cloud keys, settings, configurations, executions, papers' },
+  'erase-repo-keys': { categories: [], keys: ['repository'], reports: false, keeps: 'everything else: AI, mail and cloud keys, settings, configurations, executions, papers' },
+  'erase-configs': { categories: ['configs'], keys: null, reports: false, keeps: 'executions, papers, settings and keys' },
+  'erase-executions': { categories: ['executions'], keys: null, reports: true, keeps: 'papers, configurations and routines, settings and keys' },
+  'erase-execution-data': { categories: ['configs', 'executions'], keys: null, reports: true, keeps: 'papers, settings and keys' },
+  'erase-corpus': { categories: ['corpus'], keys: null, reports: false, keeps: 'executions (their result lists empty), configurations and routines, settings and keys' },
+  'erase-app-data': { categories: ['corpus', 'configs', 'executions'], keys: 'all', reports: true, keeps: 'settings' },
+  'reset-settings': { categories: ['settings'], keys: 'all', reports: false, keeps: 'configurations and routines, executions and papers' },
+  'factory-reset': {
+    categories: ['settings', 'app_state', 'configs', 'executions', 'corpus', 'library'],
+    keys: 'all',
+    reports: true,
+    keeps: 'only the backup and restore history and the bytes in the vault folder (the Library forgets its records)',
+  },
+};
+
+export function isEraseScope(name: string): name is EraseScope {
+  return (ERASE_SCOPES as readonly string[]).includes(name);
+}
+
+export interface EraseResult {
+  scope: EraseScope;
+  erased: { categories: TableCategory[]; rows: Record<string, number>; credentials: string[]; report_files: number };
+  keeps: string;
+  erased_at_utc: string;
+}
+
+/** Refuse unless `confirm` is exactly the expected word (the scope's name, "restore", …). */
+export function requireConfirm(confirm: string, expected: string): void {
+  if (confirm !== expected) {
+    throw badRequest('confirmation_required', `This operation is irreversible; send confirm "${expected}" to go ahead.`, { expected_confirm: expected });
+  }
+}
+
+/** Erase one scope. @example eraseScope(ctx, 'erase-corpus', 'erase-corpus') */
+export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): EraseResult {
+  requireConfirm(confirm, scope);
+  const def = SCOPES[scope];
+  const touchesRuns = def.categories.some((c) => c === 'executions' || c === 'corpus');
+  if (touchesRuns && runningExecutionCount(ctx.db) > 0) {
+    throw conflict('executions_running', 'Runs are in progress; cancel them (or wait) before erasing executions or papers.');
+  }
+  const dir = def.reports ? reportsDir(ctx) : null; // before the settings that name it are erased
+  const rows = eraseCategories(ctx.db, def.categories);
+  let credentials: string[] = [];
+  if (def.keys) {
+    const before = ctx.credentials.statuses().filter((c) => c.status !== 'absent' && (def.keys === 'all' || def.keys!.includes(c.kind)));
+    ctx.credentials.erase(def.keys === 'all' ? undefined : def.keys);
+    credentials = before.map((c) => c.name);
+  }
+  const reportFiles = dir ? removeReportFiles(dir) : 0;
+  return { scope, erased: { categories: def.categories, rows, credentials, report_files: reportFiles }, keeps: def.keeps, erased_at_utc: ctx.nowIso() };
+}
+
+/** Report files svc wrote (execution-N.txt) in the reports folder; other files are left alone. */
+function removeReportFiles(dir: string): number {
+  let removed = 0;
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^execution-\d+\.[a-z]+$/.test(name)) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}

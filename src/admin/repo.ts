@@ -1,0 +1,107 @@
+/**
+ * The administration SQL: the database's own table list, erasing by category,
+ * and the backup and restore records.
+ */
+import type { Database } from 'better-sqlite3';
+import { TABLE_CATEGORIES, type TableCategory } from './tables.js';
+
+export interface TableInfo {
+  name: string;
+  /** table, virtual (shadow tables of virtual tables are left out). */
+  type: 'table' | 'virtual';
+  /** An FTS5 table kept in step with its content table by triggers. */
+  externalContent: boolean;
+}
+
+/** Every table of the main schema that holds data, without SQLite's own and shadow tables. */
+export function listTables(db: Database): TableInfo[] {
+  const rows = db.prepare("SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string; type: 'table' | 'virtual' }[];
+  const sqlOf = db.prepare("SELECT sql FROM sqlite_master WHERE name = ?");
+  return rows.map((r) => {
+    const sql = (sqlOf.get(r.name) as { sql: string | null } | undefined)?.sql ?? '';
+    return { name: r.name, type: r.type, externalContent: r.type === 'virtual' && /\bcontent\s*=\s*'[^']+'/i.test(sql) };
+  });
+}
+
+/** Tables present in the database but absent from the classification. */
+export function unclassifiedTables(db: Database): string[] {
+  return listTables(db).map((t) => t.name).filter((n) => !(n in TABLE_CATEGORIES));
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export function rowCount(db: Database, table: string): number {
+  return (db.prepare(`SELECT COUNT(*) AS n FROM ${quote(table)}`).get() as { n: number }).n;
+}
+
+/**
+ * Delete every row of the tables in `categories`, in one transaction. Foreign
+ * keys are checked at commit (deferred), so the order within a category does
+ * not matter; ON DELETE actions reach dependent rows of other categories.
+ * An FTS table with external content follows its content table's triggers.
+ */
+export function eraseCategories(db: Database, categories: TableCategory[]): Record<string, number> {
+  const rows: Record<string, number> = {};
+  if (categories.length === 0) return rows;
+  const tables = listTables(db).filter((t) => categories.includes(TABLE_CATEGORIES[t.name]!) && !t.externalContent);
+  db.transaction(() => {
+    db.pragma('defer_foreign_keys = ON');
+    for (const t of tables) rows[t.name] = db.prepare(`DELETE FROM ${quote(t.name)}`).run().changes;
+  })();
+  return rows;
+}
+
+export function runningExecutionCount(db: Database): number {
+  return (db.prepare("SELECT COUNT(*) AS n FROM executions WHERE status = 'running'").get() as { n: number }).n;
+}
+
+export interface BackupRecord {
+  id: number;
+  kind: 'local' | 'cloud';
+  path: string;
+  created_at_utc: string;
+  byte_size: number;
+  manifest_sha256: string;
+  include_reports: number;
+  file_count: number;
+  schema_version: number;
+  remote_path: string | null;
+}
+
+export function insertBackup(db: Database, r: Omit<BackupRecord, 'id'>): number {
+  return Number(
+    db
+      .prepare('INSERT INTO admin_backups (kind, path, created_at_utc, byte_size, manifest_sha256, include_reports, file_count, schema_version, remote_path) VALUES (@kind, @path, @created_at_utc, @byte_size, @manifest_sha256, @include_reports, @file_count, @schema_version, @remote_path)')
+      .run(r).lastInsertRowid,
+  );
+}
+
+export function lastBackup(db: Database, kind: 'local' | 'cloud'): BackupRecord | undefined {
+  return db.prepare('SELECT * FROM admin_backups WHERE kind = ? ORDER BY id DESC LIMIT 1').get(kind) as BackupRecord | undefined;
+}
+
+export interface RestoreRecord {
+  id: number;
+  bundle_path: string;
+  bundle_created_at_utc: string;
+  staged_at_utc: string;
+  applied_at_utc: string;
+  undo_path: string | null;
+  vault_path: string | null;
+  not_restored_json: string;
+  acknowledged_at_utc: string | null;
+}
+
+export function insertRestore(db: Database, r: Omit<RestoreRecord, 'id' | 'acknowledged_at_utc'>): void {
+  db.prepare(
+    'INSERT INTO admin_restores (bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json) VALUES (@bundle_path, @bundle_created_at_utc, @staged_at_utc, @applied_at_utc, @undo_path, @vault_path, @not_restored_json)',
+  ).run(r);
+}
+
+export function lastRestore(db: Database): RestoreRecord | undefined {
+  return db.prepare('SELECT * FROM admin_restores ORDER BY id DESC LIMIT 1').get() as RestoreRecord | undefined;
+}
+
+export function acknowledgeRestores(db: Database, at: string): number {
+  return db.prepare('UPDATE admin_restores SET acknowledged_at_utc = ? WHERE acknowledged_at_utc IS NULL').run(at).changes;
+}

@@ -1,0 +1,279 @@
+/**
+ * Restore in two halves. Staging (POST /api/restore) reads the whole bundle,
+ * recomputing every hash while it extracts into a staging folder, checks the
+ * database (integrity, foreign keys, schema) and records the plan in
+ * staged.json, written last. Nothing of the installation moves. Applying
+ * happens at the next start, before the database opens: the current
+ * database is set aside as an undo copy, a vault folder already where the
+ * restored one goes is set aside too, then the staged files move in. Each
+ * step checks what is already done, so a start killed halfway finishes the
+ * restore on the next start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Sqlite from 'better-sqlite3';
+import type { Context } from '../context.js';
+import { badRequest, conflict, notFound, SvcError } from '../errors.js';
+import { readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned-files.js';
+import { readBundle } from './bundle.js';
+import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
+import { requireConfirm } from './erase.js';
+import { acknowledgeRestores, insertRestore, lastRestore } from './repo.js';
+
+export const RESTORE_CONFIRM = 'restore';
+export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
+
+export interface StagedPlan {
+  version: 1;
+  bundle_path: string;
+  manifest_sha256: string;
+  bundle_created_at_utc: string;
+  staged_at_utc: string;
+  stamp: string;
+  vault_target: string | null;
+  vault_staging: string | null;
+  reports: string[];
+  fk_violations: number;
+  not_restored: string[];
+}
+
+const stagingDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-staged');
+const planFile = (ctx: Context) => path.join(stagingDir(ctx), 'staged.json');
+export const undoRoot = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-undo');
+
+export function readPlan(ctx: Context): StagedPlan | null {
+  const bytes = readOwnedFile(planFile(ctx));
+  if (!bytes) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as StagedPlan;
+  } catch {
+    return null;
+  }
+}
+
+function checkVaultParent(given: string): string {
+  if (!path.isAbsolute(given)) throw badRequest('vault_parent_invalid', 'vault_parent must be an absolute path to an existing folder.');
+  let real: string;
+  try {
+    real = fs.realpathSync(given);
+  } catch {
+    throw badRequest('vault_parent_missing', 'vault_parent does not exist; create the folder first.');
+  }
+  if (!fs.statSync(real).isDirectory()) throw badRequest('vault_parent_invalid', 'vault_parent is not a folder.');
+  return real;
+}
+
+function checkDatabase(file: string): { fkViolations: number; tables: string[] } {
+  let db: Sqlite.Database;
+  try {
+    db = new Sqlite(file, { fileMustExist: true });
+  } catch {
+    throw new SvcError(422, 'bundle_invalid', 'The database in the bundle cannot be opened.');
+  }
+  try {
+    const integrity = db.pragma('integrity_check', { simple: true });
+    if (integrity !== 'ok') throw new SvcError(422, 'bundle_invalid', 'The database in the bundle fails its integrity check.');
+    const violations = db.pragma('foreign_key_check') as { table: string }[];
+    return { fkViolations: violations.length, tables: [...new Set(violations.map((v) => v.table))] };
+  } catch (err) {
+    if (err instanceof SvcError) throw err;
+    throw new SvcError(422, 'bundle_invalid', 'The database in the bundle cannot be read.');
+  } finally {
+    db.close();
+  }
+}
+
+export interface StageInput {
+  path: string;
+  confirm: string;
+  vault_parent: string;
+  accept_fk_violations: boolean;
+}
+
+/** Verify a bundle completely and stage it for the next start. */
+export async function stageRestore(ctx: Context, input: StageInput): Promise<{ staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer }> {
+  requireConfirm(input.confirm, RESTORE_CONFIRM);
+  if (readPlan(ctx)) throw conflict('restore_already_staged', 'A restore is already staged; cancel it first (`svc restore cancel`).');
+  const file = resolveBundlePath(ctx, input.path);
+  const parent = input.vault_parent ? checkVaultParent(input.vault_parent) : null;
+  const stage = stagingDir(ctx);
+  fs.rmSync(stage, { recursive: true, force: true }); // leftovers of a staging that never finished
+  ensureOwnedDir(stage);
+  let vaultStaging: string | null = null;
+  const reports: string[] = [];
+  try {
+    const read = await readBundle(file, (name) => {
+      if (name === 'database/svc.db') return path.join(stage, 'database', 'svc.db');
+      if (name.startsWith('reports/')) {
+        reports.push(name.slice('reports/'.length));
+        return path.join(stage, ...name.split('/'));
+      }
+      if (name.startsWith('vault/') && parent) {
+        vaultStaging ??= path.join(parent, `.svc-restore-${process.pid}-${Date.now()}.staging`);
+        return path.join(vaultStaging, ...name.slice('vault/'.length).split('/'));
+      }
+      return null;
+    });
+    const m = read.manifest;
+    if (m.vault && !parent) throw badRequest('vault_parent_required', 'The bundle holds a Library vault; name the folder to put it in with vault_parent.');
+    if (m.schema_version > ctx.schemaVersion) throw conflict('bundle_too_new', `The bundle has schema ${m.schema_version}, newer than this svc knows (${ctx.schemaVersion}); upgrade svc first.`);
+    const db = checkDatabase(path.join(stage, 'database', 'svc.db'));
+    if (db.fkViolations > 0 && !input.accept_fk_violations) {
+      throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); send accept_fk_violations true to restore it anyway.`, { count: db.fkViolations, tables: db.tables });
+    }
+    const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256);
+    const stagedAt = ctx.nowIso();
+    const plan: StagedPlan = {
+      version: 1,
+      bundle_path: file,
+      manifest_sha256: read.manifest_sha256,
+      bundle_created_at_utc: m.created_at_utc,
+      staged_at_utc: stagedAt,
+      stamp: stagedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'),
+      vault_target: m.vault && parent ? path.join(parent, m.vault.folder_name) : null,
+      vault_staging: vaultStaging,
+      reports,
+      fk_violations: db.fkViolations,
+      not_restored: verify.restore_would_not,
+    };
+    writeOwnerOnlyFile(planFile(ctx), JSON.stringify(plan, null, 2) + '\n');
+    return { staged: true, applies: 'at the next start of the server or daemon', plan, verify };
+  } catch (err) {
+    fs.rmSync(stage, { recursive: true, force: true });
+    if (vaultStaging) fs.rmSync(vaultStaging, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Forget a staged restore; nothing had moved. */
+export function cancelRestore(ctx: Context): { cancelled: true; bundle_path: string } {
+  const plan = readPlan(ctx);
+  if (!plan) throw notFound('no_staged_restore', 'No restore is staged.');
+  if (plan.vault_staging) fs.rmSync(plan.vault_staging, { recursive: true, force: true });
+  fs.rmSync(stagingDir(ctx), { recursive: true, force: true });
+  return { cancelled: true, bundle_path: plan.bundle_path };
+}
+
+const exists = (p: string) => fs.existsSync(p);
+
+/**
+ * Apply a staged restore. Call at start, before the database is opened.
+ * Answers the plan applied, or null when nothing was staged.
+ */
+export function applyStagedRestore(ctx: Context): StagedPlan | null {
+  const plan = readPlan(ctx);
+  if (!plan) return null;
+  const stage = stagingDir(ctx);
+  const undo = path.join(undoRoot(ctx), plan.stamp);
+  const stagedDb = path.join(stage, 'database', 'svc.db');
+  const live = ctx.paths.database;
+  ensureOwnedDir(undo);
+  // 1. The current database (with its WAL) becomes the undo copy.
+  if (exists(stagedDb) && !exists(path.join(undo, 'svc.db'))) {
+    for (const suffix of ['', '-wal', '-shm']) if (exists(live + suffix)) fs.renameSync(live + suffix, path.join(undo, `svc.db${suffix}`));
+  }
+  // 2. The vault: a folder already at the target is set aside, the staged one moves in.
+  if (plan.vault_target && plan.vault_staging && exists(plan.vault_staging)) {
+    if (exists(plan.vault_target)) {
+      const aside = `${plan.vault_target}.before-restore-${plan.stamp}`;
+      fs.renameSync(plan.vault_target, aside);
+      writeOwnerOnlyFile(path.join(undo, 'vault-aside.txt'), aside + '\n');
+    }
+    fs.renameSync(plan.vault_staging, plan.vault_target);
+  }
+  // 3. The database moves in (WAL files of the old one are already aside).
+  if (exists(stagedDb)) {
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(live + suffix, { force: true });
+    ensureOwnedDir(path.dirname(live));
+    fs.renameSync(stagedDb, live);
+  }
+  // 4. Reports go where the restored database says they were.
+  const db = ctx.db;
+  for (const name of plan.reports) {
+    const from = path.join(stage, 'reports', name);
+    if (!exists(from)) continue;
+    const row = db.prepare("SELECT report_path FROM executions WHERE report_path LIKE '%' || ?").get(name) as { report_path: string } | undefined;
+    const to = row && path.basename(row.report_path) === name ? row.report_path : path.join(ctx.paths.reportsDir, name);
+    ensureOwnedDir(path.dirname(to));
+    fs.renameSync(from, to);
+  }
+  if (plan.vault_target) db.prepare('UPDATE library_vaults SET root_path = ? WHERE id = 1').run(plan.vault_target);
+  const recorded = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?').get(plan.staged_at_utc, plan.bundle_path);
+  if (!recorded) {
+    insertRestore(db, {
+      bundle_path: plan.bundle_path,
+      bundle_created_at_utc: plan.bundle_created_at_utc,
+      staged_at_utc: plan.staged_at_utc,
+      applied_at_utc: ctx.nowIso(),
+      undo_path: exists(path.join(undo, 'svc.db')) || exists(path.join(undo, 'vault-aside.txt')) ? undo : null,
+      vault_path: plan.vault_target,
+      not_restored_json: JSON.stringify(plan.not_restored),
+    });
+  }
+  fs.rmSync(stage, { recursive: true, force: true });
+  ctx.log.warn(`restored the backup of ${plan.bundle_created_at_utc} from ${path.basename(plan.bundle_path)}; the previous database is kept as an undo copy`);
+  return plan;
+}
+
+export function acknowledgeRestore(ctx: Context): { acknowledged: number } {
+  return { acknowledged: acknowledgeRestores(ctx.db, ctx.nowIso()) };
+}
+
+function undoCopies(ctx: Context): string[] {
+  const root = undoRoot(ctx);
+  let stamps: string[] = [];
+  try {
+    stamps = fs.readdirSync(root);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const s of stamps) {
+    const dir = path.join(root, s);
+    out.push(dir);
+    const aside = readOwnedFile(path.join(dir, 'vault-aside.txt'))?.toString('utf8').trim();
+    if (aside && exists(aside)) out.push(aside);
+  }
+  return out;
+}
+
+function sizeOf(p: string): number {
+  const st = fs.lstatSync(p);
+  if (!st.isDirectory()) return st.size;
+  return fs.readdirSync(p).reduce((sum, n) => sum + sizeOf(path.join(p, n)), 0);
+}
+
+export function undoCopyStatus(ctx: Context) {
+  const copies = undoCopies(ctx);
+  return { exists: copies.length > 0, count: copies.length, byte_size: copies.reduce((s, p) => s + sizeOf(p), 0) };
+}
+
+/** Remove every undo copy (databases and set-aside vault folders). Irreversible. */
+export function deleteUndoCopies(ctx: Context, confirm: string): { deleted: number; byte_size: number } {
+  requireConfirm(confirm, UNDO_DELETE_CONFIRM);
+  const status = undoCopyStatus(ctx);
+  const copies = undoCopies(ctx);
+  for (const p of copies.reverse()) fs.rmSync(p, { recursive: true, force: true });
+  fs.rmSync(undoRoot(ctx), { recursive: true, force: true });
+  return { deleted: status.count, byte_size: status.byte_size };
+}
+
+export function restoreStatus(ctx: Context) {
+  const plan = readPlan(ctx);
+  const last = lastRestore(ctx.db);
+  return {
+    staged: plan ? { bundle_path: plan.bundle_path, bundle_created_at_utc: plan.bundle_created_at_utc, staged_at_utc: plan.staged_at_utc, vault_target: plan.vault_target, fk_violations: plan.fk_violations, applies: 'at the next start' } : null,
+    last_restore: last
+      ? {
+          bundle_path: last.bundle_path,
+          bundle_created_at_utc: last.bundle_created_at_utc,
+          applied_at_utc: last.applied_at_utc,
+          vault_path: last.vault_path,
+          not_restored: JSON.parse(last.not_restored_json) as string[],
+          show_card: last.acknowledged_at_utc === null,
+          acknowledged_at_utc: last.acknowledged_at_utc,
+        }
+      : null,
+    undo_copy: undoCopyStatus(ctx),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Every table of the database, classified once. The erase scopes, the backup
+ * comparison and the restore report all read this table; a test fails when
+ * the database has a table that is not listed here, so a feature that adds a
+ * table must say what kind of data it holds.
+ *
+ * Categories:
+ *   schema     migration bookkeeping; never erased
+ *   admin      backup and restore history of this installation; never erased
+ *   app_state  small facts about the installation (onboarding card); factory-reset
+ *   settings   settings groups; reset-settings, factory-reset
+ *   configs    saved configurations, routines and their schedule; erase-configs and up
+ *   executions runs, their sources, events and result lists (report files too)
+ *   corpus     papers and what is derived from papers alone
+ *   library    the Library catalog (vault and file records); factory-reset forgets
+ *              the records but never deletes the vault folder's bytes
+ * Virtual tables maintained by triggers of their content table (FTS5 with
+ * content=) are listed with the content table's category; their shadow
+ * tables follow the virtual table and are not listed.
+ */
+export type TableCategory = 'schema' | 'admin' | 'app_state' | 'settings' | 'configs' | 'executions' | 'corpus' | 'library';
+
+export const TABLE_CATEGORIES: Record<string, TableCategory> = {
+  schema_migrations: 'schema',
+  admin_backups: 'admin',
+  admin_restores: 'admin',
+  app_state: 'app_state',
+  settings: 'settings',
+  saved_configurations: 'configs',
+  routines: 'configs',
+  scheduler_jobs: 'configs',
+  routine_fires: 'configs',
+  executions: 'executions',
+  execution_sources: 'executions',
+  execution_documents: 'executions',
+  execution_events: 'executions',
+  documents: 'corpus',
+  document_sources: 'corpus',
+  documents_fts: 'corpus',
+  documents_fts_pending: 'corpus',
+  library_paper_links: 'library',
+  library_files: 'library',
+  library_vaults: 'library',
+};

@@ -1,0 +1,113 @@
+/**
+ * The daemon lock: `<state dir>/daemon.lock`, owner-only, created with
+ * O_EXCL so that of two daemons starting at once exactly one wins. It holds
+ * pid, port (null until the server listens), version and started_at. A lock
+ * whose process is gone is stale and may be taken over.
+ */
+import fs from 'node:fs';
+import type { Paths } from '../paths.js';
+import { ensureOwnedDir, readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
+import { svcVersion } from '../version.js';
+import path from 'node:path';
+
+export interface DaemonLock {
+  pid: number;
+  port: number | null;
+  version: string;
+  started_at: string;
+}
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readLock(paths: Paths): DaemonLock | null {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readOwnedFile(paths.daemonLock);
+  } catch {
+    return null;
+  }
+  if (!bytes) return null;
+  try {
+    const lock = JSON.parse(bytes.toString('utf8')) as DaemonLock;
+    return Number.isInteger(lock.pid) ? lock : { pid: 0, port: null, version: '', started_at: '' };
+  } catch {
+    // A lock being written (or damaged) still means "present": wait, do not spawn.
+    return { pid: 0, port: null, version: '', started_at: '' };
+  }
+}
+
+function createExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Take the lock for this process. Answers null when it was taken, else the
+ * live lock of the daemon that holds it. A stale lock (its process gone) is
+ * moved aside and taken; if another starter took it meanwhile, theirs stands.
+ */
+export function acquireLock(paths: Paths, startedAt: string, alive = pidAlive): DaemonLock | null {
+  ensureOwnedDir(path.dirname(paths.daemonLock));
+  const mine: DaemonLock = { pid: process.pid, port: null, version: svcVersion(), started_at: startedAt };
+  const text = JSON.stringify(mine) + '\n';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (createExclusive(paths.daemonLock, text)) return null;
+    const held = readLock(paths);
+    if (!held) continue; // removed meanwhile: try again
+    if (held.pid === 0 || alive(held.pid)) return held;
+    const aside = `${paths.daemonLock}.stale-${process.pid}`;
+    try {
+      fs.renameSync(paths.daemonLock, aside);
+    } catch {
+      continue;
+    }
+    // Between reading and moving, another starter may have replaced the stale lock with a live one: put it back.
+    const moved = readOwnedFile(aside);
+    const movedLock = moved ? (JSON.parse(moved.toString('utf8')) as DaemonLock) : null;
+    if (movedLock && movedLock.pid !== held.pid && alive(movedLock.pid)) {
+      try {
+        fs.linkSync(aside, paths.daemonLock);
+      } catch {
+        // someone else holds it now
+      }
+      fs.rmSync(aside, { force: true });
+      return readLock(paths) ?? movedLock;
+    }
+    fs.rmSync(aside, { force: true });
+  }
+  return readLock(paths);
+}
+
+/** Record the port once the daemon listens. */
+export function recordPort(paths: Paths, port: number): void {
+  const lock = readLock(paths);
+  if (!lock || lock.pid !== process.pid) return;
+  writeOwnerOnlyFile(paths.daemonLock, JSON.stringify({ ...lock, port }) + '\n');
+}
+
+/** Remove the lock if this process holds it. */
+export function releaseLock(paths: Paths): void {
+  const lock = readLock(paths);
+  if (lock && lock.pid === process.pid) fs.rmSync(paths.daemonLock, { force: true });
+}

@@ -1,0 +1,98 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { v2 as webdav } from 'webdav-server';
+import { readBundle } from '../src/admin/bundle.js';
+import { runCli } from './_setup.js';
+import { seededInstallation, type Installation } from './_admin.js';
+
+const PASSWORD = 'dav-secret-pw-4821';
+let inst: Installation;
+let dav: webdav.WebDAVServer;
+let davUrl: string;
+let davRoot: string;
+
+test.before(async () => {
+  inst = await seededInstallation();
+  davRoot = path.join(inst.t.dirs.root, 'dav-root');
+  fs.mkdirSync(davRoot);
+  const users = new webdav.SimpleUserManager();
+  const alice = users.addUser('alice', PASSWORD, false);
+  const rights = new webdav.SimplePathPrivilegeManager();
+  rights.setRights(alice, '/', ['all']);
+  dav = new webdav.WebDAVServer({ httpAuthentication: new webdav.HTTPBasicAuthentication(users, 'svc-test'), privilegeManager: rights, rootFileSystem: new webdav.PhysicalFileSystem(davRoot), port: 0, hostname: '127.0.0.1' });
+  const server = await new Promise<Server>((resolve) => dav.start((s) => resolve(s as Server)));
+  davUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+test.after(async () => {
+  await new Promise<void>((r) => dav.stop(() => r()));
+  await inst.close();
+});
+
+test('link refuses bad URLs and wrong passwords without echoing the password; a good link stores the password as a credential', async () => {
+  const { t } = inst;
+  const link = (body: unknown) => t.request('POST', '/api/cloud/link', { body });
+  assert.is((await link({ url: 'ftp://x/', username: 'alice', password: PASSWORD })).json().detail.reason, 'cloud_url_invalid');
+  assert.is((await link({ url: `http://alice:${PASSWORD}@127.0.0.1:1/`, username: 'alice', password: PASSWORD })).json().detail.reason, 'cloud_url_invalid');
+  const wrong = await link({ url: davUrl, username: 'alice', password: 'not-it' });
+  assert.is(wrong.status, 400);
+  assert.is(wrong.json().detail.reason, 'cloud_credentials_refused');
+  const down = await link({ url: 'http://127.0.0.1:1/', username: 'alice', password: PASSWORD });
+  assert.is(down.status, 502);
+  assert.not.ok(down.text.includes(PASSWORD));
+  const invalid = await link({ url: davUrl, username: '', password: PASSWORD });
+  assert.is(invalid.status, 422);
+  assert.not.ok(invalid.text.includes(PASSWORD), 'validation errors never echo the password');
+  assert.is((await t.request('GET', '/api/cloud/status')).json().linked, false);
+  assert.is((await t.request('POST', '/api/cloud/backup', { body: { execution_ids: null } })).json().detail.reason, 'cloud_not_linked');
+
+  const ok = await link({ url: davUrl, username: 'alice', password: PASSWORD, remote_folder: 'backups/svc' });
+  assert.is(ok.status, 200, ok.text);
+  const s = ok.json();
+  assert.equal([s.linked, s.provider, s.username, s.remote_folder, s.password], [true, 'webdav', 'alice', 'backups/svc', 'present']);
+  assert.not.ok(ok.text.includes(PASSWORD));
+  assert.ok(fs.statSync(path.join(davRoot, 'backups', 'svc')).isDirectory(), 'remote folder created');
+  assert.is(t.ctx.credentials.reveal('cloud_password'), PASSWORD);
+  assert.not.ok(t.logLines.join('\n').includes(PASSWORD));
+});
+
+test('cloud backup uploads a complete, verifiable bundle; execution_ids limit the reports', async () => {
+  const { t } = inst;
+  const all = await t.request('POST', '/api/cloud/backup', { body: { execution_ids: null } });
+  assert.is(all.status, 201, all.text);
+  const a = all.json();
+  assert.is(a.counts.report, 1);
+  const uploaded = path.join(davRoot, ...a.remote_path.split('/'));
+  assert.is(fs.statSync(uploaded).size, a.byte_size);
+  const read = await readBundle(uploaded);
+  assert.is(read.manifest_sha256, a.manifest_sha256);
+  assert.equal(fs.readdirSync(path.join(t.dirs.dataDir, 'backups')).filter((n) => !n.startsWith('svc-backup-')), [], 'no local copy left behind');
+  await new Promise((r) => setTimeout(r, 1100)); // bundle names have one-second resolution
+  const none = (await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [999] } })).json();
+  assert.is(none.counts.report, 0);
+  const status = (await t.request('GET', '/api/cloud/status')).json();
+  assert.is(status.last_upload.remote_path, none.remote_path);
+  assert.is((await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [0] } })).status, 422);
+});
+
+test('CLI: cloud status, backup and unlink (password never on argv)', async () => {
+  const env = inst.t.dirs.env;
+  const status = await runCli(['--json', 'cloud', 'status'], { env });
+  assert.is(JSON.parse(status.stdout).linked, true);
+  const unlink = await runCli(['--json', 'cloud', 'unlink'], { env });
+  assert.is(unlink.code, 2, 'destructive: --yes off a terminal');
+  const yes = await runCli(['--json', 'cloud', 'unlink', '--yes'], { env });
+  assert.is(JSON.parse(yes.stdout).unlinked, true);
+  assert.is(inst.t.ctx.credentials.status('cloud_password'), 'absent');
+  const relink = await runCli(['--json', 'cloud', 'link', davUrl, '--user', 'alice'], { env, stdin: PASSWORD + '\n' });
+  assert.is(relink.code, 0, relink.stderr);
+  assert.is(JSON.parse(relink.stdout).remote_folder, 'svc');
+  const up = await runCli(['--json', 'cloud', 'backup'], { env });
+  assert.is(up.code, 0, up.stderr);
+  assert.match(JSON.parse(up.stdout).remote_path, /^svc\/svc-backup-/);
+});
+
+test.run();

@@ -1,0 +1,99 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { unclassifiedTables } from '../src/admin/repo.js';
+import { TABLE_CATEGORIES } from '../src/admin/tables.js';
+import { ERASE_SCOPES } from '../src/admin/erase.js';
+import { seededInstallation } from './_admin.js';
+import { startTestServer } from './_setup.js';
+
+test('every table of the database is classified (a new table must be given a category in src/admin/tables.ts)', async () => {
+  const t = await startTestServer();
+  try {
+    assert.equal(unclassifiedTables(t.ctx.db), [], 'classify these tables in src/admin/tables.ts');
+    const present = new Set((t.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]));
+    for (const name of Object.keys(TABLE_CATEGORIES)) assert.ok(present.has(name), `${name} is classified but does not exist`);
+  } finally {
+    await t.close();
+  }
+});
+
+// What each scope must leave: table → kept (true) or emptied (false); keys by kind.
+const T = { documents: 0, executions: 0, routines: 0, saved_configurations: 0, settings: 0, app_state: 0, library_files: 0 };
+type Expect = { keep: Partial<Record<keyof typeof T, boolean>>; keys: { ai: boolean; repository: boolean; email: boolean }; reports: boolean };
+const all = (keep: boolean) => Object.fromEntries(Object.keys(T).map((k) => [k, keep])) as Record<keyof typeof T, boolean>;
+const EXPECT: Record<string, Expect> = {
+  'erase-ai-keys': { keep: all(true), keys: { ai: false, repository: true, email: true }, reports: true },
+  'erase-repo-keys': { keep: all(true), keys: { ai: true, repository: false, email: true }, reports: true },
+  'erase-configs': { keep: { ...all(true), routines: false, saved_configurations: false }, keys: { ai: true, repository: true, email: true }, reports: true },
+  'erase-executions': { keep: { ...all(true), executions: false }, keys: { ai: true, repository: true, email: true }, reports: false },
+  'erase-execution-data': { keep: { ...all(true), executions: false, routines: false, saved_configurations: false }, keys: { ai: true, repository: true, email: true }, reports: false },
+  'erase-corpus': { keep: { ...all(true), documents: false }, keys: { ai: true, repository: true, email: true }, reports: true },
+  'erase-app-data': { keep: { ...all(true), documents: false, executions: false, routines: false, saved_configurations: false }, keys: { ai: false, repository: false, email: false }, reports: false },
+  'reset-settings': { keep: { ...all(true), settings: false }, keys: { ai: false, repository: false, email: false }, reports: true },
+  'factory-reset': { keep: all(false), keys: { ai: false, repository: false, email: false }, reports: false },
+};
+
+test('the expectations cover every scope', () => {
+  assert.equal(Object.keys(EXPECT).sort(), [...ERASE_SCOPES].sort());
+});
+
+for (const scope of ERASE_SCOPES) {
+  test(`${scope}: refused without its confirm word, then erases exactly its scope`, async () => {
+    const inst = await seededInstallation();
+    const { t } = inst;
+    try {
+      const count = (table: string) => t.ctx.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+      const before = Object.fromEntries(Object.keys(T).map((k) => [k, count(k)]));
+      for (const k of Object.keys(T)) assert.ok(before[k]! > 0, `seeded ${k}`);
+      const vaultBytes = fs.readdirSync(path.join(inst.vaultRoot, 'files')).length;
+      const report = path.join(t.dirs.dataDir, 'reports', `execution-${inst.executionId}.txt`);
+      assert.ok(fs.existsSync(report));
+
+      for (const body of [undefined, {}, { confirm: '' }, { confirm: 'yes' }, { confirm: scope.toUpperCase() }]) {
+        const r = await t.request('POST', `/api/admin/${scope}`, body === undefined ? {} : { body });
+        assert.is(r.status, 400, `${JSON.stringify(body)} → ${r.text}`);
+        assert.is(r.json().detail.reason, 'confirmation_required');
+        assert.is(r.json().detail.expected_confirm, scope);
+      }
+      assert.equal(Object.fromEntries(Object.keys(T).map((k) => [k, count(k)])), before, 'a refusal changes nothing');
+
+      const r = await t.request('POST', `/api/admin/${scope}`, { body: { confirm: scope } });
+      assert.is(r.status, 200, r.text);
+      assert.is(r.json().scope, scope);
+      const want = EXPECT[scope]!;
+      for (const [table, keep] of Object.entries(want.keep)) {
+        assert.is(count(table) > 0, keep, `${scope}: ${table} should be ${keep ? 'kept' : 'erased'}`);
+        if (keep) assert.is(count(table), before[table], `${scope}: ${table} untouched`);
+      }
+      assert.is(t.ctx.credentials.status('openai_api_key') === 'present', want.keys.ai, 'ai key');
+      assert.is(t.ctx.credentials.status('core_api_key') === 'present', want.keys.repository, 'repository key');
+      assert.is(t.ctx.credentials.status('smtp_password') === 'present', want.keys.email, 'mail password');
+      assert.is(fs.existsSync(report), want.reports, 'report file');
+      assert.is(fs.readdirSync(path.join(inst.vaultRoot, 'files')).length, vaultBytes, 'vault bytes are never deleted');
+      assert.is(count('schema_migrations') > 0, true);
+      assert.is((t.ctx.db.pragma('foreign_key_check') as unknown[]).length, 0);
+    } finally {
+      await inst.close();
+    }
+  });
+}
+
+test('erasing runs or papers is refused while a run is in progress', async () => {
+  const inst = await seededInstallation();
+  try {
+    inst.t.ctx.db.prepare("UPDATE executions SET status = 'running' WHERE id = ?").run(inst.executionId);
+    for (const scope of ['erase-executions', 'erase-corpus', 'factory-reset']) {
+      const r = await inst.t.request('POST', `/api/admin/${scope}`, { body: { confirm: scope } });
+      assert.is(r.status, 409, scope);
+      assert.is(r.json().detail.reason, 'executions_running');
+    }
+    assert.is((await inst.t.request('POST', '/api/admin/erase-ai-keys', { body: { confirm: 'erase-ai-keys' } })).status, 200);
+  } finally {
+    inst.t.ctx.db.prepare("UPDATE executions SET status = 'completed' WHERE id = ?").run(inst.executionId);
+    await inst.close();
+  }
+});
+
+test.run();
