@@ -42,10 +42,10 @@ export const SCOPES: Record<EraseScope, ScopeDef> = {
   'erase-executions': { categories: ['executions'], keys: null, reports: true, keeps: 'papers, configurations and routines, settings and keys' },
   'erase-execution-data': { categories: ['configs', 'executions'], keys: null, reports: true, keeps: 'papers, settings and keys' },
   'erase-corpus': { categories: ['corpus'], keys: null, reports: false, keeps: 'executions (their result lists empty), configurations and routines, settings and keys' },
-  'erase-app-data': { categories: ['corpus', 'configs', 'executions'], keys: 'all', reports: true, keeps: 'settings' },
+  'erase-app-data': { categories: ['corpus', 'configs', 'executions', 'conversations'], keys: 'all', reports: true, keeps: 'settings' },
   'reset-settings': { categories: ['settings'], keys: 'all', reports: false, keeps: 'configurations and routines, executions and papers' },
   'factory-reset': {
-    categories: ['settings', 'app_state', 'configs', 'executions', 'corpus', 'library'],
+    categories: ['settings', 'app_state', 'configs', 'executions', 'corpus', 'library', 'conversations'],
     keys: 'all',
     reports: true,
     keeps: 'only the backup and restore history and the bytes in the vault folder (the Library forgets its records)',

@@ -14,11 +14,15 @@
  *   corpus     papers and what is derived from papers alone
  *   library    the Library catalog (vault and file records); factory-reset forgets
  *              the records but never deletes the vault folder's bytes
+ *   conversations  the assistant's saved conversations; erase-app-data, factory-reset
+ * Watch profiles and watchdog mutes are things a person set up, like routines
+ * (configs); profile matches and lifecycle records are derived from papers
+ * (corpus).
  * Virtual tables maintained by triggers of their content table (FTS5 with
  * content=) are listed with the content table's category; their shadow
  * tables follow the virtual table and are not listed.
  */
-export type TableCategory = 'schema' | 'admin' | 'app_state' | 'settings' | 'configs' | 'executions' | 'corpus' | 'library';
+export type TableCategory = 'schema' | 'admin' | 'app_state' | 'settings' | 'configs' | 'executions' | 'corpus' | 'library' | 'conversations';
 
 export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   schema_migrations: 'schema',
@@ -41,4 +45,16 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   library_paper_links: 'library',
   library_files: 'library',
   library_vaults: 'library',
+  watch_profiles: 'configs',
+  profile_name_keys: 'configs',
+  watchdog_mutes: 'configs',
+  profile_matches: 'corpus',
+  lifecycle_events: 'corpus',
+  lifecycle_checks: 'corpus',
+  lifecycle_runs: 'corpus',
+  assistant_sessions: 'conversations',
+  assistant_messages: 'conversations',
+  assistant_session_choices: 'conversations',
+  assistant_turn_choices: 'conversations',
+  assistant_model_reports: 'conversations',
 };
