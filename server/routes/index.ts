@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings.js';
 import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
+import { deliveryRoutes } from './delivery.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -36,6 +37,7 @@ export const ROUTES: RouteDef[] = [
   ...configurationRoutes,
   ...libraryRoutes,
   // area: delivery
+  ...deliveryRoutes,
   // area: explorer
   // area: analytics
   // area: profiles

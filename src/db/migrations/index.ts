@@ -4,6 +4,7 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { deliveries } from './005-deliveries.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -18,6 +19,7 @@ export const MIGRATIONS: Migration[] = [
   executions,
   routines,
   // area: delivery (5)
+  deliveries,
   // area: explorer (6, 12)
   // area: analytics (7)
   // area: profiles (8)
