@@ -38,6 +38,13 @@ function extraLines(ctx: Context, delivery: repo.DeliveryRow): string[] {
 export async function attemptClaimed(ctx: Context, delivery: repo.DeliveryRow): Promise<repo.DeliveryRow> {
   const target = delivery.target_id === null ? null : (repo.getTarget(ctx.db, delivery.target_id) ?? null);
   const placeholder = PLACEHOLDER[delivery.channel];
+  if (target && target.enabled === 0) {
+    const now = ctx.nowIso();
+    const note = 'The destination was disabled before this delivery was sent.';
+    repo.finishAttempt(ctx.db, delivery.id, 'failed', note, now);
+    repo.transition(ctx.db, delivery.id, ['delivering'], { state: 'skipped', last_error: note, next_attempt_at_utc: null }, now);
+    return repo.getDelivery(ctx.db, delivery.id)!;
+  }
   let failure: DeliveryFailure | undefined;
   try {
     if (delivery.origin === 'target' && !target) throw new DeliveryFailure('The destination was removed before this delivery was sent.', false);
