@@ -66,12 +66,15 @@ export async function attemptClaimed(ctx: Context, delivery: repo.DeliveryRow): 
   return repo.getDelivery(ctx.db, delivery.id)!;
 }
 
-/** After a failed or interrupted attempt: queue the next one after its delay, or give up. */
-export function settleFailure(ctx: Context, delivery: repo.DeliveryRow, message: string, retryable: boolean): void {
+/**
+ * After a failed or interrupted attempt: queue the next one after its delay
+ * (at once after an interruption: the receiver did not refuse anything), or give up.
+ */
+export function settleFailure(ctx: Context, delivery: repo.DeliveryRow, message: string, retryable: boolean, immediate = false): void {
   const now = ctx.nowIso();
   const backoff = deliveryTuning(ctx).backoffMs;
   if (retryable && delivery.attempts < maxAttempts(ctx)) {
-    const delay = backoff[Math.min(delivery.attempts - 1, backoff.length - 1)] ?? 0;
+    const delay = immediate ? 0 : (backoff[Math.min(delivery.attempts - 1, backoff.length - 1)] ?? 0);
     const next = new Date(ctx.clock.now().getTime() + delay).toISOString();
     repo.transition(ctx.db, delivery.id, ['delivering'], { state: 'queued', last_error: message, next_attempt_at_utc: next }, now);
     ctx.log.warn(`delivery ${delivery.id} (${delivery.channel}) attempt ${delivery.attempts} failed; next attempt at ${next}: ${message}`);

@@ -35,7 +35,7 @@ export function recoverDeliveries(ctx: Context, alive: (pid: number) => boolean 
     const ownerAlive = row.owner_pid !== null && row.owner_pid !== process.pid && alive(row.owner_pid);
     if (ownerAlive && fresh) continue;
     repo.finishAttempt(ctx.db, row.id, 'interrupted', INTERRUPTED_ERROR, ctx.nowIso());
-    settleFailure(ctx, { ...row }, INTERRUPTED_ERROR, true);
+    settleFailure(ctx, row, INTERRUPTED_ERROR, true, true);
     recovered.push(row.id);
   }
   if (recovered.length) ctx.log.warn(`recovered ${recovered.length} interrupted deliver${recovered.length === 1 ? 'y' : 'ies'}: ${recovered.join(', ')}`);
