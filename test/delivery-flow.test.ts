@@ -176,6 +176,30 @@ test('a skip of a queued delivery waiting for its next attempt stops it; the wat
   }
 });
 
+test('notifications: notify_on_complete or on_complete notifies a completed run; desktop_enabled false silences it', async () => {
+  const t = env.t;
+  const seen: any[] = [];
+  const off = t.ctx.bus.on('notification', (n) => seen.push(n));
+  try {
+    const quiet = await newRoutine(t, { name: 'quiet' });
+    await runRoutine(t, quiet);
+    await new Promise((r) => setTimeout(r, 200)); // the after-run step follows the settled status
+    assert.equal(seen.filter((n) => n.routine_id === quiet), [], 'neither the routine nor the settings ask');
+    const loud = await newRoutine(t, { name: 'loud', notify_on_complete: true });
+    const exec = await runRoutine(t, loud);
+    await waitFor(() => seen.some((n) => n.routine_id === loud), 5000, 'notification');
+    assert.equal([seen[0].kind, seen[0].execution_id], ['run_completed', exec]);
+    assert.is((await t.request('PUT', '/api/settings/notifications', { body: { settings: { desktop_enabled: false } } })).status, 200);
+    const before = seen.length;
+    await runRoutine(t, loud);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.is(seen.length, before);
+  } finally {
+    off();
+    await t.request('PUT', '/api/settings/notifications', { body: { settings: { desktop_enabled: true } } });
+  }
+});
+
 test('no destination string or secret in any API answer or log line', async () => {
   const t = env.t;
   const secrets = t.ctx.db.prepare('SELECT secret FROM delivery_targets WHERE secret IS NOT NULL').pluck().all() as string[];
