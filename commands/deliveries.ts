@@ -3,7 +3,7 @@ import type { Context } from '../src/context.js';
 import { sendTestMail } from '../src/delivery/channels/email.js';
 import { DeliveryFailure } from '../src/delivery/failure.js';
 import { DELIVERY_STATES } from '../src/delivery/repo.js';
-import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews, releaseDelivery, retryDelivery, ROUTINE_DELIVERIES_LIMIT, routineDeliveries, skipDelivery, type DeliveryView } from '../src/delivery/service.js';
+import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews, releaseDelivery, requireDelivery, retryDelivery, ROUTINE_DELIVERIES_LIMIT, routineDeliveries, skipDelivery, type DeliveryView } from '../src/delivery/service.js';
 import { attemptNow } from '../src/delivery/worker.js';
 import { SvcError } from '../src/errors.js';
 import { confirmDestructive } from './lib/confirm.js';
@@ -26,7 +26,7 @@ const line = (d: DeliveryView) => `Delivery ${d.id} (${d.channel}) is ${d.state}
 async function moveAndSend(ctx: Context, io: Io, id: number, move: (ctx: Context, id: number) => DeliveryView): Promise<void> {
   move(ctx, id);
   const after = await attemptNow(ctx, id);
-  const view = deliveryView(ctx, after ?? (await import('../src/delivery/service.js')).requireDelivery(ctx, id));
+  const view = deliveryView(ctx, after ?? requireDelivery(ctx, id));
   emit(io, view, () => (after ? line(view) : `${line(view)} A running svc server is delivering it.`));
   if (after && view.state !== 'delivered') io.exitCode = EXIT.failed;
 }

@@ -15,6 +15,11 @@ interface TargetFlags {
   disable?: boolean;
 }
 
+/** `--target -` reads the destination from standard input (a webhook URL with a token in it stays out of argv). */
+async function targetValue(io: Io, raw: string | undefined): Promise<string | undefined> {
+  return raw === '-' ? (await io.readStdin()).trim() : raw;
+}
+
 const describe = (t: TargetView) => `${t.id}  ${t.channel}  ${t.mode}  ${t.enabled ? 'enabled' : 'disabled'}  ${t.target || '(email settings recipient)'}`;
 
 function enabledFrom(flags: TargetFlags): boolean | undefined {
@@ -29,7 +34,7 @@ export function registerTargetCommands(routine: Command, io: Io): void {
     .command('add')
     .argument('<routine>', 'routine id')
     .requiredOption('--channel <channel>', DELIVERY_CHANNELS.join(', '))
-    .option('--target <destination>', 'email address, directory (folder, feed) or URL (webhook); empty email means the email settings recipient')
+    .option('--target <destination>', 'email address, directory (folder, feed) or URL (webhook); - reads it from standard input; empty email means the email settings recipient')
     .option('--mode <mode>', 'automatic (default) or review (waits for `svc deliveries release`)')
     .option('--disable', 'add it disabled')
     .description('add a destination; the report of every completed run goes there')
@@ -37,8 +42,9 @@ export function registerTargetCommands(routine: Command, io: Io): void {
       const routineId = idArg(routineRaw, 'routine');
       const channel = enumFlag(flags.channel, '--channel', DELIVERY_CHANNELS)!;
       const mode = enumFlag(flags.mode, '--mode', TARGET_MODES);
-      return withContext(io, (ctx) => {
-        const created = createTarget(ctx, routineId, { channel, ...(flags.target !== undefined ? { target: flags.target } : {}), ...(mode ? { mode } : {}), enabled: !flags.disable });
+      return withContext(io, async (ctx) => {
+        const destination = await targetValue(io, flags.target);
+        const created = createTarget(ctx, routineId, { channel, ...(destination !== undefined ? { target: destination } : {}), ...(mode ? { mode } : {}), enabled: !flags.disable });
         emit(io, created, () => `Added destination ${describe(created)}${created.signed ? `\nWebhook requests are signed; \`svc routine target secret ${routineId} ${created.id}\` prints the secret for the receiver.` : ''}`);
       });
     });
@@ -61,7 +67,7 @@ export function registerTargetCommands(routine: Command, io: Io): void {
     .command('edit')
     .argument('<routine>', 'routine id')
     .argument('<target>', 'destination id')
-    .option('--target <destination>', 'a new destination of the same channel')
+    .option('--target <destination>', 'a new destination of the same channel (- reads it from standard input)')
     .option('--mode <mode>', 'automatic or review')
     .option('--enable', 'enable it')
     .option('--disable', 'disable it (no deliveries are created for it)')
@@ -71,8 +77,8 @@ export function registerTargetCommands(routine: Command, io: Io): void {
       const targetId = idArg(targetRaw, 'destination');
       const mode = enumFlag(flags.mode, '--mode', TARGET_MODES);
       const enabled = enabledFrom(flags);
-      return withContext(io, (ctx) => {
-        const updated = updateTarget(ctx, routineId, targetId, { enabled, mode, target: flags.target });
+      return withContext(io, async (ctx) => {
+        const updated = updateTarget(ctx, routineId, targetId, { enabled, mode, target: await targetValue(io, flags.target) });
         emit(io, updated, () => `Destination ${describe(updated)}`);
       });
     });

@@ -31,9 +31,9 @@ test('svc routine target add | list | edit | secret | remove, with --json and us
   assert.is(r.code, 0, r.stderr);
   const folder = JSON.parse(r.stdout);
   assert.equal([folder.channel, folder.mode, folder.enabled, folder.target], ['folder', 'review', true, dir]);
-  r = await cli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'webhook', '--target', hook.url]);
+  r = await runCli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'webhook', '--target', '-'], { env: cliEnv, stdin: hook.url + '\n' });
   const webhook = JSON.parse(r.stdout);
-  assert.is(webhook.signed, true);
+  assert.equal([webhook.signed, webhook.target], [true, hook.url]);
   r = await cli(['--json', 'routine', 'target', 'list', String(routine)]);
   assert.equal(JSON.parse(r.stdout).targets.map((t: any) => t.id), [folder.id, webhook.id]);
   r = await cli(['routine', 'target', 'list', String(routine)]);
@@ -100,6 +100,18 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
   assert.is((await cli(['deliveries', 'show', '99999'])).code, 3);
   r = await cli(['deliveries', 'list', '--exec', String(exec)]);
   assert.match(r.stdout, /delivered/);
+});
+
+test('a foreground svc routine run delivers in its own process (no server needed)', async () => {
+  const t = env.t;
+  const routine = await newRoutine(t, { name: 'foreground' });
+  const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-'));
+  await addTarget(t, routine, { channel: 'folder', target: dir });
+  const r = await runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  assert.is(r.code, 0, r.stderr);
+  const rows = t.ctx.db.prepare('SELECT state, attempts FROM deliveries WHERE routine_id = ?').all(routine) as any[];
+  assert.equal(rows, [{ state: 'delivered', attempts: 1 }]);
+  assert.is(fs.readdirSync(dir).length, 1);
 });
 
 test('svc deliveries skip and email-test', async () => {

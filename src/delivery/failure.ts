@@ -8,7 +8,7 @@
 import type { DeliveryChannel } from '../routines/delivery-summary.js';
 
 export class DeliveryFailure extends Error {
-  /** Whether another attempt could succeed (a permission problem may be fixed meanwhile: all are retryable but configuration gaps). */
+  /** False when another attempt cannot help (a configuration gap): the delivery fails at once, and retry is for after the fix. */
   readonly retryable: boolean;
   constructor(message: string, retryable = true) {
     super(message);
