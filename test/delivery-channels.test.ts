@@ -99,6 +99,35 @@ test('email test route sends with the stored settings; an unconfigured server is
   }
 });
 
+test('email with a login: the smtp_password credential is used, and a refused login names neither password nor address', async () => {
+  const t = env.t;
+  const PASSWORD = 'pw-zq-very-secret';
+  const authed = await startSmtp({ auth: { user: 'svc-user', pass: PASSWORD } });
+  const original = (await t.request('GET', '/api/settings/email')).json().settings;
+  try {
+    await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_port: authed.port, smtp_username: 'svc-user' } } });
+    let r = await t.request('POST', '/api/settings/email/test');
+    assert.equal([r.status, r.json().detail.reason], [409, 'email_not_configured']);
+    assert.match(r.json().detail.message, /smtp_password/);
+    assert.is((await t.request('PUT', '/api/credentials/smtp_password', { body: { value: PASSWORD } })).status < 300, true);
+    r = await t.request('POST', '/api/settings/email/test');
+    assert.is(r.status, 200, r.text);
+    assert.is(authed.messages.length, 1);
+    await t.request('PUT', '/api/credentials/smtp_password', { body: { value: 'wrong-zq-password' } });
+    r = await t.request('POST', '/api/settings/email/test');
+    assert.is(r.status, 502);
+    assert.match(r.json().detail.message, /refused the login \(EAUTH, SMTP 535\)/);
+    for (const needle of [PASSWORD, 'wrong-zq-password', 'default-zq8', 'svc-user']) {
+      assert.not.ok(r.text.includes(needle), needle);
+      assert.not.ok(t.logLines.join('\n').includes(needle), `log: ${needle}`);
+    }
+  } finally {
+    await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_port: original.smtp_port, smtp_username: '' } } });
+    await t.request('DELETE', '/api/credentials/smtp_password');
+    await authed.close();
+  }
+});
+
 test('webhook: signed envelope verified by the receiver; the signed bundle link opens without the token; tampered or expired links are 403', async () => {
   const t = env.t;
   const routine = await newRoutine(t, { name: 'hook watch' });
