@@ -36,6 +36,8 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'sources', summary: 'list the repositories svc can search, with key status', load: () => import('./sources.js') },
   { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library.js') },
   // area: delivery
+  { name: 'deliveries', summary: 'deliveries of routine reports: list, show, release, retry, skip, email-test', load: () => import('./deliveries.js') },
+  { name: 'deliver', summary: 'same as deliveries', load: () => import('./deliver.js') },
   // area: explorer
   // area: analytics
   { name: 'analytics', summary: 'corpus and routine analytics: volume, sources, keywords, routine health, discovery lag', load: () => import('./analytics.js') },

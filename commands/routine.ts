@@ -10,10 +10,11 @@ import { emit, type Io } from './lib/io.js';
 import { addCommand, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
+import { registerTargetCommands } from './routine-target.js';
 
 
 export function register(program: Command, io: Io): void {
-  const routine = program.command('routine').description('saved searches on a cron schedule: add, list, show, edit, run, activate, deactivate, delete, coverage, jobs');
+  const routine = program.command('routine').description('saved searches on a cron schedule: add, list, show, edit, run, activate, deactivate, delete, coverage, jobs, target');
   addCommand(routine, io);
   routine
     .command('list')
@@ -91,4 +92,5 @@ export function register(program: Command, io: Io): void {
       const view = schedulerJobs(ctx, 'not_in_this_process');
       emit(io, view, () => jobsTable(view));
     }));
+  registerTargetCommands(routine, io);
 }

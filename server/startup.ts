@@ -5,6 +5,7 @@
 import { executionManager } from '../src/executions/manager.js';
 import { startScheduler } from './scheduler-start.js';
 import type { AppDeps } from './registry.js';
+import { startDelivery } from '../src/delivery/startup.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
@@ -16,7 +17,10 @@ const recoverExecutions: StartupTask = ({ ctx, runtime }) => {
   if (marked.length) ctx.log.warn(`marked ${marked.length} execution(s) interrupted: ${marked.join(', ')}`);
 };
 
-export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler];
+/** Deliveries: the bundle route's signatures, the worker, recovery of interrupted deliveries. */
+const startDeliveries: StartupTask = ({ ctx, runtime }) => startDelivery(ctx, runtime);
+
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

@@ -24,6 +24,7 @@ import { lifecycleRoutes } from './lifecycle.js';
 import { backupRoutes, eraseRoutes } from './admin.js';
 import { serviceRoutes } from './service.js';
 import { cloudRoutes } from './cloud.js';
+import { deliveryRoutes } from './delivery.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -43,6 +44,7 @@ export const ROUTES: RouteDef[] = [
   ...configurationRoutes,
   ...libraryRoutes,
   // area: delivery
+  ...deliveryRoutes,
   // area: explorer
   // area: analytics
   ...analyticsRoutes,

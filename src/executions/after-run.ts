@@ -7,6 +7,7 @@
 import type { Context } from '../context.js';
 import type { ExecutionStatus } from './repo.js';
 import { matchNewDocuments } from '../profiles/match.js';
+import { deliverAfterRun } from '../delivery/after-run.js';
 
 export interface SettledExecution {
   id: number;
@@ -18,6 +19,7 @@ export type AfterRunStep = (ctx: Context, execution: SettledExecution) => void |
 /** Wave 2 areas add their step after their own marker (one marker per area). */
 const STEPS: { name: string; run: AfterRunStep }[] = [
   // area: delivery
+  { name: 'delivery', run: deliverAfterRun },
   // area: profiles
   { name: 'watch profile matching', run: (ctx) => void matchNewDocuments(ctx) },
   // area: similarity

@@ -1,11 +1,11 @@
 /**
  * The delivery summary a routine read carries (document 3, get_routine):
- * enabled destinations by channel, what awaits review, and the last delivery.
- * Deliveries are not part of this version, so every count is zero and every
- * last_* field null; the delivery work fills this function from its tables
- * and keeps the shape. No address, directory or URL is ever part of it.
+ * enabled destinations by channel, what awaits review, and the last delivery
+ * (every last_* field and target_id null for a routine with no delivery).
+ * No address, directory or URL is ever part of it.
  */
 import type { Context } from '../context.js';
+import * as repo from '../delivery/repo.js';
 
 export const DELIVERY_CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
@@ -22,16 +22,19 @@ export interface DeliverySummary {
   target_id: number | null;
 }
 
-export function deliverySummary(_ctx: Context, _routineId: number): DeliverySummary {
+export function deliverySummary(ctx: Context, routineId: number): DeliverySummary {
+  const byChannel: Record<DeliveryChannel, number> = { email: 0, folder: 0, webhook: 0, feed: 0 };
+  for (const { channel, n } of repo.enabledTargetCounts(ctx.db, routineId)) byChannel[channel] = n;
+  const last = repo.lastDeliveryOf(ctx.db, routineId);
   return {
-    targets_by_channel: { email: 0, folder: 0, webhook: 0, feed: 0 },
-    enabled_target_count: 0,
-    awaiting_review: 0,
-    last_state: null,
-    last_channel: null,
-    last_attempts: null,
-    last_error: null,
-    last_delivered_at_utc: null,
-    target_id: null,
+    targets_by_channel: byChannel,
+    enabled_target_count: Object.values(byChannel).reduce((a, b) => a + b, 0),
+    awaiting_review: repo.countInState(ctx.db, routineId, 'awaiting_review'),
+    last_state: last?.state ?? null,
+    last_channel: last?.channel ?? null,
+    last_attempts: last?.attempts ?? null,
+    last_error: last?.last_error ?? null,
+    last_delivered_at_utc: last ? repo.lastDeliveredAt(ctx.db, routineId) : null,
+    target_id: last?.target_id ?? null,
   };
 }

@@ -8,6 +8,7 @@ import { watchProfiles } from './008-watch-profiles.js';
 import { assistant } from './015-assistant.js';
 import { lifecycleWatchdog } from './007-lifecycle-watchdog.js';
 import { admin } from './011-admin.js';
+import { deliveries } from './005-deliveries.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -22,6 +23,7 @@ export const MIGRATIONS: Migration[] = [
   executions,
   routines,
   // area: delivery (5)
+  deliveries,
   // area: explorer (6, 12)
   // area: analytics (7)
   lifecycleWatchdog,

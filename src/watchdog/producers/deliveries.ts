@@ -1,23 +1,55 @@
 /**
- * Deliveries failing. Delivery records are not part of this version, so the
- * watchdog says it cannot judge them; the delivery work replaces this producer
- * with one reading its tables (failed deliveries, backoff given up).
+ * Deliveries failing, per destination (or per routine for mail to the
+ * settings recipient): broken when a delivery of the last 30 days failed for
+ * good (backoff gave up), unusual while one is retrying after a failed
+ * attempt. The key names the latest failing delivery, so a newer failure
+ * alarms again after a mute. No address, directory or URL is shown: the
+ * destination is named by its id and channel only.
  */
-import type { Producer } from '../types.js';
+import type { Context } from '../../context.js';
+import { listFailingDeliveries, type FailingDelivery } from '../../delivery/failing.js';
+import type { Finding, Producer, ProducerResult } from '../types.js';
+
+const WINDOW_DAYS = 30;
+
+function findingFor(group: FailingDelivery[]): Finding {
+  const latest = group.reduce((a, b) => (a.updated_at_utc >= b.updated_at_utc ? a : b));
+  const failed = group.filter((d) => d.state === 'failed');
+  const where = latest.target_id !== null ? `destination ${latest.target_id} (${latest.channel})` : `the ${latest.channel} recipient of the email settings`;
+  const routine = latest.routine_name ? `routine "${latest.routine_name}"` : 'a routine that no longer exists';
+  return {
+    key: `delivery_failing:${latest.target_id ?? `routine-${latest.routine_id}`}:${latest.id}`,
+    check: 'deliveries_failing',
+    label: failed.length ? 'broken' : 'unusual',
+    subject: { kind: 'delivery', id: latest.target_id ?? latest.id, name: `${routine}, ${where}` },
+    title: failed.length
+      ? `${failed.length} deliver${failed.length === 1 ? 'y' : 'ies'} of ${routine} to ${where} failed for good`
+      : `Deliveries of ${routine} to ${where} are failing and being retried`,
+    what_to_do:
+      'Read the last error with `svc deliveries show ID`, fix the destination (`svc routine target edit`) or the email settings, then `svc deliveries retry ID`; `svc deliveries skip ID` gives up on one.',
+    evidence: {
+      failed: failed.length,
+      retrying: group.length - failed.length,
+      latest_delivery_id: latest.id,
+      latest_execution_id: latest.execution_id,
+      attempts: latest.attempts,
+      last_error: latest.last_error,
+      next_attempt_at_utc: latest.next_attempt_at_utc,
+    },
+    thresholds: { window_days: WINDOW_DAYS, broken_when: 'a delivery failed after its last attempt', unusual_when: 'a delivery is retrying after a failed attempt' },
+  };
+}
 
 export const deliveriesFailing: Producer = {
   check: 'deliveries_failing',
-  describes: 'Deliveries of routine reports that failed or gave up retrying.',
-  run() {
-    return {
-      findings: [],
-      unjudged: [
-        {
-          check: 'deliveries_failing',
-          subject: { kind: 'delivery', id: null, name: null },
-          reason: 'deliveries are not recorded by this version of svc (no delivery table to read), so failing deliveries cannot be judged',
-        },
-      ],
-    };
+  describes: `Deliveries of routine reports in the last ${WINDOW_DAYS} days: broken when one failed for good, unusual while one is retrying after a failed attempt.`,
+  run(ctx: Context): ProducerResult {
+    const since = new Date(ctx.clock.now().getTime() - WINDOW_DAYS * 86_400_000).toISOString();
+    const groups = new Map<string, FailingDelivery[]>();
+    for (const d of listFailingDeliveries(ctx, since)) {
+      const key = d.target_id !== null ? `t${d.target_id}` : `r${d.routine_id}`;
+      groups.set(key, [...(groups.get(key) ?? []), d]);
+    }
+    return { findings: [...groups.values()].map(findingFor), unjudged: [] };
   },
 };

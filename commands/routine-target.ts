@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import { DELIVERY_CHANNELS } from '../src/routines/delivery-summary.js';
+import { TARGET_MODES } from '../src/delivery/repo.js';
+import { createTarget, deleteTarget, listTargets, requireTarget, revealWebhookSecret, updateTarget, type TargetView } from '../src/delivery/targets.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { enumFlag, idArg, usageError } from './lib/flags.js';
+import { emit, table, type Io } from './lib/io.js';
+
+interface TargetFlags {
+  channel?: string;
+  target?: string;
+  mode?: string;
+  enable?: boolean;
+  disable?: boolean;
+}
+
+/** `--target -` reads the destination from standard input (a webhook URL with a token in it stays out of argv). */
+async function targetValue(io: Io, raw: string | undefined): Promise<string | undefined> {
+  return raw === '-' ? (await io.readStdin()).trim() : raw;
+}
+
+const describe = (t: TargetView) => `${t.id}  ${t.channel}  ${t.mode}  ${t.enabled ? 'enabled' : 'disabled'}  ${t.target || '(email settings recipient)'}`;
+
+function enabledFrom(flags: TargetFlags): boolean | undefined {
+  if (flags.enable && flags.disable) throw usageError('Give --enable or --disable, not both.');
+  return flags.enable ? true : flags.disable ? false : undefined;
+}
+
+/** `svc routine target …`: the delivery destinations of a routine. */
+export function registerTargetCommands(routine: Command, io: Io): void {
+  const target = routine.command('target').description('delivery destinations of a routine: add, list, edit, remove, secret');
+  target
+    .command('add')
+    .argument('<routine>', 'routine id')
+    .requiredOption('--channel <channel>', DELIVERY_CHANNELS.join(', '))
+    .option('--target <destination>', 'email address, directory (folder, feed) or URL (webhook); - reads it from standard input; empty email means the email settings recipient')
+    .option('--mode <mode>', 'automatic (default) or review (waits for `svc deliveries release`)')
+    .option('--disable', 'add it disabled')
+    .description('add a destination; the report of every completed run goes there')
+    .action((routineRaw: string, flags: TargetFlags) => {
+      const routineId = idArg(routineRaw, 'routine');
+      const channel = enumFlag(flags.channel, '--channel', DELIVERY_CHANNELS)!;
+      const mode = enumFlag(flags.mode, '--mode', TARGET_MODES);
+      return withContext(io, async (ctx) => {
+        const destination = await targetValue(io, flags.target);
+        const created = createTarget(ctx, routineId, { channel, ...(destination !== undefined ? { target: destination } : {}), ...(mode ? { mode } : {}), enabled: !flags.disable });
+        emit(io, created, () => `Added destination ${describe(created)}${created.signed ? `\nWebhook requests are signed; \`svc routine target secret ${routineId} ${created.id}\` prints the secret for the receiver.` : ''}`);
+      });
+    });
+  target
+    .command('list')
+    .argument('<routine>', 'routine id')
+    .description('the destinations of a routine')
+    .action((routineRaw: string) => {
+      const routineId = idArg(routineRaw, 'routine');
+      return withContext(io, (ctx) => {
+        const list = listTargets(ctx, routineId);
+        emit(io, list, () =>
+          list.targets.length
+            ? table([['ID', 'CHANNEL', 'MODE', 'STATE', 'TARGET'], ...list.targets.map((t) => [String(t.id), t.channel, t.mode, t.enabled ? 'enabled' : 'disabled', t.target || '(email settings recipient)'])])
+            : `Routine ${routineId} has no delivery destinations; add one with \`svc routine target add ${routineId} --channel …\`.`,
+        );
+      });
+    });
+  target
+    .command('edit')
+    .argument('<routine>', 'routine id')
+    .argument('<target>', 'destination id')
+    .option('--target <destination>', 'a new destination of the same channel (- reads it from standard input)')
+    .option('--mode <mode>', 'automatic or review')
+    .option('--enable', 'enable it')
+    .option('--disable', 'disable it (no deliveries are created for it)')
+    .description('change a destination; only the flags given change (the channel cannot)')
+    .action((routineRaw: string, targetRaw: string, flags: TargetFlags) => {
+      const routineId = idArg(routineRaw, 'routine');
+      const targetId = idArg(targetRaw, 'destination');
+      const mode = enumFlag(flags.mode, '--mode', TARGET_MODES);
+      const enabled = enabledFrom(flags);
+      return withContext(io, async (ctx) => {
+        const updated = updateTarget(ctx, routineId, targetId, { enabled, mode, target: await targetValue(io, flags.target) });
+        emit(io, updated, () => `Destination ${describe(updated)}`);
+      });
+    });
+  target
+    .command('remove')
+    .argument('<routine>', 'routine id')
+    .argument('<target>', 'destination id')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .description('remove a destination (its past deliveries stay, without it)')
+    .action((routineRaw: string, targetRaw: string, opts: { yes?: boolean }) => {
+      const routineId = idArg(routineRaw, 'routine');
+      const targetId = idArg(targetRaw, 'destination');
+      return withContext(io, async (ctx) => {
+        const row = requireTarget(ctx, routineId, targetId);
+        if (!(await confirmDestructive(io, `Remove the ${row.channel} destination ${row.id} of routine ${routineId}?`, opts.yes))) return io.err('Nothing removed.');
+        emit(io, deleteTarget(ctx, routineId, targetId), () => `Destination ${targetId} removed.`);
+      });
+    });
+  target
+    .command('secret')
+    .argument('<routine>', 'routine id')
+    .argument('<target>', 'webhook destination id')
+    .description('print the signing secret of a webhook destination, for configuring the receiver (never shown elsewhere)')
+    .action((routineRaw: string, targetRaw: string) => {
+      const routineId = idArg(routineRaw, 'routine');
+      const targetId = idArg(targetRaw, 'destination');
+      return withContext(io, (ctx) => {
+        const secret = revealWebhookSecret(ctx, routineId, targetId);
+        emit(io, { routine_id: routineId, target_id: targetId, secret }, () => secret);
+      });
+    });
+}

@@ -1,0 +1,116 @@
+/**
+ * The report bundle of one delivery: what the routine run found, in one JSON
+ * document (the folder channel writes it, the signed bundle route answers it,
+ * the webhook envelope links to it), and the digest of new papers the email
+ * and the feed show. Nothing here names a destination.
+ */
+import type { Context } from '../context.js';
+import type { ExecutionDocument } from '../executions/documents.js';
+import { executionDocumentsPage } from '../executions/documents.js';
+import { getExecution } from '../executions/repo.js';
+import { renderReport } from '../executions/report.js';
+import { getRoutine } from '../routines/repo.js';
+import type { DeliveryRow } from './repo.js';
+
+export const BUNDLE_PAPER_LIMIT = 500;
+export const DIGEST_PAPER_LIMIT = 50;
+
+export interface PaperSummary {
+  id: number;
+  title: string;
+  authors: string[];
+  year: number | null;
+  publication_date: string | null;
+  venue: string | null;
+  doi: string | null;
+  url: string | null;
+  is_new: boolean;
+}
+
+export interface ReportBundle {
+  format: 'svc-report-bundle';
+  version: 1;
+  delivery_id: number;
+  routine: { id: number | null; name: string };
+  execution: { id: number; type: string; status: string; query: string; started_at_utc: string; finished_at_utc: string | null };
+  counts: { results: number; new: number };
+  new_papers: PaperSummary[];
+  papers: PaperSummary[];
+  papers_truncated: boolean;
+  report_text: string;
+}
+
+function summary(doc: ExecutionDocument): PaperSummary {
+  return {
+    id: doc.id,
+    title: doc.title,
+    authors: doc.authors.slice(0, 10).map((a) => a.name ?? [a.given, a.family].filter(Boolean).join(' ')),
+    year: doc.year,
+    publication_date: doc.publication_date,
+    venue: doc.venue,
+    doi: doc.doi,
+    url: doc.url,
+    is_new: doc.is_new,
+  };
+}
+
+export function buildBundle(ctx: Context, delivery: DeliveryRow): ReportBundle {
+  const execution = getExecution(ctx.db, delivery.execution_id);
+  if (!execution) throw new Error(`execution ${delivery.execution_id} is gone`);
+  const routine = delivery.routine_id === null ? undefined : getRoutine(ctx.db, delivery.routine_id);
+  const page = executionDocumentsPage(ctx, execution.id, BUNDLE_PAPER_LIMIT, 0);
+  const papers = page.documents.map(summary);
+  return {
+    format: 'svc-report-bundle',
+    version: 1,
+    delivery_id: delivery.id,
+    routine: { id: delivery.routine_id, name: routine?.name ?? `routine ${delivery.routine_id ?? '(deleted)'}` },
+    execution: { id: execution.id, type: execution.type, status: execution.status, query: execution.query, started_at_utc: execution.started_at_utc, finished_at_utc: execution.finished_at_utc },
+    counts: { results: execution.result_count, new: execution.new_count },
+    new_papers: papers.filter((p) => p.is_new),
+    papers,
+    papers_truncated: page.total > papers.length,
+    report_text: renderReport(ctx, execution.id) ?? '',
+  };
+}
+
+export function digestTitle(bundle: ReportBundle): string {
+  const n = bundle.counts.new;
+  return `${bundle.routine.name}: ${n} new paper${n === 1 ? '' : 's'} (run ${bundle.execution.id})`;
+}
+
+function line(p: PaperSummary): string {
+  const who = p.authors.length > 3 ? `${p.authors.slice(0, 3).join(', ')} et al.` : p.authors.join(', ');
+  return [p.title, who && `— ${who}`, p.year && `(${p.year})`].filter(Boolean).join(' ');
+}
+
+export function digestText(bundle: ReportBundle, extra: string[] = []): string {
+  const shown = bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT);
+  const out = [digestTitle(bundle), '', `Query: "${bundle.execution.query}"`, `Results: ${bundle.counts.results} (${bundle.counts.new} new)`, ''];
+  if (shown.length === 0) out.push('No new papers this run.');
+  shown.forEach((p, i) => out.push(`${i + 1}. ${line(p)}`, ...(p.url ? [`   ${p.url}`] : [])));
+  if (bundle.new_papers.length > shown.length) out.push(`… and ${bundle.new_papers.length - shown.length} more in the attached report.`);
+  return [...out, ...(extra.length ? ['', ...extra] : []), '', '— svc'].join('\n') + '\n';
+}
+
+export const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Only http(s) links become anchors. */
+const safeHref = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+
+export function digestHtml(bundle: ReportBundle, extra: string[] = []): string {
+  const shown = bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT);
+  const items = shown.map((p) => {
+    const href = safeHref(p.url);
+    const title = href ? `<a href="${escapeXml(href)}">${escapeXml(p.title)}</a>` : escapeXml(p.title);
+    const rest = line({ ...p, title: '' }).trim();
+    return `<li>${title}${rest ? ` ${escapeXml(rest)}` : ''}</li>`;
+  });
+  return [
+    `<h2>${escapeXml(digestTitle(bundle))}</h2>`,
+    `<p>Query: &quot;${escapeXml(bundle.execution.query)}&quot; — ${bundle.counts.results} results (${bundle.counts.new} new)</p>`,
+    shown.length ? `<ol>${items.join('')}</ol>` : '<p>No new papers this run.</p>',
+    bundle.new_papers.length > shown.length ? `<p>… and ${bundle.new_papers.length - shown.length} more in the attached report.</p>` : '',
+    ...extra.map((e) => `<p>${escapeXml(e)}</p>`),
+  ].join('\n');
+}

@@ -1,0 +1,87 @@
+/**
+ * The feed channel: one Atom file per destination in its directory,
+ * newest entry first, at most FEED_MAX_ENTRIES, rewritten atomically
+ * (temporary file, then rename) on each delivery. Entries are identified by
+ * their delivery, so a second attempt after a crash never adds a duplicate.
+ * Errors say <target>, never the path.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { digestHtml, digestText, digestTitle, escapeXml, type ReportBundle } from '../bundle.js';
+import { DeliveryFailure, fsProblem } from '../failure.js';
+import { checkDirectory } from './folder.js';
+import type { ChannelInput } from './types.js';
+
+export const FEED_MAX_ENTRIES = 50;
+
+export const feedFileName = (targetId: number) => `svc-feed-${targetId}.atom`;
+
+const entryId = (deliveryId: number) => `urn:svc:delivery:${deliveryId}`;
+
+function renderEntry(deliveryId: number, bundle: ReportBundle, updated: string, extra: string[]): string {
+  const first = bundle.new_papers.find((p) => p.url && /^https?:\/\//i.test(p.url));
+  return [
+    '  <entry>',
+    `    <id>${entryId(deliveryId)}</id>`,
+    `    <title>${escapeXml(digestTitle(bundle))}</title>`,
+    `    <updated>${updated}</updated>`,
+    first ? `    <link rel="alternate" href="${escapeXml(first.url!)}"/>` : '',
+    `    <summary>${escapeXml(digestText(bundle, extra).slice(0, 2000))}</summary>`,
+    `    <content type="html">${escapeXml(digestHtml(bundle, extra))}</content>`,
+    '  </entry>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The entries of a feed svc wrote before (its own format); a file that is not one starts a new feed. */
+function existingEntries(file: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return (text.match(/ {2}<entry>[\s\S]*?<\/entry>/g) ?? []).filter((e) => /<id>urn:svc:delivery:\d+<\/id>/.test(e));
+}
+
+export function renderFeed(targetId: number, routineName: string, updated: string, entries: string[]): string {
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>urn:svc:feed:${targetId}</id>`,
+    `  <title>${escapeXml(`svc: ${routineName}`)}</title>`,
+    `  <updated>${updated}</updated>`,
+    '  <author><name>svc</name></author>',
+    '  <generator>svc</generator>',
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
+}
+
+export async function sendFeed({ ctx, delivery, target, bundle, extra }: ChannelInput): Promise<void> {
+  const dir = target!.target;
+  checkDirectory(dir);
+  const file = path.join(dir, feedFileName(target!.id));
+  const temp = path.join(dir, `.svc-${crypto.randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const old = existingEntries(file);
+    if (old.some((e) => e.includes(`<id>${entryId(delivery.id)}</id>`))) return; // already in the feed
+    const updated = ctx.nowIso().replace(/\.\d{3}Z$/, 'Z');
+    const entries = [renderEntry(delivery.id, bundle, updated, extra), ...old].slice(0, FEED_MAX_ENTRIES);
+    const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+    try {
+      fs.writeSync(fd, Buffer.from(renderFeed(target!.id, bundle.routine.name, updated, entries), 'utf8'));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw new DeliveryFailure(`Could not write the feed in <target>: ${fsProblem(err)}.`);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * A read for the watchdog: deliveries failing since an instant — failed ones
+ * (backoff gave up) and queued ones whose last attempt failed (still retrying).
+ * Destination-free like every delivery answer.
+ */
+import type { Context } from '../context.js';
+import type { DeliveryChannel } from '../routines/delivery-summary.js';
+import * as repo from './repo.js';
+
+export interface FailingDelivery {
+  id: number;
+  routine_id: number | null;
+  routine_name: string | null;
+  execution_id: number;
+  target_id: number | null;
+  channel: DeliveryChannel;
+  /** failed: backoff gave up (needs retry or skip); retrying: queued for another attempt. */
+  state: 'failed' | 'retrying';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at_utc: string | null;
+  updated_at_utc: string;
+}
+
+/** @example listFailingDeliveries(ctx, '2026-01-01T00:00:00.000Z') */
+export function listFailingDeliveries(ctx: Context, sinceIso: string): FailingDelivery[] {
+  return repo.failingSince(ctx.db, sinceIso).map((r) => ({
+    id: r.id,
+    routine_id: r.routine_id,
+    routine_name: r.routine_name,
+    execution_id: r.execution_id,
+    target_id: r.target_id,
+    channel: r.channel,
+    state: r.state === 'failed' ? 'failed' : 'retrying',
+    attempts: r.attempts,
+    last_error: r.last_error,
+    next_attempt_at_utc: r.state === 'queued' ? r.next_attempt_at_utc : null,
+    updated_at_utc: r.updated_at_utc,
+  }));
+}

@@ -1,0 +1,199 @@
+/** SQL of delivery destinations, deliveries and their attempts, in one place. */
+import type { Database } from 'better-sqlite3';
+import type { DeliveryChannel } from '../routines/delivery-summary.js';
+
+export const DELIVERY_STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export const TARGET_MODES = ['automatic', 'review'] as const;
+export type TargetMode = (typeof TARGET_MODES)[number];
+
+export interface TargetRow {
+  id: number;
+  routine_id: number;
+  channel: DeliveryChannel;
+  enabled: number;
+  mode: TargetMode;
+  target: string;
+  secret: string | null;
+  created_at_utc: string;
+  updated_at_utc: string;
+}
+
+export interface DeliveryRow {
+  id: number;
+  routine_id: number | null;
+  execution_id: number;
+  target_id: number | null;
+  origin: 'target' | 'routine_email';
+  channel: DeliveryChannel;
+  mode: TargetMode;
+  state: DeliveryState;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at_utc: string | null;
+  owner_runtime_id: string | null;
+  owner_pid: number | null;
+  claimed_at_utc: string | null;
+  created_at_utc: string;
+  updated_at_utc: string;
+  delivered_at_utc: string | null;
+}
+
+export interface AttemptRow {
+  delivery_id: number;
+  seq: number;
+  started_at_utc: string;
+  finished_at_utc: string | null;
+  outcome: 'delivered' | 'failed' | 'interrupted' | null;
+  error: string | null;
+}
+
+// Targets
+
+export function insertTarget(db: Database, t: { routineId: number; channel: DeliveryChannel; enabled: boolean; mode: TargetMode; target: string; secret: string | null }, now: string): number {
+  return Number(
+    db
+      .prepare('INSERT INTO delivery_targets (routine_id, channel, enabled, mode, target, secret, created_at_utc, updated_at_utc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(t.routineId, t.channel, t.enabled ? 1 : 0, t.mode, t.target, t.secret, now, now).lastInsertRowid,
+  );
+}
+
+export function updateTarget(db: Database, id: number, t: { enabled: boolean; mode: TargetMode; target: string }, now: string): void {
+  db.prepare('UPDATE delivery_targets SET enabled = ?, mode = ?, target = ?, updated_at_utc = ? WHERE id = ?').run(t.enabled ? 1 : 0, t.mode, t.target, now, id);
+}
+
+export function getTarget(db: Database, id: number): TargetRow | undefined {
+  return db.prepare('SELECT * FROM delivery_targets WHERE id = ?').get(id) as TargetRow | undefined;
+}
+
+export function targetsOf(db: Database, routineId: number): TargetRow[] {
+  return db.prepare('SELECT * FROM delivery_targets WHERE routine_id = ? ORDER BY id').all(routineId) as TargetRow[];
+}
+
+export function deleteTarget(db: Database, id: number): boolean {
+  return db.prepare('DELETE FROM delivery_targets WHERE id = ?').run(id).changes > 0;
+}
+
+export function enabledTargetCounts(db: Database, routineId: number): { channel: DeliveryChannel; n: number }[] {
+  return db.prepare('SELECT channel, count(*) AS n FROM delivery_targets WHERE routine_id = ? AND enabled = 1 GROUP BY channel').all(routineId) as { channel: DeliveryChannel; n: number }[];
+}
+
+// Deliveries
+
+export function insertDelivery(
+  db: Database,
+  d: { routineId: number; executionId: number; targetId: number | null; origin: DeliveryRow['origin']; channel: DeliveryChannel; mode: TargetMode; state: DeliveryState },
+  now: string,
+): number | undefined {
+  const result = db
+    .prepare(
+      `INSERT INTO deliveries (routine_id, execution_id, target_id, origin, channel, mode, state, next_attempt_at_utc, created_at_utc, updated_at_utc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    )
+    .run(d.routineId, d.executionId, d.targetId, d.origin, d.channel, d.mode, d.state, d.state === 'queued' ? now : null, now, now);
+  return result.changes ? Number(result.lastInsertRowid) : undefined;
+}
+
+export function getDelivery(db: Database, id: number): DeliveryRow | undefined {
+  return db.prepare('SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
+}
+
+export function deliveriesOfExecution(db: Database, executionId: number): DeliveryRow[] {
+  return db.prepare('SELECT * FROM deliveries WHERE execution_id = ? ORDER BY id').all(executionId) as DeliveryRow[];
+}
+
+export function deliveriesOfRoutine(db: Database, routineId: number, state: DeliveryState | undefined, limit: number, offset: number): { total: number; rows: DeliveryRow[] } {
+  const where = state ? 'routine_id = ? AND state = ?' : 'routine_id = ?';
+  const args: unknown[] = state ? [routineId, state] : [routineId];
+  const total = db.prepare(`SELECT count(*) FROM deliveries WHERE ${where}`).pluck().get(...args) as number;
+  const rows = db.prepare(`SELECT * FROM deliveries WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, limit, offset) as DeliveryRow[];
+  return { total, rows };
+}
+
+export function recentDeliveries(db: Database, filter: { state?: DeliveryState }, limit: number): DeliveryRow[] {
+  if (filter.state) return db.prepare('SELECT * FROM deliveries WHERE state = ? ORDER BY id DESC LIMIT ?').all(filter.state, limit) as DeliveryRow[];
+  return db.prepare('SELECT * FROM deliveries ORDER BY id DESC LIMIT ?').all(limit) as DeliveryRow[];
+}
+
+export function lastDeliveryOf(db: Database, routineId: number): DeliveryRow | undefined {
+  return db.prepare('SELECT * FROM deliveries WHERE routine_id = ? ORDER BY id DESC LIMIT 1').get(routineId) as DeliveryRow | undefined;
+}
+
+export function lastDeliveredAt(db: Database, routineId: number): string | null {
+  return (db.prepare("SELECT max(delivered_at_utc) FROM deliveries WHERE routine_id = ? AND state = 'delivered'").pluck().get(routineId) as string | null) ?? null;
+}
+
+export function countInState(db: Database, routineId: number, state: DeliveryState): number {
+  return db.prepare('SELECT count(*) FROM deliveries WHERE routine_id = ? AND state = ?').pluck().get(routineId, state) as number;
+}
+
+/** Move from one of `from` to `to`; answers false when the row was in another state (a race lost). */
+export function transition(db: Database, id: number, from: readonly DeliveryState[], set: Partial<Pick<DeliveryRow, 'state' | 'attempts' | 'last_error' | 'next_attempt_at_utc' | 'delivered_at_utc'>>, now: string): boolean {
+  const keys = Object.keys(set) as (keyof typeof set)[];
+  const assignments = [...keys.map((k) => `${k} = @${k}`), 'updated_at_utc = @now', 'owner_runtime_id = NULL', 'owner_pid = NULL', 'claimed_at_utc = NULL'];
+  const placeholders = from.map((_, i) => `@from${i}`).join(', ');
+  const params: Record<string, unknown> = { id, now, ...set };
+  from.forEach((s, i) => (params[`from${i}`] = s));
+  return db.prepare(`UPDATE deliveries SET ${assignments.join(', ')} WHERE id = @id AND state IN (${placeholders})`).run(params).changes > 0;
+}
+
+/** Claim one queued delivery that is due: only one process wins it. */
+export function claimDue(db: Database, now: string, owner: { runtimeId: string; pid: number }, onlyExecution?: number): DeliveryRow | undefined {
+  return db.transaction(() => {
+    const row = (onlyExecution === undefined
+      ? db.prepare("SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at_utc <= ? ORDER BY next_attempt_at_utc, id LIMIT 1").get(now)
+      : db.prepare("SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at_utc <= ? AND execution_id = ? ORDER BY id LIMIT 1").get(now, onlyExecution)) as { id: number } | undefined;
+    if (!row) return undefined;
+    return claim(db, row.id, now, owner);
+  })();
+}
+
+/** Claim one queued delivery by id whatever its due time (a person asked for it now). */
+export function claim(db: Database, id: number, now: string, owner: { runtimeId: string; pid: number }): DeliveryRow | undefined {
+  return db.transaction(() => {
+    const changed = db
+      .prepare(
+        `UPDATE deliveries SET state = 'delivering', attempts = attempts + 1, owner_runtime_id = ?, owner_pid = ?, claimed_at_utc = ?, updated_at_utc = ?
+         WHERE id = ? AND state = 'queued'`,
+      )
+      .run(owner.runtimeId, owner.pid, now, now, id).changes;
+    if (!changed) return undefined;
+    const delivery = getDelivery(db, id)!;
+    const seq = (db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM delivery_attempts WHERE delivery_id = ?').pluck().get(id) as number);
+    db.prepare('INSERT INTO delivery_attempts (delivery_id, seq, started_at_utc, owner_runtime_id) VALUES (?, ?, ?, ?)').run(id, seq, now, owner.runtimeId);
+    return delivery;
+  })();
+}
+
+export function finishAttempt(db: Database, deliveryId: number, outcome: 'delivered' | 'failed' | 'interrupted', error: string | null, now: string): void {
+  db.prepare(
+    `UPDATE delivery_attempts SET finished_at_utc = ?, outcome = ?, error = ?
+     WHERE delivery_id = ? AND seq = (SELECT max(seq) FROM delivery_attempts WHERE delivery_id = ?) AND outcome IS NULL`,
+  ).run(now, outcome, error, deliveryId, deliveryId);
+}
+
+export function attemptsOf(db: Database, deliveryId: number): AttemptRow[] {
+  return db.prepare('SELECT delivery_id, seq, started_at_utc, finished_at_utc, outcome, error FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as AttemptRow[];
+}
+
+export function deliveringRows(db: Database): DeliveryRow[] {
+  return db.prepare("SELECT * FROM deliveries WHERE state = 'delivering'").all() as DeliveryRow[];
+}
+
+export function nextDueAt(db: Database): string | undefined {
+  return (db.prepare("SELECT min(next_attempt_at_utc) FROM deliveries WHERE state = 'queued'").pluck().get() as string | null) ?? undefined;
+}
+
+/** Delivered feed entries of one destination, newest first (the feed is rebuilt from these). */
+export function deliveredOfTarget(db: Database, targetId: number, limit: number): DeliveryRow[] {
+  return db.prepare("SELECT * FROM deliveries WHERE target_id = ? AND state = 'delivered' ORDER BY id DESC LIMIT ?").all(targetId, limit) as DeliveryRow[];
+}
+
+export function failingSince(db: Database, sinceIso: string): (DeliveryRow & { routine_name: string | null })[] {
+  return db
+    .prepare(
+      `SELECT d.*, r.name AS routine_name FROM deliveries d LEFT JOIN routines r ON r.id = d.routine_id
+       WHERE (d.state = 'failed' OR (d.state = 'queued' AND d.attempts > 0)) AND d.updated_at_utc >= ? ORDER BY d.id DESC`,
+    )
+    .all(sinceIso) as (DeliveryRow & { routine_name: string | null })[];
+}

@@ -1,0 +1,131 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { deliveryTuning } from '../src/delivery/tuning.js';
+import { runCli } from './_setup.js';
+import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startWebhook, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
+
+let env: DeliveryEnv;
+let hook: WebhookPeer;
+let cliEnv: Record<string, string>;
+
+test.before(async () => {
+  env = await deliveryServer();
+  // The server's worker waits a minute between looks: the CLI makes the attempts in these tests.
+  deliveryTuning(env.t.ctx).pollMs = 60_000;
+  hook = await startWebhook();
+  cliEnv = env.t.dirs.env;
+});
+test.after(async () => {
+  await env.close();
+  await hook.close();
+});
+
+const cli = (args: string[]) => runCli(args, { env: cliEnv });
+
+test('svc routine target add | list | edit | secret | remove, with --json and usage errors', async () => {
+  const routine = await newRoutine(env.t, { name: 'cli targets' });
+  const dir = fs.mkdtempSync(path.join(env.t.dirs.root, 'cli-'));
+  let r = await cli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'folder', '--target', dir, '--mode', 'review']);
+  assert.is(r.code, 0, r.stderr);
+  const folder = JSON.parse(r.stdout);
+  assert.equal([folder.channel, folder.mode, folder.enabled, folder.target], ['folder', 'review', true, dir]);
+  r = await runCli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'webhook', '--target', '-'], { env: cliEnv, stdin: hook.url + '\n' });
+  const webhook = JSON.parse(r.stdout);
+  assert.equal([webhook.signed, webhook.target], [true, hook.url]);
+  r = await cli(['--json', 'routine', 'target', 'list', String(routine)]);
+  assert.equal(JSON.parse(r.stdout).targets.map((t: any) => t.id), [folder.id, webhook.id]);
+  r = await cli(['routine', 'target', 'list', String(routine)]);
+  assert.match(r.stdout, /CHANNEL/);
+  r = await cli(['--json', 'routine', 'target', 'edit', String(routine), String(folder.id), '--disable', '--mode', 'automatic']);
+  assert.equal([JSON.parse(r.stdout).enabled, JSON.parse(r.stdout).mode], [false, 'automatic']);
+  r = await cli(['routine', 'target', 'secret', String(routine), String(webhook.id)]);
+  assert.is(r.stdout.trim(), env.t.ctx.db.prepare('SELECT secret FROM delivery_targets WHERE id = ?').pluck().get(webhook.id));
+  assert.is((await cli(['routine', 'target', 'secret', String(routine), String(folder.id)])).code, 2);
+  // usage and refusals
+  assert.is((await cli(['routine', 'target', 'add', String(routine), '--channel', 'pigeon'])).code, 2);
+  assert.is((await cli(['routine', 'target', 'add', String(routine), '--channel', 'folder', '--target', 'relative'])).code, 2);
+  assert.is((await cli(['routine', 'target', 'edit', String(routine), String(folder.id), '--enable', '--disable'])).code, 2);
+  assert.is((await cli(['routine', 'target', 'list', '99999'])).code, 3);
+  r = await cli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'email', '--target', 'bad-zq']);
+  assert.is(r.code, 2);
+  assert.not.ok(r.stdout.includes('bad-zq') || r.stderr.includes('bad-zq'));
+  assert.is((await cli(['routine', 'target', 'remove', String(routine), String(folder.id)])).code, 2, 'needs --yes off a terminal');
+  r = await cli(['--json', 'routine', 'target', 'remove', String(routine), String(folder.id), '--yes']);
+  assert.equal([r.code, JSON.parse(r.stdout).deleted], [0, true]);
+  assert.is((await cli(['routine', 'target', 'remove', String(routine), String(folder.id), '--yes'])).code, 3);
+});
+
+test('svc deliveries list | show | release | retry | skip; exit 1 when a delivery fails', async () => {
+  const t = env.t;
+  const routine = await newRoutine(t, { name: 'cli deliveries' });
+  await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
+  await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
+  const exec = await runRoutine(t, routine);
+  const [a, b] = await deliveriesWhen(t, exec, (x) => x.state === 'awaiting_review');
+  let r = await cli(['--json', 'deliveries', 'list', '--routine', String(routine)]);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).deliveries.map((d: any) => d.id).sort(), [a.id, b.id].sort());
+  r = await cli(['--json', 'deliver', 'list', '--exec', String(exec), '--state', 'awaiting_review']);
+  assert.is(JSON.parse(r.stdout).deliveries.length, 2);
+  assert.is((await cli(['deliveries', 'list', '--routine', '1', '--exec', '1'])).code, 2);
+  assert.is((await cli(['deliveries', 'list', '--state', 'lost'])).code, 2);
+
+  hook.status = 500;
+  try {
+    r = await cli(['--json', 'deliveries', 'release', String(a.id)]);
+    assert.is(r.code, 1, 'a failed attempt exits 1');
+    const failed = JSON.parse(r.stdout);
+    assert.equal([failed.state, failed.attempts, failed.last_error], ['queued', 1, 'Webhook answered HTTP 500.']);
+  } finally {
+    hook.status = 200;
+  }
+  // a queued delivery cannot be retried (only a failed one), but it can be skipped
+  assert.is((await cli(['deliveries', 'retry', String(a.id)])).code, 4);
+  r = await cli(['--json', 'deliveries', 'release', String(b.id)]);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal([JSON.parse(r.stdout).state, JSON.parse(r.stdout).attempts], ['delivered', 1]);
+  assert.is((await cli(['deliveries', 'release', String(b.id)])).code, 4, 'already delivered');
+  r = await cli(['--json', 'deliveries', 'show', String(a.id)]);
+  const shown = JSON.parse(r.stdout);
+  assert.equal(shown.attempt_log.map((x: any) => x.outcome), ['failed']);
+  assert.not.ok(r.stdout.includes(hook.url) || r.stdout.includes('svc-secret-path'));
+  // failed → retry: exit 0 once it arrives
+  t.ctx.db.prepare("UPDATE deliveries SET state = 'failed' WHERE id = ?").run(a.id);
+  r = await cli(['--json', 'deliveries', 'retry', String(a.id)]);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.is(JSON.parse(r.stdout).state, 'delivered');
+  assert.is((await cli(['deliveries', 'skip', String(a.id), '--yes'])).code, 4);
+  assert.is((await cli(['deliveries', 'show', '99999'])).code, 3);
+  r = await cli(['deliveries', 'list', '--exec', String(exec)]);
+  assert.match(r.stdout, /delivered/);
+});
+
+test('a foreground svc routine run delivers in its own process (no server needed)', async () => {
+  const t = env.t;
+  const routine = await newRoutine(t, { name: 'foreground' });
+  const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-'));
+  await addTarget(t, routine, { channel: 'folder', target: dir });
+  const r = await runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  assert.is(r.code, 0, r.stderr);
+  const rows = t.ctx.db.prepare('SELECT state, attempts FROM deliveries WHERE routine_id = ?').all(routine) as any[];
+  assert.equal(rows, [{ state: 'delivered', attempts: 1 }]);
+  assert.is(fs.readdirSync(dir).length, 1);
+});
+
+test('svc deliveries skip and email-test', async () => {
+  const t = env.t;
+  const routine = await newRoutine(t, { name: 'cli skip' });
+  await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
+  const exec = await runRoutine(t, routine);
+  const [d] = await deliveriesWhen(t, exec, (x) => x.state === 'awaiting_review');
+  assert.is((await cli(['deliveries', 'skip', String(d.id)])).code, 2);
+  const r = await cli(['--json', 'deliveries', 'skip', String(d.id), '--yes']);
+  assert.equal([r.code, JSON.parse(r.stdout).state], [0, 'skipped']);
+  const mail = await cli(['--json', 'deliveries', 'email-test']);
+  assert.is(mail.code, 4, 'no mail server configured: a conflict with the settings, said as such');
+  assert.match(JSON.parse(mail.stdout).message, /email settings/);
+});
+
+test.run();

@@ -1,0 +1,40 @@
+/**
+ * The watchdog reads the delivery records: a webhook destination nothing listens on fails, its
+ * deliveries end failed, and the watchdog reports the destination broken with what to do —
+ * naming the destination by id and channel, never by its URL.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from './_setup.js';
+import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, type DeliveryEnv } from './_delivery.js';
+
+let env: DeliveryEnv;
+test.before(async () => {
+  env = await deliveryServer();
+});
+test.after(async () => env.close());
+
+test('a failing destination is a broken deliveries_failing finding; the URL never appears', async () => {
+  const { t } = env;
+  const url = `http://127.0.0.1:${await freePort()}/hook`;
+  const routine = await newRoutine(t, { name: 'hooked' });
+  const target = await addTarget(t, routine, { channel: 'webhook', target: url });
+  const before = (await t.request('GET', '/api/watchdog')).json();
+  assert.not.ok(before.findings.some((f: any) => f.check === 'deliveries_failing'));
+  assert.not.ok(before.could_not_judge.some((u: any) => u.check === 'deliveries_failing'), 'deliveries are judged now');
+  const exec = await runRoutine(t, routine);
+  await deliveriesWhen(t, exec, (d) => d.state === 'failed', 'webhook to a closed port fails');
+  const w = (await t.request('GET', '/api/watchdog')).json();
+  const f = w.findings.find((x: any) => x.check === 'deliveries_failing');
+  assert.ok(f, JSON.stringify(w.findings));
+  assert.is(f.label, 'broken');
+  assert.is(f.subject.id, target.id);
+  assert.match(f.what_to_do, /svc deliveries retry/);
+  assert.ok(f.evidence.failed >= 1);
+  assert.not.ok(JSON.stringify(w).includes(url), 'no destination URL in the answer');
+  const muted = await t.request('POST', '/api/watchdog/mute', { body: { key: f.key } });
+  assert.is(muted.status, 200);
+  assert.is((await t.request('GET', '/api/watchdog')).json().alarm_total, w.alarm_total - 1);
+});
+
+test.run();
