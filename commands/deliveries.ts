@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
-import { sendTestMail } from '../src/delivery/channels/email.js';
-import { DeliveryFailure } from '../src/delivery/failure.js';
 import { DELIVERY_STATES } from '../src/delivery/repo.js';
 import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews, releaseDelivery, requireDelivery, retryDelivery, ROUTINE_DELIVERIES_LIMIT, routineDeliveries, skipDelivery, type DeliveryView } from '../src/delivery/service.js';
 import { attemptNow } from '../src/delivery/worker.js';
-import { SvcError } from '../src/errors.js';
 import { confirmDestructive } from './lib/confirm.js';
+import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
 import { enumFlag, idArg, intFlag, usageError } from './lib/flags.js';
@@ -93,21 +91,7 @@ export function buildDeliveries(cmd: Command, io: Io): void {
         emit(io, view, () => line(view));
       });
     });
-  cmd
-    .command('email-test')
-    .option('--to <address>', 'recipient (default: the email settings recipient)')
-    .description('send a test email with the stored mail-server settings; exit 1 if it fails')
-    .action((opts: { to?: string }) =>
-      withContext(io, async (ctx) => {
-        try {
-          const sent = await sendTestMail(ctx, opts.to);
-          emit(io, sent, () => 'Test email sent.');
-        } catch (err) {
-          if (err instanceof DeliveryFailure) throw new SvcError(err.retryable ? 502 : 409, err.retryable ? 'email_failed' : 'email_not_configured', err.message);
-          throw err;
-        }
-      }),
-    );
+  addEmailTest(cmd.command('email-test'), io);
 }
 
 export function register(program: Command, io: Io): void {

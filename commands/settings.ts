@@ -3,6 +3,7 @@ import { SvcError } from '../src/errors.js';
 import { parseSettingWord } from '../src/settings/check.js';
 import { SETTINGS, SETTINGS_GROUPS, isSettingsGroup, type SettingsGroup } from '../src/settings/schema.js';
 import { withContext } from './lib/context.js';
+import { addEmailTest } from './lib/email-test.js';
 import { emit, table, type Io } from './lib/io.js';
 
 function groupOf(name: string): SettingsGroup {
@@ -53,4 +54,5 @@ export function register(program: Command, io: Io): void {
         emit(io, { group, key, value: values[key] }, () => `${group}.${key} = ${show(values[key])}`);
       }),
     );
+  addEmailTest(settings.command('email').description('the email settings: test').command('test'), io);
 }
