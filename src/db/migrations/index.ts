@@ -4,6 +4,7 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { evidence } from './017-evidence.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -26,5 +27,6 @@ export const MIGRATIONS: Migration[] = [
   // area: assistant (15)
   library,
   // area: evidence (17)
+  evidence,
   // area: answers (18)
 ];
