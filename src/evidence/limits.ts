@@ -19,6 +19,8 @@ export interface EvidenceLimits {
   pdfBytes: number;
   pdfPages: number;
   pdfTimeoutMs: number;
+  /** How long a new child may take to load pdfjs and say it is ready (not part of a page's timeout). */
+  pdfStartMs: number;
   pdfCodepoints: number;
   pdfJsonBytes: number;
   pdfTreeNodes: number;
@@ -45,6 +47,7 @@ export const DEFAULT_EVIDENCE_LIMITS: Readonly<EvidenceLimits> = Object.freeze({
   pdfBytes: 16 * MiB,
   pdfPages: 200,
   pdfTimeoutMs: 20_000,
+  pdfStartMs: 20_000,
   pdfCodepoints: 200_000,
   pdfJsonBytes: 1 * MiB,
   pdfTreeNodes: 2_000,

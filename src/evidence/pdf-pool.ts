@@ -76,7 +76,7 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
     const child = fork(script, argv, { execArgv, env: {}, stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', cwd: path.dirname(script) });
     spawned++;
     const ready = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('start_timeout')), limits.pdfTimeoutMs);
+      const timer = setTimeout(() => reject(new Error('start_timeout')), limits.pdfStartMs);
       child.on('message', (m: ChildMessage) => {
         if (m.kind !== 'ready') return;
         clearTimeout(timer);
