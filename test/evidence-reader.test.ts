@@ -19,14 +19,14 @@ const PDFS: Record<string, Buffer> = {
   encrypted: makePdf(['Secret words'], { encrypt: true }),
   garbage: Buffer.from('%PDF-1.4\nthis is not a PDF at all\n', 'latin1'),
   brokenXref: Buffer.from(makePdf(['Hello']).toString('latin1').replace(/startxref\n\d+/, 'startxref\n99999'), 'latin1'),
-  slow: makePdf([slowPage(150_000)]),
+  slow: makePdf([slowPage(400_000)]),
   many: makePdf(['1', '2', '3', '4']),
   long: makePdf([{ lines: Array.from({ length: 40 }, (_, i) => `line ${i} with some words`) }]),
   big: makePdf(['x'.repeat(20_000)]),
 };
 
 test.before(async () => {
-  s = await startEvidenceServer({ limits: { pdfTimeoutMs: 400, pdfPages: 3, pdfCodepoints: 500, pdfBytes: 12_000 } });
+  s = await startEvidenceServer({ limits: { pdfTimeoutMs: 1500, pdfPages: 3, pdfCodepoints: 500, pdfBytes: 12_000 } });
   projectId = (await s.project('PDFs')).project_id;
   for (const [name, bytes] of Object.entries(PDFS)) {
     files[name] = await s.file(`${name}.pdf`, bytes);

@@ -91,8 +91,30 @@ async function extract(pdfjs: Pdfjs, req: ChildRequest): Promise<Omit<ChildAnswe
   }
 }
 
+/** A one-page PDF read once at start, so the first real page does not pay pdfjs's own warm-up. */
+function warmupPdf(): Uint8Array {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Length 33 >>\nstream\nBT /F1 12 Tf 10 10 Td (warm) Tj ET\nendstream',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
 async function main(): Promise<void> {
   const pdfjs = (await import(pdfjsPath)) as Pdfjs;
+  await extract(pdfjs, { id: 0, data: warmupPdf(), page: 1, limits: { pages: 1, codepoints: 100, forms: 1 } });
   send({ kind: 'ready', version: pdfjs.version });
   let chain = Promise.resolve();
   process.on('message', (req: ChildRequest) => {
