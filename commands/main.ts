@@ -42,6 +42,7 @@ export const COMMANDS: CommandEntry[] = [
   // area: similarity
   // area: admin
   // area: evidence
+  { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers
   // area: assistant
   // area: mcp
