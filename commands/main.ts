@@ -54,6 +54,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'service', summary: 'install or remove the service unit that starts the daemon at login', load: () => import('./service.js') },
   { name: 'erase', summary: 'erase one scope of data (keys, configs, executions, corpus, settings, everything)', load: () => import('./erase.js') },
   // area: evidence
+  { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers
   // area: assistant
   { name: 'assistant', summary: 'the assistant: status, chat, conversations (new, sessions, show, export, delete)', load: () => import('./assistant.js') },

@@ -17,7 +17,10 @@ export type FieldKind =
   | { kind: 'uuid' }
   | { kind: 'int'; min: number; max?: number }
   | { kind: 'string'; min: number; max: number }
-  | { kind: 'literal'; value: string };
+  | { kind: 'literal'; value: string }
+  | { kind: 'bool' }
+  /** Any JSON value, checked by the caller (nested objects and arrays). */
+  | { kind: 'raw' };
 
 export type Fields = Record<string, { required: boolean } & FieldKind>;
 
@@ -52,6 +55,11 @@ function checkValue(name: string, value: unknown, spec: FieldKind, loc: string[]
     }
     case 'literal':
       if (value !== spec.value) throw bad('invalid_value', loc, `${name} must be ${spec.value}.`);
+      return value;
+    case 'bool':
+      if (typeof value !== 'boolean') throw bad('invalid_boolean', loc, `${name} must be a JSON boolean (true or false).`);
+      return value;
+    case 'raw':
       return value;
   }
 }

@@ -25,6 +25,7 @@ import { backupRoutes, eraseRoutes } from './admin.js';
 import { serviceRoutes } from './service.js';
 import { cloudRoutes } from './cloud.js';
 import { deliveryRoutes } from './delivery.js';
+import { evidenceRoutes } from './evidence.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -58,6 +59,7 @@ export const ROUTES: RouteDef[] = [
   ...serviceRoutes,
   ...cloudRoutes,
   // area: evidence
+  ...evidenceRoutes,
   // area: answers
   // area: assistant
   ...assistantRoutes,

@@ -45,6 +45,10 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   library_paper_links: 'library',
   library_files: 'library',
   library_vaults: 'library',
+  // Evidence projects are a person's work on Library files: kept with the Library's records.
+  evidence_projects: 'library',
+  evidence_project_files: 'library',
+  evidence_notes: 'library',
   delivery_targets: 'configs',
   deliveries: 'executions',
   delivery_attempts: 'executions',

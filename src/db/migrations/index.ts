@@ -9,6 +9,7 @@ import { assistant } from './015-assistant.js';
 import { lifecycleWatchdog } from './007-lifecycle-watchdog.js';
 import { admin } from './011-admin.js';
 import { deliveries } from './005-deliveries.js';
+import { evidence } from './017-evidence.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -36,5 +37,6 @@ export const MIGRATIONS: Migration[] = [
   assistant,
   library,
   // area: evidence (17)
+  evidence,
   // area: answers (18)
 ];

@@ -1,0 +1,36 @@
+/** Human views of Evidence answers for `svc evidence`. */
+import { table } from './io.js';
+
+type Page = {
+  requested_page: number; page_count: number | null; page_basis: string; status: string; reason: string | null; message: string | null;
+  extraction_contract: string; text: string | null; page_sha256: string | null; codepoint_length: number | null;
+};
+
+/**
+ * A page with the codepoint offsets a passage note needs: each line as
+ * `[start, end)` in Unicode codepoints of the page text (end exclusive).
+ */
+export function pageText(p: Page): string {
+  const head = `page ${p.requested_page} of ${p.page_count ?? '?'} (${p.page_basis}) · ${p.status}${p.reason ? ` (${p.reason})` : ''} · ${p.extraction_contract}`;
+  if (p.text === null) return `${head}\n${p.message ?? 'No text.'}`;
+  const lines: string[][] = [];
+  let offset = 0;
+  for (const line of p.text.split('\n')) {
+    const n = [...line].length;
+    lines.push([`[${offset}, ${offset + n})`, line]);
+    offset += n + 1;
+  }
+  return [head, `page_sha256 ${p.page_sha256} · ${p.codepoint_length} codepoints`, '', table(lines)].join('\n');
+}
+
+type NoteLike = { note_id: number; revision: number; kind: string; file_id: string; body: string; anchor: { page: number; start: number; end: number; quote: string } | null };
+
+export function notesText(items: NoteLike[]): string {
+  if (items.length === 0) return 'No notes.';
+  return items
+    .map((n) => {
+      const where = n.anchor ? ` p.${n.anchor.page} [${n.anchor.start}, ${n.anchor.end}) “${n.anchor.quote}”` : '';
+      return `#${n.note_id} r${n.revision} ${n.kind} ${n.file_id}${where}\n  ${n.body.replace(/\n/g, '\n  ') || '(empty)'}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,177 @@
+/**
+ * Page extraction under a named contract, reusable by the reader, passage
+ * notes and selected-evidence answers: verified bytes in, one page's status
+ * and text out. Text files are one logical page read by the Library's text
+ * rules (contract `library-text-lf/v1`); a PDF page is parsed by the warm
+ * child (contract PDF_CONTRACT). A page that cannot be read is a typed status,
+ * never partial text.
+ */
+import crypto from 'node:crypto';
+import type { Context } from '../context.js';
+import type { FileRow, VaultRow } from '../library/catalog.js';
+import { readBounded } from '../library/fs-safe.js';
+import { openVerified } from '../library/read.js';
+import * as libraryReasons from '../library/reasons.js';
+import { readText } from '../library/text.js';
+import { isSvcError } from '../errors.js';
+import { codepointLength } from './codepoints.js';
+import { PDF_CONTRACT } from './pdf-protocol.js';
+import * as reasons from './reasons.js';
+import { evidenceOf } from './service.js';
+
+export { PDF_CONTRACT } from './pdf-protocol.js';
+export const TEXT_CONTRACT = 'library-text-lf/v1';
+
+export type PageStatus = 'extracted' | 'no_text' | 'unsupported' | 'malformed' | 'limit_exceeded' | 'timeout' | 'unavailable';
+export type PageBasis = 'physical' | 'logical';
+
+export interface PageResult {
+  vault_id: string;
+  file_id: string;
+  version_id: string;
+  /** The retained-byte digest the page was read from (the catalog's, verified). */
+  sha256: string;
+  media_type: string;
+  page_basis: PageBasis;
+  extraction_contract: string;
+  requested_page: number;
+  page_count: number | null;
+  status: PageStatus;
+  reason: string | null;
+  message: string | null;
+  examined_pages: number[];
+  /** Present for extracted and no_text pages only. */
+  text: string | null;
+  page_sha256: string | null;
+  codepoint_length: number | null;
+}
+
+export const contractOf = (file: Pick<FileRow, 'format'>) => (file.format === 'pdf' ? PDF_CONTRACT : TEXT_CONTRACT);
+export const basisOf = (file: Pick<FileRow, 'format'>): PageBasis => (file.format === 'pdf' ? 'physical' : 'logical');
+export const sha256Text = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Verified-byte failures of the Library that make a page unavailable (not a refusal of the request). */
+const UNAVAILABLE = new Set(['file_missing', 'file_size_mismatch', 'file_hash_mismatch', 'path_changed', 'unsafe_path', 'vault_unavailable', 'vault_marker_invalid', 'vault_io_error']);
+const TEXT_LIMITS = new Set(['text_too_large', 'too_many_lines', 'text_json_too_large']);
+const TEXT_MALFORMED = new Set(['not_utf8', 'contains_nul']);
+
+function base(vault: VaultRow, file: FileRow, page: number): PageResult {
+  return {
+    vault_id: vault.vault_id,
+    file_id: file.file_id,
+    version_id: file.version_id,
+    sha256: file.sha256,
+    media_type: file.media_type,
+    page_basis: basisOf(file),
+    extraction_contract: contractOf(file),
+    requested_page: page,
+    page_count: null,
+    status: 'unavailable',
+    reason: null,
+    message: null,
+    examined_pages: [],
+    text: null,
+    page_sha256: null,
+    codepoint_length: null,
+  };
+}
+
+function withText(result: PageResult, status: 'extracted' | 'no_text', text: string): PageResult {
+  return { ...result, status, text, page_sha256: sha256Text(text), codepoint_length: codepointLength(text), examined_pages: [result.requested_page] };
+}
+
+function refusedBy(result: PageResult, err: unknown): PageResult {
+  if (!isSvcError(err)) throw err;
+  if (UNAVAILABLE.has(err.reason)) return { ...result, status: 'unavailable', reason: err.reason, message: err.message };
+  if (TEXT_LIMITS.has(err.reason)) return { ...result, status: 'limit_exceeded', reason: err.reason, message: err.message };
+  if (TEXT_MALFORMED.has(err.reason)) return { ...result, status: 'malformed', reason: err.reason, message: err.message };
+  throw err;
+}
+
+/** The verified bytes of a retained PDF, read again into a bounded buffer and rehashed. */
+function verifiedPdfBytes(ctx: Context, vault: VaultRow, file: FileRow, limit: number): Buffer {
+  const verified = openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
+  let bytes: Buffer;
+  try {
+    bytes = readBounded(verified.fd, limit + 1);
+  } finally {
+    verified.close();
+  }
+  if (bytes.length !== file.byte_size) throw libraryReasons.sizeMismatch();
+  if (crypto.createHash('sha256').update(bytes).digest('hex') !== file.sha256) throw libraryReasons.hashMismatch();
+  return bytes;
+}
+
+export interface ExtractRequest {
+  vault: VaultRow;
+  /** The exact file version (from the catalog; membership is the caller's check). */
+  file: FileRow;
+  /** 1-based; text files have only page 1. */
+  page: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Read one page of a retained file version. Throws only for requests that
+ * are wrong (a page past the end: 422; cancellation: 499); whatever the file
+ * itself prevents is a typed status in the result.
+ * @example const r = await extractPage(ctx, { vault, file, page: 3 }); if (r.status === 'extracted') use(r.text)
+ */
+export async function extractPage(ctx: Context, req: ExtractRequest): Promise<PageResult> {
+  const { vault, file, page } = req;
+  const limits = evidenceOf(ctx).limits;
+  const result = base(vault, file, page);
+  if (file.format !== 'pdf') {
+    if (page !== 1) throw reasons.pageOutOfRange(1);
+    try {
+      const envelope = readText(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
+      return { ...withText({ ...result, page_count: 1 }, 'extracted', envelope.text) };
+    } catch (err) {
+      return refusedBy({ ...result, page_count: 1 }, err);
+    }
+  }
+  if (file.byte_size > limits.pdfBytes) {
+    return { ...result, status: 'limit_exceeded', reason: 'pdf_bytes', message: `A PDF is read in the app only up to ${limits.pdfBytes} bytes.` };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = verifiedPdfBytes(ctx, vault, file, limits.pdfBytes);
+  } catch (err) {
+    return refusedBy(result, err);
+  }
+  if (req.signal?.aborted) throw reasons.cancelled();
+  const outcome = await evidenceOf(ctx).pdf().extract(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), page, req.signal);
+  switch (outcome.kind) {
+    case 'cancelled':
+      throw reasons.cancelled();
+    case 'timeout':
+      return { ...result, status: 'timeout', reason: 'parse_timeout', message: `The page was not parsed within ${limits.pdfTimeoutMs} ms.`, examined_pages: [page] };
+    case 'unavailable':
+      return { ...result, status: 'unavailable', reason: outcome.reason, message: outcome.message, examined_pages: outcome.reason === 'parser_exited' ? [page] : [] };
+    case 'limit':
+      return { ...result, status: 'limit_exceeded', reason: outcome.reason, message: outcome.message, examined_pages: [page] };
+    case 'answer': {
+      const a = outcome.answer;
+      const known = { ...result, page_count: a.page_count };
+      if (a.status === 'out_of_range') throw reasons.pageOutOfRange(a.page_count ?? 0);
+      if ((a.status === 'extracted' || a.status === 'no_text') && typeof a.text === 'string') {
+        if (codepointLength(a.text) > limits.pdfCodepoints) {
+          return { ...known, status: 'limit_exceeded', reason: 'page_codepoints', message: `The page text has more than ${limits.pdfCodepoints} codepoints.`, examined_pages: [page] };
+        }
+        return withText(known, a.status, a.text);
+      }
+      return { ...known, status: a.status as PageStatus, reason: a.reason, message: a.message, examined_pages: a.examined ? [page] : [] };
+    }
+  }
+}
+
+/** Every page of the result's file: the requested one with its status, every other one not_examined. */
+export function pageStatuses(result: PageResult): { page: number; status: PageStatus | 'not_examined' }[] {
+  // With the count unknown, only the requested page can be named.
+  if (result.page_count === null) return [{ page: result.requested_page, status: result.status }];
+  const count = result.page_count;
+  const out: { page: number; status: PageStatus | 'not_examined' }[] = [];
+  for (let p = 1; p <= count; p++) out.push({ page: p, status: p === result.requested_page ? result.status : 'not_examined' });
+  return out;
+}
+

@@ -1,0 +1,105 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import { runCli, tempDirs } from './_setup.js';
+import { makePdf } from './_pdf.js';
+
+const dirs = tempDirs();
+const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const json = async (...args: string[]) => {
+  const r = await svc('--json', ...args);
+  if (r.code !== 0) throw new Error(`${args.join(' ')}: ${r.code} ${r.stdout} ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+let project = '';
+let txt = '';
+let pdf = '';
+
+test.before(async () => {
+  const parent = path.join(dirs.root, 'parent');
+  fs.mkdirSync(parent);
+  fs.writeFileSync(path.join(dirs.root, 'a.txt'), 'Intro 𝐀𝐁 line\r\nThe claim here.\n');
+  fs.writeFileSync(path.join(dirs.root, 'b.pdf'), makePdf(['PDF page one', { lines: ['two a', 'two b'] }]));
+  await json('library', 'init', parent);
+  await svc('library', 'import', path.join(dirs.root, 'a.txt'), path.join(dirs.root, 'b.pdf'));
+  const files = (await json('library', 'list')).items;
+  txt = files.find((f: any) => f.original_name === 'a.txt').file_id;
+  pdf = files.find((f: any) => f.original_name === 'b.pdf').file_id;
+});
+test.after(() => dirs.cleanup());
+
+test('new, add (repeat is a no-op), show', async () => {
+  project = (await json('evidence', 'new', 'CLI project')).project.project_id;
+  assert.is((await json('evidence', 'add', project, txt)).changed, true);
+  assert.is((await json('evidence', 'add', project, pdf)).changed, true);
+  const again = await json('evidence', 'add', project, pdf);
+  assert.is(again.changed, false);
+  assert.is(again.project.revision, 3);
+  const shown = await json('evidence', 'show', project);
+  assert.equal(shown.counts, { files: 2, notes: 0 });
+  assert.is(shown.files.items.length, 2);
+});
+
+test('read prints each line with its codepoint range; a PDF page too', async () => {
+  const r = await svc('evidence', 'read', project, txt);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\[0, 13\)\s+Intro 𝐀𝐁 line/);
+  assert.match(r.stdout, /\[14, 29\)\s+The claim here\./);
+  const p = await svc('evidence', 'read', project, pdf, '--page', '2');
+  assert.match(p.stdout, /pdfjs-dist-5\.6\.205\/plain-lf\/v1/);
+  assert.match(p.stdout, /\[6, 11\)\s+two b/);
+  const bad = await svc('evidence', 'read', project, pdf, '--page', '0');
+  assert.is(bad.code, 2);
+  const past = await svc('--json', 'evidence', 'read', project, pdf, '--page', '3');
+  assert.is(past.code, 2);
+  assert.is(JSON.parse(past.stdout).error, 'page_out_of_range');
+});
+
+test('note add: a passage from the printed offsets (past astral characters), a plain note; edit; notes', async () => {
+  const passage = await json('evidence', 'note', 'add', project, txt, '--start', '18', '--end', '23', '--body', 'the claim');
+  assert.is(passage.note.anchor.quote, 'claim');
+  assert.is(passage.note.anchor.extraction_contract, 'library-text-lf/v1');
+  const onPdf = await json('evidence', 'note', 'add', project, pdf, '--page', '2', '--start', '0', '--end', '5');
+  assert.is(onPdf.note.anchor.quote, 'two a');
+  assert.is(onPdf.note.body, '');
+  const plain = await json('evidence', 'note', 'add', project, txt, '--body', 'first');
+  const edited = await json('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'second');
+  assert.is(edited.note.revision, 2);
+  const notes = await json('evidence', 'notes', project, '--file', txt);
+  assert.equal(notes.items.map((n: any) => n.kind), ['passage', 'plain']);
+  const empty = await svc('evidence', 'note', 'add', project, txt);
+  assert.is(empty.code, 2);
+  const stale = await svc('--json', 'evidence', 'rename', project, 'Other', '--revision', '1');
+  assert.is(stale.code, 4);
+  assert.is(JSON.parse(stale.stdout).error, 'revision_conflict');
+  const badId = await svc('evidence', 'show', 'not-a-uuid');
+  assert.is(badId.code, 2);
+});
+
+test('bundle writes a verified ZIP and never overwrites', async () => {
+  const out = path.join(dirs.root, 'bundle.zip');
+  const r = await json('evidence', 'bundle', project, txt, pdf, '--files', '-o', out);
+  assert.is(r.mode, 'files');
+  const names = await new Promise<string[]>((resolve, reject) =>
+    yauzl.open(out, { lazyEntries: false }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const seen: string[] = [];
+      zip.on('entry', (e: yauzl.Entry) => seen.push(e.fileName));
+      zip.on('end', () => resolve(seen));
+    }),
+  );
+  assert.is(names.length, 4);
+  assert.ok(names.includes('manifest.json') && names.includes('notes.md'));
+  const again = await svc('evidence', 'bundle', project, txt, '-o', out);
+  assert.is(again.code, 2);
+  assert.match(again.stderr, /already exists/);
+});
+
+test('evidence has a man page', () => {
+  const page = fs.readFileSync(new URL('../../man/svc-evidence.1', import.meta.url), 'utf8');
+  assert.match(page, /EXIT STATUS/);
+});
+
+test.run();

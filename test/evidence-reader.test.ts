@@ -1,0 +1,158 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { evidenceOf } from '../src/evidence/index.js';
+import { refusal } from './_library.js';
+import { startEvidenceServer, type EvidenceServer, type FileRef } from './_evidence.js';
+import { makePdf, slowPage } from './_pdf.js';
+import { waitFor } from './_setup.js';
+
+const PDF_CONTRACT = 'pdfjs-dist-5.6.205/plain-lf/v1';
+let s: EvidenceServer;
+let projectId: string;
+const files: Record<string, FileRef> = {};
+
+const PDFS: Record<string, Buffer> = {
+  paper: makePdf(['Page one: results', { lines: ['Second page', 'with two lines'] }, { image: true }]),
+  encrypted: makePdf(['Secret words'], { encrypt: true }),
+  garbage: Buffer.from('%PDF-1.4\nthis is not a PDF at all\n', 'latin1'),
+  brokenXref: Buffer.from(makePdf(['Hello']).toString('latin1').replace(/startxref\n\d+/, 'startxref\n99999'), 'latin1'),
+  slow: makePdf([slowPage(400_000)]),
+  many: makePdf(['1', '2', '3', '4']),
+  long: makePdf([{ lines: Array.from({ length: 40 }, (_, i) => `line ${i} with some words`) }]),
+  big: makePdf(['x'.repeat(20_000)]),
+};
+
+test.before(async () => {
+  s = await startEvidenceServer({ limits: { pdfTimeoutMs: 1500, pdfPages: 3, pdfCodepoints: 500, pdfBytes: 12_000 } });
+  projectId = (await s.project('PDFs')).project_id;
+  for (const [name, bytes] of Object.entries(PDFS)) {
+    files[name] = await s.file(`${name}.pdf`, bytes);
+    await s.add(projectId, files[name]!);
+  }
+});
+test.after(() => s.close());
+
+const read = (f: FileRef, page: number, extra = '') => s.call('GET', `${s.P(projectId)}/reader/${f.file_id}?${s.V}&version_id=${f.version_id}&page=${page}${extra}`);
+
+test('a text PDF page is extracted under the pdfjs contract; other pages are not_examined', async () => {
+  const r = await read(files.paper!, 2);
+  assert.is(r.status, 200, r.text);
+  const p = r.json();
+  assert.is(p.contract_version, 1);
+  assert.is(p.status, 'extracted');
+  assert.is(p.extraction_contract, PDF_CONTRACT);
+  assert.is(p.page_basis, 'physical');
+  assert.is(p.requested_page, 2);
+  assert.is(p.page_count, 3);
+  assert.equal(p.examined_pages, [2]);
+  assert.equal(p.pages, [{ page: 1, status: 'not_examined' }, { page: 2, status: 'extracted' }, { page: 3, status: 'not_examined' }]);
+  assert.is(p.text, 'Second page\nwith two lines');
+  assert.is(p.page_sha256, crypto.createHash('sha256').update(p.text).digest('hex'));
+  assert.is(p.sha256, files.paper!.sha256);
+  refusal(await read(files.long!, 2), 422, 'page_out_of_range');
+  refusal(await read(files.paper!, 4), 422, 'out_of_range'); // past the reader's page limit
+  refusal(await read(files.paper!, 0), 422, 'out_of_range');
+});
+
+test('an image-only page is no_text (no text is not evidence of no content)', async () => {
+  const p = (await read(files.paper!, 3)).json();
+  assert.is(p.status, 'no_text');
+  assert.is(p.text, '');
+});
+
+test('encryption (empty user password) is unsupported; malformed input and parser warnings are malformed', async () => {
+  const enc = (await read(files.encrypted!, 1)).json();
+  assert.is(enc.status, 'unsupported');
+  assert.is(enc.reason, 'encrypted');
+  assert.is(enc.text, null);
+  const garbage = (await read(files.garbage!, 1)).json();
+  assert.is(garbage.status, 'malformed');
+  assert.is(garbage.page_count, null);
+  assert.equal(garbage.pages, [{ page: 1, status: 'malformed' }]);
+  const broken = (await read(files.brokenXref!, 1)).json();
+  assert.is(broken.status, 'malformed');
+  assert.is(broken.reason, 'parser_warning');
+});
+
+test('limits: pages, codepoints, bytes are limit_exceeded with the reason', async () => {
+  const many = (await read(files.many!, 1)).json();
+  assert.is(many.status, 'limit_exceeded');
+  assert.is(many.reason, 'pdf_pages');
+  assert.is(many.page_count, 4);
+  const long = (await read(files.long!, 1)).json();
+  assert.is(long.status, 'limit_exceeded');
+  assert.is(long.reason, 'page_codepoints');
+  assert.is(long.text, null);
+  const big = (await read(files.big!, 1)).json();
+  assert.is(big.status, 'limit_exceeded');
+  assert.is(big.reason, 'pdf_bytes');
+});
+
+test('a page that runs past the timeout is timeout; the child is replaced and the next page reads', async () => {
+  const slow = (await read(files.slow!, 1)).json();
+  assert.is(slow.status, 'timeout');
+  assert.equal(slow.examined_pages, [1]);
+  const next = (await read(files.paper!, 1)).json();
+  assert.is(next.status, 'extracted');
+  assert.is(next.text, 'Page one: results');
+});
+
+test('a killed child answers unavailable, and a fresh child serves the next page', async () => {
+  const pool = evidenceOf(s.t.ctx).pdf();
+  const pending = read(files.slow!, 1);
+  const pid = await waitFor(() => pool.pid(), 5000, 'child');
+  await new Promise((r) => setTimeout(r, 100));
+  process.kill(pid, 'SIGKILL');
+  const killed = (await pending).json();
+  assert.is(killed.status, 'unavailable');
+  assert.is(killed.reason, 'parser_exited');
+  const next = (await read(files.paper!, 1)).json();
+  assert.is(next.status, 'extracted');
+  assert.is.not(pool.pid(), pid);
+});
+
+test('the warm child serves many pages without respawning', async () => {
+  const pool = evidenceOf(s.t.ctx).pdf();
+  await read(files.paper!, 1);
+  const spawned = pool.stats().spawned;
+  for (let i = 0; i < 5; i++) assert.is((await read(files.paper!, 1 + (i % 2))).json().status, 'extracted');
+  assert.is(pool.stats().spawned, spawned);
+});
+
+test('representation=pdf answers the verified bytes; a changed retained file is refused or unavailable', async () => {
+  const r = await read(files.paper!, 1, '&representation=pdf');
+  assert.is(r.status, 200);
+  assert.is(r.headers['content-type'], 'application/pdf');
+  assert.is(r.headers['cache-control'], 'no-store');
+  assert.is(r.headers['x-svc-sha256'], files.paper!.sha256);
+  const stored = path.join(s.root, ...files.paper!.relative_path.split('/'));
+  fs.chmodSync(stored, 0o644);
+  const bytes = fs.readFileSync(stored);
+  bytes[bytes.length - 3] = 0x41;
+  fs.writeFileSync(stored, bytes);
+  refusal(await read(files.paper!, 1, '&representation=pdf'), 409, 'file_hash_mismatch');
+  const page = (await read(files.paper!, 1)).json();
+  assert.is(page.status, 'unavailable');
+  assert.is(page.reason, 'file_hash_mismatch');
+  assert.is(page.text, null);
+});
+
+test('a passage note on a PDF page is verified through the child', async () => {
+  const f = await s.file('passage.pdf', makePdf(['Alpha beta gamma']));
+  await s.add(projectId, f);
+  const page = (await read(f, 1)).json();
+  const anchor = { page_basis: 'physical', page: 1, extraction_contract: PDF_CONTRACT, page_sha256: page.page_sha256, start: 6, end: 10, quote: 'beta' };
+  const body = { expected_vault_id: s.vaultId, file_id: f.file_id, version_id: f.version_id, kind: 'passage', body: 'key term' };
+  const r = await s.call('POST', `${s.P(projectId)}/notes`, { ...body, expected_revision: await s.revision(projectId), anchor });
+  assert.is(r.status, 201, r.text);
+  assert.is(r.json().note.anchor.quote, 'beta');
+  refusal(await s.call('POST', `${s.P(projectId)}/notes`, { ...body, expected_revision: await s.revision(projectId), anchor: { ...anchor, page: 1, extraction_contract: 'library-text-lf/v1' } }), 409, 'contract_mismatch');
+  const image = files.paper!; // now corrupted: unavailable
+  const unreadable = await s.call('POST', `${s.P(projectId)}/notes`, { ...body, file_id: image.file_id, version_id: image.version_id, expected_revision: await s.revision(projectId), anchor: { ...anchor, page: 3 } });
+  refusal(unreadable, 409, 'page_unreadable');
+});
+
+test.run();
