@@ -17,6 +17,8 @@ import { settingsRoutes } from './settings.js';
 import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
+import { explorerRoutes } from './explorer.js';
+import { readingQueueRoutes } from './reading-queue.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -37,6 +39,8 @@ export const ROUTES: RouteDef[] = [
   ...libraryRoutes,
   // area: delivery
   // area: explorer
+  ...explorerRoutes,
+  ...readingQueueRoutes,
   // area: analytics
   // area: profiles
   // area: similarity

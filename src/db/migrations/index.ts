@@ -4,6 +4,8 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { readingQueue } from './006-reading-queue.js';
+import { corpusProvenance } from './012-corpus-provenance.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -19,6 +21,8 @@ export const MIGRATIONS: Migration[] = [
   routines,
   // area: delivery (5)
   // area: explorer (6, 12)
+  readingQueue,
+  corpusProvenance,
   // area: analytics (7)
   // area: profiles (8)
   // area: similarity (9, 10)
