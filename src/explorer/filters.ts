@@ -57,6 +57,7 @@ export interface Filters {
 }
 
 function refuseOffset(body: unknown): void {
+  if (Array.isArray(body)) throw invalid(['body'], 'Input should be a valid object', 'object_type', null);
   if (typeof body === 'object' && body !== null && 'offset' in body) {
     throw invalid(['body', 'offset'], 'The explorer pages with the opaque cursor from next_cursor; an offset is not accepted', 'extra_forbidden', (body as { offset: unknown }).offset);
   }

@@ -9,7 +9,7 @@
  *     -> { model, results: [{ document_id, distance }] } | { unavailable: reason }
  * (import it lazily: sqlite-vec is heavy). Results must be nearest first.
  * `documentIds`, when given, restricts the candidates (the other filters).
- * Tests swap the function through the Context service SEMANTIC_SEARCH_SERVICE.
+ * Tests (or start-up code) may swap the function with useSemanticSearch(ctx, fn).
  */
 import type { Context } from '../context.js';
 
@@ -39,9 +39,16 @@ const MESSAGES: Record<string, string> = {
   no_query: 'Semantic ranking needs a query to compare papers with; the answer is the filtered corpus in keyword mode instead.',
 };
 
-/** The semantic search this process uses (the built-in one unless a test or the embeddings area set another). */
+const holder = (ctx: Context) => ctx.service<{ search: SemanticSearch }>(SEMANTIC_SEARCH_SERVICE, () => ({ search: builtinSemanticSearch }));
+
+/** The semantic search this process uses (the built-in one unless something set another). */
 export function semanticSearchOf(ctx: Context): SemanticSearch {
-  return ctx.service<SemanticSearch>(SEMANTIC_SEARCH_SERVICE, () => builtinSemanticSearch);
+  return holder(ctx).search;
+}
+
+/** Use another semantic search in this process (tests; or the embeddings area at start-up). */
+export function useSemanticSearch(ctx: Context, search: SemanticSearch): void {
+  holder(ctx).search = search;
 }
 
 /** mode_unavailable as answers carry it: a stable reason code and a sentence. */
