@@ -37,6 +37,9 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library.js') },
   // area: delivery
   // area: explorer
+  { name: 'explore', summary: 'search, facet and export the whole corpus (cursor paging with --next)', load: () => import('./explore.js') },
+  { name: 'queue', summary: 'the reading queue: list, add, read, unread, remove', load: () => import('./queue.js') },
+  { name: 'why', summary: 'why a paper is in the corpus: runs, sources, matched words, what cannot be verified', load: () => import('./why.js') },
   // area: analytics
   // area: profiles
   // area: similarity
