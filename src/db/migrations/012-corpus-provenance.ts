@@ -6,7 +6,8 @@ import type { Migration } from '../migration.js';
  * each, derived from the document's own authors_json and categories_json by
  * triggers (any writer keeps them right; folding two documents moves them
  * through the foreign key like every other row). Provenance gets an index by
- * source so "found by this source" is a seek, not a scan.
+ * source so "found by this source" is a seek, not a scan, and the full-text
+ * index a vocabulary view (how many papers hold a word).
  *
  * Existing databases are backfilled from the documents in the same
  * transaction; nothing is dropped.
@@ -14,7 +15,7 @@ import type { Migration } from '../migration.js';
 export const corpusProvenance: Migration = {
   version: 12,
   name: 'corpus-provenance',
-  creates: ['document_authors', 'document_authors_by_key', 'document_categories', 'document_categories_by_category', 'document_sources_by_source'],
+  creates: ['document_authors', 'document_authors_by_key', 'document_categories', 'document_categories_by_category', 'document_sources_by_source', 'documents_fts_vocab'],
   up(db) {
     db.exec(`
       CREATE TABLE document_authors (
@@ -34,6 +35,8 @@ export const corpusProvenance: Migration = {
       CREATE INDEX document_categories_by_category ON document_categories (category, document_id);
 
       CREATE INDEX document_sources_by_source ON document_sources (source, document_id);
+      -- Per-word document counts of the full-text index: the explorer picks its query plan with them.
+      CREATE VIRTUAL TABLE documents_fts_vocab USING fts5vocab(documents_fts, 'row');
 
       CREATE TRIGGER document_facets_insert AFTER INSERT ON documents BEGIN
         INSERT OR IGNORE INTO document_authors (document_id, position, author_key, name)
