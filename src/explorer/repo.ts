@@ -92,5 +92,5 @@ export function probeIsCheaper(db: Database, query: string): boolean {
   const estimate = estimateMatches(db, query);
   if (estimate === null) return false;
   const total = prepared(db, 'SELECT max(id) FROM documents').pluck().get() as number | null;
-  return total !== null && estimate > 5_000 && estimate * 50 > total;
+  return total !== null && estimate > 5_000 && estimate * 20 > total;
 }
