@@ -39,6 +39,9 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'deliveries', summary: 'deliveries of routine reports: list, show, release, retry, skip, email-test', load: () => import('./deliveries.js') },
   { name: 'deliver', summary: 'same as deliveries', load: () => import('./deliver.js') },
   // area: explorer
+  { name: 'explore', summary: 'search, facet and export the whole corpus (cursor paging with --next)', load: () => import('./explore.js') },
+  { name: 'queue', summary: 'the reading queue: list, add, read, unread, remove', load: () => import('./queue.js') },
+  { name: 'why', summary: 'why a paper is in the corpus: runs, sources, matched words, what cannot be verified', load: () => import('./why.js') },
   // area: analytics
   { name: 'analytics', summary: 'corpus and routine analytics: volume, sources, keywords, routine health, discovery lag', load: () => import('./analytics.js') },
   { name: 'watchdog', summary: 'findings about routines and sources; mute and unmute', load: () => import('./watchdog.js') },

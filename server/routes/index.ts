@@ -26,6 +26,8 @@ import { serviceRoutes } from './service.js';
 import { cloudRoutes } from './cloud.js';
 import { deliveryRoutes } from './delivery.js';
 import { evidenceRoutes } from './evidence.js';
+import { explorerRoutes } from './explorer.js';
+import { readingQueueRoutes } from './reading-queue.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -47,6 +49,8 @@ export const ROUTES: RouteDef[] = [
   // area: delivery
   ...deliveryRoutes,
   // area: explorer
+  ...explorerRoutes,
+  ...readingQueueRoutes,
   // area: analytics
   ...analyticsRoutes,
   ...lifecycleRoutes,

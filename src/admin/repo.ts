@@ -19,7 +19,9 @@ export function listTables(db: Database): TableInfo[] {
   const sqlOf = db.prepare("SELECT sql FROM sqlite_master WHERE name = ?");
   return rows.map((r) => {
     const sql = (sqlOf.get(r.name) as { sql: string | null } | undefined)?.sql ?? '';
-    return { name: r.name, type: r.type, externalContent: r.type === 'virtual' && /\bcontent\s*=\s*'[^']+'/i.test(sql) };
+    // An FTS table over external content, or an fts5vocab view of one, holds nothing of its own.
+    const derived = /\bcontent\s*=\s*'[^']+'/i.test(sql) || /\bUSING\s+fts5vocab\b/i.test(sql);
+    return { name: r.name, type: r.type, externalContent: r.type === 'virtual' && derived };
   });
 }
 

@@ -9,35 +9,29 @@
 import type { Database } from 'better-sqlite3';
 import type { NormalizedRecord } from '../sources/types.js';
 import type { DocumentRow } from './read.js';
+import { deleteDocumentRow, documentReferences as readReferences, moveStatements, readDocumentRow } from './repo.js';
 
 /** A document row as merge and fold read it. */
 export type StoredDocument = DocumentRow;
 
 const referencesCache = new WeakMap<Database, { table: string; column: string }[]>();
 
-/** Every (table, column) with a foreign key to documents(id). */
+/** Every (table, column) with a foreign key to documents(id) (read once per connection). */
 export function documentReferences(db: Database): { table: string; column: string }[] {
   let found = referencesCache.get(db);
-  if (!found) {
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
-    found = tables.flatMap((table) =>
-      (db.prepare('SELECT "table" AS target, "from" AS column FROM pragma_foreign_key_list(?)').all(table) as { target: string; column: string }[])
-        .filter((fk) => fk.target === 'documents')
-        .map((fk) => ({ table, column: fk.column })),
-    );
-    referencesCache.set(db, found);
-  }
+  if (!found) referencesCache.set(db, (found = readReferences(db)));
   return found;
 }
 
 /** Move everything of `dropId` to `keepId` and delete `dropId`; answers the dropped row so its fields can be joined. */
 export function foldDocument(db: Database, keepId: number, dropId: number): StoredDocument {
-  const dropped = db.prepare('SELECT * FROM documents WHERE id = ?').get(dropId) as StoredDocument;
+  const dropped = readDocumentRow(db, dropId) as StoredDocument;
   for (const { table, column } of documentReferences(db)) {
-    db.prepare(`UPDATE OR IGNORE "${table}" SET "${column}" = ? WHERE "${column}" = ?`).run(keepId, dropId);
-    db.prepare(`DELETE FROM "${table}" WHERE "${column}" = ?`).run(dropId);
+    const { move, drop } = moveStatements(db, table, column);
+    move.run(keepId, dropId);
+    drop.run(dropId);
   }
-  db.prepare('DELETE FROM documents WHERE id = ?').run(dropId);
+  deleteDocumentRow(db, dropId);
   return dropped;
 }
 

@@ -10,6 +10,8 @@ import { lifecycleWatchdog } from './007-lifecycle-watchdog.js';
 import { admin } from './011-admin.js';
 import { deliveries } from './005-deliveries.js';
 import { evidence } from './017-evidence.js';
+import { readingQueue } from './006-reading-queue.js';
+import { corpusProvenance } from './012-corpus-provenance.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -26,6 +28,8 @@ export const MIGRATIONS: Migration[] = [
   // area: delivery (5)
   deliveries,
   // area: explorer (6, 12)
+  readingQueue,
+  corpusProvenance,
   // area: analytics (7)
   lifecycleWatchdog,
   // area: profiles (8)

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { exportExplorer } from '../src/explorer/export.js';
+import { explorerFacets } from '../src/explorer/facets.js';
+import { EXPLORER_LIMIT, EXPLORER_MODES, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
+import { searchExplorer } from '../src/explorer/search.js';
+import { REFERENCE_FORMATS } from '../src/exports/references.js';
+import { withContext } from './lib/context.js';
+import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
+import { emit, table, type Io } from './lib/io.js';
+
+interface Opts {
+  author?: string[];
+  category?: string[];
+  source?: string[];
+  from?: string;
+  to?: string;
+  sort?: string;
+  mode?: string;
+  limit?: string;
+  next?: string;
+  export?: string;
+  output?: string;
+  facets?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, ...(listFlag(value) ?? [])];
+
+/** Flags → the HTTP body, checked up front (exit 2 naming the flag). */
+function body(query: string | undefined, o: Opts): Record<string, unknown> {
+  const from = dateFlag(o.from, '--from');
+  const to = dateFlag(o.to, '--to');
+  if (from && to && from > to) throw usageError(`--from ${from} is after --to ${to}.`);
+  return {
+    query: query ?? null,
+    authors: o.author ?? [],
+    categories: o.category ?? [],
+    sources: o.source ?? [],
+    date_from: from ?? null,
+    date_to: to ?? null,
+  };
+}
+
+const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
+
+export function register(program: Command, io: Io): void {
+  program
+    .command('explore')
+    .argument('[query]', 'words to find in title, abstract and authors ("a phrase", prefix*, -exclude)')
+    .description('search, facet and export the whole corpus, newest first, paged by cursor')
+    .option('--author <name>', 'only papers with this author (repeat or comma-separate)', collect)
+    .option('--category <name>', 'only papers in this subject category (repeat or comma-separate)', collect)
+    .option('--source <id>', 'only papers found by this source (repeat or comma-separate)', collect)
+    .option('--from <date>', 'published on or after YYYY-MM-DD')
+    .option('--to <date>', 'published on or before YYYY-MM-DD')
+    .option('--sort <order>', `${EXPLORER_SORTS.join(' or ')} (default newest)`)
+    .option('--mode <mode>', `${EXPLORER_MODES.join(' or ')} (default keyword; semantic falls back to keyword, saying why)`)
+    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default})`)
+    .option('--next <cursor>', 'the next page: the cursor the previous page printed')
+    .option('--facets', 'print the values and counts of each filter instead of papers')
+    .option('--export <format>', `every matching paper (not the page) as ${REFERENCE_FORMATS.join(', ')}`)
+    .option('-o, --output <file>', 'with --export: write to this file instead of stdout')
+    .action((query: string | undefined, o: Opts) => {
+      const filters = body(query, o);
+      const sort = enumFlag(o.sort, '--sort', EXPLORER_SORTS);
+      const mode = enumFlag(o.mode, '--mode', EXPLORER_MODES);
+      const limit = intFlag(o.limit, '--limit', EXPLORER_LIMIT, EXPLORER_LIMIT.default);
+      const format = enumFlag(o.export, '--export', REFERENCE_FORMATS);
+      if (o.output && !format) throw usageError('--output goes with --export.');
+      if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
+      if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
+      return withContext(io, async (ctx) => {
+        if (format) {
+          const rendered = exportExplorer(ctx, parseExportBody({ ...filters, format }));
+          if (o.output) {
+            fs.writeFileSync(o.output, rendered.text, { mode: 0o600 });
+            if (io.json) io.out(JSON.stringify({ format, count: rendered.count, file: o.output }, null, 2));
+            io.err(`${rendered.count} references written to ${o.output}`);
+          } else emit(io, { format, count: rendered.count, filename: rendered.filename, text: rendered.text }, () => rendered.text.replace(/\r?\n$/, ''));
+          return;
+        }
+        if (o.facets) {
+          const answer = explorerFacets(ctx, parseFacetsBody(filters));
+          emit(io, answer, () =>
+            [`${answer.total} papers match.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${f.distinct_values} values)\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
+          );
+          return;
+        }
+        const answer = await searchExplorer(ctx, parseSearchBody({ ...filters, sort, mode, limit, cursor: o.next ?? null }));
+        emit(io, answer, () => {
+          const lines: string[] = [];
+          if (answer.mode_unavailable) lines.push(`(${answer.mode_unavailable.message})`);
+          lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
+          return lines.join('\n');
+        });
+        if (!io.json && answer.next_cursor) io.err(`More: add --next ${answer.next_cursor}`);
+      });
+    });
+}

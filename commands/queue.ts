@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, removeFromQueue, saveToQueue, setQueueStatus } from '../src/queue/service.js';
+import { confirmDestructive } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { enumFlag, idArg, intFlag } from './lib/flags.js';
+import { emit, table, type Io } from './lib/io.js';
+
+export function register(program: Command, io: Io): void {
+  const queue = program.command('queue').description('the reading queue: papers saved to read');
+  queue
+    .command('list')
+    .description('saved papers, newest saved first')
+    .option('--status <status>', `${QUEUE_FILTERS.join(', ')} (default all)`)
+    .option('--limit <n>', `rows, ${QUEUE_LIST_LIMIT.min} to ${QUEUE_LIST_LIMIT.max} (default ${QUEUE_LIST_LIMIT.default})`)
+    .option('--offset <n>', 'rows to skip (default 0)')
+    .action((o: { status?: string; limit?: string; offset?: string }) => {
+      const status = enumFlag(o.status, '--status', QUEUE_FILTERS);
+      const limit = intFlag(o.limit, '--limit', QUEUE_LIST_LIMIT, QUEUE_LIST_LIMIT.default);
+      const offset = intFlag(o.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);
+      return withContext(io, (ctx) => {
+        const page = listQueue(ctx, { status, limit, offset });
+        emit(io, page, () =>
+          page.entries.length
+            ? `${table([['ID', 'STATUS', 'SAVED', 'TITLE'], ...page.entries.map((e) => [String(e.document_id), e.status, e.saved_at_utc.slice(0, 10), e.paper?.title ?? '(paper gone)'])])}\n${page.total} saved (${page.counts.unread} unread, ${page.counts.read} read)`
+            : 'The reading queue is empty' + (page.status === 'all' ? '.' : ` for status ${page.status}.`),
+        );
+      });
+    });
+  queue
+    .command('add')
+    .argument('<doc_id>', 'document id (from svc explore)')
+    .description('save a paper (saving it again changes nothing)')
+    .action((raw: string) => {
+      const id = idArg(raw, 'document');
+      return withContext(io, (ctx) => {
+        const { created, entry } = saveToQueue(ctx, id);
+        emit(io, { ...entry, created }, () => (created ? `Saved ${id}: ${entry.paper?.title ?? ''}` : `Already saved (${entry.status}) since ${entry.saved_at_utc}.`));
+      });
+    });
+  for (const status of ['read', 'unread'] as const) {
+    queue
+      .command(status)
+      .argument('<doc_id>', 'document id')
+      .description(`mark a saved paper ${status}`)
+      .action((raw: string) => {
+        const id = idArg(raw, 'document');
+        return withContext(io, (ctx) => {
+          const answer = setQueueStatus(ctx, id, status);
+          emit(io, answer, () => (answer.changed ? `Marked ${id} ${status}.` : `${id} was already ${status}.`));
+        });
+      });
+  }
+  queue
+    .command('remove')
+    .argument('<doc_id>', 'document id')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .description('take a paper off the queue (the paper stays in the corpus)')
+    .action((raw: string, o: { yes?: boolean }) => {
+      const id = idArg(raw, 'document');
+      return withContext(io, async (ctx) => {
+        if (!(await confirmDestructive(io, `Remove ${id} from the reading queue?`, o.yes))) return io.err('Nothing removed.');
+        emit(io, removeFromQueue(ctx, id), () => `Removed ${id} from the reading queue; the paper stays in the corpus.`);
+      });
+    });
+}

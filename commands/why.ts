@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { whyDocument } from '../src/explorer/why.js';
+import { withContext } from './lib/context.js';
+import { idArg } from './lib/flags.js';
+import { emit, type Io } from './lib/io.js';
+
+type Why = ReturnType<typeof whyDocument>;
+
+function human(why: Why): string {
+  const lines = [`${why.paper.title} (${why.paper.publication_date ?? 'undated'})`, `First seen ${why.first_seen_at_utc ?? 'never recorded'}.`, '', 'Found by:'];
+  for (const f of why.found_by) lines.push(`  ${f.source} ${f.native_id}  first ${f.first_seen_at_utc.slice(0, 10)}, last ${f.last_seen_at_utc.slice(0, 10)}${f.relevance_ranked ? '  (relevance-ranked)' : ''}`);
+  if (why.executions.length) lines.push('', 'Runs:');
+  for (const e of why.executions) {
+    lines.push(`  execution ${e.execution_id} (${e.type}${e.routine ? `, routine ${e.routine.id} ${e.routine.name ?? '(deleted)'}` : ''}) ${e.started_at_utc.slice(0, 16)}  ${e.source} rank ${e.rank + 1}  "${e.query}"`);
+    for (const t of e.terms) lines.push(`    ${t.kind === 'keyword' ? 'keyword' : 'word'} "${t.term}": ${t.fields.length ? t.fields.join(', ') : 'in no field'}`);
+  }
+  if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...why.cannot_verify.map((s) => `  - ${s}`));
+  return lines.join('\n');
+}
+
+export function register(program: Command, io: Io): void {
+  program
+    .command('why')
+    .argument('<doc_id>', 'document id')
+    .description('what svc can verify about why a paper is in the corpus, and what it cannot')
+    .action((raw: string) => {
+      const id = idArg(raw, 'document');
+      return withContext(io, (ctx) => {
+        const why = whyDocument(ctx, id);
+        emit(io, why, () => human(why));
+      });
+    });
+}

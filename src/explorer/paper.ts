@@ -1,0 +1,86 @@
+/**
+ * The compact view of a paper in explorer pages and the reading queue: what a
+ * list row shows (id, title, authors, date, source, doi, url), plus the
+ * sources that found it.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Author } from '../sources/types.js';
+
+export interface PaperRow {
+  id: number;
+  title: string;
+  authors_json: string;
+  publication_date: string | null;
+  year: number | null;
+  venue: string | null;
+  doi: string | null;
+  arxiv_id: string | null;
+  pmid: string | null;
+  landing_url: string | null;
+  categories_json: string;
+  doc_type: string | null;
+  is_retracted: number;
+  sort_date: string;
+  sources: string | null;
+}
+
+export interface Paper {
+  id: number;
+  title: string;
+  authors: string[];
+  publication_date: string | null;
+  year: number | null;
+  venue: string | null;
+  doi: string | null;
+  url: string | null;
+  source: string | null;
+  sources: string[];
+  categories: string[];
+  type: string | null;
+  is_retracted: boolean;
+}
+
+/** Columns of `documents d` a paper needs, and its sources (distinct, comma-joined). */
+export const PAPER_COLUMNS = `d.id, d.title, d.authors_json, d.publication_date, d.year, d.venue, d.doi, d.arxiv_id, d.pmid, d.landing_url, d.categories_json,
+  d.doc_type, d.is_retracted, d.sort_date, (SELECT group_concat(DISTINCT s.source) FROM document_sources s WHERE s.document_id = d.id) AS sources`;
+
+function urlOf(row: PaperRow): string | null {
+  if (row.landing_url) return row.landing_url;
+  if (row.doi) return `https://doi.org/${row.doi}`;
+  if (row.arxiv_id) return `https://arxiv.org/abs/${row.arxiv_id}`;
+  if (row.pmid) return `https://pubmed.ncbi.nlm.nih.gov/${row.pmid}/`;
+  return null;
+}
+
+export function paperView(row: PaperRow): Paper {
+  const sources = row.sources ? row.sources.split(',').sort() : [];
+  return {
+    id: row.id,
+    title: row.title,
+    authors: (JSON.parse(row.authors_json) as Author[]).map((a) => a.name),
+    publication_date: row.publication_date,
+    year: row.year,
+    venue: row.venue,
+    doi: row.doi,
+    url: urlOf(row),
+    source: sources[0] ?? null,
+    sources,
+    categories: JSON.parse(row.categories_json),
+    type: row.doc_type,
+    is_retracted: row.is_retracted === 1,
+  };
+}
+
+const cache = new WeakMap<Database, ReturnType<Database['prepare']>>();
+
+/** Papers by id, in the order given; unknown ids are left out. */
+export function papersByIds(db: Database, ids: number[]): Paper[] {
+  let one = cache.get(db);
+  if (!one) cache.set(db, (one = db.prepare(`SELECT ${PAPER_COLUMNS} FROM documents d WHERE d.id = ?`)));
+  const out: Paper[] = [];
+  for (const id of ids) {
+    const row = one.get(id) as PaperRow | undefined;
+    if (row) out.push(paperView(row));
+  }
+  return out;
+}

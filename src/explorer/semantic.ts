@@ -1,0 +1,58 @@
+/**
+ * The explorer's one door to semantic ranking. Embeddings are built by another
+ * area; until they are wired here, every semantic request is declined with a
+ * reason and the explorer falls back to keyword search (and says so).
+ *
+ * Wiring (for the embeddings area): replace the body of `builtinSemanticSearch`
+ * with a call to the embeddings module's
+ *   semanticSearch(ctx, query, { limit, documentIds? })
+ *     -> { model, results: [{ document_id, distance }] } | { unavailable: reason }
+ * (import it lazily: sqlite-vec is heavy). Results must be nearest first.
+ * `documentIds`, when given, restricts the candidates (the other filters).
+ * Tests (or start-up code) may swap the function with useSemanticSearch(ctx, fn).
+ */
+import type { Context } from '../context.js';
+
+export interface SemanticHit {
+  document_id: number;
+  distance: number;
+}
+
+export type SemanticAnswer = { model: string; results: SemanticHit[] } | { unavailable: string };
+
+export interface SemanticOptions {
+  limit: number;
+  documentIds?: number[];
+}
+
+export type SemanticSearch = (ctx: Context, query: string, options: SemanticOptions) => Promise<SemanticAnswer>;
+
+export const SEMANTIC_SEARCH_SERVICE = 'explorer.semantic-search';
+
+const builtinSemanticSearch: SemanticSearch = async () => ({
+  unavailable: 'embeddings_unavailable',
+});
+
+const MESSAGES: Record<string, string> = {
+  embeddings_unavailable: 'Semantic ranking needs document embeddings, which this svc does not build yet; the answer is a keyword search instead.',
+  fallback_continued: 'This cursor continues a keyword fallback page; start again without a cursor for a semantic ranking.',
+  no_query: 'Semantic ranking needs a query to compare papers with; the answer is the filtered corpus in keyword mode instead.',
+};
+
+const holder = (ctx: Context) => ctx.service<{ search: SemanticSearch }>(SEMANTIC_SEARCH_SERVICE, () => ({ search: builtinSemanticSearch }));
+
+/** The semantic search this process uses (the built-in one unless something set another). */
+export function semanticSearchOf(ctx: Context): SemanticSearch {
+  return holder(ctx).search;
+}
+
+/** Use another semantic search in this process (tests; or the embeddings area at start-up). */
+export function useSemanticSearch(ctx: Context, search: SemanticSearch): void {
+  holder(ctx).search = search;
+}
+
+/** mode_unavailable as answers carry it: a stable reason code and a sentence. */
+export function unavailableReason(reason: string): { reason: string; message: string } {
+  const code = /^[a-z][a-z0-9_]{0,63}$/.test(reason) ? reason : 'semantic_unavailable';
+  return { reason: code, message: MESSAGES[code] ?? (code === reason ? `Semantic ranking is unavailable (${reason}); the answer is a keyword search instead.` : `Semantic ranking is unavailable: ${reason.slice(0, 300)}. The answer is a keyword search instead.`) };
+}

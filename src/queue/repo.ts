@@ -1,0 +1,35 @@
+/** The reading queue's SQL, prepared once per connection. */
+import type { Database } from 'better-sqlite3';
+
+export interface QueueRow {
+  document_id: number;
+  status: 'unread' | 'read';
+  saved_at_utc: string;
+  read_at_utc: string | null;
+  updated_at_utc: string;
+}
+
+function prepare(db: Database) {
+  const s = (sql: string) => db.prepare(sql);
+  return {
+    get: s('SELECT * FROM reading_queue WHERE document_id = ?'),
+    documentExists: s('SELECT 1 FROM documents WHERE id = ?').pluck(),
+    insert: s(`INSERT INTO reading_queue (document_id, status, saved_at_utc, read_at_utc, updated_at_utc) VALUES (?, 'unread', ?, NULL, ?)
+               ON CONFLICT (document_id) DO NOTHING`),
+    setStatus: s(`UPDATE reading_queue SET status = @status, read_at_utc = CASE WHEN @status = 'read' THEN coalesce(read_at_utc, @now) ELSE NULL END,
+                  updated_at_utc = @now WHERE document_id = @id AND status <> @status`),
+    remove: s('DELETE FROM reading_queue WHERE document_id = ?'),
+    pageAll: s('SELECT * FROM reading_queue ORDER BY saved_at_utc DESC, document_id DESC LIMIT ? OFFSET ?'),
+    pageByStatus: s('SELECT * FROM reading_queue WHERE status = ? ORDER BY saved_at_utc DESC, document_id DESC LIMIT ? OFFSET ?'),
+    counts: s('SELECT status, count(*) AS n FROM reading_queue GROUP BY status'),
+  };
+}
+
+type Statements = ReturnType<typeof prepare>;
+const cache = new WeakMap<Database, Statements>();
+
+export function queueStatements(db: Database): Statements {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  return st;
+}

@@ -1,0 +1,80 @@
+/**
+ * The reading queue: save a paper to read later (once; saving it again answers
+ * the saved row unchanged), mark it read or unread, remove it (the paper stays
+ * in the corpus), list it newest saved first, filtered by status.
+ */
+import type { Context } from '../context.js';
+import { notFound } from '../errors.js';
+import { papersByIds, type Paper } from '../explorer/paper.js';
+import { queueStatements, type QueueRow } from './repo.js';
+
+export const QUEUE_STATUSES = ['unread', 'read'] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+/** The list filter: a status, or all (the same as omitting it). */
+export const QUEUE_FILTERS = ['all', ...QUEUE_STATUSES] as const;
+export type QueueFilter = (typeof QUEUE_FILTERS)[number];
+export const QUEUE_LIST_LIMIT = { min: 1, max: 500, default: 50 } as const;
+
+export interface QueueEntry {
+  document_id: number;
+  status: QueueStatus;
+  saved_at_utc: string;
+  read_at_utc: string | null;
+  updated_at_utc: string;
+  paper: Paper | null;
+}
+
+function entry(ctx: Context, row: QueueRow): QueueEntry {
+  return { ...row, paper: papersByIds(ctx.db, [row.document_id])[0] ?? null };
+}
+
+function requireEntry(ctx: Context, documentId: number): QueueRow {
+  const st = queueStatements(ctx.db);
+  const row = st.get.get(documentId) as QueueRow | undefined;
+  if (row) return row;
+  if (!st.documentExists.get(documentId)) throw notFound('document_not_found', `No document ${documentId}.`);
+  throw notFound('not_in_queue', `Document ${documentId} is not in the reading queue.`);
+}
+
+/** Save a paper; `created` is false when it was already saved (the row is answered unchanged). */
+export function saveToQueue(ctx: Context, documentId: number): { created: boolean; entry: QueueEntry } {
+  const st = queueStatements(ctx.db);
+  if (!st.documentExists.get(documentId)) throw notFound('document_not_found', `No document ${documentId}.`);
+  const now = ctx.nowIso();
+  const created = st.insert.run(documentId, now, now).changes > 0;
+  return { created, entry: entry(ctx, st.get.get(documentId) as QueueRow) };
+}
+
+/** Mark read or unread; marking with the current status changes nothing (not even updated_at_utc). */
+export function setQueueStatus(ctx: Context, documentId: number, status: QueueStatus): QueueEntry & { changed: boolean } {
+  requireEntry(ctx, documentId);
+  const st = queueStatements(ctx.db);
+  const changed = st.setStatus.run({ status, now: ctx.nowIso(), id: documentId }).changes > 0;
+  return { ...entry(ctx, st.get.get(documentId) as QueueRow), changed };
+}
+
+/** Remove from the queue; the paper itself is untouched. */
+export function removeFromQueue(ctx: Context, documentId: number): { document_id: number; removed: true } {
+  requireEntry(ctx, documentId);
+  queueStatements(ctx.db).remove.run(documentId);
+  return { document_id: documentId, removed: true };
+}
+
+export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number }) {
+  const st = queueStatements(ctx.db);
+  const status = options.status ?? 'all';
+  const rows = (status === 'all' ? st.pageAll.all(options.limit, options.offset) : st.pageByStatus.all(status, options.limit, options.offset)) as QueueRow[];
+  const counts = { unread: 0, read: 0 };
+  for (const { status: s, n } of st.counts.all() as { status: QueueStatus; n: number }[]) counts[s] = n;
+  const total = status === 'all' ? counts.unread + counts.read : counts[status];
+  const end = options.offset + rows.length;
+  return {
+    status,
+    total,
+    counts,
+    limit: options.limit,
+    offset: options.offset,
+    next_offset: end < total ? end : null,
+    entries: rows.map((row) => entry(ctx, row)),
+  };
+}

@@ -1,0 +1,26 @@
+/** Helpers for corpus tests: records built to order, merged straight into a Context's database. */
+import type { Context } from '../src/context.js';
+import { mergeRecords } from '../src/corpus/merge.js';
+import type { NormalizedRecord } from '../src/sources/types.js';
+
+export function makeRecord(n: number, fields: Partial<NormalizedRecord> = {}): NormalizedRecord {
+  return {
+    source: 'crossref',
+    nativeId: `native-${n}`,
+    title: `Paper number ${n} about things`,
+    authors: [{ name: `Author ${n % 5}` }],
+    abstract: `Abstract of paper ${n}.`,
+    publicationDate: `2020-01-${String(1 + (n % 28)).padStart(2, '0')}`,
+    datePrecision: 'day',
+    doi: `10.5555/test.${n}`,
+    ids: {},
+    categories: [],
+    relations: [],
+    ...fields,
+  };
+}
+
+/** Merge records one batch; answers their document ids in order. */
+export function seed(ctx: Context, records: NormalizedRecord[]): number[] {
+  return mergeRecords(ctx.db, records.map((record, rank) => ({ record, rank })), ctx.nowIso()).map((r) => r.documentId);
+}

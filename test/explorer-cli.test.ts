@@ -1,0 +1,98 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createContext } from '../src/context.js';
+import { silentLogger } from '../src/log.js';
+import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { makeRecord, seed } from './_corpus.js';
+
+let dirs: TempDirs;
+let ids: number[];
+const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const json = async (...args: string[]) => {
+  const r = await svc('--json', ...args);
+  assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+
+test.before(async () => {
+  dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env, log: silentLogger });
+  ids = seed(ctx, Array.from({ length: 12 }, (_, i) => makeRecord(i + 1, { title: i % 2 ? `Soil carbon ${i}` : `Coral reef ${i}`, categories: i % 2 ? ['Ecology'] : ['Marine'] })));
+  await ctx.close();
+});
+test.after(() => dirs.cleanup());
+
+test('explore: pages with --next, filters, facets, export; --json is one document', async () => {
+  const first = await json('explore', '--limit', '5');
+  assert.is(first.papers.length, 5);
+  const second = await json('explore', '--limit', '5', '--next', first.next_cursor);
+  assert.not.ok(second.papers.some((p: any) => first.papers.some((q: any) => q.id === p.id)));
+  const human = await svc('explore', 'soil', '--limit', '2');
+  assert.is(human.code, 0);
+  assert.match(human.stdout, /Soil carbon/);
+  assert.match(human.stderr, /--next \S+/);
+  assert.is((await json('explore', '--category', 'Marine')).papers.length, 6);
+  const facets = await json('explore', '--facets', 'soil');
+  assert.is(facets.total, 6);
+  const exported = await json('explore', '--category', 'Ecology', '--export', 'ris');
+  assert.is(exported.count, 6);
+  assert.match(exported.text, /TY {2}- /);
+  const file = path.join(dirs.root, 'out.bib');
+  assert.is((await svc('explore', '--export', 'bibtex', '-o', file)).code, 0);
+  assert.match(fs.readFileSync(file, 'utf8'), /@article|@misc/);
+  const semantic = await json('explore', 'soil', '--mode', 'semantic');
+  assert.is(semantic.mode_unavailable.reason, 'embeddings_unavailable');
+});
+
+test('explore: bad flags exit 2 naming the flag, before anything runs', async () => {
+  for (const [args, flag] of [
+    [['--limit', '0'], '--limit'],
+    [['--limit', '1.5'], '--limit'],
+    [['--sort', 'oldest'], '--sort'],
+    [['--from', '2020-13-01'], '--from'],
+    [['--from', '2021-01-02', '--to', '2021-01-01'], '--from'],
+    [['--export', 'docx'], '--export'],
+    [['--sort', 'relevance'], '--sort'],
+    [['--next', 'garbage'], 'cursor'],
+  ] as const) {
+    const r = await svc('explore', ...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(flag.replace(/-/g, '\\-')));
+  }
+  const r = await svc('--json', 'explore', '--limit', 'abc');
+  assert.is(r.code, 2);
+  assert.is(JSON.parse(r.stdout).error, 'invalid_flag');
+});
+
+test('queue: add (twice), read, unread, list, remove with --yes; missing ids exit 3', async () => {
+  const added = await json('queue', 'add', String(ids[0]));
+  assert.is(added.created, true);
+  assert.is((await json('queue', 'add', String(ids[0]))).created, false);
+  await json('queue', 'add', String(ids[1]));
+  assert.is((await json('queue', 'read', String(ids[0]))).status, 'read');
+  assert.is((await json('queue', 'list', '--status', 'unread')).total, 1);
+  assert.is((await json('queue', 'list')).total, 2);
+  assert.is((await json('queue', 'unread', String(ids[0]))).status, 'unread');
+  assert.is((await svc('queue', 'remove', String(ids[1]))).code, 2, 'no terminal, no --yes');
+  assert.equal(await json('queue', 'remove', String(ids[1]), '--yes'), { document_id: ids[1], removed: true });
+  assert.is((await svc('queue', 'read', String(ids[5]))).code, 3);
+  assert.is((await svc('queue', 'add', '999999')).code, 3);
+  assert.is((await svc('queue', 'add', 'x')).code, 2);
+  assert.is((await svc('queue', 'list', '--status', 'done')).code, 2);
+  const human = await svc('queue', 'list');
+  assert.match(human.stdout, /1 saved \(1 unread, 0 read\)/);
+});
+
+test('why: human and JSON; unknown document exits 3', async () => {
+  const why = await json('why', String(ids[0]));
+  assert.is(why.document_id, ids[0]);
+  assert.ok(why.cannot_verify.length > 0);
+  const human = await svc('why', String(ids[0]));
+  assert.match(human.stdout, /Cannot be verified here/);
+  assert.is((await svc('why', '999999')).code, 3);
+  assert.is((await svc('why', '0')).code, 2);
+});
+
+test.run();

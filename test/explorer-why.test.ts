@@ -1,0 +1,72 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fixture, type TestServer } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+import { dive, finished, serverWithSources } from './_executions.js';
+import { makeRecord, seed } from './_corpus.js';
+
+let crossref: Stub;
+let t: TestServer;
+let exec: number;
+
+test.before(async () => {
+  crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  t = await serverWithSources({ crossref: crossref.url });
+  exec = await dive(t, { repository: 'crossref', query: 'communicating ecology', keywords: ['science outreach'], max_results: 2 });
+  await finished(t, exec);
+});
+test.after(async () => {
+  await t.close();
+  await crossref.close();
+});
+
+const docByDoi = (doi: string) => t.ctx.db.prepare('SELECT id FROM documents WHERE doi = ?').pluck().get(doi) as number;
+
+test('why: the run, the source, the rank, and which words matched in which field', async () => {
+  const id = docByDoi('10.1093/obo/9780199830060-0238');
+  const r = await t.request('GET', `/api/documents/${id}/why`);
+  assert.is(r.status, 200, r.text);
+  const why = r.json();
+  assert.is(why.document_id, id);
+  assert.is(why.found_by[0].source, 'crossref');
+  assert.is(why.found_by[0].linked_to_stored_run, true);
+  const run = why.executions[0];
+  assert.is(run.execution_id, exec);
+  assert.is(run.source, 'crossref');
+  assert.is(run.query, 'communicating ecology');
+  assert.is(run.relevance_ranked, true);
+  const term = (name: string) => run.terms.find((x: any) => x.term === name);
+  assert.ok(term('communicating').fields.includes('title'));
+  assert.ok(term('ecology').fields.includes('title'));
+  assert.ok(term('ecology').fields.includes('venue'));
+  assert.equal(term('science outreach').kind, 'keyword');
+  assert.is(run.verdict, term('science outreach').fields.length ? 'all_terms_matched' : 'some_terms_matched');
+  assert.ok(typeof why.method === 'string' && why.method.length > 50);
+});
+
+test('why: words the record lacks are listed unmatched and the gap is said to be unverifiable', async () => {
+  // The stub answers every query the same, as a relevance-ranked source may: "zebrafish" is in neither record.
+  const second = await dive(t, { repository: 'crossref', query: 'zebrafish', max_results: 2 });
+  await finished(t, second);
+  const id = docByDoi('10.1093/obo/9780199830060-0023');
+  const why = (await t.request('GET', `/api/documents/${id}/why`)).json();
+  assert.is(why.executions.length, 2);
+  const run = why.executions.find((e: any) => e.execution_id === second);
+  assert.equal(run.terms, [{ term: 'zebrafish', kind: 'query_word', fields: [] }]);
+  assert.is(run.verdict, 'no_term_matched');
+  assert.is(run.first_found_by_this_run, false);
+  assert.ok(why.cannot_verify.some((s: string) => s.startsWith(`Execution ${second}:`) && /ranks by relevance/.test(s)));
+});
+
+test('why: provenance with no stored run, no abstract, unknown paper', async () => {
+  const [id] = seed(t.ctx, [makeRecord(7, { source: 'openalex', nativeId: 'W7', abstract: undefined, title: 'Unrelated thing entirely' })]);
+  const why = (await t.request('GET', `/api/documents/${id}/why`)).json();
+  assert.equal(why.executions, []);
+  assert.is(why.found_by[0].linked_to_stored_run, false);
+  assert.ok(why.cannot_verify.some((s: string) => /no stored run links it/.test(s)));
+  assert.ok(why.cannot_verify.some((s: string) => /No source gave an abstract/.test(s)));
+  assert.is((await t.request('GET', '/api/documents/999999/why')).status, 404);
+  assert.is((await t.request('GET', '/api/documents/0/why')).status, 422);
+});
+
+test.run();

@@ -1,0 +1,80 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, type TestServer } from './_setup.js';
+import { makeRecord, seed } from './_corpus.js';
+
+let t: TestServer;
+let ids: number[];
+
+test.before(async () => {
+  t = await startTestServer();
+  ids = seed(t.ctx, [1, 2, 3, 4].map((n) => makeRecord(n)));
+});
+test.after(async () => t.close());
+
+test('save: 201 once, then the same row unchanged with 200; unknown paper 404; bad body 422', async () => {
+  const first = await t.request('POST', '/api/reading-queue', { body: { document_id: ids[0] } });
+  assert.is(first.status, 201);
+  assert.is(first.json().status, 'unread');
+  assert.is(first.json().created, true);
+  assert.is(first.json().paper.id, ids[0]);
+  const again = await t.request('POST', '/api/reading-queue', { body: { document_id: ids[0] } });
+  assert.is(again.status, 200);
+  assert.is(again.json().created, false);
+  assert.is(again.json().saved_at_utc, first.json().saved_at_utc);
+  assert.is((await t.request('POST', '/api/reading-queue', { body: { document_id: 999999 } })).status, 404);
+  for (const body of [{}, { document_id: 0 }, { document_id: 'x' }, { document_id: 1.5 }]) assert.is((await t.request('POST', '/api/reading-queue', { body })).status, 422, JSON.stringify(body));
+});
+
+test('read and unread; listing filters by status (omitted or all means both); paging', async () => {
+  await t.request('POST', '/api/reading-queue', { body: { document_id: ids[1] } });
+  await t.request('POST', '/api/reading-queue', { body: { document_id: ids[2] } });
+  const read = await t.request('PUT', `/api/reading-queue/${ids[1]}`, { body: { status: 'read' } });
+  assert.is(read.status, 200);
+  assert.is(read.json().status, 'read');
+  assert.ok(read.json().read_at_utc);
+  assert.is(read.json().changed, true);
+  assert.is((await t.request('PUT', `/api/reading-queue/${ids[1]}`, { body: { status: 'read' } })).json().changed, false);
+  assert.is((await t.request('PUT', `/api/reading-queue/${ids[1]}`, { body: { status: 'done' } })).status, 422);
+  assert.is((await t.request('PUT', `/api/reading-queue/${ids[3]}`, { body: { status: 'read' } })).json().detail.reason, 'not_in_queue');
+  assert.is((await t.request('PUT', `/api/reading-queue/999999`, { body: { status: 'read' } })).status, 404);
+
+  const all = (await t.request('GET', '/api/reading-queue')).json();
+  assert.is(all.total, 3);
+  assert.equal(all.counts, { unread: 2, read: 1 });
+  assert.equal((await t.request('GET', '/api/reading-queue?status=all')).json().total, 3);
+  const unread = (await t.request('GET', '/api/reading-queue?status=unread')).json();
+  assert.equal(unread.entries.map((e: any) => e.document_id).sort(), [ids[0], ids[2]].sort());
+  assert.is((await t.request('GET', '/api/reading-queue?status=read')).json().entries[0].document_id, ids[1]);
+  const page = (await t.request('GET', '/api/reading-queue?limit=2')).json();
+  assert.is(page.entries.length, 2);
+  assert.is(page.next_offset, 2);
+  assert.is((await t.request('GET', '/api/reading-queue?status=bogus')).status, 422);
+  assert.is((await t.request('GET', '/api/reading-queue?limit=0')).status, 422);
+  assert.is((await t.request('PUT', `/api/reading-queue/${ids[1]}`, { body: { status: 'unread' } })).json().read_at_utc, null);
+});
+
+test('remove: the paper stays in the corpus; removing again is 404', async () => {
+  const r = await t.request('DELETE', `/api/reading-queue/${ids[2]}`);
+  assert.is(r.status, 200);
+  assert.equal(r.json(), { document_id: ids[2], removed: true });
+  assert.ok(t.ctx.db.prepare('SELECT 1 FROM documents WHERE id = ?').get(ids[2]));
+  assert.is((await t.request('DELETE', `/api/reading-queue/${ids[2]}`)).status, 404);
+  assert.is((await t.request('DELETE', `/api/reading-queue/abc`)).status, 422);
+});
+
+test('a paper deleted from the corpus leaves the queue; folding two papers keeps one queue row', async () => {
+  t.ctx.db.prepare('DELETE FROM documents WHERE id = ?').run(ids[1]);
+  assert.is((await t.request('GET', '/api/reading-queue')).json().total, 1);
+  const [a] = seed(t.ctx, [makeRecord(50, { doi: '10.5555/fold-a', ids: {} })]);
+  const [b] = seed(t.ctx, [makeRecord(51, { doi: undefined, ids: { arxiv: '2101.00001' } })]);
+  await t.request('POST', '/api/reading-queue', { body: { document_id: a } });
+  await t.request('POST', '/api/reading-queue', { body: { document_id: b } });
+  // One record names both identifiers: the two documents are one work.
+  seed(t.ctx, [makeRecord(52, { doi: '10.5555/fold-a', ids: { arxiv: '2101.00001' } })]);
+  const list = (await t.request('GET', '/api/reading-queue')).json();
+  assert.is(list.total, 2);
+  assert.ok(list.entries.some((e: any) => e.document_id === Math.min(a!, b!)));
+});
+
+test.run();
