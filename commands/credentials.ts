@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { MAX_CREDENTIAL_LENGTH } from '../src/credentials/store.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 
@@ -11,7 +11,7 @@ async function readSecret(io: Io, name: string): Promise<string> {
   if (io.stdinIsTTY) {
     const { password, isCancel } = await import('@clack/prompts');
     const answer = await password({ message: `Value for ${name}`, mask: '•' });
-    if (isCancel(answer)) throw new SvcError(400, 'cancelled', 'Nothing stored.');
+    if (isCancel(answer)) throw promptCancelled('Nothing stored.');
     value = String(answer);
   } else {
     value = (await io.readStdin()).replace(/\r?\n$/, '');

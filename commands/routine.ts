@@ -7,7 +7,7 @@ import { confirmDestructive } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { addCommand, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 
@@ -35,7 +35,9 @@ export function register(program: Command, io: Io): void {
     .option('--no-intent', 'remove the intent')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
-      const view = updateRoutine(ctx, current.id, routineUpdateBody(current, flags));
+      const body = routineUpdateBody(current, flags);
+      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id);
+      const view = updateRoutine(ctx, current.id, body);
       emit(io, view, () => routineDetail(view));
     }));
   routine

@@ -57,6 +57,10 @@ function settleOverdue(ctx: Context, routineId: number, why: string): void {
   );
 }
 
+export function findRoutinesNamed(ctx: Context, name: string): number[] {
+  return repo.routineIdsNamed(ctx.db, name);
+}
+
 /** @example createRoutine(ctx, { name: 'ecology', schedule_cron: '0 6 * * *', parameters: { repositories: ['crossref'], query: 'ecology', window_days: 7 } }) */
 export function createRoutine(ctx: Context, body: unknown): { id: number; name: string } {
   const fields = parseRoutineCreate(body, ctx.clock.now());
