@@ -6,7 +6,7 @@ import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { createConfiguration, deleteConfiguration, listConfigurations, requireConfig } from '../src/configurations/service.js';
 import { exportConfigurations, importConfigurations, MAX_IMPORT_BYTES } from '../src/configurations/transfer.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 import { enumFlag, idArg } from './lib/flags.js';
@@ -84,7 +84,7 @@ export function register(program: Command, io: Io): void {
     .description('delete a saved configuration (runs that used it stay)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireConfig(ctx, idArg(id, 'configuration'));
-      if (!(await confirmDestructive(io, `Delete saved configuration ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
+      if (!(await confirmDestructive(io, `Delete saved configuration ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
       emit(io, deleteConfiguration(ctx, row.id), () => `Configuration ${row.id} deleted.`);
     }));
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { MAX_CREDENTIAL_LENGTH } from '../src/credentials/store.js';
-import { confirmDestructive, promptCancelled } from './lib/confirm.js';
+import { confirmDestructive, declined, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 
@@ -51,7 +51,7 @@ export function register(program: Command, io: Io): void {
     .action((name: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
         ctx.credentials.status(name);
-        if (!(await confirmDestructive(io, `Delete the stored ${name}?`, opts.yes))) return io.err('Nothing deleted.');
+        if (!(await confirmDestructive(io, `Delete the stored ${name}?`, opts.yes))) return declined(io, { name });
         ctx.credentials.remove(name);
         emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: deleted`);
       }),

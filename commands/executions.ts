@@ -10,7 +10,7 @@ import { getExecution, type ExecutionRow } from '../src/executions/repo.js';
 import { renderReport } from '../src/executions/report.js';
 import { searchRecord } from '../src/executions/search-record.js';
 import { executionDetail } from '../src/executions/views.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runInForeground, summary } from './lib/run-foreground.js';
@@ -101,7 +101,7 @@ export function register(program: Command, io: Io): void {
     .action((id: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
         const r = row(ctx, id);
-        if (!(await confirmDestructive(io, `Delete execution ${r.id} (${r.type} "${r.query}")?`, opts.yes))) return io.err('Nothing deleted.');
+        if (!(await confirmDestructive(io, `Delete execution ${r.id} (${r.type} "${r.query}")?`, opts.yes))) return declined(io, { id: r.id });
         emit(io, executionManager(ctx).remove(r.id), () => `Execution ${r.id} deleted.`);
       }),
     );

@@ -3,7 +3,7 @@ import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/scheduler/views.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
@@ -71,7 +71,7 @@ export function register(program: Command, io: Io): void {
     .description('delete a routine and its scheduled job (its runs and the corpus stay)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireRoutine(ctx, idArg(id, 'routine'));
-      if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
+      if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
       emit(io, deleteRoutine(ctx, row.id), () => `Routine ${row.id} deleted.`);
     }));
   routine

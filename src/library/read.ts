@@ -31,6 +31,18 @@ export function findFile(ctx: Context, ref: FileRef): { vault: VaultRow; row: Fi
   return { vault, row };
 }
 
+/**
+ * The file_id of a file named either way a listing shows it: its file_id, or
+ * the row id of the ID column (what `svc library list` prints first).
+ */
+export function resolveFileId(ctx: Context, expectedVaultId: string, ref: string): string {
+  if (!/^[1-9]\d{0,14}$/.test(ref)) return ref;
+  const lib = libraryOf(ctx);
+  const row = lib.catalog().byRowId(requireVault(lib, expectedVaultId).vault_id, Number(ref));
+  if (!row) throw reasons.fileNotFound();
+  return row.file_id;
+}
+
 /** GET /api/library/files/{file_id}: recorded metadata and explicit paper links. */
 export function fileMetadata(ctx: Context, ref: FileRef) {
   const { vault, row } = findFile(ctx, ref);
