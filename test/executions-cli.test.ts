@@ -102,6 +102,29 @@ test('flags are validated with the same rules as the API and named as flags', as
   }
 });
 
+test('offline: a dive ends at once (exit 1), names ENOTFOUND in the summary, log and report, and says the machine looks offline', async () => {
+  const dirs = tempDirs();
+  try {
+    // .invalid never resolves (RFC 6761): the same failure as a machine with no DNS.
+    const env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
+    const started = Date.now();
+    const r = await runCli(['dive', 'arxiv', 'x'], { env });
+    const ms = Date.now() - started;
+    assert.is(r.code, 1, r.stderr);
+    assert.ok(ms < 2000, `ended in ${ms} ms`);
+    assert.match(r.stdout, /arxiv +nothing: upstream_failure — arXiv: ENOTFOUND export\.arxiv\.invalid/);
+    assert.match(r.stdout, /This machine looks offline/);
+    const log = await runCli(['executions', 'log', '1'], { env });
+    assert.match(log.stdout, /ENOTFOUND export\.arxiv\.invalid/);
+    const report = await runCli(['executions', 'report', '1'], { env });
+    assert.match(report.stdout, /ENOTFOUND export\.arxiv\.invalid/);
+    const record = JSON.parse((await runCli(['executions', 'record', '1'], { env })).stdout);
+    assert.match(JSON.stringify(record), /"exception_class":"ENOTFOUND"/);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 test('Ctrl-C cancels cleanly: status cancelled, results kept, exit 130', async () => {
   const dirs = tempDirs();
   const fast = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json') }]);

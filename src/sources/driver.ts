@@ -7,6 +7,7 @@
 import type { Context } from '../context.js';
 import { svcVersion } from '../version.js';
 import { createSourceHttp, UpstreamError, type HttpTrace } from './http.js';
+import type { NetworkKind } from './net-cause.js';
 import { dateInWindow } from './normalize.js';
 import { throttleFor } from './throttle.js';
 import { ParseError, type CatalogEntry, type NormalizedRecord, type SearchRequest, type ZeroReason } from './types.js';
@@ -31,6 +32,8 @@ export interface SourceEvidence {
   total_reported?: number;
   retry_after_ms?: number;
   scan_limit_reached?: boolean;
+  /** No HTTP answer at all: dns, refused, unreachable, tls, timeout, reset or other. */
+  network?: NetworkKind;
 }
 
 export interface Window {
@@ -225,6 +228,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     evidence.http_status = failure.status;
     evidence.exception_class = failure.exceptionClass;
     if (failure.retryAfterMs !== undefined) evidence.retry_after_ms = failure.retryAfterMs;
+    if (failure.network) evidence.network = failure.network;
     const message = failure.reason === 'missing_key' ? `${entry.name} now requires the ${caps.credential!.name} credential (it answered ${failure.status}).` : `${entry.name}: ${failure.message}`;
     if (outcome.records.length > 0) {
       outcome.partialFailure = { exception_class: failure.exceptionClass, http_status: failure.status, message };
@@ -242,10 +246,10 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   return finish('answered_empty', evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`);
 }
 
-function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number } {
+function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number; network?: NetworkKind } {
   if (err instanceof UpstreamError) {
     const reason: ZeroReason = !keySent && acceptsKey && (err.status === 401 || err.status === 403) ? 'missing_key' : 'upstream_failure';
-    return { reason, status: err.status, exceptionClass: err.exceptionClass, message: err.message, retryAfterMs: err.retryAfterMs };
+    return { reason, status: err.status, exceptionClass: err.exceptionClass, message: err.message, retryAfterMs: err.retryAfterMs, network: err.networkKind };
   }
   if (err instanceof ParseError) return { reason: 'parse_failure', status: null, exceptionClass: 'ParseError', message: err.message };
   // An adapter tripping over an unexpected shape is a parse failure too; its message can be kept, it holds no key.
