@@ -18,6 +18,10 @@ test('svc dive piped: one line per event on stderr, the summary on stdout, exit 
     assert.match(lines[lines.length - 1]!, /INFO +completed: 2 documents/);
     assert.match(r.stdout, /^Execution 1 completed: 2 documents \(2 new\)/);
     assert.match(r.stdout, /Report: .*execution-1\.txt/);
+    const listed = await runCli(['executions', 'list'], { env });
+    assert.match(listed.stdout, /SOURCES\n.*crossref 2$/m, 'per-source counts in the list');
+    const listedJson = JSON.parse((await runCli(['--json', 'executions', 'list'], { env })).stdout);
+    assert.equal(listedJson.executions[0].sources, [{ source: 'crossref', status: 'answered', record_count: 2, zero_reason: null }]);
     const json = await runCli(['--json', 'executions', 'show', '1'], { env });
     assert.is(JSON.parse(json.stdout).result_count, 2);
     const report = await runCli(['executions', 'report', '1'], { env });
@@ -118,6 +122,7 @@ test('offline: a dive ends at once (exit 1), names ENOTFOUND in the summary, log
     assert.match(log.stdout, /ENOTFOUND export\.arxiv\.invalid/);
     const report = await runCli(['executions', 'report', '1'], { env });
     assert.match(report.stdout, /ENOTFOUND export\.arxiv\.invalid/);
+    assert.match((await runCli(['executions', 'list'], { env })).stdout, /arxiv 0 \(upstream_failure\)/, 'the zero reason in the list');
     const record = JSON.parse((await runCli(['executions', 'record', '1'], { env })).stdout);
     assert.match(JSON.stringify(record), /"exception_class":"ENOTFOUND"/);
   } finally {
