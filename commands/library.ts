@@ -19,9 +19,10 @@ import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
 
 /** A file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
-function fileArg(ctx: Context, vaultId: string, raw: string): string {
+function fileArg(ctx: Context, raw: string): { expectedVaultId: string; fileId: string } {
   if (!/^[1-9]\d{0,14}$/.test(raw) && !isUuid4(raw)) throw usageError(`A Library file is named by the ID or FILE_ID that \`svc library list\` prints, not "${raw}".`, 'invalid_id');
-  return resolveFileId(ctx, vaultId, raw);
+  const expectedVaultId = vaultId(ctx);
+  return { expectedVaultId, fileId: resolveFileId(ctx, expectedVaultId, raw) };
 }
 
 /** The same refusals the HTTP door gives, worded for the command line (arguments and commands, not body fields). */
@@ -86,29 +87,28 @@ export function register(program: Command, io: Io): void {
     .option('--q <text>', 'literal name substring, ASCII case-insensitive').option('--limit <n>', 'page size, 1 to 100')
     .option('--through <id>', 'the ceiling of the first page').option('--before <id>', 'the next page: ids below this')
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
-      const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) });
+      const flags = { q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) };
+      const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), ...flags });
       emit(io, page, () => table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])]));
       if (page.has_more && !io.json) io.err(`more: svc library list --through ${page.through_id} --before ${page.next_before_id}`);
     }));
 
   library.command('show').description('one file with its paper links').argument('<file>', 'its ID or FILE_ID from `svc library list`').action(action((ctx, file: string) => {
-    const expectedVaultId = vaultId(ctx);
-    const m = fileMetadata(ctx, { expectedVaultId, fileId: fileArg(ctx, expectedVaultId, file) });
+    const m = fileMetadata(ctx, fileArg(ctx, file));
     const rows = Object.entries(m.file).map(([k, v]) => [k, String(v)]);
     emit(io, m, () => table([...rows, ['paper_links', m.paper_links.map((l) => `${l.document_id} (${l.basis})`).join(', ') || '-']]));
   }));
 
   library.command('link').description('link a file to an existing paper id').argument('<file>', 'its ID or FILE_ID from `svc library list`').argument('<paper>', 'a paper (document) id')
     .action(action((ctx, file: string, documentId: string) => {
-      const expectedVaultId = vaultId(ctx);
-      const r = linkPaper(ctx, { expectedVaultId, fileId: fileArg(ctx, expectedVaultId, file), documentId: idArg(documentId, 'paper') });
+      const paper = idArg(documentId, 'paper');
+      const r = linkPaper(ctx, { ...fileArg(ctx, file), documentId: paper });
       emit(io, r, () => `${r.created ? 'linked' : 'already linked'}: ${r.file_id} → paper ${r.link.document_id}`);
     }));
 
   library.command('text').description('print a TXT or MD file (verified, newlines normalized to LF)').argument('<file>', 'its ID or FILE_ID from `svc library list`')
     .action(action((ctx, ref: string) => {
-      const expectedVaultId = vaultId(ctx);
-      const fileId = fileArg(ctx, expectedVaultId, ref);
+      const { expectedVaultId, fileId } = fileArg(ctx, ref);
       const { file } = fileMetadata(ctx, { expectedVaultId, fileId });
       const envelope = readText(ctx, { expectedVaultId, fileId, expectedVersionId: file.version_id });
       emit(io, envelope, () => envelope.text);

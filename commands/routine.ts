@@ -81,8 +81,8 @@ export function register(program: Command, io: Io): void {
     .option('--offset <n>', 'skip this many examples per side')
     .description('compare what the routine found with its intent: off target, missed in the corpus')
     .action((id: string, opts: { limit?: string; offset?: string }) => withContext(io, (ctx) => {
-      const row = requireRoutine(ctx, idArg(id, 'routine'));
       const page = { limit: intFlag(opts.limit, '--limit', { min: 1, max: COVERAGE_MAX_LIMIT }, COVERAGE_DEFAULT_LIMIT), offset: intFlag(opts.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0) };
+      const row = requireRoutine(ctx, idArg(id, 'routine'));
       const audit = routineCoverage(ctx, row, page);
       emit(io, audit, () => coverageText(audit));
     }));
