@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../src/routines/coverage.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
-import { schedulerJobs } from '../src/scheduler/views.js';
+import { schedulerJobs } from '../src/routines/jobs-view.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';

@@ -4,7 +4,7 @@
  */
 import type { Context } from '../context.js';
 import type { ExecutionRow } from '../executions/repo.js';
-import { upcomingFireEvents } from '../scheduler/calendar.js';
+import { upcomingFireEvents } from '../routines/upcoming-fires.js';
 
 export interface CalendarEvent {
   id: string;

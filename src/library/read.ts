@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import type { FileRow, VaultRow } from './catalog.js';
+import type { FileRow, VaultRow } from './repo.js';
 import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, sha256OfFd, UnsafeObject } from './fs-safe.js';
 import * as reasons from './reasons.js';
 import { retainedName } from './scan.js';

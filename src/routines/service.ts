@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { deleteJob, getJob, insertFire, putJob } from '../scheduler/jobs.js';
+import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
 import type { RoutineParameters } from './parameters.js';
 import * as repo from './repo.js';
