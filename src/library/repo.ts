@@ -2,6 +2,7 @@
  * The Library's SQL: prepared once per database connection.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { perDatabase } from '../db/per-database.js';
 
 export type LibraryFormat = 'pdf' | 'txt' | 'md';
 export type LinkBasis = 'import' | 'link';
@@ -97,16 +98,7 @@ function prepare(db: Database) {
 
 export type Catalog = ReturnType<typeof prepare>;
 
-const cache = new WeakMap<Database, Catalog>();
-
-export function catalogOf(db: Database): Catalog {
-  let catalog = cache.get(db);
-  if (!catalog) {
-    catalog = prepare(db);
-    cache.set(db, catalog);
-  }
-  return catalog;
-}
+export const catalogOf: (db: Database) => Catalog = perDatabase(prepare);
 
 /** ASCII case folding only: the list search's one normalization. */
 export function asciiFold(text: string): string {

@@ -4,6 +4,7 @@
  * statement is assembled from pieces.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { perDatabase } from '../db/per-database.js';
 
 export interface ExampleRow {
   id: number;
@@ -50,13 +51,4 @@ function prepare(db: Database) {
 
 export type CoverageRepo = ReturnType<typeof prepare>;
 
-const cache = new WeakMap<Database, CoverageRepo>();
-
-export function coverageRepo(db: Database): CoverageRepo {
-  let repo = cache.get(db);
-  if (!repo) {
-    repo = prepare(db);
-    cache.set(db, repo);
-  }
-  return repo;
-}
+export const coverageRepo: (db: Database) => CoverageRepo = perDatabase(prepare);
