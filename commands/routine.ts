@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../src/routines/coverage.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
-import { schedulerJobs } from '../src/scheduler/views.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { schedulerJobs } from '../src/routines/jobs-view.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { addCommand, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 import { registerTargetCommands } from './routine-target.js';
@@ -36,7 +36,9 @@ export function register(program: Command, io: Io): void {
     .option('--no-intent', 'remove the intent')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
-      const view = updateRoutine(ctx, current.id, routineUpdateBody(current, flags));
+      const body = routineUpdateBody(current, flags);
+      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id);
+      const view = updateRoutine(ctx, current.id, body);
       emit(io, view, () => routineDetail(view));
     }));
   routine
@@ -70,7 +72,7 @@ export function register(program: Command, io: Io): void {
     .description('delete a routine and its scheduled job (its runs and the corpus stay)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireRoutine(ctx, idArg(id, 'routine'));
-      if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
+      if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
       emit(io, deleteRoutine(ctx, row.id), () => `Routine ${row.id} deleted.`);
     }));
   routine
@@ -80,8 +82,8 @@ export function register(program: Command, io: Io): void {
     .option('--offset <n>', 'skip this many examples per side')
     .description('compare what the routine found with its intent: off target, missed in the corpus')
     .action((id: string, opts: { limit?: string; offset?: string }) => withContext(io, (ctx) => {
-      const row = requireRoutine(ctx, idArg(id, 'routine'));
       const page = { limit: intFlag(opts.limit, '--limit', { min: 1, max: COVERAGE_MAX_LIMIT }, COVERAGE_DEFAULT_LIMIT), offset: intFlag(opts.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0) };
+      const row = requireRoutine(ctx, idArg(id, 'routine'));
       const audit = routineCoverage(ctx, row, page);
       emit(io, audit, () => coverageText(audit));
     }));

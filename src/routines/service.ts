@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { deleteJob, getJob, insertFire, putJob } from '../scheduler/jobs.js';
+import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
 import type { RoutineParameters } from './parameters.js';
 import * as repo from './repo.js';
@@ -55,6 +55,10 @@ function settleOverdue(ctx: Context, routineId: number, why: string): void {
     },
     ctx.nowIso(),
   );
+}
+
+export function findRoutinesNamed(ctx: Context, name: string): number[] {
+  return repo.routineIdsNamed(ctx.db, name);
 }
 
 /** @example createRoutine(ctx, { name: 'ecology', schedule_cron: '0 6 * * *', parameters: { repositories: ['crossref'], query: 'ecology', window_days: 7 } }) */
