@@ -10,7 +10,7 @@ import { emit, type Io } from './lib/io.js';
 import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
-import { registerTargetCommands } from './routine-target.js';
+import { addCommand as addTargetCommands } from './routine-target.js';
 
 
 export function register(program: Command, io: Io): void {
@@ -94,5 +94,5 @@ export function register(program: Command, io: Io): void {
       const view = schedulerJobs(ctx, 'not_in_this_process');
       emit(io, view, () => jobsTable(view));
     }));
-  registerTargetCommands(routine, io);
+  addTargetCommands(routine, io);
 }
