@@ -4,6 +4,8 @@ import { corpus } from './002-corpus.js';
 import { executions } from './003-executions.js';
 import { routines } from './004-routines.js';
 import { library } from './016-library.js';
+import { embeddings } from './009-embeddings.js';
+import { links } from './010-links.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -22,6 +24,8 @@ export const MIGRATIONS: Migration[] = [
   // area: analytics (7)
   // area: profiles (8)
   // area: similarity (9, 10)
+  embeddings,
+  links,
   // area: admin (11)
   // area: assistant (15)
   library,
