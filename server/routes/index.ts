@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings.js';
 import { routineRoutes } from './routines.js';
 import { schedulerRoutes } from './scheduler.js';
 import { configurationRoutes } from './configurations.js';
+import { similarityRoutes } from './similarity.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -40,6 +41,7 @@ export const ROUTES: RouteDef[] = [
   // area: analytics
   // area: profiles
   // area: similarity
+  ...similarityRoutes,
   // area: admin
   // area: evidence
   // area: answers

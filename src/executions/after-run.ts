@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import type { ExecutionStatus } from './repo.js';
+import { embedAfterRun } from '../similarity/after-run.js';
 
 export interface SettledExecution {
   id: number;
@@ -19,6 +20,7 @@ const STEPS: { name: string; run: AfterRunStep }[] = [
   // area: delivery
   // area: profiles
   // area: similarity
+  { name: 'embed-new-documents', run: embedAfterRun },
 ];
 
 export async function runAfterRunSteps(ctx: Context, execution: SettledExecution): Promise<void> {
