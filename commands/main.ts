@@ -40,6 +40,9 @@ export const COMMANDS: CommandEntry[] = [
   // area: analytics
   // area: profiles
   // area: similarity
+  { name: 'embed', summary: 'embeddings: status, backfill, cancel, estimate, probe, rebuild', load: () => import('./embed.js') },
+  { name: 'similar', summary: 'papers nearest to one document', load: () => import('./similar.js') },
+  { name: 'links', summary: 'near-duplicate links: scan, status, show, preview (never merges)', load: () => import('./links.js') },
   // area: admin
   // area: evidence
   // area: answers
