@@ -71,6 +71,8 @@ export interface ScanOptions {
   isCancelled?: () => boolean;
   onProgress?: (scan: { scanned: number; total: number; candidates: number; links: number; phase: string }) => void;
   onStart?: (scanId: number) => void;
+  /** After each document is judged, with the links found so far (written or pending). */
+  onJudged?: (documentId: number, linksFound: number) => void;
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -152,6 +154,7 @@ export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Prom
         }
       }
       scanned = low + 1;
+      options.onJudged?.(ids[low]!, written + pending.length);
       if (pending.length >= 500 || ++sinceTick >= 2000) {
         flush();
         sinceTick = 0;
