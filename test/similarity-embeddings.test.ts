@@ -6,6 +6,8 @@ import { backfillSettled } from '../src/similarity/backfill.js';
 import { embedLexical, emptyStats, observe } from '../src/similarity/lexical.js';
 import { semanticSearch, similarDocuments } from '../src/similarity/similar.js';
 import { runBackfill } from '../src/similarity/backfill.js';
+import { bruteForce } from '../src/similarity/vec-index.js';
+import { readVector } from '../src/similarity/repo.js';
 import { startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
 import { seedDocuments, TOPICS } from './_similarity.js';
 
@@ -94,6 +96,9 @@ test('backfill returns at once, embeds everything, is incremental; rebuild; simi
   const reef = similar.results.find((x: any) => x.document_id === ids[1]);
   assert.equal(reef.sources, ['arxiv']);
   assert.ok(similar.results.every((x: any, i: number, all: any[]) => i === 0 || all[i - 1].distance <= x.distance));
+  // The quantised index with exact rescoring answers what the exact scan answers, distances included.
+  const exact = bruteForce(t.ctx, 'local/lexical-hash-v1', readVector(t.ctx.db, 'local/lexical-hash-v1', ids[0]!)!, 3, undefined, ids[0]);
+  assert.equal(similar.results.map((x: any) => [x.document_id, x.distance]), exact.map((n) => [n.document_id, Math.round(n.distance * 1e6) / 1e6]));
 
   // A new document has no vector until embedded; the index follows new vectors.
   const [late] = seedDocuments(t.ctx.db, [{ title: 'Coral reef heatwave bleaching survey', abstract: 'Bleaching of corals on reefs.' }]);
