@@ -57,7 +57,7 @@ export function linkDocsPage(db: Database, afterId: number, limit: number): Link
 }
 
 export function linkDocsByIds(db: Database, ids: number[]): LinkInput[] {
-  return (db.prepare(`SELECT ${LINK_COLUMNS} FROM documents d, json_each(?) j ON d.id = j.value`).all(JSON.stringify(ids)) as RawLinkDoc[]).map(toInput);
+  return (db.prepare(`SELECT ${LINK_COLUMNS} FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value`).all(JSON.stringify(ids)) as RawLinkDoc[]).map(toInput);
 }
 
 export function writeLinks(db: Database, links: { a: number; b: number; verdict: LinkVerdict }[], now: string): number {

@@ -66,7 +66,7 @@ export function lackingAmong(db: Database, model: string, ids: number[]): Docume
   if (ids.length === 0) return [];
   return db
     .prepare(
-      `SELECT d.id, d.title, d.abstract FROM documents d, json_each(?) j ON d.id = j.value
+      `SELECT d.id, d.title, d.abstract FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value
        WHERE NOT EXISTS (SELECT 1 FROM embedding_vectors v WHERE v.model = ? AND v.document_id = d.id) ORDER BY d.id`,
     )
     .all(JSON.stringify(ids), model) as DocumentText[];
@@ -107,7 +107,7 @@ export function modelsOfDocument(db: Database, documentId: number): string[] {
 export function* iterateVectors(db: Database, model: string, ids?: number[]): Generator<{ document_id: number; vector: Buffer }> {
   if (ids) {
     yield* db
-      .prepare('SELECT v.document_id, v.vector FROM embedding_vectors v, json_each(?) j ON v.document_id = j.value WHERE v.model = ?')
+      .prepare('SELECT v.document_id, v.vector FROM json_each(?) j CROSS JOIN embedding_vectors v ON v.model = ? AND v.document_id = j.value')
       .iterate(JSON.stringify(ids), model) as Iterable<{ document_id: number; vector: Buffer }>;
   } else {
     yield* db.prepare('SELECT document_id, vector FROM embedding_vectors WHERE model = ?').iterate(model) as Iterable<{ document_id: number; vector: Buffer }>;
@@ -184,7 +184,7 @@ export function documentSummaries(db: Database, ids: number[]): Map<number, { id
     .prepare(
       `SELECT d.id, d.title, d.year, d.doi, d.arxiv_id,
         (SELECT json_group_array(DISTINCT s.source) FROM document_sources s WHERE s.document_id = d.id) AS sources
-       FROM documents d, json_each(?) j ON d.id = j.value`,
+       FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value`,
     )
     .all(JSON.stringify(ids)) as { id: number; title: string; year: number | null; doi: string | null; arxiv_id: string | null; sources: string | null }[];
   for (const r of rows) out.set(r.id, { ...r, sources: r.sources ? (JSON.parse(r.sources) as string[]).sort() : [] });
