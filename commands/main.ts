@@ -49,6 +49,9 @@ export const COMMANDS: CommandEntry[] = [
   // area: profiles
   { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile.js') },
   // area: similarity
+  { name: 'embed', summary: 'embeddings: status, backfill, cancel, estimate, probe, rebuild', load: () => import('./embed.js') },
+  { name: 'similar', summary: 'papers nearest to one document', load: () => import('./similar.js') },
+  { name: 'links', summary: 'near-duplicate links: scan, status, show, preview (never merges)', load: () => import('./links.js') },
   // area: admin
   { name: 'backup', summary: 'write a backup bundle; verify one', load: () => import('./backup.js') },
   { name: 'restore', summary: 'stage a restore from a bundle; status, cancel, undo copies', load: () => import('./restore.js') },

@@ -33,9 +33,11 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     contact_email: { type: 'string', default: '', maxLength: 320, email: true, doc: 'Contact address sent to APIs that ask for one (Crossref and OpenAlex polite pools, NCBI).' },
   },
   embeddings: {
-    provider: { type: 'string', default: 'none', maxLength: 64, doc: 'Embedding provider (none turns similarity off).' },
-    model: { type: 'string', default: '', maxLength: 512, doc: 'Embedding model id.' },
+    provider: { type: 'string', default: 'local', oneOf: ['none', 'local', 'openai', 'ollama'], doc: 'Embedding lane: local (lexical, offline), openai (or any OpenAI-compatible server), ollama, or none (similarity off). A provider that cannot embed is refused.' },
+    model: { type: 'string', default: '', maxLength: 512, doc: 'Embedding model id at that provider; empty for the lane default.' },
+    base_url: { type: 'string', default: '', maxLength: 2048, doc: 'Endpoint of an OpenAI-compatible or Ollama server; empty for the provider default.' },
     batch_size: { type: 'integer', default: 32, min: 1, max: 1024, doc: 'Documents embedded per request.' },
+    embed_after_runs: { type: 'boolean', default: true, doc: 'Embed the new documents of a run when it settles (bounded; never fails the run).' },
   },
   cloud: {
     provider: { type: 'string', default: 'none', oneOf: ['none', 'webdav'], doc: 'Cloud backup target kind.' },
