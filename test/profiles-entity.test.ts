@@ -33,9 +33,13 @@ test.after(async () => {
 test('a fire asks by ORCID where it can, by name elsewhere, and says entity_unsupported for the rest', async () => {
   const profile = (await t.request('POST', '/api/profiles', { body: { name: 'Han Trong Thanh', orcid: ORCID } })).json();
   const routine = await t.request('POST', '/api/routines', {
-    body: { name: 'follow', schedule_cron: '@daily', parameters: { repositories: ['crossref', 'openalex', 'arxiv', 'dblp'], query: 'language', max_results: 5 }, entity: { profile_id: profile.id, mode: 'new_papers' } },
+    body: { name: 'follow', schedule_cron: '@daily', parameters: { repositories: ['crossref', 'openalex', 'arxiv', 'dblp'], query: '', max_results: 5 }, entity: { profile_id: profile.id, mode: 'new_papers' } },
   });
   assert.is(routine.status, 201, routine.text);
+  const unfocused = await t.request('POST', '/api/routines', { body: { name: 'nothing', schedule_cron: '@daily', parameters: { repositories: ['crossref'], query: '' } } });
+  assert.equal([unfocused.status, unfocused.json().detail[0].loc], [422, ['body', 'parameters', 'query']], 'an empty query needs an entity');
+  const cleared = await t.request('PUT', `/api/routines/${routine.json().id}`, { body: { entity: null } });
+  assert.is(cleared.status, 422, 'dropping the entity of a routine with no query is refused');
   const run = (await t.request('POST', `/api/routines/${routine.json().id}/run`)).json();
   await finished(t, run.execution_id);
   assert.is(crossref.requests[0]!.query.get('query.author'), null, 'an ORCID is a filter, not a byline query');

@@ -11,6 +11,7 @@ import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
+import { emptyQueryRefused } from './parameters.js';
 import type { RoutineParameters } from './parameters.js';
 import * as repo from './repo.js';
 import { parseRoutineCreate, parseRoutineUpdate } from './schema.js';
@@ -82,6 +83,7 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
   const before = repo.valuesOf(row);
   const { entity: rawEntity, ...rest } = changes;
   const values: repo.RoutineValues = { ...before, ...rest, entity: 'entity' in changes ? checkEntity(ctx, rawEntity) : before.entity };
+  if (!values.parameters.query && !values.entity) throw emptyQueryRefused(['body', 'parameters']);
   if (changes.parameters) checkSavedConfiguration(ctx, values.parameters);
   const scheduleChanged = values.schedule_cron !== before.schedule_cron;
   const now = ctx.nowIso();
