@@ -55,7 +55,7 @@ export function requireSearchable(ctx: Context, ids: string[], flag: string): vo
   const blocked = ids.map((id) => known.get(id)).filter((r) => r && !r.searchable);
   if (blocked.length === 0) return;
   const lines = blocked.map((r) => `${r!.id}: ${r!.message}`);
-  throw usageError(`${flag} names ${blocked.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${lines.join('; ')}`, blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : 'missing_key');
+  throw usageError(`${flag} names ${blocked.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${lines.join('; ')}`, blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : blocked.some((r) => r!.reason === 'entity_unsupported') ? 'source_needs_orcid' : 'missing_key');
 }
 
 /**

@@ -158,6 +158,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     if (!apiKey && caps.credential.required) return finish('missing_key', `${entry.name} needs the ${name} credential; store it with \`svc credentials set ${name}\`.`);
   }
   if (params.author && !caps.authorSearch) return finish('entity_unsupported', `${entry.name} cannot search by author.`);
+  if (caps.orcidOnly && !params.authorOrcid) return finish('entity_unsupported', `${entry.name} answers only for a person's ORCID iD: a routine that follows a watch profile with one asks it.`);
 
   // The date window goes to the source, or the source is not asked.
   let windowFrom = params.dateFrom;
