@@ -10,6 +10,8 @@ import { emit, type Io } from './lib/io.js';
 import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
+import { EXIT } from './lib/exit-codes.js';
+import { executionDeliveries } from '../src/delivery/service.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
 
 
@@ -46,11 +48,17 @@ export function register(program: Command, io: Io): void {
     .argument('<id>', 'routine id')
     .description('run now, in the foreground, outside the schedule (also an inactive routine)')
     .action((id: string) => withContext(io, async (ctx) => {
+      let executionId = 0;
       io.exitCode = await runInForeground(ctx, io, () => {
         const run = runRoutineNow(ctx, idArg(id, 'routine'));
         if (run.note) io.err(run.note);
+        executionId = run.execution_id;
         return { id: run.execution_id, status: 'running', replayed: false };
       });
+      // A run that found papers nobody received failed its purpose: exit 1 and say which delivery.
+      const failing = executionDeliveries(ctx, executionId).deliveries.filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
+      for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${d.last_error}`);
+      if (failing.length && io.exitCode === EXIT.ok) io.exitCode = EXIT.failed;
     }));
   for (const [name, description, fn] of [
     ['activate', 'put a routine on the schedule (fires from now on)', activateRoutine],
