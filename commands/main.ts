@@ -63,7 +63,8 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers
   // area: assistant
-  { name: 'assistant', summary: 'the assistant: status, chat, conversations (new, sessions, show, export, delete)', load: () => import('./assistant.js') },
+  { name: 'assistant', summary: 'the assistant: status, chat and conversations (new, list, show, export, delete)', load: () => import('./assistant.js') },
+  { name: 'chat', summary: 'talk with the assistant; new, list, show, export and delete conversations', load: () => import('./chat.js') },
   // area: mcp
   { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
