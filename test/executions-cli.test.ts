@@ -155,4 +155,34 @@ test('Ctrl-C cancels cleanly: status cancelled, results kept, exit 130', async (
   }
 });
 
+test('on a terminal, Ctrl-C leaves no spinner residue: the last frame marks the cancelled source and keeps no spinner or footer', async () => {
+  const dirs = tempDirs();
+  const fast = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  const hang = await startStub([{ path: '/search/publ/api', body: fixture('dblp/publ-search-test-h1-f1.json'), delayMs: 60_000 }]);
+  try {
+    const env = { PATH: process.env.PATH, ...dirs.env, SVC_SOURCE_CROSSREF_URL: fast.url, SVC_SOURCE_DBLP_URL: hang.url, TERM: 'xterm' };
+    // util-linux script(1) gives the command a real pseudo-terminal; ^C written to it is the terminal's interrupt.
+    const command = `${process.execPath} ${path.join(ROOT, 'bin', 'svc.js')} sweep ecology --sources crossref,dblp --max 2`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env });
+    let screen = '';
+    child.stdout.on('data', (d) => (screen += d));
+    await waitFor(() => hang.requests.length > 0 && /2 records/.test(screen), 15_000, 'crossref answered and dblp asked');
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.stdin.write('\x03');
+    assert.is(await exited, 130);
+    const frames = screen.split(/\x1b\[\d+A/);
+    const last = frames[frames.length - 1]!;
+    assert.ok(frames.length > 2, 'progress was redrawn in place');
+    assert.not.match(last, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/, 'no spinner left in the last frame');
+    assert.match(last, /✖ dblp +nothing: not_recorded/, 'the cancelled source is marked, not spinning');
+    assert.match(last, /✔ crossref +2 records/);
+    assert.not.match(last.split('Execution 1 cancelled')[0]!, /Cancelling/, 'the footer is cleared with the last frame');
+    assert.match(last, /Execution 1 cancelled: 2 documents/);
+  } finally {
+    await fast.close();
+    await hang.close();
+    dirs.cleanup();
+  }
+});
+
 test.run();
