@@ -6,6 +6,7 @@ import { executionManager } from '../src/executions/manager.js';
 import { startScheduler } from './scheduler-start.js';
 import type { AppDeps } from './registry.js';
 import { startDelivery } from '../src/delivery/startup.js';
+import { interruptOrphanedRuns } from '../src/similarity/recovery.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
@@ -20,7 +21,14 @@ const recoverExecutions: StartupTask = ({ ctx, runtime }) => {
 /** Deliveries: the bundle route's signatures, the worker, recovery of interrupted deliveries. */
 const startDeliveries: StartupTask = ({ ctx, runtime }) => startDelivery(ctx, runtime);
 
-export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries];
+/** Embedding backfills and link scans left running by a process that is gone become interrupted. */
+const recoverSimilarityRuns: StartupTask = ({ ctx }) => {
+  const marked = interruptOrphanedRuns(ctx);
+  const count = marked.embedding_runs.length + marked.link_scans.length;
+  if (count) ctx.log.warn(`marked ${count} similarity run(s) interrupted`, marked);
+};
+
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

@@ -12,6 +12,7 @@ import { observe } from './lexical.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
 import { documentTexts, documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { addToIndex } from './vec-index.js';
+import { interruptOrphanedRuns } from './recovery.js';
 
 export interface BackfillProgress {
   run_id: number;
@@ -64,6 +65,7 @@ export interface BackfillOptions {
 
 /** Run one backfill to its end (or cancel) in this process; answers the finished run row. */
 export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
+  interruptOrphanedRuns(ctx);
   const lane = activeLane(ctx);
   const fittedThrough = options.ids ? 0 : await fitLexical(ctx, lane);
   const total = options.ids ? lackingAmong(ctx.db, lane.key, options.ids).length : countLacking(ctx.db, lane.key).count;

@@ -12,6 +12,7 @@ import { countDocuments } from './repo.js';
 import { hash32 } from './lexical.js';
 import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
 import { finishScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
+import { interruptOrphanedRuns } from './recovery.js';
 
 export const MAX_BLOCK = 100;
 const IDX_BITS = 2 ** 22; // documents per scan: 4,194,304
@@ -79,6 +80,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 /** Run one scan to its end (or cancel) in this process; answers the finished scan row. */
 export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Promise<ScanRow> {
+  interruptOrphanedRuns(ctx);
   const total = countDocuments(ctx.db);
   const scanId = startScan(ctx.db, total, ctx.runtimeId, ctx.nowIso());
   options.onStart?.(scanId);

@@ -13,6 +13,8 @@ export interface ScanRow {
   links_written: number;
   error: string | null;
   owner_runtime_id: string | null;
+  /** Not part of any answer (views drop it): only recovery reads it. */
+  owner_pid?: number | null;
   started_at_utc: string;
   finished_at_utc: string | null;
 }
@@ -89,7 +91,7 @@ export function linkCounts(db: Database): { method: string; count: number }[] {
 }
 
 export function startScan(db: Database, total: number, runtimeId: string, now: string): number {
-  return Number(db.prepare(`INSERT INTO link_scans (state, total, owner_runtime_id, started_at_utc) VALUES ('running', ?, ?, ?)`).run(total, runtimeId, now).lastInsertRowid);
+  return Number(db.prepare(`INSERT INTO link_scans (state, total, owner_runtime_id, owner_pid, started_at_utc) VALUES ('running', ?, ?, ?, ?)`).run(total, runtimeId, process.pid, now).lastInsertRowid);
 }
 
 export function progressScan(db: Database, id: number, scanned: number, candidates: number, written: number): void {

@@ -9,6 +9,7 @@ import { documentExists, documentSummaries } from './repo.js';
 import { LINK_METHODS } from './link-rules.js';
 import { linkScanRunning } from './link-scan.js';
 import { latestScan, linkCounts, linksOf, type LinkRow } from './links-repo.js';
+import { withoutPid } from './recovery.js';
 
 export const FOR_DOCUMENTS_MAX = 500;
 
@@ -140,6 +141,6 @@ export function linkStatus(ctx: Context) {
     total: counts.reduce((n, c) => n + c.count, 0),
     by_method: byMethod,
     methods: LINK_METHODS,
-    scan: scan && { ...scan, running_here: scan.state === 'running' && linkScanRunning(ctx) && scan.owner_runtime_id === ctx.runtimeId },
+    scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && linkScanRunning(ctx) && scan.owner_runtime_id === ctx.runtimeId },
   };
 }

@@ -13,6 +13,8 @@ export interface RunRow {
   tokens: number;
   error: string | null;
   owner_runtime_id: string | null;
+  /** Not part of any answer (views drop it): only recovery reads it. */
+  owner_pid?: number | null;
   started_at_utc: string;
   finished_at_utc: string | null;
 }
@@ -128,8 +130,8 @@ export function writeStats(db: Database, model: string, documents: number, data:
 export function startRun(db: Database, model: string, trigger: string, total: number, runtimeId: string, now: string): number {
   return Number(
     db
-      .prepare(`INSERT INTO embedding_runs (model, trigger, state, total, owner_runtime_id, started_at_utc) VALUES (?, ?, 'running', ?, ?, ?)`)
-      .run(model, trigger, total, runtimeId, now).lastInsertRowid,
+      .prepare(`INSERT INTO embedding_runs (model, trigger, state, total, owner_runtime_id, owner_pid, started_at_utc) VALUES (?, ?, 'running', ?, ?, ?, ?)`)
+      .run(model, trigger, total, runtimeId, process.pid, now).lastInsertRowid,
   );
 }
 
@@ -145,9 +147,22 @@ export function latestRun(db: Database): RunRow | undefined {
   return db.prepare('SELECT * FROM embedding_runs ORDER BY id DESC LIMIT 1').get() as RunRow | undefined;
 }
 
-/** Runs left running by a process that is gone (another runtime) become interrupted. */
-export function interruptForeignRuns(db: Database, runtimeId: string, now: string): void {
-  db.prepare(`UPDATE embedding_runs SET state = 'interrupted', finished_at_utc = ? WHERE state = 'running' AND owner_runtime_id IS NOT ?`).run(now, runtimeId);
+/** The two kinds of similarity run: embedding backfills and link scans (same owner columns). */
+export type RunTable = 'embedding_runs' | 'link_scans';
+
+export interface RunningOwner {
+  id: number;
+  owner_runtime_id: string | null;
+  owner_pid: number | null;
+}
+
+export function runningOwners(db: Database, table: RunTable): RunningOwner[] {
+  return db.prepare(`SELECT id, owner_runtime_id, owner_pid FROM ${table} WHERE state = 'running' ORDER BY id`).all() as RunningOwner[];
+}
+
+/** Only a row still running changes: a run that finished meanwhile keeps its own end. */
+export function markRunInterrupted(db: Database, table: RunTable, id: number, message: string, now: string): boolean {
+  return db.prepare(`UPDATE ${table} SET state = 'interrupted', error = ?, finished_at_utc = ? WHERE id = ? AND state = 'running'`).run(message, now, id).changes === 1;
 }
 
 export interface IndexState {

@@ -14,6 +14,7 @@ import { isLane, laneSettings, resolveLane } from './lanes.js';
 import { CANNOT_EMBED, PROVIDERS, modelKey, providerInfo } from './providers.js';
 import { countDocuments, countLacking, countVectors, latestRun, vectorsByModel } from './repo.js';
 import { indexStatus, loadExtension } from './vec-index.js';
+import { withoutPid } from './recovery.js';
 
 const GROUP = 'embeddings';
 
@@ -95,7 +96,7 @@ export async function embeddingStatus(ctx: Context) {
     total,
     missing: key ? total - embedded : total,
     other_models: vectorsByModel(ctx.db).filter((m) => m.model !== key),
-    run: run && { ...run, running_here: run.state === 'running' && backfillRunning(ctx) && run.owner_runtime_id === ctx.runtimeId },
+    run: run && { ...withoutPid(run), running_here: run.state === 'running' && backfillRunning(ctx) && run.owner_runtime_id === ctx.runtimeId },
     index: await indexStatus(ctx, key),
     extension: { name: 'sqlite-vec', loaded: ext.loaded, version: ext.version, reason: ext.reason },
   };

@@ -14,13 +14,14 @@ import { readingQueue } from './006-reading-queue.js';
 import { corpusProvenance } from './012-corpus-provenance.js';
 import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
+import { similarityOwners } from './019-similarity-owners.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
  * 2 corpus, 3 executions, 4 routines and scheduler, 5 deliveries, 6 reading
  * queue, 7 lifecycle and watchdog, 8 watch profiles, 9 embeddings, 10 links,
  * 11 administration, 12 corpus provenance, 15 assistant, 16 library,
- * 17 evidence, 18 selected answers.
+ * 17 evidence, 18 selected answers, 19 owners of similarity runs.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -39,6 +40,7 @@ export const MIGRATIONS: Migration[] = [
   // area: similarity (9, 10)
   embeddings,
   links,
+  similarityOwners,
   // area: admin (11)
   admin,
   // area: assistant (15)
