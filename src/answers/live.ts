@@ -49,6 +49,9 @@ export class LiveRun {
   private waiter: ((f: AnswerFrame | null) => void) | null = null;
   private ended = false;
   private attachTimer: NodeJS.Timeout;
+  private onAttach!: () => void;
+  /** Resolves when the subscriber attaches: the run starts only then (admitted until). */
+  readonly attachedOnce = new Promise<void>((resolve) => (this.onAttach = resolve));
 
   constructor(readonly identity: Identity, private readonly limits: AnswerLimits) {
     this.attachTimer = setTimeout(() => {
@@ -74,6 +77,7 @@ export class LiveRun {
     this.attached = true;
     clearTimeout(this.attachTimer);
     this.push('snapshot', snapshot());
+    this.onAttach();
     return {
       next: () => {
         const item = this.queue.shift();

@@ -78,6 +78,9 @@ async function execute(ctx: Context, job: RunJob, live: LiveRun): Promise<void> 
   let done = false;
   let lastSave = 0;
   try {
+    // Admitted until the one subscriber attaches (or the attach window cancels it).
+    await Promise.race([live.attachedOnce, new Promise((resolve) => live.controller.signal.addEventListener('abort', resolve, { once: true }))]);
+    if (live.controller.signal.aborted) return;
     if (!repo.start(job.answerId, now())) return;
     live.push('progress', { state: 'running', stage: 'started' });
     const events = job.lane({ ctx, limits, payload: job.payload, system: SYSTEM_PROMPT, user: userPrompt(job.payload, job.requestSha), signal, spawn });
