@@ -14,6 +14,7 @@ import { readingQueue } from './006-reading-queue.js';
 import { corpusProvenance } from './012-corpus-provenance.js';
 import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
+import { answers } from './018-answers.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -47,4 +48,5 @@ export const MIGRATIONS: Migration[] = [
   // area: evidence (17)
   evidence,
   // area: answers (18)
+  answers,
 ];
