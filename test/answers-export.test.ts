@@ -5,7 +5,8 @@ import yauzl from 'yauzl';
 import { buildAnswerZip, answerMarkdown, ZIP_LIMITS } from '../src/answers/export-zip.js';
 import { buildAnswerHtml, renderAnswerHtml, CSS, HTML_LIMITS } from '../src/answers/export-html.js';
 import { SvcError } from '../src/errors.js';
-import { EVIL, failed, succeeded } from './_answers-export.js';
+import { canonicalJson, sha256Hex } from '../src/answers/canonical-json.js';
+import { EVIL, S1, failed, succeeded } from './_answers-export.js';
 
 function unzip(bytes: Buffer): Promise<{ name: string; text: string; compression: number }[]> {
   return new Promise((resolve, reject) => {
@@ -46,12 +47,16 @@ test('ZIP holds exactly answer.json, answer.md, evidence.json in order', async (
   assert.equal(entries.map((e) => e.name), ['answer.json', 'answer.md', 'evidence.json']);
   const answer = JSON.parse(entries[0].text);
   assert.is(answer.validation, 'validated');
-  assert.is(answer.state, 'succeeded');
-  assert.is(answer.result.sections.length, 2);
+  assert.is(answer.answer.state, 'succeeded');
+  assert.is(answer.answer.output.result.sections.length, 2);
+  assert.is(answer.answer.request, undefined);
   const evidence = JSON.parse(entries[2].text);
-  assert.is(evidence.sources[0].text, succeeded().sources[0].text);
-  assert.is(evidence.notes[0].note_id, 7);
+  assert.is(evidence.request.sources[0].text, S1);
+  assert.is(evidence.request.notes[0].note_id, 7);
+  // The saved request hashes to request_sha256: evidence.json is checkable.
+  assert.is(sha256Hex(canonicalJson(evidence.request)), succeeded().request_sha256);
   assert.is(evidence.request_sha256, succeeded().request_sha256);
+  for (const e of entries) assert.is(e.compression, 0);
 });
 
 test('identical snapshots give identical ZIP bytes, in any time zone; a changed snapshot does not', async () => {
@@ -67,7 +72,7 @@ test('identical snapshots give identical ZIP bytes, in any time zone; a changed 
 });
 
 test('Markdown fences every literal text, longer than any backtick run inside', () => {
-  const md = answerMarkdown(succeeded({ instruction: 'a ```` b' }));
+  const md = answerMarkdown(succeeded({}, { instruction: 'a ```` b' }));
   assert.ok(md.includes('`````text\na ```` b\n`````'));
   // The planted HTML never appears outside a fence.
   const outside = md.replace(/(`{3,})text\n[\s\S]*?\n\1/g, '');
@@ -77,26 +82,32 @@ test('Markdown fences every literal text, longer than any backtick run inside', 
 });
 
 test('failed and partial answers are marked unvalidated and carry no result', async () => {
-  for (const snap of [failed(), succeeded({ state: 'interrupted', result: null, unvalidated_output: '{"partial' }), succeeded({ state: 'running', result: null, unvalidated_output: null })]) {
+  const interrupted = succeeded({ state: 'interrupted', output: null, partial_text: '{"partial' });
+  const running = succeeded({ state: 'running', output: null, partial_text: '' });
+  for (const snap of [failed(), interrupted, running]) {
     const entries = await unzip(await buildAnswerZip(snap));
     const answer = JSON.parse(entries[0].text);
     assert.is(answer.validation, 'unvalidated');
-    assert.is(answer.result, null);
     assert.ok(entries[1].text.includes('**UNVALIDATED**'));
     const html = renderAnswerHtml(snap);
     assert.ok(html.includes('UNVALIDATED'));
     assert.not.ok(html.includes('id="citations"'));
   }
   // A state other than succeeded is unvalidated even if a result object is present.
-  const odd = JSON.parse((await unzip(await buildAnswerZip(succeeded({ state: 'cancelled' }))))[0].text);
-  assert.is(odd.validation, 'unvalidated');
-  assert.is(odd.result, null);
+  const odd = await unzip(await buildAnswerZip(succeeded({ state: 'cancelled' })));
+  assert.is(JSON.parse(odd[0].text).validation, 'unvalidated');
+  assert.ok(odd[1].text.includes('**UNVALIDATED**'));
+  assert.ok(renderAnswerHtml(interrupted).includes('{&quot;partial'));
+  assert.ok(renderAnswerHtml(running).includes('No model output was saved.'));
 });
 
 test('a ZIP member over 1 MiB is 413 export_limit', async () => {
   const big = 'x'.repeat(ZIP_LIMITS.memberBytes);
-  await refusedAsync(() => buildAnswerZip(succeeded({ instruction: big })), 'export_limit', 413);
-  await refusedAsync(() => buildAnswerZip(failed() && succeeded({ state: 'failed', result: null, unvalidated_output: big })), 'export_limit', 413);
+  await refusedAsync(() => buildAnswerZip(succeeded({}, { instruction: big })), 'export_limit', 413);
+  await refusedAsync(() => buildAnswerZip(failed(big)), 'export_limit', 413);
+  // Just under the limit in each member is fine, and the total stays under 4 MiB.
+  const ok = await buildAnswerZip(succeeded({}, { instruction: 'y'.repeat(ZIP_LIMITS.memberBytes / 2 - 10_000) }));
+  assert.ok(ok.length < ZIP_LIMITS.totalBytes);
 });
 
 test('HTML headers: attachment, type, no-store, nosniff, CSP, identities, length and SHA-256', () => {
@@ -157,10 +168,10 @@ test('each citation links to its quote and the quote to its position in the save
 
 test('HTML over 4,194,304 bytes is 413 export_limit before anything is built into a download', async () => {
   const big = 'é'.repeat(HTML_LIMITS.documentBytes / 2);
-  await refusedAsync(() => buildAnswerHtml(succeeded({ instruction: big })), 'export_limit', 413);
-  // Escaping counts: 1,000,000 '<' become 4,000,000 bytes of '&lt;'; twice over is too much.
-  await refusedAsync(() => buildAnswerHtml(failed() && succeeded({ state: 'failed', result: null, unvalidated_output: '<'.repeat(1_100_000) })), 'export_limit', 413);
-  assert.ok(buildAnswerHtml(succeeded({ instruction: 'x'.repeat(3_000_000) })).bytes.length <= HTML_LIMITS.documentBytes);
+  await refusedAsync(() => buildAnswerHtml(succeeded({}, { instruction: big })), 'export_limit', 413);
+  // Escaping counts: 1,100,000 '<' become 4,400,000 bytes of '&lt;'.
+  await refusedAsync(() => buildAnswerHtml(failed('<'.repeat(1_100_000))), 'export_limit', 413);
+  assert.ok(buildAnswerHtml(succeeded({}, { instruction: 'x'.repeat(3_000_000) })).bytes.length <= HTML_LIMITS.documentBytes);
 });
 
 test.run();

@@ -7,8 +7,9 @@
  * it is also carried in a <meta> so a saved copy opened from disk keeps it.
  */
 import crypto from 'node:crypto';
-import { exportLimit, isValidated, CITATION_NOTICE, type ExportSnapshot, type ExportSource } from './export-snapshot.js';
+import { CITATION_NOTICE, exportLimit, selectionLabel, unvalidatedText, validatedResult } from './export-snapshot.js';
 import type { Citation, OutputItem } from './output-validate.js';
+import type { AnswerView, RequestSource } from './types.js';
 
 export const HTML_LIMITS = { documentBytes: 4_194_304, cssBytes: 65_536 } as const;
 export const HTML_CONTRACT = 'selected-answer-html/v1';
@@ -45,39 +46,44 @@ const anchor = (id: string) => {
 
 interface Numbered extends Citation { n: number }
 
-export function renderAnswerHtml(s: ExportSnapshot): string {
-  const validated = isValidated(s);
+export function renderAnswerHtml(v: AnswerView): string {
+  const result = validatedResult(v);
   const cited: Numbered[] = [];
   const body: string[] = [];
   body.push('<header>', '<h1>Selected answer</h1>');
-  if (!validated) body.push('<p class="banner">UNVALIDATED: this answer did not pass strict validation or did not finish. Nothing here is a validated result.</p>');
-  body.push('<dl class="meta">', ...[
-    ['Answer', s.answer_id], ['State', s.state], ['Mode', s.mode], ['Request SHA-256', s.request_sha256],
-    ['Project', s.project_id], ['Vault', s.vault_id], ['Created', s.created_at_utc], ['Finished', s.finished_at_utc ?? 'not finished'],
-  ].map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`), '</dl>', '<h2>Instruction</h2>', `<pre>${escapeHtml(s.instruction)}</pre>`, '</header>', '<main>');
-  if (validated && s.result) {
-    const r = s.result;
-    body.push(`<p>Status: ${escapeHtml(r.status)}</p>`, `<p class="meta">${escapeHtml(CITATION_NOTICE)}</p>`);
-    r.sections.forEach((sec, i) => {
+  if (!result) body.push('<p class="banner">UNVALIDATED: this answer did not pass strict validation or did not finish. Nothing here is a validated result.</p>');
+  const facts: [string, string][] = [
+    ['Answer', v.answer_id], ['State', v.state], ['Mode', v.request.mode], ['Request SHA-256', v.request_sha256],
+    ['Project', `${v.project_id} (revision ${v.request.project_revision})`], ['Vault', v.vault_id],
+    ['Created', v.created_at_utc], ['Finished', v.finished_at_utc ?? 'not finished'],
+  ];
+  if (v.error) facts.push(['Error', `${v.error.reason}: ${v.error.message}`]);
+  body.push('<dl class="meta">', ...facts.map(([k, val]) => `<dt>${k}</dt><dd>${escapeHtml(val)}</dd>`), '</dl>');
+  body.push('<h2>Instruction</h2>', `<pre>${escapeHtml(v.request.instruction)}</pre>`, '</header>', '<main>');
+  if (result) {
+    body.push(`<p>Status: ${escapeHtml(result.status)}</p>`, `<p class="meta">${escapeHtml(CITATION_NOTICE)}</p>`);
+    result.sections.forEach((sec, i) => {
       body.push(`<section id="${anchor(`section-${i + 1}`)}">`, `<h2>${escapeHtml(sec.kind)}${sec.title === undefined ? '' : `: ${escapeHtml(sec.title)}`}</h2>`);
       for (const item of sec.items) body.push(itemHtml(item, cited));
       body.push('</section>');
     });
-    body.push('<section id="limitations"><h2>Limitations</h2>', r.limitations.length === 0 ? '<p>None stated.</p>' : `<ul>${r.limitations.map((l) => `<li><pre>${escapeHtml(l)}</pre></li>`).join('')}</ul>`, '</section>');
+    const lims = result.limitations.map((l) => `<li><pre>${escapeHtml(l)}</pre></li>`).join('');
+    body.push('<section id="limitations"><h2>Limitations</h2>', lims === '' ? '<p>None stated.</p>' : `<ul>${lims}</ul>`, '</section>');
     body.push('<section id="citations"><h2>Citations</h2>');
     for (const c of cited) {
       body.push(`<div id="${anchor(`cite-${c.n}`)}"><p>[${c.n}] <a href="#${anchor(`pos-${c.n}`)}">${escapeHtml(c.source_id)}, codepoints ${c.start}–${c.end}</a></p><blockquote><pre>${escapeHtml(c.quote)}</pre></blockquote></div>`);
     }
     body.push('</section>');
   } else {
-    body.push('<section id="unvalidated"><h2>Unvalidated output</h2>', s.unvalidated_output === null ? '<p>No model output was saved.</p>' : `<pre>${escapeHtml(s.unvalidated_output)}</pre>`, '</section>');
+    const text = unvalidatedText(v);
+    body.push('<section id="unvalidated"><h2>Unvalidated output</h2>', text === null ? '<p>No model output was saved.</p>' : `<pre>${escapeHtml(text)}</pre>`, '</section>');
   }
   body.push('<section id="sources"><h2>Selected sources</h2>');
-  for (const src of s.sources) body.push(sourceHtml(src, cited.filter((c) => c.source_id === src.source_id)));
+  for (const src of v.request.sources) body.push(sourceHtml(src, cited.filter((c) => c.source_id === src.source_id)));
   body.push('</section>', '<section id="notes"><h2>Selected notes</h2>');
-  if (s.notes.length === 0) body.push('<p>None selected.</p>');
-  for (const n of s.notes) {
-    body.push(`<article><h3>Note ${escapeHtml(String(n.note_id))}</h3><p class="meta">file ${escapeHtml(n.file_id)}, version ${escapeHtml(n.version_id)}</p><pre>${escapeHtml(n.body)}</pre></article>`);
+  if (v.request.notes.length === 0) body.push('<p>None selected.</p>');
+  for (const n of v.request.notes) {
+    body.push(`<article><h3>Note ${escapeHtml(String(n.note_id))} (revision ${escapeHtml(String(n.note_revision))})</h3><p class="meta">file ${escapeHtml(n.file_id)}, version ${escapeHtml(n.version_id)}</p><pre>${escapeHtml(n.text)}</pre></article>`);
   }
   body.push('</section>', '</main>');
   return [
@@ -114,7 +120,7 @@ function itemHtml(item: OutputItem, cited: Numbered[]): string {
 }
 
 /** The saved text with a zero-width anchor at each cited start, so a citation jumps to its position. */
-function sourceHtml(src: ExportSource, cites: Numbered[]): string {
+function sourceHtml(src: RequestSource, cites: Numbered[]): string {
   const cps = [...src.text];
   const at = new Map<number, number[]>();
   for (const c of cites) if (c.start <= cps.length) at.set(c.start, [...(at.get(c.start) ?? []), c.n]);
@@ -130,7 +136,7 @@ function sourceHtml(src: ExportSource, cites: Numbered[]): string {
   const id = SAFE_ID.test(src.source_id) ? ` id="${anchor(`source-${src.source_id}`)}"` : '';
   return [
     `<article${id}><h3>${escapeHtml(src.source_id)}: ${escapeHtml(src.filename)}</h3>`,
-    `<p class="meta">${escapeHtml(src.selection)}; file ${escapeHtml(src.file_id)}, version ${escapeHtml(src.version_id)}; source SHA-256 ${escapeHtml(src.source_sha256)}</p>`,
+    `<p class="meta">${escapeHtml(selectionLabel(src))}; file ${escapeHtml(src.file_id)}, version ${escapeHtml(src.version_id)}; source SHA-256 ${escapeHtml(src.source_sha256)}</p>`,
     `<pre>${text}</pre></article>`,
   ].join('');
 }
@@ -138,7 +144,7 @@ function sourceHtml(src: ExportSource, cites: Numbered[]): string {
 export interface HtmlExport { bytes: Buffer; headers: Record<string, string> }
 
 /** The document and every header of the download; over 4,194,304 bytes is 413 export_limit before anything is sent. */
-export function buildAnswerHtml(s: ExportSnapshot): HtmlExport {
+export function buildAnswerHtml(s: AnswerView): HtmlExport {
   const bytes = Buffer.from(renderAnswerHtml(s), 'utf8');
   if (bytes.length > HTML_LIMITS.documentBytes) throw exportLimit('html document', HTML_LIMITS.documentBytes);
   return {
