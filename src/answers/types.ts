@@ -213,6 +213,8 @@ export interface PreviewView {
   files: { file_id: string; version_id: string; filename: string; media_type: string; file_sha256: string; pages: number[]; page_count: number | null }[];
   /** Saved notes of the selected files that could be selected (they start unselected). */
   available_notes: { note_id: number; file_id: string; version_id: string; kind: 'plain' | 'passage'; text: string; selected: boolean }[];
+  /** Whether the chosen connection can run here now (local prerequisites, not authentication). */
+  connection: { available: boolean; reason: string | null };
   system_bytes: number;
   system_sha256: string;
   user_bytes: number;

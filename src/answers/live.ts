@@ -1,0 +1,1 @@
+export interface LiveRun { stop(reason: string): void; done: Promise<void>; }
