@@ -49,7 +49,11 @@ function build(ctx: Context, options: AnswersOptions): Answers {
 
 /** Set limits for this Context before anything else uses answers (tests). */
 export function configureAnswers(ctx: Context, options: AnswersOptions): Answers {
-  return ctx.service(KEY, () => build(ctx, options));
+  const answers = ctx.service(KEY, () => build(ctx, options));
+  // The server's start already built it (recovery of interrupted runs): apply the options now.
+  Object.assign(answers.limits, options.limits);
+  if (options.spawn) answers.spawn = options.spawn;
+  return answers;
 }
 
 export function answersOf(ctx: Context): Answers {
