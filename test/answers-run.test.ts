@@ -2,6 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import { LIB_HEADERS } from './_library.js';
 import { recoverInterrupted } from '../src/answers/history.js';
 import { answersOf } from '../src/answers/service.js';
 import { refusal } from './_library.js';
@@ -162,6 +164,31 @@ test('cancel saves cancelled at once (running, watched); only one terminal updat
   assert.is(saved.cleanup, 'confirmed');
   refusal(await s.call('POST', s.A(`/answers/${id}/cancel`), { expected_vault_id: s.vaultId, expected_runtime_id: s.runtimeId }), 409, 'answer_not_live');
   refusal(await s.call('POST', s.A(`/answers/${crypto.randomUUID()}/cancel`), { expected_vault_id: s.vaultId, expected_runtime_id: s.runtimeId }), 404, 'answer_not_found');
+});
+
+test('a subscriber that disconnects cancels the run', async () => {
+  openai.behaviour = 'hang';
+  const { r } = await send({ choices: choices.openai() });
+  const id = r.json().answer.answer_id;
+  const state = () => s.t.ctx.db.prepare('SELECT state FROM evidence_answers WHERE answer_id = ?').pluck().get(id);
+  await new Promise<void>((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port: s.t.port, path: `${s.A(`/answers/${id}/events`)}?${s.V}&expected_runtime_id=${s.runtimeId}`, headers: { ...LIB_HEADERS, host: `127.0.0.1:${s.t.port}`, authorization: `Bearer ${s.t.token}` } },
+      (res) => {
+        assert.is(res.statusCode, 200);
+        res.once('data', async () => {
+          await waitFor(() => state() === 'running');
+          req.destroy();
+          resolve();
+        });
+      },
+    );
+    req.on('error', () => {});
+    setTimeout(() => reject(new Error('no frame')), 5000).unref();
+  });
+  await waitFor(() => state() === 'cancelled');
+  const saved = (await s.call('GET', `${s.A(`/answers/${id}`)}?${s.V}`)).json().answer;
+  assert.is(saved.error.reason, 'subscriber_disconnected');
 });
 
 test('an admitted answer can be cancelled before anyone watches', async () => {

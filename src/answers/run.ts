@@ -66,7 +66,14 @@ async function execute(ctx: Context, job: RunJob, live: LiveRun): Promise<void> 
     if (reason === 'shutdown') {
       terminal({ state: 'interrupted', completion: 'unknown', cleanup: 'unknown', error_reason: 'interrupted', error_message: CANCEL_MESSAGES.shutdown, partial_text: text });
     } else {
-      if (terminal({ state: 'cancelled', completion: 'unknown', cleanup: 'pending', error_reason: reason, error_message: CANCEL_MESSAGES[reason], partial_text: text })) answersOf(ctx).cleaning.add(job.answerId);
+      if (terminal({ state: 'cancelled', completion: 'unknown', cleanup: 'pending', error_reason: reason, error_message: CANCEL_MESSAGES[reason], partial_text: text })) {
+        const cleaning = answersOf(ctx).cleaning;
+        cleaning.add(job.answerId);
+        // Cleanup blocks admission until confirmed, but never longer than its limit (then it is recorded unknown).
+        setTimeout(() => {
+          if (cleaning.delete(job.answerId)) repo.cleanup(job.answerId, 'unknown', now());
+        }, limits.cleanupMs).unref();
+      }
     }
   };
   live.controller.signal.addEventListener('abort', onStop, { once: true });
