@@ -62,6 +62,7 @@ export const COMMANDS: CommandEntry[] = [
   // area: evidence
   { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers
+  { name: 'answer', summary: 'selected-evidence answers: preview, send, watch, cancel, list, show, export', load: () => import('./answer.js') },
   // area: assistant
   { name: 'assistant', summary: 'the assistant: status, chat and conversations (new, list, show, export, delete)', load: () => import('./assistant.js') },
   { name: 'chat', summary: 'talk with the assistant; new, list, show, export and delete conversations', load: () => import('./chat.js') },

@@ -7,6 +7,7 @@ import { startScheduler } from './scheduler-start.js';
 import type { AppDeps } from './registry.js';
 import { startDelivery } from '../src/delivery/startup.js';
 import { interruptOrphanedRuns } from '../src/similarity/recovery.js';
+import { recoverInterrupted as recoverAnswers } from '../src/answers/history.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
@@ -28,7 +29,13 @@ const recoverSimilarityRuns: StartupTask = ({ ctx }) => {
   if (count) ctx.log.warn(`marked ${count} similarity run(s) interrupted`, marked);
 };
 
-export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns];
+/** Selected answers left admitted or running by a process that is gone become interrupted (prefix kept). */
+const recoverAnswerRuns: StartupTask = ({ ctx }) => {
+  const marked = recoverAnswers(ctx);
+  if (marked.length) ctx.log.warn(`marked ${marked.length} selected answer(s) interrupted`);
+};
+
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns, recoverAnswerRuns];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

@@ -29,6 +29,7 @@ import { evidenceRoutes } from './evidence.js';
 import { explorerRoutes } from './explorer.js';
 import { readingQueueRoutes } from './reading-queue.js';
 import { similarityRoutes } from './similarity.js';
+import { answerRoutes } from './answers.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -67,6 +68,7 @@ export const ROUTES: RouteDef[] = [
   // area: evidence
   ...evidenceRoutes,
   // area: answers
+  ...answerRoutes,
   // area: assistant
   ...assistantRoutes,
 ];

@@ -49,6 +49,7 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   evidence_projects: 'library',
   evidence_project_files: 'library',
   evidence_notes: 'library',
+  evidence_answers: 'library',
   delivery_targets: 'configs',
   deliveries: 'executions',
   delivery_attempts: 'executions',

@@ -15,6 +15,7 @@ import { corpusProvenance } from './012-corpus-provenance.js';
 import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
 import { similarityOwners } from './019-similarity-owners.js';
+import { answers } from './018-answers.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   // area: evidence (17)
   evidence,
   // area: answers (18)
+  answers,
 ];

@@ -1,0 +1,138 @@
+/**
+ * `svc answer …`: selected-evidence answers through the running server (the
+ * answer runs there). preview prints what would be sent; send needs the hash
+ * of that preview and a confirmation (a prompt on a terminal, --yes
+ * otherwise); watch follows the events; export writes the ZIP or HTML.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { isUuid4 } from '../src/random.js';
+import { connectAnswers, type AnswerClient } from './lib/answer-client.js';
+import { answerText, historyText, previewText } from './lib/answer-format.js';
+import { promptCancelled } from './lib/confirm.js';
+import { withContext } from './lib/context.js';
+import { enumFlag, intFlag, usageError } from './lib/flags.js';
+import { emit, type Io } from './lib/io.js';
+import { followAnswer } from './lib/answer-watch.js';
+import { parseSelect, resolveVersions } from './lib/answer-select.js';
+
+const uuid = (value: string, what: string) => {
+  if (!isUuid4(value)) throw usageError(`${what} must be a canonical lowercase UUID, not "${value}".`);
+  return value;
+};
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const P = (project: string) => `/api/evidence/projects/${uuid(project, 'project')}`;
+
+export function register(program: Command, io: Io): void {
+  const cmd = program.command('answer').description('selected-evidence answers: preview, send, watch, cancel, list, show, export');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
+  // Flags are checked before the server is looked up, so a usage error is exit 2 even with no server.
+  const action = (fn: (connect: () => Promise<AnswerClient>, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
+    await withContext(io, async (ctx) => fn(() => connectAnswers(ctx), ...args));
+  };
+
+  cmd.command('preview').description('assemble what would be sent (never calls a model) and print it to read').argument('<project>')
+    .requiredOption('--select <file[@version]:page[:start-end]>', 'a page or codepoint passage to send (repeat)', collect)
+    .option('--note <id>', 'a saved note of a selected file to send (repeat)', collect)
+    .requiredOption('--instruction <text>', 'what to ask (1 to 4,000 codepoints)')
+    .option('--mode <mode>', 'answer or briefing', 'answer')
+    .requiredOption('--runtime <runtime>', 'agent_cli or api_key').requiredOption('--provider <id>', 'the connection\'s provider')
+    .option('--model <id>', 'the model to ask for').option('--effort <level>', 'reasoning effort (CLI runtimes)').option('--revision <n>', 'the project revision you saw')
+    .action(action(async (connect, project: string, o: { select: string[]; note?: string[]; instruction: string; mode: string; runtime: string; provider: string; model?: string; effort?: string; revision?: string }) => {
+      const base = P(project);
+      const pinnedRevision = intFlag(o.revision, '--revision', { min: 1, max: Number.MAX_SAFE_INTEGER });
+      const selects = o.select.map(parseSelect);
+      const noteIds = (o.note ?? []).map((n) => intFlag(n, '--note', { min: 1, max: Number.MAX_SAFE_INTEGER }));
+      const mode = enumFlag(o.mode, '--mode', ['answer', 'briefing'] as const);
+      const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const);
+      const c = await connect();
+      const revision = pinnedRevision ?? (await c.json('GET', `${base}?expected_vault_id=${c.vaultId}`)).project.revision;
+      const selections = await resolveVersions(c, base, selects);
+      const body = {
+        expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId, expected_revision: revision, selections, note_ids: noteIds,
+        instruction: o.instruction, mode, choices: { version: 1, runtime, provider: o.provider, model: o.model ?? null, effort: o.effort ?? null },
+      };
+      const preview = await c.json('POST', `${base}/answer-previews`, body);
+      emit(io, preview, () => previewText(preview));
+    }));
+
+  cmd.command('send').description('send a previewed request (hash-bound consent)').argument('<project>').argument('<preview_id>')
+    .requiredOption('--sha <request_sha256>', 'the request hash the preview printed').option('-y, --yes', 'confirm without a prompt (required when not on a terminal)').option('--watch', 'follow the answer until it ends')
+    .action(action(async (connect, project: string, previewId: string, o: { sha: string; yes?: boolean; watch?: boolean }) => {
+      P(project);
+      if (!/^[0-9a-f]{64}$/.test(o.sha)) throw usageError(`--sha must be the 64 lowercase hex digits of the preview's request hash, not "${o.sha}".`);
+      uuid(previewId, 'preview_id');
+      if (!o.yes) {
+        if (!io.stdinIsTTY || !io.stdoutIsTTY) throw usageError('Sending selected evidence to a model needs consent: add --yes when not on a terminal.', 'confirmation_required');
+        const { confirm, isCancel } = await import('@clack/prompts');
+        const answer = await confirm({ message: `Send request ${o.sha.slice(0, 12)}… (preview ${previewId}) to the chosen model?`, initialValue: false });
+        if (isCancel(answer)) throw promptCancelled('Nothing was sent.');
+        if (answer !== true) {
+          emit(io, { sent: false }, () => 'Nothing was sent.');
+          return;
+        }
+      }
+      const c = await connect();
+      const body = { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId, preview_id: previewId, request_sha256: o.sha, confirmed: true };
+      const answer = await c.json('POST', `${P(project)}/answers`, body);
+      if (o.watch) return followAnswer(c, io, P(project), answer.answer_id);
+      emit(io, answer, () => `${answer.answer_id}: ${answer.state}\nFollow it with: svc answer watch ${project} ${answer.answer_id}`);
+    }));
+
+  cmd.command('watch').description('follow an answer\'s events until it ends (Ctrl-C cancels it)').argument('<project>').argument('<answer_id>')
+    .action(action(async (connect, project: string, answerId: string) => {
+      const path = P(project);
+      uuid(answerId, 'answer_id');
+      await followAnswer(await connect(), io, path, answerId);
+    }));
+
+  cmd.command('cancel').description('cancel an admitted or running answer of this server').argument('<project>').argument('<answer_id>')
+    .action(action(async (connect, project: string, answerId: string) => {
+      const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/cancel`;
+      const c = await connect();
+      const r = await c.json('POST', path, { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId });
+      emit(io, r, () => `${answerId}: ${r.state ?? r.answer?.state ?? 'cancel requested'}`);
+    }));
+
+  cmd.command('list').description('a project\'s answers, oldest first').argument('<project>').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page').option('--limit <n>', 'page size, 1 to 50')
+    .action(action(async (connect, project: string, o: { after?: string; through?: string; limit?: string }) => {
+      const q = new URLSearchParams();
+      const big = { min: 0, max: Number.MAX_SAFE_INTEGER };
+      for (const [key, raw, flag, bounds] of [['after_id', o.after, '--after', big], ['through_id', o.through, '--through', big], ['limit', o.limit, '--limit', { min: 1, max: 50 }]] as const) {
+        const n = intFlag(raw, flag, bounds);
+        if (n !== undefined) q.set(key, String(n));
+      }
+      P(project);
+      const c = await connect();
+      q.set('expected_vault_id', c.vaultId);
+      const page = await c.json('GET', `${P(project)}/answers?${q}`);
+      emit(io, page, () => historyText(page));
+      if (page.has_more && !io.json) io.err(`more: svc answer list ${project} --through ${page.through_id} --after ${page.next_after_id}`);
+    }));
+
+  cmd.command('show').description('a saved answer with its request and result').argument('<project>').argument('<answer_id>')
+    .action(action(async (connect, project: string, answerId: string) => {
+      const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}`;
+      const c = await connect();
+      const a = await c.json('GET', `${path}?expected_vault_id=${c.vaultId}`);
+      emit(io, a, () => answerText(a));
+    }));
+
+  cmd.command('export').description('write a saved answer as ZIP (answer.json, answer.md, evidence.json) or one static HTML file').argument('<project>').argument('<answer_id>')
+    .requiredOption('--format <format>', 'zip or html').requiredOption('-o, --output <file>', 'the file to write').option('--force', 'replace an existing file')
+    .action(action(async (connect, project: string, answerId: string, o: { format: string; output: string; force?: boolean }) => {
+      const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;
+      const output = path.resolve(o.output);
+      const at = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/export`;
+      if (!o.force && fs.existsSync(output)) throw usageError(`${o.output} already exists; add --force to replace it.`, 'output_exists');
+      const c = await connect();
+      const q = new URLSearchParams({ expected_vault_id: c.vaultId, format });
+      const { bytes, headers } = await c.bytes(`${at}?${q}`);
+      const tmp = `${output}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
+      fs.renameSync(tmp, output);
+      const r = { output, format, byte_size: bytes.length, sha256: headers.get('x-svc-sha256') ?? (await import('../src/answers/canonical-json.js')).sha256Hex(bytes) };
+      emit(io, r, () => `Wrote ${o.output} (${format}, ${r.byte_size} bytes, sha256 ${r.sha256})`);
+    }));
+}

@@ -1,0 +1,170 @@
+/**
+ * The selected-answer routes (spec 2, prefix /api/evidence/projects/{project_id}):
+ * preview, send, history, read, events and cancel (the export route lives
+ * with the exports). Each runs the Library guard first, reads its strict
+ * query and body, calls one service function and answers no-store.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { H3Event } from 'h3';
+import { createPreview } from '../../src/answers/previews.js';
+import type { AnswerMode } from '../../src/answers/types.js';
+import { SvcError } from '../../src/errors.js';
+import { evidenceOf } from '../../src/evidence/service.js';
+import { parseChoices, parseNoteIds, parseSelections } from '../answers-input.js';
+import { sendError } from '../errors.js';
+import { checkLibraryRequest } from '../library-guard.js';
+import { strictJsonBody, strictQuery, uuidParam, type Fields } from '../library-input.js';
+import { route, type AppDeps, type Method, type RouteDef } from '../registry.js';
+import * as reasons from '../../src/answers/reasons.js';
+import { cancelAnswer, listAnswers, showAnswer, watchAnswer } from '../../src/answers/history.js';
+import type { Subscriber } from '../../src/answers/live.js';
+import { sendAnswer } from '../../src/answers/send.js';
+import { sseFrame } from '../sse.js';
+
+const P = '/api/evidence/projects/{project_id}';
+
+type Answer = { status?: number; body: unknown } | Response;
+type Handler = (event: H3Event, deps: AppDeps, params: Record<string, string>) => Answer | Promise<Answer>;
+
+export function answerRoute(method: Method, path: string, handler: Handler): RouteDef {
+  return route(method, path, async (event, deps, params) => {
+    event.res.headers.set('cache-control', 'no-store');
+    try {
+      checkLibraryRequest(event, deps.runtime);
+      const answer = await handler(event, deps, params);
+      if (answer instanceof Response) return answer;
+      const status = answer.status ?? 200;
+      event.res.status = status;
+      event.res.statusText = STATUS_CODES[status] ?? '';
+      return answer.body;
+    } catch (err) {
+      return sendError(event, err, deps.ctx.log);
+    }
+  });
+}
+
+const VAULT = { expected_vault_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
+const RUNTIME = { expected_runtime_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
+const jsonLimit = (deps: AppDeps) => evidenceOf(deps.ctx).limits.jsonBodyBytes;
+
+/** The body's expected runtime must be this server's (409 otherwise). */
+export function checkRuntime(deps: AppDeps, expected: string): void {
+  if (expected !== deps.ctx.runtimeId) throw reasons.runtimeMismatch(deps.ctx.runtimeId);
+}
+
+function mode(value: unknown): AnswerMode {
+  if (value !== 'answer' && value !== 'briefing') throw new SvcError(422, 'invalid_value', 'mode must be answer or briefing.', { loc: ['body', 'mode'] });
+  return value;
+}
+
+export const answerRoutes: RouteDef[] = [
+  answerRoute('POST', `${P}/answer-previews`, async (event, deps, params) => {
+    strictQuery(event, {});
+    const b = await strictJsonBody(
+      event,
+      {
+        ...VAULT,
+        ...RUNTIME,
+        expected_revision: { required: true, kind: 'int', min: 1 },
+        selections: { required: true, kind: 'raw' },
+        note_ids: { required: false, kind: 'raw' },
+        instruction: { required: true, kind: 'string', min: 0, max: 1_000_000 },
+        mode: { required: true, kind: 'raw' },
+        choices: { required: true, kind: 'raw' },
+      },
+      jsonLimit(deps),
+    );
+    checkRuntime(deps, b.expected_runtime_id);
+    const view = await createPreview(deps.ctx, {
+      expectedVaultId: b.expected_vault_id,
+      projectId: uuidParam(params, 'project_id'),
+      expectedRevision: b.expected_revision,
+      selections: parseSelections(b.selections),
+      noteIds: parseNoteIds(b.note_ids),
+      instruction: b.instruction,
+      mode: mode(b.mode),
+      choices: parseChoices(b.choices),
+      signal: event.req.signal,
+    });
+    return { status: 201, body: view };
+  }),
+];
+
+const ANSWER = '/answers/{answer_id}';
+
+function ref(q: { expected_vault_id: string }, params: Record<string, string>) {
+  return { expectedVaultId: q.expected_vault_id, projectId: uuidParam(params, 'project_id') };
+}
+
+/** An SSE stream read by pulling: frames leave the bounded queue only as fast as the client reads. */
+function eventStream(sub: Subscriber): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(stream) {
+        const frame = await sub.next();
+        if (frame === null) {
+          stream.close();
+          return;
+        }
+        stream.enqueue(encoder.encode(sseFrame({ id: frame.sequence, event: frame.type, data: frame })));
+      },
+      cancel() {
+        sub.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no' },
+  });
+}
+
+answerRoutes.push(
+  answerRoute('POST', `${P}/answers`, async (event, deps, params) => {
+    strictQuery(event, {});
+    const b = await strictJsonBody(
+      event,
+      { ...VAULT, ...RUNTIME, preview_id: { required: true, kind: 'uuid' }, request_sha256: { required: true, kind: 'string', min: 64, max: 64 }, confirmed: { required: true, kind: 'bool' } },
+      jsonLimit(deps),
+    );
+    if (!/^[0-9a-f]{64}$/.test(b.request_sha256)) throw new SvcError(422, 'invalid_string', 'request_sha256 must be 64 lowercase hex digits.', { loc: ['body', 'request_sha256'] });
+    const { answer, replayed } = await sendAnswer(deps.ctx, {
+      ...ref(b, params),
+      expectedRuntimeId: b.expected_runtime_id,
+      previewId: b.preview_id,
+      requestSha256: b.request_sha256,
+      confirmed: b.confirmed,
+      signal: event.req.signal,
+    });
+    return { status: replayed ? 200 : 201, body: { contract_version: 1, replayed, answer } };
+  }),
+
+  answerRoute('GET', `${P}/answers`, (event, { ctx }, params) => {
+    const q = strictQuery(event, {
+      ...VAULT,
+      after_id: { required: false, kind: 'int', min: 0 },
+      through_id: { required: false, kind: 'int', min: 0 },
+      limit: { required: false, kind: 'int', min: 1, max: 50 },
+    });
+    return { body: listAnswers(ctx, { ...ref(q, params), afterId: q.after_id, throughId: q.through_id, limit: q.limit }) };
+  }),
+
+  answerRoute('GET', `${P}${ANSWER}`, (event, { ctx }, params) => {
+    const q = strictQuery(event, VAULT);
+    return { body: { contract_version: 1, answer: showAnswer(ctx, { ...ref(q, params), answerId: uuidParam(params, 'answer_id') }) } };
+  }),
+
+  answerRoute('GET', `${P}${ANSWER}/events`, (event, { ctx }, params) => {
+    const q = strictQuery(event, { ...VAULT, ...RUNTIME });
+    const sub = watchAnswer(ctx, { ...ref(q, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: q.expected_runtime_id });
+    return eventStream(sub);
+  }),
+
+  answerRoute('POST', `${P}${ANSWER}/cancel`, async (event, deps, params) => {
+    strictQuery(event, {});
+    const b = await strictJsonBody(event, { ...VAULT, ...RUNTIME }, jsonLimit(deps));
+    return { body: { contract_version: 1, answer: cancelAnswer(deps.ctx, { ...ref(b, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: b.expected_runtime_id }) } };
+  }),
+);
