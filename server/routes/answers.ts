@@ -7,7 +7,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { H3Event } from 'h3';
 import { createPreview } from '../../src/answers/previews.js';
-import { answersOf } from '../../src/answers/service.js';
 import type { AnswerMode } from '../../src/answers/types.js';
 import { SvcError } from '../../src/errors.js';
 import { evidenceOf } from '../../src/evidence/service.js';
@@ -17,6 +16,10 @@ import { checkLibraryRequest } from '../library-guard.js';
 import { strictJsonBody, strictQuery, uuidParam, type Fields } from '../library-input.js';
 import { route, type AppDeps, type Method, type RouteDef } from '../registry.js';
 import * as reasons from '../../src/answers/reasons.js';
+import { cancelAnswer, listAnswers, showAnswer, watchAnswer } from '../../src/answers/history.js';
+import type { Subscriber } from '../../src/answers/live.js';
+import { sendAnswer } from '../../src/answers/send.js';
+import { sseFrame } from '../sse.js';
 
 const P = '/api/evidence/projects/{project_id}';
 
@@ -72,7 +75,6 @@ export const answerRoutes: RouteDef[] = [
       jsonLimit(deps),
     );
     checkRuntime(deps, b.expected_runtime_id);
-    answersOf(deps.ctx);
     const view = await createPreview(deps.ctx, {
       expectedVaultId: b.expected_vault_id,
       projectId: uuidParam(params, 'project_id'),
@@ -87,3 +89,82 @@ export const answerRoutes: RouteDef[] = [
     return { status: 201, body: view };
   }),
 ];
+
+const ANSWER = '/answers/{answer_id}';
+
+function ref(q: { expected_vault_id: string }, params: Record<string, string>) {
+  return { expectedVaultId: q.expected_vault_id, projectId: uuidParam(params, 'project_id') };
+}
+
+/** An SSE stream read by pulling: frames leave the bounded queue only as fast as the client reads. */
+function eventStream(sub: Subscriber): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(stream) {
+        const frame = await sub.next();
+        if (frame === null) {
+          stream.close();
+          return;
+        }
+        stream.enqueue(encoder.encode(sseFrame({ id: frame.sequence, event: frame.type, data: frame })));
+      },
+      cancel() {
+        sub.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no' },
+  });
+}
+
+answerRoutes.push(
+  answerRoute('POST', `${P}/answers`, async (event, deps, params) => {
+    strictQuery(event, {});
+    const b = await strictJsonBody(
+      event,
+      { ...VAULT, ...RUNTIME, preview_id: { required: true, kind: 'uuid' }, request_sha256: { required: true, kind: 'string', min: 64, max: 64 }, confirmed: { required: true, kind: 'bool' } },
+      jsonLimit(deps),
+    );
+    if (!/^[0-9a-f]{64}$/.test(b.request_sha256)) throw new SvcError(422, 'invalid_string', 'request_sha256 must be 64 lowercase hex digits.', { loc: ['body', 'request_sha256'] });
+    const { answer, replayed } = await sendAnswer(deps.ctx, {
+      ...ref(b, params),
+      expectedRuntimeId: b.expected_runtime_id,
+      previewId: b.preview_id,
+      requestSha256: b.request_sha256,
+      confirmed: b.confirmed,
+      signal: event.req.signal,
+    });
+    return { status: replayed ? 200 : 201, body: { contract_version: 1, replayed, answer } };
+  }),
+
+  answerRoute('GET', `${P}/answers`, (event, { ctx }, params) => {
+    const q = strictQuery(event, {
+      ...VAULT,
+      after_id: { required: false, kind: 'int', min: 0 },
+      through_id: { required: false, kind: 'int', min: 0 },
+      limit: { required: false, kind: 'int', min: 1, max: 50 },
+    });
+    return { body: listAnswers(ctx, { ...ref(q, params), afterId: q.after_id, throughId: q.through_id, limit: q.limit }) };
+  }),
+
+  answerRoute('GET', `${P}${ANSWER}`, (event, { ctx }, params) => {
+    const q = strictQuery(event, VAULT);
+    return { body: { contract_version: 1, answer: showAnswer(ctx, { ...ref(q, params), answerId: uuidParam(params, 'answer_id') }) } };
+  }),
+
+  answerRoute('GET', `${P}${ANSWER}/events`, (event, { ctx }, params) => {
+    const q = strictQuery(event, { ...VAULT, ...RUNTIME });
+    const sub = watchAnswer(ctx, { ...ref(q, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: q.expected_runtime_id });
+    return eventStream(sub);
+  }),
+
+  answerRoute('POST', `${P}${ANSWER}/cancel`, async (event, deps, params) => {
+    strictQuery(event, {});
+    const b = await strictJsonBody(event, { ...VAULT, ...RUNTIME }, jsonLimit(deps));
+    return { body: { contract_version: 1, answer: cancelAnswer(deps.ctx, { ...ref(b, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: b.expected_runtime_id }) } };
+  }),
+);
