@@ -1,19 +1,18 @@
 /**
  * The HTML export opened in headless Chromium (Debian's /usr/bin/chromium,
- * installed by .ci/run when missing) through playwright-core (a dev dependency
+ * installed by test/_chromium.ts when missing) through playwright-core (a dev dependency
  * that never downloads a browser). The document is served on loopback with
  * its real headers; the test records every request the page makes and proves
  * that planted markup stays inert text and that the CSP blocks scripts.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAnswerHtml } from '../src/answers/export-html.js';
 import { failed, succeeded } from './_answers-export.js';
+import { ensureChromium } from './_chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 interface Served { url: string; hits: string[]; close: () => Promise<void> }
@@ -35,9 +34,9 @@ async function serve(body: Buffer, headers: Record<string, string>): Promise<Ser
 let browser: any;
 
 test.before(async () => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+  const executablePath = ensureChromium();
   const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
 });
 test.after(async () => {
   await browser?.close();

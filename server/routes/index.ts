@@ -30,6 +30,7 @@ import { explorerRoutes } from './explorer.js';
 import { readingQueueRoutes } from './reading-queue.js';
 import { similarityRoutes } from './similarity.js';
 import { answerRoutes } from './answers.js';
+import { answerExportRoutes } from './answer-exports.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -69,6 +70,7 @@ export const ROUTES: RouteDef[] = [
   ...evidenceRoutes,
   // area: answers
   ...answerRoutes,
+  ...answerExportRoutes,
   // area: assistant
   ...assistantRoutes,
 ];
