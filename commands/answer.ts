@@ -58,7 +58,7 @@ export function register(program: Command, io: Io): void {
     }));
 
   cmd.command('send').description('send a previewed request (hash-bound consent)').argument('<project>').argument('<preview_id>')
-    .requiredOption('--sha <request_sha256>', 'the request hash the preview printed').option('-y, --yes', 'confirm without a prompt (required when not on a terminal)').option('--watch', 'follow the answer until it ends')
+    .requiredOption('--sha <request_sha256>', 'the request hash the preview printed').option('-y, --yes', 'confirm without a prompt (required when not on a terminal)').option('--no-watch', 'only admit it (it runs once a subscriber attaches: svc answer watch within 30 s)')
     .action(action(async (connect, project: string, previewId: string, o: { sha: string; yes?: boolean; watch?: boolean }) => {
       P(project);
       if (!/^[0-9a-f]{64}$/.test(o.sha)) throw usageError(`--sha must be the 64 lowercase hex digits of the preview's request hash, not "${o.sha}".`);
@@ -75,9 +75,10 @@ export function register(program: Command, io: Io): void {
       }
       const c = await connect();
       const body = { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId, preview_id: previewId, request_sha256: o.sha, confirmed: true };
-      const answer = await c.json('POST', `${P(project)}/answers`, body);
-      if (o.watch) return followAnswer(c, io, P(project), answer.answer_id);
-      emit(io, answer, () => `${answer.answer_id}: ${answer.state}\nFollow it with: svc answer watch ${project} ${answer.answer_id}`);
+      const { answer } = await c.json('POST', `${P(project)}/answers`, body);
+      // An answer runs once its one subscriber attaches, so sending follows it unless told not to.
+      if (o.watch !== false) return followAnswer(c, io, P(project), answer.answer_id);
+      emit(io, answer, () => `${answer.answer_id}: ${answer.state}\nIt runs once followed, within 30 s: svc answer watch ${project} ${answer.answer_id}`);
     }));
 
   cmd.command('watch').description('follow an answer\'s events until it ends (Ctrl-C cancels it)').argument('<project>').argument('<answer_id>')
@@ -91,8 +92,8 @@ export function register(program: Command, io: Io): void {
     .action(action(async (connect, project: string, answerId: string) => {
       const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/cancel`;
       const c = await connect();
-      const r = await c.json('POST', path, { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId });
-      emit(io, r, () => `${answerId}: ${r.state ?? r.answer?.state ?? 'cancel requested'}`);
+      const { answer } = await c.json('POST', path, { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId });
+      emit(io, answer, () => `${answerId}: ${answer.state}`);
     }));
 
   cmd.command('list').description('a project\'s answers, oldest first').argument('<project>').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page').option('--limit <n>', 'page size, 1 to 50')
@@ -115,8 +116,8 @@ export function register(program: Command, io: Io): void {
     .action(action(async (connect, project: string, answerId: string) => {
       const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}`;
       const c = await connect();
-      const a = await c.json('GET', `${path}?expected_vault_id=${c.vaultId}`);
-      emit(io, a, () => answerText(a));
+      const { answer } = await c.json('GET', `${path}?expected_vault_id=${c.vaultId}`);
+      emit(io, answer, () => answerText(answer));
     }));
 
   cmd.command('export').description('write a saved answer as ZIP (answer.json, answer.md, evidence.json) or one static HTML file').argument('<project>').argument('<answer_id>')

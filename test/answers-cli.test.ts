@@ -5,16 +5,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCli } from './_setup.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
+import { startFakeModel, type FakeServer } from './_fake-model.js';
 
 let s: AnswerServer;
 let env: Record<string, string | undefined>;
 const UUID = '11111111-2222-4333-8444-555555555555';
 
+let model: FakeServer;
+
 test.before(async () => {
   s = await startAnswerServer();
   env = s.t.dirs.env;
+  model = await startFakeModel('openai');
+  s.t.ctx.config.ai.urls.openai = model.url;
+  s.t.ctx.credentials.set('openai_api_key', 'sk-openai-cli-secret-1234');
 });
-test.after(() => s.close());
+test.after(async () => {
+  await model.close();
+  await s.close();
+});
 
 const previewArgs = () => ['answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1`, '--instruction', 'What helps memory?', '--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-test'];
 
@@ -76,6 +85,55 @@ test('export refuses to overwrite an existing file without --force', async () =>
   assert.is(JSON.parse(r.stdout).error, 'output_exists');
   assert.is(fs.readFileSync(out, 'utf8'), 'keep');
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('end to end: preview, send (which follows the run), list, show, export ZIP and HTML; a failed answer exits 1', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-answer-e2e-'));
+  try {
+    const p = JSON.parse((await runCli(['--json', ...previewArgs()], { env })).stdout);
+    const sent = await runCli(['--json', 'answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+    assert.is(sent.code, 0, sent.stderr);
+    const answer = JSON.parse(sent.stdout);
+    assert.is(answer.state, 'succeeded');
+    assert.is(answer.output.validated, true);
+    assert.is(answer.output.result.sections[0].items[0].citations[0].source_id, 'S01');
+    assert.is(model.requests.length, 1);
+    assert.not.ok(sent.stdout.includes('sk-openai-cli-secret'), 'no key in the answer');
+
+    const listed = JSON.parse((await runCli(['--json', 'answer', 'list', s.projectId], { env })).stdout);
+    assert.ok(listed.answers.some((a: any) => a.answer_id === answer.answer_id));
+    const shown = await runCli(['answer', 'show', s.projectId, answer.answer_id], { env });
+    assert.is(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /succeeded/);
+
+    const zip = path.join(dir, 'a.zip');
+    const z = JSON.parse((await runCli(['--json', 'answer', 'export', s.projectId, answer.answer_id, '--format', 'zip', '-o', zip], { env })).stdout);
+    assert.is(z.byte_size, fs.statSync(zip).size);
+    assert.is(fs.statSync(zip).mode & 0o777, 0o600);
+    const html = path.join(dir, 'a.html');
+    const h = await runCli(['answer', 'export', s.projectId, answer.answer_id, '--format', 'html', '-o', html], { env });
+    assert.is(h.code, 0, h.stderr);
+    assert.match(fs.readFileSync(html, 'utf8'), /^<!DOCTYPE html>/i);
+
+    model.behaviour = 'bad_citation';
+    const q = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'again'], { env })).stdout);
+    const failed = await runCli(['--json', 'answer', 'send', s.projectId, q.preview_id, '--sha', q.request_sha256, '--yes'], { env });
+    assert.is(failed.code, 1, failed.stderr);
+    assert.is(JSON.parse(failed.stdout).state, 'failed');
+
+    // --no-watch only admits; nobody following within the attach window cancels it.
+    model.behaviour = 'valid';
+    const r = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'later'], { env })).stdout);
+    const admitted = await runCli(['--json', 'answer', 'send', s.projectId, r.preview_id, '--sha', r.request_sha256, '--yes', '--no-watch'], { env });
+    assert.is(admitted.code, 0, admitted.stderr);
+    assert.is(JSON.parse(admitted.stdout).state, 'admitted');
+    const watched = await runCli(['--json', 'answer', 'watch', s.projectId, JSON.parse(admitted.stdout).answer_id], { env });
+    assert.is(watched.code, 0, watched.stderr);
+    assert.is(JSON.parse(watched.stdout).state, 'succeeded');
+  } finally {
+    model.behaviour = 'valid';
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('no server: exit 1 with the reason', async () => {

@@ -52,7 +52,7 @@ export async function followAnswer(c: AnswerClient, io: Io, projectPath: string,
   if (interrupted) {
     await c.json('POST', `${projectPath}/answers/${answerId}/cancel`, { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId }).catch(() => undefined);
   }
-  const answer = (await c.json('GET', `${projectPath}/answers/${answerId}?expected_vault_id=${c.vaultId}`)) as AnswerView;
+  const { answer } = (await c.json('GET', `${projectPath}/answers/${answerId}?expected_vault_id=${c.vaultId}`)) as { answer: AnswerView };
   emit(io, answer, () => answerText(answer));
   if (interrupted) io.exitCode = 130;
   else if (answer.state !== 'succeeded') io.exitCode = 1;
