@@ -36,7 +36,7 @@ function chunks(text: string, n = 3): string[] {
   return out;
 }
 
-export async function startFakeModel(family: 'openai' | 'anthropic'): Promise<FakeServer> {
+export async function startFakeModel(family: 'openai' | 'anthropic' | 'gemini'): Promise<FakeServer> {
   const fake: FakeServer = { url: '', requests: [], behaviour: 'valid', close: async () => {} };
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -44,7 +44,7 @@ export async function startFakeModel(family: 'openai' | 'anthropic'): Promise<Fa
     req.on('end', () => {
       const body = JSON.parse(raw);
       fake.requests.push({ path: req.url ?? '', headers: req.headers, body });
-      const user = family === 'openai' ? body.messages.find((m: any) => m.role === 'user').content : body.messages[0].content;
+      const user = family === 'openai' ? body.messages.find((m: any) => m.role === 'user').content : family === 'gemini' ? body.contents[0].parts[0].text : body.messages[0].content;
       const text = replyFor(user, fake.behaviour);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const send = (event: string | null, data: unknown) => res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
@@ -54,6 +54,12 @@ export async function startFakeModel(family: 'openai' | 'anthropic'): Promise<Fa
         if (fake.behaviour !== 'no_stop') send(null, { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-test-0001', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
         send(null, { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-test-0001', choices: [], usage: { prompt_tokens: 321, completion_tokens: 45 } });
         send(null, '[DONE]');
+      } else if (family === 'gemini') {
+        // streamGenerateContent?alt=sse: each frame a GenerateContentResponse; the last carries finishReason and usage.
+        for (const part of chunks(text)) send(null, { candidates: [{ content: { role: 'model', parts: [{ text: part }] }, index: 0 }], modelVersion: 'gemini-test-001' });
+        if (fake.behaviour === 'hang') return;
+        const finish = fake.behaviour === 'no_stop' ? {} : { finishReason: 'STOP' };
+        send(null, { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, index: 0, ...finish }], usageMetadata: { promptTokenCount: 222, candidatesTokenCount: 33, totalTokenCount: 255 }, modelVersion: 'gemini-test-001' });
       } else {
         send('message_start', { type: 'message_start', message: { id: 'm1', model: 'claude-test-1', usage: { input_tokens: 111, output_tokens: 1 } } });
         send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });

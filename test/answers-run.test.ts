@@ -14,12 +14,16 @@ import { startFakeModel, writeFakeAgent, type Behaviour, type FakeServer } from 
 let s: AnswerServer;
 let openai: FakeServer;
 let anthropic: FakeServer;
+let gemini: FakeServer;
 let agentDir: string;
 
 test.before(async () => {
   s = await startAnswerServer({ answers: { limits: { attachMs: 5_000, deadlineMs: 4_000, livePreviews: 50, previewResidentBytes: 10_000_000 } } });
   openai = await startFakeModel('openai');
   anthropic = await startFakeModel('anthropic');
+  gemini = await startFakeModel('gemini');
+  s.t.ctx.config.ai.urls.gemini = gemini.url;
+  s.t.ctx.credentials.set('gemini_api_key', 'AIza-gemini-secret-9012');
   s.t.ctx.config.ai.urls.openai = openai.url;
   s.t.ctx.config.ai.urls.anthropic = anthropic.url;
   s.t.ctx.credentials.set('openai_api_key', 'sk-openai-secret-1234');
@@ -30,12 +34,14 @@ test.before(async () => {
 test.after(async () => {
   await openai.close();
   await anthropic.close();
+  await gemini.close();
   await s.close();
 });
 
 const choices = {
   openai: (model = 'gpt-test') => ({ version: 1, runtime: 'api_key', provider: 'openai', model, effort: null }),
   anthropic: () => ({ version: 1, runtime: 'api_key', provider: 'anthropic', model: 'claude-x', effort: null }),
+  gemini: () => ({ version: 1, runtime: 'api_key', provider: 'gemini', model: 'gemini-x', effort: null }),
   cli: (mode: string) => ({ version: 1, runtime: 'agent_cli', provider: 'agent_code', model: mode, effort: 'low' }),
 };
 
@@ -108,6 +114,21 @@ test('Anthropic family: insufficient_evidence is a success', async () => {
   assert.is(saved.output.result.status, 'insufficient_evidence');
   assert.is(saved.usage.input_tokens, 111);
   assert.is(saved.usage.output_tokens, 22);
+});
+
+test('Gemini family: one streamGenerateContent request (key in a header, never the URL), no tools, a validated answer', async () => {
+  const { saved } = await run(choices.gemini(), 'valid', gemini);
+  const req = gemini.requests.at(-1)!;
+  assert.is(req.path, '/v1/models/gemini-x:streamGenerateContent?alt=sse');
+  assert.is(req.headers['x-goog-api-key'], 'AIza-gemini-secret-9012');
+  assert.is(req.body.tools, undefined);
+  assert.is(req.body.contents.length, 1, 'one user message, no history');
+  assert.ok(req.body.systemInstruction.parts[0].text.length > 0, 'the system asset is sent apart');
+  assert.is(saved.state, 'succeeded');
+  assert.equal(saved.reported_model, { model: 'gemini-test-001', source: 'alt_api_response_modelVersion' });
+  assert.is(saved.usage.input_tokens, 222);
+  assert.is(saved.usage.output_tokens, 33);
+  assert.not.ok(JSON.stringify(saved).includes('AIza-gemini'));
 });
 
 test('an invalid citation fails the answer and keeps the output unvalidated (no repair request)', async () => {
