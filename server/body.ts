@@ -6,8 +6,8 @@
 import type { H3Event } from 'h3';
 import * as v from 'valibot';
 import { SvcError, invalid } from '../src/errors.js';
-import { parseStrictJson, StrictJsonError } from '../src/util/json-strict.js';
-import { parseWith, type ParseOptions } from '../src/util/validate.js';
+import { parseStrictJson, StrictJsonError, writesFractionOrExponent } from '../src/util/json-strict.js';
+import { parseStrict, parseWith, type ParseOptions } from '../src/util/validate.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -34,8 +34,44 @@ export async function readBodyBytes(event: H3Event, limit = DEFAULT_BODY_LIMIT):
   return Buffer.concat(chunks, total);
 }
 
+export interface ReadOptions {
+  limit?: number;
+  /** `undefined` for an absent body instead of a 422 (not in strict mode). */
+  optional?: boolean;
+  /**
+   * The strict input of the Library and Evidence routes (spec 2 "General
+   * rules"): exactly application/json, strict UTF-8, a body required; each
+   * refusal one 422 {reason, message, loc} instead of the detail array.
+   */
+  strict?: boolean;
+}
+
+const strictRefusal = (reason: string, loc: string[], message: string) => new SvcError(422, reason, message, { loc });
+const STRICT_JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
+
+/** A strict JSON body: its value and its text. The content type is checked before a byte is read. */
+async function readStrictJson(event: H3Event, limit?: number): Promise<{ value: unknown; text: string }> {
+  const type = event.req.headers.get('content-type');
+  if (type === null || !STRICT_JSON_TYPE.test(type.trim())) throw strictRefusal('content_type_invalid', ['header', 'content-type'], 'Send the body as application/json.');
+  const bytes = await readBodyBytes(event, limit);
+  if (bytes.length === 0) throw strictRefusal('body_missing', ['body'], 'A JSON object body is required.');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw strictRefusal('invalid_json', ['body'], 'The body is not UTF-8.');
+  }
+  try {
+    return { value: parseStrictJson(text), text };
+  } catch (err) {
+    if (err instanceof StrictJsonError && err.kind === 'duplicate_key') throw strictRefusal('duplicate_key', ['body', err.key ?? ''], err.message);
+    throw strictRefusal('invalid_json', ['body'], 'The body is not valid JSON.');
+  }
+}
+
 /** Parse the body as JSON; `undefined` when there is none and `optional` is set. */
-export async function readJson(event: H3Event, options: { limit?: number; optional?: boolean } = {}): Promise<unknown> {
+export async function readJson(event: H3Event, options: ReadOptions = {}): Promise<unknown> {
+  if (options.strict) return (await readStrictJson(event, options.limit)).value;
   const type = event.req.headers.get('content-type');
   const bytes = await readBodyBytes(event, options.limit);
   if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
@@ -55,8 +91,18 @@ export async function readJson(event: H3Event, options: { limit?: number; option
   }
 }
 
-/** Read and validate a JSON body in one step. */
-export async function readValid<S extends v.GenericSchema>(event: H3Event, schema: S, options: ParseOptions & { limit?: number; optional?: boolean } = {}): Promise<v.InferOutput<S>> {
+/**
+ * Read and validate a JSON body in one step. In strict mode the schema is one
+ * of src/util/strict-schemas.ts, and a number written with a fraction or an
+ * exponent is refused once the fields have passed (JSON.parse reads 1.0 as 1).
+ */
+export async function readValid<S extends v.GenericSchema>(event: H3Event, schema: S, options: ParseOptions & ReadOptions = {}): Promise<v.InferOutput<S>> {
+  if (options.strict) {
+    const { value, text } = await readStrictJson(event, options.limit);
+    const output = parseStrict(schema, value, ['body']);
+    if (writesFractionOrExponent(text)) throw strictRefusal('invalid_integer', ['body'], 'Numbers must be exact integers, written without a fraction or exponent.');
+    return output;
+  }
   const body = await readJson(event, options);
   return parseWith(schema, body, ['body'], options);
 }

@@ -7,6 +7,7 @@
  */
 import type { H3Event } from 'h3';
 import { forbidden } from '../src/errors.js';
+import { route, type Handler, type Method, type RouteDef } from './registry.js';
 import type { ServerRuntime } from './runtime.js';
 
 const LOOPBACK_ORIGIN = /^http:\/\/127\.0\.0\.1:([1-9][0-9]{0,4})$/;
@@ -40,4 +41,16 @@ export function checkLibraryRequest(event: H3Event, runtime: Pick<ServerRuntime,
     const problem = marks.length === 0 ? 'missing' : marks.length > 1 ? 'repeated' : 'malformed';
     throw forbidden('library_header_refused', 'Library requests must carry exactly one header X-Svc-Library: 1.', { problem });
   }
+}
+
+/**
+ * A Library or Evidence route: `route()` whose answers, refusals included, are
+ * Cache-Control: no-store, and whose handler runs only after the Library guard.
+ */
+export function libraryRoute(method: Method, path: string, handler: Handler): RouteDef {
+  return route(method, path, (event, deps, params) => {
+    event.res.headers.set('cache-control', 'no-store');
+    checkLibraryRequest(event, deps.runtime);
+    return handler(event, deps, params);
+  });
 }

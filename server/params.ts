@@ -1,5 +1,10 @@
 /** Strict parsing of path and query values shared by routes. */
-import { invalid } from '../src/errors.js';
+import type { H3Event } from 'h3';
+import * as v from 'valibot';
+import { invalid, SvcError } from '../src/errors.js';
+import { queryObject, uuid } from '../src/util/strict-schemas.js';
+import { parseStrict } from '../src/util/validate.js';
+import { queryOf } from './body.js';
 
 /** A positive integer id from a path segment (422 otherwise). */
 export function idParam(raw: string | undefined, name: string): number {
@@ -31,3 +36,31 @@ export function boolQuery(query: URLSearchParams, name: string): boolean {
   if (raw === 'true') return true;
   throw invalid(['query', name], 'Input should be true or false', 'bool_parsing', raw);
 }
+
+/**
+ * The strict query of the Library and Evidence routes (spec 2 "General
+ * rules"), key by key in the order sent: known, sent at most once, its value
+ * passing its schema (src/util/strict-schemas.ts); then the required keys
+ * present. Each refusal is one 422 {reason, message, loc}.
+ */
+export function strictQuery<const E extends v.ObjectEntries>(event: H3Event, entries: E): v.InferOutput<ReturnType<typeof queryObject<E>>> {
+  const params = [...queryOf(event)];
+  const seen = new Set<string>();
+  for (const [key, value] of params) {
+    const loc = { loc: ['query', key] };
+    const schema = Object.hasOwn(entries, key) ? entries[key] : undefined;
+    if (schema === undefined) throw new SvcError(422, 'unknown_query_key', `Unknown query parameter ${key}.`, loc);
+    if (seen.has(key)) throw new SvcError(422, 'repeated_query_key', `Query parameter ${key} is repeated.`, loc);
+    seen.add(key);
+    parseStrict(schema, value, ['query', key]);
+  }
+  return parseStrict(queryObject(entries), Object.fromEntries(params), ['query']);
+}
+
+/** A path parameter checked by a strict schema (422 {reason, message, loc}). */
+export function strictParam<S extends v.GenericSchema>(params: Record<string, string>, name: string, schema: S): v.InferOutput<S> {
+  return parseStrict(schema, params[name], ['path', name]);
+}
+
+/** A path parameter that must be a canonical lowercase UUID. */
+export const uuidParam = (params: Record<string, string>, name: string): string => strictParam(params, name, uuid());

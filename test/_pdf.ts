@@ -97,3 +97,108 @@ export function makePdf(pages: PdfPage[], options: { encrypt?: boolean } = {}): 
 export function slowPage(operators = 400_000): PdfPage {
   return { raw: '0 0 m 1 1 l S\n'.repeat(operators), deflate: true };
 }
+
+/**
+ * A PDF of exactly these objects (numbered from 1; object 1 is the catalog),
+ * with a computed cross-reference table: for page trees of any shape.
+ */
+export function pdfFromObjects(objects: string[]): Buffer {
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/**
+ * The same objects, but every dictionary that is not a stream packed into one
+ * Flate object stream and the cross-reference written as a stream with a PNG
+ * Up predictor (how most PDF writers save today).
+ */
+export function compressedPdfFromObjects(objects: string[], options: { hexObjectStream?: boolean } = {}): Buffer {
+  const packed = objects.map((o, i) => ({ num: i + 1, body: o })).filter((o) => !o.body.includes('stream'));
+  const plain = objects.map((o, i) => ({ num: i + 1, body: o })).filter((o) => o.body.includes('stream'));
+  const stmNum = objects.length + 1;
+  const xrefNum = objects.length + 2;
+  let header = '';
+  let bodies = '';
+  for (const o of packed) {
+    header += `${o.num} ${bodies.length} `;
+    bodies += `${o.body}\n`;
+  }
+  const packedBytes = Buffer.from(header + bodies, 'latin1');
+  const objstm = options.hexObjectStream ? Buffer.from(`${packedBytes.toString('hex')}>`, 'latin1') : zlib.deflateSync(packedBytes);
+  const objFilter = options.hexObjectStream ? '/ASCIIHexDecode' : '/FlateDecode';
+  const chunks: Buffer[] = [Buffer.from('%PDF-1.5\n', 'latin1')];
+  let size = chunks[0]!.length;
+  const entries = new Map<number, [number, number, number]>();
+  const put = (num: number, body: Buffer) => {
+    entries.set(num, [1, size, 0]);
+    const chunk = Buffer.concat([Buffer.from(`${num} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    chunks.push(chunk);
+    size += chunk.length;
+  };
+  for (const o of plain) put(o.num, Buffer.from(o.body, 'latin1'));
+  put(stmNum, Buffer.concat([Buffer.from(`<< /Type /ObjStm /N ${packed.length} /First ${header.length} /Length ${objstm.length} /Filter ${objFilter} >>\nstream\n`, 'latin1'), objstm, Buffer.from('\nendstream', 'latin1')]));
+  packed.forEach((o, i) => entries.set(o.num, [2, stmNum, i]));
+  const xrefOffset = size;
+  entries.set(xrefNum, [1, xrefOffset, 0]);
+  // Rows of W [1 4 2], each after a PNG Up filter byte.
+  const rows: Buffer[] = [];
+  let previous = Buffer.alloc(7);
+  for (let num = 0; num <= xrefNum; num++) {
+    const [type, a, b] = entries.get(num) ?? [0, 0, 65535];
+    const row = Buffer.alloc(7);
+    row.writeUInt8(type, 0);
+    row.writeUInt32BE(a, 1);
+    row.writeUInt16BE(b, 5);
+    const up = Buffer.from(row.map((byte, i) => (byte - previous[i]!) & 255));
+    rows.push(Buffer.concat([Buffer.from([2]), up]));
+    previous = row;
+  }
+  const data = zlib.deflateSync(Buffer.concat(rows));
+  const dict = `<< /Type /XRef /Size ${xrefNum + 1} /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /DecodeParms << /Columns 7 /Predictor 12 >> /Length ${data.length} >>`;
+  chunks.push(Buffer.concat([Buffer.from(`${xrefNum} 0 obj\n${dict}\nstream\n`, 'latin1'), data, Buffer.from(`\nendstream\nendobj\nstartxref\n${xrefOffset}\n%%EOF\n`, 'latin1')]));
+  return Buffer.concat(chunks);
+}
+
+const TREE_FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+
+/**
+ * A one-page PDF whose page sits `levels` deep (the root Pages node is level 1,
+ * the page itself the last level), under a chain of Pages nodes.
+ */
+export function deepTreeObjects(levels: number, text = 'deep page'): string[] {
+  const content = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
+  // 1 catalog, 2 font, 3 content, 4.. the Pages chain, then the page.
+  const objects = ['<< /Type /Catalog /Pages 4 0 R >>', TREE_FONT, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`];
+  const first = 4;
+  for (let level = 1; level < levels; level++) {
+    const num = first + level - 1;
+    const parent = level === 1 ? '' : ` /Parent ${num - 1} 0 R`;
+    objects.push(`<< /Type /Pages /Kids [${num + 1} 0 R] /Count 1${parent} >>`);
+  }
+  const pageNum = first + levels - 1;
+  objects.push(`<< /Type /Page /Parent ${pageNum - 1} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 2 0 R >> >> /Contents 3 0 R >>`);
+  return objects;
+}
+
+/** A one-page PDF whose root Pages node also holds `empty` empty Pages nodes: 2 + empty nodes in all. */
+export function wideTreeObjects(empty: number, text = 'wide page'): string[] {
+  const content = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
+  // 1 catalog, 2 font, 3 content, 4 root Pages, 5 the page, 6.. the empty nodes.
+  const kids = ['5 0 R', ...Array.from({ length: empty }, (_, i) => `${6 + i} 0 R`)];
+  return [
+    '<< /Type /Catalog /Pages 4 0 R >>',
+    TREE_FONT,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Type /Pages /Kids [${kids.join(' ')}] /Count 1 >>`,
+    '<< /Type /Page /Parent 4 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 2 0 R >> >> /Contents 3 0 R >>',
+    ...Array.from({ length: empty }, () => '<< /Type /Pages /Parent 4 0 R /Kids [] /Count 0 >>'),
+  ];
+}

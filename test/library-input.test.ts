@@ -1,5 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import * as v from 'valibot';
+import { closedObject, jsonBody, jsonInt, queryInt, say, text, uuid } from '../src/util/strict-schemas.js';
+import { parseStrict } from '../src/util/validate.js';
 import { rawRequest } from './_setup.js';
 import { LIB_HEADERS, refusal, startLibraryServer, type LibraryServer } from './_library.js';
 
@@ -125,6 +128,63 @@ test('no refusal names an absolute path', async () => {
   const r = await s.post('/api/library/files/' + fileId + '/open', { expected_vault_id: s.vaultId, expected_version_id: '00000000-0000-4000-8000-000000000000' });
   refusal(r, 409, 'version_mismatch', s.root);
   refusal(await s.post('/api/library/vault', { parent_directory: s.parent }), 409, 'vault_exists', s.parent);
+});
+
+// The schemas themselves (src/util/strict-schemas.ts): each refusal one reason and loc.
+function refused(schema: v.GenericSchema, input: unknown, reason: string, loc: (string | number)[]): void {
+  try {
+    parseStrict(schema, input, ['body']);
+  } catch (err) {
+    const e = err as { status: number; reason: string; message: string; extra: { loc: unknown } };
+    assert.is(e.status, 422);
+    assert.is(e.reason, reason, JSON.stringify(input));
+    assert.equal(e.extra.loc, loc);
+    assert.ok(!e.message.includes('\u001f') && !e.message.includes('{name}'), e.message);
+    return;
+  }
+  assert.unreachable(`accepted ${JSON.stringify(input)}`);
+}
+
+const U = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+
+test('schemas: uuid, exact integers and codepoint lengths', () => {
+  const body = jsonBody({ id: uuid(), n: jsonInt(1, 9), name: text(1, 2) });
+  assert.equal(parseStrict(body, { id: U, n: 9, name: '😀😀' }, ['body']), { id: U, n: 9, name: '😀😀' });
+  refused(body, { id: U.toUpperCase(), n: 1, name: 'a' }, 'invalid_uuid', ['body', 'id']);
+  refused(body, { id: U, n: 1.5, name: 'a' }, 'invalid_integer', ['body', 'n']);
+  refused(body, { id: U, n: '1', name: 'a' }, 'invalid_integer', ['body', 'n']);
+  refused(body, { id: U, n: 10, name: 'a' }, 'out_of_range', ['body', 'n']);
+  refused(body, { id: U, n: 1, name: '😀😀😀' }, 'invalid_string', ['body', 'name']);
+  refused(body, { id: U, n: 1, name: '' }, 'invalid_string', ['body', 'name']);
+  assert.is(parseStrict(queryInt(0, 5), '5', ['query', 'limit']), 5);
+  for (const raw of ['05', '+5', '-1', '5.0', '1e1', '']) {
+    try {
+      parseStrict(queryInt(0, 5), raw, ['query', 'limit']);
+      assert.unreachable(raw);
+    } catch (err) {
+      assert.is((err as { reason: string }).reason, 'invalid_integer', raw);
+    }
+  }
+});
+
+test('schemas: closed objects refuse unknown keys first, then fields in order', () => {
+  const body = jsonBody({ a: uuid(), b: jsonInt(1) });
+  refused(body, [1], 'invalid_body', ['body']);
+  refused(body, null, 'invalid_body', ['body']);
+  refused(body, { a: 'x', b: 1, c: 1 }, 'unknown_field', ['body', 'c']);
+  refused(body, { b: 'x' }, 'missing_field', ['body', 'a']);
+  refused(body, { a: 'x' }, 'invalid_uuid', ['body', 'a']);
+  // A nested object's issues come after its parent's.
+  const outer = jsonBody({ inner: closedObject({ k: jsonInt(0) }, { notObject: say('bad_inner', 'inner is no object.'), unknown: say('unknown_field', 'Unknown {name}.'), missing: say('missing_field', '{name} is required.') }), n: jsonInt(1) });
+  refused(outer, { inner: { k: 'x' }, n: 0 }, 'out_of_range', ['body', 'n']);
+  refused(outer, { inner: { k: 'x' }, n: 1 }, 'invalid_integer', ['body', 'inner', 'k']);
+  refused(outer, { inner: [], n: 1 }, 'bad_inner', ['body', 'inner']);
+  // keysFirst: every key checked before any value.
+  const keys = closedObject({ k: jsonInt(0), m: jsonInt(0) }, { notObject: say('bad', 'no object.'), unknown: say('unknown_field', 'Unknown {name}.'), missing: say('missing_field', '{name} is required.'), keysFirst: 'per_key' });
+  refused(keys, { k: 'x' }, 'missing_field', ['body', 'm']);
+  refused(keys, { k: 'x', m: 1, z: 1 }, 'unknown_field', ['body', 'z']);
+  const whole = closedObject({ k: jsonInt(0) }, { notObject: say('bad', 'no object.'), unknown: say('bad_keys', 'Exactly k.'), missing: say('bad_keys', 'Exactly k.'), keysFirst: 'whole' });
+  refused(whole, {}, 'bad_keys', ['body']);
 });
 
 test.run();

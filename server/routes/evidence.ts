@@ -1,13 +1,13 @@
 /**
  * The twelve Evidence routes (spec 2, prefix /api/evidence/projects). Each
- * runs the Library guard first, reads its strict query and body, calls one
- * service function and answers no-store, refusals included. The bundle and
- * the pdf representation answer bytes.
+ * runs the Library guard first (via libraryRoute), reads its strict query and
+ * body with the schemas of src/util/strict-schemas.ts, calls one service
+ * function and answers no-store, refusals included. The bundle and the pdf
+ * representation answer bytes.
  */
 import fs from 'node:fs';
-import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
-import type { H3Event } from 'h3';
+import * as v from 'valibot';
 import {
   addMember,
   buildBundle,
@@ -23,101 +23,66 @@ import {
   removeMember,
   renameProject,
   showProject,
-  type AnchorInput,
-  type VersionSelector,
 } from '../../src/evidence/index.js';
 import { SvcError } from '../../src/errors.js';
-import { isUuid4 } from '../../src/random.js';
-import { sendError } from '../errors.js';
-import { checkLibraryRequest } from '../library-guard.js';
-import { strictJsonBody, strictQuery, uuidParam, type Fields } from '../library-input.js';
-import { route, type AppDeps, type Method, type RouteDef } from '../registry.js';
+import { bool, closedObject, jsonBody, jsonInt, queryInt, say, text, uuid } from '../../src/util/strict-schemas.js';
+import { readValid } from '../body.js';
+import { libraryRoute } from '../library-guard.js';
+import { strictParam, strictQuery, uuidParam } from '../params.js';
+import type { AppDeps, RouteDef } from '../registry.js';
 
 const NO_STORE = 'no-store';
 const P = '/api/evidence/projects';
 
-type Answer = { status?: number; body: unknown } | Response;
-type EvidenceHandler = (event: H3Event, deps: AppDeps, params: Record<string, string>) => Answer | Promise<Answer>;
+const VAULT = { expected_vault_id: uuid() };
+const REVISION = { expected_revision: jsonInt(1) };
+const PAGING = { after_id: v.optional(queryInt(0)), through_id: v.optional(queryInt(0)), limit: v.optional(queryInt(1, 50)) };
+const VERSION = { file_id: uuid(), version_id: uuid() };
 
-function evidenceRoute(method: Method, path: string, handler: EvidenceHandler): RouteDef {
-  return route(method, path, async (event, deps, params) => {
-    event.res.headers.set('cache-control', NO_STORE);
-    try {
-      checkLibraryRequest(event, deps.runtime);
-      const answer = await handler(event, deps, params);
-      if (answer instanceof Response) return answer;
-      const status = answer.status ?? 200;
-      event.res.status = status;
-      event.res.statusText = STATUS_CODES[status] ?? '';
-      return answer.body;
-    } catch (err) {
-      return sendError(event, err, deps.ctx.log);
-    }
-  });
-}
+/** A text field of kind and representation: a bounded string, then one of a closed list. */
+const choice = <const T extends readonly string[]>(max: number, options: T, message: string) => v.pipe(text(1, max), v.picklist(options, say('invalid_value', message)));
 
-const bad = (reason: string, loc: (string | number)[], message: string) => new SvcError(422, reason, message, { loc });
+const notePosition = (min: number) => {
+  const message = say('invalid_integer', `{name} must be an integer of at least ${min}.`);
+  return v.pipe(v.number(message), v.safeInteger(message), v.minValue(min, message));
+};
+const ANCHOR_TEXT = say('invalid_string', '{name} must be a string.');
 
-const VAULT = { expected_vault_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
-const REVISION = { expected_revision: { required: true, kind: 'int', min: 1 } } as const satisfies Fields;
-const PAGING = {
-  after_id: { required: false, kind: 'int', min: 0 },
-  through_id: { required: false, kind: 'int', min: 0 },
-  limit: { required: false, kind: 'int', min: 1, max: 50 },
-} as const satisfies Fields;
-const TEXT = (max: number) => ({ required: true, kind: 'string', min: 0, max }) as const;
+/** The passage anchor: exactly its seven fields, each of its type; null for a plain note. */
+const Anchor = v.nullable(
+  closedObject(
+    {
+      page_basis: v.picklist(['physical', 'logical'], say('invalid_value', 'page_basis must be physical or logical.')),
+      page: notePosition(1),
+      extraction_contract: v.pipe(v.string(ANCHOR_TEXT), v.minLength(1, say('invalid_string', 'extraction_contract must name a contract.')), v.maxLength(200, say('invalid_string', 'extraction_contract must name a contract.'))),
+      page_sha256: v.pipe(v.string(ANCHOR_TEXT), v.regex(/^[0-9a-f]{64}$/, say('invalid_string', 'page_sha256 must be 64 lowercase hex digits.'))),
+      start: notePosition(0),
+      end: notePosition(0),
+      quote: v.string(say('invalid_string', 'quote must be a string.')),
+    },
+    {
+      notObject: say('invalid_anchor', 'anchor must be an object or null.'),
+      unknown: say('unknown_field', 'Unknown anchor field {name}.'),
+      missing: say('missing_field', 'Anchor field {name} is required.'),
+      keysFirst: 'per_key',
+    },
+  ),
+);
 
-const jsonLimit = (deps: AppDeps) => evidenceOf(deps.ctx).limits.jsonBodyBytes;
-
-function paging(q: Record<string, unknown>) {
-  return { afterId: q.after_id as number | undefined, throughId: q.through_id as number | undefined, limit: q.limit as number | undefined };
-}
-
-function projectRef(q: Record<string, unknown>, params: Record<string, string>) {
-  return { expectedVaultId: q.expected_vault_id as string, projectId: uuidParam(params, 'project_id') };
-}
-
-function noteIdParam(params: Record<string, string>): number {
-  const raw = params.note_id ?? '';
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw bad('invalid_integer', ['path', 'note_id'], 'note_id must be a positive integer.');
-  return Number(raw);
-}
-
-const ANCHOR_KEYS = ['page_basis', 'page', 'extraction_contract', 'page_sha256', 'start', 'end', 'quote'];
-
-/** The passage anchor object: exactly its seven fields, each of its type. */
-function parseAnchor(value: unknown): AnchorInput | null {
-  if (value === null) return null;
-  const loc = (k: string) => ['body', 'anchor', k];
-  if (typeof value !== 'object' || Array.isArray(value)) throw bad('invalid_anchor', ['body', 'anchor'], 'anchor must be an object or null.');
-  const a = value as Record<string, unknown>;
-  for (const k of Object.keys(a)) if (!ANCHOR_KEYS.includes(k)) throw bad('unknown_field', loc(k), `Unknown anchor field ${k}.`);
-  for (const k of ANCHOR_KEYS) if (!Object.hasOwn(a, k)) throw bad('missing_field', loc(k), `Anchor field ${k} is required.`);
-  if (a.page_basis !== 'physical' && a.page_basis !== 'logical') throw bad('invalid_value', loc('page_basis'), 'page_basis must be physical or logical.');
-  for (const k of ['page', 'start', 'end']) {
-    const n = a[k];
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < (k === 'page' ? 1 : 0)) throw bad('invalid_integer', loc(k), `${k} must be an integer of at least ${k === 'page' ? 1 : 0}.`);
-  }
-  if (typeof a.extraction_contract !== 'string' || a.extraction_contract.length === 0 || a.extraction_contract.length > 200) throw bad('invalid_string', loc('extraction_contract'), 'extraction_contract must name a contract.');
-  if (typeof a.page_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(a.page_sha256)) throw bad('invalid_string', loc('page_sha256'), 'page_sha256 must be 64 lowercase hex digits.');
-  if (typeof a.quote !== 'string') throw bad('invalid_string', loc('quote'), 'quote must be a string.');
-  return a as unknown as AnchorInput;
-}
-
+const SELECTED = say('invalid_selection', 'Each selected file has exactly file_id and version_id.');
 /** The bundle selection: an array of {file_id, version_id}. */
-function parseSelection(value: unknown): VersionSelector[] {
-  if (!Array.isArray(value)) throw bad('invalid_selection', ['body', 'files'], 'files must be an array of {file_id, version_id}.');
-  return value.map((item, i) => {
-    const loc = ['body', 'files', i];
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw bad('invalid_selection', loc, 'Each selected file is an object {file_id, version_id}.');
-    const keys = Object.keys(item).sort().join(',');
-    if (keys !== 'file_id,version_id') throw bad('invalid_selection', loc, 'Each selected file has exactly file_id and version_id.');
-    const { file_id, version_id } = item as Record<string, unknown>;
-    if (typeof file_id !== 'string' || !isUuid4(file_id)) throw bad('invalid_uuid', [...loc, 'file_id'], 'file_id must be a canonical lowercase UUID.');
-    if (typeof version_id !== 'string' || !isUuid4(version_id)) throw bad('invalid_uuid', [...loc, 'version_id'], 'version_id must be a canonical lowercase UUID.');
-    return { fileId: file_id, versionId: version_id };
-  });
-}
+const Selection = v.array(
+  closedObject(VERSION, { notObject: say('invalid_selection', 'Each selected file is an object {file_id, version_id}.'), unknown: SELECTED, missing: SELECTED, keysFirst: 'whole' }),
+  say('invalid_selection', 'files must be an array of {file_id, version_id}.'),
+);
+
+const NOTE_ID = say('invalid_integer', 'note_id must be a positive integer.');
+const noteIdParam = (params: Record<string, string>) => strictParam(params, 'note_id', v.pipe(v.string(NOTE_ID), v.regex(/^[1-9][0-9]{0,14}$/, NOTE_ID), v.transform(Number)));
+
+const strictBody = (deps: AppDeps) => ({ strict: true, limit: evidenceOf(deps.ctx).limits.jsonBodyBytes });
+
+const paging = (q: { after_id?: number; through_id?: number; limit?: number }) => ({ afterId: q.after_id, throughId: q.through_id, limit: q.limit });
+const projectRef = (q: { expected_vault_id: string }, params: Record<string, string>) => ({ expectedVaultId: q.expected_vault_id, projectId: uuidParam(params, 'project_id') });
 
 function fileResponse(path: string, size: number, headers: Record<string, string>, release: () => void): Response {
   const stream = fs.createReadStream(path);
@@ -137,105 +102,96 @@ function fileResponse(path: string, size: number, headers: Record<string, string
 }
 
 export const evidenceRoutes: RouteDef[] = [
-  evidenceRoute('GET', P, (event, { ctx }) => {
+  libraryRoute('GET', P, (event, { ctx }) => {
     const q = strictQuery(event, { ...VAULT, ...PAGING });
-    return { body: listProjects(ctx, { expectedVaultId: q.expected_vault_id as string, ...paging(q) }) };
+    return listProjects(ctx, { expectedVaultId: q.expected_vault_id, ...paging(q) });
   }),
 
-  evidenceRoute('POST', P, async (event, deps) => {
+  libraryRoute('POST', P, async (event, deps) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(event, { ...VAULT, name: TEXT(10_000) }, jsonLimit(deps));
-    return { status: 201, body: createProject(deps.ctx, { expectedVaultId: b.expected_vault_id as string, name: b.name as string }) };
+    const b = await readValid(event, jsonBody({ ...VAULT, name: text(0, 10_000) }), strictBody(deps));
+    const project = createProject(deps.ctx, { expectedVaultId: b.expected_vault_id, name: b.name });
+    event.res.status = 201;
+    return project;
   }),
 
-  evidenceRoute('GET', `${P}/{project_id}`, (event, { ctx }, params) => {
+  libraryRoute('GET', `${P}/{project_id}`, (event, { ctx }, params) => {
     const q = strictQuery(event, VAULT);
-    return { body: showProject(ctx, projectRef(q, params)) };
+    return showProject(ctx, projectRef(q, params));
   }),
 
-  evidenceRoute('PATCH', `${P}/{project_id}`, async (event, deps, params) => {
+  libraryRoute('PATCH', `${P}/{project_id}`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(event, { ...VAULT, ...REVISION, name: TEXT(10_000) }, jsonLimit(deps));
-    return { body: renameProject(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision as number, name: b.name as string }) };
+    const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, name: text(0, 10_000) }), strictBody(deps));
+    return renameProject(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision, name: b.name });
   }),
 
-  evidenceRoute('GET', `${P}/{project_id}/files`, (event, { ctx }, params) => {
+  libraryRoute('GET', `${P}/{project_id}/files`, (event, { ctx }, params) => {
     const q = strictQuery(event, { ...VAULT, ...PAGING });
-    return { body: listMembers(ctx, { ...projectRef(q, params), ...paging(q) }) };
+    return listMembers(ctx, { ...projectRef(q, params), ...paging(q) });
   }),
 
-  evidenceRoute('POST', `${P}/{project_id}/files`, async (event, deps, params) => {
+  libraryRoute('POST', `${P}/{project_id}/files`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(event, { ...VAULT, ...REVISION, file_id: { required: true, kind: 'uuid' }, version_id: { required: true, kind: 'uuid' } }, jsonLimit(deps));
-    const receipt = addMember(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision as number, fileId: b.file_id as string, versionId: b.version_id as string });
-    return { status: receipt.changed ? 201 : 200, body: receipt };
+    const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, ...VERSION }), strictBody(deps));
+    const receipt = addMember(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision, fileId: b.file_id, versionId: b.version_id });
+    event.res.status = receipt.changed ? 201 : 200;
+    return receipt;
   }),
 
-  evidenceRoute('DELETE', `${P}/{project_id}/files/{file_id}`, (event, { ctx }, params) => {
-    const q = strictQuery(event, { ...VAULT, ...REVISION, version_id: { required: true, kind: 'uuid' } });
+  libraryRoute('DELETE', `${P}/{project_id}/files/{file_id}`, (event, { ctx }, params) => {
+    const q = strictQuery(event, { ...VAULT, expected_revision: queryInt(1), version_id: uuid() });
     const fileId = uuidParam(params, 'file_id');
-    return { body: removeMember(ctx, { ...projectRef(q, params), expectedRevision: q.expected_revision as number, fileId, versionId: q.version_id as string }) };
+    return removeMember(ctx, { ...projectRef(q, params), expectedRevision: q.expected_revision, fileId, versionId: q.version_id });
   }),
 
-  evidenceRoute('GET', `${P}/{project_id}/notes`, (event, { ctx }, params) => {
-    const q = strictQuery(event, { ...VAULT, ...PAGING, file_id: { required: false, kind: 'uuid' }, version_id: { required: false, kind: 'uuid' } });
-    if ((q.file_id === undefined) !== (q.version_id === undefined)) {
-      throw bad('file_filter_incomplete', ['query', q.file_id === undefined ? 'file_id' : 'version_id'], 'Filter notes by file_id together with its exact version_id.');
+  libraryRoute('GET', `${P}/{project_id}/notes`, (event, { ctx }, params) => {
+    const q = strictQuery(event, { ...VAULT, ...PAGING, file_id: v.optional(uuid()), version_id: v.optional(uuid()) });
+    const { file_id: fileId, version_id: versionId } = q;
+    if (fileId === undefined && versionId === undefined) return listNotes(ctx, { ...projectRef(q, params), ...paging(q) });
+    if (fileId === undefined || versionId === undefined) {
+      throw new SvcError(422, 'file_filter_incomplete', 'Filter notes by file_id together with its exact version_id.', { loc: ['query', fileId === undefined ? 'file_id' : 'version_id'] });
     }
-    const file = q.file_id === undefined ? undefined : { fileId: q.file_id as string, versionId: q.version_id as string };
-    return { body: listNotes(ctx, { ...projectRef(q, params), ...paging(q), file }) };
+    return listNotes(ctx, { ...projectRef(q, params), ...paging(q), file: { fileId, versionId } });
   }),
 
-  evidenceRoute('POST', `${P}/{project_id}/notes`, async (event, deps, params) => {
+  libraryRoute('POST', `${P}/{project_id}/notes`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(
+    const b = await readValid(
       event,
-      {
-        ...VAULT,
-        ...REVISION,
-        file_id: { required: true, kind: 'uuid' },
-        version_id: { required: true, kind: 'uuid' },
-        kind: { required: true, kind: 'string', min: 1, max: 20 },
-        body: TEXT(1_000_000),
-        anchor: { required: true, kind: 'raw' },
-      },
-      jsonLimit(deps),
+      jsonBody({ ...VAULT, ...REVISION, ...VERSION, kind: choice(20, ['plain', 'passage'], 'kind must be plain or passage.'), body: text(0, 1_000_000), anchor: Anchor }),
+      strictBody(deps),
     );
-    if (b.kind !== 'plain' && b.kind !== 'passage') throw bad('invalid_value', ['body', 'kind'], 'kind must be plain or passage.');
-    const anchor = parseAnchor(b.anchor);
-    const body = await createNote(deps.ctx, {
+    const note = await createNote(deps.ctx, {
       ...projectRef(b, params),
-      expectedRevision: b.expected_revision as number,
-      fileId: b.file_id as string,
-      versionId: b.version_id as string,
+      expectedRevision: b.expected_revision,
+      fileId: b.file_id,
+      versionId: b.version_id,
       kind: b.kind,
-      body: b.body as string,
-      anchor,
+      body: b.body,
+      anchor: b.anchor,
       signal: event.req.signal,
     });
-    return { status: 201, body };
+    event.res.status = 201;
+    return note;
   }),
 
-  evidenceRoute('PATCH', `${P}/{project_id}/notes/{note_id}`, async (event, deps, params) => {
+  libraryRoute('PATCH', `${P}/{project_id}/notes/{note_id}`, async (event, deps, params) => {
     strictQuery(event, {});
     const noteId = noteIdParam(params);
-    const b = await strictJsonBody(event, { ...VAULT, ...REVISION, expected_note_revision: { required: true, kind: 'int', min: 1 }, body: TEXT(1_000_000) }, jsonLimit(deps));
-    return {
-      body: editNote(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision as number, noteId, expectedNoteRevision: b.expected_note_revision as number, body: b.body as string }),
-    };
+    const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, expected_note_revision: jsonInt(1), body: text(0, 1_000_000) }), strictBody(deps));
+    return editNote(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision, noteId, expectedNoteRevision: b.expected_note_revision, body: b.body });
   }),
 
-  evidenceRoute('GET', `${P}/{project_id}/reader/{file_id}`, async (event, { ctx }, params) => {
+  libraryRoute('GET', `${P}/{project_id}/reader/{file_id}`, async (event, { ctx }, params) => {
     const q = strictQuery(event, {
       ...VAULT,
-      version_id: { required: true, kind: 'uuid' },
-      page: { required: true, kind: 'int', min: 1, max: evidenceOf(ctx).limits.pdfPages },
-      representation: { required: false, kind: 'string', min: 1, max: 10 },
+      version_id: uuid(),
+      page: queryInt(1, evidenceOf(ctx).limits.pdfPages),
+      representation: v.optional(choice(10, ['text', 'pdf'], 'representation must be text or pdf.')),
     });
-    const representation = q.representation ?? 'text';
-    if (representation !== 'text' && representation !== 'pdf') throw bad('invalid_value', ['query', 'representation'], 'representation must be text or pdf.');
-    const req = { ...projectRef(q, params), fileId: uuidParam(params, 'file_id'), versionId: q.version_id as string, page: q.page as number, signal: event.req.signal };
-    if (representation === 'text') return { body: await readPage(ctx, req) };
+    const req = { ...projectRef(q, params), fileId: uuidParam(params, 'file_id'), versionId: q.version_id, page: q.page, signal: event.req.signal };
+    if ((q.representation ?? 'text') === 'text') return readPage(ctx, req);
     const pdf = readPdfBytes(ctx, req);
     return new Response(new Uint8Array(pdf.bytes), {
       status: 200,
@@ -252,15 +208,14 @@ export const evidenceRoutes: RouteDef[] = [
     });
   }),
 
-  evidenceRoute('POST', `${P}/{project_id}/bundle`, async (event, deps, params) => {
+  libraryRoute('POST', `${P}/{project_id}/bundle`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(event, { ...VAULT, ...REVISION, files: { required: true, kind: 'raw' }, include_files: { required: false, kind: 'bool' } }, jsonLimit(deps));
-    const files = parseSelection(b.files);
+    const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, files: Selection, include_files: v.optional(bool()) }), strictBody(deps));
     const bundle = await buildBundle(deps.ctx, {
       ...projectRef(b, params),
-      expectedRevision: b.expected_revision as number,
-      files,
-      includeFiles: (b.include_files as boolean | undefined) ?? false,
+      expectedRevision: b.expected_revision,
+      files: b.files.map((f) => ({ fileId: f.file_id, versionId: f.version_id })),
+      includeFiles: b.include_files ?? false,
       signal: event.req.signal,
     });
     return fileResponse(bundle.path, bundle.byteSize, {

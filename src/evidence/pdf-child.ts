@@ -7,6 +7,7 @@
  * write, spawn or worker access. The parent bounds its time and output.
  */
 import type { ChildAnswer, ChildMessage, ChildRequest } from './pdf-protocol.js';
+import { pageTreeVerdict } from './pdf-tree.js';
 
 const [pdfjsPath, fontsDir] = process.argv.slice(2) as [string, string];
 
@@ -66,6 +67,10 @@ async function extract(pdfjs: Pdfjs, req: ChildRequest): Promise<Omit<ChildAnswe
     const { info } = (await doc.getMetadata()) as unknown as { info: Record<string, unknown> };
     if (info.EncryptFilterName) return answer('unsupported', 'encrypted', 'The PDF is encrypted (even with an empty password); it is not read.');
     pageCount = doc.numPages;
+    // A file pdfjs had to repair is refused before its page tree is measured.
+    if (warnings.length > 0) return answer('malformed', 'parser_warning', warnings[0]!, { page_count: pageCount });
+    const tree = pageTreeVerdict(req.data, req.limits.treeNodes, req.limits.treeDepth);
+    if (!tree.ok) return answer(tree.reason === 'page_tree_unreadable' ? 'unsupported' : 'limit_exceeded', tree.reason, tree.message, { page_count: pageCount });
     if (pageCount > req.limits.pages) return answer('limit_exceeded', 'pdf_pages', `The PDF has more than ${req.limits.pages} pages.`, { page_count: pageCount });
     if (req.page > pageCount) return answer('out_of_range', 'page_out_of_range', null, { page_count: pageCount });
     examined = true;
@@ -114,7 +119,7 @@ function warmupPdf(): Uint8Array {
 
 async function main(): Promise<void> {
   const pdfjs = (await import(pdfjsPath)) as Pdfjs;
-  await extract(pdfjs, { id: 0, data: warmupPdf(), page: 1, limits: { pages: 1, codepoints: 100, forms: 1 } });
+  await extract(pdfjs, { id: 0, data: warmupPdf(), page: 1, limits: { pages: 1, codepoints: 100, forms: 1, treeNodes: 10, treeDepth: 4 } });
   send({ kind: 'ready', version: pdfjs.version });
   let chain = Promise.resolve();
   process.on('message', (req: ChildRequest) => {

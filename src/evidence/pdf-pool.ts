@@ -135,7 +135,7 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
       w.child.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        w.child.send({ id, data, page, limits: { pages: limits.pdfPages, codepoints: limits.pdfCodepoints, forms: limits.pdfForms } });
+        w.child.send({ id, data, page, limits: { pages: limits.pdfPages, codepoints: limits.pdfCodepoints, forms: limits.pdfForms, treeNodes: limits.pdfTreeNodes, treeDepth: limits.pdfTreeDepth } });
       } catch {
         done({ kind: 'unavailable', reason: 'parser_exited', message: 'The PDF parser process could not be reached.' });
       }

@@ -17,6 +17,9 @@ export interface ChildLimits {
   pages: number;
   codepoints: number;
   forms: number;
+  /** The page tree: nodes visited (every Pages and Page dictionary) and levels, the root at level 1. */
+  treeNodes: number;
+  treeDepth: number;
 }
 
 export interface ChildRequest {

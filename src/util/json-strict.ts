@@ -46,3 +46,23 @@ function findDuplicateKey(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether valid JSON text writes any number with a fraction or an exponent.
+ * JSON.parse reads 1.0 and 1e0 as 1; an exact integer is written without them.
+ */
+export function writesFractionOrExponent(text: string): boolean {
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i += text[i] === '\\' ? 2 : 1);
+      i++;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      const start = i;
+      while (i < text.length && /[-+0-9.eE]/.test(text[i]!)) i++;
+      if (/[.eE]/.test(text.slice(start, i))) return true;
+    } else i++;
+  }
+  return false;
+}

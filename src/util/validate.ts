@@ -3,7 +3,7 @@
  * spec's 422 detail array: {loc, msg, type, input, ctx}.
  */
 import * as v from 'valibot';
-import { ValidationError, type ValidationIssue } from '../errors.js';
+import { SvcError, ValidationError, type ValidationIssue } from '../errors.js';
 
 export interface ParseOptions {
   /** Leave `input` out of the detail (bodies that may carry a secret). */
@@ -37,3 +37,30 @@ export const JsonObject = v.pipe(
   v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'Input should be a valid object'),
   v.record(v.string(), v.unknown()),
 );
+
+/** Parts a strict schema's issue message into its refusal reason and its text (see strict-schemas.ts). */
+export const REASON_MARK = '\u001f';
+
+type Issue = v.BaseIssue<unknown>;
+
+/**
+ * Strict input (the Library and Evidence routes, spec 2 "General rules"): the
+ * first issue becomes one 422 refusal {reason, message, loc}. Issues of an outer
+ * object come before those of a nested one, and an unknown key before the
+ * other issues of its object; otherwise valibot's order (the fields' order).
+ */
+export function strictRefusal(issues: readonly Issue[], prefix: (string | number)[]): SvcError {
+  const depth = (issue: Issue) => (issue.path?.length ?? 0) * 2 - (issue.type === 'strict_object' && issue.expected === 'never' ? 1 : 0);
+  const issue = issues.reduce((first, next) => (depth(next) < depth(first) ? next : first));
+  const loc = [...prefix, ...(issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key)))];
+  const mark = issue.message.indexOf(REASON_MARK);
+  const reason = mark < 0 ? 'invalid_value' : issue.message.slice(0, mark);
+  const text = issue.message.slice(mark + 1).replaceAll('{name}', String(loc[loc.length - 1] ?? 'value'));
+  return new SvcError(422, reason, text, { loc });
+}
+
+export function parseStrict<S extends v.GenericSchema>(schema: S, input: unknown, prefix: (string | number)[]): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw strictRefusal(result.issues, prefix);
+  return result.output;
+}
