@@ -4,17 +4,17 @@
  * formats are 422; the Library guard runs first (through answerRoute).
  */
 import { EXPORT_FORMATS, exportAnswer, type ExportFormat } from '../../src/answers/export.js';
-import { SvcError } from '../../src/errors.js';
-import { strictQuery, uuidParam } from '../library-input.js';
+import * as v from 'valibot';
+import { say, text } from '../../src/util/strict-schemas.js';
+import { strictQuery, uuidParam } from '../params.js';
 import type { RouteDef } from '../registry.js';
-import { answerRoute } from './answers.js';
+import { answerRoute, VAULT } from './answers.js';
+
+const FORMAT = v.pipe(text(1, 16), v.picklist(EXPORT_FORMATS, say('invalid_format', 'format must be zip or html.')));
 
 export const answerExportRoutes: RouteDef[] = [
   answerRoute('GET', '/api/evidence/projects/{project_id}/answers/{answer_id}/export', async (event, deps, params) => {
-    const q = strictQuery(event, { expected_vault_id: { required: true, kind: 'uuid' }, format: { required: true, kind: 'string', min: 1, max: 16 } });
-    if (!(EXPORT_FORMATS as readonly string[]).includes(q.format)) {
-      throw new SvcError(422, 'invalid_format', 'format must be zip or html.', { loc: ['query', 'format'] });
-    }
+    const q = strictQuery(event, { ...VAULT, format: FORMAT });
     const r = await exportAnswer(deps.ctx, {
       expectedVaultId: q.expected_vault_id,
       projectId: uuidParam(params, 'project_id'),

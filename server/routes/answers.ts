@@ -4,17 +4,17 @@
  * with the exports). Each runs the Library guard first, reads its strict
  * query and body, calls one service function and answers no-store.
  */
-import { STATUS_CODES } from 'node:http';
 import type { H3Event } from 'h3';
+import * as v from 'valibot';
 import { createPreview } from '../../src/answers/previews.js';
 import type { AnswerMode } from '../../src/answers/types.js';
-import { SvcError } from '../../src/errors.js';
 import { evidenceOf } from '../../src/evidence/service.js';
 import { parseChoices, parseNoteIds, parseSelections } from '../answers-input.js';
-import { sendError } from '../errors.js';
-import { checkLibraryRequest } from '../library-guard.js';
-import { strictJsonBody, strictQuery, uuidParam, type Fields } from '../library-input.js';
-import { route, type AppDeps, type Method, type RouteDef } from '../registry.js';
+import { bool, jsonBody, jsonInt, queryInt, say, text, uuid } from '../../src/util/strict-schemas.js';
+import { readValid } from '../body.js';
+import { libraryRoute } from '../library-guard.js';
+import { strictQuery, uuidParam } from '../params.js';
+import type { AppDeps, Method, RouteDef } from '../registry.js';
 import * as reasons from '../../src/answers/reasons.js';
 import { cancelAnswer, listAnswers, showAnswer, watchAnswer } from '../../src/answers/history.js';
 import type { Subscriber } from '../../src/answers/live.js';
@@ -26,53 +26,38 @@ const P = '/api/evidence/projects/{project_id}';
 type Answer = { status?: number; body: unknown } | Response;
 type Handler = (event: H3Event, deps: AppDeps, params: Record<string, string>) => Answer | Promise<Answer>;
 
+/** A Library-guarded, no-store route (libraryRoute) whose handler may name its status. */
 export function answerRoute(method: Method, path: string, handler: Handler): RouteDef {
-  return route(method, path, async (event, deps, params) => {
-    event.res.headers.set('cache-control', 'no-store');
-    try {
-      checkLibraryRequest(event, deps.runtime);
-      const answer = await handler(event, deps, params);
-      if (answer instanceof Response) return answer;
-      const status = answer.status ?? 200;
-      event.res.status = status;
-      event.res.statusText = STATUS_CODES[status] ?? '';
-      return answer.body;
-    } catch (err) {
-      return sendError(event, err, deps.ctx.log);
-    }
+  return libraryRoute(method, path, async (event, deps, params) => {
+    const answer = await handler(event, deps, params);
+    if (answer instanceof Response) return answer;
+    event.res.status = answer.status ?? 200;
+    return answer.body;
   });
 }
 
-const VAULT = { expected_vault_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
-const RUNTIME = { expected_runtime_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
-const jsonLimit = (deps: AppDeps) => evidenceOf(deps.ctx).limits.jsonBodyBytes;
+export const VAULT = { expected_vault_id: uuid() };
+const RUNTIME = { expected_runtime_id: uuid() };
+const strictBody = (deps: AppDeps) => ({ strict: true, limit: evidenceOf(deps.ctx).limits.jsonBodyBytes });
+/** Nested parts (selections, note ids, choices) are parsed by answers-input.ts, which names each location. */
+const nested = v.unknown();
+const SHA256 = v.pipe(text(64, 64), v.regex(/^[0-9a-f]{64}$/, say('invalid_string', '{name} must be 64 lowercase hex digits.')));
 
 /** The body's expected runtime must be this server's (409 otherwise). */
 export function checkRuntime(deps: AppDeps, expected: string): void {
   if (expected !== deps.ctx.runtimeId) throw reasons.runtimeMismatch(deps.ctx.runtimeId);
 }
 
-function mode(value: unknown): AnswerMode {
-  if (value !== 'answer' && value !== 'briefing') throw new SvcError(422, 'invalid_value', 'mode must be answer or briefing.', { loc: ['body', 'mode'] });
-  return value;
-}
+const MODES: readonly AnswerMode[] = ['answer', 'briefing'];
+const MODE = v.picklist(MODES, say('invalid_value', 'mode must be answer or briefing.'));
 
 export const answerRoutes: RouteDef[] = [
   answerRoute('POST', `${P}/answer-previews`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(
+    const b = await readValid(
       event,
-      {
-        ...VAULT,
-        ...RUNTIME,
-        expected_revision: { required: true, kind: 'int', min: 1 },
-        selections: { required: true, kind: 'raw' },
-        note_ids: { required: false, kind: 'raw' },
-        instruction: { required: true, kind: 'string', min: 0, max: 1_000_000 },
-        mode: { required: true, kind: 'raw' },
-        choices: { required: true, kind: 'raw' },
-      },
-      jsonLimit(deps),
+      jsonBody({ ...VAULT, ...RUNTIME, expected_revision: jsonInt(1), selections: nested, note_ids: v.optional(nested), instruction: text(0, 1_000_000), mode: MODE, choices: nested }),
+      strictBody(deps),
     );
     checkRuntime(deps, b.expected_runtime_id);
     const view = await createPreview(deps.ctx, {
@@ -82,7 +67,7 @@ export const answerRoutes: RouteDef[] = [
       selections: parseSelections(b.selections),
       noteIds: parseNoteIds(b.note_ids),
       instruction: b.instruction,
-      mode: mode(b.mode),
+      mode: b.mode,
       choices: parseChoices(b.choices),
       signal: event.req.signal,
     });
@@ -124,12 +109,7 @@ function eventStream(sub: Subscriber): Response {
 answerRoutes.push(
   answerRoute('POST', `${P}/answers`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(
-      event,
-      { ...VAULT, ...RUNTIME, preview_id: { required: true, kind: 'uuid' }, request_sha256: { required: true, kind: 'string', min: 64, max: 64 }, confirmed: { required: true, kind: 'bool' } },
-      jsonLimit(deps),
-    );
-    if (!/^[0-9a-f]{64}$/.test(b.request_sha256)) throw new SvcError(422, 'invalid_string', 'request_sha256 must be 64 lowercase hex digits.', { loc: ['body', 'request_sha256'] });
+    const b = await readValid(event, jsonBody({ ...VAULT, ...RUNTIME, preview_id: uuid(), request_sha256: SHA256, confirmed: bool() }), strictBody(deps));
     const { answer, replayed } = await sendAnswer(deps.ctx, {
       ...ref(b, params),
       expectedRuntimeId: b.expected_runtime_id,
@@ -142,12 +122,7 @@ answerRoutes.push(
   }),
 
   answerRoute('GET', `${P}/answers`, (event, { ctx }, params) => {
-    const q = strictQuery(event, {
-      ...VAULT,
-      after_id: { required: false, kind: 'int', min: 0 },
-      through_id: { required: false, kind: 'int', min: 0 },
-      limit: { required: false, kind: 'int', min: 1, max: 50 },
-    });
+    const q = strictQuery(event, { ...VAULT, after_id: v.optional(queryInt(0)), through_id: v.optional(queryInt(0)), limit: v.optional(queryInt(1, 50)) });
     return { body: listAnswers(ctx, { ...ref(q, params), afterId: q.after_id, throughId: q.through_id, limit: q.limit }) };
   }),
 
@@ -164,7 +139,7 @@ answerRoutes.push(
 
   answerRoute('POST', `${P}${ANSWER}/cancel`, async (event, deps, params) => {
     strictQuery(event, {});
-    const b = await strictJsonBody(event, { ...VAULT, ...RUNTIME }, jsonLimit(deps));
+    const b = await readValid(event, jsonBody({ ...VAULT, ...RUNTIME }), strictBody(deps));
     return { body: { contract_version: 1, answer: cancelAnswer(deps.ctx, { ...ref(b, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: b.expected_runtime_id }) } };
   }),
 );
