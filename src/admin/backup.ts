@@ -13,7 +13,8 @@ import { conflict, SvcError } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { ensureOwnedDir } from '../util/owned-files.js';
 import { svcVersion } from '../version.js';
-import { readBundle, writeBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
+import { readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
+import { writeBundle } from './bundle-writer.js';
 import { insertBackup, lastBackup, listTables, rowCount, type BackupRecord } from './repo.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
