@@ -31,7 +31,9 @@ test('a damaged, truncated or tampered bundle is refused by verify and by restor
   const { t } = inst;
   const flipped = altered('flipped.tar', (b) => {
     const c = Buffer.from(b);
-    c[512 + 2000] ^= 0xff; // inside the database entry
+    const header = c.indexOf('database/svc.db\0');
+    assert.ok(header >= 0 && header % 512 === 0, 'the database entry has a header');
+    c[header + 512 + 2000] ^= 0xff; // inside the database entry
     return c;
   });
   const truncated = altered('truncated.tar', (b) => b.subarray(0, b.length - 4096));

@@ -1,33 +1,40 @@
 /**
  * Writes a backup bundle (see bundle.ts for the format) in one pass: each file
- * is read once, in large chunks, and every chunk is hashed on its way into the
- * tar stream, so the manifest's SHA-256 is of the very bytes in the bundle.
- * Reading the next chunk and writing earlier ones run on the I/O threads while
- * this thread hashes. The bundle is written to `<name>.partial`, synced once at
- * the end, renamed, and its folder synced: an interrupted backup never leaves a
- * file under the final name.
+ * is read once, in large chunks, by worker threads (hash-worker.ts) that hash
+ * every chunk before handing it here to go into the tar stream, so the
+ * manifest's SHA-256 is of the very bytes in the bundle. Files are shared out
+ * round-robin between the workers, so while this thread writes one file the
+ * next ones are already being read and hashed on other cores. The bundle is
+ * written to `<name>.partial` (flushed to disk in the background as it grows),
+ * synced at the end, renamed, and its folder synced: an interrupted backup
+ * never leaves a file under the final name.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../errors.js';
 import { MANIFEST_NAME, type BundleSource, type Manifest, type ManifestFile } from './bundle.js';
+import { READ_CHUNK, Readers, type ReaderMessage } from './bundle-readers.js';
 
-const CHUNK = 4 << 20;
 /** Bytes of tar output waiting for the disk before the packer pauses. */
 const QUEUE_LIMIT = 32 << 20;
+/** Ask the disk to take what has been written every so many bytes, while writing goes on. */
+const SYNC_EVERY = 128 << 20;
 
-const changed = (name: string) => new SvcError(409, 'backup_source_changed', `${name} changed while it was copied; run the backup again.`);
-
-/** Appends buffers to a file descriptor in order, off this thread, with a bounded queue. */
+/** Appends buffers to a file descriptor in order, off this thread, with a bounded queue; flushes to disk in the background. */
 class FdSink {
   private tail: Promise<void> = Promise.resolve();
   private queued = 0;
   private waiters: (() => void)[] = [];
+  private syncing: Promise<void> | null = null;
+  private syncedUpTo = 0;
   error: unknown = null;
   bytes = 0;
 
-  constructor(private readonly fd: number) {}
+  constructor(
+    private readonly fd: number,
+    private readonly written: (chunk: Buffer) => void,
+  ) {}
 
   push(chunk: Buffer): void {
     this.queued += chunk.length;
@@ -37,13 +44,28 @@ class FdSink {
           let off = 0;
           while (off < chunk.length) off += (await writeAsync(this.fd, chunk, off, chunk.length - off)) || failShortWrite();
           this.bytes += chunk.length;
+          this.backgroundSync();
         } catch (err) {
           this.error = err;
         }
       }
       this.queued -= chunk.length;
+      this.written(chunk);
       if (this.queued <= QUEUE_LIMIT / 2 || this.error !== null) for (const w of this.waiters.splice(0)) w();
     });
+  }
+
+  private backgroundSync(): void {
+    if (this.syncing || this.bytes - this.syncedUpTo < SYNC_EVERY) return;
+    const upTo = this.bytes;
+    this.syncing = new Promise<void>((resolve) =>
+      fs.fdatasync(this.fd, (err) => {
+        if (err && this.error === null) this.error = err;
+        this.syncedUpTo = upTo;
+        this.syncing = null;
+        resolve();
+      }),
+    );
   }
 
   get full(): boolean {
@@ -54,8 +76,10 @@ class FdSink {
     return this.full ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
   }
 
+  /** Every queued write done and no background sync running. */
   async flush(): Promise<void> {
     await this.tail;
+    await this.syncing;
     if (this.error !== null) throw this.error;
   }
 }
@@ -66,46 +90,6 @@ function failShortWrite(): never {
 
 const writeAsync = (fd: number, buf: Buffer, off: number, len: number) =>
   new Promise<number>((resolve, reject) => fs.write(fd, buf, off, len, null, (err, n) => (err ? reject(err) : resolve(n))));
-const readAsync = (fd: number, buf: Buffer, pos: number) =>
-  new Promise<number>((resolve, reject) => fs.read(fd, buf, 0, buf.length, pos, (err, n) => (err ? reject(err) : resolve(n))));
-
-interface EntrySink {
-  write(chunk: Buffer): boolean;
-  once(event: 'drain', listener: () => void): unknown;
-}
-
-/** Read `size` bytes of `fd` once, in order, into `entry` while hashing them; the next read is always in flight. */
-async function copyHashed(fd: number, size: number, name: string, entry: EntrySink, hash: crypto.Hash): Promise<void> {
-  let pos = 0;
-  const next = (): Promise<[Buffer, number]> | null => {
-    if (pos >= size) return null;
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, size - pos));
-    const at = pos;
-    pos += buf.length;
-    return readAsync(fd, buf, at).then((n) => [buf, n]);
-  };
-  let pending = next();
-  while (pending) {
-    const [buf, n] = await pending;
-    if (n !== buf.length) throw changed(name);
-    pending = next();
-    hash.update(buf);
-    if (!entry.write(buf)) await new Promise<void>((resolve) => entry.once('drain', resolve));
-  }
-  // Bytes beyond the size in the header mean the file grew.
-  if ((await readAsync(fd, Buffer.allocUnsafe(1), size)) !== 0) throw changed(name);
-}
-
-/** Open a file to copy, never through a link; a missing one is the caller's 409. */
-function openSource(source: BundleSource): number {
-  try {
-    return fs.openSync(source.from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') throw new SvcError(409, 'backup_source_missing', `${source.path} is missing on disk (or is a link); check the Library (\`svc library check\`) and try again.`, { path: source.path });
-    throw err;
-  }
-}
 
 function syncDir(dir: string): void {
   let fd: number | null = null;
@@ -119,6 +103,39 @@ function syncDir(dir: string): void {
   }
 }
 
+function readFailure(source: BundleSource, m: ReaderMessage): SvcError | unknown {
+  if (m.t === 'crash') return m.error;
+  if (m.t === 'fail' && m.code === 'missing') return new SvcError(409, 'backup_source_missing', `${source.path} is missing on disk (or is a link); check the Library (\`svc library check\`) and try again.`, { path: source.path });
+  if (m.t === 'fail') return new SvcError(409, 'backup_source_changed', `${source.path} changed while it was copied; run the backup again.`, { path: source.path });
+  return new SvcError(500, 'backup_read_failed', `Reading ${source.path} went out of order.`);
+}
+
+type Pack = ReturnType<typeof import('tar-stream').pack>;
+
+/** One source into the tar: header from what the worker saw when it opened the file, then its chunks in order. */
+async function packSource(pack: Pack, readers: Readers, k: number, source: BundleSource): Promise<ManifestFile> {
+  await source.ready;
+  const opened = await readers.next(k);
+  if (opened.t !== 'open') throw readFailure(source, opened);
+  const { size, mode } = opened;
+  let entry!: ReturnType<Pack['entry']>;
+  const entryDone = new Promise<void>((resolve, reject) => {
+    entry = pack.entry({ name: source.path, size, mode, mtime: new Date(opened.mtimeMs), type: 'file' }, (err) => (err ? reject(err) : resolve()));
+  });
+  entryDone.catch(() => {});
+  for (;;) {
+    const m = await readers.next(k);
+    if (m.t === 'chunk') {
+      if (!entry.write(Buffer.from(m.buf, 0, m.n))) await new Promise<void>((resolve) => entry.once('drain', resolve));
+      continue;
+    }
+    if (m.t !== 'done') throw readFailure(source, m);
+    entry.end(undefined as never);
+    await entryDone;
+    return { path: source.path, kind: source.kind, size, sha256: m.sha256, mode };
+  }
+}
+
 /** Write `sources` and the manifest to `target` (atomically); answers the bundle's size and the manifest's SHA-256. */
 export async function writeBundle(
   target: string,
@@ -129,8 +146,9 @@ export async function writeBundle(
   const tar = await import('tar-stream');
   const partial = `${target}.partial`;
   const out = fs.openSync(partial, 'wx', 0o600);
-  const sink = new FdSink(out);
-  const pack = tar.pack({ highWaterMark: CHUNK } as never);
+  const readers = new Readers(sources);
+  const sink = new FdSink(out, (chunk) => readers.release(chunk.buffer));
+  const pack = tar.pack({ highWaterMark: READ_CHUNK } as never);
   pack.on('data', (chunk: unknown) => {
     sink.push(chunk as Buffer);
     if (sink.full) {
@@ -143,30 +161,15 @@ export async function writeBundle(
     pack.once('error', reject);
   });
   ended.catch(() => {});
-  const files: ManifestFile[] = [];
+  let closed = false;
   try {
-    for (const [i, source] of sources.entries()) {
-      const fd = openSource(source);
-      try {
-        const stat = fs.fstatSync(fd);
-        if (!stat.isFile()) throw new SvcError(409, 'backup_source_missing', `${source.path} is not a regular file; check the Library (\`svc library check\`).`, { path: source.path });
-        const hash = crypto.createHash('sha256');
-        const mode = stat.mode & 0o777;
-        let entry!: ReturnType<typeof pack.entry>;
-        const entryDone = new Promise<void>((resolve, reject) => {
-          entry = pack.entry({ name: source.path, size: stat.size, mode, mtime: stat.mtime, type: 'file' }, (err) => (err ? reject(err) : resolve()));
-        });
-        entryDone.catch(() => {});
-        await copyHashed(fd, stat.size, source.path, entry, hash);
-        entry.end(undefined as never);
-        await entryDone;
-        if (sink.error !== null) throw sink.error;
-        files.push({ path: source.path, kind: source.kind, size: stat.size, sha256: hash.digest('hex'), mode });
-      } finally {
-        fs.closeSync(fd);
-      }
-      onProgress?.(i + 1, sources.length);
+    const files: ManifestFile[] = [];
+    for (const [k, source] of sources.entries()) {
+      files.push(await packSource(pack, readers, k, source));
+      if (sink.error !== null) throw sink.error;
+      onProgress?.(k + 1, sources.length);
     }
+    await readers.stop();
     const full: Manifest = { ...manifest, files };
     const text = Buffer.from(JSON.stringify(full, null, 2) + '\n', 'utf8');
     await new Promise<void>((resolve, reject) => pack.entry({ name: MANIFEST_NAME, size: text.length, mode: 0o600 }, text, (err) => (err ? reject(err) : resolve())));
@@ -174,18 +177,16 @@ export async function writeBundle(
     await ended;
     await sink.flush();
     fs.fsyncSync(out);
+    closed = true;
     fs.closeSync(out);
     fs.renameSync(partial, target);
     syncDir(path.dirname(target));
     return { manifest: full, size: sink.bytes, manifest_sha256: crypto.createHash('sha256').update(text).digest('hex') };
   } catch (err) {
     pack.destroy();
+    await readers.stop();
     await sink.flush().catch(() => {});
-    try {
-      fs.closeSync(out);
-    } catch {
-      // already closed
-    }
+    if (!closed) fs.closeSync(out);
     fs.rmSync(partial, { force: true });
     throw err;
   }

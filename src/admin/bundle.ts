@@ -46,6 +46,8 @@ export interface BundleSource {
   kind: BundleFileKind;
   /** Absolute file to read. */
   from: string;
+  /** When the file is still being made (the database snapshot): it is read once this resolves. */
+  ready?: Promise<void>;
 }
 
 function hashing(hash: crypto.Hash, count: { bytes: number }): Transform {
