@@ -9,8 +9,8 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SvcError } from '../errors.js';
 
-export const READ_CHUNK = 4 << 20;
-const BUFFERS_PER_WORKER = 4;
+export const READ_CHUNK = 1 << 20;
+const BUFFERS_PER_WORKER = 8;
 const MAX_WORKERS = 4;
 
 export type ReaderMessage =

@@ -148,7 +148,7 @@ export async function writeBundle(
   const out = fs.openSync(partial, 'wx', 0o600);
   const readers = new Readers(sources);
   const sink = new FdSink(out, (chunk) => readers.release(chunk.buffer));
-  const pack = tar.pack({ highWaterMark: READ_CHUNK } as never);
+  const pack = tar.pack({ highWaterMark: 4 * READ_CHUNK } as never);
   pack.on('data', (chunk: unknown) => {
     sink.push(chunk as Buffer);
     if (sink.full) {
