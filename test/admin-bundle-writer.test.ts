@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readBundle, type BundleSource } from '../src/admin/bundle.js';
 import { writeBundle } from '../src/admin/bundle-writer.js';
-import { READ_CHUNK } from '../src/admin/bundle-readers.js';
+import { COPY_CHUNK as READ_CHUNK } from '../src/admin/bundle-copiers.js';
 import { tempDirs } from './_setup.js';
 
 const dirs = tempDirs();
