@@ -7,6 +7,7 @@ import path from 'node:path';
 import { readBundle, type BundleSource } from '../src/admin/bundle.js';
 import { writeBundle } from '../src/admin/bundle-writer.js';
 import { COPY_CHUNK as READ_CHUNK } from '../src/admin/bundle-copiers.js';
+import { fileHeader } from '../src/admin/tar-header.js';
 import { tempDirs } from './_setup.js';
 
 const dirs = tempDirs();
@@ -94,6 +95,32 @@ test('an existing partial file is never overwritten (another backup may be writi
   fs.writeFileSync(`${target}.partial`, 'someone else');
   await writeBundle(target, sources, head).then(() => assert.unreachable('wrote'), (e: NodeJS.ErrnoException) => assert.is(e.code, 'EEXIST'));
   assert.is(fs.readFileSync(`${target}.partial`, 'utf8'), 'someone else');
+});
+
+test('long and non-ASCII names (ustar prefix, pax path) read back the same in tar-stream and GNU tar', async () => {
+  const { sources } = files([3, 700, 1, 5]);
+  const names = [`vault/${'a'.repeat(140)}.pdf`, `vault/${'d/'.repeat(70)}x.pdf`, `vault/files/${'é'.repeat(60)}/résumé-${'ü'.repeat(40)}.pdf`, `reports/${'r'.repeat(99)}`];
+  names.forEach((n, i) => (sources[i]!.path = n));
+  const out = path.join(dirs.root, 'names.tar');
+  await writeBundle(out, sources, head);
+  const read = await readBundle(out);
+  assert.equal(read.manifest.files.map((f) => f.path), sources.map((s) => s.path));
+  const listed = execFileSync('tar', ['-tf', out], { encoding: 'utf8' }).trim().split('\n');
+  assert.equal(listed, [...sources.map((s) => s.path), 'manifest.json']);
+});
+
+test('tar headers: checksum, octal size, and a pax size record from 8 GiB on', () => {
+  const h = fileHeader('vault/x.pdf', 1234, 0o640, 1_700_000_000);
+  assert.is(h.length, 512);
+  const sum = [...h].reduce((a, b, i) => a + (i >= 148 && i < 156 ? 32 : b), 0);
+  assert.is(parseInt(h.subarray(148, 154).toString('ascii'), 8), sum);
+  assert.is(parseInt(h.subarray(124, 135).toString('ascii'), 8), 1234);
+  assert.is(h.subarray(257, 263).toString('ascii'), 'ustar\0');
+  const big = fileHeader('database/svc.db', 2 ** 33 + 5, 0o600, 0);
+  assert.is(big.length, 3 * 512);
+  assert.is(String.fromCharCode(big[156]!), 'x');
+  assert.match(big.subarray(512, 1024).toString('utf8'), /^\d+ size=8589934597\n/);
+  assert.is(big[1024 + 124], 0x80, 'base-256 size in the ustar block');
 });
 
 test.run();
