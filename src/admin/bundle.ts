@@ -1,10 +1,9 @@
 /**
- * The backup bundle: a tar stream (tar-stream) of files, then manifest.json
- * as the last entry, naming every file with its kind, size and SHA-256. A
+ * The backup bundle: a POSIX tar archive of files, then manifest.json as
+ * the last entry, naming every file with its kind, size and SHA-256. A
  * bundle is written (bundle-writer.ts) to `<name>.partial` and renamed only
  * when complete and synced, so an interrupted backup never looks like a
- * finished one. Reading
- * recomputes every hash; a missing manifest, an unlisted entry, a listed file
+ * finished one. Reading (tar-stream) recomputes every hash; a missing manifest, an unlisted entry, a listed file
  * that is absent or differs, or an unsafe name refuses the whole bundle.
  */
 import crypto from 'node:crypto';
