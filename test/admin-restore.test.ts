@@ -31,7 +31,9 @@ test('a damaged, truncated or tampered bundle is refused by verify and by restor
   const { t } = inst;
   const flipped = altered('flipped.tar', (b) => {
     const c = Buffer.from(b);
-    c[512 + 2000] ^= 0xff; // inside the database entry
+    const header = c.indexOf('database/svc.db\0');
+    assert.ok(header >= 0 && header % 512 === 0, 'the database entry has a header');
+    c[header + 512 + 2000] ^= 0xff; // inside the database entry
     return c;
   });
   const truncated = altered('truncated.tar', (b) => b.subarray(0, b.length - 4096));
@@ -85,7 +87,7 @@ test('a database whose foreign keys fail is refused unless accept_fk_violations'
   db.prepare("INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json) VALUES (987654, 'x', 'y', 'z', 'z', '{}')").run();
   db.close();
   // Build a bundle around that database with the real writer.
-  const { writeBundle } = await import('../src/admin/bundle.js');
+  const { writeBundle } = await import('../src/admin/bundle-writer.js');
   const out = path.join(t.dirs.root, 'fk.tar');
   await writeBundle(out, [{ path: 'database/svc.db', kind: 'database', from: copy }], { format: 'svc-backup', version: 1, created_at_utc: new Date().toISOString(), svc_version: 'test', schema_version: t.ctx.schemaVersion, include_reports: false, vault: null, tables: {} });
   const refused = await t.request('POST', '/api/restore', { body: { path: out, confirm: 'restore', vault_parent: '' } });

@@ -1,20 +1,21 @@
 /**
  * Local backup: one bundle holding a consistent snapshot of the database
- * (SQLite's online backup API, not a file copy), the vault bytes the snapshot
- * references, and optionally the report files. Verify recomputes every hash
+ * (SQLite's online backup API, not a file copy; see snapshot-worker.ts), the
+ * vault bytes the snapshot references, and optionally the report files. Verify recomputes every hash
  * and says what a restore would and would not do.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Sqlite from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { conflict, SvcError } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { ensureOwnedDir } from '../util/owned-files.js';
 import { svcVersion } from '../version.js';
-import { readBundle, writeBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
-import { insertBackup, lastBackup, listTables, rowCount, type BackupRecord } from './repo.js';
+import { readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
+import { writeBundle } from './bundle-writer.js';
+import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
+import { startSnapshot } from './snapshot.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
 export const MARKER_NAME = 'vault.json';
@@ -45,28 +46,6 @@ export interface BackupAnswer {
 
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
-interface SnapshotFacts {
-  tables: Record<string, number>;
-  vault: { vault_id: string; root_path: string; label: string } | null;
-  vaultFiles: string[];
-  reports: { path: string; execution_id: number }[];
-}
-
-function readSnapshot(file: string): SnapshotFacts {
-  const db = new Sqlite(file, { readonly: true });
-  try {
-    const tables: Record<string, number> = {};
-    for (const t of listTables(db)) tables[t.name] = rowCount(db, t.name);
-    const has = (name: string) => name in tables;
-    const vault = has('library_vaults') ? ((db.prepare('SELECT vault_id, root_path, label FROM library_vaults WHERE id = 1').get() as SnapshotFacts['vault']) ?? null) : null;
-    const vaultFiles = vault ? (db.prepare('SELECT relative_path FROM library_files WHERE vault_id = ? ORDER BY id').all(vault.vault_id) as { relative_path: string }[]).map((r) => r.relative_path) : [];
-    const reports = has('executions') ? (db.prepare('SELECT id AS execution_id, report_path AS path FROM executions WHERE report_path IS NOT NULL ORDER BY id').all() as { path: string; execution_id: number }[]) : [];
-    return { tables, vault, vaultFiles, reports };
-  } finally {
-    db.close();
-  }
-}
-
 /** Write a backup bundle. @example await createBackup(ctx, { includeReports: true }) */
 export async function createBackup(ctx: Context, options: BackupOptions): Promise<BackupAnswer> {
   const busy = ctx.service('admin.backup-busy', () => ({ running: false }));
@@ -75,16 +54,18 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   const dir = backupsDir(ctx);
   ensureOwnedDir(dir);
   const snapshot = path.join(dir, `.snapshot-${crypto.randomBytes(6).toString('hex')}.db`);
+  let snapshotting: ReturnType<typeof startSnapshot> | null = null;
   try {
     const createdAt = ctx.nowIso();
     const target = options.output ? path.resolve(options.output) : path.join(dir, `svc-backup-${stamp(createdAt)}.tar`);
     if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
     if (!fs.existsSync(path.dirname(target))) throw new SvcError(400, 'output_folder_missing', 'The folder for the bundle does not exist.');
-    // One step: the snapshot is a consistent read, and WAL readers never block writers.
-    await ctx.db.backup(snapshot, { progress: () => 0x7fffffff });
-    const facts = readSnapshot(snapshot);
+    // One read transaction on a thread of its own: the facts first, then the online backup of that
+    // same snapshot, which goes into the bundle last while the vault is already being copied.
+    snapshotting = startSnapshot(ctx.paths.database, snapshot);
+    const facts = await snapshotting.facts;
     const schemaVersion = ctx.schemaVersion;
-    const sources: BundleSource[] = [{ path: 'database/svc.db', kind: 'database', from: snapshot }];
+    const sources: BundleSource[] = [];
     if (facts.vault) {
       const root = facts.vault.root_path;
       sources.push({ path: `vault/${MARKER_NAME}`, kind: 'vault', from: path.join(root, MARKER_NAME) });
@@ -100,8 +81,9 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       }
     }
     for (const s of sources) {
-      if (!fs.existsSync(s.from)) throw new SvcError(409, 'backup_source_missing', `${s.path} is missing on disk; check the Library (\`svc library check\`) and try again.`, { path: s.path });
+      if (!fs.lstatSync(s.from, { throwIfNoEntry: false })?.isFile()) throw new SvcError(409, 'backup_source_missing', `${s.path} is missing on disk; check the Library (\`svc library check\`) and try again.`, { path: s.path });
     }
+    sources.push({ path: 'database/svc.db', kind: 'database', from: snapshot, ready: snapshotting.done });
     const vault = facts.vault ? { vault_id: facts.vault.vault_id, label: facts.vault.label, folder_name: path.basename(facts.vault.root_path) } : null;
     const written = await writeBundle(
       target,
@@ -125,6 +107,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
     if (options.record !== false) insertBackup(ctx.db, record);
     return { path: target, created_at_utc: createdAt, byte_size: written.size, manifest_sha256: written.manifest_sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, vault };
   } finally {
+    await snapshotting?.stop();
     for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(snapshot + suffix, { force: true });
     busy.running = false;
   }

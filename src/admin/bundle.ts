@@ -1,9 +1,9 @@
 /**
- * The backup bundle: a tar stream (tar-stream) of files, then manifest.json
- * as the last entry, naming every file with its kind, size and SHA-256. A
- * bundle is written to `<name>.partial` and renamed only when complete and
- * synced, so an interrupted backup never looks like a finished one. Reading
- * recomputes every hash; a missing manifest, an unlisted entry, a listed file
+ * The backup bundle: a POSIX tar archive of files, then manifest.json as
+ * the last entry, naming every file with its kind, size and SHA-256. A
+ * bundle is written (bundle-writer.ts) to `<name>.partial` and renamed only
+ * when complete and synced, so an interrupted backup never looks like a
+ * finished one. Reading (tar-stream) recomputes every hash; a missing manifest, an unlisted entry, a listed file
  * that is absent or differs, or an unsafe name refuses the whole bundle.
  */
 import crypto from 'node:crypto';
@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 import { SvcError } from '../errors.js';
 
 export const BUNDLE_FORMAT = 'svc-backup';
@@ -46,6 +45,8 @@ export interface BundleSource {
   kind: BundleFileKind;
   /** Absolute file to read. */
   from: string;
+  /** When the file is still being made (the database snapshot): it is read once this resolves. */
+  ready?: Promise<void>;
 }
 
 function hashing(hash: crypto.Hash, count: { bytes: number }): Transform {
@@ -56,80 +57,6 @@ function hashing(hash: crypto.Hash, count: { bytes: number }): Transform {
       done(null, chunk);
     },
   });
-}
-
-/** Write `sources` and the manifest to `target` (atomically); answers the bundle's size and the manifest's SHA-256. */
-export async function writeBundle(
-  target: string,
-  sources: BundleSource[],
-  manifest: Omit<Manifest, 'files'>,
-  onProgress?: (done: number, total: number) => void,
-): Promise<{ manifest: Manifest; size: number; manifest_sha256: string }> {
-  const tar = await import('tar-stream');
-  const partial = `${target}.partial`;
-  const pack = tar.pack();
-  const out = fs.createWriteStream(partial, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
-  const written = pipeline(pack, out);
-  const files: ManifestFile[] = [];
-  const total = sources.length;
-  // The files are immutable (vault copies, the snapshot): a worker hashes them while this thread streams them.
-  const hashed = hashInWorker(sources.map((s) => s.from));
-  try {
-    for (const [i, source] of sources.entries()) {
-      const stat = fs.statSync(source.from);
-      const count = { bytes: 0 };
-      const entry = pack.entry({ name: source.path, size: stat.size, mode: stat.mode & 0o777, mtime: stat.mtime, type: 'file' });
-      await pipeline(fs.createReadStream(source.from, { highWaterMark: 1 << 20 }), counting(count), entry);
-      if (count.bytes !== stat.size) throw new SvcError(409, 'backup_source_changed', `${source.path} changed size while it was copied; run the backup again.`);
-      files.push({ path: source.path, kind: source.kind, size: stat.size, sha256: '', mode: stat.mode & 0o777 });
-      onProgress?.(i + 1, total);
-    }
-    const digests = await hashed.done;
-    files.forEach((f, i) => {
-      if (digests[i]!.size !== f.size) throw new SvcError(409, 'backup_source_changed', `${f.path} changed while it was copied; run the backup again.`);
-      f.sha256 = digests[i]!.sha256;
-    });
-    const full: Manifest = { ...manifest, files };
-    const text = Buffer.from(JSON.stringify(full, null, 2) + '\n', 'utf8');
-    await new Promise<void>((resolve, reject) => pack.entry({ name: MANIFEST_NAME, size: text.length, mode: 0o600 }, text, (err) => (err ? reject(err) : resolve())));
-    pack.finalize();
-    await written;
-    const fd = fs.openSync(partial, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(partial, target);
-    return { manifest: full, size: fs.statSync(target).size, manifest_sha256: crypto.createHash('sha256').update(text).digest('hex') };
-  } catch (err) {
-    void hashed.stop();
-    pack.destroy();
-    await written.catch(() => {});
-    fs.rmSync(partial, { force: true });
-    throw err;
-  }
-}
-
-function counting(count: { bytes: number }): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      count.bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
-}
-
-function hashInWorker(files: string[]): { done: Promise<{ size: number; sha256: string }[]>; stop(): Promise<number> } {
-  const worker = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: { files } });
-  const results: { size: number; sha256: string }[] = [];
-  const done = new Promise<{ size: number; sha256: string }[]>((resolve, reject) => {
-    worker.on('message', (m: { size: number; sha256: string }) => results.push(m));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (results.length === files.length ? resolve(results) : reject(new SvcError(500, 'backup_hash_failed', `Hashing the backup's files stopped early (exit ${code}).`))));
-  });
-  done.catch(() => {});
-  return { done, stop: () => worker.terminate() };
 }
 
 /** `manifest_sha256` fingerprints the bundle: the manifest lists every file's SHA-256. */
