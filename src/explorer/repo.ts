@@ -5,7 +5,7 @@
  * reused.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { flushSearchIndex } from '../corpus/search-index.js';
+import { flushSearchIndex, searchIndexPending } from '../corpus/search-index.js';
 import type { Filters } from './filters.js';
 import { ftsExpression } from './fts-query.js';
 
@@ -24,12 +24,11 @@ export const authorKey = (name: string) => name.trim().replace(/[A-Z]/g, (c) => 
  * dated 2020 (sort_date 2020-00-00) or 2020-05 (2020-05-00) is inside a window
  * starting 2020-05-10. Undated papers never match a window.
  */
-export function filterWhere(filters: Filters, omit?: FacetName | 'query' | 'dates', queryPlan: 'set' | 'probe' = 'set'): Where {
+export function filterWhere(filters: Filters, omit?: FacetName | 'query' | 'dates'): Where {
   const parts: string[] = [];
   const args: unknown[] = [];
   if (filters.query && omit !== 'query') {
-    // set: materialize the matches (best when few); probe: test each row met in index order (best when many).
-    parts.push(queryPlan === 'set' ? 'd.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)' : 'EXISTS (SELECT 1 FROM documents_fts f WHERE f.rowid = d.id AND documents_fts MATCH ?)');
+    parts.push('d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)');
     args.push(ftsExpression(filters.query));
   }
   if (filters.authors.length && omit !== 'authors') {
@@ -70,27 +69,24 @@ export function prepared(db: Database, sql: string): Statement {
   return st;
 }
 
-/** Bring the full-text index up to date before a query that uses it (cheap when nothing is queued). */
+/** Bring the full-text index and facet rows up to date before a query that uses it (cheap when nothing is queued). */
 export function ensureIndexed(db: Database): void {
-  if (prepared(db, 'SELECT EXISTS (SELECT 1 FROM documents_fts_pending)').pluck().get()) flushSearchIndex(db);
+  if (searchIndexPending(db)) flushSearchIndex(db);
 }
+
+/** Below this many matches a query's papers are read and sorted; from it on, the date index is walked. */
+export const WALK_MIN_MATCHES = 2_000;
 
 /**
- * How many papers contain the query's rarest plain word (from the FTS5
- * vocabulary, one seek per word): an upper bound on the matches, used to pick
- * the query plan. Null when the query has no plain word (prefixes only).
+ * How the newest-first page of a query is read. "set": read every match and
+ * sort (cheap while they are few). "walk": walk the date index newest first,
+ * keeping rows whose id is in the match set (materialized once); about
+ * corpus / matches × limit index entries are stepped over, so it pays once the
+ * matches are many. Structured filters (authors, categories, sources) leave the
+ * choice to SQLite. The match count is read from the index, capped.
  */
-export function estimateMatches(db: Database, query: string): number | null {
-  const words = [...ftsExpression(query).matchAll(/(?<!NOT )"([^" ]+)"(?!\*)/g)].map((m) => m[1]!.toLowerCase());
-  if (words.length === 0) return null;
-  const lookup = prepared(db, 'SELECT doc FROM documents_fts_vocab WHERE term = ?').pluck();
-  return Math.min(...words.map((w) => (lookup.get(w) as number | undefined) ?? 0));
-}
-
-/** Whether walking the corpus order and probing each row beats materializing the matches. */
-export function probeIsCheaper(db: Database, query: string): boolean {
-  const estimate = estimateMatches(db, query);
-  if (estimate === null) return false;
-  const total = prepared(db, 'SELECT max(id) FROM documents').pluck().get() as number | null;
-  return total !== null && estimate > 5_000 && estimate * 20 > total;
+export function newestPlan(db: Database, filters: Filters): 'set' | 'walk' {
+  if (!filters.query || filters.authors.length || filters.categories.length || filters.sources.length) return 'set';
+  const count = prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)').pluck().get(ftsExpression(filters.query), WALK_MIN_MATCHES) as number;
+  return count >= WALK_MIN_MATCHES ? 'walk' : 'set';
 }

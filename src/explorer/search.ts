@@ -11,7 +11,7 @@ import { decodeCursor, encodeCursor, fingerprint, type CursorKey } from './curso
 import type { Filters, SearchRequest } from './filters.js';
 import { ftsExpression } from './fts-query.js';
 import { PAPER_COLUMNS, paperView, papersByIds, type Paper, type PaperRow } from './paper.js';
-import { ensureIndexed, filterWhere, prepared, probeIsCheaper } from './repo.js';
+import { ensureIndexed, filterWhere, newestPlan, prepared } from './repo.js';
 import { semanticSearchOf, unavailableReason } from './semantic.js';
 
 export const SEARCH_NOTE =
@@ -44,9 +44,10 @@ function keywordPage(ctx: Context, filters: Filters, sort: SearchRequest['sort']
     const tail = page[page.length - 1];
     return { papers: page.map(paperView), last: tail ? { kind: 'score', score: tail.score, id: tail.id } : null, more: rows.length > limit };
   }
-  const where = filterWhere(filters, undefined, filters.query && probeIsCheaper(ctx.db, filters.query) ? 'probe' : 'set');
+  const where = filterWhere(filters);
   const seek = after?.kind === 'date' ? ' AND (d.sort_date, d.id) < (?, ?)' : '';
-  const sql = `SELECT ${PAPER_COLUMNS} FROM documents d WHERE ${where.sql}${seek} ORDER BY d.sort_date DESC, d.id DESC LIMIT ?`;
+  const walk = newestPlan(ctx.db, filters) === 'walk' ? ' INDEXED BY documents_by_date' : '';
+  const sql = `SELECT ${PAPER_COLUMNS} FROM documents d${walk} WHERE ${where.sql}${seek} ORDER BY d.sort_date DESC, d.id DESC LIMIT ?`;
   const seekArgs = after?.kind === 'date' ? [after.date, after.id] : [];
   const rows = prepared(ctx.db, sql).all(...where.args, ...seekArgs, limit + 1) as PaperRow[];
   const page = rows.slice(0, limit);
