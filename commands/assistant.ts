@@ -1,42 +1,11 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
-import { requireChoices, type Choices } from '../src/assistant/choices.js';
 import { assistantStatus } from '../src/assistant/connections.js';
-import { exportSession } from '../src/assistant/export.js';
-import { browseSessions, createSession, deleteSession, sessionDetail } from '../src/assistant/sessions.js';
-import { writeOwnerOnlyFile } from '../src/util/owned-files.js';
-import { exitFor, repl, runOneTurn } from './lib/assistant-chat.js';
-import { confirmDestructive } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { enumFlag, idArg, intFlag, usageError } from './lib/flags.js';
+import { addChatAction, addConversationCommands } from './lib/conversations.js';
 import { emit, table, type Io } from './lib/io.js';
 
-interface NewOpts {
-  title?: string;
-  runtime?: string;
-  provider?: string;
-  model?: string;
-  effort?: string;
-}
-
-/** Choices from flags: none given means the current defaults; some given must make a complete object. */
-function choicesFromFlags(o: NewOpts): Choices | undefined {
-  if (!o.runtime && !o.provider && !o.model && !o.effort) return undefined;
-  const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const);
-  if (!runtime) throw usageError('--runtime is needed with --provider, --model or --effort.');
-  return requireChoices({ version: 1, runtime, provider: o.provider ?? (runtime === 'agent_cli' ? 'agent_code' : ''), model: o.model ?? null, effort: o.effort ?? null });
-}
-
-const withNew = (cmd: Command) =>
-  cmd
-    .option('--title <text>', 'conversation title')
-    .option('--runtime <runtime>', 'agent_cli or api_key (default: the settings)')
-    .option('--provider <id>', 'agent_code, or an API provider (see `svc assistant status`)')
-    .option('--model <model>', 'model id or agent alias')
-    .option('--effort <effort>', 'agent CLI only: low, medium, high, xhigh or max');
-
 export function register(program: Command, io: Io): void {
-  const a = program.command('assistant').description('the assistant: conversations bound to a connection');
+  const a = program.command('assistant').description('the assistant: status, and conversations bound to a connection (also `svc chat`)');
   a.command('status')
     .description('whether the assistant can run here, and every connection')
     .action(() =>
@@ -48,76 +17,6 @@ export function register(program: Command, io: Io): void {
         });
       }),
     );
-  withNew(a.command('new').description('start an empty conversation bound to a connection')).action((o: NewOpts) =>
-    withContext(io, (ctx) => {
-      const detail = createSession(ctx, { choices: choicesFromFlags(o), title: o.title ?? null });
-      const c = detail.choices as { provider?: string; model?: string | null } | null;
-      emit(io, detail, () => `Conversation ${detail.session.id} (${c?.provider}, ${c?.model ?? 'runtime default model'})`);
-    }),
-  );
-  a.command('sessions')
-    .alias('list')
-    .description('conversations, newest first')
-    .option('--limit <n>', 'rows per page, 1 to 100', '50')
-    .option('--query <text>', 'only titles containing this text')
-    .option('--before <id>', 'continue below this id')
-    .action((o: { limit: string; query?: string; before?: string }) =>
-      withContext(io, (ctx) => {
-        if (o.query !== undefined && o.query.length > 200) throw usageError('--query may have at most 200 characters.');
-        const page = browseSessions(ctx, { limit: intFlag(o.limit, '--limit', { min: 1, max: 100 }, 50), beforeId: o.before ? BigInt(idArg(o.before, 'conversation')) : null, throughId: null, q: o.query || null });
-        emit(io, page, () => table([['ID', 'TITLE', 'RUNTIME', 'MESSAGES', 'UPDATED'], ...page.sessions.map((s) => [String(s.id), s.display_title, s.runtime ?? '-', String(s.message_count), s.updated_at_utc])]));
-      }),
-    );
-  a.command('show')
-    .argument('<id>', 'conversation id')
-    .description('a conversation with its messages and choices')
-    .action((id: string) =>
-      withContext(io, (ctx) => {
-        const d = sessionDetail(ctx, idArg(id, 'conversation'));
-        emit(io, d, () => [`# ${d.session.display_title} (${d.session.id})`, ...d.messages.map((m) => `\n[${m.role}] ${m.content}`)].join('\n'));
-      }),
-    );
-  a.command('export')
-    .argument('<id>', 'conversation id')
-    .option('--format <format>', 'json or markdown', 'json')
-    .option('-o, --output <file>', 'write the export to this file (created owner-only)')
-    .description('export a conversation as JSON or Markdown')
-    .action((id: string, o: { format: string; output?: string }) =>
-      withContext(io, (ctx) => {
-        const env = exportSession(ctx, idArg(id, 'conversation'), enumFlag(o.format, '--format', ['json', 'markdown'] as const)!);
-        if (o.output) {
-          if (fs.existsSync(o.output)) throw usageError(`${o.output} already exists; name a new file.`, 'file_exists');
-          writeOwnerOnlyFile(o.output, env.text);
-        }
-        if (io.json) emit(io, { ...env, ...(o.output ? { written_to: o.output, text: undefined } : {}) }, () => '');
-        else if (o.output) io.err(`Wrote ${env.filename} to ${o.output}`);
-        else io.out(env.text);
-      }),
-    );
-  a.command('delete')
-    .argument('<id>', 'conversation id')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .description('delete a conversation and its messages')
-    .action((id: string, o: { yes?: boolean }) =>
-      withContext(io, async (ctx) => {
-        const n = idArg(id, 'conversation');
-        sessionDetail(ctx, n); // 404 before asking
-        if (!(await confirmDestructive(io, `Delete conversation ${n} and its messages?`, o.yes))) return io.err('Nothing deleted.');
-        emit(io, deleteSession(ctx, n), () => `Conversation ${n} deleted.`);
-      }),
-    );
-  withNew(a.command('chat').argument('[id]', 'conversation to continue (default: a new one)').option('-m, --message <text>', 'send one message and exit'))
-    .description('talk with the assistant: one message, piped stdin, or an interactive loop on a terminal')
-    .action((id: string | undefined, o: NewOpts & { message?: string }) =>
-      withContext(io, async (ctx) => {
-        const sessionId = id ? idArg(id, 'conversation') : createSession(ctx, { choices: choicesFromFlags(o), title: o.title ?? null }).session.id;
-        if (id) sessionDetail(ctx, sessionId);
-        if (o.message === undefined && io.stdinIsTTY && io.stdoutIsTTY && !io.json) return repl(ctx, io, sessionId);
-        const text = o.message ?? (await io.readStdin()).replace(/\r?\n$/, '');
-        if (!text.trim()) throw usageError('Nothing to send: give --message or pipe text on stdin.', 'empty_message');
-        const outcome = await runOneTurn(ctx, io, sessionId, text);
-        if (io.json) io.out(JSON.stringify(outcome, null, 2));
-        io.exitCode = exitFor(outcome.status);
-      }),
-    );
+  addConversationCommands(a, io);
+  addChatAction(a.command('chat'), io);
 }

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
-import { CONFIG_TYPES, type ConfigType } from '../src/configurations/schema.js';
+import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { createConfiguration, deleteConfiguration, listConfigurations, requireConfig } from '../src/configurations/service.js';
 import { exportConfigurations, importConfigurations, MAX_IMPORT_BYTES } from '../src/configurations/transfer.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
-import { idArg } from './lib/flags.js';
+import { enumFlag, idArg } from './lib/flags.js';
 
 function jsonArg(raw: string, flag: string): unknown {
   try {
@@ -26,8 +26,7 @@ export function register(program: Command, io: Io): void {
     .option('--type <type>', `only one config_type: ${CONFIG_TYPES.join(', ')}`)
     .description('every saved configuration')
     .action((opts: { type?: string }) => withContext(io, (ctx) => {
-      if (opts.type && !(CONFIG_TYPES as readonly string[]).includes(opts.type)) throw new SvcError(400, 'invalid_type', `--type must be one of ${CONFIG_TYPES.join(', ')}.`);
-      const page = listConfigurations(ctx, opts.type as ConfigType | undefined);
+      const page = listConfigurations(ctx, enumFlag(opts.type, '--type', CONFIG_TYPES));
       emit(io, page, () =>
         page.configurations.length
           ? table([['ID', 'TYPE', 'RUNS', 'NAME'], ...page.configurations.map((c) => [String(c.id), c.config_type, String(c.execution_count), c.name])])
@@ -69,6 +68,7 @@ export function register(program: Command, io: Io): void {
     .action((files: string[]) => withContext(io, (ctx) => {
       let total = 0;
       const read = files.map((f) => {
+        if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new SvcError(404, 'file_not_found', `No file ${f} to import.`);
         const size = fs.statSync(f).size;
         total += size;
         if (total > MAX_IMPORT_BYTES) throw new SvcError(413, 'body_too_large', `The files add up to more than ${MAX_IMPORT_BYTES} bytes.`);
@@ -84,7 +84,7 @@ export function register(program: Command, io: Io): void {
     .description('delete a saved configuration (runs that used it stay)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireConfig(ctx, idArg(id, 'configuration'));
-      if (!(await confirmDestructive(io, `Delete saved configuration ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
+      if (!(await confirmDestructive(io, `Delete saved configuration ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
       emit(io, deleteConfiguration(ctx, row.id), () => `Configuration ${row.id} deleted.`);
     }));
 }

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
+import { findCredentialName } from '../src/credentials/names.js';
 import { MAX_CREDENTIAL_LENGTH } from '../src/credentials/store.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { usageError } from './lib/flags.js';
+import { confirmDestructive, declined, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
+
+/** A credential name is one of a closed list: anything else is a usage error (exit 2). */
+function nameArg(name: string): string {
+  if (!findCredentialName(name)) throw usageError(`No credential is called "${name.slice(0, 64)}"; \`svc credentials list\` shows the names.`, 'unknown_credential');
+  return name;
+}
 
 /** The secret comes from stdin or a hidden prompt, never from argv (argv is visible to other processes). */
 async function readSecret(io: Io, name: string): Promise<string> {
@@ -11,7 +19,7 @@ async function readSecret(io: Io, name: string): Promise<string> {
   if (io.stdinIsTTY) {
     const { password, isCancel } = await import('@clack/prompts');
     const answer = await password({ message: `Value for ${name}`, mask: '•' });
-    if (isCancel(answer)) throw new SvcError(400, 'cancelled', 'Nothing stored.');
+    if (isCancel(answer)) throw promptCancelled('Nothing stored.');
     value = String(answer);
   } else {
     value = (await io.readStdin()).replace(/\r?\n$/, '');
@@ -38,7 +46,7 @@ export function register(program: Command, io: Io): void {
     .argument('<name>', 'credential name (see `svc credentials list`)')
     .action((name: string) =>
       withContext(io, async (ctx) => {
-        ctx.credentials.status(name); // unknown names fail before asking for a secret
+        nameArg(name); // unknown names fail before asking for a secret
         ctx.credentials.set(name, await readSecret(io, name));
         emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: stored`);
       }),
@@ -50,8 +58,8 @@ export function register(program: Command, io: Io): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .action((name: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
-        ctx.credentials.status(name);
-        if (!(await confirmDestructive(io, `Delete the stored ${name}?`, opts.yes))) return io.err('Nothing deleted.');
+        nameArg(name);
+        if (!(await confirmDestructive(io, `Delete the stored ${name}?`, opts.yes))) return declined(io, { name });
         ctx.credentials.remove(name);
         emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: deleted`);
       }),

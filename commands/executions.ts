@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { notFound } from '../src/errors.js';
 import { listEvents } from '../src/executions/events.js';
-import { EXECUTION_LIST_LIMIT, listExecutions } from '../src/executions/list.js';
+import { EXECUTION_LIST_LIMIT, listExecutions, withSourceCounts } from '../src/executions/list.js';
 import { enumFlag, idArg, intFlag } from './lib/flags.js';
 import { renderLog } from '../src/executions/log.js';
 import { executionManager } from '../src/executions/manager.js';
@@ -10,7 +10,7 @@ import { getExecution, type ExecutionRow } from '../src/executions/repo.js';
 import { renderReport } from '../src/executions/report.js';
 import { searchRecord } from '../src/executions/search-record.js';
 import { executionDetail } from '../src/executions/views.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runInForeground, summary } from './lib/run-foreground.js';
@@ -35,12 +35,17 @@ export function register(program: Command, io: Io): void {
       const status = enumFlag(opts.status, '--status', STATUSES);
       const limit = intFlag(opts.limit, '--limit', EXECUTION_LIST_LIMIT, 20);
       return withContext(io, (ctx) => {
-        const page = listExecutions(ctx, { status, limit, offset: 0 });
+        const listed = listExecutions(ctx, { status, limit, offset: 0 });
+        const page = { ...listed, executions: withSourceCounts(ctx, listed.executions) };
+        const perSource = (e: (typeof page.executions)[number]) =>
+          e.sources.map((s) => `${s.source} ${s.record_count > 0 ? s.record_count : s.zero_reason && s.zero_reason !== 'not_recorded' ? `0 (${s.zero_reason})` : s.status === 'running' || s.status === 'pending' ? '…' : '0'}`).join(', ');
         emit(io, page, () =>
-          table([
-            ['ID', 'TYPE', 'STATUS', 'RESULTS', 'STARTED', 'QUERY'],
-            ...page.executions.map((e) => [String(e.id), e.type, e.status + (e.interrupted_reason ? ` (${e.interrupted_reason})` : ''), String(e.result_count), e.started_at_utc.slice(0, 19).replace('T', ' '), e.query]),
-          ]),
+          page.executions.length === 0
+            ? 'No runs yet; start one with `svc dive` or `svc sweep`.'
+            : table([
+                ['ID', 'TYPE', 'STATUS', 'RESULTS', 'STARTED', 'QUERY', 'SOURCES'],
+                ...page.executions.map((e) => [String(e.id), e.type, e.status + (e.interrupted_reason ? ` (${e.interrupted_reason})` : ''), String(e.result_count), e.started_at_utc.slice(0, 19).replace('T', ' '), e.query, perSource(e)]),
+              ]),
         );
       });
     });
@@ -101,7 +106,7 @@ export function register(program: Command, io: Io): void {
     .action((id: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
         const r = row(ctx, id);
-        if (!(await confirmDestructive(io, `Delete execution ${r.id} (${r.type} "${r.query}")?`, opts.yes))) return io.err('Nothing deleted.');
+        if (!(await confirmDestructive(io, `Delete execution ${r.id} (${r.type} "${r.query}")?`, opts.yes))) return declined(io, { id: r.id });
         emit(io, executionManager(ctx).remove(r.id), () => `Execution ${r.id} deleted.`);
       }),
     );

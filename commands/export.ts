@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
@@ -20,7 +21,7 @@ export function register(program: Command, io: Io): void {
     .description('references of executions and/or documents, each once, newest first (bibtex, ris, csv, json)')
     .option('--exec <ids>', 'execution ids (repeat or comma-separate)', ids)
     .option('--docs <ids>', 'document ids (repeat or comma-separate)', ids)
-    .option('--format <format>', 'bibtex, ris, csv or json', 'bibtex')
+    .option('--format <format>', 'bibtex, ris, csv or json (with the global --json: an envelope {format, count, filename, text})', 'bibtex')
     .option('--include-ids', 'add stored document ids (JSON id, CSV document_id)')
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .action((opts: { exec?: number[]; docs?: number[]; format: string; includeIds?: boolean; output?: string }) =>
@@ -31,6 +32,10 @@ export function register(program: Command, io: Io): void {
         if (opts.output) {
           fs.writeFileSync(opts.output, rendered.text);
           io.err(`${rendered.count} references written to ${opts.output}`);
+          if (io.json) io.out(JSON.stringify({ format: rendered.format, count: rendered.count, output: path.resolve(opts.output) }, null, 2));
+        } else if (io.json) {
+          // One JSON document whatever the format: the rendered text travels inside an envelope.
+          io.out(JSON.stringify({ format: rendered.format, count: rendered.count, filename: rendered.filename, text: rendered.text }, null, 2));
         } else io.out(rendered.text.replace(/\r?\n$/, ''));
       }),
     );

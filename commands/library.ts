@@ -8,19 +8,35 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
-import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText } from '../src/library/index.js';
+import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText, resolveFileId } from '../src/library/index.js';
 import { DEFAULT_LIMITS } from '../src/library/limits.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { withContext } from './lib/context.js';
-import { idArg, intFlag } from './lib/flags.js';
+import { idArg, intFlag, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
 
-function uuidArg(value: string, what: string): string {
-  if (!isUuid4(value)) throw new SvcError(422, 'invalid_uuid', `${what} must be a canonical lowercase UUID.`);
-  return value;
+/** A file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
+function fileArg(ctx: Context, raw: string): { expectedVaultId: string; fileId: string } {
+  if (!/^[1-9]\d{0,14}$/.test(raw) && !isUuid4(raw)) throw usageError(`A Library file is named by the ID or FILE_ID that \`svc library list\` prints, not "${raw}".`, 'invalid_id');
+  const expectedVaultId = vaultId(ctx);
+  return { expectedVaultId, fileId: resolveFileId(ctx, expectedVaultId, raw) };
+}
+
+/** The same refusals the HTTP door gives, worded for the command line (arguments and commands, not body fields). */
+const CLI_WORDING: Record<string, string> = {
+  vault_not_configured: 'No Library vault yet: create one with `svc library init <folder>`.',
+  vault_mismatch: 'The Library vault changed while this command ran; run it again.',
+  parent_not_directory: 'The <folder> given to `svc library init` is a file, not a folder.',
+  parent_not_writable: 'svc may not create its vault folder inside the <folder> given to `svc library init`.',
+  file_not_found: 'No such file in the Library; `svc library list` shows the ID and FILE_ID of each.',
+};
+
+function inCliWords(err: unknown): unknown {
+  if (err instanceof SvcError && CLI_WORDING[err.reason]) return new SvcError(err.status, err.reason, CLI_WORDING[err.reason]!, err.extra);
+  return err;
 }
 
 const ID = { min: 1, max: Number.MAX_SAFE_INTEGER };
@@ -34,13 +50,17 @@ function vaultId(ctx: Context): string {
 const statusText = (s: ReturnType<typeof libraryStatus>) =>
   s.vault
     ? `vault ${s.vault.vault_id} (${s.vault.label})\n${s.counts.files} file(s), ${s.counts.retained_bytes} bytes, ${s.counts.paper_links} paper link(s)`
-    : 'No vault yet: run `svc library init <parent folder>`.';
+    : 'No vault yet: run `svc library init <folder>`.';
 
 export function register(program: Command, io: Io): void {
   const library = program.command('library').description('the owned-file Library: read-only copies of PDF, TXT and MD files in one vault');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   const action = (fn: (ctx: Context, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
-    await withContext(io, (ctx) => fn(ctx, ...args));
+    try {
+      await withContext(io, (ctx) => fn(ctx, ...args));
+    } catch (err) {
+      throw inCliWords(err);
+    }
   };
 
   library.command('status').description('the vault and its counts').action(action((ctx) => {
@@ -48,10 +68,15 @@ export function register(program: Command, io: Io): void {
     emit(io, s, () => statusText(s));
   }));
 
-  library.command('init').description('create the vault as a new folder svc-library-<uuid> inside an existing folder')
-    .argument('<parent>', 'an existing folder').action(action(async (ctx, parent: string) => {
-      const s = await createVault(ctx, path.resolve(parent));
-      emit(io, s, () => `Created ${s.vault!.label} in ${path.resolve(parent)}`);
+  library.command('init').description('create the vault as a new folder svc-library-<uuid> inside <folder> (made first when missing)')
+    .argument('<folder>', 'where the vault folder goes, e.g. ~/Papers').action(action(async (ctx, parent: string) => {
+      const folder = path.resolve(parent);
+      if (!fs.existsSync(folder)) {
+        fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+        io.err(`Created ${folder}`);
+      }
+      const s = await createVault(ctx, folder);
+      emit(io, s, () => `Created ${s.vault!.label} in ${folder}`);
     }));
 
   library.command('import').description(`copy up to 20 files (.pdf, .txt, .md, each at most 64 MiB) into the vault`)
@@ -62,27 +87,29 @@ export function register(program: Command, io: Io): void {
     .option('--q <text>', 'literal name substring, ASCII case-insensitive').option('--limit <n>', 'page size, 1 to 100')
     .option('--through <id>', 'the ceiling of the first page').option('--before <id>', 'the next page: ids below this')
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
-      const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) });
+      const flags = { q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) };
+      const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), ...flags });
       emit(io, page, () => table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])]));
       if (page.has_more && !io.json) io.err(`more: svc library list --through ${page.through_id} --before ${page.next_before_id}`);
     }));
 
-  library.command('show').description('one file with its paper links').argument('<file_id>').action(action((ctx, fileId: string) => {
-    const m = fileMetadata(ctx, { expectedVaultId: vaultId(ctx), fileId: uuidArg(fileId, 'file_id') });
+  library.command('show').description('one file with its paper links').argument('<file>', 'its ID or FILE_ID from `svc library list`').action(action((ctx, file: string) => {
+    const m = fileMetadata(ctx, fileArg(ctx, file));
     const rows = Object.entries(m.file).map(([k, v]) => [k, String(v)]);
     emit(io, m, () => table([...rows, ['paper_links', m.paper_links.map((l) => `${l.document_id} (${l.basis})`).join(', ') || '-']]));
   }));
 
-  library.command('link').description('link a file to an existing paper id').argument('<file_id>').argument('<document_id>')
-    .action(action((ctx, fileId: string, documentId: string) => {
-      const r = linkPaper(ctx, { expectedVaultId: vaultId(ctx), fileId: uuidArg(fileId, 'file_id'), documentId: idArg(documentId, 'paper') });
+  library.command('link').description('link a file to an existing paper id').argument('<file>', 'its ID or FILE_ID from `svc library list`').argument('<paper>', 'a paper (document) id')
+    .action(action((ctx, file: string, documentId: string) => {
+      const paper = idArg(documentId, 'paper');
+      const r = linkPaper(ctx, { ...fileArg(ctx, file), documentId: paper });
       emit(io, r, () => `${r.created ? 'linked' : 'already linked'}: ${r.file_id} → paper ${r.link.document_id}`);
     }));
 
-  library.command('text').description('print a TXT or MD file (verified, newlines normalized to LF)').argument('<file_id>')
-    .action(action((ctx, fileId: string) => {
-      const expectedVaultId = vaultId(ctx);
-      const { file } = fileMetadata(ctx, { expectedVaultId, fileId: uuidArg(fileId, 'file_id') });
+  library.command('text').description('print a TXT or MD file (verified, newlines normalized to LF)').argument('<file>', 'its ID or FILE_ID from `svc library list`')
+    .action(action((ctx, ref: string) => {
+      const { expectedVaultId, fileId } = fileArg(ctx, ref);
+      const { file } = fileMetadata(ctx, { expectedVaultId, fileId });
       const envelope = readText(ctx, { expectedVaultId, fileId, expectedVersionId: file.version_id });
       emit(io, envelope, () => envelope.text);
     }));

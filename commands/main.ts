@@ -49,6 +49,9 @@ export const COMMANDS: CommandEntry[] = [
   // area: profiles
   { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile.js') },
   // area: similarity
+  { name: 'embed', summary: 'embeddings: status, backfill, cancel, estimate, probe, rebuild', load: () => import('./embed.js') },
+  { name: 'similar', summary: 'papers nearest to one document', load: () => import('./similar.js') },
+  { name: 'links', summary: 'near-duplicate links: scan, status, show, preview (never merges)', load: () => import('./links.js') },
   // area: admin
   { name: 'backup', summary: 'write a backup bundle; verify one', load: () => import('./backup.js') },
   { name: 'restore', summary: 'stage a restore from a bundle; status, cancel, undo copies', load: () => import('./restore.js') },
@@ -60,7 +63,8 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers
   // area: assistant
-  { name: 'assistant', summary: 'the assistant: status, chat, conversations (new, sessions, show, export, delete)', load: () => import('./assistant.js') },
+  { name: 'assistant', summary: 'the assistant: status, chat and conversations (new, list, show, export, delete)', load: () => import('./assistant.js') },
+  { name: 'chat', summary: 'talk with the assistant; new, list, show, export and delete conversations', load: () => import('./chat.js') },
   // area: mcp
   { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },

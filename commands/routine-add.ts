@@ -5,12 +5,17 @@
  * takes, validated by the same service.
  */
 import type { Command } from 'commander';
-import { SvcError, ValidationError } from '../src/errors.js';
+import type { Context } from '../src/context.js';
+import { ValidationError } from '../src/errors.js';
+import { MAX_RESULTS_LIMIT } from '../src/executions/request.js';
+import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
 import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
-import { createRoutine, getRoutineView } from '../src/routines/service.js';
+import { createRoutine, findRoutinesNamed, getRoutineView } from '../src/routines/service.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { askRoutine, clackPrompter, previewLines } from './lib/routine-ask.js';
+import { intFlag, listFlag, usageError } from './lib/flags.js';
+import { askRoutine, clackPrompter } from './lib/routine-ask.js';
+import { requireSearchable } from './lib/run-flags.js';
 import { routineDetail } from './lib/routine-format.js';
 
 export interface RoutineFlags {
@@ -59,35 +64,29 @@ export function routineFlags(command: Command): Command {
     .option('--query <text>', 'what to search for')
     .option('--sources <ids>', 'comma-separated repository ids (see `svc sources`)')
     .option('--keywords <list>', 'comma-separated keywords that must also match')
-    .option('--max <n>', 'results per source (default 100)')
-    .option('--window-days <n>', 'ask for papers from the last N days at each fire ("none" for no limit)')
+    .option('--max <n>', `results per source, 1 to ${MAX_RESULTS_LIMIT} (default 100)`)
+    .option('--window-days <n>', `ask for papers from the last N days at each fire, 1 to ${MAX_WINDOW_DAYS} ("none" for no limit)`)
     .option('--since-last-success', 'start the window at the last completed run instead')
     .option('--intent <sentence>', 'what belongs in the results (the coverage audit compares against it)')
     .option('--ai', 'ask for AI summaries')
     .option('--notify', 'notify when a run completes');
 }
 
-const list = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
-
-function whole(raw: string, flag: string): number {
-  if (!/^\d{1,6}$/.test(raw)) throw new SvcError(400, 'invalid_option', `${flag} must be a whole number, not "${raw}".`);
-  return Number(raw);
-}
 
 function parameterChanges(flags: RoutineFlags): Record<string, unknown> {
   const p: Record<string, unknown> = {};
   if (flags.query !== undefined) p.query = flags.query;
-  if (flags.sources !== undefined) p.repositories = list(flags.sources);
-  if (flags.keywords !== undefined) p.keywords = list(flags.keywords);
-  if (flags.max !== undefined) p.max_results = whole(flags.max, '--max');
-  if (flags.windowDays !== undefined) p.window_days = flags.windowDays === 'none' ? null : whole(flags.windowDays, '--window-days');
+  if (flags.sources !== undefined) p.repositories = listFlag(flags.sources);
+  if (flags.keywords !== undefined) p.keywords = listFlag(flags.keywords);
+  if (flags.max !== undefined) p.max_results = intFlag(flags.max, '--max', { min: 1, max: MAX_RESULTS_LIMIT });
+  if (flags.windowDays !== undefined) p.window_days = flags.windowDays === 'none' ? null : intFlag(flags.windowDays, '--window-days', { min: 1, max: MAX_WINDOW_DAYS });
   if (flags.sinceLastSuccess !== undefined) p.since_last_success = flags.sinceLastSuccess;
   return p;
 }
 
 function createBody(flags: RoutineFlags): Record<string, unknown> {
   const missing = (['name', 'schedule', 'query', 'sources'] as const).filter((k) => flags[k] === undefined).map((k) => `--${k}`);
-  if (missing.length) throw new SvcError(400, 'missing_flags', `svc routine add needs ${missing.join(', ')} (or no flags at all on a terminal, to be asked).`);
+  if (missing.length) throw usageError( `svc routine add needs ${missing.join(', ')} (or no flags at all on a terminal, to be asked).`, 'missing_flags');
   return {
     name: flags.name,
     schedule_cron: flags.schedule,
@@ -109,8 +108,21 @@ export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Rec
   if (flags.notify !== undefined) body.notify_on_complete = flags.notify;
   const changes = parameterChanges(flags);
   if (Object.keys(changes).length) body.parameters = { ...valuesOf(current).parameters, ...changes };
-  if (Object.keys(body).length === 0) throw new SvcError(400, 'nothing_to_change', 'Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent (see svc routine edit --help).');
+  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent (see svc routine edit --help).', 'nothing_to_change');
   return body;
+}
+
+/**
+ * What the CLI refuses before creating a routine: a name another routine has
+ * (names may repeat over HTTP; at a terminal a second "ecology" is a typo far
+ * more often than a wish), and sources that cannot be searched now.
+ */
+export function checkRoutineBody(ctx: Context, body: Record<string, unknown>, exceptId?: number): void {
+  const name = typeof body.name === 'string' ? body.name.trim() : undefined;
+  const same = name ? findRoutinesNamed(ctx, name).filter((id) => id !== exceptId) : [];
+  if (same.length) throw usageError(`A routine called "${name}" exists already (id ${same.join(', ')}); choose another --name or change it with \`svc routine edit ${same[0]}\`.`, 'duplicate_name');
+  const parameters = body.parameters as { repositories?: unknown } | undefined;
+  if (Array.isArray(parameters?.repositories)) requireSearchable(ctx, parameters.repositories.filter((r): r is string => typeof r === 'string'), '--sources');
 }
 
 const GIVEN = (flags: RoutineFlags) => Object.values(flags).some((v) => v !== undefined);
@@ -123,6 +135,7 @@ export function addCommand(parent: Command, io: Io): void {
         let body: Record<string, unknown>;
         if (!GIVEN(flags) && io.stdinIsTTY && io.stdoutIsTTY) body = await askRoutine(ctx, await clackPrompter());
         else body = createBody(flags);
+        checkRoutineBody(ctx, body);
         let created;
         try {
           created = createRoutine(ctx, body);
@@ -130,7 +143,7 @@ export function addCommand(parent: Command, io: Io): void {
           throw GIVEN(flags) ? asFlagError(err) : err;
         }
         const view = getRoutineView(ctx, created.id);
-        emit(io, view, () => `${routineDetail(view)}\nNext fires: ${view.is_active ? previewLines(view.schedule_cron, ctx.clock.now()).join('; ') : 'none while inactive'}`);
+        emit(io, view, () => routineDetail(view));
       }),
     );
 }

@@ -28,7 +28,7 @@ function enabledFrom(flags: TargetFlags): boolean | undefined {
 }
 
 /** `svc routine target …`: the delivery destinations of a routine. */
-export function registerTargetCommands(routine: Command, io: Io): void {
+export function addCommand(routine: Command, io: Io): void {
   const target = routine.command('target').description('delivery destinations of a routine: add, list, edit, remove, secret');
   target
     .command('add')

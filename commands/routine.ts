@@ -2,15 +2,17 @@ import type { Command } from 'commander';
 import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../src/routines/coverage.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
-import { schedulerJobs } from '../src/scheduler/views.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { schedulerJobs } from '../src/routines/jobs-view.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { addCommand, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
-import { registerTargetCommands } from './routine-target.js';
+import { EXIT } from './lib/exit-codes.js';
+import { executionDeliveries } from '../src/delivery/service.js';
+import { addCommand as addTargetCommands } from './routine-target.js';
 
 
 export function register(program: Command, io: Io): void {
@@ -36,7 +38,9 @@ export function register(program: Command, io: Io): void {
     .option('--no-intent', 'remove the intent')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
-      const view = updateRoutine(ctx, current.id, routineUpdateBody(current, flags));
+      const body = routineUpdateBody(current, flags);
+      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id);
+      const view = updateRoutine(ctx, current.id, body);
       emit(io, view, () => routineDetail(view));
     }));
   routine
@@ -44,11 +48,17 @@ export function register(program: Command, io: Io): void {
     .argument('<id>', 'routine id')
     .description('run now, in the foreground, outside the schedule (also an inactive routine)')
     .action((id: string) => withContext(io, async (ctx) => {
+      let executionId = 0;
       io.exitCode = await runInForeground(ctx, io, () => {
         const run = runRoutineNow(ctx, idArg(id, 'routine'));
         if (run.note) io.err(run.note);
+        executionId = run.execution_id;
         return { id: run.execution_id, status: 'running', replayed: false };
       });
+      // A run that found papers nobody received failed its purpose: exit 1 and say which delivery.
+      const failing = executionDeliveries(ctx, executionId).deliveries.filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
+      for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${d.last_error}`);
+      if (failing.length && io.exitCode === EXIT.ok) io.exitCode = EXIT.failed;
     }));
   for (const [name, description, fn] of [
     ['activate', 'put a routine on the schedule (fires from now on)', activateRoutine],
@@ -70,7 +80,7 @@ export function register(program: Command, io: Io): void {
     .description('delete a routine and its scheduled job (its runs and the corpus stay)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireRoutine(ctx, idArg(id, 'routine'));
-      if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return io.err('Nothing deleted.');
+      if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
       emit(io, deleteRoutine(ctx, row.id), () => `Routine ${row.id} deleted.`);
     }));
   routine
@@ -80,8 +90,8 @@ export function register(program: Command, io: Io): void {
     .option('--offset <n>', 'skip this many examples per side')
     .description('compare what the routine found with its intent: off target, missed in the corpus')
     .action((id: string, opts: { limit?: string; offset?: string }) => withContext(io, (ctx) => {
-      const row = requireRoutine(ctx, idArg(id, 'routine'));
       const page = { limit: intFlag(opts.limit, '--limit', { min: 1, max: COVERAGE_MAX_LIMIT }, COVERAGE_DEFAULT_LIMIT), offset: intFlag(opts.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0) };
+      const row = requireRoutine(ctx, idArg(id, 'routine'));
       const audit = routineCoverage(ctx, row, page);
       emit(io, audit, () => coverageText(audit));
     }));
@@ -92,5 +102,5 @@ export function register(program: Command, io: Io): void {
       const view = schedulerJobs(ctx, 'not_in_this_process');
       emit(io, view, () => jobsTable(view));
     }));
-  registerTargetCommands(routine, io);
+  addTargetCommands(routine, io);
 }

@@ -24,6 +24,13 @@ export type FieldKind =
 
 export type Fields = Record<string, { required: boolean } & FieldKind>;
 
+type ValueOf<K> = K extends { kind: 'int' } ? number : K extends { kind: 'bool' } ? boolean : K extends { kind: 'raw' } ? unknown : string;
+type Simplify<T> = { [K in keyof T]: T[K] };
+/** What a checked query or body holds: the required fields always, the optional ones maybe, each typed by its kind. */
+export type Parsed<F extends Fields> = Simplify<
+  { [N in keyof F as F[N]['required'] extends true ? N : never]: ValueOf<F[N]> } & { [N in keyof F as F[N]['required'] extends true ? never : N]?: ValueOf<F[N]> }
+>;
+
 const INTEGER = /^(0|[1-9][0-9]*)$/;
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 
@@ -65,7 +72,7 @@ function checkValue(name: string, value: unknown, spec: FieldKind, loc: string[]
 }
 
 /** The query, key by key: each known at most once, none unknown, the required present. */
-export function strictQuery(event: H3Event, fields: Fields): Record<string, unknown> {
+export function strictQuery<const F extends Fields>(event: H3Event, fields: F): Parsed<F> {
   const params = queryOf(event);
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
@@ -78,7 +85,7 @@ export function strictQuery(event: H3Event, fields: Fields): Record<string, unkn
   for (const [key, spec] of Object.entries(fields)) {
     if (spec.required && !seen.has(key)) throw bad('missing_query_key', ['query', key], `Query parameter ${key} is required.`);
   }
-  return out;
+  return out as Parsed<F>; // every key was checked against its kind above
 }
 
 /** Whether valid JSON text writes any number with a fraction or an exponent. */
@@ -99,7 +106,7 @@ function hasFractionOrExponent(text: string): boolean {
 }
 
 /** A JSON object body: bounded, strict UTF-8, no duplicate keys, exactly the known fields. */
-export async function strictJsonBody(event: H3Event, fields: Fields, limit: number): Promise<Record<string, unknown>> {
+export async function strictJsonBody<const F extends Fields>(event: H3Event, fields: F, limit: number): Promise<Parsed<F>> {
   const type = event.req.headers.get('content-type');
   if (type === null || !JSON_TYPE.test(type.trim())) throw bad('content_type_invalid', ['header', 'content-type'], 'Send the body as application/json.');
   const bytes = await readBodyBytes(event, limit);
@@ -132,7 +139,7 @@ export async function strictJsonBody(event: H3Event, fields: Fields, limit: numb
   }
   // JSON.parse reads 1.0 and 1e0 as 1; an exact integer is written without them.
   if (hasFractionOrExponent(text)) throw bad('invalid_integer', ['body'], 'Numbers must be exact integers, written without a fraction or exponent.');
-  return out;
+  return out as Parsed<F>; // every key was checked against its kind above
 }
 
 /** A path parameter that must be a canonical UUID. */

@@ -3,7 +3,7 @@
  * SVC_DISABLE_SCHEDULER creates no scheduler and installs no dispatcher for
  * fires: nothing here runs, and health keeps saying "disabled".
  */
-import { schedulerOf } from '../src/scheduler/scheduler.js';
+import { schedulerOf } from '../src/routines/due-fires.js';
 import type { StartupTask } from './startup.js';
 
 export const startScheduler: StartupTask = ({ ctx, runtime }) => {

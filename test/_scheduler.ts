@@ -5,7 +5,8 @@
  */
 import { createContext, type Context } from '../src/context.js';
 import { createLogger } from '../src/log.js';
-import { schedulerOf, type Scheduler, type Timers } from '../src/scheduler/scheduler.js';
+import { schedulerOf, type RoutineScheduler as Scheduler } from '../src/routines/due-fires.js';
+import type { Timers } from '../src/scheduler/scheduler.js';
 import { startServer, type RunningServer } from '../server/listen.js';
 import { rawRequest, tempDirs, waitFor, type RawResponse, type TempDirs } from './_setup.js';
 

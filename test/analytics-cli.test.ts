@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createContext, type Context } from '../src/context.js';
-import { insertFire } from '../src/scheduler/jobs.js';
+import { insertFire } from '../src/routines/jobs.js';
 import { createRoutine } from '../src/routines/service.js';
 import { lagText, volumeText } from '../commands/lib/analytics-format.js';
 import { publicationVolume } from '../src/analytics/volume.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { insertFire } from '../src/scheduler/jobs.js';
+import { insertFire } from '../src/routines/jobs.js';
 import { PRODUCERS } from '../src/watchdog/service.js';
 import { startTestServer, type TestServer } from './_setup.js';
 import { routineBody } from './_scheduler.js';

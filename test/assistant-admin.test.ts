@@ -80,6 +80,21 @@ test('CLI status lists each subscription-lane CLI, found or not', async () => {
 
 const cliEnv = () => ({ ...cliDirs.env, SVC_AGENT_CLI: agent, SVC_AI_OPENAI_URL: `${fake.url}/openai`, PATH: process.env.PATH });
 
+test('svc chat: new with its choices (given to new, not to chat), then chat by id, list, show, delete', async () => {
+  const created = await runCli(['chat', 'new', '--runtime', 'agent_cli', '--effort', 'low', '--title', 'via chat', '--json'], { env: cliEnv() });
+  assert.is(created.code, 0, created.stderr);
+  const session = JSON.parse(created.stdout);
+  assert.equal([session.choices.runtime, session.choices.effort], ['agent_cli', 'low']);
+  const id = String(session.session.id);
+  const chat = await runCli(['chat', id, '-m', 'hello'], { env: cliEnv() });
+  assert.is(chat.code, 0, chat.stderr);
+  assert.match(chat.stdout, /agent says: hello/);
+  assert.ok(JSON.parse((await runCli(['chat', 'list', '--json'], { env: cliEnv() })).stdout).sessions.some((s: any) => String(s.id) === id));
+  assert.match((await runCli(['chat', 'show', id], { env: cliEnv() })).stdout, /\[assistant\] agent says: hello/);
+  assert.is((await runCli(['chat', 'delete', id, '--yes'], { env: cliEnv() })).code, 0);
+  assert.is((await runCli(['chat', '999', '-m', 'x'], { env: cliEnv() })).code, 3);
+});
+
 test('svc assistant: status, new, chat from stdin, sessions, show, export, delete', async () => {
   const status = await runCli(['assistant', 'status', '--json'], { env: cliEnv() });
   assert.is(status.code, 0, status.stderr);

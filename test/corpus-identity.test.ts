@@ -13,7 +13,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
-import { identityKeys } from '../src/corpus/identity.js';
+import { identityKeys } from '../src/corpus/identity-keys.js';
 import { mergeRecords } from '../src/corpus/merge.js';
 import { openDatabase, type Database } from '../src/db/open.js';
 import { parseResponse as parseArxiv } from '../src/sources/arxiv.js';

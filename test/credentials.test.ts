@@ -95,7 +95,7 @@ test('CLI: set reads the value from stdin (never argv), list shows status only, 
   assert.match(noYes.stderr, /--yes/);
   assert.is((await runCli(['credentials', 'delete', 'ieee_api_key', '--yes'], { env })).code, 0);
   assert.is((await t.request('GET', '/api/credentials')).json().credentials.find((c: any) => c.name === 'ieee_api_key').status, 'absent');
-  assert.is((await runCli(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 3);
+  assert.is((await runCli(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 2, 'an unknown name is a usage error');
   assert.is((await runCli(['credentials', 'set', 'ads_api_key'], { env, stdin: '' })).code, 2);
 });
 

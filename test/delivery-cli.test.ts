@@ -114,6 +114,19 @@ test('a foreground svc routine run delivers in its own process (no server needed
   assert.is(fs.readdirSync(dir).length, 1);
 });
 
+test('a foreground svc routine run whose delivery fails exits 1 and names the delivery (its JSON stays one document)', async () => {
+  const t = env.t;
+  const routine = await newRoutine(t, { name: 'foreground failing' });
+  const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-fail-'));
+  await addTarget(t, routine, { channel: 'folder', target: dir });
+  fs.rmSync(dir, { recursive: true });
+  const r = await runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  assert.is(r.code, 1, r.stderr);
+  assert.is(JSON.parse(r.stdout).status, 'completed', 'the run itself completed');
+  assert.match(r.stderr, /Delivery \d+ \(folder\) failed/);
+  assert.not.match(r.stderr, new RegExp(dir), 'the directory is not named');
+});
+
 test('svc deliveries skip and email-test', async () => {
   const t = env.t;
   const routine = await newRoutine(t, { name: 'cli skip' });

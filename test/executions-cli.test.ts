@@ -7,7 +7,7 @@ import { startStub } from './_stub.js';
 
 test('svc dive piped: one line per event on stderr, the summary on stdout, exit 0', async () => {
   const dirs = tempDirs();
-  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json') }]);
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: 2 }]);
   try {
     const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url };
     const r = await runCli(['dive', 'crossref', 'ecology', '--max', '2'], { env });
@@ -18,30 +18,61 @@ test('svc dive piped: one line per event on stderr, the summary on stdout, exit 
     assert.match(lines[lines.length - 1]!, /INFO +completed: 2 documents/);
     assert.match(r.stdout, /^Execution 1 completed: 2 documents \(2 new\)/);
     assert.match(r.stdout, /Report: .*execution-1\.txt/);
+    const listed = await runCli(['executions', 'list'], { env });
+    assert.match(listed.stdout, /SOURCES\n.*crossref 2$/m, 'per-source counts in the list');
+    const listedJson = JSON.parse((await runCli(['--json', 'executions', 'list'], { env })).stdout);
+    assert.equal(listedJson.executions[0].sources, [{ source: 'crossref', status: 'answered', record_count: 2, zero_reason: null }]);
     const json = await runCli(['--json', 'executions', 'show', '1'], { env });
     assert.is(JSON.parse(json.stdout).result_count, 2);
     const report = await runCli(['executions', 'report', '1'], { env });
     assert.match(report.stdout, /Communicating Ecology/);
     const bib = await runCli(['export', 'references', '--exec', '1', '--format', 'bibtex'], { env });
     assert.is((bib.stdout.match(/^@/gm) ?? []).length, 2);
+    const saved = await runCli(['config', 'add', '--name', 'eco', '--type', 'dive', '--parameters', '{"repository":"crossref","query":"ecology","max_results":2}'], { env });
+    assert.is(saved.code, 0, saved.stderr);
+    const again = await runCli(['--json', 'dive', '--config', 'eco'], { env });
+    assert.is(again.code, 0, again.stderr + again.stdout);
+    const second = JSON.parse(again.stdout);
+    assert.is(second.result_count, 2);
+    assert.is(second.query, 'ecology');
+    const wrongType = await runCli(['sweep', '--config', 'eco'], { env });
+    assert.is(wrongType.code, 2);
+    assert.match(wrongType.stderr, /is a saved dive; run it with `svc dive --config 1`/);
   } finally {
     await stub.close();
     dirs.cleanup();
   }
 });
 
-test('svc sweep --json prints one JSON document naming every zero reason', async () => {
+test('svc sweep --json prints one JSON document naming the zero reason', async () => {
   const dirs = tempDirs();
   const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json') }]);
   try {
-    const r = await runCli(['--json', 'sweep', 'adfaaf', '--sources', 'crossref,core,microsoft_academic'], { env: { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url } });
+    const r = await runCli(['--json', 'sweep', 'adfaaf', '--sources', 'crossref'], { env: { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url } });
     assert.is(r.code, 0, 'crossref answered (empty), so the run completed');
     const detail = JSON.parse(r.stdout);
     assert.is(detail.status, 'completed');
-    assert.equal(Object.fromEntries(detail.sources.map((s: any) => [s.source, s.zero_reason])), { crossref: 'answered_empty', core: 'missing_key', microsoft_academic: 'retired' });
+    assert.equal(Object.fromEntries(detail.sources.map((s: any) => [s.source, s.zero_reason])), { crossref: 'answered_empty' });
     assert.not.match(r.stderr, /INFO/, 'no progress lines with --json');
   } finally {
     await stub.close();
+    dirs.cleanup();
+  }
+});
+
+test('a source missing its key or retired is a usage error before anything runs', async () => {
+  const dirs = tempDirs();
+  try {
+    const key = await runCli(['--json', 'sweep', 'adfaaf', '--sources', 'crossref,core'], { env: dirs.env });
+    assert.is(key.code, 2, key.stderr);
+    assert.equal(JSON.parse(key.stdout).error, 'missing_key');
+    assert.match(key.stderr, /core: Needs the core_api_key credential: svc credentials set core_api_key/);
+    const retired = await runCli(['dive', 'microsoft_academic', 'x'], { env: dirs.env });
+    assert.is(retired.code, 2);
+    assert.match(retired.stderr, /retired/);
+    const list = await runCli(['--json', 'executions', 'list'], { env: dirs.env });
+    assert.is(JSON.parse(list.stdout).executions.length, 0, 'no run was recorded');
+  } finally {
     dirs.cleanup();
   }
 });
@@ -55,6 +86,45 @@ test('flags are validated with the same rules as the API and named as flags', as
     assert.is((await runCli(['dive', 'nowhere', 'x'], { env: dirs.env })).code, 2);
     assert.is((await runCli(['dive', 'crossref', 'x', '--max', 'lots'], { env: dirs.env })).code, 2);
     assert.is((await runCli(['executions', 'show', '42'], { env: dirs.env })).code, 3);
+    for (const [args, pattern] of [
+      [['--from', '2999-01-01'], /--from 2999-01-01 is in the future/],
+      [['--from', '2024-05-01', '--to', '2024-04-01'], /--from 2024-05-01 is after --to 2024-04-01/],
+      [['--max', '0'], /--max must be a whole number from 1 to 10000, not "0"/],
+      [['--max', '1.5'], /--max must be a whole number from 1 to 10000/],
+      [['--max', '10001'], /--max/],
+    ] as const) {
+      const bad = await runCli(['dive', 'crossref', 'x', ...args], { env: dirs.env });
+      assert.is(bad.code, 2, args.join(' '));
+      assert.match(bad.stderr, pattern);
+    }
+    const noQuery = await runCli(['dive', 'crossref'], { env: dirs.env });
+    assert.is(noQuery.code, 2);
+    assert.match(noQuery.stderr, /needs a repository and a query/);
+    assert.is((await runCli(['dive', 'crossref', 'x', '--config', 'nothing-saved'], { env: dirs.env })).code, 3);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test('offline: a dive ends at once (exit 1), names ENOTFOUND in the summary, log and report, and says the machine looks offline', async () => {
+  const dirs = tempDirs();
+  try {
+    // .invalid never resolves (RFC 6761): the same failure as a machine with no DNS.
+    const env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
+    const started = Date.now();
+    const r = await runCli(['dive', 'arxiv', 'x'], { env });
+    const ms = Date.now() - started;
+    assert.is(r.code, 1, r.stderr);
+    assert.ok(ms < 2000, `ended in ${ms} ms`);
+    assert.match(r.stdout, /arxiv +nothing: upstream_failure — arXiv: ENOTFOUND export\.arxiv\.invalid/);
+    assert.match(r.stdout, /This machine looks offline/);
+    const log = await runCli(['executions', 'log', '1'], { env });
+    assert.match(log.stdout, /ENOTFOUND export\.arxiv\.invalid/);
+    const report = await runCli(['executions', 'report', '1'], { env });
+    assert.match(report.stdout, /ENOTFOUND export\.arxiv\.invalid/);
+    assert.match((await runCli(['executions', 'list'], { env })).stdout, /arxiv 0 \(upstream_failure\)/, 'the zero reason in the list');
+    const record = JSON.parse((await runCli(['executions', 'record', '1'], { env })).stdout);
+    assert.match(JSON.stringify(record), /"exception_class":"ENOTFOUND"/);
   } finally {
     dirs.cleanup();
   }

@@ -43,7 +43,7 @@ test('explore: pages with --next, filters, facets, export; --json is one documen
   assert.is((await svc('explore', '--export', 'bibtex', '-o', file)).code, 0);
   assert.match(fs.readFileSync(file, 'utf8'), /@article|@misc/);
   const semantic = await json('explore', 'soil', '--mode', 'semantic');
-  assert.is(semantic.mode_unavailable.reason, 'embeddings_unavailable');
+  assert.is(semantic.mode_unavailable.reason, 'no_vectors');
 });
 
 test('explore: bad flags exit 2 naming the flag, before anything runs', async () => {

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from './_setup.js';
 import { makeRecord, seed } from './_corpus.js';
+import { backfillSettled } from '../src/similarity/backfill.js';
 import { useSemanticSearch, type SemanticSearch } from '../src/explorer/semantic.js';
 
 let t: TestServer;
@@ -124,7 +125,8 @@ test('semantic mode falls back to keyword and says so; a wired semantic search r
   const fallback = (await search({ query: 'soil', mode: 'semantic', limit: 5 })).json();
   assert.is(fallback.mode, 'keyword');
   assert.is(fallback.requested_mode, 'semantic');
-  assert.is(fallback.mode_unavailable.reason, 'embeddings_unavailable');
+  assert.is(fallback.mode_unavailable.reason, 'no_vectors', 'the local lane is on, but nothing is embedded yet');
+  assert.match(fallback.mode_unavailable.message, /backfill/);
   assert.is(fallback.ranked_count, 0);
   assert.is(fallback.unranked_count, 5);
   assert.is(fallback.model, null);
@@ -148,6 +150,19 @@ test('semantic mode falls back to keyword and says so; a wired semantic search r
   const page2 = (await search({ query: 'anything', mode: 'semantic', limit: 4, categories: ['Ecology'], cursor: ranked.next_cursor })).json();
   assert.ok(page2.papers[0].distance >= ranked.papers[3].distance);
   assert.not.ok(page2.papers.some((p: any) => ranked.papers.some((q: any) => q.id === p.id)));
+});
+
+test('the real semantic search, once papers are embedded: ranked by distance with the model named', async () => {
+  const { semanticSearch } = await import('../src/similarity/similar.js');
+  useSemanticSearch(t.ctx, semanticSearch);
+  await t.request('POST', '/api/embeddings/backfill');
+  await backfillSettled(t.ctx);
+  const ranked = (await search({ query: 'soil carbon', mode: 'semantic', limit: 3 })).json();
+  assert.is(ranked.mode, 'semantic', JSON.stringify(ranked.mode_unavailable));
+  assert.match(ranked.model, /local/);
+  assert.is(ranked.ranked_count, ranked.papers.length);
+  const distances = ranked.papers.map((p: any) => p.distance);
+  assert.equal(distances, [...distances].sort((a: number, b: number) => a - b));
 });
 
 test.run();

@@ -32,6 +32,19 @@ test('without a vault, commands say how to make one (exit 3)', async () => {
   assert.is(JSON.parse(status.stdout).configured, false);
 });
 
+test('init makes a missing folder first (svc library init ~/Papers)', async () => {
+  const other = tempDirs();
+  try {
+    const papers = path.join(other.root, 'home', 'Papers');
+    const r = await runCli(['library', 'init', papers], { env: other.env });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Created .*Papers/);
+    assert.match(fs.readdirSync(papers)[0]!, /^svc-library-/);
+  } finally {
+    other.cleanup();
+  }
+});
+
 test('init creates the vault once', async () => {
   const r = await svc('library', 'init', parent);
   assert.is(r.code, 0, r.stderr);
@@ -101,6 +114,12 @@ test('list, show, link, text and export', async () => {
   assert.is((await svc('library', 'link', file.file_id, '999999')).code, 3);
   assert.is((await svc('library', 'show', file.file_id.toUpperCase())).code, 2);
 
+  const byRowId = JSON.parse((await svc('--json', 'library', 'show', String(file.id))).stdout);
+  assert.is(byRowId.file.file_id, file.file_id, 'show accepts the ID column list prints');
+  const missing = await svc('library', 'show', '99999');
+  assert.is(missing.code, 3);
+  assert.match(missing.stderr, /svc library list/);
+  assert.not.match(missing.stderr, /file_id/, 'worded for the command line');
   const show = await svc('library', 'show', file.file_id);
   assert.match(show.stdout, new RegExp(`paper_links\\s+${doc} \\(link\\)`));
   const text = await svc('library', 'text', file.file_id);

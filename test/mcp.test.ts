@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { freePort, ROOT, startTestServer, type TestServer } from './_setup.js';
+import { fixture, freePort, ROOT, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
 
 let t: TestServer;
 const clients: Client[] = [];
@@ -34,12 +35,16 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return r.isError ? { isError: true, ...value } : value;
 }
 
+let crossref: Stub;
+
 test.before(async () => {
-  t = await startTestServer();
+  crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  t = await startTestServer({ env: { SVC_SOURCE_CROSSREF_URL: crossref.url }, context: { tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, executionHeartbeatMs: 50 } } });
 });
 test.after(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await t.close();
+  await crossref.close();
 });
 
 test('the listing: 25 tools, 18 read and 7 write, each declaring requires_confirmation; contract v2.3 at initialization', async () => {
@@ -154,6 +159,62 @@ test('update_settings: allowlist, secret-looking keys and unknown keys refused b
   assert.is(r.unchanged_key_count, 0);
   const again = await call(client, 'update_settings', { group: 'notifications', settings: { [boolKey]: flipped } });
   assert.equal([again.changed, again.unchanged_key_count], [{}, 1]);
+});
+
+test('a sweep through the tools, then every corpus read tool on what it found', async () => {
+  const client = await connect();
+  const started = await call(client, 'run_sweep', { query: 'ecology', sources: ['crossref'], max_results: 2 });
+  assert.type(started.exec_id, 'number');
+  await waitFor(async () => (await call(client, 'get_execution', { exec_id: started.exec_id })).status !== 'running', 15_000, 'the sweep');
+  const results = await call(client, 'get_execution_results', { exec_id: started.exec_id, limit: 1 });
+  assert.equal([results.total, results.papers.length, results.has_more], [2, 1, true]);
+  const docId = results.papers[0].id;
+  assert.type(docId, 'number');
+  const record = await call(client, 'get_search_record', { exec_id: started.exec_id });
+  assert.is(record.sources[0].source, 'crossref');
+  assert.is((await call(client, 'list_executions', { limit: 5 })).executions.length, 1);
+
+  const search = await call(client, 'search_corpus', { query: 'ecology', limit: 1 });
+  assert.is(search.papers.length, 1);
+  assert.ok(search.next_cursor);
+  assert.match(search.note, /relevance/);
+  const second = await call(client, 'search_corpus', { query: 'ecology', limit: 1, cursor: search.next_cursor });
+  assert.is.not(second.papers[0].id, search.papers[0].id);
+  // The run's papers were embedded after it (the local lane), so semantic mode ranks them.
+  const semantic = await call(client, 'search_corpus', { query: 'ecology', mode: 'semantic' });
+  assert.is(semantic.mode, 'semantic');
+  assert.equal([semantic.ranked_count, typeof semantic.papers[0].distance], [2, 'number']);
+  assert.ok(semantic.model);
+
+  const similar = await call(client, 'find_similar', { doc_id: docId });
+  assert.is(similar.papers.length, 1);
+  assert.type(similar.papers[0].distance, 'number');
+  const why = await call(client, 'explain_match', { doc_id: docId });
+  assert.ok(why.cannot_verify);
+  assert.match(why.note, /relevance/);
+  assert.ok(Array.isArray((await call(client, 'get_paper_lifecycle', { doc_id: docId })).events));
+  assert.is((await call(client, 'explain_match', { doc_id: 999999 })).error, 'not_found');
+
+  for (const view of ['overview', 'volume', 'sources', 'keywords', 'routine-health', 'discovery-lag']) {
+    const a = await call(client, 'get_analytics', { view });
+    assert.not.ok(a.isError, `${view}: ${a.message}`);
+    assert.ok(a.method, view);
+  }
+  assert.is((await call(client, 'get_analytics', { view: 'everything' })).error, 'invalid_argument');
+  const watchdog = await call(client, 'get_watchdog_findings');
+  assert.ok(Array.isArray(watchdog.could_not_judge));
+  const bib = await call(client, 'export_references', { doc_ids: [docId], format: 'bibtex' });
+  assert.match(bib.text, /^@/m);
+  const ris = await call(client, 'export_references', { exec_id: started.exec_id, format: 'ris' });
+  assert.match(ris.text, /TY {2}- /);
+  assert.is((await call(client, 'export_references', { format: 'csv' })).error, 'invalid_argument');
+});
+
+test('update_settings for embeddings uses the nested settings object', async () => {
+  const client = await connect();
+  const before = (await t.request('GET', '/api/settings/embeddings')).json().settings;
+  const r = await call(client, 'update_settings', { group: 'embeddings', settings: { embed_after_runs: String(!before.embed_after_runs) } });
+  assert.equal(r.changed.embed_after_runs, { from: before.embed_after_runs, to: !before.embed_after_runs });
 });
 
 test.run();

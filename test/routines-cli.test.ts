@@ -42,6 +42,17 @@ test('routine add with flags never prompts; without them off a terminal it names
   assert.match(bad.stderr, /--schedule: .*4 fields/);
   const source = await svc('routine', 'add', '--name', 'x', '--schedule', '@daily', '--query', 'q', '--sources', 'crossref,atlantis');
   assert.equal([source.code, /--sources: Unknown repository "atlantis"/.test(source.stderr)], [2, true]);
+  const twice = await svc('--json', 'routine', 'add', '--name', 'ecology', '--schedule', '@daily', '--query', 'q', '--sources', 'crossref');
+  assert.equal([twice.code, JSON.parse(twice.stdout).error], [2, 'duplicate_name']);
+  assert.match(twice.stderr, /A routine called "ecology" exists already \(id 1\)/);
+  const keyless = await svc('--json', 'routine', 'add', '--name', 'k', '--schedule', '@daily', '--query', 'q', '--sources', 'core');
+  assert.equal([keyless.code, JSON.parse(keyless.stdout).error], [2, 'missing_key']);
+  for (const [flag, value] of [['--max', '0'], ['--max', '1.5'], ['--window-days', '-5'], ['--window-days', 'abc'], ['--window-days', '3651']]) {
+    const r = await svc('routine', 'add', '--name', 'y', '--schedule', '@daily', '--query', 'q', '--sources', 'crossref', flag!, value!);
+    assert.is(r.code, 2, `${flag} ${value}`);
+    assert.match(r.stderr, new RegExp(`${flag} must be a whole number from 1 to \\d+, not "${value!.replace('.', '\\.')}"`));
+  }
+  assert.is((await json('routine', 'list')).routines.length, 1, 'nothing was created by a refusal');
 });
 
 test('list, show, edit, deactivate, activate, jobs, coverage', async () => {

@@ -5,7 +5,7 @@ import { routineBody } from './_scheduler.js';
 import { MAX_INTENT_LENGTH, MAX_NAME_LENGTH } from '../src/routines/schema.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
 import { MISSED_DETAIL_LIMIT } from '../src/routines/missed.js';
-import { insertFire } from '../src/scheduler/jobs.js';
+import { insertFire } from '../src/routines/jobs.js';
 
 let t: TestServer;
 test.before(async () => {

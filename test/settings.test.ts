@@ -106,6 +106,12 @@ test('CLI: settings set converts to the type; get reads back; bad words are usag
   assert.is(badType.stderr.trim().split('\n').length, 1, 'one line');
   assert.is((await runCli(['settings', 'set', 'email', 'nope', '1'], { env })).code, 2);
   assert.is((await runCli(['settings', 'get', 'nogroup'], { env })).code, 2);
+  const badEmail = await runCli(['settings', 'set', 'email', 'contact_email', 'me at example'], { env });
+  assert.is(badEmail.code, 2);
+  assert.match(badEmail.stderr, /contact_email: Input should be an email address/);
+  assert.is((await t.request('PUT', '/api/settings/email', { body: { settings: { contact_email: 'me@' } } })).status, 422, 'the same rule at the HTTP door');
+  assert.is((await runCli(['settings', 'set', 'email', 'contact_email', 'me@example.org'], { env })).code, 0);
+  assert.is((await runCli(['settings', 'set', 'email', 'contact_email', ''], { env })).code, 0, 'empty clears it');
   const all = JSON.parse((await runCli(['--json', 'settings', 'get'], { env })).stdout);
   assert.ok(all.execution && all.assistant);
 });

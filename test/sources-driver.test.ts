@@ -190,9 +190,61 @@ test('upstream_failure: no answer within sourceTimeoutMs is a TimeoutError', asy
   const { out, stub } = await drive([{ path: '/items', body: page([item('a')]), delayMs: 600, times: 2 }], { tuning: { sourceTimeoutMs: 100, sourceMaxAttempts: 2 } });
   assert.is(out.zeroReason, 'upstream_failure');
   assert.is(out.evidence.exception_class, 'TimeoutError');
+  assert.is(out.evidence.network, 'timeout');
+  assert.match(out.message!, /timeout after 0\.1 s/);
   assert.is(out.evidence.http_status, null);
   assert.is(stub.requests.length, 2);
   assert.is(out.traces[0]!.error, 'TimeoutError');
+});
+
+/** What undici throws when the wire fails: TypeError "fetch failed" with a coded cause. */
+const wireFailure = (cause: Record<string, unknown>) => async () => {
+  throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(String(cause.code)), cause) });
+};
+
+test('network: a missing host (ENOTFOUND) is named, never retried', async () => {
+  let calls = 0;
+  const { out, ms } = await drive([], {
+    tuning: { sourceMaxAttempts: 4, sourceRetryBaseMs: 500 },
+    before: (t) => {
+      t.ctx.fetch = async (...args) => (calls++, wireFailure({ code: 'ENOTFOUND', hostname: 'api.example.invalid', syscall: 'getaddrinfo' })());
+    },
+  });
+  assert.is(calls, 1, 'no retry for a DNS failure');
+  assert.ok(ms < 400, `failed at once (${ms} ms)`);
+  assert.is(out.zeroReason, 'upstream_failure');
+  assert.equal([out.evidence.exception_class, out.evidence.network, out.evidence.http_status], ['ENOTFOUND', 'dns', null]);
+  assert.match(out.message!, /ENOTFOUND api\.example\.invalid \(no such host, or no DNS\)/);
+  assert.is(out.traces[0]!.error, 'ENOTFOUND');
+});
+
+test('network: a refused connection (ECONNREFUSED, a real closed port) is named, never retried', async () => {
+  const closed = await startStub([]);
+  const url = closed.url;
+  await closed.close();
+  const t = sourceContext({ drv: url }, { sourceMaxAttempts: 4, sourceRetryBaseMs: 500 });
+  try {
+    const out = await searchSource(t.ctx, testSource(), { query: 'ice', keywords: [], maxResults: 10 }, { signal: signal() });
+    assert.equal([out.evidence.exception_class, out.evidence.network, out.traces.length], ['ECONNREFUSED', 'refused', 1]);
+    assert.match(out.message!, /ECONNREFUSED 127\.0\.0\.1:\d+ \(connection refused\)/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('network: a TLS failure is named by its code; a dropped connection is retried', async () => {
+  const tls = await drive([], { before: (t) => void (t.ctx.fetch = wireFailure({ code: 'CERT_HAS_EXPIRED' })) });
+  assert.equal([tls.out.evidence.exception_class, tls.out.evidence.network], ['CERT_HAS_EXPIRED', 'tls']);
+  assert.match(tls.out.message!, /TLS error CERT_HAS_EXPIRED talking to 127\.0\.0\.1/);
+  let calls = 0;
+  const reset = await drive([], {
+    tuning: { sourceMaxAttempts: 3 },
+    before: (t) => {
+      t.ctx.fetch = async () => (calls++, wireFailure({ code: 'ECONNRESET' })());
+    },
+  });
+  assert.is(calls, 3, 'a dropped connection may pass: retried');
+  assert.equal([reset.out.evidence.exception_class, reset.out.evidence.network], ['ECONNRESET', 'reset']);
 });
 
 test('upstream_failure: a 404 is not retried', async () => {
@@ -327,7 +379,7 @@ test('createThrottle spaces requests: 3 slots at 100 ms take at least 200 ms', a
     at.push(Date.now() - started);
   }
   assert.ok(at[2]! >= 195, `third slot at ${at[2]} ms`);
-  // Slots are kept on a schedule (n × 100 ms from the first), so a late timer does not push later slots back.
+  // Slots are fixed on a schedule (0, 100, 200 ms): a late wake-up shortens the next gap, never a slot.
   assert.ok(at[1]! >= 95 && at[2]! >= 195, JSON.stringify(at));
 });
 

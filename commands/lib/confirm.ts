@@ -20,3 +20,9 @@ export async function confirmDestructive(io: Io, question: string, yes: boolean 
 export function promptCancelled(message: string): SvcError {
   return new SvcError(499, 'cancelled', message);
 }
+
+/** The person said no: stdout still gets its one JSON document under --json. */
+export function declined(io: Io, data: Record<string, unknown>): void {
+  if (io.json) io.out(JSON.stringify({ ...data, deleted: false }, null, 2));
+  io.err('Nothing deleted.');
+}

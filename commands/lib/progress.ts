@@ -13,19 +13,33 @@ interface SourceLine {
   detail: string;
 }
 
-export async function showProgress(ctx: Context, io: Io, executionId: number, repositories: string[], signal: AbortSignal): Promise<void> {
-  const tty = io.stdoutIsTTY && !io.json;
+/** Whether progress is drawn in place (a terminal, not --json): then notes go through `footer`, not io.err. */
+export const drawsInPlace = (io: Io) => io.stdoutIsTTY && !io.json;
+
+/**
+ * `footer` answers a line to keep under the sources (e.g. "Cancelling…"):
+ * printing it separately would shift the lines being redrawn and leave
+ * spinner residue behind.
+ */
+export async function showProgress(ctx: Context, io: Io, executionId: number, repositories: string[], signal: AbortSignal, footer: () => string | undefined = () => undefined): Promise<void> {
+  const tty = drawsInPlace(io);
   const lines = new Map<string, SourceLine>(repositories.map((r) => [r, { state: 'waiting', detail: '' }]));
   const width = Math.max(...repositories.map((r) => r.length));
   let drawn = 0;
   const spinner = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
   let frame = 0;
-  const draw = () => {
+  const draw = (final = false) => {
     const text = repositories.map((r) => {
       const line = lines.get(r)!;
-      const mark = line.state === 'asking' ? spinner[frame % spinner.length] : line.state === 'done' ? '✔' : line.state === 'nothing' ? '✖' : '·';
-      return `${mark} ${r.padEnd(width)}  ${line.detail}`;
+      // The last frame has no spinner: a source still asking when the run ended was stopped.
+      const asking = line.state === 'asking' || (final && line.state === 'waiting');
+      const mark = asking ? (final ? '■' : spinner[frame % spinner.length]) : line.state === 'done' ? '✔' : line.state === 'nothing' ? '✖' : '·';
+      return `${mark} ${r.padEnd(width)}  ${asking && final ? 'stopped' : line.detail}`;
     });
+    const note = final ? undefined : footer();
+    if (note) text.push(note);
+    // A shorter frame than the last one: clear the lines left below it.
+    while (text.length < drawn) text.push('');
     io.err((drawn ? `\x1b[${drawn}A` : '') + text.map((t) => `\x1b[2K${t}`).join('\n'));
     drawn = text.length;
   };
@@ -52,5 +66,6 @@ export async function showProgress(ctx: Context, io: Io, executionId: number, re
     }
   } finally {
     if (ticker) clearInterval(ticker);
+    if (tty) draw(true);
   }
 }

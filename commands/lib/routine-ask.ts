@@ -76,7 +76,7 @@ export async function askRoutine(ctx: Context, ask: Prompter): Promise<Record<st
   ).trim();
   const windowDays = answered(
     await ask.text({
-      message: 'Ask for papers from how many days back at each fire? (empty: no date limit)',
+      message: 'Ask for papers from how many days back at each fire? (a number of days; Enter alone: no date limit)',
       placeholder: '7',
       validate: (value) => (!value || /^\d{1,4}$/.test(value.trim()) ? undefined : 'A whole number of days, or empty.'),
     }),

@@ -1,7 +1,7 @@
 /** Human views of routines, jobs and coverage for `svc routine`. */
 import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
-import type { schedulerJobs } from '../../src/scheduler/views.js';
+import type { schedulerJobs } from '../../src/routines/jobs-view.js';
 import { table } from './io.js';
 
 type Routine = ReturnType<typeof routineView>;

@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
-import { SvcError } from '../../src/errors.js';
+import { findConfiguration } from '../../src/configurations/service.js';
+import type { Context } from '../../src/context.js';
+import { MAX_RESULTS_LIMIT } from '../../src/executions/request.js';
+import { searchableRepositories } from '../../src/sources/catalog.js';
+import { dateFlag, intFlag, listFlag, usageError } from './flags.js';
 
 export interface RunFlags {
+  config?: string;
   from?: string;
   to?: string;
   max?: string;
@@ -12,23 +17,54 @@ export interface RunFlags {
 /** The flags dive and sweep share. */
 export function runOptions(command: Command): Command {
   return command
-    .option('--from <date>', 'earliest publication date, YYYY-MM-DD')
-    .option('--to <date>', 'latest publication date, YYYY-MM-DD')
-    .option('--max <n>', 'results per source (default 100, at most 10000)')
+    .option('--from <date>', 'earliest publication date, YYYY-MM-DD (not in the future)')
+    .option('--to <date>', 'latest publication date, YYYY-MM-DD (not before --from)')
+    .option('--max <n>', `results per source, 1 to ${MAX_RESULTS_LIMIT} (default 100)`)
     .option('--keywords <list>', 'comma-separated keywords that must also match')
-    .option('--request-id <id>', 'an id that makes resubmitting the same run answer the running one');
+    .option('--request-id <id>', 'an id that makes resubmitting the same run answer the running one')
+    .option('--config <name>', 'start from a saved configuration (its name or id); arguments and flags given override it');
 }
 
-/** Flags → the request body fields the HTTP door also takes (validated by the same schema). */
-export function requestBody(flags: RunFlags): Record<string, unknown> {
+/**
+ * Flags → the request body fields the HTTP door also takes (validated by the
+ * same schema afterwards). Checks what the HTTP door cannot know about a
+ * person at a terminal: a window starting after today finds nothing.
+ */
+export function requestBody(flags: RunFlags, now: Date): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  if (flags.from) body.date_from = flags.from;
-  if (flags.to) body.date_to = flags.to;
-  if (flags.max !== undefined) {
-    if (!/^\d+$/.test(flags.max)) throw new SvcError(400, 'invalid_max', `--max must be a whole number, not "${flags.max}".`);
-    body.max_results = Number(flags.max);
-  }
-  if (flags.keywords) body.keywords = flags.keywords.split(',').map((k) => k.trim()).filter(Boolean);
+  const from = dateFlag(flags.from, '--from');
+  const to = dateFlag(flags.to, '--to');
+  const today = now.toISOString().slice(0, 10);
+  if (from && from > today) throw usageError(`--from ${from} is in the future (today is ${today}); nothing published yet can match.`);
+  if (from && to && from > to) throw usageError(`--from ${from} is after --to ${to}; give the earlier date to --from.`);
+  if (from) body.date_from = from;
+  if (to) body.date_to = to;
+  if (flags.max !== undefined) body.max_results = intFlag(flags.max, '--max', { min: 1, max: MAX_RESULTS_LIMIT });
+  if (flags.keywords !== undefined) body.keywords = listFlag(flags.keywords);
   if (flags.requestId) body.request_id = flags.requestId;
   return body;
+}
+
+/**
+ * Sources that cannot answer now (retired, or a required key not stored) are a
+ * usage error before anything runs: the HTTP door records them as zero
+ * reasons, but a person at a terminal can fix them first.
+ */
+export function requireSearchable(ctx: Context, ids: string[], flag: string): void {
+  const known = new Map(searchableRepositories(ctx).repositories.map((r) => [r.id, r]));
+  const blocked = ids.map((id) => known.get(id)).filter((r) => r && !r.searchable);
+  if (blocked.length === 0) return;
+  const lines = blocked.map((r) => `${r!.id}: ${r!.message}`);
+  throw usageError(`${flag} names ${blocked.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${lines.join('; ')}`, blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : blocked.some((r) => r!.reason === 'entity_unsupported') ? 'source_needs_orcid' : 'missing_key');
+}
+
+/**
+ * `--config NAME`: the saved configuration's request, to be overridden by the
+ * arguments and flags given. Its type must match the command.
+ */
+export function savedRequest(ctx: Context, nameOrId: string | undefined, type: 'dive' | 'sweep'): Record<string, unknown> {
+  if (nameOrId === undefined) return {};
+  const row = findConfiguration(ctx, nameOrId);
+  if (row.config_type !== type) throw usageError(`--config ${nameOrId} is a saved ${row.config_type}; run it with \`svc ${row.config_type === 'routine' ? 'routine add' : row.config_type} --config ${row.id}\`.`);
+  return { ...(JSON.parse(row.parameters_json) as Record<string, unknown>), saved_configuration_id: row.id };
 }

@@ -11,7 +11,7 @@ import { getExecution } from '../../src/executions/repo.js';
 import { executionDetail } from '../../src/executions/views.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
-import { showProgress } from './progress.js';
+import { drawsInPlace, showProgress } from './progress.js';
 
 const FLAG_FOR: Record<string, string> = { date_from: '--from', date_to: '--to', max_results: '--max', keywords: '--keywords', repositories: '--sources', request_id: '--request-id' };
 
@@ -41,10 +41,11 @@ export async function runInForeground(ctx: Context, io: Io, submit: () => Submit
   if (!io.json) io.err(`Execution ${submitted.id}${submitted.replayed ? ' (already running, following it)' : ''}: ${row.type} "${row.query}"`);
   const stopFollowing = new AbortController();
   let interrupts = 0;
+  const cancelling = 'Cancelling… (Ctrl-C again to stop at once)';
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      io.err('\nCancelling… (Ctrl-C again to stop at once)');
+      if (!drawsInPlace(io)) io.err(`\n${cancelling}`);
       try {
         manager.cancel(submitted.id);
       } catch {
@@ -54,7 +55,7 @@ export async function runInForeground(ctx: Context, io: Io, submit: () => Submit
   };
   process.on('SIGINT', onSigint);
   try {
-    await showProgress(ctx, io, submitted.id, JSON.parse(row.repositories_json), stopFollowing.signal);
+    await showProgress(ctx, io, submitted.id, JSON.parse(row.repositories_json), stopFollowing.signal, () => (interrupts > 0 ? cancelling : undefined));
     await manager.wait(submitted.id);
   } finally {
     process.off('SIGINT', onSigint);

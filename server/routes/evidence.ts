@@ -58,13 +58,13 @@ function evidenceRoute(method: Method, path: string, handler: EvidenceHandler): 
 
 const bad = (reason: string, loc: (string | number)[], message: string) => new SvcError(422, reason, message, { loc });
 
-const VAULT: Fields = { expected_vault_id: { required: true, kind: 'uuid' } };
-const REVISION: Fields = { expected_revision: { required: true, kind: 'int', min: 1 } };
-const PAGING: Fields = {
+const VAULT = { expected_vault_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
+const REVISION = { expected_revision: { required: true, kind: 'int', min: 1 } } as const satisfies Fields;
+const PAGING = {
   after_id: { required: false, kind: 'int', min: 0 },
   through_id: { required: false, kind: 'int', min: 0 },
   limit: { required: false, kind: 'int', min: 1, max: 50 },
-};
+} as const satisfies Fields;
 const TEXT = (max: number) => ({ required: true, kind: 'string', min: 0, max }) as const;
 
 const jsonLimit = (deps: AppDeps) => evidenceOf(deps.ctx).limits.jsonBodyBytes;

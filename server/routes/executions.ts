@@ -16,7 +16,7 @@ import { documentsByIds } from '../../src/corpus/read.js';
 import { checkFormat, renderReferences } from '../../src/exports/references.js';
 import { parseWith } from '../../src/util/validate.js';
 import { queryOf, readJson, readValid } from '../body.js';
-import { requireExpectedRuntime } from '../identity.js';
+import { requireExpectedRuntime } from '../expected-runtime.js';
 import { boolQuery, enumQuery, idParam, intQuery } from '../params.js';
 import { route } from '../registry.js';
 import { sseResponse } from '../sse.js';

@@ -1,5 +1,5 @@
 import { readHealth } from '../../src/health/service.js';
-import { requireExpectedRuntime } from '../identity.js';
+import { requireExpectedRuntime } from '../expected-runtime.js';
 import { route } from '../registry.js';
 
 export const healthRoutes = [

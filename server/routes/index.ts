@@ -28,6 +28,7 @@ import { deliveryRoutes } from './delivery.js';
 import { evidenceRoutes } from './evidence.js';
 import { explorerRoutes } from './explorer.js';
 import { readingQueueRoutes } from './reading-queue.js';
+import { similarityRoutes } from './similarity.js';
 
 // Wave 2 areas add their import above and their list after their own marker below
 // (one marker per area keeps parallel work from touching the same lines).
@@ -57,6 +58,7 @@ export const ROUTES: RouteDef[] = [
   // area: profiles
   ...profileRoutes,
   // area: similarity
+  ...similarityRoutes,
   // area: admin
   ...backupRoutes,
   ...eraseRoutes,

@@ -46,8 +46,8 @@ function libraryRoute(method: Method, path: string, handler: LibraryHandler): Ro
   });
 }
 
-const VAULT: Fields = { expected_vault_id: { required: true, kind: 'uuid' } };
-const VERSIONED: Fields = { ...VAULT, expected_version_id: { required: true, kind: 'uuid' } };
+const VAULT = { expected_vault_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
+const VERSIONED = { ...VAULT, expected_version_id: { required: true, kind: 'uuid' } } as const satisfies Fields;
 
 const jsonLimit = (deps: AppDeps) => libraryOf(deps.ctx).limits.jsonBodyBytes;
 const octetStream = (event: H3Event) => /^application\/octet-stream\s*$/i.test(event.req.headers.get('content-type') ?? '');
@@ -62,7 +62,7 @@ export const libraryRoutes: RouteDef[] = [
     strictQuery(event, {});
     const limits = libraryOf(deps.ctx).limits;
     const body = await strictJsonBody(event, { parent_directory: { required: true, kind: 'string', min: 1, max: limits.parentChars } }, jsonLimit(deps));
-    return { status: 201, body: await createVault(deps.ctx, body.parent_directory as string) };
+    return { status: 201, body: await createVault(deps.ctx, body.parent_directory) };
   }),
 
   libraryRoute('GET', '/api/library/files', (event, { ctx }) => {
@@ -78,11 +78,11 @@ export const libraryRoutes: RouteDef[] = [
       throw new SvcError(422, 'through_id_required', 'before_id pages under a ceiling: send the through_id of the first page with it.', { loc: ['query', 'before_id'] });
     }
     const body = listFiles(ctx, {
-      expectedVaultId: query.expected_vault_id as string,
-      q: query.q as string | undefined,
-      throughId: query.through_id as number | undefined,
-      beforeId: query.before_id as number | undefined,
-      limit: query.limit as number | undefined,
+      expectedVaultId: query.expected_vault_id,
+      q: query.q,
+      throughId: query.through_id,
+      beforeId: query.before_id,
+      limit: query.limit,
     });
     return { body };
   }),
@@ -93,7 +93,7 @@ export const libraryRoutes: RouteDef[] = [
       filename: { required: true, kind: 'string', min: 0, max: 4096 },
       document_id: { required: false, kind: 'int', min: 1 },
     });
-    const target = { expectedVaultId: query.expected_vault_id as string, filename: query.filename as string, documentId: query.document_id as number | undefined };
+    const target = { expectedVaultId: query.expected_vault_id, filename: query.filename, documentId: query.document_id };
     if (!octetStream(event)) throw new SvcError(422, 'content_type_invalid', 'Send the file bytes as application/octet-stream.', { loc: ['header', 'content-type'] });
     checkImportTarget(ctx, target); // refuse before reading the bytes
     const limit = libraryOf(ctx).limits.fileBytes;
@@ -110,14 +110,14 @@ export const libraryRoutes: RouteDef[] = [
   libraryRoute('GET', '/api/library/files/{file_id}', (event, { ctx }, params) => {
     const fileId = uuidParam(params, 'file_id');
     const query = strictQuery(event, VAULT);
-    return { body: fileMetadata(ctx, { expectedVaultId: query.expected_vault_id as string, fileId }) };
+    return { body: fileMetadata(ctx, { expectedVaultId: query.expected_vault_id, fileId }) };
   }),
 
   libraryRoute('POST', '/api/library/files/{file_id}/paper-links', async (event, deps, params) => {
     const fileId = uuidParam(params, 'file_id');
     strictQuery(event, {});
     const body = await strictJsonBody(event, { ...VAULT, document_id: { required: true, kind: 'int', min: 1 } }, jsonLimit(deps));
-    const receipt = linkPaper(deps.ctx, { expectedVaultId: body.expected_vault_id as string, fileId, documentId: body.document_id as number });
+    const receipt = linkPaper(deps.ctx, { expectedVaultId: body.expected_vault_id, fileId, documentId: body.document_id });
     return { status: receipt.created ? 201 : 200, body: receipt };
   }),
 
@@ -125,17 +125,17 @@ export const libraryRoutes: RouteDef[] = [
     const fileId = uuidParam(params, 'file_id');
     strictQuery(event, {});
     const body = await strictJsonBody(event, VERSIONED, jsonLimit(deps));
-    return { body: openFile(deps.ctx, { expectedVaultId: body.expected_vault_id as string, fileId, expectedVersionId: body.expected_version_id as string }) };
+    return { body: openFile(deps.ctx, { expectedVaultId: body.expected_vault_id, fileId, expectedVersionId: body.expected_version_id }) };
   }),
 
   libraryRoute('GET', '/api/library/export', (event, { ctx }) => {
     const query = strictQuery(event, { ...VAULT, format: { required: true, kind: 'literal', value: 'json' } });
-    return { body: exportInventory(ctx, { expectedVaultId: query.expected_vault_id as string }) };
+    return { body: exportInventory(ctx, { expectedVaultId: query.expected_vault_id }) };
   }),
 
   libraryRoute('GET', '/api/library/files/{file_id}/text', (event, { ctx }, params) => {
     const fileId = uuidParam(params, 'file_id');
     const query = strictQuery(event, VERSIONED);
-    return { body: readText(ctx, { expectedVaultId: query.expected_vault_id as string, fileId, expectedVersionId: query.expected_version_id as string }) };
+    return { body: readText(ctx, { expectedVaultId: query.expected_vault_id, fileId, expectedVersionId: query.expected_version_id }) };
   }),
 ];

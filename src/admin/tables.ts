@@ -57,6 +57,13 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   watchdog_mutes: 'configs',
   profile_matches: 'corpus',
   reading_queue: 'corpus',
+  // Embeddings and same-work links are derived from papers alone.
+  embedding_vectors: 'corpus',
+  embedding_runs: 'corpus',
+  embedding_stats: 'corpus',
+  embedding_index_state: 'corpus',
+  document_links: 'corpus',
+  link_scans: 'corpus',
   document_authors: 'corpus',
   document_categories: 'corpus',
   documents_fts_vocab: 'corpus',

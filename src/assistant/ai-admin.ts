@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { badRequest, invalid } from '../errors.js';
-import { AGENT_ALIASES, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, providerForCredential, type ApiProvider } from '../providers/catalog.js';
+import { AGENT_ALIASES, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, providerForCredential, type ApiProvider } from '../providers/provider-catalog.js';
 import { checkKey, listModels } from '../providers/index.js';
 import { apiBaseUrl, cliBinary } from './connections.js';
 

@@ -4,7 +4,7 @@
  * names none.
  */
 import { badRequest } from '../errors.js';
-import { AGENT_EFFORTS, findApiProvider } from '../providers/catalog.js';
+import { AGENT_EFFORTS, findApiProvider } from '../providers/provider-catalog.js';
 import type { Context } from '../context.js';
 
 export interface Choices {

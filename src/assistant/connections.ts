@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { AGENT_ALIASES, AGENT_EFFORTS, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, type ApiProvider, type CliProvider } from '../providers/catalog.js';
+import { AGENT_ALIASES, AGENT_EFFORTS, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, type ApiProvider, type CliProvider } from '../providers/provider-catalog.js';
 import { defaultChoices, type Choices } from './choices.js';
 
 /** The first executable called `name` on the search path. */

@@ -12,7 +12,7 @@ import { isSvcError } from '../errors.js';
 import { buildAgentArgs, EFFORT_THINKING_TOKENS, runAgentCli, type Spawner } from '../providers/agent-cli.js';
 import { scrub } from '../providers/errors.js';
 import { streamChat } from '../providers/index.js';
-import type { ApiProvider } from '../providers/catalog.js';
+import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
 import type { Choices } from './choices.js';

@@ -7,7 +7,7 @@
  */
 import type { Context } from '../context.js';
 import { conflict, SvcError } from '../errors.js';
-import { findApiProvider } from '../providers/catalog.js';
+import { findApiProvider } from '../providers/provider-catalog.js';
 import { explicitBasis, requireChoices, type Choices } from './choices.js';
 import { apiBaseUrl, availabilityOf, cliBinary, routeDigest } from './connections.js';
 import { frameQueue, type FrameQueue } from './frames.js';
@@ -15,7 +15,7 @@ import { turnRegistry, type CancelOutcome } from './registry.js';
 import * as repo from './repo.js';
 import { runTurn, type Lane, type RunOptions } from './runner.js';
 import { bindingRow, requireSession } from './sessions.js';
-import { CLI_PROVIDERS } from '../providers/catalog.js';
+import { CLI_PROVIDERS } from '../providers/provider-catalog.js';
 import { permissionBroker } from './permissions.js';
 
 export interface SendBody {

@@ -1,10 +1,10 @@
 /**
- * Calendar events: what ran (executions) in a window of dates. Upcoming
- * routine fires are added by the scheduler's provider.
+ * Calendar events: what ran (executions) in a window of dates, and upcoming
+ * routine fires (routines/upcoming-fires.ts). The SQL lives in each room's repo.
  */
 import type { Context } from '../context.js';
-import type { ExecutionRow } from '../executions/repo.js';
-import { upcomingFireEvents } from '../scheduler/calendar.js';
+import { executionsStartedBetween } from '../executions/repo.js';
+import { upcomingFireEvents } from '../routines/upcoming-fires.js';
 
 export interface CalendarEvent {
   id: string;
@@ -20,8 +20,7 @@ export interface CalendarEvent {
 export type CalendarProvider = (ctx: Context, fromUtc: string, toUtc: string) => CalendarEvent[];
 
 function executionEvents(ctx: Context, fromUtc: string, toUtc: string): CalendarEvent[] {
-  const rows = ctx.db.prepare('SELECT * FROM executions WHERE started_at_utc >= ? AND started_at_utc < ? ORDER BY started_at_utc').all(fromUtc, toUtc) as ExecutionRow[];
-  return rows.map((r) => ({
+  return executionsStartedBetween(ctx.db, fromUtc, toUtc).map((r) => ({
     id: `execution-${r.id}`,
     kind: 'execution',
     title: `${r.type} "${r.query}" (${r.result_count} results)`,

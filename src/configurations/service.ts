@@ -3,7 +3,7 @@
  * was saved from), update, delete. Export and import are in transfer.ts.
  */
 import type { Context } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound, SvcError } from '../errors.js';
 import { parseWith } from '../util/validate.js';
 import * as repo from './repo.js';
 import { checkConfigParameters, checkConfigType, ConfigCreate, ConfigUpdate, type ConfigType } from './schema.js';
@@ -24,6 +24,18 @@ export function requireConfig(ctx: Context, id: number): repo.ConfigRow {
   const row = repo.getConfig(ctx.db, id);
   if (!row) throw notFound('configuration_not_found', `No saved configuration ${id}; GET /api/configurations (or \`svc config list\`) lists them.`);
   return row;
+}
+
+/**
+ * A saved configuration named by a person: its id, or its exact name. Several
+ * configurations may share a name; then the id must be given.
+ */
+export function findConfiguration(ctx: Context, nameOrId: string, type?: ConfigType): repo.ConfigRow {
+  const byId = /^[1-9]\d{0,14}$/.test(nameOrId) ? repo.getConfig(ctx.db, Number(nameOrId)) : undefined;
+  const matches = byId ? [byId] : repo.listConfigs(ctx.db, type).filter((row) => row.name === nameOrId.trim());
+  if (matches.length === 0) throw notFound('configuration_not_found', `No saved ${type ?? ''} configuration "${nameOrId}"; \`svc config list${type ? ` --type ${type}` : ''}\` lists them.`.replace('  ', ' '));
+  if (matches.length > 1) throw new SvcError(400, 'ambiguous_name', `${matches.length} saved configurations are called "${nameOrId}" (ids ${matches.map((m) => m.id).join(', ')}); give the id.`);
+  return matches[0]!;
 }
 
 export function listConfigurations(ctx: Context, type?: ConfigType) {

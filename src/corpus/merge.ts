@@ -17,7 +17,7 @@ import type { Author, NormalizedRecord, Relation } from '../sources/types.js';
 import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
 import { DOCUMENT_COLUMNS } from './read.js';
-import { identityKeys } from './identity.js';
+import { identityKeys } from './identity-keys.js';
 
 export interface MergeInput {
   record: NormalizedRecord;

@@ -4,7 +4,7 @@
  * sits in a fence longer than any backtick run it holds, so nothing a note
  * says is read as Markdown.
  */
-import type { FileRow } from '../library/catalog.js';
+import type { FileRow } from '../library/repo.js';
 import type { NoteView } from './views.js';
 
 export type BundleMode = 'metadata' | 'files';

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../context.js';
-import type { FileRow } from '../library/catalog.js';
+import type { FileRow } from '../library/repo.js';
 import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, writeAll } from '../library/fs-safe.js';
 import { fileMissing, hashMismatch, sizeMismatch } from '../library/reasons.js';
 import { retainedName } from '../library/scan.js';

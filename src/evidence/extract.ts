@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto';
 import type { Context } from '../context.js';
-import type { FileRow, VaultRow } from '../library/catalog.js';
+import type { FileRow, VaultRow } from '../library/repo.js';
 import { readBounded } from '../library/fs-safe.js';
 import { openVerified } from '../library/read.js';
 import * as libraryReasons from '../library/reasons.js';

@@ -5,7 +5,7 @@
  * Removing keeps the file, its bytes, links, other projects and every note.
  */
 import type { Context } from '../context.js';
-import type { FileRow } from '../library/catalog.js';
+import type { FileRow } from '../library/repo.js';
 import { libraryOf } from '../library/service.js';
 import { fileNotFound, versionMismatch } from '../library/reasons.js';
 import * as reasons from './reasons.js';

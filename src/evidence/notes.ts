@@ -8,7 +8,7 @@
  * man/svc-evidence.1); only the body of a note can be edited.
  */
 import type { Context } from '../context.js';
-import type { FileRow, VaultRow } from '../library/catalog.js';
+import type { FileRow, VaultRow } from '../library/repo.js';
 import { codepointLength, hasLoneSurrogate, sliceCodepoints } from './codepoints.js';
 import { basisOf, contractOf, extractPage } from './extract.js';
 import { findVersion, requireMember, type VersionSelector } from './members.js';

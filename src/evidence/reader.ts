@@ -3,7 +3,7 @@
  * (every file) or as the verified PDF bytes for the window's own renderer.
  */
 import type { Context } from '../context.js';
-import type { FileRow } from '../library/catalog.js';
+import type { FileRow } from '../library/repo.js';
 import { readBounded } from '../library/fs-safe.js';
 import { openVerified } from '../library/read.js';
 import { hashMismatch, sizeMismatch } from '../library/reasons.js';

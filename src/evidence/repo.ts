@@ -3,7 +3,7 @@
  * Library's file records for the file metadata they show.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { FileRow } from '../library/catalog.js';
+import type { FileRow } from '../library/repo.js';
 
 export interface ProjectRow {
   id: number;

@@ -3,7 +3,7 @@
  * Built once per Context (tests configure smaller limits first).
  */
 import type { Context } from '../context.js';
-import type { VaultRow } from '../library/catalog.js';
+import type { VaultRow } from '../library/repo.js';
 import { libraryOf, requireVault } from '../library/service.js';
 import { DEFAULT_EVIDENCE_LIMITS, type EvidenceLimits } from './limits.js';
 import { createPdfPool, type PdfPool } from './pdf-pool.js';

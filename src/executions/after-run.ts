@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import type { ExecutionStatus } from './repo.js';
 import { matchNewDocuments } from '../profiles/match.js';
 import { deliverAfterRun } from '../delivery/after-run.js';
+import { embedAfterRun } from '../similarity/after-run.js';
 
 export interface SettledExecution {
   id: number;
@@ -23,6 +24,7 @@ const STEPS: { name: string; run: AfterRunStep }[] = [
   // area: profiles
   { name: 'watch profile matching', run: (ctx) => void matchNewDocuments(ctx) },
   // area: similarity
+  { name: 'embed-new-documents', run: embedAfterRun },
 ];
 
 export async function runAfterRunSteps(ctx: Context, execution: SettledExecution): Promise<void> {

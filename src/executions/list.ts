@@ -1,6 +1,6 @@
 /** Listing executions with filters and paging. */
 import type { Context } from '../context.js';
-import type { ExecutionRow, ExecutionStatus } from './repo.js';
+import { getSources, type ExecutionRow, type ExecutionStatus } from './repo.js';
 import type { ExecutionType } from './request.js';
 import { listRow } from './views.js';
 
@@ -25,4 +25,12 @@ export function listExecutions(ctx: Context, filters: ListFilters) {
   const total = ctx.db.prepare(`SELECT count(*) FROM executions ${clause}`).pluck().get(...args) as number;
   const rows = ctx.db.prepare(`SELECT * FROM executions ${clause} ORDER BY started_at_utc DESC, id DESC LIMIT ? OFFSET ?`).all(...args, filters.limit, filters.offset) as ExecutionRow[];
   return { executions: rows.map(listRow), total, limit: filters.limit, offset: filters.offset };
+}
+
+/** The per-source account of each listed run: records found, or why none (the CLI's SOURCES column). */
+export function withSourceCounts<T extends { id: number }>(ctx: Context, executions: T[]) {
+  return executions.map((e) => ({
+    ...e,
+    sources: getSources(ctx.db, e.id).map((s) => ({ source: s.source, status: s.status, record_count: s.record_count, zero_reason: s.zero_reason })),
+  }));
 }

@@ -93,6 +93,11 @@ export function getExecution(db: Database, id: number): ExecutionRow | undefined
   return db.prepare('SELECT * FROM executions WHERE id = ?').get(id) as ExecutionRow | undefined;
 }
 
+/** Executions started in [fromUtc, toUtc), oldest first (the calendar's past events). */
+export function executionsStartedBetween(db: Database, fromUtc: string, toUtc: string): ExecutionRow[] {
+  return db.prepare('SELECT * FROM executions WHERE started_at_utc >= ? AND started_at_utc < ? ORDER BY started_at_utc').all(fromUtc, toUtc) as ExecutionRow[];
+}
+
 export function getSources(db: Database, id: number): SourceRow[] {
   return db.prepare('SELECT * FROM execution_sources WHERE execution_id = ? ORDER BY position').all(id) as SourceRow[];
 }

@@ -33,7 +33,8 @@ export interface RunSpec {
   authorOrcid?: string | null;
 }
 
-const isoDate = v.pipe(
+/** A calendar date YYYY-MM-DD that exists (shared by every body that takes one). */
+export const isoDate = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Input should be a date as YYYY-MM-DD'),
   v.check((s) => {

@@ -9,6 +9,7 @@ import { mergeRecords } from '../corpus/merge.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
+import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
 import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
@@ -29,6 +30,9 @@ interface SourceSummary {
   records: number;
   zeroReason: ZeroReason | null;
   message: string | null;
+  network?: NetworkKind;
+  /** The cause as the wire gave it, e.g. "ENOTFOUND export.arxiv.org". */
+  networkText?: string;
 }
 
 /** The stored account of a source: everything but the records themselves. */
@@ -98,7 +102,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
     level: outcome.records.length === 0 && !answered ? 'warn' : 'info',
     data: { records: outcome.records.length, new: newCount, zero_reason: outcome.zeroReason, pages: outcome.pages, ms: outcome.ms, cancelled: outcome.cancelled },
   });
-  return { source: sourceId, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message };
+  return { source: sourceId, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${new URL(outcome.request.base_url).hostname}` : undefined };
 }
 
 export async function runExecution(ctx: Context, executionId: number, spec: RunSpec, options: RunOptions): Promise<ExecutionStatus> {
@@ -114,7 +118,9 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     if (options.signal.aborted) status = 'cancelled';
     else if (summaries.every((s) => !s.answered)) {
       status = 'failed';
-      error = `No source answered: ${summaries.map((s) => `${s.source} ${s.zeroReason}`).join(', ')}.`;
+      error = summaries.every((s) => looksOffline(s.network))
+        ? `This machine looks offline: no source could be reached (${[...new Set(summaries.map((s) => s.networkText))].join('; ')}). Check the network connection, then run it again.`
+        : `No source answered: ${summaries.map((s) => `${s.source} ${s.zeroReason}`).join(', ')}.`;
     } else status = 'completed';
   } catch (err) {
     status = options.signal.aborted ? 'cancelled' : 'failed';
@@ -128,7 +134,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   if (!settled) return 'interrupted'; // the owner shut down mid-run and already recorded it
   const kind = status === 'completed' ? 'execution_completed' : status === 'failed' ? 'execution_failed' : 'execution_cancelled';
   const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${s.zeroReason}`);
-  appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} documents (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}`, {
+  appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} documents (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
   });

@@ -1,6 +1,6 @@
 /** Executions as the API and the CLI show them. */
 import type { Context } from '../context.js';
-import { identityOf } from '../runtime/identity.js';
+import { identityOf } from '../runtime/runtime-identity.js';
 import { findSource } from '../sources/index.js';
 import { getSources, restartedInto, type ExecutionRow } from './repo.js';
 import type { RunSpec } from './request.js';

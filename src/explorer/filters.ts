@@ -7,6 +7,7 @@
  * uses. An `offset` is refused: the explorer pages by its opaque cursor only.
  */
 import * as v from 'valibot';
+import { isoDate } from '../executions/request.js';
 import { invalid } from '../errors.js';
 import { parseWith } from '../util/validate.js';
 
@@ -17,14 +18,6 @@ export const EXPLORER_MODES = ['keyword', 'semantic'] as const;
 export type ExplorerSort = (typeof EXPLORER_SORTS)[number];
 export type ExplorerMode = (typeof EXPLORER_MODES)[number];
 
-const isoDate = v.pipe(
-  v.string(),
-  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Input should be a date as YYYY-MM-DD'),
-  v.check((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'Input should be a real calendar date'),
-);
 const values = v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(300))), v.maxLength(100)), []);
 
 const filterEntries = {

@@ -79,7 +79,7 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
       }
       const seen = after?.seen ?? 0;
       const answer = await semanticSearchOf(ctx)(ctx, filters.query, { limit: seen + limit + 1, documentIds: candidates ? [...candidates] : undefined });
-      if ('unavailable' in answer) declined = unavailableReason(answer.unavailable);
+      if ('unavailable' in answer) declined = unavailableReason(answer.unavailable, answer.message);
       else if (key && key.kind !== 'distance') declined = unavailableReason('fallback_continued');
       else {
         const hits = answer.results

@@ -1,15 +1,10 @@
 /**
- * The explorer's one door to semantic ranking. Embeddings are built by another
- * area; until they are wired here, every semantic request is declined with a
- * reason and the explorer falls back to keyword search (and says so).
- *
- * Wiring (for the embeddings area): replace the body of `builtinSemanticSearch`
- * with a call to the embeddings module's
- *   semanticSearch(ctx, query, { limit, documentIds? })
- *     -> { model, results: [{ document_id, distance }] } | { unavailable: reason }
- * (import it lazily: sqlite-vec is heavy). Results must be nearest first.
- * `documentIds`, when given, restricts the candidates (the other filters).
- * Tests (or start-up code) may swap the function with useSemanticSearch(ctx, fn).
+ * The explorer's one door to semantic ranking: the similarity area's
+ * semanticSearch (loaded lazily: sqlite-vec is heavy). When it declines
+ * (embeddings off, no vectors yet, the lane failing), the explorer falls back
+ * to keyword search and says why. Results are nearest first; `documentIds`,
+ * when given, restricts the candidates (the other filters). Tests may swap the
+ * function with useSemanticSearch(ctx, fn).
  */
 import type { Context } from '../context.js';
 
@@ -18,7 +13,7 @@ export interface SemanticHit {
   distance: number;
 }
 
-export type SemanticAnswer = { model: string; results: SemanticHit[] } | { unavailable: string };
+export type SemanticAnswer = { model: string; results: SemanticHit[] } | { unavailable: string; message?: string };
 
 export interface SemanticOptions {
   limit: number;
@@ -29,9 +24,10 @@ export type SemanticSearch = (ctx: Context, query: string, options: SemanticOpti
 
 export const SEMANTIC_SEARCH_SERVICE = 'explorer.semantic-search';
 
-const builtinSemanticSearch: SemanticSearch = async () => ({
-  unavailable: 'embeddings_unavailable',
-});
+const builtinSemanticSearch: SemanticSearch = async (ctx, query, options) => {
+  const { semanticSearch } = await import('../similarity/similar.js');
+  return semanticSearch(ctx, query, options);
+};
 
 const MESSAGES: Record<string, string> = {
   embeddings_unavailable: 'Semantic ranking needs document embeddings, which this svc does not build yet; the answer is a keyword search instead.',
@@ -52,7 +48,8 @@ export function useSemanticSearch(ctx: Context, search: SemanticSearch): void {
 }
 
 /** mode_unavailable as answers carry it: a stable reason code and a sentence. */
-export function unavailableReason(reason: string): { reason: string; message: string } {
+export function unavailableReason(reason: string, said?: string): { reason: string; message: string } {
   const code = /^[a-z][a-z0-9_]{0,63}$/.test(reason) ? reason : 'semantic_unavailable';
+  if (said && code === reason) return { reason: code, message: `${said.replace(/\.?$/, '.')} The answer is a keyword search instead.` };
   return { reason: code, message: MESSAGES[code] ?? (code === reason ? `Semantic ranking is unavailable (${reason}); the answer is a keyword search instead.` : `Semantic ranking is unavailable: ${reason.slice(0, 300)}. The answer is a keyword search instead.`) };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Context } from '../context.js';
-import { identityOf, type Identity } from '../runtime/identity.js';
+import { identityOf, type Identity } from '../runtime/runtime-identity.js';
 import { svcVersion } from '../version.js';
 
 export interface HealthInput {

@@ -3,7 +3,7 @@
  * content rules of each media (spec 2 "Import rules").
  */
 import { isUtf8 } from 'node:buffer';
-import type { LibraryFormat } from './catalog.js';
+import type { LibraryFormat } from './repo.js';
 import { containsNul, emptyFile, mediaUnsupported, nameInvalid, notUtf8, pdfEnvelopeMissing } from './reasons.js';
 
 export const MEDIA_TYPES: Record<LibraryFormat, string> = {

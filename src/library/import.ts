@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Context } from '../context.js';
-import { asciiFold, type FileRow, type LibraryFormat, type RetainedRow, type VaultRow } from './catalog.js';
+import { asciiFold, type FileRow, type LibraryFormat, type RetainedRow, type VaultRow } from './repo.js';
 import { checkContent, formatOfName, MEDIA_TYPES } from './content.js';
 import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, readBounded, UnsafeObject } from './fs-safe.js';
 import { takeLock } from './lock.js';

@@ -5,7 +5,7 @@ export { libraryStatus, type LibraryStatus } from './status.js';
 export { createVault } from './vault.js';
 export { checkImportTarget, importFile, type ImportReceipt, type ImportRequest } from './import.js';
 export { listFiles, type ListRequest } from './list.js';
-export { fileMetadata, openFile } from './read.js';
+export { fileMetadata, openFile, resolveFileId } from './read.js';
 export { linkPaper } from './links.js';
 export { readText, countLines, normalizeNewlines, type TextEnvelope } from './text.js';
 export { exportInventory } from './export.js';

@@ -5,7 +5,7 @@
  * page. A refresh (no through_id) starts a new ceiling.
  */
 import type { Context } from '../context.js';
-import { asciiFold } from './catalog.js';
+import { asciiFold } from './repo.js';
 import { libraryOf, requireVault } from './service.js';
 import { fileView, unchecked } from './views.js';
 

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import type { Library } from './service.js';
-import type { LibraryFormat } from './catalog.js';
+import type { LibraryFormat } from './repo.js';
 import { closeQuietly, createFileAt, ioError, mkdirAt, openDirAt, renameAt, rmdirAt, unlinkAt, writeAll } from './fs-safe.js';
 import { syncDir, type OpenVault } from './vault.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import type { FileRow, VaultRow } from './catalog.js';
+import type { FileRow, VaultRow } from './repo.js';
 import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, sha256OfFd, UnsafeObject } from './fs-safe.js';
 import * as reasons from './reasons.js';
 import { retainedName } from './scan.js';
@@ -29,6 +29,18 @@ export function findFile(ctx: Context, ref: FileRef): { vault: VaultRow; row: Fi
   const row = lib.catalog().byFileId(vault.vault_id, ref.fileId);
   if (!row) throw reasons.fileNotFound();
   return { vault, row };
+}
+
+/**
+ * The file_id of a file named either way a listing shows it: its file_id, or
+ * the row id of the ID column (what `svc library list` prints first).
+ */
+export function resolveFileId(ctx: Context, expectedVaultId: string, ref: string): string {
+  if (!/^[1-9]\d{0,14}$/.test(ref)) return ref;
+  const lib = libraryOf(ctx);
+  const row = lib.catalog().byRowId(requireVault(lib, expectedVaultId).vault_id, Number(ref));
+  if (!row) throw reasons.fileNotFound();
+  return row.file_id;
 }
 
 /** GET /api/library/files/{file_id}: recorded metadata and explicit paper links. */

@@ -8,7 +8,7 @@
  * form of `svc library check` also lists every recorded folder's contents and
  * hashes every retained file through a no-follow descriptor.
  */
-import type { RetainedRow } from './catalog.js';
+import type { RetainedRow } from './repo.js';
 import { UnsafeObject, closeQuietly, codeOf, listDir, lstatAt, lstatBelow, openDirAt, openFileAt, sha256OfFd } from './fs-safe.js';
 import { isUuid4 } from '../random.js';
 import { LOCK_NAME, type OpenVault } from './vault.js';

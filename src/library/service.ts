@@ -4,7 +4,7 @@
  * processes the vault's lock file does). Built once per Context.
  */
 import type { Context } from '../context.js';
-import { catalogOf, type Catalog, type VaultRow } from './catalog.js';
+import { catalogOf, type Catalog, type VaultRow } from './repo.js';
 import { DEFAULT_LIMITS, type LibraryLimits } from './limits.js';
 import { createMutex, type Mutex } from './mutex.js';
 import { vaultMismatch, vaultNotConfigured } from './reasons.js';

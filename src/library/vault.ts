@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { parseStrictJson } from '../util/json-strict.js';
-import type { VaultRow } from './catalog.js';
+import type { VaultRow } from './repo.js';
 import {
   assertSafeAccess,
   closeQuietly,

@@ -2,7 +2,7 @@
  * How Library records appear in answers. Paths are relative to the vault
  * folder; only the verified open answers an absolute one.
  */
-import type { FileRow, LinkRow } from './catalog.js';
+import type { FileRow, LinkRow } from './repo.js';
 
 export function fileView(row: FileRow) {
   return {

@@ -11,7 +11,7 @@ import { UpstreamError } from './errors.js';
 import type { ChatRequest, ModelsRequest, ProviderEvent, RequestFamily } from './types.js';
 
 export * from './types.js';
-export { API_PROVIDERS, CLI_PROVIDERS, AGENT_ALIASES, AGENT_EFFORTS, findApiProvider, findCliProvider, providerForCredential } from './catalog.js';
+export { API_PROVIDERS, CLI_PROVIDERS, AGENT_ALIASES, AGENT_EFFORTS, findApiProvider, findCliProvider, providerForCredential } from './provider-catalog.js';
 export { scrub, UpstreamError } from './errors.js';
 export { runAgentCli, buildAgentArgs, EFFORT_THINKING_TOKENS, type Spawner } from './agent-cli.js';
 

@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
 import type { RunSpec } from '../executions/request.js';
 import { ftsQuery, intentTerms, termsNeeded, words } from './coverage-terms.js';
+import { coverageRepo, type CoverageRepo, type ExampleRow } from './coverage-repo.js';
 import type { RoutineRow } from './repo.js';
 
 export const COVERAGE_DEFAULT_LIMIT = 10;
@@ -32,12 +33,9 @@ const METHOD =
   "Off target counts the routine's results that do not fit; missed in corpus counts papers in the corpus that fit, fall inside the publication window the routine's runs asked for, and were never found by the routine. " +
   'Totals are exact counts; examples are one page, newest first. No model is involved, so a paper that says the same thing in other words is not recognised.';
 
-const PUB_START = `CASE length(d.publication_date) WHEN 4 THEN d.publication_date || '-01-01' WHEN 7 THEN d.publication_date || '-01' ELSE d.publication_date END`;
-const PUB_END = `CASE length(d.publication_date) WHEN 4 THEN d.publication_date || '-12-31' WHEN 7 THEN d.publication_date || '-31' ELSE d.publication_date END`;
-
 /** The publication window the routine's runs covered: the widest of their windows (null ends are open). */
-function coveredWindow(ctx: Context, routineId: number): { date_from: string | null; date_to: string | null } | null {
-  const specs = (ctx.db.prepare('SELECT parameters_json FROM executions WHERE routine_id = ?').pluck().all(routineId) as string[]).map((j) => JSON.parse(j) as RunSpec);
+function coveredWindow(repo: CoverageRepo, routineId: number): { date_from: string | null; date_to: string | null } | null {
+  const specs = repo.runSpecs(routineId).map((j) => JSON.parse(j) as RunSpec);
   if (specs.length === 0) return null;
   const froms = specs.map((s) => s.dateFrom);
   const tos = specs.map((s) => s.dateTo);
@@ -47,13 +45,11 @@ function coveredWindow(ctx: Context, routineId: number): { date_from: string | n
   };
 }
 
-interface ExampleRow {
-  id: number;
-  title: string;
-  abstract: string | null;
-  publication_date: string | null;
-  doi: string | null;
-  sources: string | null;
+/** Documents containing at least `needed` of the terms. */
+function matchingDocuments(repo: CoverageRepo, terms: string[], needed: number): Set<number> {
+  const hits = new Map<number, number>();
+  for (const term of terms) for (const id of repo.termHits(ftsQuery(term))) hits.set(id, (hits.get(id) ?? 0) + 1);
+  return new Set([...hits].filter(([, n]) => n >= needed).map(([id]) => id));
 }
 
 function example(row: ExampleRow, terms: string[]) {
@@ -86,28 +82,22 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
     return { ...base, judged: false as const, reason: 'intent_without_terms', message: 'The intent has no content words left after stop words are dropped; say what the papers are about.', off_target: null, missed_in_corpus: null };
   }
   flushSearchIndex(ctx.db); // indexing is deferred: papers merged since the last flush must count
+  const repo = coverageRepo(ctx.db);
   const needed = termsNeeded(terms.length);
-  const window = coveredWindow(ctx, row.id);
-  const hits = terms.map(() => 'SELECT rowid AS id FROM documents_fts WHERE documents_fts MATCH ?').join(' UNION ALL ');
-  const cte = `WITH hits AS (${hits}),
-    matching AS (SELECT id FROM hits GROUP BY id HAVING count(*) >= ?),
-    results AS (SELECT DISTINCT ed.document_id AS id FROM execution_documents ed JOIN executions e ON e.id = ed.execution_id WHERE e.routine_id = ?)`;
-  const args = [...terms.map(ftsQuery), needed, row.id];
-  const windowSql = [window?.date_from ? `${PUB_END} >= ?` : null, window?.date_to ? `${PUB_START} <= ?` : null].filter(Boolean) as string[];
-  const windowArgs = [window?.date_from, window?.date_to].filter((x): x is string => Boolean(x));
-  const missedWhere = `d.id IN (SELECT id FROM matching) AND d.id NOT IN (SELECT id FROM results)`;
-  const datedWhere = windowSql.length ? ` AND d.publication_date IS NOT NULL AND ${windowSql.join(' AND ')}` : '';
-  const offWhere = `d.id IN (SELECT id FROM results) AND d.id NOT IN (SELECT id FROM matching)`;
-  const select = `SELECT d.id, d.title, d.abstract, d.publication_date, d.doi, (SELECT group_concat(DISTINCT source) FROM document_sources s WHERE s.document_id = d.id) AS sources FROM documents d`;
-  const count = (where: string, extra: unknown[] = []) => ctx.db.prepare(`${cte} SELECT count(*) FROM documents d WHERE ${where}`).pluck().get(...args, ...extra) as number;
-  const list = (where: string, extra: unknown[] = []) =>
-    ctx.db.prepare(`${cte} ${select} WHERE ${where} ORDER BY d.sort_date DESC, d.id DESC LIMIT ? OFFSET ?`).all(...args, ...extra, page.limit, page.offset) as ExampleRow[];
+  const window = coveredWindow(repo, row.id);
+  const matching = matchingDocuments(repo, terms, needed);
+  const results = new Set(repo.resultIds(row.id));
+  const offTarget = [...results].filter((id) => !matching.has(id));
+  const notFound = [...matching].filter((id) => !results.has(id));
+  const windowed = Boolean(window?.date_from || window?.date_to);
+  const missed = windowed ? repo.inWindow(notFound, window!.date_from, window!.date_to) : notFound;
+  const list = (set: number[]) => repo.examples(set, page.limit, page.offset);
 
-  const resultsTotal = count('d.id IN (SELECT id FROM results)');
-  const offTotal = count(offWhere);
-  const missedTotal = count(missedWhere + datedWhere, windowArgs);
-  const undated = windowSql.length ? count(`${missedWhere} AND d.publication_date IS NULL`) : 0;
-  const withoutAbstract = count(`d.id IN (SELECT id FROM results) AND (d.abstract IS NULL OR d.abstract = '')`);
+  const resultsTotal = results.size;
+  const offTotal = offTarget.length;
+  const missedTotal = missed.length;
+  const undated = windowed ? repo.undated(notFound) : 0;
+  const withoutAbstract = repo.withoutAbstract(results);
   const next = (total: number) => (page.offset + page.limit < total ? page.offset + page.limit : null);
   return {
     ...base,
@@ -117,7 +107,7 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
     window,
     results_total: resultsTotal,
     on_target_total: resultsTotal - offTotal,
-    off_target: { total: offTotal, limit: page.limit, offset: page.offset, next_offset: next(offTotal), examples: list(offWhere).map((r) => example(r, terms)) },
+    off_target: { total: offTotal, limit: page.limit, offset: page.offset, next_offset: next(offTotal), examples: list(offTarget).map((r) => example(r, terms)) },
     missed_in_corpus: {
       total: missedTotal,
       lower_bound: true,
@@ -126,7 +116,7 @@ export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePag
       limit: page.limit,
       offset: page.offset,
       next_offset: next(missedTotal),
-      examples: list(missedWhere + datedWhere, windowArgs).map((r) => example(r, terms)),
+      examples: list(missed).map((r) => example(r, terms)),
     },
     results_without_abstract: withoutAbstract,
     caveats: [

@@ -11,7 +11,7 @@
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { executionManager } from '../executions/manager.js';
-import { insertFire, markFireStarted, setFireOutcome, type FireOutcome, type FireTrigger } from '../scheduler/jobs.js';
+import { insertFire, markFireStarted, setFireOutcome, type FireOutcome, type FireTrigger } from './jobs.js';
 import { getRoutine, runningExecutionOf, type RoutineRow } from './repo.js';
 import { runSpecFor } from './run-spec.js';
 

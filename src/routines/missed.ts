@@ -9,7 +9,7 @@
 import type { Context } from '../context.js';
 import { dueFires, type FireSpan } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { missedTotals, offScheduleFires, type FireRow, type JobRow } from '../scheduler/jobs.js';
+import { missedTotals, offScheduleFires, type FireRow, type JobRow } from './jobs.js';
 
 export const MISSED_DETAIL_LIMIT = 20;
 

@@ -38,7 +38,8 @@ const e = SweepRequest.entries;
 const Schema = v.object({
   repositories: v.optional(e.repositories),
   repository: v.optional(DiveRequest.entries.repository),
-  query: e.query,
+  // Empty only for a routine that follows a watch profile (checked below): the person is the search.
+  query: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(2000)), ''),
   keywords: e.keywords,
   max_results: e.max_results,
   ai_enabled: e.ai_enabled,
@@ -50,7 +51,13 @@ const Schema = v.object({
 
 export const PARAMETER_KEYS = Object.keys(Schema.entries);
 
-export function parseRoutineParameters(input: unknown, prefix: (string | number)[]): RoutineParameters {
+/** The refusal of an empty query, for a routine that follows no profile. */
+export function emptyQueryRefused(prefix: (string | number)[]) {
+  return invalid([...prefix, 'query'], 'The query must not be empty (it may be empty only when the routine follows a watch profile: entity)', 'min_length', '');
+}
+
+/** `followsProfile`: the routine has an entity, so an empty query means "everything by that person". */
+export function parseRoutineParameters(input: unknown, prefix: (string | number)[], followsProfile = false): RoutineParameters {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid(prefix, 'parameters must be an object holding the search: {"repositories": [...], "query": "..."}', 'dict_type', input);
   }
@@ -61,6 +68,7 @@ export function parseRoutineParameters(input: unknown, prefix: (string | number)
     }
   }
   const parsed = parseWith(Schema, input, prefix);
+  if (!parsed.query && !followsProfile) throw emptyQueryRefused(prefix);
   if (parsed.repositories && parsed.repository) throw invalid([...prefix, 'repository'], 'Give repositories or repository, not both', 'parameter_conflict');
   const ids = parsed.repositories ?? (parsed.repository ? [parsed.repository] : undefined);
   if (!ids) throw invalid([...prefix, 'repositories'], 'Name the sources to search: repositories (a list) or repository (one id)', 'missing');

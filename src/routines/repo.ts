@@ -91,6 +91,11 @@ export function listRoutines(db: Database, activeOnly: boolean): RoutineRow[] {
   return db.prepare(`SELECT * FROM routines ${activeOnly ? 'WHERE is_active = 1' : ''} ORDER BY id`).all() as RoutineRow[];
 }
 
+/** Ids of routines with exactly this name (names may repeat; ids tell them apart). */
+export function routineIdsNamed(db: Database, name: string): number[] {
+  return db.prepare('SELECT id FROM routines WHERE name = ? ORDER BY id').pluck().all(name) as number[];
+}
+
 export function deleteRoutine(db: Database, id: number): boolean {
   return db.prepare('DELETE FROM routines WHERE id = ?').run(id).changes > 0;
 }

@@ -90,7 +90,7 @@ export function parseRoutineCreate(body: unknown, now: Date): RoutineFields {
   return {
     ...parsed,
     schedule_cron: checkCron(parsed.schedule_cron, now),
-    parameters: parseRoutineParameters(parsed.parameters, ['body', 'parameters']),
+    parameters: parseRoutineParameters(parsed.parameters, ['body', 'parameters'], parsed.entity !== null && parsed.entity !== undefined),
     entity: parsed.entity ?? null,
   };
 }
@@ -106,6 +106,7 @@ export function parseRoutineUpdate(body: unknown, now: Date): Partial<RoutineFie
     (changes as Record<string, unknown>)[key] = value;
   }
   if (changes.schedule_cron !== undefined) changes.schedule_cron = checkCron(changes.schedule_cron, now);
-  if (changes.parameters !== undefined) changes.parameters = parseRoutineParameters(changes.parameters, ['body', 'parameters']);
+  // Whether the routine follows a profile is known only with its stored entity: the service checks an empty query then.
+  if (changes.parameters !== undefined) changes.parameters = parseRoutineParameters(changes.parameters, ['body', 'parameters'], true);
   return changes;
 }

@@ -9,8 +9,9 @@ import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { deleteJob, getJob, insertFire, putJob } from '../scheduler/jobs.js';
+import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
+import { emptyQueryRefused } from './parameters.js';
 import type { RoutineParameters } from './parameters.js';
 import * as repo from './repo.js';
 import { parseRoutineCreate, parseRoutineUpdate } from './schema.js';
@@ -57,6 +58,10 @@ function settleOverdue(ctx: Context, routineId: number, why: string): void {
   );
 }
 
+export function findRoutinesNamed(ctx: Context, name: string): number[] {
+  return repo.routineIdsNamed(ctx.db, name);
+}
+
 /** @example createRoutine(ctx, { name: 'ecology', schedule_cron: '0 6 * * *', parameters: { repositories: ['crossref'], query: 'ecology', window_days: 7 } }) */
 export function createRoutine(ctx: Context, body: unknown): { id: number; name: string } {
   const fields = parseRoutineCreate(body, ctx.clock.now());
@@ -78,6 +83,7 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
   const before = repo.valuesOf(row);
   const { entity: rawEntity, ...rest } = changes;
   const values: repo.RoutineValues = { ...before, ...rest, entity: 'entity' in changes ? checkEntity(ctx, rawEntity) : before.entity };
+  if (!values.parameters.query && !values.entity) throw emptyQueryRefused(['body', 'parameters']);
   if (changes.parameters) checkSavedConfiguration(ctx, values.parameters);
   const scheduleChanged = values.schedule_cron !== before.schedule_cron;
   const now = ctx.nowIso();

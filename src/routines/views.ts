@@ -1,7 +1,7 @@
 /** Routines as the API and the CLI show them. */
 import type { Context } from '../context.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { getJob, lastFire } from '../scheduler/jobs.js';
+import { getJob, lastFire } from './jobs.js';
 import { deliverySummary } from './delivery-summary.js';
 import { busyWith } from './dispatch.js';
 import { missedFires } from './missed.js';

@@ -1,5 +1,8 @@
 import type { SettingDef } from './schema.js';
 
+/** One address, no display name: local@domain.tld with no spaces (what SMTP and the polite pools accept). */
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]{2,}$/;
+
 /** Why a value does not fit its setting, or undefined when it fits. */
 export function checkSettingValue(def: SettingDef, value: unknown): { msg: string; type: string; ctx?: Record<string, unknown> } | undefined {
   switch (def.type) {
@@ -17,6 +20,9 @@ export function checkSettingValue(def: SettingDef, value: unknown): { msg: strin
       if (typeof value !== 'string') return { msg: 'Input should be a valid string', type: 'string_type' };
       if (def.maxLength !== undefined && value.length > def.maxLength) {
         return { msg: `String should have at most ${def.maxLength} characters`, type: 'string_too_long', ctx: { max_length: def.maxLength } };
+      }
+      if (def.type === 'string' && def.email && value !== '' && !EMAIL.test(value)) {
+        return { msg: 'Input should be an email address like name@example.org (or empty)', type: 'email' };
       }
       if (def.oneOf && !def.oneOf.includes(value)) {
         return { msg: `Input should be one of: ${def.oneOf.join(', ')}`, type: 'enum', ctx: { expected: def.oneOf } };

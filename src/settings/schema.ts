@@ -4,7 +4,7 @@
  * are never settings: they live in the credentials store.
  */
 export type SettingDef =
-  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; doc: string }
+  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; doc: string }
   | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; doc: string }
   | { type: 'boolean'; default: boolean; doc: string }
   | { type: 'integer'; default: number; min: number; max: number; doc: string };
@@ -28,14 +28,16 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     smtp_port: { type: 'integer', default: 587, min: 1, max: 65535, doc: 'Mail server port.' },
     smtp_secure: { type: 'boolean', default: false, doc: 'Use TLS from the first byte (port 465); otherwise STARTTLS when offered.' },
     smtp_username: { type: 'string', default: '', maxLength: 255, doc: 'Login name; the password is the smtp_password credential.' },
-    from_address: { type: 'string', default: '', maxLength: 320, doc: 'Sender address of reports.' },
-    to_address: { type: 'string', default: '', maxLength: 320, doc: 'Default recipient when an email destination names none.' },
-    contact_email: { type: 'string', default: '', maxLength: 320, doc: 'Contact address sent to APIs that ask for one (Crossref and OpenAlex polite pools, NCBI).' },
+    from_address: { type: 'string', default: '', maxLength: 320, email: true, doc: 'Sender address of reports.' },
+    to_address: { type: 'string', default: '', maxLength: 320, email: true, doc: 'Default recipient when an email destination names none.' },
+    contact_email: { type: 'string', default: '', maxLength: 320, email: true, doc: 'Contact address sent to APIs that ask for one (Crossref and OpenAlex polite pools, NCBI).' },
   },
   embeddings: {
-    provider: { type: 'string', default: 'none', maxLength: 64, doc: 'Embedding provider (none turns similarity off).' },
-    model: { type: 'string', default: '', maxLength: 512, doc: 'Embedding model id.' },
+    provider: { type: 'string', default: 'local', oneOf: ['none', 'local', 'openai', 'ollama'], doc: 'Embedding lane: local (lexical, offline), openai (or any OpenAI-compatible server), ollama, or none (similarity off). A provider that cannot embed is refused.' },
+    model: { type: 'string', default: '', maxLength: 512, doc: 'Embedding model id at that provider; empty for the lane default.' },
+    base_url: { type: 'string', default: '', maxLength: 2048, doc: 'Endpoint of an OpenAI-compatible or Ollama server; empty for the provider default.' },
     batch_size: { type: 'integer', default: 32, min: 1, max: 1024, doc: 'Documents embedded per request.' },
+    embed_after_runs: { type: 'boolean', default: true, doc: 'Embed the new documents of a run when it settles (bounded; never fails the run).' },
   },
   cloud: {
     provider: { type: 'string', default: 'none', oneOf: ['none', 'webdav'], doc: 'Cloud backup target kind.' },

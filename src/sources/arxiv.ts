@@ -11,6 +11,7 @@ import { UpstreamError } from './http.js';
 import { asArray, parseXml, textOf } from './xml.js';
 import { author, makeRecord, markupToText, normalizeArxivId, normalizeDoi, parseDate, plainText, queryTerms } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 // arXiv allows 2000 per call; 100 keeps each answer small, as the manual asks.
 const PAGE_SIZE = 100;
@@ -155,7 +156,6 @@ export const arxiv: SourceAdapter = {
       const status = answer.status;
       throw new UpstreamError(`arXiv refused the query (HTTP ${status}): ${page.error ?? 'no reason given'}`, status, status === 400 ? 'HTTPStatusError' : 'ArxivErrorFeed');
     }
-    const next = page.received > 0 && page.total !== undefined && start + page.received < page.total ? String(start + page.received) : undefined;
-    return { ...page, next };
+    return { ...page, next: nextOffset(start, page) };
   },
 };

@@ -23,6 +23,7 @@ export function catalogEntry(entry: CatalogEntry) {
       keyword_query: c.keywordQuery,
       date_window: c.dateWindow,
       author_search: c.authorSearch,
+      orcid_search: c.orcidSearch ?? false,
       page_size: c.pageSize,
       paging: c.paging,
       rate_limit: { requests: c.rateLimit.requests, interval_ms: c.rateLimit.intervalMs },
@@ -46,6 +47,9 @@ export function searchableRepositories(ctx: Context) {
     if (credential?.required && keyStatus !== 'present') {
       const message = keyStatus === 'unreadable' ? `The ${credential.name} credential cannot be read.` : `Needs the ${credential.name} credential: svc credentials set ${credential.name}`;
       return { id: entry.id, name: entry.name, searchable: false, reason: 'missing_key' as const, message, key_status: keyStatus };
+    }
+    if (entry.capabilities.orcidOnly) {
+      return { id: entry.id, name: entry.name, searchable: false, reason: 'entity_unsupported' as const, message: `${entry.name} answers only for an ORCID iD: routines that follow a watch profile with one ask it.`, key_status: keyStatus };
     }
     return { id: entry.id, name: entry.name, searchable: true, reason: null, message: null, key_status: keyStatus };
   });

@@ -9,6 +9,7 @@
 import { combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizePmid, parseDate, fromParts, stripMarkup } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 /** CORE's limit is at most 100 per request. */
 const PAGE_SIZE = 100;
@@ -107,8 +108,6 @@ export const core: SourceAdapter = {
     const params = new URLSearchParams({ q: coreQuery(req), limit: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), offset: String(offset) });
     const answer = await http.get(`${req.baseUrl}/search/works/?${params}`, { headers: { authorization: `Bearer ${req.apiKey ?? ''}`, accept: 'application/json' } });
     const page = parseResponse(answer.text);
-    const nextOffset = offset + page.received;
-    const more = page.received > 0 && page.total !== undefined && nextOffset < page.total && nextOffset < MAX_OFFSET;
-    return { ...page, next: more ? String(nextOffset) : undefined };
+    return { ...page, next: nextOffset(offset, page, { ceiling: MAX_OFFSET }) };
   },
 };

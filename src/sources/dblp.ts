@@ -11,6 +11,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 const PAGE_SIZE = 100;
 // Beyond this many years the OR-chain stops being a useful filter; the driver filters locally instead.
@@ -107,8 +108,6 @@ export const dblp: SourceAdapter = {
     const q = [combinedQuery(req.query, req.keywords), yearTerms(req.dateFrom, req.dateTo)].filter(Boolean).join(' ');
     const params = new URLSearchParams({ q, format: 'json', h: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), f: String(offset), c: '0' });
     const page = parseResponse((await http.get(`${req.baseUrl}/search/publ/api?${params}`)).text);
-    // The next offset is counted from what was asked, so a stale @first can never make paging stand still.
-    const next = offset + page.received;
-    return { ...page, next: page.received > 0 && page.total !== undefined && next < page.total ? String(next) : undefined };
+    return { ...page, next: nextOffset(offset, page) };
   },
 };

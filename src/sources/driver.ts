@@ -6,10 +6,11 @@
  */
 import type { Context } from '../context.js';
 import { svcVersion } from '../version.js';
-import { createSourceHttp, UpstreamError, type HttpTrace } from './http.js';
-import { dateInWindow } from './normalize.js';
+import { createSourceHttp, UpstreamError, type HttpTrace, type SourceHttp } from './http.js';
+import type { NetworkKind } from './net-cause.js';
+import { pageThrough } from './page-loop.js';
 import { throttleFor } from './throttle.js';
-import { ParseError, type CatalogEntry, type NormalizedRecord, type SearchRequest, type ZeroReason } from './types.js';
+import { ParseError, type CatalogEntry, type NormalizedRecord, type SearchRequest, type SourceAdapter, type ZeroReason } from './types.js';
 
 export interface SourceParams {
   query: string;
@@ -33,6 +34,8 @@ export interface SourceEvidence {
   total_reported?: number;
   retry_after_ms?: number;
   scan_limit_reached?: boolean;
+  /** No HTTP answer at all: dns, refused, unreachable, tls, timeout, reset or other. */
+  network?: NetworkKind;
 }
 
 export interface Window {
@@ -74,6 +77,27 @@ export function userAgent(contactEmail: string | undefined): string {
 
 function baseUrlOf(ctx: Context, id: string, fallback: string): string {
   return (ctx.config.sourceUrls[id] ?? fallback).replace(/\/+$/, '');
+}
+
+/**
+ * HTTP for one source within its politeness: the source's rate limit (the
+ * faster one with a key, where the source grants it), shared by every run in
+ * this process through its throttle group, with the run's timeouts and retries.
+ */
+function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefined, contactEmail: string | undefined, signal: AbortSignal): SourceHttp {
+  const caps = entry.capabilities;
+  return createSourceHttp({
+    fetch: ctx.fetch,
+    throttle: throttleFor(ctx, entry.throttleGroup ?? entry.id),
+    rate: apiKey && caps.rateLimitWithKey ? caps.rateLimitWithKey : caps.rateLimit,
+    userAgent: userAgent(contactEmail),
+    signal,
+    timeoutMs: ctx.tuning.sourceTimeoutMs,
+    retryBaseMs: ctx.tuning.sourceRetryBaseMs,
+    maxAttempts: ctx.tuning.sourceMaxAttempts,
+    maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
+    secrets: apiKey ? [apiKey] : [],
+  });
 }
 
 export async function searchSource(ctx: Context, entry: CatalogEntry, params: SourceParams, options: DriveOptions): Promise<SourceOutcome> {
@@ -134,6 +158,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     if (!apiKey && caps.credential.required) return finish('missing_key', `${entry.name} needs the ${name} credential; store it with \`svc credentials set ${name}\`.`);
   }
   if (params.author && !caps.authorSearch) return finish('entity_unsupported', `${entry.name} cannot search by author.`);
+  if (caps.orcidOnly && !params.authorOrcid) return finish('entity_unsupported', `${entry.name} answers only for a person's ORCID iD: a routine that follows a watch profile with one asks it.`);
 
   // The date window goes to the source, or the source is not asked.
   let windowFrom = params.dateFrom;
@@ -152,18 +177,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   } else if (caps.dateWindow === 'required') outcome.window.answered = { from: windowFrom!, to: windowTo! };
 
   const contactEmail = String(ctx.settings.read('email').contact_email ?? '') || undefined;
-  const http = createSourceHttp({
-    fetch: ctx.fetch,
-    throttle: throttleFor(ctx, entry.throttleGroup ?? entry.id),
-    rate: apiKey && caps.rateLimitWithKey ? caps.rateLimitWithKey : caps.rateLimit,
-    userAgent: userAgent(contactEmail),
-    signal: options.signal,
-    timeoutMs: ctx.tuning.sourceTimeoutMs,
-    retryBaseMs: ctx.tuning.sourceRetryBaseMs,
-    maxAttempts: ctx.tuning.sourceMaxAttempts,
-    maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
-    secrets: apiKey ? [apiKey] : [],
-  });
+  const http = politeHttp(ctx, entry, apiKey, contactEmail, options.signal);
   outcome.traces = http.traces;
   const request: SearchRequest = {
     query: params.query,
@@ -178,46 +192,8 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     signal: options.signal,
   };
 
-  const seen = new Set<string>();
-  // A safety net against a source that never stops paging: pages needed at the size it actually
-  // answers (some answer fewer than asked), plus a few; sources filtered locally declare their own.
-  let pageLimit = caps.scanLimitPages ?? Math.ceil(params.maxResults / caps.pageSize) + 5;
-  let cursor: string | undefined;
   try {
-    while (outcome.records.length < params.maxResults) {
-      if (outcome.pages >= pageLimit) {
-        evidence.scan_limit_reached = true;
-        break;
-      }
-      const page = await entry.fetchPage(request, cursor, http);
-      outcome.pages++;
-      evidence.received += page.received;
-      evidence.unusable += page.unusable ?? 0;
-      evidence.filtered_out += page.filteredOut ?? 0;
-      evidence.rights_filtered += page.rightsFiltered ?? 0;
-      if (page.total !== undefined) evidence.total_reported = page.total;
-      const added: NormalizedRecord[] = [];
-      for (const record of page.records) {
-        if (seen.has(record.nativeId)) continue;
-        if (caps.dateWindow === 'year' && asked && !dateInWindow(record.publicationDate, params.dateFrom, params.dateTo)) {
-          evidence.filtered_out++;
-          continue;
-        }
-        seen.add(record.nativeId);
-        outcome.records.push(record);
-        added.push(record);
-        if (outcome.records.length >= params.maxResults) break;
-      }
-      const kept = added.length;
-      options.onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept, total: page.total, records: added });
-      if (!page.next || page.received === 0) break;
-      if (outcome.pages === 1 && caps.scanLimitPages === undefined && page.received < caps.pageSize) {
-        pageLimit = Math.ceil(params.maxResults / page.received) + 5;
-      }
-      // A page of nothing but records already seen (and nothing filtered): the source repeats itself.
-      if (kept === 0 && (page.filteredOut ?? 0) === 0 && page.records.length > 0 && page.records.every((r) => seen.has(r.nativeId))) break;
-      cursor = page.next;
-    }
+    await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, options.onPage);
   } catch (err) {
     if (options.signal.aborted) {
       outcome.cancelled = true;
@@ -227,6 +203,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     evidence.http_status = failure.status;
     evidence.exception_class = failure.exceptionClass;
     if (failure.retryAfterMs !== undefined) evidence.retry_after_ms = failure.retryAfterMs;
+    if (failure.network) evidence.network = failure.network;
     const message = failure.reason === 'missing_key' ? `${entry.name} now requires the ${caps.credential!.name} credential (it answered ${failure.status}).` : `${entry.name}: ${failure.message}`;
     if (outcome.records.length > 0) {
       outcome.partialFailure = { exception_class: failure.exceptionClass, http_status: failure.status, message };
@@ -244,10 +221,10 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   return finish('answered_empty', evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`);
 }
 
-function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number } {
+function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number; network?: NetworkKind } {
   if (err instanceof UpstreamError) {
     const reason: ZeroReason = !keySent && acceptsKey && (err.status === 401 || err.status === 403) ? 'missing_key' : 'upstream_failure';
-    return { reason, status: err.status, exceptionClass: err.exceptionClass, message: err.message, retryAfterMs: err.retryAfterMs };
+    return { reason, status: err.status, exceptionClass: err.exceptionClass, message: err.message, retryAfterMs: err.retryAfterMs, network: err.networkKind };
   }
   if (err instanceof ParseError) return { reason: 'parse_failure', status: null, exceptionClass: 'ParseError', message: err.message };
   // An adapter tripping over an unexpected shape is a parse failure too; its message can be kept, it holds no key.

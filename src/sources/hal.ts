@@ -12,6 +12,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 const PAGE_SIZE = 100;
 export const HAL_FIELDS = [
@@ -118,7 +119,6 @@ export const hal: SourceAdapter = {
     if (req.dateFrom || req.dateTo) params.append('fq', dateFilter(req.dateFrom, req.dateTo));
     if (req.author) params.append('fq', authorFilter(req.author));
     const page = parseResponse((await http.get(`${req.baseUrl}/search/?${params}`)).text);
-    const next = start + page.received;
-    return { ...page, next: page.received > 0 && page.total !== undefined && next < page.total ? String(next) : undefined };
+    return { ...page, next: nextOffset(start, page) };
   },
 };

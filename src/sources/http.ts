@@ -1,14 +1,16 @@
 /**
  * HTTP for adapters, with politeness built in: the source's rate limit, a
  * timeout per request, bounded retries with jittered backoff on 429, 5xx,
- * timeouts and network errors, Retry-After honoured, a User-Agent naming svc
- * with a contact address. Every request is traced for the search record with
+ * timeouts and dropped connections (never on a missing host or a refused
+ * connection: those fail at once, naming the cause), Retry-After honoured, a
+ * User-Agent naming svc with a contact address. Every request is traced for the search record with
  * any key replaced by ***; keys never reach a log or an error.
  */
 import { ofetch } from 'ofetch';
 import { ParseError, type RateLimit } from './types.js';
 import type { Throttle } from './throttle.js';
 import { sleep } from '../util/sleep.js';
+import { networkCause, type NetworkKind } from './net-cause.js';
 
 export interface HttpTrace {
   method: string;
@@ -28,6 +30,8 @@ export class UpstreamError extends Error {
     readonly status: number | null,
     readonly exceptionClass: string,
     readonly retryAfterMs?: number,
+    /** Set when no HTTP answer came at all: what kind of network failure it was. */
+    readonly networkKind?: NetworkKind,
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -107,10 +111,16 @@ export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
       if (deps.signal.aborted) throw deps.signal.reason;
       const e = err as Error & { cause?: { name?: string } };
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError';
-      const name = timedOut ? 'TimeoutError' : (e.cause?.name ?? e.name ?? 'Error');
-      trace.error = name;
-      const message = timedOut ? `no answer within ${deps.timeoutMs} ms` : `request failed (${name})`;
-      return { error: new UpstreamError(message, null, name), retry: true };
+      const cause = networkCause(timedOut ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err, url, deps.timeoutMs);
+      if (!cause) {
+        const name = e.cause?.name ?? e.name ?? 'Error';
+        trace.error = name;
+        return { error: new UpstreamError(`request failed (${name})`, null, name), retry: true };
+      }
+      // The code names the cause (ENOTFOUND, ECONNREFUSED, a TLS code, TimeoutError); a missing
+      // host or a refused connection will not change in a second, so it is not retried.
+      trace.error = cause.code;
+      return { error: new UpstreamError(cause.text, null, cause.code, undefined, cause.kind), retry: cause.retry };
     }
     const data = response._data;
     const text = typeof data === 'string' ? data : data == null ? '' : String(data);

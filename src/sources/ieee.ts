@@ -8,6 +8,7 @@
 import { combinedQuery, fromParts, makeRecord, monthNumber, normalizeDoi, stripMarkup } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 /** max_records allows 200: with 200 calls a day, large pages are the polite choice. */
 const PAGE_SIZE = 200;
@@ -124,7 +125,6 @@ export const ieee: SourceAdapter = {
     params.set('format', 'json');
     params.set('apikey', req.apiKey ?? '');
     const page = parseResponse((await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } })).text);
-    const next = start + page.received;
-    return { ...page, next: page.received > 0 && page.total !== undefined && next <= page.total ? String(next) : undefined };
+    return { ...page, next: nextOffset(start, page, { base: 1 }) };
   },
 };

@@ -18,6 +18,7 @@ import { openalex } from './openalex.js';
 import { plos } from './plos.js';
 import { semanticscholar } from './semanticscholar.js';
 import { zenodo } from './zenodo.js';
+import { orcid } from './orcid.js';
 import { ieee } from './ieee.js';
 import { RETIRED_SOURCES } from './retired.js';
 import { scopus } from './scopus.js';
@@ -26,7 +27,7 @@ import type { CatalogEntry, SourceAdapter } from './types.js';
 
 export const ADAPTERS: SourceAdapter[] = [
   arxiv, pubmed, openalex, crossref, europepmc, semanticscholar, dblp, biorxiv, medrxiv, doaj, zenodo, hal, inspire, plos,
-  core, ieee, springer, scopus, ads,
+  core, ieee, springer, scopus, ads, orcid,
 ];
 
 export const CATALOG: CatalogEntry[] = [...ADAPTERS, ...RETIRED_SOURCES];

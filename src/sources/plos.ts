@@ -11,6 +11,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeDoi, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 const PAGE_SIZE = 100;
 export const PLOS_FIELDS = 'id,title_display,author_display,abstract,publication_date,journal,article_type';
@@ -101,7 +102,6 @@ export const plos: SourceAdapter = {
     if (req.dateFrom || req.dateTo) params.append('fq', `publication_date:[${req.dateFrom ? `${req.dateFrom}T00:00:00Z` : '*'} TO ${req.dateTo ? `${req.dateTo}T23:59:59Z` : '*'}]`);
     if (req.author) params.append('fq', `author:"${req.author.replace(/"/g, '')}"`);
     const page = parseResponse((await http.get(`${req.baseUrl}/search?${params}`)).text);
-    const next = start + page.received;
-    return { ...page, next: page.received > 0 && page.total !== undefined && next < page.total ? String(next) : undefined };
+    return { ...page, next: nextOffset(start, page) };
   },
 };

@@ -10,6 +10,7 @@
 import { combinedQuery, makeRecord, normalizeDoi, normalizePmid, parseDate, stripMarkup } from './normalize.js';
 import { personFromInitialsLast } from './person.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { nextOffset } from './paging.js';
 
 /** STANDARD allows larger pages, but 25 is the count every view accepts. */
 const PAGE_SIZE = 25;
@@ -118,8 +119,6 @@ export const scopus: SourceAdapter = {
     if (date) params.set('date', date);
     const answer = await http.get(`${req.baseUrl}/content/search/scopus?${params}`, { headers: { 'x-els-apikey': req.apiKey ?? '', accept: 'application/json' } });
     const page = parseResponse(answer.text);
-    const next = start + page.received;
-    const more = page.received > 0 && page.total !== undefined && next < page.total && next < MAX_START;
-    return { ...page, next: more ? String(next) : undefined };
+    return { ...page, next: nextOffset(start, page, { ceiling: MAX_START }) };
   },
 };

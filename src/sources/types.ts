@@ -120,6 +120,8 @@ export interface Capabilities {
   authorSearch: boolean;
   /** The author search also takes an ORCID iD (exact identity, not a byline). */
   orcidSearch?: boolean;
+  /** Answers only for an ORCID iD (the ORCID registry): asked without one, it is not asked. */
+  orcidOnly?: boolean;
   pageSize: number;
   paging: PagingStyle;
   credential?: { name: string; required: boolean };

@@ -13,6 +13,8 @@ import { evidence } from './017-evidence.js';
 import { readingQueue } from './006-reading-queue.js';
 import { corpusProvenance } from './012-corpus-provenance.js';
 import { explorerFacetCounts } from './013-explorer-facet-counts.js';
+import { embeddings } from './009-embeddings.js';
+import { links } from './010-links.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -37,6 +39,8 @@ export const MIGRATIONS: Migration[] = [
   // area: profiles (8)
   watchProfiles,
   // area: similarity (9, 10)
+  embeddings,
+  links,
   // area: admin (11)
   admin,
   // area: assistant (15)

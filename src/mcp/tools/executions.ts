@@ -1,7 +1,7 @@
 import { EXPECTED_RUNTIME_ID, ID, LIMIT, OFFSET } from '../args.js';
 import { McpToolError } from '../errors.js';
 import { defineTool, page, RELEVANCE_NOTE } from '../tool.js';
-import { requireIdentity } from './identity.js';
+import { requireIdentity } from './identity-check.js';
 
 const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 

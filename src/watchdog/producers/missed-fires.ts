@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { missedFires } from '../../routines/missed.js';
 import { listRoutines } from '../../routines/repo.js';
-import { getJob } from '../../scheduler/jobs.js';
+import { getJob } from '../../routines/jobs.js';
 import type { Producer, ProducerResult } from '../types.js';
 
 export const missedFiresProducer: Producer = {

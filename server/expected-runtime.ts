@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import { checkExpectedRuntime } from '../src/runtime/identity.js';
+import { checkExpectedRuntime } from '../src/runtime/runtime-identity.js';
 import { queryOf } from './body.js';
 
 /** The expected_runtime_id rule for any route that offers it; call it first. */

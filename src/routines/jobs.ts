@@ -1,6 +1,7 @@
 /**
- * SQL of the scheduler: persisted jobs (one per active routine) and the record
- * of every fire. Services call these; routes and commands never see SQL.
+ * SQL of the routines' scheduled jobs (one per active routine) and the record
+ * of every fire. The scheduler only times them (src/scheduler/); services
+ * call these; routes and commands never see SQL.
  */
 import type { Database } from 'better-sqlite3';
 

@@ -2,6 +2,7 @@
  * The Library's SQL: prepared once per database connection.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { perDatabase } from '../db/per-database.js';
 
 export type LibraryFormat = 'pdf' | 'txt' | 'md';
 export type LinkBasis = 'import' | 'link';
@@ -58,6 +59,7 @@ function prepare(db: Database) {
     linkCount: s('SELECT COUNT(*) AS n FROM library_paper_links l JOIN library_files f ON f.id = l.file_row WHERE f.vault_id = ?'),
     bySha: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND sha256 = ?`),
     byFileId: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND file_id = ?`),
+    byRowId: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND id = ?`),
     all: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? ORDER BY id`),
     retained: s('SELECT file_id, version_id, format, byte_size, sha256, relative_path FROM library_files WHERE vault_id = ? ORDER BY id'),
     insertFile: s(`INSERT INTO library_files (file_id, version_id, vault_id, original_name, name_fold, format, media_type, byte_size, sha256, relative_path, imported_at_utc)
@@ -79,6 +81,7 @@ function prepare(db: Database) {
     linkCount: (vaultId: string) => (q.linkCount.get(vaultId) as { n: number }).n,
     bySha: (vaultId: string, sha256: string) => q.bySha.get(vaultId, sha256) as FileRow | undefined,
     byFileId: (vaultId: string, fileId: string) => q.byFileId.get(vaultId, fileId) as FileRow | undefined,
+    byRowId: (vaultId: string, id: number) => q.byRowId.get(vaultId, id) as FileRow | undefined,
     all: (vaultId: string) => q.all.all(vaultId) as FileRow[],
     retained: (vaultId: string) => q.retained.all(vaultId) as RetainedRow[],
     insertFile: (row: NewFile) => Number(q.insertFile.run(row).lastInsertRowid),
@@ -95,16 +98,7 @@ function prepare(db: Database) {
 
 export type Catalog = ReturnType<typeof prepare>;
 
-const cache = new WeakMap<Database, Catalog>();
-
-export function catalogOf(db: Database): Catalog {
-  let catalog = cache.get(db);
-  if (!catalog) {
-    catalog = prepare(db);
-    cache.set(db, catalog);
-  }
-  return catalog;
-}
+export const catalogOf: (db: Database) => Catalog = perDatabase(prepare);
 
 /** ASCII case folding only: the list search's one normalization. */
 export function asciiFold(text: string): string {

@@ -5,8 +5,8 @@
  */
 import type { CalendarEvent } from '../calendar/service.js';
 import type { Context } from '../context.js';
-import { listRoutines } from '../routines/repo.js';
-import { parseSchedule } from './cron.js';
+import { parseSchedule } from '../scheduler/cron.js';
+import { listRoutines } from './repo.js';
 
 export const FIRES_PER_ROUTINE = 100;
 

@@ -1,9 +1,9 @@
 /** The scheduler's jobs as GET /api/scheduler/jobs and `svc routine jobs` show them. */
 import type { Context } from '../context.js';
 import { executionManager } from '../executions/manager.js';
-import { getRoutine } from '../routines/repo.js';
-import { parseSchedule } from './cron.js';
+import { parseSchedule } from '../scheduler/cron.js';
 import { lastFire, listJobs, MISFIRE_GRACE_SECONDS } from './jobs.js';
+import { getRoutine } from './repo.js';
 
 export const DIALECT =
   'five fields (minute hour day-of-month month day-of-week), UTC unless prefixed CRON_TZ=<IANA zone>; names, ranges, steps, lists, ? as *, L W #; nicknames @yearly @annually @monthly @weekly @daily @midnight @hourly; no seconds, no @reboot';

@@ -1,0 +1,158 @@
+/**
+ * Backfill: embed every document lacking a vector for the active model, in
+ * batches, in id order. Incremental by construction (only documents with no
+ * vector are read), one run at a time per process, with progress in
+ * embedding_runs. Cancel stops after the batch in flight; what was written is
+ * kept. The first lexical backfill fits the document frequencies on the whole
+ * corpus before it embeds anything.
+ */
+import type { Context } from '../context.js';
+import { SvcError, conflict } from '../errors.js';
+import { observe } from './lexical.js';
+import { isLane, resolveLane, type Lane } from './lanes.js';
+import { documentTexts, documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, latestRun, type DocumentText, type RunRow } from './repo.js';
+import { addToIndex } from './vec-index.js';
+
+export interface BackfillProgress {
+  run_id: number;
+  model: string;
+  total: number;
+  embedded: number;
+  tokens: number;
+}
+
+interface Job {
+  runId: number;
+  cancel: boolean;
+  done: Promise<RunRow | undefined>;
+}
+
+const jobs = (ctx: Context) => ctx.service('similarity.backfill', () => ({ current: null as Job | null }));
+
+/** The lane, or 409 embeddings_off. */
+export function activeLane(ctx: Context): Lane {
+  const lane = resolveLane(ctx);
+  if (!isLane(lane)) throw conflict('embeddings_off', 'Embeddings are off (provider none); choose a lane with svc settings set embeddings provider local.');
+  return lane;
+}
+
+/** Count every document into the lexical statistics (first backfill only); answers the highest id counted. */
+async function fitLexical(ctx: Context, lane: Lane): Promise<number> {
+  if (!lane.stats || lane.stats.documents > 0) return 0;
+  let afterId = 0;
+  for (;;) {
+    const page = documentTexts(ctx.db, afterId, 2000);
+    if (page.length === 0) break;
+    for (const doc of page) observe(lane.stats, doc);
+    afterId = page[page.length - 1]!.id;
+    await new Promise((r) => setImmediate(r));
+  }
+  lane.persist();
+  return afterId;
+}
+
+export interface BackfillOptions {
+  trigger?: string;
+  /** Only these documents (the after-run step); otherwise the whole corpus. */
+  ids?: number[];
+  signal?: AbortSignal;
+  onProgress?: (p: BackfillProgress) => void;
+  /** Called once the run row exists. */
+  onStart?: (runId: number) => void;
+  isCancelled?: () => boolean;
+}
+
+/** Run one backfill to its end (or cancel) in this process; answers the finished run row. */
+export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
+  const lane = activeLane(ctx);
+  const fittedThrough = options.ids ? 0 : await fitLexical(ctx, lane);
+  const total = options.ids ? lackingAmong(ctx.db, lane.key, options.ids).length : countLacking(ctx.db, lane.key).count;
+  const runId = startRun(ctx.db, lane.key, options.trigger ?? 'api', total, ctx.runtimeId, ctx.nowIso());
+  options.onStart?.(runId);
+  const progress: BackfillProgress = { run_id: runId, model: lane.key, total, embedded: 0, tokens: 0 };
+  let afterId = 0;
+  let pending = options.ids ? [...new Set(options.ids)].sort((a, b) => a - b) : undefined;
+  let batches = 0;
+  try {
+    while (!options.isCancelled?.() && !options.signal?.aborted) {
+      let docs: DocumentText[];
+      if (pending) {
+        docs = lackingAmong(ctx.db, lane.key, pending.slice(0, lane.batchSize));
+        pending = pending.slice(lane.batchSize);
+        if (docs.length === 0 && pending.length === 0) break;
+        if (docs.length === 0) continue;
+      } else {
+        docs = documentsLacking(ctx.db, lane.key, afterId, lane.batchSize);
+        if (docs.length === 0) break;
+      }
+      if (lane.stats) for (const doc of docs) if (doc.id > fittedThrough) observe(lane.stats, doc);
+      const { vectors, tokens } = await lane.embedDocuments(docs, { signal: options.signal, observe: false });
+      const rows = docs.map((d, i) => ({ id: d.id, vector: vectors[i]! }));
+      progress.embedded += rows.length;
+      progress.tokens += tokens;
+      ctx.db.transaction(() => {
+        writeVectors(ctx.db, lane.key, rows, ctx.nowIso());
+        progressRun(ctx.db, runId, progress.embedded, progress.tokens);
+      })();
+      await addToIndex(ctx, lane.key, rows);
+      afterId = docs[docs.length - 1]!.id;
+      if (++batches % 20 === 0) lane.persist();
+      options.onProgress?.({ ...progress });
+      await new Promise((r) => setImmediate(r));
+    }
+    lane.persist();
+    const cancelled = Boolean(options.isCancelled?.() || options.signal?.aborted);
+    finishRun(ctx.db, runId, cancelled ? 'cancelled' : 'completed', null, ctx.nowIso());
+  } catch (err) {
+    lane.persist();
+    const message = err instanceof SvcError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+    finishRun(ctx.db, runId, options.signal?.aborted ? 'cancelled' : 'failed', message.slice(0, 500), ctx.nowIso());
+    throw err;
+  }
+  return latestRunById(ctx, runId);
+}
+
+function latestRunById(ctx: Context, id: number): RunRow {
+  return ctx.db.prepare('SELECT * FROM embedding_runs WHERE id = ?').get(id) as RunRow;
+}
+
+/** Start a backfill in the background and answer at once; a running one is answered as it is. */
+export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ run: RunRow; already_running: boolean }> {
+  const holder = jobs(ctx);
+  if (holder.current) return { run: latestRunById(ctx, holder.current.runId), already_running: true };
+  activeLane(ctx);
+  const job: Job = { runId: 0, cancel: false, done: Promise.resolve(undefined) };
+  let started!: (outcome: { id: number } | { error: unknown }) => void;
+  const startedP = new Promise<{ id: number } | { error: unknown }>((r) => (started = r));
+  holder.current = job;
+  job.done = runBackfill(ctx, { trigger, onStart: (id) => ((job.runId = id), started({ id })), isCancelled: () => job.cancel })
+    .catch((err) => {
+      ctx.log.warn('embedding backfill failed', { error: err instanceof Error ? err.message : String(err) });
+      started({ error: err });
+      return undefined;
+    })
+    .finally(() => {
+      if (holder.current === job) holder.current = null;
+    });
+  const outcome = await startedP;
+  // A failure before the run row existed (no lane, no key) is the caller's answer.
+  if ('error' in outcome) throw outcome.error;
+  return { run: latestRunById(ctx, outcome.id), already_running: false };
+}
+
+/** Ask the running backfill to stop after the batch in flight. */
+export function cancelBackfill(ctx: Context): { cancel_requested: boolean; run_id: number | null; message: string } {
+  const job = jobs(ctx).current;
+  if (!job) return { cancel_requested: false, run_id: null, message: 'No backfill is running in this service.' };
+  job.cancel = true;
+  return { cancel_requested: true, run_id: job.runId, message: 'The backfill stops after the batch in flight; vectors already written are kept.' };
+}
+
+/** Wait for the background backfill of this process, if any (tests, shutdown). */
+export async function backfillSettled(ctx: Context): Promise<void> {
+  await jobs(ctx).current?.done;
+}
+
+export function backfillRunning(ctx: Context): boolean {
+  return jobs(ctx).current !== null;
+}

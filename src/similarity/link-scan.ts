@@ -1,0 +1,218 @@
+/**
+ * The near-duplicate scan. Never all pairs: every document gets a few blocking
+ * keys (its arXiv id, its DOI, the identifiers its relations name, and
+ * MinHash bands of its title words, with and without the first author), the
+ * keys are sorted, and only documents sharing a key are compared (blocks larger
+ * than MAX_BLOCK are skipped as too generic). Candidate pairs are then judged
+ * document by document (link-rules.ts). Cancel stops after the document in
+ * flight; links written so far are kept. Links never delete or merge records.
+ */
+import type { Context } from '../context.js';
+import { countDocuments } from './repo.js';
+import { hash32 } from './lexical.js';
+import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
+import { finishScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
+
+export const MAX_BLOCK = 100;
+const IDX_BITS = 2 ** 22; // documents per scan: 4,194,304
+const BANDS_WITH_AUTHOR = 10; // 2 rows each
+const BANDS_WITHOUT_AUTHOR = 5; // 4 rows each
+const HASHES = 20;
+const SEEDS = Array.from({ length: HASHES }, (_, i) => hash32(`minhash-seed-${i}`));
+const SHORT_WORDS = new Set(['a', 'an', 'and', 'the', 'of', 'in', 'on', 'for', 'to', 'with', 'by', 'at', 'from', 'is', 'are', 'via']);
+
+function minhash(words: Set<string>): number[] {
+  const mins = new Array<number>(HASHES).fill(0xffffffff);
+  for (const w of words) {
+    if (SHORT_WORDS.has(w)) continue;
+    const h = hash32(w);
+    for (let k = 0; k < HASHES; k++) {
+      const v = Math.imul(h ^ SEEDS[k]!, 0x9e3779b1) >>> 0;
+      const mixed = (v ^ (v >>> 16)) >>> 0;
+      if (mixed < mins[k]!) mins[k] = mixed;
+    }
+  }
+  return mins;
+}
+
+/** The blocking keys of one document (31-bit hashes). */
+export function blockKeys(f: LinkFeatures): number[] {
+  const keys: string[] = [];
+  if (f.arxiv) keys.push(`a:${f.arxiv}`);
+  if (f.doi) keys.push(`d:${f.doi}`);
+  for (const r of f.related) keys.push(r);
+  if (!f.notice && f.words.size > 0) {
+    const mh = minhash(f.words);
+    const first = f.authors[0] ?? '';
+    for (let b = 0; b < BANDS_WITH_AUTHOR; b++) keys.push(`m${b}:${first}:${mh[2 * b]}:${mh[2 * b + 1]}`);
+    for (let b = 0; b < BANDS_WITHOUT_AUTHOR; b++) keys.push(`n${b}:${mh[4 * b]}:${mh[4 * b + 1]}:${mh[4 * b + 2]}:${mh[4 * b + 3]}`);
+  }
+  return keys.map((k) => hash32(k) >>> 1);
+}
+
+/** Growable Float64 list (typed, so millions of entries sort natively). */
+class NumberList {
+  data = new Float64Array(1 << 16);
+  length = 0;
+  push(v: number) {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  sorted(): Float64Array {
+    return this.data.subarray(0, this.length).sort();
+  }
+}
+
+export interface ScanOptions {
+  isCancelled?: () => boolean;
+  onProgress?: (scan: { scanned: number; total: number; candidates: number; links: number; phase: string }) => void;
+  onStart?: (scanId: number) => void;
+  /** After each document is judged, with the links found so far (written or pending). */
+  onJudged?: (documentId: number, linksFound: number) => void;
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** Run one scan to its end (or cancel) in this process; answers the finished scan row. */
+export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Promise<ScanRow> {
+  const total = countDocuments(ctx.db);
+  const scanId = startScan(ctx.db, total, ctx.runtimeId, ctx.nowIso());
+  options.onStart?.(scanId);
+  const cancelled = () => options.isCancelled?.() ?? false;
+  let scanned = 0;
+  let written = 0;
+  let candidates = 0;
+  try {
+    // 1. Blocking keys, document by document, into one sortable list: key * 2^22 + index.
+    const ids: number[] = [];
+    const entries = new NumberList();
+    let afterId = 0;
+    while (!cancelled()) {
+      const page = linkDocsPage(ctx.db, afterId, 5000);
+      if (page.length === 0) break;
+      for (const doc of page) {
+        const idx = ids.length;
+        if (idx >= IDX_BITS) break;
+        ids.push(doc.id);
+        for (const key of blockKeys(linkFeatures(doc))) entries.push(key * IDX_BITS + idx);
+      }
+      afterId = page[page.length - 1]!.id;
+      options.onProgress?.({ scanned: 0, total, candidates: 0, links: 0, phase: 'blocking' });
+      await tick();
+    }
+    // 2. Blocks → candidate pairs (low index * 2^22 + high index), each once.
+    const sorted = entries.sorted();
+    const pairs = new NumberList();
+    for (let start = 0; start < sorted.length && !cancelled(); ) {
+      const key = Math.floor(sorted[start]! / IDX_BITS);
+      let end = start + 1;
+      while (end < sorted.length && Math.floor(sorted[end]! / IDX_BITS) === key) end++;
+      const size = end - start;
+      if (size > 1 && size <= MAX_BLOCK) {
+        for (let i = start; i < end; i++) {
+          for (let j = i + 1; j < end; j++) {
+            const x = sorted[i]! % IDX_BITS;
+            const y = sorted[j]! % IDX_BITS;
+            if (x !== y) pairs.push(Math.min(x, y) * IDX_BITS + Math.max(x, y));
+          }
+        }
+      }
+      start = end;
+    }
+    const pairList = pairs.sorted();
+    // 3. Judge, document by document (the low index of each pair), writing links as they are found.
+    let pending: { a: number; b: number; verdict: LinkVerdict }[] = [];
+    const flush = () => {
+      if (pending.length) written += ctx.db.transaction(() => writeLinks(ctx.db, pending, ctx.nowIso()))();
+      pending = [];
+      progressScan(ctx.db, scanId, scanned, candidates, written);
+    };
+    let i = 0;
+    let sinceTick = 0;
+    while (i < pairList.length && !cancelled()) {
+      const low = Math.floor(pairList[i]! / IDX_BITS);
+      const partners: number[] = [];
+      let prev = -1;
+      while (i < pairList.length && Math.floor(pairList[i]! / IDX_BITS) === low) {
+        const high = pairList[i]! % IDX_BITS;
+        if (high !== prev) partners.push(ids[high]!);
+        prev = high;
+        i++;
+      }
+      candidates += partners.length;
+      const docs = new Map<number, LinkFeatures>(linkDocsByIds(ctx.db, [ids[low]!, ...partners]).map((d) => [d.id, linkFeatures(d)]));
+      const self = docs.get(ids[low]!);
+      if (self) {
+        for (const other of partners) {
+          const f = docs.get(other);
+          const verdict = f && judgePair(self, f);
+          if (verdict) pending.push({ a: self.id, b: other, verdict });
+        }
+      }
+      scanned = low + 1;
+      options.onJudged?.(ids[low]!, written + pending.length);
+      if (pending.length >= 500 || ++sinceTick >= 2000) {
+        flush();
+        sinceTick = 0;
+        options.onProgress?.({ scanned, total, candidates, links: written, phase: 'judging' });
+        await tick();
+      }
+    }
+    if (!cancelled()) scanned = total;
+    flush();
+    finishScan(ctx.db, scanId, cancelled() ? 'cancelled' : 'completed', null, ctx.nowIso());
+    options.onProgress?.({ scanned, total, candidates, links: written, phase: 'done' });
+  } catch (err) {
+    finishScan(ctx.db, scanId, 'failed', `${(err as Error).name}: ${(err as Error).message}`.slice(0, 500), ctx.nowIso());
+    throw err;
+  }
+  return scanById(ctx.db, scanId)!;
+}
+
+interface ScanJob {
+  id: number;
+  cancel: boolean;
+  done: Promise<unknown>;
+}
+
+const scans = (ctx: Context) => ctx.service('similarity.link-scan', () => ({ current: null as ScanJob | null }));
+
+/** Start a scan in the background and answer at once; a running one is answered as it is. */
+export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; already_running: boolean }> {
+  const holder = scans(ctx);
+  if (holder.current) return { scan: scanById(ctx.db, holder.current.id)!, already_running: true };
+  const job: ScanJob = { id: 0, cancel: false, done: Promise.resolve() };
+  holder.current = job;
+  let started!: (outcome: { id: number } | { error: unknown }) => void;
+  const startedP = new Promise<{ id: number } | { error: unknown }>((r) => (started = r));
+  job.done = runLinkScan(ctx, { isCancelled: () => job.cancel, onStart: (id) => ((job.id = id), started({ id })) })
+    .catch((err) => {
+      ctx.log.warn('link scan failed', { error: err instanceof Error ? err.message : String(err) });
+      started({ error: err });
+    })
+    .finally(() => {
+      if (holder.current === job) holder.current = null;
+    });
+  const outcome = await startedP;
+  if ('error' in outcome) throw outcome.error;
+  return { scan: scanById(ctx.db, outcome.id)!, already_running: false };
+}
+
+export function cancelLinkScan(ctx: Context): { cancel_requested: boolean; scan_id: number | null; message: string } {
+  const job = scans(ctx).current;
+  if (!job) return { cancel_requested: false, scan_id: null, message: 'No link scan is running in this service.' };
+  job.cancel = true;
+  return { cancel_requested: true, scan_id: job.id, message: 'The scan stops after the document in flight; links already written are kept.' };
+}
+
+export function linkScanRunning(ctx: Context): boolean {
+  return scans(ctx).current !== null;
+}
+
+export async function linkScanSettled(ctx: Context): Promise<void> {
+  await scans(ctx).current?.done;
+}

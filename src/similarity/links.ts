@@ -1,0 +1,145 @@
+/**
+ * Reading links: what else looks like the same work, for one document or a
+ * page of results; the scan status; and a collapse preview that says which
+ * ids a collapse would fold into which (nothing is folded, ever, here).
+ */
+import type { Context } from '../context.js';
+import { notFound } from '../errors.js';
+import { documentExists, documentSummaries } from './repo.js';
+import { LINK_METHODS } from './link-rules.js';
+import { linkScanRunning } from './link-scan.js';
+import { latestScan, linkCounts, linksOf, type LinkRow } from './links-repo.js';
+
+export const FOR_DOCUMENTS_MAX = 500;
+
+export interface LinkView {
+  document_id: number;
+  method: string;
+  score: number;
+  evidence: Record<string, unknown>;
+  title: string | null;
+  year: number | null;
+  doi: string | null;
+  arxiv_id: string | null;
+  sources: string[];
+  created_at_utc: string;
+}
+
+function views(ctx: Context, ids: number[]): Map<number, LinkView[]> {
+  const rows = linksOf(ctx.db, ids);
+  const wanted = new Set(ids);
+  const others = [...new Set(rows.flatMap((r) => [r.document_a, r.document_b]))];
+  const info = documentSummaries(ctx.db, others);
+  const out = new Map<number, LinkView[]>(ids.map((id) => [id, []]));
+  const add = (from: number, to: number, r: LinkRow) => {
+    if (!wanted.has(from)) return;
+    const s = info.get(to);
+    out.get(from)!.push({
+      document_id: to,
+      method: r.method,
+      score: r.score,
+      evidence: JSON.parse(r.evidence_json),
+      title: s?.title ?? null,
+      year: s?.year ?? null,
+      doi: s?.doi ?? null,
+      arxiv_id: s?.arxiv_id ?? null,
+      sources: s?.sources ?? [],
+      created_at_utc: r.created_at_utc,
+    });
+  };
+  for (const r of rows) {
+    add(r.document_a, r.document_b, r);
+    add(r.document_b, r.document_a, r);
+  }
+  for (const list of out.values()) list.sort((a, b) => b.score - a.score || a.document_id - b.document_id);
+  return out;
+}
+
+/** What else looks like the same work as one document; an empty list says why. */
+export function documentLinks(ctx: Context, documentId: number) {
+  if (!documentExists(ctx.db, documentId)) throw notFound('document_not_found', `No document ${documentId}.`);
+  const links = views(ctx, [documentId]).get(documentId)!;
+  let reason: string | null = null;
+  let message: string | null = null;
+  if (links.length === 0) {
+    const scan = latestScan(ctx.db);
+    if (!scan) [reason, message] = ['no_scan_yet', 'No link scan has run yet (svc links scan).'];
+    else if (scan.state === 'running') [reason, message] = ['scan_running', 'A link scan is running; nothing is linked to this paper so far.'];
+    else [reason, message] = ['none_found', 'The last link scan found nothing that looks like the same work.'];
+  }
+  return { document_id: documentId, links, reason, message };
+}
+
+/** Links for a page of results, keyed by document id (every id asked is a key). */
+export function linksForDocuments(ctx: Context, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const found = views(ctx, unique);
+  return { links: Object.fromEntries(unique.map((id) => [String(id), found.get(id)!])), linked_count: [...found.values()].filter((l) => l.length > 0).length };
+}
+
+/**
+ * Which of `ids` a collapse would fold, and into which: groups are the
+ * connected components of links among the ids; each keeps the published
+ * version (a DOI that is not a preprint), then the one most sources saw, then
+ * the oldest id. Nothing is folded.
+ */
+export function collapsePreview(ctx: Context, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const wanted = new Set(unique);
+  const parent = new Map<number, number>(unique.map((id) => [id, id]));
+  const find = (x: number): number => (parent.get(x) === x ? x : (parent.set(x, find(parent.get(x)!)), parent.get(x)!));
+  const inside = linksOf(ctx.db, unique).filter((r) => wanted.has(r.document_a) && wanted.has(r.document_b));
+  for (const r of inside) {
+    const [a, b] = [find(r.document_a), find(r.document_b)];
+    if (a !== b) parent.set(Math.max(a, b), Math.min(a, b));
+  }
+  const methods = new Map<number, Set<string>>();
+  for (const r of inside) {
+    const root = find(r.document_a);
+    methods.set(root, (methods.get(root) ?? new Set()).add(r.method));
+  }
+  const components = new Map<number, number[]>();
+  for (const id of unique) {
+    const root = find(id);
+    components.set(root, [...(components.get(root) ?? []), id]);
+  }
+  const info = documentSummaries(ctx.db, unique);
+  const rank = (id: number) => {
+    const s = info.get(id);
+    const published = s?.doi && !/^10\.(48550|1101)\//.test(s.doi) ? 1 : 0;
+    return [published, s?.sources.length ?? 0, -id];
+  };
+  const better = (a: number, b: number) => {
+    const [x, y] = [rank(a), rank(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! > y[i]! ? a : b;
+    return a;
+  };
+  const groups = [...components.entries()]
+    .filter(([, members]) => members.length > 1)
+    .map(([root, members]) => {
+      const keep = members.reduce(better);
+      return { keep, fold: members.filter((m) => m !== keep).sort((a, b) => a - b), methods: [...(methods.get(root) ?? [])].sort() };
+    });
+  const folded = new Set(groups.flatMap((g) => g.fold));
+  return {
+    groups,
+    fold_ids: [...folded].sort((a, b) => a - b),
+    kept_ids: unique.filter((id) => !folded.has(id)),
+    unknown_ids: unique.filter((id) => !info.has(id)),
+    folded_nothing: true,
+    note: 'A preview only: no document was folded, merged or deleted.',
+  };
+}
+
+export function linkStatus(ctx: Context) {
+  const counts = linkCounts(ctx.db);
+  const byMethod = Object.fromEntries(LINK_METHODS.map((m) => [m, 0]));
+  for (const c of counts) byMethod[c.method] = c.count;
+  const scan = latestScan(ctx.db) ?? null;
+  return {
+    total: counts.reduce((n, c) => n + c.count, 0),
+    by_method: byMethod,
+    methods: LINK_METHODS,
+    scan: scan && { ...scan, running_here: scan.state === 'running' && linkScanRunning(ctx) && scan.owner_runtime_id === ctx.runtimeId },
+  };
+}

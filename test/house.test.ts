@@ -1,0 +1,30 @@
+/** The house's walls: which room may lean on which, and file names that say their room. */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './_setup.js';
+
+const filesUnder = (dir: string): string[] =>
+  fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+
+test('the scheduler is cron plus an on-due callback: it imports nothing from routines, calendar or executions', () => {
+  for (const file of filesUnder('src/scheduler')) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    assert.not.match(text, /from '\.\.\/(routines|calendar|executions)\//, file);
+  }
+});
+
+test('no two files in src/ share the names that used to clash (catalog, identity)', () => {
+  const names = filesUnder('src').concat(filesUnder('server')).map((f) => path.basename(f));
+  for (const name of ['catalog.ts', 'identity.ts']) assert.ok(names.filter((n) => n === name).length <= 1, name);
+});
+
+test('commands/ holds commands only: helpers live in commands/lib/', () => {
+  for (const file of fs.readdirSync(path.join(ROOT, 'commands')).filter((f) => f.endsWith('.ts'))) {
+    const text = fs.readFileSync(path.join(ROOT, 'commands', file), 'utf8');
+    assert.ok(file === 'main.ts' || /export (async )?function (register|addCommand|runImport)\b/.test(text), `${file} is a command (or part of one)`);
+  }
+});
+
+test.run();

@@ -1,0 +1,31 @@
+/** The README is the install path: its commands must be the ones CI runs and name real commands. */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { COMMANDS } from '../commands/main.js';
+import { ROOT } from './_setup.js';
+
+const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+test('.ci/run runs exactly the README set-up and test command', () => {
+  const setup = readme.split('```sh\n')[1]!.split('```')[0]!.split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, ''));
+  assert.equal(setup, ['npm ci && npx svc serve', 'npm ci && npm test']);
+  const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#') && !/^(set|cd) /.test(l));
+  assert.equal(ci, ['npm ci && npm test'], 'no extra environment: the README alone must work');
+});
+
+test('a fresh machine needs no environment: .npmrc names the Node headers; svc is the package bin', () => {
+  assert.match(fs.readFileSync(path.join(ROOT, '.npmrc'), 'utf8'), /^nodedir=\S+$/m);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.is(pkg.bin.svc, 'bin/svc.js');
+  assert.is(pkg.scripts.prepare, 'npm run build');
+});
+
+test('every `npx svc X` in the README names a command svc has', () => {
+  const used = [...readme.matchAll(/npx svc ([a-z][a-z-]*)/g)].map((m) => m[1]!);
+  assert.ok(used.length > 5);
+  for (const name of used) assert.ok(COMMANDS.some((c) => c.name === name), name);
+});
+
+test.run();

@@ -1,0 +1,70 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createContext } from '../src/context.js';
+import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { seedDocuments, TOPICS } from './_similarity.js';
+
+let dirs: TempDirs;
+let ids: number[];
+test.before(async () => {
+  dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env });
+  ids = seedDocuments(ctx.db, [
+    ...TOPICS,
+    { title: 'Characterization of nuclear transport rates in yeast cells', authors: [{ name: 'Durrieu, L.', family: 'Durrieu' }], year: 2021, doi: '10.1101/001768', doc_type: 'preprint', venue: 'bioRxiv' },
+    { title: 'Characterization of nuclear transport rates in yeast cells.', authors: [{ name: 'Durrieu, L.', family: 'Durrieu' }], year: 2022, doi: '10.1016/j.isci.2022.105906', doc_type: 'article' },
+  ]);
+  await ctx.close();
+});
+test.after(() => dirs.cleanup());
+
+const cli = (args: string[]) => runCli(args, { env: dirs.env });
+
+test('svc embed status / estimate / backfill / rebuild with --json: one JSON document each', async () => {
+  let r = await cli(['embed', 'status', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal([JSON.parse(r.stdout).embedded, JSON.parse(r.stdout).total, JSON.parse(r.stdout).kind], [0, ids.length, 'lexical']);
+  r = await cli(['embed', 'estimate', '--json']);
+  assert.is(JSON.parse(r.stdout).documents, ids.length);
+  r = await cli(['embed', 'backfill', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal([JSON.parse(r.stdout).state, JSON.parse(r.stdout).embedded], ['completed', ids.length]);
+  r = await cli(['embed', 'rebuild', '--json']);
+  assert.is(JSON.parse(r.stdout).vectors, ids.length);
+  r = await cli(['embed', 'probe', '--json']);
+  assert.is(JSON.parse(r.stdout).ok, true);
+  r = await cli(['embed', 'probe', '--provider', 'anthropic', '--json']);
+  assert.is(r.code, 2, 'a provider that cannot embed is a usage error');
+  assert.is(JSON.parse(r.stdout).error, 'validation_failed');
+});
+
+test('svc similar: neighbours, human and --json; bad id and limit exit 2; unknown paper exits 3', async () => {
+  let r = await cli(['similar', String(ids[0]), '--limit', '2', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  const answer = JSON.parse(r.stdout);
+  assert.is(answer.results.length, 2);
+  assert.ok([ids[1], ids[2]].includes(answer.results[0].document_id));
+  r = await cli(['similar', String(ids[0])]);
+  assert.match(r.stdout, /lexical: shared words, not meaning/);
+  assert.is((await cli(['similar', 'abc'])).code, 2);
+  assert.is((await cli(['similar', '1', '--limit', '500'])).code, 2);
+  assert.is((await cli(['similar', '99999'])).code, 3);
+});
+
+test('svc links scan / status / show / preview', async () => {
+  let r = await cli(['links', 'scan', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal([JSON.parse(r.stdout).state, JSON.parse(r.stdout).links_written], ['completed', 1]);
+  r = await cli(['links', 'status', '--json']);
+  assert.is(JSON.parse(r.stdout).by_method.preprint_published, 1);
+  const [pre, pub] = ids.slice(-2);
+  r = await cli(['links', 'show', String(pre), '--json']);
+  assert.is(JSON.parse(r.stdout).links[0].document_id, pub);
+  r = await cli(['links', 'show', String(ids[0])]);
+  assert.match(r.stdout, /No links/);
+  r = await cli(['links', 'preview', `${pre},${pub},${ids[0]}`, '--json']);
+  assert.equal(JSON.parse(r.stdout).groups, [{ keep: pub, fold: [pre], methods: ['preprint_published'] }]);
+  assert.is((await cli(['links', 'preview', 'x,y'])).code, 2);
+});
+
+test.run();
