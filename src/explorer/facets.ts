@@ -68,18 +68,26 @@ const ORDER: Record<'count' | 'year', string> = {
   year: "ORDER BY value = 'undated', CAST(value AS INTEGER) DESC LIMIT ?",
 };
 
-/** The ids of matching papers, most recently added first, at most COUNT_BOUND + 1 (cached per WHERE within one call). */
-function matchingIds(db: Database, where: Where, cache: Map<string, number[]>): number[] {
+/** One facets call: the connection, the bound, and the matching ids already listed (per WHERE). */
+interface Run {
+  db: Database;
+  bound: number;
+  cache: Map<string, number[]>;
+}
+
+/** The ids of matching papers, most recently added first, at most bound + 1 (cached per WHERE within one call). */
+function matchingIds(run: Run, where: Where): number[] {
   const key = JSON.stringify([where.sql, where.args]);
-  let ids = cache.get(key);
+  let ids = run.cache.get(key);
   if (!ids) {
-    ids = prepared(db, `SELECT d.id FROM documents d WHERE ${where.sql} ORDER BY d.id DESC LIMIT ?`).pluck().all(...where.args, COUNT_BOUND + 1) as number[];
-    cache.set(key, ids);
+    ids = prepared(run.db, `SELECT d.id FROM documents d WHERE ${where.sql} ORDER BY d.id DESC LIMIT ?`).pluck().all(...where.args, run.bound + 1) as number[];
+    run.cache.set(key, ids);
   }
   return ids;
 }
 
-function facet(db: Database, filters: Filters, name: FacetName | 'years', limit: number, cache: Map<string, number[]>): Facet {
+function facet(run: Run, filters: Filters, name: FacetName | 'years', limit: number): Facet {
+  const { db } = run;
   const where = filterWhere(filters, name === 'years' ? 'dates' : name);
   const order = ORDER[name === 'years' ? 'year' : 'count'];
   const selected = name === 'years' ? [] : name === 'authors' ? filters.authors.map(authorKey) : filters[name];
@@ -97,8 +105,8 @@ function facet(db: Database, filters: Filters, name: FacetName | 'years', limit:
       rows = rows.map((r) => ({ ...r, label: label.get(r.value) as string | null }));
     }
   } else {
-    let ids = matchingIds(db, where, cache);
-    if (ids.length > COUNT_BOUND) (ids = ids.slice(0, COUNT_BOUND)), (exact = false);
+    let ids = matchingIds(run, where);
+    if (ids.length > run.bound) (ids = ids.slice(0, run.bound)), (exact = false);
     counted = ids.length;
     const list = JSON.stringify(ids);
     rows = prepared(db, `SELECT value, count, label, count(*) OVER () AS distinct_values FROM (${OVER_IDS[name].grouped}) ${order}`).all(list, limit) as Row[];
@@ -112,11 +120,12 @@ function facet(db: Database, filters: Filters, name: FacetName | 'years', limit:
 }
 
 /** The exact number of matching papers, by the cheapest way the filters allow. */
-function totalOf(db: Database, filters: Filters, cache: Map<string, number[]>): number {
+function totalOf(run: Run, filters: Filters): number {
+  const { db } = run;
   const where = filterWhere(filters);
   if (where.sql === '1') return prepared(db, `SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = 'years'`).pluck().get() as number;
-  const ids = matchingIds(db, where, cache);
-  if (ids.length <= COUNT_BOUND) return ids.length;
+  const ids = matchingIds(run, where);
+  if (ids.length <= run.bound) return ids.length;
   const only = filterWhere({ ...filters, query: null });
   if (filters.query && only.sql === '1') return prepared(db, 'SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?').pluck().get(ftsExpression(filters.query)) as number;
   const single = (['authors', 'categories', 'sources'] as const).filter((f) => filters[f].length > 0);
@@ -129,26 +138,27 @@ function totalOf(db: Database, filters: Filters, cache: Map<string, number[]>): 
 
 /**
  * @example explorerFacets(ctx, parseFacetsBody({ query: 'soil', categories: ['Ecology'] }))
+ * `countBound` (tests) replaces COUNT_BOUND.
  */
-export function explorerFacets(ctx: Context, request: { filters: Filters; limitPerFacet: number }) {
+export function explorerFacets(ctx: Context, request: { filters: Filters; limitPerFacet: number }, countBound = COUNT_BOUND) {
   ensureIndexed(ctx.db);
   const { filters, limitPerFacet } = request;
-  const cache = new Map<string, number[]>();
+  const run: Run = { db: ctx.db, bound: countBound, cache: new Map() };
   const facets = {
-    authors: facet(ctx.db, filters, 'authors', limitPerFacet, cache),
-    categories: facet(ctx.db, filters, 'categories', limitPerFacet, cache),
-    sources: facet(ctx.db, filters, 'sources', limitPerFacet, cache),
-    years: facet(ctx.db, filters, 'years', 1000, cache),
+    authors: facet(run, filters, 'authors', limitPerFacet),
+    categories: facet(run, filters, 'categories', limitPerFacet),
+    sources: facet(run, filters, 'sources', limitPerFacet),
+    years: facet(run, filters, 'years', 1000),
   };
   return {
-    total: totalOf(ctx.db, filters, cache),
+    total: totalOf(run, filters),
     limit_per_facet: limitPerFacet,
     exact: Object.values(facets).every((f) => f.exact),
     facets,
     method:
       `Counts are counts of papers. Each facet applies every filter except its own (years ignore the date window), so a count is what choosing that value alone would give. ` +
-      `A facet with no other filter is read from counters kept exact as papers are stored; otherwise up to ${COUNT_BOUND} matching papers are counted exactly, and beyond that the facet ` +
-      `says exact: false and counts over the ${COUNT_BOUND} most recently added matching papers (counted_papers), each count then being a lower bound. total is always exact. ` +
+      `A facet with no other filter is read from counters kept exact as papers are stored; otherwise up to ${countBound} matching papers are counted exactly, and beyond that the facet ` +
+      `says exact: false and counts over the ${countBound} most recently added matching papers (counted_papers), each count then being a lower bound. total is always exact. ` +
       'Author values are lower-cased keys; label is a spelling as stored.',
   };
 }

@@ -74,6 +74,7 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
       const after = key?.kind === 'distance' ? key : null;
       let candidates: Set<number> | undefined;
       if (hasNonQueryFilter(filters)) {
+        ensureIndexed(ctx.db);
         const where = filterWhere(filters, 'query');
         candidates = new Set(prepared(ctx.db, `SELECT d.id FROM documents d WHERE ${where.sql}`).pluck().all(...where.args) as number[]);
       }
