@@ -19,28 +19,41 @@ export interface Where {
 /** Lower-case ASCII only, as SQLite's lower() keys document_authors. */
 export const authorKey = (name: string) => name.trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
 
+export interface WhereOptions {
+  /** The expression naming the paper's id (default d.id: documents aliased d). */
+  id?: string;
+  /** Test authors, categories and sources per row by a seek instead of listing their papers. */
+  probe?: boolean;
+}
+
 /**
  * A date window matches papers whose published period overlaps it: a paper
  * dated 2020 (sort_date 2020-00-00) or 2020-05 (2020-05-00) is inside a window
  * starting 2020-05-10. Undated papers never match a window.
  */
-export function filterWhere(filters: Filters, omit?: FacetName | 'query' | 'dates'): Where {
+export function filterWhere(filters: Filters, omit?: FacetName | 'query' | 'dates', how: WhereOptions = {}): Where {
   const parts: string[] = [];
   const args: unknown[] = [];
+  const id = how.id ?? 'd.id';
+  // set: the papers carrying a value are listed once (best when few); probe: each row met is tested by a seek (best when many).
+  const test = (table: string, column: string, index = '') =>
+    how.probe
+      ? `EXISTS (SELECT 1 FROM ${table} x${index} WHERE x.document_id = ${id} AND x.${column} IN (SELECT value FROM json_each(?)))`
+      : `${id} IN (SELECT document_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?)))`;
   if (filters.query && omit !== 'query') {
-    parts.push('d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)');
+    parts.push(`${id} IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)`);
     args.push(ftsExpression(filters.query));
   }
   if (filters.authors.length && omit !== 'authors') {
-    parts.push('d.id IN (SELECT document_id FROM document_authors WHERE author_key IN (SELECT value FROM json_each(?)))');
+    parts.push(test('document_authors', 'author_key'));
     args.push(JSON.stringify(filters.authors.map(authorKey)));
   }
   if (filters.categories.length && omit !== 'categories') {
-    parts.push('d.id IN (SELECT document_id FROM document_categories WHERE category IN (SELECT value FROM json_each(?)))');
+    parts.push(test('document_categories', 'category'));
     args.push(JSON.stringify(filters.categories));
   }
   if (filters.sources.length && omit !== 'sources') {
-    parts.push('d.id IN (SELECT document_id FROM document_sources WHERE source IN (SELECT value FROM json_each(?)))');
+    parts.push(test('document_sources', 'source', ' INDEXED BY document_sources_by_document_source'));
     args.push(JSON.stringify(filters.sources));
   }
   if (filters.dateFrom && omit !== 'dates') {
@@ -74,19 +87,26 @@ export function ensureIndexed(db: Database): void {
   if (searchIndexPending(db)) flushSearchIndex(db);
 }
 
-/** Below this many matches a query's papers are read and sorted; from it on, the date index is walked. */
+/** Below this many matches a filter's papers are read and sorted; from it on, the date index is walked. */
 export const WALK_MIN_MATCHES = 2_000;
 
 /**
- * How the newest-first page of a query is read. "set": read every match and
- * sort (cheap while they are few). "walk": walk the date index newest first,
- * keeping rows whose id is in the match set (materialized once); about
- * corpus / matches × limit index entries are stepped over, so it pays once the
- * matches are many. Structured filters (authors, categories, sources) leave the
- * choice to SQLite. The match count is read from the index, capped.
+ * How the newest-first page is read. "set": list the matching papers and sort
+ * them (cheap while they are few). "walk": walk the date index newest first and
+ * keep the rows that match (the query's matches listed once, authors,
+ * categories and sources tested per row by a seek); about corpus / matches ×
+ * limit index entries are stepped over, so it pays once every filter matches
+ * many papers. Matches are estimated per filter: the query's by counting its
+ * matches up to WALK_MIN_MATCHES, the others from the facet counters.
  */
 export function newestPlan(db: Database, filters: Filters): 'set' | 'walk' {
-  if (!filters.query || filters.authors.length || filters.categories.length || filters.sources.length) return 'set';
-  const count = prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)').pluck().get(ftsExpression(filters.query), WALK_MIN_MATCHES) as number;
-  return count >= WALK_MIN_MATCHES ? 'walk' : 'set';
+  const estimates: number[] = [];
+  if (filters.query) {
+    estimates.push(prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)').pluck().get(ftsExpression(filters.query), WALK_MIN_MATCHES) as number);
+  }
+  const counted = prepared(db, 'SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = ? AND value IN (SELECT value FROM json_each(?))').pluck();
+  if (filters.authors.length) estimates.push(counted.get('authors', JSON.stringify(filters.authors.map(authorKey))) as number);
+  if (filters.categories.length) estimates.push(counted.get('categories', JSON.stringify(filters.categories)) as number);
+  if (filters.sources.length) estimates.push(counted.get('sources', JSON.stringify(filters.sources)) as number);
+  return estimates.length > 0 && Math.min(...estimates) >= WALK_MIN_MATCHES ? 'walk' : 'set';
 }
