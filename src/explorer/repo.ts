@@ -57,14 +57,65 @@ export function filterWhere(filters: Filters, omit?: FacetName | 'query' | 'date
     args.push(JSON.stringify(filters.sources));
   }
   if (filters.dateFrom && omit !== 'dates') {
-    parts.push(`d.sort_date <> '' AND (d.sort_date >= ? OR d.sort_date IN (?, ?))`);
-    args.push(filters.dateFrom, `${filters.dateFrom.slice(0, 4)}-00-00`, `${filters.dateFrom.slice(0, 7)}-00`);
+    // The first bound is implied by the rest; it lets the date index be read as a range.
+    parts.push(`d.sort_date >= ? AND (d.sort_date >= ? OR d.sort_date IN (?, ?))`);
+    args.push(`${filters.dateFrom.slice(0, 4)}-00-00`, filters.dateFrom, `${filters.dateFrom.slice(0, 4)}-00-00`, `${filters.dateFrom.slice(0, 7)}-00`);
   }
   if (filters.dateTo && omit !== 'dates') {
     parts.push(`d.sort_date <> '' AND d.sort_date <= ?`);
     args.push(filters.dateTo);
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', args };
+}
+
+/**
+ * The ids of the papers matching the filters (but `omit`), most recently added
+ * first (LIMIT is the last argument): driven by the smallest structure that
+ * can list them in id order — the full-text index for a query, else the
+ * category, author or source rows — with the other filters tested per id, so
+ * the (large) document rows are read only for a date window.
+ */
+export function matchingIdsWhere(filters: Filters, omit?: FacetName | 'query' | 'dates'): Where {
+  const f: Filters = {
+    ...filters,
+    query: omit === 'query' ? null : filters.query,
+    authors: omit === 'authors' ? [] : filters.authors,
+    categories: omit === 'categories' ? [] : filters.categories,
+    sources: omit === 'sources' ? [] : filters.sources,
+    dateFrom: omit === 'dates' ? null : filters.dateFrom,
+    dateTo: omit === 'dates' ? null : filters.dateTo,
+  };
+  const listed = (table: string, column: string, values: string[], distinct: boolean) => ({
+    sql: `SELECT ${distinct ? 'DISTINCT ' : ''}document_id AS id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`,
+    args: [JSON.stringify(values)],
+  });
+  const others = Boolean(f.query || f.dateFrom || f.dateTo) || [f.authors, f.categories, f.sources].filter((v) => v.length > 0).length > 1;
+  const single = (['categories', 'authors', 'sources'] as const).find((k) => f[k].length === 1);
+  if (!others && single) {
+    // One value alone: its index lists the papers in id order already.
+    const [table, column, index] = {
+      categories: ['document_categories', 'category', 'document_categories_by_category'],
+      authors: ['document_authors', 'author_key', 'document_authors_by_key'],
+      sources: ['document_sources', 'source', 'document_sources_by_source'],
+    }[single];
+    const value = single === 'authors' ? authorKey(f.authors[0]!) : f[single][0]!;
+    return { sql: `SELECT DISTINCT document_id FROM ${table} INDEXED BY ${index} WHERE ${column} = ? ORDER BY document_id DESC LIMIT ?`, args: [value] };
+  }
+  let driver: Where;
+  if (f.query) (driver = { sql: 'SELECT rowid AS id FROM documents_fts WHERE documents_fts MATCH ?', args: [ftsExpression(f.query)] }), (f.query = null);
+  else if (f.categories.length) (driver = listed('document_categories', 'category', f.categories, f.categories.length > 1)), (f.categories = []);
+  else if (f.authors.length) (driver = listed('document_authors', 'author_key', f.authors.map(authorKey), true)), (f.authors = []);
+  else if (f.sources.length) (driver = listed('document_sources', 'source', f.sources, true)), (f.sources = []);
+  else {
+    const where = filterWhere(f);
+    return { sql: `SELECT d.id FROM documents d WHERE ${where.sql} ORDER BY d.id DESC LIMIT ?`, args: where.args };
+  }
+  const dated = Boolean(f.dateFrom || f.dateTo);
+  const rest = filterWhere(f, undefined, { id: 'r.id', probe: true });
+  return {
+    sql: `SELECT r.id FROM (${driver.sql}) r${dated ? ' CROSS JOIN documents d ON d.id = r.id' : ''} WHERE ${rest.sql} ORDER BY r.id DESC LIMIT ?`,
+    args: [...driver.args, ...rest.args],
+  };
 }
 
 const statementCache = new WeakMap<Database, Map<string, Statement>>();
