@@ -9,6 +9,9 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 
+/** Every document whose facet rows are due: new ones (queued for the full-text index) and changed ones. */
+const DUE = '(SELECT id FROM documents_fts_pending UNION SELECT id FROM document_facets_pending)';
+
 function prepare(db: Database) {
   const s = (sql: string) => db.prepare(sql);
   return {
@@ -16,18 +19,26 @@ function prepare(db: Database) {
     facetsPending: s('SELECT EXISTS (SELECT 1 FROM document_facets_pending)').pluck(),
     ftsInsert: s(`INSERT INTO documents_fts (rowid, title, abstract, authors_text)
                   SELECT d.id, d.title, d.abstract, d.authors_text FROM documents_fts_pending p JOIN documents d ON d.id = p.id`),
-    ftsClear: s('DELETE FROM documents_fts_pending'),
+    // Facet rows: the old ones go (their counts go down, by trigger), the new ones are derived from
+    // the document's own lists and counted here, once per value per batch (migration 13).
     facets: [
-      'DELETE FROM document_authors WHERE document_id IN (SELECT id FROM document_facets_pending)',
-      'DELETE FROM document_categories WHERE document_id IN (SELECT id FROM document_facets_pending)',
+      `DELETE FROM document_authors WHERE document_id IN ${DUE}`,
+      `DELETE FROM document_categories WHERE document_id IN ${DUE}`,
       `INSERT OR IGNORE INTO document_authors (document_id, position, author_key, name)
-         SELECT d.id, j.key, lower(trim(json_extract(j.value, '$.name'))), json_extract(j.value, '$.name')
-         FROM document_facets_pending p JOIN documents d ON d.id = p.id, json_each(d.authors_json) j
-         WHERE trim(coalesce(json_extract(j.value, '$.name'), '')) <> ''`,
+         SELECT d.id, j.key, lower(trim(j.value ->> '$.name')), j.value ->> '$.name'
+         FROM ${DUE} p JOIN documents d ON d.id = p.id, json_each(d.authors_json) j
+         WHERE trim(coalesce(j.value ->> '$.name', '')) <> ''`,
       `INSERT OR IGNORE INTO document_categories (document_id, category)
-         SELECT d.id, j.value FROM document_facets_pending p JOIN documents d ON d.id = p.id, json_each(d.categories_json) j
+         SELECT d.id, j.value FROM ${DUE} p JOIN documents d ON d.id = p.id, json_each(d.categories_json) j
          WHERE j.type = 'text' AND j.value <> ''`,
+      `INSERT INTO explorer_facet_counts (facet, value, count)
+         SELECT 'authors', author_key, count(DISTINCT document_id) FROM document_authors WHERE document_id IN ${DUE} GROUP BY author_key
+         ON CONFLICT (facet, value) DO UPDATE SET count = count + excluded.count`,
+      `INSERT INTO explorer_facet_counts (facet, value, count)
+         SELECT 'categories', category, count(*) FROM document_categories WHERE document_id IN ${DUE} GROUP BY category
+         ON CONFLICT (facet, value) DO UPDATE SET count = count + excluded.count`,
       'DELETE FROM document_facets_pending',
+      'DELETE FROM documents_fts_pending',
     ].map(s),
   };
 }
@@ -49,12 +60,9 @@ export function searchIndexPending(db: Database): boolean {
 export function flushSearchIndex(db: Database): number {
   const st = statements(db);
   return db.transaction(() => {
-    let indexed = 0;
-    if (st.ftsPending.get()) {
-      indexed = st.ftsInsert.run().changes;
-      st.ftsClear.run();
-    }
-    if (st.facetsPending.get()) st.facets.forEach((statement: Statement) => statement.run());
+    if (!st.ftsPending.get() && !st.facetsPending.get()) return 0;
+    const indexed = st.ftsInsert.run().changes;
+    st.facets.forEach((statement: Statement) => statement.run());
     return indexed;
   })();
 }

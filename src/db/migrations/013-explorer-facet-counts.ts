@@ -10,17 +10,21 @@ const bump = (facet: string, value: string, by: '+ 1' | '- 1') =>
  *
  * 1. explorer_facet_counts: per facet value, how many papers carry it (a
  *    paper once per value: an author named twice on one paper counts one),
- *    kept exact by triggers on the rows it counts, so whole-corpus facets are
- *    a read of a few hundred rows instead of a scan of millions. Years count
- *    documents by year ('undated' for none). Values whose count fell to 0
- *    stay as rows with count 0; readers skip them.
+ *    kept exact as those rows change, so whole-corpus facets are a read of a
+ *    few hundred rows instead of a scan of millions. Years count documents by
+ *    year ('undated' for none). Values whose count fell to 0 stay as rows with
+ *    count 0; readers skip them. Triggers count deletes, moves and, for years
+ *    and sources, inserts; author and category rows are inserted only by
+ *    flushSearchIndex(), which adds their counts in one grouped statement per
+ *    batch (per-row counting cost a fifth of a merge).
  * 2. document_authors and document_categories are derived in batches, as the
- *    full-text index is: writes queue the document in document_facets_pending
- *    and flushSearchIndex() derives the rows for the whole queue in one
- *    statement. Per-row triggers dirtied hundreds of scattered index pages per
- *    merged page of records (the by-key indexes); one batch per run writes
- *    each page once. Folding moves rows and queues the kept document, so its
- *    rows are rederived from its own lists.
+ *    full-text index is: a new document is already queued for the full-text
+ *    index (documents_fts_pending), a changed author or category list queues it
+ *    in document_facets_pending, and flushSearchIndex() derives the rows for
+ *    both queues in a few statements. Per-row triggers dirtied hundreds of
+ *    scattered index pages per merged page of records (the by-key indexes);
+ *    one batch per run writes each page once. Folding moves rows and queues the
+ *    kept document, so its rows are rederived from its own lists.
  * 3. Provenance's per-document index also holds the source, so "sources of
  *    these papers" is read from the index without the (large) record rows.
  */
@@ -37,15 +41,11 @@ export const explorerFacetCounts: Migration = {
         PRIMARY KEY (facet, value)
       ) WITHOUT ROWID;
 
-      CREATE TRIGGER facet_count_category_insert AFTER INSERT ON document_categories BEGIN ${bump('categories', 'new.category', '+ 1')} END;
       CREATE TRIGGER facet_count_category_delete AFTER DELETE ON document_categories BEGIN ${bump('categories', 'old.category', '- 1')} END;
       CREATE TRIGGER facet_count_category_update AFTER UPDATE OF category ON document_categories WHEN old.category IS NOT new.category BEGIN
         ${bump('categories', 'old.category', '- 1')} ${bump('categories', 'new.category', '+ 1')}
       END;
 
-      CREATE TRIGGER facet_count_author_insert AFTER INSERT ON document_authors
-      WHEN NOT EXISTS (SELECT 1 FROM document_authors WHERE document_id = new.document_id AND author_key = new.author_key AND position <> new.position)
-      BEGIN ${bump('authors', 'new.author_key', '+ 1')} END;
       CREATE TRIGGER facet_count_author_delete AFTER DELETE ON document_authors
       WHEN NOT EXISTS (SELECT 1 FROM document_authors WHERE document_id = old.document_id AND author_key = old.author_key)
       BEGIN ${bump('authors', 'old.author_key', '- 1')} END;
@@ -83,9 +83,6 @@ export const explorerFacetCounts: Migration = {
       DROP TRIGGER document_facets_authors;
       DROP TRIGGER document_facets_categories;
       CREATE TABLE document_facets_pending (id INTEGER PRIMARY KEY);
-      CREATE TRIGGER document_facets_queue_insert AFTER INSERT ON documents BEGIN
-        INSERT OR IGNORE INTO document_facets_pending (id) VALUES (new.id);
-      END;
       CREATE TRIGGER document_facets_queue_update AFTER UPDATE OF authors_json, categories_json ON documents
       WHEN old.authors_json IS NOT new.authors_json OR old.categories_json IS NOT new.categories_json BEGIN
         INSERT OR IGNORE INTO document_facets_pending (id) VALUES (new.id);
