@@ -147,17 +147,23 @@ export const WALK_MIN_MATCHES = 2_000;
  * keep the rows that match (the query's matches listed once, authors,
  * categories and sources tested per row by a seek); about corpus / matches ×
  * limit index entries are stepped over, so it pays once every filter matches
- * many papers. Matches are estimated per filter: the query's by counting its
- * matches up to WALK_MIN_MATCHES, the others from the facet counters.
+ * many papers. Matches are estimated per filter — the query's by counting its
+ * matches (up to a cap), the others from the facet counters — and combined as
+ * if independent (corpus × the product of each filter's share).
  */
 export function newestPlan(db: Database, filters: Filters): 'set' | 'walk' {
-  const estimates: number[] = [];
-  if (filters.query) {
-    estimates.push(prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)').pluck().get(ftsExpression(filters.query), WALK_MIN_MATCHES) as number);
-  }
   const counted = prepared(db, 'SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = ? AND value IN (SELECT value FROM json_each(?))').pluck();
+  const estimates: number[] = [];
   if (filters.authors.length) estimates.push(counted.get('authors', JSON.stringify(filters.authors.map(authorKey))) as number);
   if (filters.categories.length) estimates.push(counted.get('categories', JSON.stringify(filters.categories)) as number);
   if (filters.sources.length) estimates.push(counted.get('sources', JSON.stringify(filters.sources)) as number);
-  return estimates.length > 0 && Math.min(...estimates) >= WALK_MIN_MATCHES ? 'walk' : 'set';
+  if (filters.query) {
+    // Alone, the query only has to reach the threshold; beside other filters its share matters.
+    const cap = estimates.length ? 20 * WALK_MIN_MATCHES : WALK_MIN_MATCHES;
+    estimates.push(prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)').pluck().get(ftsExpression(filters.query), cap) as number);
+  }
+  if (estimates.length === 0) return 'set';
+  const corpus = prepared(db, `SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = 'years'`).pluck().get() as number;
+  const expected = estimates.reduce((n, e) => (corpus > 0 ? (n * e) / corpus : 0), corpus);
+  return expected >= WALK_MIN_MATCHES ? 'walk' : 'set';
 }
