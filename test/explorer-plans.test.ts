@@ -14,7 +14,7 @@ import { mergeRecords } from '../src/corpus/merge.js';
 import { flushSearchIndex } from '../src/corpus/search-index.js';
 import { searchExplorer } from '../src/explorer/search.js';
 import { parseSearchBody } from '../src/explorer/filters.js';
-import { newestPlan, WALK_MIN_MATCHES } from '../src/explorer/repo.js';
+import { newestPlan, planner, WALK_MIN_MATCHES } from '../src/explorer/repo.js';
 import { makeRecord } from './_corpus.js';
 
 const now = () => '2026-11-21T00:00:00.000Z';
@@ -52,19 +52,22 @@ async function pages(body: Record<string, unknown>, limit: number, count: number
 }
 
 test('many matches: the date-index walk answers what direct SQL answers, page after page', async () => {
-  const cases: [Record<string, unknown>, string, unknown[]][] = [
-    [{ query: 'soil' }, inFts, []],
-    [{ query: 'soil', categories: ['Odd'] }, `${inFts} AND d.id IN (SELECT document_id FROM document_categories WHERE category = 'Odd')`, []],
-    [{ categories: ['Even'], sources: ['crossref'] }, `d.id IN (SELECT document_id FROM document_categories WHERE category = 'Even') AND d.id IN (SELECT document_id FROM document_sources WHERE source = 'crossref')`, []],
-    [{ sources: ['crossref'], date_to: '2004-12-31' }, `d.id IN (SELECT document_id FROM document_sources WHERE source = 'crossref') AND d.sort_date <> '' AND d.sort_date <= '2004-12-31'`, []],
+  const cases: [Record<string, unknown>, string, string][] = [
+    [{ query: 'soil' }, inFts, 'probe'],
+    [{ query: 'soil', categories: ['Odd'] }, `${inFts} AND d.id IN (SELECT document_id FROM document_categories WHERE category = 'Odd')`, 'probe'],
+    [{ categories: ['Even'], sources: ['crossref'] }, `d.id IN (SELECT document_id FROM document_categories WHERE category = 'Even') AND d.id IN (SELECT document_id FROM document_sources WHERE source = 'crossref')`, 'walk'],
+    [{ sources: ['crossref'], date_to: '2004-12-31' }, `d.id IN (SELECT document_id FROM document_sources WHERE source = 'crossref') AND d.sort_date <> '' AND d.sort_date <= '2004-12-31'`, 'walk'],
   ];
-  for (const [body, where, args] of cases) {
-    const request = parseSearchBody(body);
-    const expected = direct(where, ...args);
-    const plan = newestPlan(db, request.filters);
-    assert.is(plan, 'walk', JSON.stringify(body));
-    assert.equal(await pages(body, 200, 3), expected.slice(0, 600), JSON.stringify(body));
+  for (const probeMinShare of [0.1, 2]) {
+    // 2: no query is common enough to be tested per row, so the query's matches are listed and the date index walked.
+    planner.probeMinShare = probeMinShare;
+    for (const [body, where, plan] of cases) {
+      const request = parseSearchBody(body);
+      assert.is(newestPlan(db, request.filters), probeMinShare > 1 ? 'walk' : plan, JSON.stringify(body));
+      assert.equal(await pages(body, 200, 3), direct(where).slice(0, 600), JSON.stringify(body));
+    }
   }
+  planner.probeMinShare = 0.1;
 });
 
 test('few matches or a selective combination: the matches are listed and sorted, same answer', async () => {

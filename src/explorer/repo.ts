@@ -24,6 +24,8 @@ export interface WhereOptions {
   id?: string;
   /** Test authors, categories and sources per row by a seek instead of listing their papers. */
   probe?: boolean;
+  /** Test the query per row in the full-text index too (pays only when most rows match). */
+  probeQuery?: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export function filterWhere(filters: Filters, omit?: FacetName | 'query' | 'date
       ? `EXISTS (SELECT 1 FROM ${table} x${index} WHERE x.document_id = ${id} AND x.${column} IN (SELECT value FROM json_each(?)))`
       : `${id} IN (SELECT document_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?)))`;
   if (filters.query && omit !== 'query') {
-    parts.push(`${id} IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)`);
+    parts.push(how.probeQuery ? `EXISTS (SELECT 1 FROM documents_fts f WHERE f.rowid = ${id} AND documents_fts MATCH ?)` : `${id} IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)`);
     args.push(ftsExpression(filters.query));
   }
   if (filters.authors.length && omit !== 'authors') {
@@ -140,30 +142,42 @@ export function ensureIndexed(db: Database): void {
 
 /** Below this many matches a filter's papers are read and sorted; from it on, the date index is walked. */
 export const WALK_MIN_MATCHES = 2_000;
+/** From this share of the corpus matching the query on, the walk tests the query per row instead of listing its matches (tests lower or raise it). */
+export const planner = { probeMinShare: 0.1 };
+
+export type NewestPlan = 'set' | 'walk' | 'probe';
 
 /**
  * How the newest-first page is read. "set": list the matching papers and sort
  * them (cheap while they are few). "walk": walk the date index newest first and
  * keep the rows that match (the query's matches listed once, authors,
  * categories and sources tested per row by a seek); about corpus / matches ×
- * limit index entries are stepped over, so it pays once every filter matches
- * many papers. Matches are estimated per filter — the query's by counting its
- * matches (up to a cap), the others from the facet counters — and combined as
- * if independent (corpus × the product of each filter's share).
+ * limit index entries are stepped over, so it pays once the filters match
+ * many papers. "probe": the walk, testing the query per row as well, for a
+ * query most papers match (listing a million matches costs more than testing
+ * a few hundred rows). The query's share of the corpus is read from where its
+ * WALK_MIN_MATCHES-th newest match lies (one doclist read, stopped there); the
+ * other filters' from the facet counters; shares combine as if independent.
  */
-export function newestPlan(db: Database, filters: Filters): 'set' | 'walk' {
-  const counted = prepared(db, 'SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = ? AND value IN (SELECT value FROM json_each(?))').pluck();
-  const estimates: number[] = [];
-  if (filters.authors.length) estimates.push(counted.get('authors', JSON.stringify(filters.authors.map(authorKey))) as number);
-  if (filters.categories.length) estimates.push(counted.get('categories', JSON.stringify(filters.categories)) as number);
-  if (filters.sources.length) estimates.push(counted.get('sources', JSON.stringify(filters.sources)) as number);
-  if (filters.query) {
-    // Alone, the query only has to reach the threshold; beside other filters its share matters.
-    const cap = estimates.length ? 20 * WALK_MIN_MATCHES : WALK_MIN_MATCHES;
-    estimates.push(prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)').pluck().get(ftsExpression(filters.query), cap) as number);
-  }
-  if (estimates.length === 0) return 'set';
+export function newestPlan(db: Database, filters: Filters): NewestPlan {
   const corpus = prepared(db, `SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = 'years'`).pluck().get() as number;
-  const expected = estimates.reduce((n, e) => (corpus > 0 ? (n * e) / corpus : 0), corpus);
-  return expected >= WALK_MIN_MATCHES ? 'walk' : 'set';
+  if (corpus === 0) return 'set';
+  const counted = prepared(db, 'SELECT coalesce(sum(count), 0) FROM explorer_facet_counts WHERE facet = ? AND value IN (SELECT value FROM json_each(?))').pluck();
+  const shares: number[] = [];
+  if (filters.authors.length) shares.push((counted.get('authors', JSON.stringify(filters.authors.map(authorKey))) as number) / corpus);
+  if (filters.categories.length) shares.push((counted.get('categories', JSON.stringify(filters.categories)) as number) / corpus);
+  if (filters.sources.length) shares.push((counted.get('sources', JSON.stringify(filters.sources)) as number) / corpus);
+  let queryShare: number | null = null;
+  if (filters.query) {
+    const nth = prepared(db, 'SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').pluck().get(ftsExpression(filters.query), WALK_MIN_MATCHES - 1) as
+      | number
+      | undefined;
+    if (nth === undefined) return 'set'; // fewer matches than the threshold
+    const newest = prepared(db, 'SELECT max(id) FROM documents').pluck().get() as number;
+    queryShare = Math.min(1, WALK_MIN_MATCHES / Math.max(1, newest - nth + 1));
+    shares.push(queryShare);
+  }
+  if (shares.length === 0) return 'set';
+  if (corpus * shares.reduce((a, b) => a * b, 1) < WALK_MIN_MATCHES) return 'set';
+  return queryShare !== null && queryShare >= planner.probeMinShare ? 'probe' : 'walk';
 }

@@ -51,8 +51,9 @@ function keywordPage(ctx: Context, filters: Filters, sort: SearchRequest['sort']
       more: rows.length > limit,
     };
   }
-  const walking = newestPlan(ctx.db, filters) === 'walk';
-  const where = filterWhere(filters, undefined, { probe: walking });
+  const plan = newestPlan(ctx.db, filters);
+  const walking = plan !== 'set';
+  const where = filterWhere(filters, undefined, { probe: walking, probeQuery: plan === 'probe' });
   const seek = after?.kind === 'date' ? ' AND (d.sort_date, d.id) < (?, ?)' : '';
   const walk = walking ? ' INDEXED BY documents_by_date' : '';
   const sql = `SELECT ${PAPER_COLUMNS} FROM documents d${walk} WHERE ${where.sql}${seek} ORDER BY d.sort_date DESC, d.id DESC LIMIT ?`;
