@@ -23,6 +23,7 @@ const { parseSearchBody, parseFacetsBody } = await load('src/explorer/filters.js
 const { createContext } = await load('src/context.js');
 const { silentLogger } = await load('src/log.js');
 
+const loadavg = () => `load ${os.loadavg()[0].toFixed(2)}`;
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const keep = process.env.BENCH_DB;
 const dir = keep ? path.dirname(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
@@ -76,12 +77,16 @@ db.close();
 
 const ctx = createContext({ env: { SVC_DATA_DIR: dir, SVC_STATE_DIR: path.join(dir, 'state') }, log: silentLogger });
 db = ctx.db;
+console.log(`${os.cpus().length} CPUs, ${loadavg()} at start`);
 console.log(`corpus: ${db.prepare('SELECT count(*) FROM documents').pluck().get()} documents, ${(fs.statSync(file).size / 1e9).toFixed(2)} GB`);
 
 function stats(times) {
   const s = [...times].sort((a, b) => a - b);
   const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
   return `p50 ${at(0.5).toFixed(2)} ms  p95 ${at(0.95).toFixed(2)} ms  max ${s[s.length - 1].toFixed(2)} ms`;
+}
+function statsLoad(times) {
+  return `${stats(times)}  (${loadavg()})`;
 }
 async function time(fn, runs) {
   const out = [];
@@ -102,20 +107,20 @@ for (const term of terms) {
   const label = `"${term}" (${hits(term)} matches)`.padEnd(28);
   const explorer = await time(() => searchExplorer(ctx, parseSearchBody({ query: term })), 40);
   const raw = await time(() => rawNewest.all(term), 40);
-  console.log(`  ${label} newest     explorer ${stats(explorer)} | raw ${stats(raw)}`);
+  console.log(`  ${label} newest     explorer ${stats(explorer)} | raw ${statsLoad(raw)}`);
   const rel = await time(() => searchExplorer(ctx, parseSearchBody({ query: term, sort: 'relevance' })), 20);
   const rawr = await time(() => rawRank.all(term), 20);
-  console.log(`  ${''.padEnd(28)} relevance  explorer ${stats(rel)} | raw ${stats(rawr)}`);
+  console.log(`  ${''.padEnd(28)} relevance  explorer ${stats(rel)} | raw ${statsLoad(rawr)}`);
 }
 const filtered = await time((i) => searchExplorer(ctx, parseSearchBody({ categories: [CATEGORIES[i % 50]], date_from: '2000-01-01' })), 40);
-console.log(`  no query, category + date window            explorer ${stats(filtered)}`);
+console.log(`  no query, category + date window            explorer ${statsLoad(filtered)}`);
 const page2 = await time(async (i) => {
   const first = await searchExplorer(ctx, parseSearchBody({ query: terms[i % terms.length] }));
   if (first.next_cursor) await searchExplorer(ctx, parseSearchBody({ query: terms[i % terms.length], cursor: first.next_cursor }));
 }, 20);
-console.log(`  first + second page by cursor                explorer ${stats(page2)}`);
+console.log(`  first + second page by cursor                explorer ${statsLoad(page2)}`);
 
-console.log('\nfacets (authors, categories, sources, years; exact counts), 5 runs each:');
+console.log(`\nfacets (authors, categories, sources, years), 5 runs each (exact: counters or ≤ ${(await load('src/explorer/facets.js')).COUNT_BOUND} matching papers):`);
 for (const [label, body] of [
   ['rare word', { query: terms[0] }],
   ['medium word', { query: terms[2] }],
@@ -123,8 +128,9 @@ for (const [label, body] of [
   ['one category', { categories: [CATEGORIES[100]] }],
   ['whole corpus', {}],
 ]) {
-  const runs = await time(() => explorerFacets(ctx, parseFacetsBody(body)), 5);
-  console.log(`  ${label.padEnd(14)} ${stats(runs)}`);
+  let answer;
+  const runs = await time(() => (answer = explorerFacets(ctx, parseFacetsBody(body))), 5);
+  console.log(`  ${label.padEnd(14)} ${statsLoad(runs)}  total ${answer.total}, exact ${answer.exact}`);
 }
 
 console.log('\ncursor paging while papers are inserted between pages:');

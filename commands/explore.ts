@@ -82,7 +82,7 @@ export function register(program: Command, io: Io): void {
         if (o.facets) {
           const answer = explorerFacets(ctx, parseFacetsBody(filters));
           emit(io, answer, () =>
-            [`${answer.total} papers match.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${f.distinct_values} values)\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
+            [`${answer.total} papers match.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${f.distinct_values} values${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
           );
           return;
         }

@@ -68,6 +68,8 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   document_authors: 'corpus',
   document_categories: 'corpus',
   documents_fts_vocab: 'corpus',
+  explorer_facet_counts: 'corpus',
+  document_facets_pending: 'corpus',
   lifecycle_events: 'corpus',
   lifecycle_checks: 'corpus',
   lifecycle_runs: 'corpus',

@@ -11,7 +11,7 @@ import { decodeCursor, encodeCursor, fingerprint, type CursorKey } from './curso
 import type { Filters, SearchRequest } from './filters.js';
 import { ftsExpression } from './fts-query.js';
 import { PAPER_COLUMNS, paperView, papersByIds, type Paper, type PaperRow } from './paper.js';
-import { ensureIndexed, filterWhere, prepared, probeIsCheaper } from './repo.js';
+import { ensureIndexed, filterWhere, newestPlan, prepared } from './repo.js';
 import { semanticSearchOf, unavailableReason } from './semantic.js';
 
 export const SEARCH_NOTE =
@@ -34,19 +34,29 @@ export interface SearchAnswer {
 function keywordPage(ctx: Context, filters: Filters, sort: SearchRequest['sort'], limit: number, after: CursorKey | null): { papers: Paper[]; last: CursorKey | null; more: boolean } {
   ensureIndexed(ctx.db);
   if (sort === 'relevance' && filters.query) {
-    const where = filterWhere(filters, 'query');
+    // Ranked in the full-text index alone; the documents are read only when a date window needs
+    // them, and only the page's papers are read in full.
+    const dated = Boolean(filters.dateFrom || filters.dateTo);
+    const where = filterWhere(filters, 'query', { id: 'r.id' });
     const seek = after?.kind === 'score' ? ' AND (r.score > ? OR (r.score = ? AND r.id > ?))' : '';
-    const sql = `SELECT ${PAPER_COLUMNS}, r.score FROM (SELECT rowid AS id, rank AS score FROM documents_fts WHERE documents_fts MATCH ?) r
-      JOIN documents d ON d.id = r.id WHERE ${where.sql}${seek} ORDER BY r.score, r.id LIMIT ?`;
+    const sql = `SELECT r.id, r.score FROM (SELECT rowid AS id, rank AS score FROM documents_fts WHERE documents_fts MATCH ?) r
+      ${dated ? 'JOIN documents d ON d.id = r.id ' : ''}WHERE ${where.sql}${seek} ORDER BY r.score, r.id LIMIT ?`;
     const seekArgs = after?.kind === 'score' ? [after.score, after.score, after.id] : [];
-    const rows = prepared(ctx.db, sql).all(ftsExpression(filters.query), ...where.args, ...seekArgs, limit + 1) as (PaperRow & { score: number })[];
-    const page = rows.slice(0, limit);
-    const tail = page[page.length - 1];
-    return { papers: page.map(paperView), last: tail ? { kind: 'score', score: tail.score, id: tail.id } : null, more: rows.length > limit };
+    const rows = prepared(ctx.db, sql).all(ftsExpression(filters.query), ...where.args, ...seekArgs, limit + 1) as { id: number; score: number }[];
+    const ranked = rows.slice(0, limit);
+    const tail = ranked[ranked.length - 1];
+    return {
+      papers: papersByIds(ctx.db, ranked.map((r) => r.id)),
+      last: tail ? { kind: 'score', score: tail.score, id: tail.id } : null,
+      more: rows.length > limit,
+    };
   }
-  const where = filterWhere(filters, undefined, filters.query && probeIsCheaper(ctx.db, filters.query) ? 'probe' : 'set');
+  const plan = newestPlan(ctx.db, filters);
+  const walking = plan !== 'set';
+  const where = filterWhere(filters, undefined, { probe: walking, probeQuery: plan === 'probe' });
   const seek = after?.kind === 'date' ? ' AND (d.sort_date, d.id) < (?, ?)' : '';
-  const sql = `SELECT ${PAPER_COLUMNS} FROM documents d WHERE ${where.sql}${seek} ORDER BY d.sort_date DESC, d.id DESC LIMIT ?`;
+  const walk = walking ? ' INDEXED BY documents_by_date' : '';
+  const sql = `SELECT ${PAPER_COLUMNS} FROM documents d${walk} WHERE ${where.sql}${seek} ORDER BY d.sort_date DESC, d.id DESC LIMIT ?`;
   const seekArgs = after?.kind === 'date' ? [after.date, after.id] : [];
   const rows = prepared(ctx.db, sql).all(...where.args, ...seekArgs, limit + 1) as PaperRow[];
   const page = rows.slice(0, limit);
@@ -73,6 +83,7 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
       const after = key?.kind === 'distance' ? key : null;
       let candidates: Set<number> | undefined;
       if (hasNonQueryFilter(filters)) {
+        ensureIndexed(ctx.db);
         const where = filterWhere(filters, 'query');
         candidates = new Set(prepared(ctx.db, `SELECT d.id FROM documents d WHERE ${where.sql}`).pluck().all(...where.args) as number[]);
       }

@@ -12,6 +12,7 @@ import { deliveries } from './005-deliveries.js';
 import { evidence } from './017-evidence.js';
 import { readingQueue } from './006-reading-queue.js';
 import { corpusProvenance } from './012-corpus-provenance.js';
+import { explorerFacetCounts } from './013-explorer-facet-counts.js';
 import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
 import { similarityOwners } from './019-similarity-owners.js';
@@ -21,8 +22,9 @@ import { answers } from './018-answers.js';
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
  * 2 corpus, 3 executions, 4 routines and scheduler, 5 deliveries, 6 reading
  * queue, 7 lifecycle and watchdog, 8 watch profiles, 9 embeddings, 10 links,
- * 11 administration, 12 corpus provenance, 15 assistant, 16 library,
- * 17 evidence, 18 selected answers, 19 owners of similarity runs.
+ * 11 administration, 12 corpus provenance, 13 explorer facet counts,
+ * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
+ * similarity runs.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -31,9 +33,10 @@ export const MIGRATIONS: Migration[] = [
   routines,
   // area: delivery (5)
   deliveries,
-  // area: explorer (6, 12)
+  // area: explorer (6, 12, 13)
   readingQueue,
   corpusProvenance,
+  explorerFacetCounts,
   // area: analytics (7)
   lifecycleWatchdog,
   // area: profiles (8)
