@@ -288,6 +288,12 @@ test('consent: replay returns the same answer; wrong hash, missing confirmation,
   const p3 = (await s.preview({ choices: choices.openai() })).json();
   refusal(await s.call('POST', s.A('/answers'), { ...consent, preview_id: p3.preview_id, request_sha256: p3.request_sha256 }), 409, 'connection_unavailable');
   s.t.ctx.credentials.set('openai_api_key', 'sk-openai-secret-1234');
+  // The connection now goes elsewhere (another endpoint): the consent was to the old route.
+  const p4 = (await s.preview({ choices: choices.openai() })).json();
+  const endpoint = s.t.ctx.config.ai.urls.openai;
+  s.t.ctx.config.ai.urls.openai = 'http://127.0.0.1:9/elsewhere';
+  refusal(await s.call('POST', s.A('/answers'), { ...consent, preview_id: p4.preview_id, request_sha256: p4.request_sha256 }), 409, 'route_changed');
+  s.t.ctx.config.ai.urls.openai = endpoint;
 });
 
 test('history is ascending under a fixed ceiling, 50 at most; the answer limit refuses without deleting', async () => {

@@ -8,7 +8,7 @@
 import type { Context } from '../context.js';
 import { isSvcError } from '../errors.js';
 import { evidenceOf } from '../evidence/service.js';
-import { cliAvailability, apiAvailability } from '../assistant/connections.js';
+import { cliAvailability, apiAvailability, routeDigest } from '../assistant/connections.js';
 import { findApiProvider, findCliProvider } from '../providers/provider-catalog.js';
 import { assemble, REQUEST_LIMITATIONS, type AssembleInput, type Assembly } from './assemble.js';
 import { SYSTEM_BYTES, SYSTEM_SHA256 } from './prompt.js';
@@ -20,6 +20,8 @@ export interface PreviewEntry {
   view: PreviewView;
   input: Omit<AssembleInput, 'signal'>;
   projectRow: number;
+  /** Where the chosen connection was reached at preview time (private): send refuses if it moved. */
+  routeDigest: string;
   expiresAt: number;
   residentBytes: number;
 }
@@ -118,7 +120,8 @@ export async function createPreview(ctx: Context, input: AssembleInput): Promise
     for (const e of answers.previews.values()) resident += e.residentBytes;
     if (resident > limits.previewResidentBytes) throw reasons.previewMemory(limits.previewResidentBytes);
     const { signal: _s, ...kept } = input;
-    answers.previews.set(previewId, { view, input: kept, projectRow: assembly.project.id, expiresAt, residentBytes });
+    const route = routeDigest(ctx, assembly.payload.choices.runtime, assembly.payload.choices.provider);
+    answers.previews.set(previewId, { view, input: kept, projectRow: assembly.project.id, routeDigest: route, expiresAt, residentBytes });
     return view;
   } finally {
     clearTimeout(timer);

@@ -41,6 +41,7 @@ export const notConfirmed = () => e(422, 'not_confirmed', 'Sending requires conf
 export const requestHashMismatch = () => e(409, 'request_hash_mismatch', 'request_sha256 is not the hash of this preview; read the preview again.');
 export const requestChanged = () => e(409, 'request_changed', 'The selected facts changed since the preview (files, pages, notes, revision or settings); make a new preview.');
 export const runtimeMismatch = (actual: string) => e(409, 'runtime_mismatch', 'expected_runtime_id is not the runtime of this server.', { actual_runtime_id: actual });
+export const routeChanged = () => e(409, 'route_changed', 'The chosen connection now goes elsewhere (its endpoint or agent CLI changed) since the preview; make a new preview.');
 export const connectionUnavailable = (why: string) => e(409, 'connection_unavailable', `The chosen connection cannot run here: ${why}`);
 export const cleanupPending = () => e(409, 'cleanup_pending', 'A cancelled answer is still cleaning up; try again shortly.');
 

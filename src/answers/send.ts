@@ -63,6 +63,8 @@ export async function sendAnswer(ctx: Context, input: SendInput): Promise<{ answ
   if (answers.cleaning.size > 0) throw reasons.cleanupPending();
   const status = connectionStatus(ctx, preview.view.payload.choices);
   if (!status.available) throw reasons.connectionUnavailable(status.reason ?? 'unavailable.');
+  const route = routeDigest(ctx, preview.view.payload.choices.runtime, preview.view.payload.choices.provider);
+  if (route !== preview.routeDigest) throw reasons.routeChanged();
   // Re-extract and recheck: the same selection must give the same request now.
   const again = await assemble(ctx, answers.limits, { ...preview.input, signal: input.signal });
   if (again.facts.request_sha256 !== input.requestSha256) throw reasons.requestChanged();
@@ -79,7 +81,7 @@ export async function sendAnswer(ctx: Context, input: SendInput): Promise<{ answ
       request_sha256: again.facts.request_sha256,
       request_json: JSON.stringify(again.payload),
       owner_runtime_id: ctx.runtimeId,
-      route_digest: routeDigest(ctx, again.payload.choices.runtime, again.payload.choices.provider),
+      route_digest: route,
       created_at_utc: ctx.nowIso(),
     });
     return { row: repo.byId(project.id, answerId)!, replayed: false };
