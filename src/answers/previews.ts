@@ -8,8 +8,7 @@
 import type { Context } from '../context.js';
 import { isSvcError } from '../errors.js';
 import { evidenceOf } from '../evidence/service.js';
-import { cliAvailability, apiAvailability, routeDigest } from '../assistant/connections.js';
-import { findApiProvider, findCliProvider } from '../providers/provider-catalog.js';
+import { availabilityOf, routeDigest } from '../assistant/connections.js';
 import { assemble, REQUEST_LIMITATIONS, type AssembleInput, type Assembly } from './assemble.js';
 import { SYSTEM_BYTES, SYSTEM_SHA256 } from './prompt.js';
 import * as reasons from './reasons.js';
@@ -24,16 +23,6 @@ export interface PreviewEntry {
   routeDigest: string;
   expiresAt: number;
   residentBytes: number;
-}
-
-/** Whether the chosen connection can run here (local prerequisites only). */
-export function connectionStatus(ctx: Context, choices: AnswerChoices): { available: boolean; reason: string | null } {
-  if (choices.runtime === 'api_key') {
-    const p = findApiProvider(choices.provider);
-    return p ? apiAvailability(ctx, p) : { available: false, reason: 'The provider is not offered.' };
-  }
-  const c = findCliProvider(choices.provider);
-  return c ? cliAvailability(ctx, c) : { available: false, reason: 'The CLI provider is not offered.' };
 }
 
 function purge(ctx: Context): void {
@@ -80,7 +69,7 @@ function viewOf(ctx: Context, a: Assembly, previewId: string, expiresAt: number)
       page_count: f.page_count,
     })),
     available_notes: available.map((n) => ({ note_id: n.id, file_id: n.file_id, version_id: n.version_id, kind: n.kind, text: n.body, selected: selected.has(n.id) })),
-    connection: connectionStatus(ctx, a.payload.choices),
+    connection: availabilityOf(ctx, a.payload.choices.runtime, a.payload.choices.provider),
     system_bytes: SYSTEM_BYTES,
     system_sha256: SYSTEM_SHA256,
     user_bytes: a.facts.user_bytes,

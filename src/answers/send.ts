@@ -5,12 +5,12 @@
  * An identical repeated consent returns the answer it already admitted.
  */
 import type { Context } from '../context.js';
-import { routeDigest } from '../assistant/connections.js';
+import { availabilityOf, routeDigest } from '../assistant/connections.js';
 import { requireProject } from '../evidence/service.js';
 import { assemble } from './assemble.js';
 import { LaneError, type Lane } from './lane.js';
 import { LiveRun } from './live.js';
-import { connectionStatus, dropPreview, livePreview } from './previews.js';
+import { dropPreview, livePreview } from './previews.js';
 import * as reasons from './reasons.js';
 import { answersRepo } from './repo.js';
 import { startRun } from './run.js';
@@ -61,9 +61,10 @@ export async function sendAnswer(ctx: Context, input: SendInput): Promise<{ answ
   if (preview.projectRow !== project.id || preview.view.vault_id !== input.expectedVaultId) throw reasons.previewNotFound();
   if (preview.view.request_sha256 !== input.requestSha256) throw reasons.requestHashMismatch();
   if (answers.cleaning.size > 0) throw reasons.cleanupPending();
-  const status = connectionStatus(ctx, preview.view.payload.choices);
+  const { runtime, provider } = preview.view.payload.choices;
+  const status = availabilityOf(ctx, runtime, provider);
   if (!status.available) throw reasons.connectionUnavailable(status.reason ?? 'unavailable.');
-  const route = routeDigest(ctx, preview.view.payload.choices.runtime, preview.view.payload.choices.provider);
+  const route = routeDigest(ctx, runtime, provider);
   if (route !== preview.routeDigest) throw reasons.routeChanged();
   // Re-extract and recheck: the same selection must give the same request now.
   const again = await assemble(ctx, answers.limits, { ...preview.input, signal: input.signal });
