@@ -11,9 +11,9 @@
  */
 import crypto from 'node:crypto';
 import { SvcError } from '../errors.js';
+import { hasLoneSurrogate } from '../evidence/codepoints.js';
 import { parseStrictJson as parseNoDuplicates, StrictJsonError } from '../util/json-strict.js';
 
-const LONE_SURROGATE = /\p{Cs}/u;
 /** Deeper than any answer document may be (output depth 8); guards the recursion. */
 const MAX_DEPTH = 64;
 
@@ -70,7 +70,7 @@ function write(value: unknown, path: string, seen: Set<object>, depth: number): 
 }
 
 function writeString(text: string, path: string): string {
-  if (LONE_SURROGATE.test(text)) throw canonicalInvalid('a lone surrogate', path);
+  if (hasLoneSurrogate(text)) throw canonicalInvalid('a lone surrogate', path);
   // With no lone surrogate present JSON.stringify escapes exactly `"`, `\` and U+0000–U+001F.
   return JSON.stringify(text);
 }
@@ -81,7 +81,7 @@ function writeString(text: string, path: string): string {
  * literal or escaped (`"\ud800"`). Refusals are SvcError 422 `json_invalid`.
  */
 export function parseStrictJson(text: string): unknown {
-  if (LONE_SURROGATE.test(text)) throw jsonInvalid('the text holds a lone surrogate', { kind: 'lone_surrogate' });
+  if (hasLoneSurrogate(text)) throw jsonInvalid('the text holds a lone surrogate', { kind: 'lone_surrogate' });
   let value: unknown;
   try {
     value = parseNoDuplicates(text);
@@ -98,7 +98,7 @@ export function parseStrictJson(text: string): unknown {
 }
 
 function findLoneSurrogate(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
+  if (typeof value === 'string') return hasLoneSurrogate(value) ? path : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const hit = findLoneSurrogate(value[i], `${path}[${i}]`);
@@ -108,7 +108,7 @@ function findLoneSurrogate(value: unknown, path: string): string | undefined {
   }
   if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
-      if (LONE_SURROGATE.test(key)) return `${path} (key)`;
+      if (hasLoneSurrogate(key)) return `${path} (key)`;
       const hit = findLoneSurrogate(child, `${path}.${key}`);
       if (hit) return hit;
     }

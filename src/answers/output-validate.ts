@@ -21,6 +21,7 @@
  */
 import { parseStrictJson } from './canonical-json.js';
 import { SvcError } from '../errors.js';
+import { codepointLength } from '../evidence/codepoints.js';
 
 export const OUTPUT_LIMITS = {
   modelTextBytes: 64 * 1024,
@@ -171,7 +172,7 @@ class Walk {
     const source = this.sources.get(sourceId);
     if (!source) refuse('citation_source_unknown', `${path}.source_id`, `${sourceId} is not a selected source of this request`);
     const quote = string(c.quote, `${path}.quote`);
-    const length = [...quote].length;
+    const length = codepointLength(quote);
     if (length === 0) refuse('quote_empty', `${path}.quote`, 'A quote is at least one codepoint');
     if (length > OUTPUT_LIMITS.quoteCodepoints) refuse('quote_too_long', `${path}.quote`, `A quote is at most ${OUTPUT_LIMITS.quoteCodepoints} codepoints`);
     this.visible(quote, `${path}.quote`);
@@ -198,7 +199,7 @@ class Walk {
   }
 
   visible(value: string, path: string): string {
-    this.visibleCodepoints += [...value].length;
+    this.visibleCodepoints += codepointLength(value);
     if (this.visibleCodepoints > OUTPUT_LIMITS.visibleCodepoints) {
       refuse('visible_text_too_long', path, `The output's visible text exceeds ${OUTPUT_LIMITS.visibleCodepoints} codepoints`);
     }
