@@ -4,6 +4,7 @@
 // real ones (the Europe PMC fixture's fields, varied ids and titles); each
 // batch of 100 is one transaction, as a source page is in a run. Half of every
 // measured set are new works, half already known (joined by DOI).
+// WAL checkpoints run on their own thread, as in a run (db/checkpointer.ts).
 // Run after `npm run build`.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,7 @@ const { openDatabase } = await import(path.join(root, 'dist/src/db/open.js'));
 const { mergeRecords } = await import(path.join(root, 'dist/src/corpus/merge.js'));
 const { parseResponse } = await import(path.join(root, 'dist/src/sources/europepmc.js'));
 const { flushSearchIndex } = await import(path.join(root, 'dist/src/corpus/search-index.js'));
+const { startCheckpointer } = await import(path.join(root, 'dist/src/db/checkpointer.js'));
 
 const templates = parseResponse(fs.readFileSync(path.join(root, 'test/fixtures/europepmc/search-cancer-lite.json'), 'utf8')).records;
 const now = () => '2026-11-21T00:00:00.000Z';
@@ -44,7 +46,10 @@ function merge(db, from, count, source) {
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-merge-'));
-const { db } = openDatabase(path.join(dir, 'svc.db'), now);
+const file = path.join(dir, 'svc.db');
+const { db } = openDatabase(file, now);
+// As a run does (executions/runner.ts): WAL checkpoints on their own thread.
+const checkpointer = startCheckpointer(db, file);
 try {
   let stored = 0;
   for (const target of [10_000, 100_000]) {
@@ -65,6 +70,7 @@ try {
   const provenance = db.prepare('SELECT count(*) FROM document_sources').pluck().get();
   console.log(`corpus now: ${docs} documents, ${provenance} provenance rows`);
 } finally {
+  await checkpointer.stop();
   db.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }

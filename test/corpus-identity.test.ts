@@ -212,7 +212,9 @@ test('ChemCrow: Semantic Scholar’s match names both versions: the journal DOI,
     arxiv: '2304.05376',
     pmid: '38799228',
     pmcid: 'PMC11116106',
-    fallback: { titleKey: identityKeys(chemcrow.journal()).fallback!.titleKey, year: 2023, firstAuthor: 'bran' },
+    title: identityKeys(chemcrow.journal()).title,
+    firstAuthor: 'bran',
+    fallback: { titleKey: identityKeys(chemcrow.journal()).title, year: 2023, firstAuthor: 'bran' },
   });
   // A published record by type, but not in every field: S2's `venue` is an abbreviation (its
   // journal.name says "Nature Machine Intelligence") and its date is the arXiv posting's.

@@ -83,6 +83,37 @@ test('facet counters stay exact across inserts, joins, folds, year changes and d
   db.close();
 });
 
+test('counters stay exact when one batch holds a new work, its second source, a repeat of one source and a re-sighting', () => {
+  const db = openDb();
+  const work = (source: string, nativeId: string) => makeRecord(20, { source, nativeId, publicationDate: '2022-02-02' });
+  merge(db, [work('crossref', 'A'), work('crossref', 'A2'), work('openalex', 'W20'), makeRecord(21, { publicationDate: undefined, datePrecision: undefined })]);
+  assertExact(db, 'one batch');
+  assert.is(db.prepare("SELECT count FROM explorer_facet_counts WHERE facet = 'sources' AND value = 'crossref'").pluck().get(), 2, 'a source counts a paper once');
+  merge(db, [work('crossref', 'A'), work('openalex', 'W20'), work('arxiv', 'X20')]);
+  assertExact(db, 're-sightings and a third source');
+  db.close();
+});
+
+test('a paper written without merge is never deleted from a full-text index it is not in; once changed, the next flush indexes it', () => {
+  const db = openDb();
+  merge(db, [makeRecord(1, { title: 'Merged soil paper' })]);
+  flushSearchIndex(db);
+  const id = db
+    .prepare("INSERT INTO documents (title, title_key, abstract, first_seen_at_utc, updated_at_utc) VALUES ('Hand written peat paper', 'hand written peat paper', 'Peat.', ?, ?)")
+    .run(now(), now()).lastInsertRowid;
+  db.prepare("UPDATE documents SET title = 'Hand written bog paper' WHERE id = ?").run(id);
+  flushSearchIndex(db);
+  db.prepare("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')").run();
+  const search = (word: string) => db.prepare('SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?').pluck().all(word);
+  assert.equal(search('bog'), [Number(id)]);
+  assert.equal(search('peat'), [Number(id)], 'its abstract is indexed too');
+  assert.equal(search('soil').length, 1);
+  db.prepare('DELETE FROM documents WHERE id = ?').run(id);
+  db.prepare("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')").run();
+  assert.equal(search('bog'), []);
+  db.close();
+});
+
 test('beyond the bound a filtered facet says exact: false and counts over the most recent matching papers; total stays exact', () => {
   const db = openDb();
   const ctx = { db } as Context;

@@ -11,6 +11,9 @@ export interface IdentityKeys {
   arxiv?: string;
   pmid?: string;
   pmcid?: string;
+  /** Normalized title and first author's family name, as stored on the document (computed once per record). */
+  title: string;
+  firstAuthor: string;
   /** title key, year, first author family key; absent when too weak to match on. */
   fallback?: { titleKey: string; year: number; firstAuthor: string };
 }
@@ -19,14 +22,14 @@ export interface IdentityKeys {
 const MIN_TITLE_KEY_LENGTH = 16;
 
 export function identityKeys(record: NormalizedRecord): IdentityKeys {
-  const keys: IdentityKeys = {};
+  const title = titleKey(record.title);
+  const author = firstAuthorKey(record.authors);
+  const keys: IdentityKeys = { title, firstAuthor: author };
   if (record.doi) keys.doi = record.doi;
   if (record.ids.arxiv) keys.arxiv = record.ids.arxiv;
   if (record.ids.pmid) keys.pmid = record.ids.pmid;
   if (record.ids.pmcid) keys.pmcid = record.ids.pmcid;
-  const title = titleKey(record.title);
   const year = record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : undefined;
-  const author = firstAuthorKey(record.authors);
   if (title.length >= MIN_TITLE_KEY_LENGTH && year && author) keys.fallback = { titleKey: title, year, firstAuthor: author };
   return keys;
 }

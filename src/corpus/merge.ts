@@ -17,7 +17,7 @@ import type { Author, NormalizedRecord, Relation } from '../sources/types.js';
 import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
 import { DOCUMENT_COLUMNS } from './read.js';
-import { identityKeys } from './identity-keys.js';
+import { identityKeys, type IdentityKeys } from './identity-keys.js';
 
 export interface MergeInput {
   record: NormalizedRecord;
@@ -50,6 +50,11 @@ function prepare(db: Database) {
     provenance: s(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json) VALUES (?, ?, ?, ?, ?, ?)
                    ON CONFLICT (source, native_id) DO UPDATE SET document_id = excluded.document_id, last_seen_at_utc = excluded.last_seen_at_utc,
                    record_json = excluded.record_json`),
+    // What triggers did per row before migration 20, done here: see mergeRecords.
+    queueForIndex: s('INSERT OR IGNORE INTO documents_fts_pending (id) VALUES (?)'),
+    sourceHeld: s('SELECT EXISTS (SELECT 1 FROM document_sources WHERE document_id = ? AND source = ?)').pluck(),
+    addCounts: s(`INSERT INTO explorer_facet_counts (facet, value, count) SELECT ?, key, value FROM json_each(?) WHERE true
+                  ON CONFLICT (facet, value) DO UPDATE SET count = count + excluded.count`),
     updates: new Map<string, Statement>(),
   };
 }
@@ -72,33 +77,50 @@ export function sortDate(date: string | undefined | null): string {
 
 const authorsText = (authors: Author[]) => authors.map((a) => a.name).join('; ');
 
+/** Year of a publication date as stored (null for none). */
+const yearOf = (date: string | undefined): number | null => {
+  const year = date ? Number(date.slice(0, 4)) : NaN;
+  return Number.isInteger(year) ? year : null;
+};
+
+interface Matches {
+  keys: IdentityKeys;
+  /** Every document the record's identifiers point at, oldest first. */
+  documents: number[];
+  /** Whether this source already has a provenance row under this native id. */
+  sightedBefore: boolean;
+}
+
 /** Every document the record's identifiers point at, oldest first; the fallback key only when none does. */
-function findMatches(st: Statements, record: NormalizedRecord): number[] {
+function findMatches(st: Statements, record: NormalizedRecord): Matches {
   const keys = identityKeys(record);
   const found = new Set<number>();
   const add = (id: unknown) => typeof id === 'number' && found.add(id);
-  add(st.byNative.get(record.source, record.nativeId));
+  const sighted = st.byNative.get(record.source, record.nativeId);
+  add(sighted);
   if (keys.doi) add(st.byDoi.get(keys.doi));
   if (keys.arxiv) add(st.byArxiv.get(keys.arxiv));
   if (keys.pmid) add(st.byPmid.get(keys.pmid));
   if (keys.pmcid) add(st.byPmcid.get(keys.pmcid));
   if (found.size === 0 && keys.fallback) add(st.byFallback.get(keys.fallback.titleKey, keys.fallback.year, keys.fallback.firstAuthor));
-  return [...found].sort((a, b) => a - b);
+  return { keys, documents: [...found].sort((a, b) => a - b), sightedBefore: sighted !== undefined };
 }
 
-function insertDocument(st: Statements, record: NormalizedRecord, now: string): number {
+/** A new document from the record, queued for the full-text index; answers its id and year. */
+function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null } {
   // Only called when no document holds any of the record's identifiers, so all are free to take.
+  const year = yearOf(record.publicationDate);
   const info = st.insert.run({
     title: record.title,
-    title_key: titleKey(record.title),
+    title_key: keys.title,
     abstract: record.abstract ?? null,
     authors_json: JSON.stringify(record.authors),
     authors_text: authorsText(record.authors),
-    first_author_key: firstAuthorKey(record.authors),
+    first_author_key: keys.firstAuthor,
     publication_date: record.publicationDate ?? null,
     date_precision: record.datePrecision ?? null,
     sort_date: sortDate(record.publicationDate),
-    year: record.publicationDate ? Number(record.publicationDate.slice(0, 4)) : null,
+    year,
     venue: record.venue ?? null,
     doi: record.doi ?? null,
     arxiv_id: record.ids.arxiv ?? null,
@@ -116,7 +138,10 @@ function insertDocument(st: Statements, record: NormalizedRecord, now: string): 
     meta_source: record.source || null,
     now,
   });
-  return Number(info.lastInsertRowid);
+  const id = Number(info.lastInsertRowid);
+  // Queued before anything can update it: the update trigger leaves unindexed documents to the flush.
+  st.queueForIndex.run(id);
+  return { id, year };
 }
 
 const isPreprint = (type: string | null | undefined) => type === 'preprint' || type === 'posted-content';
@@ -235,10 +260,18 @@ export function joinDocument(st: Statements, id: number, record: NormalizedRecor
   update.run({ ...changes, now, id });
 }
 
+const increment = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+
 /**
  * Merge a batch of records (any sources) in one transaction; answers, per
  * input, the document it became or joined (as it stands after the whole
  * batch) and whether that document is new.
+ *
+ * The explorer's year and source counts (migration 13) are added here, once
+ * per batch: a new document counts under its year, a provenance row under its
+ * source when it is that source's first on the document. Deletes, folds and
+ * changed years are counted by triggers; the sums commute, so adding at the
+ * end of the batch gives the same counts as a trigger per row did.
  */
 export function mergeRecords(db: Database, inputs: MergeInput[], now: string): MergeResult[] {
   const st = statements(db);
@@ -246,22 +279,32 @@ export function mergeRecords(db: Database, inputs: MergeInput[], now: string): M
     // A later record may fold the document an earlier one became or joined; its answer must name
     // the survivor, or the caller would link a deleted document (a foreign-key failure).
     const foldedInto = new Map<number, number>();
+    const newYears = new Map<string, number>();
+    const newSources = new Map<string, number>();
     const answers = inputs.map(({ record }) => {
-      const matches = findMatches(st, record);
+      const { keys, documents, sightedBefore } = findMatches(st, record);
       let documentId: number;
-      if (matches.length === 0) documentId = insertDocument(st, record, now);
-      else {
-        documentId = matches[0]!;
-        for (const other of matches.slice(1)) {
+      if (documents.length === 0) {
+        const inserted = insertDocument(st, record, keys, now);
+        documentId = inserted.id;
+        increment(newYears, inserted.year === null ? 'undated' : String(inserted.year));
+      } else {
+        documentId = documents[0]!;
+        for (const other of documents.slice(1)) {
           const dropped = foldDocument(db, documentId, other);
           foldedInto.set(other, documentId);
           joinDocument(st, documentId, rowAsRecord(dropped), now);
         }
         joinDocument(st, documentId, record, now);
       }
+      // A sighting seen before updates its row (moving it is counted by trigger); a new one is
+      // counted when the document had nothing from this source yet.
+      if (!sightedBefore && (documents.length === 0 || !st.sourceHeld.get(documentId, record.source))) increment(newSources, record.source);
       st.provenance.run(documentId, record.source, record.nativeId, now, now, JSON.stringify(record));
-      return { documentId, isNew: matches.length === 0 };
+      return { documentId, isNew: documents.length === 0 };
     });
+    if (newYears.size) st.addCounts.run('years', JSON.stringify(Object.fromEntries(newYears)));
+    if (newSources.size) st.addCounts.run('sources', JSON.stringify(Object.fromEntries(newSources)));
     const survivor = (id: number): number => (foldedInto.has(id) ? survivor(foldedInto.get(id)!) : id);
     // New only while the inserted document survives: once folded, the work is counted by the older one.
     return answers.map(({ documentId, isNew }) => ({ documentId: survivor(documentId), isNew: isNew && !foldedInto.has(documentId) }));

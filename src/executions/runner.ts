@@ -7,6 +7,7 @@
 import type { Context } from '../context.js';
 import { mergeRecords } from '../corpus/merge.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
+import { startCheckpointer } from '../db/checkpointer.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
@@ -41,8 +42,18 @@ function outcomeForRecord(outcome: SourceOutcome) {
   return rest;
 }
 
+/** From a process's first run on, WAL checkpoints leave the event loop (db/checkpointer.ts) until the Context closes. */
+function checkpointInBackground(ctx: Context): void {
+  ctx.service('db-checkpointer', () => {
+    const checkpointer = startCheckpointer(ctx.db, ctx.paths.database);
+    ctx.onClose(() => checkpointer.stop());
+    return checkpointer;
+  });
+}
+
 async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourceId: string, options: RunOptions): Promise<SourceSummary> {
   const entry = findSource(sourceId)!;
+  checkpointInBackground(ctx);
   markSourceRunning(ctx.db, executionId, sourceId, ctx.nowIso());
   appendEvent(ctx, executionId, 'source_started', `${entry.name}: asking`, { source: sourceId });
   // Pages are stored as they arrive, a few hundred records per transaction (small transactions

@@ -13,6 +13,7 @@ import { evidence } from './017-evidence.js';
 import { readingQueue } from './006-reading-queue.js';
 import { corpusProvenance } from './012-corpus-provenance.js';
 import { explorerFacetCounts } from './013-explorer-facet-counts.js';
+import { corpusMergeCounts } from './020-corpus-merge-counts.js';
 import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
 import { similarityOwners } from './019-similarity-owners.js';
@@ -24,7 +25,7 @@ import { answers } from './018-answers.js';
  * queue, 7 lifecycle and watchdog, 8 watch profiles, 9 embeddings, 10 links,
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
- * similarity runs.
+ * similarity runs, 20 corpus counts kept by merge.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -33,10 +34,11 @@ export const MIGRATIONS: Migration[] = [
   routines,
   // area: delivery (5)
   deliveries,
-  // area: explorer (6, 12, 13)
+  // area: explorer (6, 12, 13, 20)
   readingQueue,
   corpusProvenance,
   explorerFacetCounts,
+  corpusMergeCounts,
   // area: analytics (7)
   lifecycleWatchdog,
   // area: profiles (8)

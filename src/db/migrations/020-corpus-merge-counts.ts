@@ -1,0 +1,43 @@
+import type { Migration } from '../migration.js';
+
+/**
+ * Ingest at scale (issue 11 item 9). Three per-row triggers ran on every
+ * merged record: queueing a new document for the full-text index, counting
+ * its year, counting its source. Each cost more than the row it followed
+ * (together 40% of a merge). Documents and provenance rows are inserted only
+ * by mergeRecords() (corpus/merge.ts), which now queues a new document itself
+ * and adds year and source counts once per batch, in the same transaction;
+ * the delete and move triggers keep counting as before.
+ *
+ * The full-text update and delete triggers now ask the index itself (its
+ * docsize table has a row per indexed document) whether a document is in it,
+ * instead of inferring that from the queue: a document written by any other
+ * means is never "deleted" from an index it was never in, which would corrupt
+ * the index.
+ */
+export const corpusMergeCounts: Migration = {
+  version: 20,
+  name: 'corpus-merge-counts',
+  creates: [],
+  up(db) {
+    db.exec(`
+      DROP TRIGGER documents_fts_insert;
+      DROP TRIGGER facet_count_year_insert;
+      DROP TRIGGER facet_count_source_insert;
+
+      DROP TRIGGER documents_fts_update;
+      CREATE TRIGGER documents_fts_update AFTER UPDATE OF title, abstract, authors_text ON documents
+      WHEN old.title IS NOT new.title OR old.abstract IS NOT new.abstract OR old.authors_text IS NOT new.authors_text BEGIN
+        INSERT INTO documents_fts (documents_fts, rowid, title, abstract, authors_text)
+          SELECT 'delete', old.id, old.title, old.abstract, old.authors_text WHERE EXISTS (SELECT 1 FROM documents_fts_docsize WHERE id = old.id);
+        INSERT OR IGNORE INTO documents_fts_pending (id) VALUES (new.id);
+      END;
+      DROP TRIGGER documents_fts_delete;
+      CREATE TRIGGER documents_fts_delete AFTER DELETE ON documents BEGIN
+        INSERT INTO documents_fts (documents_fts, rowid, title, abstract, authors_text)
+          SELECT 'delete', old.id, old.title, old.abstract, old.authors_text WHERE EXISTS (SELECT 1 FROM documents_fts_docsize WHERE id = old.id);
+        DELETE FROM documents_fts_pending WHERE id = old.id;
+      END;
+    `);
+  },
+};
