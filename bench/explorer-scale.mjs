@@ -17,6 +17,7 @@ const load = (p) => import(path.join(root, 'dist', p));
 const { openDatabase } = await load('src/db/open.js');
 const { mergeRecords } = await load('src/corpus/merge.js');
 const { flushSearchIndex } = await load('src/corpus/search-index.js');
+const { startCheckpointer } = await load('src/db/checkpointer.js');
 const { searchExplorer } = await load('src/explorer/search.js');
 const { explorerFacets } = await load('src/explorer/facets.js');
 const { parseSearchBody, parseFacetsBody } = await load('src/explorer/filters.js');
@@ -62,6 +63,7 @@ const now = () => '2026-11-21T00:00:00.000Z';
 let { db } = openDatabase(file, now);
 let stored = db.prepare('SELECT count(*) FROM documents').pluck().get();
 if (stored < N) {
+  const checkpointer = startCheckpointer(db, file); // as a run does (executions/runner.ts)
   const started = performance.now();
   for (let i = stored; i < N; i += 1000) {
     const batch = [];
@@ -70,6 +72,7 @@ if (stored < N) {
     if ((i / 1000) % 100 === 0) process.stderr.write(`\r  generated ${i} documents`);
   }
   flushSearchIndex(db);
+  await checkpointer.stop();
   const s = (performance.now() - started) / 1000;
   console.log(`generated ${N - stored} documents in ${s.toFixed(0)} s (${((N - stored) / s).toFixed(0)} records/s, merge path, 1000 per transaction)`);
 }

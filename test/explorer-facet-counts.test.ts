@@ -91,6 +91,18 @@ test('counters stay exact when one batch holds a new work, its second source, a 
   assert.is(db.prepare("SELECT count FROM explorer_facet_counts WHERE facet = 'sources' AND value = 'crossref'").pluck().get(), 2, 'a source counts a paper once');
   merge(db, [work('crossref', 'A'), work('openalex', 'W20'), work('arxiv', 'X20')]);
   assertExact(db, 're-sightings and a third source');
+
+  // Within one batch, a paper new to the corpus (from a source and a year never seen before) is
+  // folded away, and another changes year: the counts come down before the batch adds them.
+  merge(db, [
+    makeRecord(30, { source: 'biorxiv', nativeId: 'B30', doi: undefined, ids: { arxiv: '2301.00030' }, publicationDate: '1999-03-03', type: 'preprint' }),
+    makeRecord(31, { source: 'hal', nativeId: 'H31', publicationDate: '1998-04-04' }),
+    makeRecord(31, { source: 'dblp', nativeId: 'D31', ids: { arxiv: '2301.00030' }, publicationDate: '1998-04-04' }),
+    makeRecord(40, { source: 'zenodo', nativeId: 'Z40', doi: undefined, ids: { arxiv: '2301.00040' }, publicationDate: '1997-05-05', type: 'preprint' }),
+    makeRecord(40, { source: 'pubmed', nativeId: 'P40', ids: { arxiv: '2301.00040' }, publicationDate: '1996-06-06', type: 'journal-article', venue: 'A Journal' }),
+  ]);
+  assert.is(db.prepare('SELECT count(*) FROM documents WHERE arxiv_id IN (?, ?)').pluck().get('2301.00030', '2301.00040'), 2, 'one paper folded, one joined');
+  assertExact(db, 'a fold and a year change inside the batch that brought the values');
   db.close();
 });
 
