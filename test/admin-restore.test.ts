@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { readPlan } from '../src/admin/restore.js';
+import { createBackup } from '../src/admin/backup.js';
+import type { SvcError } from '../src/errors.js';
 import { restart, seededInstallation, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
 import { rawRequest, ROOT, runCli, waitFor } from './_setup.js';
 
@@ -116,6 +118,32 @@ test('kill -9 during a backup leaves no bundle presented as complete', async () 
   const partial = path.join(dir, added.find((n) => n.endsWith('.partial'))!);
   assert.is((await t.request('POST', '/api/backup/verify', { body: { path: partial } })).status, 422);
   assert.is((await t.request('GET', '/api/backup/last')).json().last_backup.path, bundle, 'the history names the last complete bundle');
+
+  // The killed backup's database snapshot (hidden, as large as the database) goes with the next
+  // backup; one named by a process that still runs is left alone.
+  const orphaned = added.filter((n) => n.startsWith(`.snapshot-${child.pid}-`));
+  assert.ok(orphaned.length > 0, `the killed backup left its snapshot: ${added}`);
+  // A bundle named for the same second as the killed one's partial is refused, typed, not a 500.
+  const sameName = path.join(dir, added.find((n) => n.endsWith('.partial'))!.replace(/\.partial$/, ''));
+  await createBackup(t.ctx, { includeReports: false, output: sameName }).then(
+    () => assert.unreachable('overwrote a partial bundle'),
+    (e: SvcError) => assert.equal([e.status, e.reason], [409, 'backup_exists']),
+  );
+  await new Promise((r) => setTimeout(r, 1010 - (Date.now() % 1000))); // the next bundle's name is another second's
+  const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+  const live = path.join(dir, `.snapshot-${sleeper.pid}-0123456789ab.db`);
+  fs.writeFileSync(live, 'in progress elsewhere');
+  try {
+    const next = await t.request('POST', '/api/backup', { body: {} });
+    assert.is(next.status, 201, next.text);
+    for (const name of orphaned) assert.not.ok(fs.existsSync(path.join(dir, name)), `${name} removed`);
+    assert.ok(fs.existsSync(live), 'a live process\'s snapshot stays');
+    assert.not.ok(fs.readdirSync(dir).some((n) => n.startsWith('.snapshot-') && n !== path.basename(live)), 'the new backup removed its own');
+    fs.rmSync(next.json().path);
+  } finally {
+    sleeper.kill();
+    fs.rmSync(live, { force: true });
+  }
 });
 
 test('a restore staged by a server killed with -9 applies cleanly at the next start; so does a start killed halfway', async () => {

@@ -16,6 +16,7 @@ import { readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './b
 import { writeBundle } from './bundle-writer.js';
 import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
 import { startSnapshot } from './snapshot.js';
+import { isPidAlive } from '../util/pid.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
 export const MARKER_NAME = 'vault.json';
@@ -53,12 +54,18 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   busy.running = true;
   const dir = backupsDir(ctx);
   ensureOwnedDir(dir);
-  const snapshot = path.join(dir, `.snapshot-${crypto.randomBytes(6).toString('hex')}.db`);
+  removeOrphanedSnapshots(dir);
+  // The pid in the name tells a later backup whether the process writing it is gone.
+  const snapshot = path.join(dir, `.snapshot-${process.pid}-${crypto.randomBytes(6).toString('hex')}.db`);
   let snapshotting: ReturnType<typeof startSnapshot> | null = null;
   try {
     const createdAt = ctx.nowIso();
     const target = options.output ? path.resolve(options.output) : path.join(dir, `svc-backup-${stamp(createdAt)}.tar`);
     if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
+    // The writer never overwrites a partial bundle: another backup may be writing it (one killed leaves it).
+    const partialExists = () =>
+      conflict('backup_exists', `${path.basename(target)}.partial exists: another backup is writing it or one was interrupted; try again in a second, or remove that file.`);
+    if (fs.existsSync(`${target}.partial`)) throw partialExists();
     if (!fs.existsSync(path.dirname(target))) throw new SvcError(400, 'output_folder_missing', 'The folder for the bundle does not exist.');
     // One read transaction on a thread of its own: the facts first, then the online backup of that
     // same snapshot, which goes into the bundle last while the vault is already being copied.
@@ -90,7 +97,9 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       sources,
       { format: 'svc-backup', version: 1, created_at_utc: createdAt, svc_version: svcVersion(), schema_version: schemaVersion, include_reports: options.includeReports, vault, tables: facts.tables },
       options.onProgress,
-    );
+    ).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'EEXIST' ? partialExists() : err;
+    });
     const counts = { database: 0, vault: 0, report: 0 };
     for (const f of written.manifest.files) counts[f.kind]++;
     const record: Omit<BackupRecord, 'id'> = {
@@ -110,6 +119,22 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
     await snapshotting?.stop();
     for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(snapshot + suffix, { force: true });
     busy.running = false;
+  }
+}
+
+const SNAPSHOT_NAME = /^\.snapshot-(\d+)-[0-9a-f]+\.db(-wal|-shm|-journal)?$/;
+
+/**
+ * Database snapshots left by a backup whose process was killed (a copy of the whole database,
+ * hidden in the backups folder) go when the next backup starts. Only files named by a process
+ * that no longer runs; never through a link.
+ */
+function removeOrphanedSnapshots(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    const pid = SNAPSHOT_NAME.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid || isPidAlive(Number(pid))) continue;
+    const file = path.join(dir, name);
+    if (fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) fs.rmSync(file, { force: true });
   }
 }
 

@@ -9,6 +9,7 @@ import type { Paths } from '../paths.js';
 import { ensureOwnedDir, readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import { svcVersion } from '../version.js';
 import path from 'node:path';
+import { isPidAlive } from '../util/pid.js';
 
 export interface DaemonLock {
   pid: number;
@@ -19,14 +20,6 @@ export interface DaemonLock {
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
 
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function readLock(paths: Paths): DaemonLock | null {
   let bytes: Buffer | undefined;
@@ -67,7 +60,7 @@ function createExclusive(file: string, text: string): boolean {
  * live lock of the daemon that holds it. A stale lock (its process gone) is
  * moved aside and taken; if another starter took it meanwhile, theirs stands.
  */
-export function acquireLock(paths: Paths, startedAt: string, alive = pidAlive): DaemonLock | null {
+export function acquireLock(paths: Paths, startedAt: string, alive = isPidAlive): DaemonLock | null {
   ensureOwnedDir(path.dirname(paths.daemonLock));
   const mine: DaemonLock = { pid: process.pid, port: null, version: svcVersion(), started_at: startedAt };
   const text = JSON.stringify(mine) + '\n';

@@ -5,7 +5,8 @@
  */
 import type { Context } from '../context.js';
 import { readPublishedToken } from '../runtime/token.js';
-import { pidAlive, readLock } from './lock.js';
+import { readLock } from './lock.js';
+import { isPidAlive } from '../util/pid.js';
 
 export const DAEMON_PROBE_TIMEOUT_MS = 1500;
 
@@ -39,7 +40,7 @@ export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOU
     is_self: false,
   };
   if (!lock) return base;
-  if (lock.pid > 0 && !pidAlive(lock.pid)) return { ...base, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
+  if (lock.pid > 0 && !isPidAlive(lock.pid)) return { ...base, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
   if (lock.port === null) return { ...base, error: 'the daemon is starting (no port in the lock yet)' };
   const token = readPublishedToken(ctx.paths, lock.port);
   if (!token) return { ...base, error: `the daemon published no token file for port ${lock.port}` };

@@ -11,17 +11,9 @@ import type { Context } from '../context.js';
 import { attemptClaimed, settleFailure } from './attempt.js';
 import * as repo from './repo.js';
 import { deliveryTuning } from './tuning.js';
+import { isPidAlive } from '../util/pid.js';
 
 export const INTERRUPTED_ERROR = 'Interrupted: the process delivering this stopped mid-attempt; whether that attempt arrived is unknown (the delivery id identifies a repeat).';
-
-const isPidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 const ownerOf = (ctx: Context) => ({ runtimeId: ctx.runtimeId, pid: process.pid });
 

@@ -8,17 +8,8 @@
 import type { Context } from '../context.js';
 import { appendEvent } from './events.js';
 import { markInterrupted, runningExecutions, type ExecutionRow, type InterruptedReason } from './repo.js';
+import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-export type PidProbe = (pid: number) => boolean;
-
-export const isPidAlive: PidProbe = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 function reasonFor(ctx: Context, row: ExecutionRow, role: string, alive: PidProbe): InterruptedReason | null {
   const fresh = row.last_seen_at_utc !== null && Date.parse(row.last_seen_at_utc) >= ctx.clock.now().getTime() - ctx.tuning.executionStaleMs;

@@ -12,6 +12,7 @@ import type { RetainedRow } from './repo.js';
 import { UnsafeObject, closeQuietly, codeOf, listDir, lstatAt, lstatBelow, openDirAt, openFileAt, sha256OfFd } from './fs-safe.js';
 import { isUuid4 } from '../random.js';
 import { LOCK_NAME, type OpenVault } from './vault.js';
+import { isPidAlive } from '../util/pid.js';
 
 export type ProblemKind = 'lock_present' | 'temp_leftover' | 'orphan' | 'missing' | 'size_mismatch' | 'hash_mismatch' | 'unsafe';
 
@@ -152,10 +153,5 @@ export function scanVault(ov: OpenVault, rows: RetainedRow[], options: ScanOptio
 /** Whether the process that wrote a lock still runs (null when the lock names none). */
 export function lockHolderRunning(pid: unknown): boolean | null {
   if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return codeOf(err) === 'EPERM';
-  }
+  return isPidAlive(pid);
 }

@@ -7,6 +7,7 @@ import { SvcError } from '../errors.js';
 import type { Random } from '../random.js';
 import type { Paths } from '../paths.js';
 import { readOwnedFile, removeOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
+import { isPidAlive } from '../util/pid.js';
 
 export function chooseToken(handedDown: string | undefined, random: Random): string {
   if (handedDown === undefined) return random.bytes(32).toString('base64url');
@@ -38,14 +39,6 @@ export interface PublishedPort {
   started_at_utc: string;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function readPublishedPort(paths: Paths): PublishedPort | undefined {
   const text = readOwnedFile(paths.portFile)?.toString('utf8');
@@ -59,7 +52,7 @@ export function readPublishedPort(paths: Paths): PublishedPort | undefined {
 }
 
 /** A port file whose process is gone (killed with -9, power cut) names no server. */
-export function isStale(published: PublishedPort, alive: (pid: number) => boolean = isAlive): boolean {
+export function isStale(published: PublishedPort, alive: (pid: number) => boolean = isPidAlive): boolean {
   return !alive(published.pid);
 }
 

@@ -6,7 +6,7 @@
  * same pid under another runtime id is a new process, so that owner is gone.
  */
 import type { Context } from '../context.js';
-import { isPidAlive, type PidProbe } from '../executions/recovery.js';
+import { isPidAlive, type PidProbe } from '../util/pid.js';
 import { markRunInterrupted, runningOwners, type RunTable } from './repo.js';
 
 const MESSAGE = 'interrupted: the process that ran this went away; what it wrote is kept';
