@@ -107,6 +107,18 @@ process.stdin.on('end', () => {
   const session = mode === 'bad_init' ? '00000000-0000-4000-8000-000000000000' : arg('--session-id');
   out({ type: 'system', subtype: 'init', session_id: session, tools: [], mcp_servers: [], model: 'claude-cli-test' });
   if (mode === 'huge_line') { process.stdout.write('{"type":"assistant","pad":"' + 'y'.repeat(300 * 1024) + '"}\\n'); return; }
+  if (mode === 'split_utf8') {
+    // One assistant line in two writes, cut inside a three-byte character.
+    const said = replyFor(input, 'valid').replace('The source says so.', 'The source says so — ü ✓.');
+    const line = Buffer.from(JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: said }] } }) + '\\n');
+    const cut = line.indexOf(Buffer.from('✓')) + 1;
+    process.stdout.write(line.subarray(0, cut));
+    setTimeout(() => {
+      process.stdout.write(line.subarray(cut));
+      out({ type: 'result', subtype: 'success', is_error: false, result: said, usage: { input_tokens: 77, output_tokens: 9 } });
+    }, 50);
+    return;
+  }
   const text = replyFor(input, mode);
   out({ type: 'assistant', message: { content: [{ type: 'text', text }] } });
   if (mode === 'hang') { setInterval(() => {}, 1000); return; }

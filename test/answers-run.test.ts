@@ -253,6 +253,12 @@ test('agent CLI lane: fresh UUID, empty working dir, no tools or MCP, prompt on 
   assert.equal(saved.reported_model, { model: 'claude-cli-test', source: 'agent_system_init_model' });
 });
 
+test('agent CLI lane: a character cut between two writes of the CLI arrives whole', async () => {
+  const { saved } = await run(choices.cli('split_utf8'), 'valid');
+  assert.is(saved.state, 'succeeded', JSON.stringify(saved.error));
+  assert.ok(JSON.stringify(saved.output).includes('The source says so — ü ✓.'), JSON.stringify(saved.output));
+});
+
 test('agent CLI lane: a startup without the fresh UUID, or a line over the cap, fails', async () => {
   const bad = await run(choices.cli('bad_init'), 'valid');
   assert.is(bad.saved.state, 'failed');

@@ -14,6 +14,7 @@ import { cliBinary } from '../assistant/connections.js';
 import { EFFORT_THINKING_TOKENS } from '../providers/agent-cli.js';
 import { validModel } from '../providers/http.js';
 import { findCliProvider } from '../providers/provider-catalog.js';
+import { jsonLines } from '../providers/json-lines.js';
 import { LaneError, type Lane, type LaneEvent } from './lane.js';
 
 export function cliRoute(ctx: Context, provider: string): { binary: string } {
@@ -66,43 +67,35 @@ export function cliLane(route: { binary: string }): Lane {
     child.stdin?.end(job.user);
     let started = false;
     let result: Record<string, any> | undefined;
-    let stdoutBytes = 0;
-    let pending = '';
     try {
-      for await (const chunk of child.stdout! as AsyncIterable<Buffer>) {
-        stdoutBytes += chunk.length;
-        if (stdoutBytes > limits.cliStdoutBytes) throw new LaneError('stdout_limit', `The agent CLI wrote more than ${limits.cliStdoutBytes} bytes.`);
-        pending += chunk.toString('utf8');
-        const lines = pending.split('\n');
-        pending = lines.pop()!;
-        if (Buffer.byteLength(pending, 'utf8') > limits.cliLineBytes) throw new LaneError('line_limit', `A line of the agent CLI exceeds ${limits.cliLineBytes} bytes.`);
-        for (const line of lines) {
-          if (Buffer.byteLength(line, 'utf8') > limits.cliLineBytes) throw new LaneError('line_limit', `A line of the agent CLI exceeds ${limits.cliLineBytes} bytes.`);
-          if (line.trim() === '') continue;
-          let msg: Record<string, any>;
-          try {
-            msg = JSON.parse(line);
-          } catch {
-            throw new LaneError('protocol_violation', 'The agent CLI wrote a line that is not JSON.');
+      const lines = jsonLines(child.stdout! as AsyncIterable<Buffer>, {
+        maxLineBytes: limits.cliLineBytes,
+        maxBytes: limits.cliStdoutBytes,
+        tooLarge: (what) =>
+          what === 'line'
+            ? new LaneError('line_limit', `A line of the agent CLI exceeds ${limits.cliLineBytes} bytes.`)
+            : new LaneError('stdout_limit', `The agent CLI wrote more than ${limits.cliStdoutBytes} bytes.`),
+        notJson: () => new LaneError('protocol_violation', 'The agent CLI wrote a line that is not JSON.'),
+      });
+      for await (const line of lines) {
+        const msg = line as Record<string, any> | null;
+        if (msg?.type === 'system' && msg.subtype === 'init') {
+          if (msg.session_id !== sessionId || !isEmptyList(msg.tools) || !isEmptyList(msg.mcp_servers)) {
+            throw new LaneError('startup_mismatch', 'The agent CLI did not start with the fresh session id and empty tool and MCP lists.');
           }
-          if (msg?.type === 'system' && msg.subtype === 'init') {
-            if (msg.session_id !== sessionId || !isEmptyList(msg.tools) || !isEmptyList(msg.mcp_servers)) {
-              throw new LaneError('startup_mismatch', 'The agent CLI did not start with the fresh session id and empty tool and MCP lists.');
-            }
-            started = true;
-            yield { type: 'native_session', id: sessionId };
-            yield { type: 'progress', stage: 'runtime_started' };
-            if (validModel(msg.model)) yield { type: 'model', model: msg.model, source: 'agent_system_init_model' };
-          } else if (!started) {
-            throw new LaneError('startup_mismatch', 'The agent CLI did not report its startup first.');
-          } else if (msg?.type === 'assistant') {
-            for (const block of Array.isArray(msg.message?.content) ? msg.message.content : []) {
-              if (block?.type === 'tool_use') throw new LaneError('protocol_violation', 'The agent asked for a tool; none was offered.');
-              if (block?.type === 'text' && typeof block.text === 'string') yield { type: 'text', text: block.text };
-            }
-          } else if (msg?.type === 'result') {
-            result = msg;
+          started = true;
+          yield { type: 'native_session', id: sessionId };
+          yield { type: 'progress', stage: 'runtime_started' };
+          if (validModel(msg.model)) yield { type: 'model', model: msg.model, source: 'agent_system_init_model' };
+        } else if (!started) {
+          throw new LaneError('startup_mismatch', 'The agent CLI did not report its startup first.');
+        } else if (msg?.type === 'assistant') {
+          for (const block of Array.isArray(msg.message?.content) ? msg.message.content : []) {
+            if (block?.type === 'tool_use') throw new LaneError('protocol_violation', 'The agent asked for a tool; none was offered.');
+            if (block?.type === 'text' && typeof block.text === 'string') yield { type: 'text', text: block.text };
           }
+        } else if (msg?.type === 'result') {
+          result = msg;
         }
       }
       const { code, error } = await exited;

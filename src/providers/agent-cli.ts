@@ -5,10 +5,14 @@
  * names the port and state directory, never the token.
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { scrub, UpstreamError } from './errors.js';
 import { validModel } from './http.js';
+import { jsonLines } from './json-lines.js';
 import type { ProviderEvent } from './types.js';
+
+/** Bounds on what the agent writes: generous (tool results can be whole files), but never unbounded in memory. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 export type Spawner = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
@@ -74,14 +78,13 @@ export async function* runAgentCli(input: AgentRunInput): AsyncGenerator<Provide
 
   let result: Record<string, any> | undefined;
   try {
-    const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
+    const lines = jsonLines(child.stdout! as AsyncIterable<Buffer>, {
+      maxLineBytes: MAX_LINE_BYTES,
+      maxBytes: MAX_OUTPUT_BYTES,
+      tooLarge: (what) => new UpstreamError('malformed', null, `The agent CLI wrote ${what === 'line' ? 'a line' : 'output'} over ${(what === 'line' ? MAX_LINE_BYTES : MAX_OUTPUT_BYTES) / 1024 / 1024} MiB.`),
+    });
     for await (const line of lines) {
-      let msg: Record<string, any>;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        continue;
-      }
+      const msg = line as Record<string, any> | null;
       if (!msg || typeof msg !== 'object') continue;
       if (msg.type === 'system' && msg.subtype === 'init') {
         if (typeof msg.session_id === 'string' && msg.session_id) yield { type: 'native_session', id: msg.session_id };
