@@ -58,6 +58,19 @@ test('a re-run adds provenance, not duplicates', async () => {
   assert.ok(runs >= 2, 'both runs keep their own provenance');
 });
 
+test('records and their links to the run are stored together: when the links cannot be written, neither are the papers', async () => {
+  const count = (sql: string) => t.ctx.db.prepare(sql).pluck().get() as number;
+  const before = { docs: count('SELECT count(*) FROM documents'), sources: count('SELECT count(*) FROM document_sources') };
+  t.ctx.db.exec("CREATE TEMP TRIGGER refuse_links BEFORE INSERT ON execution_documents BEGIN SELECT RAISE(ABORT, 'links refused'); END");
+  try {
+    const detail = await finished(t, await dive(t, { repository: 'europepmc', query: 'cancer', max_results: 5 }));
+    assert.is(detail.status, 'failed');
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER temp.refuse_links');
+  }
+  assert.equal({ docs: count('SELECT count(*) FROM documents'), sources: count('SELECT count(*) FROM document_sources') }, before, 'no paper without its run');
+});
+
 test('one paper found by two sources in one sweep is one document found by both', async () => {
   const cr = await startStub([{ path: '/works', body: fixture('identity/crossref-works-query-title-augmenting-llms-chemistry-tools-rows1-no-reference-list.json') }]);
   const oa = await startStub([{ path: '/works', body: fixture('identity/openalex-works-filter-title-search-augmenting-llms-chemistry-tools.json') }]);

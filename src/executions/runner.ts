@@ -65,8 +65,13 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
     if (buffer.length === 0) return;
     const records = buffer;
     buffer = [];
-    const merged = mergeRecords(ctx.db, records.map((record, i) => ({ record, rank: stored + i })), ctx.nowIso());
-    linkDocuments(ctx.db, executionId, sourceId, merged.map((m, i) => ({ ...m, rank: stored + i })));
+    // One transaction for the records and their links to this run: a crash between the two would
+    // leave papers in the corpus that no run claims (and it saves a commit per batch).
+    const merged = ctx.db.transaction(() => {
+      const answers = mergeRecords(ctx.db, records.map((record, i) => ({ record, rank: stored + i })), ctx.nowIso());
+      linkDocuments(ctx.db, executionId, sourceId, answers.map((m, i) => ({ ...m, rank: stored + i })));
+      return answers;
+    })();
     stored += records.length;
     newCount += merged.filter((m) => m.isNew).length;
   };
