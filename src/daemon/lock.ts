@@ -20,7 +20,6 @@ export interface DaemonLock {
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
 
-
 export function readLock(paths: Paths): DaemonLock | null {
   let bytes: Buffer | undefined;
   try {
