@@ -10,7 +10,6 @@ import { appendEvent } from './events.js';
 import { markInterrupted, runningExecutions, type ExecutionRow, type InterruptedReason } from './repo.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-
 function reasonFor(ctx: Context, row: ExecutionRow, role: string, alive: PidProbe): InterruptedReason | null {
   const fresh = row.last_seen_at_utc !== null && Date.parse(row.last_seen_at_utc) >= ctx.clock.now().getTime() - ctx.tuning.executionStaleMs;
   if (row.owner_pid === null || row.owner_runtime_id === null) return 'unknown';

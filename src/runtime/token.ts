@@ -39,7 +39,6 @@ export interface PublishedPort {
   started_at_utc: string;
 }
 
-
 export function readPublishedPort(paths: Paths): PublishedPort | undefined {
   const text = readOwnedFile(paths.portFile)?.toString('utf8');
   if (!text) return undefined;
