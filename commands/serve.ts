@@ -61,9 +61,8 @@ async function serveHere(ctx: Context, io: Io, o: { port?: number; rendererOrigi
     throw err;
   }
   lock?.recordPort(ctx.paths, server.port);
-  if (io.json) io.out(JSON.stringify({ base_url: server.baseUrl, port: server.port, pid: process.pid, runtime_id: ctx.runtimeId, daemon: o.daemon }));
-  else io.err(`svc ${o.daemon ? 'daemon ' : ''}serving on ${server.baseUrl} (token in ${ctx.paths.tokenFile(server.port)})`);
-  await new Promise<void>((resolve) => {
+  // Listening for signals before saying where we serve: whoever reads that line may stop us at once.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -72,5 +71,8 @@ async function serveHere(ctx: Context, io: Io, o: { port?: number; rendererOrigi
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  if (io.json) io.out(JSON.stringify({ base_url: server.baseUrl, port: server.port, pid: process.pid, runtime_id: ctx.runtimeId, daemon: o.daemon }));
+  else io.err(`svc ${o.daemon ? 'daemon ' : ''}serving on ${server.baseUrl} (token in ${ctx.paths.tokenFile(server.port)})`);
+  await stopped;
   lock?.releaseLock(ctx.paths);
 }

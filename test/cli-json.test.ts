@@ -116,12 +116,15 @@ test('usage errors under --json: {"error", "message"} on stdout, exit 2, for eve
 test('serve --json prints one JSON line and nothing else on stdout', async () => {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), '--json', 'serve', '--port', '0'], { env: { PATH: process.env.PATH, ...env } });
   let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
+  // Stopped the moment the line arrives, as a supervisor would: the server must already listen for it.
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    if (stdout.includes('\n')) child.kill('SIGTERM');
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const start = Date.now();
-  while (!stdout.includes('\n') && Date.now() - start < 15_000) await new Promise((r) => setTimeout(r, 50));
-  child.kill('SIGTERM');
   assert.is(await exited, 0);
+  clearTimeout(timer);
   assert.match(JSON.parse(stdout).base_url, /^http:\/\/127\.0\.0\.1:\d+$/);
 });
 
