@@ -9,8 +9,9 @@ const year = (row: 'old' | 'new') => `coalesce(CAST(${row}.year AS TEXT), 'undat
  * Ingest at scale (issue 11 item 9). Three per-row triggers ran on every
  * merged record: queueing a new document for the full-text index, counting
  * its year, counting its source. Each cost more than the row it followed
- * (together about a fifth of a merge's CPU time). Documents and provenance rows are inserted only
- * by mergeRecords() (corpus/merge.ts), which now queues a new document itself
+ * (together about a fifth of a merge's CPU time). Documents and provenance
+ * rows are inserted only by mergeRecords() (corpus/merge.ts), which now
+ * queues a new document itself
  * and adds year and source counts once per batch, in the same transaction;
  * the delete and move triggers keep counting. Their decrements now create a
  * counter that does not exist yet (at -1): a paper new in a batch, from a
