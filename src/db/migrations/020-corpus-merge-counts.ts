@@ -11,9 +11,9 @@ const year = (row: 'old' | 'new') => `coalesce(CAST(${row}.year AS TEXT), 'undat
  * its year, counting its source. Each cost more than the row it followed
  * (together about a fifth of a merge's CPU time). Documents and provenance
  * rows are inserted only by mergeRecords() (corpus/merge.ts), which now
- * queues a new document itself
- * and adds year and source counts once per batch, in the same transaction;
- * the delete and move triggers keep counting. Their decrements now create a
+ * queues a new document itself and adds year and source counts once per
+ * batch, in the same transaction; the delete and move triggers keep
+ * counting. Their decrements now create a
  * counter that does not exist yet (at -1): a paper new in a batch, from a
  * year or source never seen before, can be folded away or change year before
  * the batch adds its counts, and a decrement of a missing row was lost.
