@@ -180,8 +180,12 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
   }
   try {
     if (text !== '' || status === 'completed') {
-      const id = repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at: ctx.nowIso(), input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
-      repo.linkTurnReply(ctx.db, job.turnId, id);
+      // The reply and its turn's link together: a reply the turn does not name is not saved at all.
+      const id = ctx.db.transaction(() => {
+        const messageId = repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at: ctx.nowIso(), input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
+        repo.linkTurnReply(ctx.db, job.turnId, messageId);
+        return messageId;
+      })();
       push('message', { assistant_message_id: id, content: text, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
     }
   } catch (err) {
