@@ -280,4 +280,22 @@ test("a message and its session's updated time are stored together", async () =>
   assert.is(messageCount(id), 0, 'no message the session does not show as its latest change');
 });
 
+test('tool calls and their answers are stored together: a refused answer leaves no unanswered call in the history', async () => {
+  const { provideAssistantTools } = await import('../src/assistant/runner.js');
+  provideAssistantTools(t.ctx, {
+    specs: [{ name: 'search_corpus', description: 'Search the corpus', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }],
+    run: async () => ({ output: { documents: [] }, isError: false }),
+  });
+  t.ctx.db.exec("CREATE TEMP TRIGGER refuse_tool_answer BEFORE INSERT ON assistant_messages WHEN NEW.role = 'tool' BEGIN SELECT RAISE(ABORT, 'answer refused'); END");
+  try {
+    const id = await create({ ...OPENAI, provider: 'anthropic', model: 'asked' });
+    const frames = parseFrames((await send(id, { text: 'find ecology' })).text);
+    assert.equal(frames.at(-1)!.data.status, 'failed');
+    assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => m.role), ['user'], 'no saved tool call without its saved answer');
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER temp.refuse_tool_answer');
+    provideAssistantTools(t.ctx, undefined);
+  }
+});
+
 test.run();
