@@ -255,4 +255,47 @@ test('a plugged-in tool box: each call and its answer are recorded, then the mod
   }
 });
 
+test("a reply and its turn's link are stored together: a refused link leaves no reply the turn does not name", async () => {
+  const id = await create(OPENAI);
+  t.ctx.db.exec("CREATE TEMP TRIGGER refuse_reply_link BEFORE UPDATE OF assistant_message_id ON assistant_turn_choices BEGIN SELECT RAISE(ABORT, 'link refused'); END");
+  let frames;
+  try {
+    frames = parseFrames((await send(id, { text: 'Anything?' })).text);
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER temp.refuse_reply_link');
+  }
+  assert.not.ok(frames.some((f) => f.event === 'message'), 'no reply announced');
+  assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => m.role), ['user'], 'no stored reply without its turn');
+  assert.equal(repo.turnsOf(t.ctx.db, id).map((turn) => turn.assistant_message_id), [null]);
+});
+
+test("a message and its session's updated time are stored together", async () => {
+  const id = await create(OPENAI);
+  t.ctx.db.exec("CREATE TEMP TRIGGER refuse_session_touch BEFORE UPDATE OF updated_at_utc ON assistant_sessions BEGIN SELECT RAISE(ABORT, 'touch refused'); END");
+  try {
+    assert.throws(() => repo.insertMessage(t.ctx.db, { session_id: id, role: 'user', content: 'hello', at: t.ctx.nowIso() }), /touch refused/);
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER temp.refuse_session_touch');
+  }
+  assert.is(messageCount(id), 0, 'no message the session does not show as its latest change');
+});
+
+test('tool calls and their answers are stored together: a refused answer leaves no unanswered call in the history', async () => {
+  const { provideAssistantTools } = await import('../src/assistant/runner.js');
+  provideAssistantTools(t.ctx, {
+    specs: [{ name: 'search_corpus', description: 'Search the corpus', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }],
+    run: async () => ({ output: { documents: [] }, isError: false }),
+  });
+  t.ctx.db.exec("CREATE TEMP TRIGGER refuse_tool_answer BEFORE INSERT ON assistant_messages WHEN NEW.role = 'tool' BEGIN SELECT RAISE(ABORT, 'answer refused'); END");
+  try {
+    const id = await create({ ...OPENAI, provider: 'anthropic', model: 'asked' });
+    const frames = parseFrames((await send(id, { text: 'find ecology' })).text);
+    assert.equal(frames.at(-1)!.data.status, 'failed');
+    assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => m.role), ['user'], 'no saved tool call without its saved answer');
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER temp.refuse_tool_answer');
+    provideAssistantTools(t.ctx, undefined);
+  }
+});
+
 test.run();

@@ -129,4 +129,20 @@ test('scan cancel mid-judging: stops after the document in flight; the links fou
   assert.is((t.ctx.db.prepare('SELECT COUNT(*) AS n FROM document_links').get() as { n: number }).n, foundAtCancel);
 });
 
+test("the links and the scan's count of them are stored together: a refused count leaves no links the scan does not count", async () => {
+  t.ctx.db.prepare('DELETE FROM document_links').run();
+  t.ctx.db.exec("CREATE TEMP TRIGGER refuse_link_count BEFORE UPDATE OF links_written ON link_scans WHEN NEW.links_written > 0 BEGIN SELECT RAISE(ABORT, 'count refused'); END");
+  try {
+    await runLinkScan(t.ctx).then(
+      () => assert.unreachable('the refused count should fail the scan'),
+      (err: Error) => assert.match(err.message, /count refused/),
+    );
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER temp.refuse_link_count');
+  }
+  const scan = t.ctx.db.prepare('SELECT state, links_written FROM link_scans ORDER BY id DESC LIMIT 1').get() as { state: string; links_written: number };
+  assert.is(scan.state, 'failed');
+  assert.is((t.ctx.db.prepare('SELECT COUNT(*) AS n FROM document_links').get() as { n: number }).n, scan.links_written);
+});
+
 test.run();

@@ -130,14 +130,16 @@ export function insertMessage(
   db: Database,
   row: { session_id: number; role: MessageRow['role']; content: string; at: string; input_tokens?: number | null; output_tokens?: number | null; cost_usd?: number | null; tool_calls_json?: string | null; tool_results_json?: string | null },
 ): number {
-  const info = db
-    .prepare(
-      `INSERT INTO assistant_messages (session_id, role, content, created_at_utc, input_tokens, output_tokens, cost_usd, tool_calls_json, tool_results_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(row.session_id, row.role, row.content, row.at, row.input_tokens ?? null, row.output_tokens ?? null, row.cost_usd ?? null, row.tool_calls_json ?? null, row.tool_results_json ?? null);
-  db.prepare('UPDATE assistant_sessions SET updated_at_utc = ? WHERE id = ?').run(row.at, row.session_id);
-  return Number(info.lastInsertRowid);
+  return db.transaction(() => {
+    const info = db
+      .prepare(
+        `INSERT INTO assistant_messages (session_id, role, content, created_at_utc, input_tokens, output_tokens, cost_usd, tool_calls_json, tool_results_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(row.session_id, row.role, row.content, row.at, row.input_tokens ?? null, row.output_tokens ?? null, row.cost_usd ?? null, row.tool_calls_json ?? null, row.tool_results_json ?? null);
+    db.prepare('UPDATE assistant_sessions SET updated_at_utc = ? WHERE id = ?').run(row.at, row.session_id);
+    return Number(info.lastInsertRowid);
+  })();
 }
 
 export function insertTurn(db: Database, row: Omit<TurnRow, 'id' | 'assistant_message_id' | 'reply_session_id'>): number {

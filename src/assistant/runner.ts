@@ -148,7 +148,7 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
       if (job.active.controller.signal.aborted) break;
       if (!calls.length || !options.tools || round >= MAX_TOOL_ROUNDS) break;
       const at = ctx.nowIso();
-      repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at, tool_calls_json: JSON.stringify(calls) });
+      const callText = text;
       turns.push({ role: 'assistant', content: text, toolCalls: calls });
       text = '';
       const results: ToolResult[] = [];
@@ -164,7 +164,12 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
         results.push(result);
         push('tool_result', { id: call.id, name: call.name, output: result.output, is_error: result.isError });
       }
-      repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'tool', content: '', at: ctx.nowIso(), tool_results_json: JSON.stringify(results) });
+      // The calls and their answers are saved together: a saved call with no saved answer would make
+      // every later turn of the session send the provider a tool call it refuses to see unanswered.
+      ctx.db.transaction(() => {
+        repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: callText, at, tool_calls_json: JSON.stringify(calls) });
+        repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'tool', content: '', at: ctx.nowIso(), tool_results_json: JSON.stringify(results) });
+      })();
       turns.push({ role: 'tool', results });
     }
     if (job.active.controller.signal.aborted) status = 'cancelled';
@@ -180,8 +185,12 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
   }
   try {
     if (text !== '' || status === 'completed') {
-      const id = repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at: ctx.nowIso(), input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
-      repo.linkTurnReply(ctx.db, job.turnId, id);
+      // The reply and its turn's link together: a reply the turn does not name is not saved at all.
+      const id = ctx.db.transaction(() => {
+        const messageId = repo.insertMessage(ctx.db, { session_id: job.sessionId, role: 'assistant', content: text, at: ctx.nowIso(), input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
+        repo.linkTurnReply(ctx.db, job.turnId, messageId);
+        return messageId;
+      })();
       push('message', { assistant_message_id: id, content: text, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
     }
   } catch (err) {

@@ -41,8 +41,10 @@ export async function attemptClaimed(ctx: Context, delivery: repo.DeliveryRow): 
   if (target && target.enabled === 0) {
     const now = ctx.nowIso();
     const note = 'The destination was disabled before this delivery was sent.';
-    repo.finishAttempt(ctx.db, delivery.id, 'failed', note, now);
-    repo.transition(ctx.db, delivery.id, ['delivering'], { state: 'skipped', last_error: note, next_attempt_at_utc: null }, now);
+    ctx.db.transaction(() => {
+      repo.finishAttempt(ctx.db, delivery.id, 'failed', note, now);
+      repo.transition(ctx.db, delivery.id, ['delivering'], { state: 'skipped', last_error: note, next_attempt_at_utc: null }, now);
+    })();
     return repo.getDelivery(ctx.db, delivery.id)!;
   }
   let failure: DeliveryFailure | undefined;
@@ -55,14 +57,20 @@ export async function attemptClaimed(ctx: Context, delivery: repo.DeliveryRow): 
   }
   const now = ctx.nowIso();
   if (!failure) {
-    repo.finishAttempt(ctx.db, delivery.id, 'delivered', null, now);
-    repo.transition(ctx.db, delivery.id, ['delivering'], { state: 'delivered', delivered_at_utc: now, last_error: null, next_attempt_at_utc: null }, now);
+    // The attempt's outcome and the delivery's state together: an attempt recorded delivered on a
+    // delivery still delivering would be recovered as interrupted and sent again.
+    ctx.db.transaction(() => {
+      repo.finishAttempt(ctx.db, delivery.id, 'delivered', null, now);
+      repo.transition(ctx.db, delivery.id, ['delivering'], { state: 'delivered', delivered_at_utc: now, last_error: null, next_attempt_at_utc: null }, now);
+    })();
     ctx.log.info(`delivery ${delivery.id} (${delivery.channel}) delivered on attempt ${delivery.attempts}`);
     return repo.getDelivery(ctx.db, delivery.id)!;
   }
   const message = scrub(failure.message, [target?.target, target?.secret], placeholder);
-  repo.finishAttempt(ctx.db, delivery.id, 'failed', message, now);
-  settleFailure(ctx, delivery, message, failure.retryable);
+  ctx.db.transaction(() => {
+    repo.finishAttempt(ctx.db, delivery.id, 'failed', message, now);
+    settleFailure(ctx, delivery, message, failure.retryable);
+  })();
   return repo.getDelivery(ctx.db, delivery.id)!;
 }
 

@@ -26,8 +26,10 @@ export function recoverDeliveries(ctx: Context, alive: (pid: number) => boolean 
     const fresh = row.claimed_at_utc !== null && Date.parse(row.claimed_at_utc) >= staleBefore;
     const ownerAlive = row.owner_pid !== null && row.owner_pid !== process.pid && alive(row.owner_pid);
     if (ownerAlive && fresh) continue;
-    repo.finishAttempt(ctx.db, row.id, 'interrupted', INTERRUPTED_ERROR, ctx.nowIso());
-    settleFailure(ctx, row, INTERRUPTED_ERROR, true, true);
+    ctx.db.transaction(() => {
+      repo.finishAttempt(ctx.db, row.id, 'interrupted', INTERRUPTED_ERROR, ctx.nowIso());
+      settleFailure(ctx, row, INTERRUPTED_ERROR, true, true);
+    })();
     recovered.push(row.id);
   }
   if (recovered.length) ctx.log.warn(`recovered ${recovered.length} interrupted deliver${recovered.length === 1 ? 'y' : 'ies'}: ${recovered.join(', ')}`);

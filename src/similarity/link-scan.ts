@@ -128,10 +128,14 @@ export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Prom
     const pairList = pairs.sorted();
     // 3. Judge, document by document (the low index of each pair), writing links as they are found.
     let pending: { a: number; b: number; verdict: LinkVerdict }[] = [];
+    // The links and the scan's count of them in one transaction, so links_written always matches the rows.
     const flush = () => {
-      if (pending.length) written += ctx.db.transaction(() => writeLinks(ctx.db, pending, ctx.nowIso()))();
+      written += ctx.db.transaction(() => {
+        const added = pending.length ? writeLinks(ctx.db, pending, ctx.nowIso()) : 0;
+        progressScan(ctx.db, scanId, scanned, candidates, written + added);
+        return added;
+      })();
       pending = [];
-      progressScan(ctx.db, scanId, scanned, candidates, written);
     };
     let i = 0;
     let sinceTick = 0;
