@@ -3,6 +3,8 @@ import { createBackup, verifyBackup } from '../src/admin/backup.js';
 import { withContext } from './lib/context.js';
 import { backupText, progressLine, verifyText } from './lib/admin-format.js';
 import { emit, type Io } from './lib/io.js';
+import { onInterrupt } from './lib/bar.js';
+import { promptCancelled } from './lib/confirm.js';
 
 export function register(program: Command, io: Io): void {
   const backup = program
@@ -14,8 +16,15 @@ export function register(program: Command, io: Io): void {
       withContext(io, async (ctx) => {
         const progress = progressLine(io, 'Backing up:');
         if (progress) io.err('');
-        const answer = await createBackup(ctx, { includeReports: opts.reports, output: opts.output, onProgress: progress });
-        emit(io, answer, () => backupText(answer));
+        // Ctrl-C stops the writing and removes the partial bundle (killed outright, it stayed behind).
+        const stop = new AbortController();
+        const release = onInterrupt(io, 'Stopping the backup; the partial bundle is removed…', () => stop.abort(promptCancelled('The backup was interrupted; no bundle was written.')));
+        try {
+          const answer = await createBackup(ctx, { includeReports: opts.reports, output: opts.output, onProgress: progress, signal: stop.signal });
+          emit(io, answer, () => backupText(answer));
+        } finally {
+          release();
+        }
       }),
     );
   backup

@@ -44,10 +44,22 @@ export function register(program: Command, io: Io): void {
 async function serveHere(ctx: Context, io: Io, o: { port?: number; rendererOrigin: string | null; daemon: boolean }): Promise<void> {
   const handedDown = ctx.config.apiToken;
   forgetHandedDownToken(io.env);
+  // Listening for signals before anything announces us (the server's "listening on" log line, the port
+  // and token files): whoever reads those may stop us at once. A stop asked during startup waits for it.
+  let stopAsked = false;
+  let onStop = () => void (stopAsked = true);
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    onStop();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const lock = o.daemon ? await import('../src/daemon/lock.js') : undefined;
   if (lock) {
     const held = lock.acquireLock(ctx.paths, ctx.nowIso());
     if (held) {
+      stop();
       await ctx.close();
       throw conflict('daemon_running', `A daemon is already running (pid ${held.pid || 'unknown'}${held.port ? `, port ${held.port}` : ''}); not starting a second one.`);
     }
@@ -57,19 +69,15 @@ async function serveHere(ctx: Context, io: Io, o: { port?: number; rendererOrigi
   try {
     server = await startServer(ctx, { port: o.port, rendererOrigin: o.rendererOrigin, token: o.daemon ? undefined : handedDown, role: o.daemon ? 'daemon' : 'server' });
   } catch (err) {
+    stop();
     lock?.releaseLock(ctx.paths);
     throw err;
   }
   lock?.recordPort(ctx.paths, server.port);
-  // Listening for signals before saying where we serve: whoever reads that line may stop us at once.
+  const running = server;
   const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      server.close().then(resolve, resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    onStop = () => void running.close().then(resolve, resolve);
+    if (stopAsked) onStop();
   });
   if (io.json) io.out(JSON.stringify({ base_url: server.baseUrl, port: server.port, pid: process.pid, runtime_id: ctx.runtimeId, daemon: o.daemon }));
   else io.err(`svc ${o.daemon ? 'daemon ' : ''}serving on ${server.baseUrl} (token in ${ctx.paths.tokenFile(server.port)})`);

@@ -135,4 +135,27 @@ test('a handed-down token that is too short is refused at start', async () => {
   }
 });
 
+test('serve stopped the moment its "listening on" log line appears still shuts down cleanly', async () => {
+  // A supervisor reading stderr (or the port file) may stop the server at once: the handlers must already be there.
+  for (let i = 0; i < 4; i++) {
+    const dirs = tempDirs();
+    try {
+      const child = serve(dirs);
+      let stderr = '';
+      child.stderr!.on('data', (d) => {
+        stderr += d;
+        if (stderr.includes('listening on')) child.kill('SIGTERM');
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited(child);
+      clearTimeout(timer);
+      assert.is(code, 0, `run ${i}: exit code (null: killed by the signal)`);
+      assert.not.ok(fs.existsSync(portFileOf(dirs)), 'port file withdrawn');
+      assert.equal(fs.readdirSync(dirs.stateDir).filter((f) => f.startsWith('api-token-')), [], 'token file withdrawn');
+    } finally {
+      dirs.cleanup();
+    }
+  }
+});
+
 test.run();

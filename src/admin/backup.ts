@@ -31,6 +31,8 @@ export interface BackupOptions {
   /** Record the bundle in the backup history (a cloud upload records it once uploaded). */
   record?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Aborting stops the writing and removes the partial bundle (the command's Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export interface BackupAnswer {
@@ -97,6 +99,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       sources,
       { format: 'svc-backup', version: 1, created_at_utc: createdAt, svc_version: svcVersion(), schema_version: schemaVersion, include_reports: options.includeReports, vault, tables: facts.tables },
       options.onProgress,
+      options.signal,
     ).catch((err: NodeJS.ErrnoException) => {
       throw err.code === 'EEXIST' ? partialExists() : err;
     });

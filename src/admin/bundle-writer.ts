@@ -71,7 +71,13 @@ export async function writeBundle(
   sources: BundleSource[],
   manifest: Omit<Manifest, 'files'>,
   onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<{ manifest: Manifest; size: number; manifest_sha256: string }> {
+  signal?.throwIfAborted();
+  // Stopping (Ctrl-C in `svc backup`) ends the waits below, so the catch removes the partial bundle.
+  const stopped = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  stopped.catch(() => {});
+  const unlessStopped = <T>(p: Promise<T>): Promise<T> => (signal ? Promise.race([p, stopped]) : p);
   const partial = `${target}.partial`;
   const out = fs.openSync(partial, 'wx', 0o600);
   const copiers = new Copiers(out, sources.length);
@@ -83,7 +89,8 @@ export async function writeBundle(
     let offset = 0;
     let done = 0;
     for (const [k, source] of sources.entries()) {
-      await source.ready;
+      await unlessStopped(Promise.resolve(source.ready));
+      signal?.throwIfAborted();
       const stat = fs.lstatSync(source.from, { throwIfNoEntry: false });
       if (!stat?.isFile()) throw missing(source);
       const { size } = stat;
@@ -100,7 +107,7 @@ export async function writeBundle(
       copies.push(copy);
       offset += header.length + padded(size);
     }
-    await Promise.all(copies);
+    await unlessStopped(Promise.all(copies));
     await copiers.stop();
     const full: Manifest = { ...manifest, files };
     const text = Buffer.from(JSON.stringify(full, null, 2) + '\n', 'utf8');
