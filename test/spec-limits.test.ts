@@ -139,4 +139,17 @@ test('embeddings probe settings is an object or null; links for-documents defaul
   assert.is(links.status, 200, links.text);
 });
 
+test('analytics window: 1 and 3650 days accepted, 3651 refused at query.window; top and runs at their edges', async () => {
+  for (const [path, days] of [['/api/analytics/summary?window=1', 1], ['/api/analytics/discovery-lag?window=3650d', 3650]] as const) {
+    const r = await t.request('GET', path);
+    assert.is(r.status, 200, `${path}: ${r.text}`);
+    assert.is(r.json().window.days, days, path);
+  }
+  refusedAt(await t.request('GET', '/api/analytics/overview?window=3651'), ['query', 'window'], 'window 3651');
+  for (const path of ['/api/analytics/publication-volume?top=1', '/api/analytics/publication-volume?top=50', '/api/analytics/routine-health?runs=1', '/api/analytics/routine-health?runs=200']) {
+    assert.is((await t.request('GET', path)).status, 200, path);
+  }
+  refusedAt(await t.request('GET', '/api/analytics/routine-health?runs=0'), ['query', 'runs'], 'runs 0');
+});
+
 test.run();
