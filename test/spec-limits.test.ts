@@ -133,10 +133,16 @@ test('watch profiles: display_name and affiliations default empty; import profil
   assert.equal([imported.status, imported.json().imported], [201, 0]);
 });
 
-test('embeddings probe settings is an object or null; links for-documents defaults to no ids', async () => {
+test('embeddings probe settings is an object or null; links for-documents defaults to no ids, 500 accepted, 501 refused', async () => {
   refusedAt(await t.request('POST', '/api/embeddings/probe', { body: { settings: 'x' } }), ['body', 'settings'], 'probe settings a string');
   const links = await t.request('POST', '/api/links/for-documents', { body: {} });
   assert.is(links.status, 200, links.text);
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+  for (const path of ['/api/links/for-documents', '/api/links/collapse-preview']) {
+    const ok = await t.request('POST', path, { body: { document_ids: ids(500) } });
+    assert.is(ok.status, 200, `${path} 500 ids: ${ok.text.slice(0, 200)}`);
+    refusedAt(await t.request('POST', path, { body: { document_ids: ids(501) } }), ['body', 'document_ids'], `${path} 501 ids`);
+  }
 });
 
 test('analytics window: 1 and 3650 days accepted, 3651 refused at query.window; top and runs at their edges', async () => {
