@@ -35,7 +35,8 @@ const PermissionOpenBody = v.object({
   input: v.optional(JsonObject, {}),
 });
 const PermissionAnswerBody = v.object({ allow: v.boolean(), reason: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000))), null) });
-const ValidateBody = v.object({ provider: v.pipe(v.string(), v.minLength(1), v.maxLength(64)), key: OptionalString, base_url: OptionalString });
+// Spec 1 "Credential": provider and key required. The stored key is validated by `svc credentials validate`, not over HTTP.
+const ValidateBody = v.object({ provider: v.pipe(v.string(), v.minLength(1), v.maxLength(64)), key: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)), base_url: OptionalString });
 const ModelsBody = v.object({
   provider: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
   base_url: OptionalString,
