@@ -174,6 +174,13 @@ test('export then import round trip; import takes one export or a list, all or n
   assert.equal(bad.json().detail[0].loc, ['body', 'profiles', 1, 'name']);
   assert.is((await t.request('GET', '/api/profiles')).json().total, 2, 'nothing of a refused import is stored');
   assert.is((await t.request('POST', '/api/profiles/import', { body: {} })).json().imported, 0);
+  // One export on its own, not in a list.
+  await t.request('DELETE', `/api/profiles/${restored.id}`);
+  const single = await t.request('POST', '/api/profiles/import', { body: { profiles: exported } });
+  assert.is(single.status, 201, single.text);
+  assert.is(single.json().imported, 1);
+  assert.is(single.json().profiles[0].orcid, exported.profile.orcid);
+  assert.is((await t.request('POST', '/api/profiles/import', { body: { profiles: 'x' } })).status, 422);
   assert.is((await t.request('POST', '/api/profiles/import', { body: { profiles: Array.from({ length: 501 }, () => ({ name: 'x' })) } })).status, 422);
 });
 

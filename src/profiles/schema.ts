@@ -69,8 +69,18 @@ export const ProfileUpdate = v.strictObject({
 export type ProfileChanges = v.InferOutput<typeof ProfileUpdate>;
 
 export const MAX_IMPORT = 500;
+/** `profiles`: a list, or one exported profile (or profile) on its own, read as a list of one (spec: "one exported profile or a list"). */
 export const ImportBody = v.strictObject({
-  profiles: v.optional(v.pipe(v.array(v.unknown()), v.maxLength(MAX_IMPORT, `At most ${MAX_IMPORT} profiles per import`)), []),
+  profiles: v.optional(
+    v.union([
+      v.pipe(v.array(v.unknown()), v.maxLength(MAX_IMPORT, `At most ${MAX_IMPORT} profiles per import`)),
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.transform((one): unknown[] => [one]),
+      ),
+    ]),
+    [],
+  ),
 });
 
 export const MAX_FOR_DOCUMENTS = 500;
