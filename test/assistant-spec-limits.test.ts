@@ -82,6 +82,15 @@ test('permission open: session_id and tool_name required, session_id an integer;
   refusedAt(await t.request('POST', '/api/ai/models', { body: { provider: 'openai', base_url: 5 } }), ['body', 'base_url'], 'base_url not a string');
 });
 
+test('legacy list: default 50; equal updated timestamps order by id descending', async () => {
+  const at = '2040-01-01T00:00:00.000Z';
+  const a = repo.insertSession(t.ctx.db, { title: 'tie a', runtime: null, model: null, at });
+  const b = repo.insertSession(t.ctx.db, { title: 'tie b', runtime: null, model: null, at });
+  const rows = (await t.request('GET', '/api/assistant/sessions')).json().sessions;
+  assert.equal(rows.slice(0, 2).map((r: any) => r.id), [b, a]);
+  assert.ok(rows.length <= 50);
+});
+
 test('session creation: title null accepted; the message body refuses extra fields at the body', async () => {
   const created = await t.request('POST', '/api/assistant/sessions', { body: { choices: CLI, title: null } });
   assert.is(created.status, 201, created.text);
