@@ -15,12 +15,14 @@ import { linkCloud } from '../src/admin/cloud.js';
 import { ROOT, tempDirs, type TempDirs } from './_setup.js';
 
 /** A WebDAV server that links and makes folders, takes the upload's bytes and never answers the PUT. */
-async function stallingDav(): Promise<{ url: string; puts: () => number; close(): Promise<void> }> {
+async function stallingDav(): Promise<{ url: string; puts: () => number; onPut: (fn: () => void) => void; close(): Promise<void> }> {
   let puts = 0;
+  let putSeen = () => {};
   const server = http.createServer((req, res) => {
     if (req.method === 'PUT') {
       puts++;
       req.resume();
+      putSeen();
       return;
     }
     req.resume();
@@ -31,6 +33,7 @@ async function stallingDav(): Promise<{ url: string; puts: () => number; close()
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     puts: () => puts,
+    onPut: (fn) => (putSeen = fn),
     close: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
 }
@@ -47,19 +50,25 @@ async function installation(dav: string, padMiB: number): Promise<TempDirs> {
   return dirs;
 }
 
-/** Runs `svc cloud backup`, sends SIGINT the first time `when` matches a name in the backups folder. */
-async function interruptWhen(dirs: TempDirs, when: (name: string) => boolean) {
+/**
+ * Runs `svc cloud backup` and sends SIGINT the first time `when` matches a name in the backups
+ * folder, or (`arm`) when the caller's own trigger fires.
+ */
+async function interruptWhen(dirs: TempDirs, when: (name: string) => boolean, arm?: (press: () => void) => void) {
   const backups = path.join(dirs.dataDir, 'backups');
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'cloud', 'backup'], { env: { PATH: process.env.PATH, ...dirs.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once('exit', (code, signal) => r([code, signal])));
   let pressed = false;
-  const watcher = fs.watch(backups, (_, name) => {
-    if (!name || pressed || !when(String(name))) return;
+  const press = () => {
+    if (pressed) return;
     pressed = true;
-    // The watcher can fire before the file is complete on disk; a short pause keeps the run mid-step.
-    setTimeout(() => child.kill('SIGINT'), 50);
+    child.kill('SIGINT');
+  };
+  arm?.(press);
+  const watcher = fs.watch(backups, (_, name) => {
+    if (name && when(String(name))) press();
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   const [code, signal] = await exited;
@@ -89,13 +98,13 @@ test('Ctrl-C while the bundle is uploaded (the server never answers the PUT): ex
   const dirs = await installation(dav.url, 0);
   try {
     const started = Date.now();
-    const r = await interruptWhen(dirs, (n) => n.startsWith('.cloud-') && n.endsWith('.tar'));
-    assert.ok(r.pressed, 'the bundle was written');
+    // Pressed when the server has the PUT: the upload is under way.
+    const r = await interruptWhen(dirs, () => false, (press) => dav.onPut(press));
+    assert.ok(r.pressed, 'the upload began');
     assert.is(r.signal, null, 'not killed by the signal');
     assert.is(r.code, 130, r.stderr);
     assert.ok(Date.now() - started < 10_000, 'did not wait for the upload timeout');
     assert.equal(r.left, [], 'the hidden .cloud-*.tar is removed');
-    assert.is(dav.puts(), 1, 'the upload had begun');
     assert.match(r.stderr, /interrupted/);
   } finally {
     dirs.cleanup();
