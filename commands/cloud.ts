@@ -6,6 +6,7 @@ import { confirmDestructive, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { idArg, listFlag } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
+import { onInterrupt } from './lib/bar.js';
 
 /** The password comes from stdin or a hidden prompt, never from argv. */
 async function readPassword(io: Io): Promise<string | null> {
@@ -63,8 +64,15 @@ export function register(program: Command, io: Io): void {
       withContext(io, async (ctx) => {
         const ids = listFlag(opts.executions)?.map((id) => idArg(id, 'execution')) ?? null;
         if (ids && ids.length === 0) throw new SvcError(400, 'invalid_flag', '--executions needs at least one id.');
-        const r = await cloudBackup(ctx, ids);
-        emit(io, r, () => `Uploaded ${bytes(r.byte_size)} (${r.file_count} files) to ${r.remote_path}\n  manifest sha256 ${r.manifest_sha256}`);
+        // Ctrl-C stops the writing or the upload and removes the hidden local bundle (killed outright, it stayed behind).
+        const stop = new AbortController();
+        const release = onInterrupt(io, 'Stopping the cloud backup; the local bundle is removed…', () => stop.abort(promptCancelled('The cloud backup was interrupted; run it again for a complete copy.')));
+        try {
+          const r = await cloudBackup(ctx, ids, stop.signal);
+          emit(io, r, () => `Uploaded ${bytes(r.byte_size)} (${r.file_count} files) to ${r.remote_path}\n  manifest sha256 ${r.manifest_sha256}`);
+        } finally {
+          release();
+        }
       }),
     );
 }

@@ -48,10 +48,13 @@ function checkFolder(raw: string): string {
 const auth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
 const folderUrl = (base: URL, folder: string) => new URL(folder.split('/').map(encodeURIComponent).join('/') + '/', base);
 
-async function dav(ctx: Context, url: URL, method: string, authorization: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
+async function dav(ctx: Context, url: URL, method: string, authorization: string, init: RequestInit & { headers?: Record<string, string> } = {}, stop?: AbortSignal): Promise<Response> {
+  const timeout = AbortSignal.timeout(ctx.tuning.sourceTimeoutMs * 20);
   try {
-    return await ctx.fetch(url, { ...init, method, headers: { authorization, ...(init.headers ?? {}) }, signal: AbortSignal.timeout(ctx.tuning.sourceTimeoutMs * 20) });
+    return await ctx.fetch(url, { ...init, method, headers: { authorization, ...(init.headers ?? {}) }, signal: stop ? AbortSignal.any([timeout, stop]) : timeout });
   } catch (err) {
+    // Stopped by the caller (Ctrl-C): its reason, not an unreachable server.
+    if (stop?.aborted) throw stop.reason;
     const cause = ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name) || 'network error';
     throw new SvcError(502, 'cloud_unreachable', `The cloud server ${url.host} cannot be reached (${cause}).`);
   }
@@ -62,10 +65,10 @@ function refusedBy(res: Response, host: string, what: string): SvcError {
   return new SvcError(502, 'cloud_refused', `${host} answered ${res.status} to ${what}.`);
 }
 
-async function ensureFolder(ctx: Context, base: URL, folder: string, authorization: string): Promise<void> {
+async function ensureFolder(ctx: Context, base: URL, folder: string, authorization: string, stop?: AbortSignal): Promise<void> {
   const parts = folder.split('/');
   for (let i = 1; i <= parts.length; i++) {
-    const res = await dav(ctx, folderUrl(base, parts.slice(0, i).join('/')), 'MKCOL', authorization);
+    const res = await dav(ctx, folderUrl(base, parts.slice(0, i).join('/')), 'MKCOL', authorization, {}, stop);
     await res.arrayBuffer().catch(() => {});
     if (res.status !== 201 && res.status !== 405) throw refusedBy(res, base.host, 'creating the backup folder');
   }
@@ -111,8 +114,12 @@ export function cloudStatus(ctx: Context) {
   };
 }
 
-/** Write a bundle and upload it; execution_ids limits the reports to those runs (null: all). */
-export async function cloudBackup(ctx: Context, executionIds: number[] | null) {
+/**
+ * Write a bundle and upload it; execution_ids limits the reports to those runs (null: all).
+ * Aborting `signal` (the command's Ctrl-C) stops the writing or the upload, removes the hidden
+ * local bundle and throws the signal's reason.
+ */
+export async function cloudBackup(ctx: Context, executionIds: number[] | null, signal?: AbortSignal) {
   const s = ctx.settings.read('cloud');
   if (s.provider !== 'webdav' || !s.url) throw conflict('cloud_not_linked', 'No cloud account is linked; link one first (`svc cloud link`).');
   const password = ctx.credentials.reveal(PASSWORD);
@@ -122,15 +129,17 @@ export async function cloudBackup(ctx: Context, executionIds: number[] | null) {
   const authorization = auth(String(s.username), password);
   const name = `svc-backup-${ctx.nowIso().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar`;
   const local = path.join(backupsDir(ctx), `.cloud-${name}`);
-  const bundle = await createBackup(ctx, { includeReports: true, executionIds, output: local, kind: 'cloud', record: false });
+  // createBackup removes its own .partial when stopped; the finally below removes the finished local copy.
+  const bundle = await createBackup(ctx, { includeReports: true, executionIds, output: local, kind: 'cloud', record: false, signal });
   try {
-    await ensureFolder(ctx, base, folder, authorization);
+    signal?.throwIfAborted();
+    await ensureFolder(ctx, base, folder, authorization, signal);
     const target = new URL(encodeURIComponent(name), folderUrl(base, folder));
     const body = Readable.toWeb(fs.createReadStream(local)) as unknown as ReadableStream;
-    const put = await dav(ctx, target, 'PUT', authorization, { body, duplex: 'half', headers: { 'content-type': 'application/x-tar', 'content-length': String(bundle.byte_size) } } as RequestInit & { headers: Record<string, string> });
+    const put = await dav(ctx, target, 'PUT', authorization, { body, duplex: 'half', headers: { 'content-type': 'application/x-tar', 'content-length': String(bundle.byte_size) } } as RequestInit & { headers: Record<string, string> }, signal);
     await put.arrayBuffer().catch(() => {});
     if (put.status !== 201 && put.status !== 204 && put.status !== 200) throw refusedBy(put, base.host, 'the upload');
-    const check = await dav(ctx, target, 'PROPFIND', authorization, { headers: { depth: '0' } });
+    const check = await dav(ctx, target, 'PROPFIND', authorization, { headers: { depth: '0' } }, signal);
     const xml = await check.text().catch(() => '');
     const size = /getcontentlength>\s*(\d+)\s*</i.exec(xml)?.[1];
     if (check.status !== 207 || (size !== undefined && Number(size) !== bundle.byte_size)) {

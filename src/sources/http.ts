@@ -73,6 +73,51 @@ export interface SourceHttpDeps {
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 
+/**
+ * The most one answer may hold. The largest recorded page of any source (test/fixtures) is about
+ * 0.3 MB and the biggest page a source can be asked for (200 PubMed or OpenAlex records with
+ * abstracts) stays in single MBs; 64 MiB is far beyond any real page. Without a bound a broken
+ * proxy, a wrong SVC_SOURCE_*_URL or a hostile endpoint could stream gigabytes into memory
+ * before the timeout, which bounds time, not size.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** Thrown inside one attempt when the answer passes the bound; never retried (it would only do it again). */
+class TooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super('too large');
+  }
+}
+
+/**
+ * The body as text, read chunk by chunk and cancelled once it passes `limit` bytes; a
+ * Content-Length that already says too much is refused before a byte is read.
+ */
+async function readBounded(response: Response, limit: number): Promise<{ text: string; bytes: number }> {
+  const body = response.body;
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
+    await body?.cancel().catch(() => {});
+    throw new TooLarge(0);
+  }
+  if (!body) return { text: '', bytes: 0 };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel().catch(() => {});
+      throw new TooLarge(bytes);
+    }
+    chunks.push(value);
+  }
+  // As Response.text(): UTF-8, a leading BOM dropped.
+  return { text: new TextDecoder().decode(Buffer.concat(chunks)), bytes };
+}
+
 /** Retry-After in ms: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (!value) return undefined;
@@ -84,7 +129,9 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
 export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
   const traces: HttpTrace[] = [];
   const random = deps.random ?? Math.random;
-  const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'text' }, { fetch: deps.fetch });
+  const limit = MAX_RESPONSE_BYTES;
+  // 'stream': ofetch hands the body over unread, so readBounded can stop it at the bound.
+  const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'stream' }, { fetch: deps.fetch });
   // A key reaches a URL raw, through encodeURIComponent, or through URLSearchParams (which also
   // escapes ~ ! ' ( ) and writes spaces as +): blank every spelling.
   const spellings = deps.secrets.filter(Boolean).flatMap((s) => [...new Set([s, encodeURIComponent(s), new URLSearchParams([['', s]]).toString().slice(1)])]);
@@ -101,14 +148,25 @@ export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
     const trace: HttpTrace = { method: 'GET', url: redact(url), status: null, ms: 0, bytes: 0, attempt: n };
     traces.push(trace);
     let response;
+    let text: string;
     try {
       response = await fetcher.raw(url, {
         headers: { 'user-agent': deps.userAgent, accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...options.headers },
         signal: AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]),
       });
+      // Read inside the try: a timeout or a dropped connection while the body streams is the same failure as before it.
+      ({ text, bytes: trace.bytes } = await readBounded(response, limit));
     } catch (err) {
       trace.ms = Date.now() - started;
       if (deps.signal.aborted) throw deps.signal.reason;
+      if (err instanceof TooLarge) {
+        // The source answered, badly: upstream_failure with its status, like any unusable answer. No URL in the message.
+        trace.status = response!.status;
+        trace.bytes = err.bytes;
+        trace.error = 'ResponseTooLarge';
+        const said = err.bytes === 0 ? 'announced an answer' : 'sent an answer';
+        return { error: new UpstreamError(`${said} over ${limit / 1024 / 1024} MiB; svc stopped reading it`, response!.status, 'ResponseTooLarge'), retry: false };
+      }
       const e = err as Error & { cause?: { name?: string } };
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError';
       const cause = networkCause(timedOut ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err, url, deps.timeoutMs);
@@ -122,11 +180,8 @@ export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
       trace.error = cause.code;
       return { error: new UpstreamError(cause.text, null, cause.code, undefined, cause.kind), retry: cause.retry };
     }
-    const data = response._data;
-    const text = typeof data === 'string' ? data : data == null ? '' : String(data);
     trace.status = response.status;
     trace.ms = Date.now() - started;
-    trace.bytes = Buffer.byteLength(text);
     if (response.ok || options.acceptStatus?.includes(response.status)) return { status: response.status, text, headers: response.headers };
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     if (retryAfterMs !== undefined) trace.retry_after_ms = retryAfterMs;
