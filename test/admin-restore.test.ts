@@ -109,7 +109,8 @@ test('kill -9 during a backup leaves no bundle presented as complete', async () 
   const dir = path.join(t.dirs.dataDir, 'backups');
   const before = new Set(fs.readdirSync(dir));
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'backup'], { env: { PATH: process.env.PATH, ...t.dirs.env }, stdio: 'ignore' });
-  await waitFor(() => fs.readdirSync(dir).some((n) => n.endsWith('.partial')), 20_000, 'a partial bundle');
+  // Both the partial bundle and the snapshot (written on its own thread, so either may come first).
+  await waitFor(() => fs.readdirSync(dir).some((n) => n.endsWith('.partial')) && fs.readdirSync(dir).some((n) => n.startsWith(`.snapshot-${child.pid}-`)), 20_000, 'a partial bundle and its snapshot');
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
   t.ctx.db.prepare("DELETE FROM app_state WHERE key = 'ballast'").run();
