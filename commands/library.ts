@@ -107,10 +107,10 @@ export function register(program: Command, io: Io): void {
     }));
 
   library.command('text').description('print a TXT or MD file (verified, newlines normalized to LF)').argument('<file>', 'its ID or FILE_ID from `svc library list`')
-    .action(action((ctx, ref: string) => {
+    .action(action(async (ctx, ref: string) => {
       const { expectedVaultId, fileId } = fileArg(ctx, ref);
       const { file } = fileMetadata(ctx, { expectedVaultId, fileId });
-      const envelope = readText(ctx, { expectedVaultId, fileId, expectedVersionId: file.version_id });
+      const envelope = await readText(ctx, { expectedVaultId, fileId, expectedVersionId: file.version_id });
       emit(io, envelope, () => envelope.text);
     }));
 

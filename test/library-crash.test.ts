@@ -86,7 +86,7 @@ test('killed between publishing the bytes and the catalog commit: imports blocke
     const orphan = report.problems.find((p) => p.kind === 'orphan')!;
     assert.match(orphan.path, /^files\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.txt$/);
     assert.is(fs.readFileSync(path.join(x.root, orphan.path), 'utf8'), KILLED_BYTES, 'the published bytes are kept whole');
-    assert.is(openFile(x.ctx, { expectedVaultId: x.vaultId, fileId: x.kept.file_id, expectedVersionId: x.kept.version_id }).sha256.length, 64);
+    assert.is((await openFile(x.ctx, { expectedVaultId: x.vaultId, fileId: x.kept.file_id, expectedVersionId: x.kept.version_id })).sha256.length, 64);
 
     // 3. With the lock removed, the orphan blocks.
     fs.unlinkSync(lockFile);

@@ -192,7 +192,7 @@ export const evidenceRoutes: RouteDef[] = [
     });
     const req = { ...projectRef(q, params), fileId: uuidParam(params, 'file_id'), versionId: q.version_id, page: q.page, signal: event.req.signal };
     if ((q.representation ?? 'text') === 'text') return readPage(ctx, req);
-    const pdf = readPdfBytes(ctx, req);
+    const pdf = await readPdfBytes(ctx, req);
     return new Response(new Uint8Array(pdf.bytes), {
       status: 200,
       headers: {

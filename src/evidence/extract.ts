@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import type { Context } from '../context.js';
 import type { FileRow, VaultRow } from '../library/repo.js';
-import { readBounded } from '../library/fs-safe.js';
+import { readBounded, sha256OfBytesYielding } from '../library/fs-safe.js';
 import { openVerified } from '../library/read.js';
 import * as libraryReasons from '../library/reasons.js';
 import { readText } from '../library/text.js';
@@ -89,8 +89,8 @@ function refusedBy(result: PageResult, err: unknown): PageResult {
 }
 
 /** The verified bytes of a retained PDF, read again into a bounded buffer and rehashed. */
-function verifiedPdfBytes(ctx: Context, vault: VaultRow, file: FileRow, limit: number): Buffer {
-  const verified = openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
+async function verifiedPdfBytes(ctx: Context, vault: VaultRow, file: FileRow, limit: number): Promise<Buffer> {
+  const verified = await openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
   let bytes: Buffer;
   try {
     bytes = readBounded(verified.fd, limit + 1);
@@ -98,7 +98,7 @@ function verifiedPdfBytes(ctx: Context, vault: VaultRow, file: FileRow, limit: n
     verified.close();
   }
   if (bytes.length !== file.byte_size) throw libraryReasons.sizeMismatch();
-  if (crypto.createHash('sha256').update(bytes).digest('hex') !== file.sha256) throw libraryReasons.hashMismatch();
+  if ((await sha256OfBytesYielding(bytes)) !== file.sha256) throw libraryReasons.hashMismatch();
   return bytes;
 }
 
@@ -124,7 +124,7 @@ export async function extractPage(ctx: Context, req: ExtractRequest): Promise<Pa
   if (file.format !== 'pdf') {
     if (page !== 1) throw reasons.pageOutOfRange(1);
     try {
-      const envelope = readText(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
+      const envelope = await readText(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
       return { ...withText({ ...result, page_count: 1 }, 'extracted', envelope.text) };
     } catch (err) {
       return refusedBy({ ...result, page_count: 1 }, err);
@@ -135,7 +135,7 @@ export async function extractPage(ctx: Context, req: ExtractRequest): Promise<Pa
   }
   let bytes: Buffer;
   try {
-    bytes = verifiedPdfBytes(ctx, vault, file, limits.pdfBytes);
+    bytes = await verifiedPdfBytes(ctx, vault, file, limits.pdfBytes);
   } catch (err) {
     return refusedBy(result, err);
   }

@@ -4,10 +4,9 @@
  */
 import type { Context } from '../context.js';
 import type { FileRow } from '../library/repo.js';
-import { readBounded } from '../library/fs-safe.js';
+import { readBounded, sha256OfBytesYielding } from '../library/fs-safe.js';
 import { openVerified } from '../library/read.js';
 import { hashMismatch, sizeMismatch } from '../library/reasons.js';
-import crypto from 'node:crypto';
 import { extractPage, pageStatuses } from './extract.js';
 import { requireMember, type VersionSelector } from './members.js';
 import * as reasons from './reasons.js';
@@ -57,14 +56,14 @@ export interface PdfBytes {
  * The pdf representation: the verified bytes of a member PDF (at most the
  * reader's 16 MiB) for the window's local renderer, which draws the page.
  */
-export function readPdfBytes(ctx: Context, req: ReadRequest): PdfBytes {
+export async function readPdfBytes(ctx: Context, req: ReadRequest): Promise<PdfBytes> {
   const limits = evidenceOf(ctx).limits;
   const { vault, project } = requireProject(ctx, req);
   const file = requireMember(ctx, project, vault.vault_id, req);
   if (file.format !== 'pdf') throw reasons.representationUnsupported();
   if (req.page > limits.pdfPages) throw reasons.pageOutOfRange(limits.pdfPages);
   if (file.byte_size > limits.pdfBytes) throw tooLarge('pdf_too_large', `A PDF is read in the app only up to ${limits.pdfBytes} bytes.`, { limit_bytes: limits.pdfBytes });
-  const verified = openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
+  const verified = await openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
   let bytes: Buffer;
   try {
     bytes = readBounded(verified.fd, limits.pdfBytes + 1);
@@ -72,6 +71,6 @@ export function readPdfBytes(ctx: Context, req: ReadRequest): PdfBytes {
     verified.close();
   }
   if (bytes.length !== file.byte_size) throw sizeMismatch();
-  if (crypto.createHash('sha256').update(bytes).digest('hex') !== file.sha256) throw hashMismatch();
+  if ((await sha256OfBytesYielding(bytes)) !== file.sha256) throw hashMismatch();
   return { file, vaultId: vault.vault_id, projectId: project.project_id, bytes };
 }

@@ -201,3 +201,35 @@ export function sha256OfFd(fd: number): { sha256: string; bytes: number } {
   }
   return { sha256: hash.digest('hex'), bytes: position };
 }
+
+const HASH_STEP = 1024 * 1024;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * sha256OfFd for the server's request path: the same reads of the same
+ * descriptor from offset 0, but the event loop gets a turn after every 1 MiB,
+ * so hashing a 64 MiB file does not stall every other request.
+ */
+export async function sha256OfFdYielding(fd: number): Promise<{ sha256: string; bytes: number }> {
+  const hash = crypto.createHash('sha256');
+  const buffer = Buffer.allocUnsafe(HASH_STEP);
+  let position = 0;
+  for (;;) {
+    const n = fs.readSync(fd, buffer, 0, buffer.length, position);
+    if (n === 0) break;
+    hash.update(buffer.subarray(0, n));
+    position += n;
+    await nextTurn();
+  }
+  return { sha256: hash.digest('hex'), bytes: position };
+}
+
+/** SHA-256 (hex) of bytes already in memory, giving the event loop a turn after every 1 MiB. */
+export async function sha256OfBytesYielding(bytes: Uint8Array): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for (let offset = 0; offset < bytes.byteLength; offset += HASH_STEP) {
+    hash.update(bytes.subarray(offset, offset + HASH_STEP));
+    if (offset + HASH_STEP < bytes.byteLength) await nextTurn();
+  }
+  return hash.digest('hex');
+}

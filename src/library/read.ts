@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { FileRow, VaultRow } from './repo.js';
-import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, sha256OfFd, UnsafeObject } from './fs-safe.js';
+import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, sha256OfFdYielding, UnsafeObject } from './fs-safe.js';
 import * as reasons from './reasons.js';
 import { retainedName } from './scan.js';
 import { libraryOf, requireVault } from './service.js';
@@ -63,9 +63,11 @@ export interface VerifiedFile {
  * Open a retained file and prove it is the recorded one: the marker names the
  * vault, every component is reached without following links, the file is
  * regular with one link, its size and SHA-256 are the catalog's, and its
- * absolute path still leads to this very file.
+ * absolute path still leads to this very file. The hash yields to the event
+ * loop between chunks, so the catalog is read again afterwards: a version
+ * replaced or deleted meanwhile is refused as if that had happened first.
  */
-export function openVerified(ctx: Context, ref: VersionRef): VerifiedFile {
+export async function openVerified(ctx: Context, ref: VersionRef): Promise<VerifiedFile> {
   const { vault, row } = findFile(ctx, ref);
   if (row.version_id !== ref.expectedVersionId) throw reasons.versionMismatch(row.version_id);
   const ov = openVault(vault);
@@ -76,7 +78,9 @@ export function openVerified(ctx: Context, ref: VersionRef): VerifiedFile {
     const opened = openFileAt(dirFd, retainedName(row), row.relative_path);
     fd = opened.fd;
     if (opened.stat.size !== row.byte_size) throw reasons.sizeMismatch();
-    if (sha256OfFd(fd).sha256 !== row.sha256) throw reasons.hashMismatch();
+    if ((await sha256OfFdYielding(fd)).sha256 !== row.sha256) throw reasons.hashMismatch();
+    const current = findFile(ctx, ref).row;
+    if (current.version_id !== row.version_id) throw reasons.versionMismatch(current.version_id);
     const absolutePath = path.join(vault.root_path, ...row.relative_path.split('/'));
     let byPath: fs.Stats;
     let real: string;
@@ -101,8 +105,8 @@ export function openVerified(ctx: Context, ref: VersionRef): VerifiedFile {
 }
 
 /** POST /api/library/files/{file_id}/open: the verified absolute path, for the desktop shell. */
-export function openFile(ctx: Context, ref: VersionRef) {
-  const verified = openVerified(ctx, ref);
+export async function openFile(ctx: Context, ref: VersionRef) {
+  const verified = await openVerified(ctx, ref);
   verified.close();
   const { vault, row } = verified;
   return {

@@ -43,9 +43,9 @@ export function countLines(normalized: string): number {
 
 /**
  * GET /api/library/files/{file_id}/text.
- * @example readText(ctx, { expectedVaultId, fileId, expectedVersionId }).line_count
+ * @example (await readText(ctx, { expectedVaultId, fileId, expectedVersionId })).line_count
  */
-export function readText(ctx: Context, ref: VersionRef): TextEnvelope {
+export async function readText(ctx: Context, ref: VersionRef): Promise<TextEnvelope> {
   const limits = libraryOf(ctx).limits;
   // Refuse what the catalog already shows to be unreadable before touching the bytes.
   const { row: recorded } = findFile(ctx, ref);
@@ -53,7 +53,7 @@ export function readText(ctx: Context, ref: VersionRef): TextEnvelope {
   if (recorded.format === 'pdf') throw reasons.notText();
   if (recorded.byte_size > limits.textBytes) throw reasons.textTooLarge(limits.textBytes);
 
-  const verified = openVerified(ctx, ref);
+  const verified = await openVerified(ctx, ref);
   let bytes: Buffer;
   try {
     bytes = readBounded(verified.fd, limits.textBytes + 1);
@@ -63,6 +63,7 @@ export function readText(ctx: Context, ref: VersionRef): TextEnvelope {
   const { vault, row } = verified;
   if (bytes.length > limits.textBytes) throw reasons.textTooLarge(limits.textBytes);
   if (bytes.length !== row.byte_size) throw reasons.sizeMismatch();
+  // At most 256 KiB: hashed in one step.
   if (crypto.createHash('sha256').update(bytes).digest('hex') !== row.sha256) throw reasons.hashMismatch();
   checkText(bytes);
 
