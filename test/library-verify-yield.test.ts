@@ -59,16 +59,19 @@ async function openUnderLoad() {
 test('a verified open of a 48 MiB file leaves the server answering while it hashes', async () => {
   await open(); // warm the page cache so the timing below is the hash, not the disk
   const run = await openUnderLoad();
-  const worstHealth = Math.max(...run.health);
-  console.log(`  open 48 MiB: ${run.openMs.toFixed(1)} ms; ${run.health.length} health answers, worst ${worstHealth.toFixed(1)} ms; worst timer gap ${run.timerGap.toFixed(1)} ms`);
+  const sorted = [...run.health].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(`  open 48 MiB: ${run.openMs.toFixed(1)} ms; ${run.health.length} health answers, median ${median.toFixed(1)} ms, worst ${sorted.at(-1)!.toFixed(1)} ms; worst timer gap ${run.timerGap.toFixed(1)} ms`);
   assert.is(run.r.status, 200);
   assert.is(run.r.json().path, path.join(s.root, big.relative_path));
-  // Blocking, one health answer (and one timer tick) waits out the whole
-  // open (a ratio near 1); yielding, each waits a few 1 MiB steps (near 0.15
-  // here). Half the open's own duration keeps a wide margin under load.
-  assert.ok(run.health.length >= 3, `only ${run.health.length} health answers during the open`);
-  assert.ok(worstHealth < run.openMs / 2, `a health answer took ${worstHealth.toFixed(1)} ms of a ${run.openMs.toFixed(1)} ms open`);
-  assert.ok(run.timerGap < run.openMs / 2, `the event loop stalled ${run.timerGap.toFixed(1)} ms of a ${run.openMs.toFixed(1)} ms open`);
+  // Blocking, the hash is one turn of the event loop: the health request in
+  // flight waits out the whole open and it is the only one (or one of two)
+  // answered. Yielding, the loop turns after every 1 MiB, so answers come in
+  // steps counted in loop turns (17 here, idle or loaded) and the typical one
+  // takes a small part of the open (about a tenth; a quarter leaves margin
+  // for a loaded machine, where the open itself slows too).
+  assert.ok(run.health.length >= 8, `only ${run.health.length} health answers during the open`);
+  assert.ok(median < run.openMs / 4, `a typical health answer took ${median.toFixed(1)} ms of a ${run.openMs.toFixed(1)} ms open`);
 });
 
 test('a large file changed on disk after registration is still refused (same size, one byte in its last MiB)', async () => {
