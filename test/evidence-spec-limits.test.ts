@@ -1,7 +1,8 @@
 /**
  * The limits of spec 2 that had no test at one side of their bound: Evidence
  * and answer JSON bodies at most 256 KiB, the bundle's 4 MiB manifest and
- * 4 MiB notes (scaled), the PDF reader's 100 form invocations (scaled). Each
+ * 4 MiB notes (scaled), the PDF reader's 100 form invocations (scaled), the
+ * 20,000-codepoint note body on edit. Each
  * bound: the edge accepted, one past refused with the exact status and reason.
  */
 import { test } from 'uvu';
@@ -16,6 +17,7 @@ import { pdfFromObjects } from './_pdf.js';
 let s: EvidenceServer;
 let projectId: string;
 let a: FileRef;
+let noteId: number;
 
 test.before(async () => {
   s = await startEvidenceServer();
@@ -24,6 +26,7 @@ test.before(async () => {
   await s.add(projectId, a);
   const created = await s.call('POST', `${s.P(projectId)}/notes`, { expected_vault_id: s.vaultId, file_id: a.file_id, version_id: a.version_id, expected_revision: await s.revision(projectId), kind: 'plain', body: 'A saved note.', anchor: null });
   assert.is(created.status, 201, created.text);
+  noteId = created.json().note.note_id;
 });
 test.after(() => s.close());
 
@@ -83,6 +86,17 @@ test('bundle manifest and notes (scaled): a part of exactly the limit is bundled
     limits().bundleManifestBytes = DEFAULT_EVIDENCE_LIMITS.bundleManifestBytes;
     limits().bundleNotesBytes = DEFAULT_EVIDENCE_LIMITS.bundleNotesBytes;
   }
+});
+
+test('note edit: a body of 20,000 codepoints (astral count one) is saved, 20,001 is 422 body_invalid', async () => {
+  const edit = async (body: string, noteRevision: number) =>
+    s.call('PATCH', `${s.P(projectId)}/notes/${noteId}`, { expected_vault_id: s.vaultId, expected_revision: await s.revision(projectId), expected_note_revision: noteRevision, body });
+  const max = await edit('😀'.repeat(20_000), 1);
+  assert.is(max.status, 200, max.text);
+  assert.is(max.json().note.revision, 2);
+  refusal(await edit('😀'.repeat(20_001), 2), 422, 'body_invalid');
+  const saved = (await s.call('GET', `${s.P(projectId)}/notes?${s.V}`)).json().items.find((n: any) => n.note_id === noteId);
+  assert.equal([saved.revision, [...saved.body].length], [2, 20_000]);
 });
 
 /** POST and keep the raw bytes (a ZIP is not text). */
