@@ -2,13 +2,15 @@
  * The selected-answer rules of spec 2 that had no test: events and cancel
  * act only for the exact runtime (expected_runtime_id required, another one
  * 409 runtime_mismatch) and the exact owner (an answer run by another
- * runtime is 409 not_owner, nothing changes).
+ * runtime is 409 not_owner, nothing changes); a cancelled run still cleaning
+ * up blocks admission (409 cleanup_pending).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import { refusal } from './_library.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
+import { answersOf } from '../src/answers/service.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
 
 let s: AnswerServer;
@@ -64,6 +66,26 @@ test('an answer owned by another runtime cannot be watched or cancelled here: 40
     db.prepare('UPDATE evidence_answers SET owner_runtime_id = ? WHERE answer_id = ?').run(s.runtimeId, id);
   }
   assert.is((await cancel(id, { expected_runtime_id: s.runtimeId })).json().answer.state, 'cancelled');
+});
+
+test('while a cancelled run is still cleaning up, admission is refused 409 cleanup_pending (nothing inserted)', async () => {
+  const p = await s.preview();
+  assert.is(p.status, 201, p.text);
+  const { preview_id, request_sha256 } = p.json();
+  const consent = { expected_vault_id: s.vaultId, expected_runtime_id: s.runtimeId, preview_id, request_sha256, confirmed: true };
+  const total = async () => (await s.call('GET', `${s.A('/answers')}?${s.V}`)).json().total as number;
+  const before = await total();
+  const cleaning = answersOf(s.t.ctx).cleaning;
+  cleaning.add('a-cancelled-run');
+  try {
+    refusal(await s.call('POST', s.A('/answers'), consent), 409, 'cleanup_pending');
+    assert.is(await total(), before);
+  } finally {
+    cleaning.delete('a-cancelled-run');
+  }
+  const admitted = await s.call('POST', s.A('/answers'), consent);
+  assert.is(admitted.status, 201, admitted.text);
+  assert.is((await cancel(admitted.json().answer.answer_id, { expected_runtime_id: s.runtimeId })).status, 200);
 });
 
 test.run();
