@@ -12,7 +12,7 @@ import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { createBackup } from '../src/admin/backup.js';
 import { readBundle } from '../src/admin/bundle.js';
-import { startDaemon } from '../src/daemon/control.js';
+import { startDaemon, stopDaemon } from '../src/daemon/control.js';
 import { tempDirs } from './_setup.js';
 
 const now = () => '2026-11-25T00:00:00.000Z';
@@ -82,7 +82,8 @@ test('a link planted at the daemon log is refused (unsafe_file) before any daemo
     fs.writeFileSync(victim, 'keep me');
     fs.symlinkSync(victim, path.join(dirs.stateDir, 'daemon.log'));
     let caught: any;
-    await startDaemon(ctx, { env: { ...dirs.env }, timeoutMs: 2000 }).catch((e) => (caught = e));
+    await startDaemon(ctx, { env: { ...dirs.env }, timeoutMs: 5000 }).catch((e) => (caught = e));
+    if (!caught) await stopDaemon(ctx); // (old code followed the link and started one)
     assert.is(caught?.reason, 'unsafe_file', String(caught));
     assert.is(fs.readFileSync(victim, 'utf8'), 'keep me');
     assert.not.ok(fs.existsSync(path.join(dirs.stateDir, 'daemon.lock')), 'no daemon was spawned');
