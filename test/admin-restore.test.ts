@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { readPlan } from '../src/admin/restore.js';
+import { cancelRestore, readPlan, stageRestore } from '../src/admin/restore.js';
 import { createBackup } from '../src/admin/backup.js';
 import type { SvcError } from '../src/errors.js';
 import { restart, seededInstallation, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
@@ -28,6 +28,29 @@ function altered(name: string, edit: (b: Buffer) => Buffer): string {
   fs.writeFileSync(file, edit(fs.readFileSync(bundle)));
   return file;
 }
+
+test('a link planted where the restore stages the vault is refused (unsafe_directory); nothing is written through it', async () => {
+  const { t } = inst;
+  const elsewhere = path.join(t.dirs.root, 'elsewhere');
+  fs.mkdirSync(elsewhere);
+  const frozen = Date.now();
+  const realNow = Date.now;
+  const planted = path.join(fs.realpathSync(inst.parent), `.svc-restore-${process.pid}-${frozen}.staging`);
+  fs.symlinkSync(elsewhere, planted);
+  Date.now = () => frozen; // the staging folder's name is guessable: pid and time
+  let caught: SvcError | undefined;
+  try {
+    await stageRestore(t.ctx, { path: bundle, confirm: 'restore', vault_parent: inst.parent, accept_fk_violations: false }).catch((e) => (caught = e));
+  } finally {
+    Date.now = realNow;
+  }
+  const staged = readPlan(t.ctx);
+  if (staged) cancelRestore(t.ctx); // (old code staged through the link; do not spoil the next tests)
+  fs.rmSync(planted, { force: true });
+  assert.is(caught?.reason, 'unsafe_directory', String(caught));
+  assert.equal(fs.readdirSync(elsewhere), [], 'no vault file went through the link');
+  assert.is(staged, null);
+});
 
 test('a damaged, truncated or tampered bundle is refused by verify and by restore, before anything moves', async () => {
   const { t } = inst;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import { conflict, SvcError } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
-import { ensureOwnedDir } from '../util/owned-files.js';
+import { ensureOwnedDir, ensureOwnedFile } from '../util/owned-files.js';
 import { svcVersion } from '../version.js';
 import { readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
 import { writeBundle } from './bundle-writer.js';
@@ -71,6 +71,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
     if (!fs.existsSync(path.dirname(target))) throw new SvcError(400, 'output_folder_missing', 'The folder for the bundle does not exist.');
     // One read transaction on a thread of its own: the facts first, then the online backup of that
     // same snapshot, which goes into the bundle last while the vault is already being copied.
+    ensureOwnedFile(snapshot); // the whole database: SQLite's backup would create it 0644
     snapshotting = startSnapshot(ctx.paths.database, snapshot);
     const facts = await snapshotting.facts;
     const schemaVersion = ctx.schemaVersion;

@@ -83,6 +83,21 @@ function checkDatabase(file: string): { fkViolations: number; tables: string[] }
   }
 }
 
+/**
+ * The staged vault's folder in the user's parent, made here (0700) before anything is written
+ * into it: a link or folder planted at the guessable name is refused, never written through.
+ */
+function newStagingFolder(parent: string): string {
+  const dir = path.join(parent, `.svc-restore-${process.pid}-${Date.now()}.staging`);
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    throw new SvcError(500, 'unsafe_directory', 'Something is already where the restore stages the vault (a link or a folder); remove it and try again.');
+  }
+  return dir;
+}
+
 export interface StageInput {
   path: string;
   confirm: string;
@@ -109,7 +124,7 @@ export async function stageRestore(ctx: Context, input: StageInput): Promise<{ s
         return path.join(stage, ...name.split('/'));
       }
       if (name.startsWith('vault/') && parent) {
-        vaultStaging ??= path.join(parent, `.svc-restore-${process.pid}-${Date.now()}.staging`);
+        vaultStaging ??= newStagingFolder(parent);
         return path.join(vaultStaging, ...name.slice('vault/'.length).split('/'));
       }
       return null;

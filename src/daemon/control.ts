@@ -14,6 +14,7 @@ import { sleep } from '../util/sleep.js';
 import { readLock } from './lock.js';
 import { isPidAlive } from '../util/pid.js';
 import { daemonStatus, type DaemonStatus } from './status.js';
+import { ensureOwnedDir, openOwnedAppend } from '../util/owned-files.js';
 
 /** The launcher the daemon and the service unit run. */
 export const SVC_BIN = fileURLToPath(new URL('../../../bin/svc.js', import.meta.url));
@@ -56,8 +57,8 @@ export async function startDaemon(ctx: Context, options: StartDaemonOptions): Pr
     throw new SvcError(409, 'daemon_not_answering', `A daemon lock is present (pid ${existing.pid || 'unknown'}) but the daemon does not answer: ${status?.error ?? 'no answer'}. Stop it with \`svc daemon stop\`.`);
   }
   const logFile = path.join(ctx.paths.stateDir, 'daemon.log');
-  fs.mkdirSync(ctx.paths.stateDir, { recursive: true, mode: 0o700 });
-  const log = fs.openSync(logFile, 'a', 0o600);
+  ensureOwnedDir(ctx.paths.stateDir);
+  const log = openOwnedAppend(logFile);
   const env = { ...options.env };
   delete env.SVC_API_TOKEN; // the daemon mints its own token
   const args = [SVC_BIN, 'serve', '--daemon', '--foreground', ...(options.port === undefined ? [] : ['--port', String(options.port)])];

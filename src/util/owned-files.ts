@@ -8,7 +8,10 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { SvcError } from '../errors.js';
 
-const { O_WRONLY, O_CREAT, O_EXCL, O_RDONLY, O_NOFOLLOW } = fs.constants;
+const { O_WRONLY, O_CREAT, O_EXCL, O_RDONLY, O_NOFOLLOW, O_APPEND } = fs.constants;
+
+const unsafeFile = () => new SvcError(500, 'unsafe_file', 'A file svc owns is a link or not a regular file; remove it and try again.');
+const errno = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /** Create a directory (and parents) owner-only; refuse a symlink in its place. */
 export function ensureOwnedDir(dir: string): void {
@@ -54,6 +57,37 @@ export function readOwnedFile(file: string): Buffer | undefined {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Make sure a file svc owns exists, created owner-only when absent, for a
+ * library that then opens it by name (SQLite, which also gives its -wal and
+ * -shm files the main file's mode). An existing file is only checked, never
+ * opened: closing a descriptor would drop another connection's locks.
+ */
+export function ensureOwnedFile(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600));
+  } catch (err) {
+    if (errno(err) !== 'EEXIST') throw err;
+  }
+  if (!fs.lstatSync(file).isFile()) throw unsafeFile();
+}
+
+/** Open a file svc owns for appending (a log): created 0600, never through a link. */
+export function openOwnedAppend(file: string): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if (errno(err) === 'ELOOP') throw unsafeFile();
+    throw err;
+  }
+  if (!fs.fstatSync(fd).isFile()) {
+    fs.closeSync(fd);
+    throw unsafeFile();
+  }
+  return fd;
 }
 
 /** Remove a file if present; a missing file is not an error. */
