@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { cancelRestore, readPlan, stageRestore } from '../src/admin/restore.js';
+import { cancelRestore, readPlan, reportDestination, stageRestore } from '../src/admin/restore.js';
 import { createBackup } from '../src/admin/backup.js';
 import type { SvcError } from '../src/errors.js';
 import { restart, seededInstallation, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
@@ -50,6 +50,17 @@ test('a link planted where the restore stages the vault is refused (unsafe_direc
   assert.is(caught?.reason, 'unsafe_directory', String(caught));
   assert.equal(fs.readdirSync(elsewhere), [], 'no vault file went through the link');
   assert.is(staged, null);
+});
+
+test('a restored report goes back only into a reports folder, and only under a name svc writes (a crafted bundle cannot place files elsewhere)', () => {
+  const folders = ['/data/reports', '/custom/reports'];
+  assert.is(reportDestination('execution-7.txt', '/custom/reports/execution-7.txt', folders), '/custom/reports/execution-7.txt');
+  assert.is(reportDestination('execution-7.txt', '/data/reports/execution-7.txt', folders), '/data/reports/execution-7.txt');
+  assert.is(reportDestination('execution-7.txt', null, folders), '/data/reports/execution-7.txt');
+  assert.is(reportDestination('execution-7.txt', '/home/someone/execution-7.txt', folders), '/data/reports/execution-7.txt', 'a recorded path outside the reports folders is not followed');
+  assert.is(reportDestination('execution-7.txt', '/data/reports/../../etc/execution-7.txt', folders), '/data/reports/execution-7.txt');
+  assert.is(reportDestination('.bashrc', '/home/someone/.bashrc', folders), null, 'a name svc never writes is not restored');
+  assert.is(reportDestination('sub/execution-7.txt', null, folders), null);
 });
 
 test('a damaged, truncated or tampered bundle is refused by verify and by restore, before anything moves', async () => {

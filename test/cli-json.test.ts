@@ -117,9 +117,10 @@ test('serve --json prints one JSON line and nothing else on stdout', async () =>
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), '--json', 'serve', '--port', '0'], { env: { PATH: process.env.PATH, ...env } });
   let stdout = '';
   // Stopped the moment the line arrives, as a supervisor would: the server must already listen for it.
+  let stopped = false;
   child.stdout.on('data', (d) => {
     stdout += d;
-    if (stdout.includes('\n')) child.kill('SIGTERM');
+    if (!stopped && stdout.includes('\n')) (stopped = true), child.kill('SIGTERM'); // once: a second one ends shutdown at once
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -142,9 +142,11 @@ test('serve stopped the moment its "listening on" log line appears still shuts d
     try {
       const child = serve(dirs);
       let stderr = '';
+      let stopped = false;
       child.stderr!.on('data', (d) => {
         stderr += d;
-        if (stderr.includes('listening on')) child.kill('SIGTERM');
+        // Once: a second SIGTERM during shutdown is meant to end it at once.
+        if (!stopped && stderr.includes('listening on')) (stopped = true), child.kill('SIGTERM');
       });
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       const code = await exited(child);

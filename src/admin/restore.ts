@@ -19,6 +19,7 @@ import { readBundle } from './bundle.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
 import { acknowledgeRestores, insertRestore, lastRestore } from './repo.js';
+import { reportsDir } from '../executions/report.js';
 
 export const RESTORE_CONFIRM = 'restore';
 export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
@@ -171,6 +172,23 @@ export function cancelRestore(ctx: Context): { cancelled: true; bundle_path: str
 
 const exists = (p: string) => fs.existsSync(p);
 
+/** The names svc gives report files (executions/report.ts). */
+const REPORT_NAME = /^execution-\d+\.txt$/;
+
+/**
+ * Where a restored report goes: back to the path its execution recorded when that is inside a
+ * reports folder (the default one, or the one the restored settings name), else the default
+ * folder. A bundle's database and file names are its author's: a recorded path elsewhere
+ * (~/.bashrc, say) or a name svc never writes would let a crafted bundle place a file anywhere,
+ * so such a name is not restored at all (null).
+ */
+export function reportDestination(name: string, recorded: string | null, reportFolders: string[]): string | null {
+  if (!REPORT_NAME.test(name)) return null;
+  const folders = reportFolders.map((f) => path.resolve(f));
+  if (recorded && path.basename(recorded) === name && folders.includes(path.dirname(path.resolve(recorded)))) return path.resolve(recorded);
+  return path.join(folders[0]!, name);
+}
+
 /**
  * Apply a staged restore. Call at start, before the database is opened.
  * Answers the plan applied, or null when nothing was staged.
@@ -202,13 +220,14 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     ensureOwnedDir(path.dirname(live));
     fs.renameSync(stagedDb, live);
   }
-  // 4. Reports go where the restored database says they were.
+  // 4. Reports go where the restored database says they were, if that is a reports folder.
   const db = ctx.db;
   for (const name of plan.reports) {
     const from = path.join(stage, 'reports', name);
     if (!exists(from)) continue;
     const row = db.prepare("SELECT report_path FROM executions WHERE report_path LIKE '%' || ?").get(name) as { report_path: string } | undefined;
-    const to = row && path.basename(row.report_path) === name ? row.report_path : path.join(ctx.paths.reportsDir, name);
+    const to = reportDestination(name, row?.report_path ?? null, [ctx.paths.reportsDir, reportsDir(ctx)]);
+    if (!to) continue;
     ensureOwnedDir(path.dirname(to));
     fs.renameSync(from, to);
   }
