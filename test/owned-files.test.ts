@@ -34,6 +34,27 @@ test('a new database and its -wal and -shm are created 0600 whatever the umask',
   }
 });
 
+test('a database made readable to others before (0644) is owner-only once svc opens it; its rows are kept', () => {
+  const dirs = tempDirs();
+  const old = process.umask(0o022);
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const first = openDatabase(file, now).db;
+    first.prepare("INSERT INTO app_state (key, value_json, updated_at_utc) VALUES ('kept', '1', 'x')").run();
+    first.close();
+    fs.chmodSync(file, 0o644);
+    const { db } = openDatabase(file, now);
+    assert.is(modeOf(file).toString(8), '600');
+    assert.is(db.prepare("SELECT value_json FROM app_state WHERE key = 'kept'").pluck().get(), '1');
+    db.prepare('CREATE TABLE t (x)').run();
+    for (const f of [`${file}-wal`, `${file}-shm`]) assert.is(modeOf(f).toString(8), '600', f);
+    db.close();
+  } finally {
+    process.umask(old);
+    dirs.cleanup();
+  }
+});
+
 test('a link planted at the database path is refused (unsafe_file), its target neither created nor changed', () => {
   const dirs = tempDirs();
   try {

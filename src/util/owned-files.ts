@@ -63,7 +63,9 @@ export function readOwnedFile(file: string): Buffer | undefined {
  * Make sure a file svc owns exists, created owner-only when absent, for a
  * library that then opens it by name (SQLite, which also gives its -wal and
  * -shm files the main file's mode). An existing file is only checked, never
- * opened: closing a descriptor would drop another connection's locks.
+ * opened: closing a descriptor would drop another connection's locks. One
+ * of ours that others may read (a database made before svc created it 0600)
+ * loses the group and other bits.
  */
 export function ensureOwnedFile(file: string): void {
   try {
@@ -71,7 +73,9 @@ export function ensureOwnedFile(file: string): void {
   } catch (err) {
     if (errno(err) !== 'EEXIST') throw err;
   }
-  if (!fs.lstatSync(file).isFile()) throw unsafeFile();
+  const stat = fs.lstatSync(file);
+  if (!stat.isFile()) throw unsafeFile();
+  if (stat.mode & 0o077 && stat.uid === process.getuid?.()) fs.chmodSync(file, stat.mode & 0o700);
 }
 
 /** Open a file svc owns for appending (a log): created 0600, never through a link. */
