@@ -185,7 +185,7 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
     next.publication_date = record.publicationDate;
     next.date_precision = record.datePrecision ?? null;
     next.sort_date = sortDate(record.publicationDate);
-    next.year = Number(record.publicationDate.slice(0, 4));
+    next.year = yearOf(record.publicationDate);
   }
   if (row.abstract === null && record.abstract) next.abstract = record.abstract;
 

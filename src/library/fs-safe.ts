@@ -188,40 +188,45 @@ export function readBounded(fd: number, limit: number): Buffer {
   return buffer.subarray(0, total);
 }
 
-/** SHA-256 (hex) of everything readable from offset 0, in bounded chunks; also answers the bytes read. */
-export function sha256OfFd(fd: number): { sha256: string; bytes: number } {
-  const hash = crypto.createHash('sha256');
-  const buffer = Buffer.allocUnsafe(1024 * 1024);
-  let position = 0;
-  for (;;) {
-    const n = fs.readSync(fd, buffer, 0, buffer.length, position);
-    if (n === 0) break;
-    hash.update(buffer.subarray(0, n));
-    position += n;
-  }
-  return { sha256: hash.digest('hex'), bytes: position };
-}
-
 const HASH_STEP = 1024 * 1024;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Everything readable from offset 0, 1 MiB at a time (each chunk valid until the next is read). */
+function* chunksOfFd(fd: number): Generator<Buffer> {
+  const buffer = Buffer.allocUnsafe(HASH_STEP);
+  for (let position = 0; ; ) {
+    const n = fs.readSync(fd, buffer, 0, buffer.length, position);
+    if (n === 0) return;
+    position += n;
+    yield buffer.subarray(0, n);
+  }
+}
+
+/** SHA-256 (hex) of everything readable from offset 0, in bounded chunks; also answers the bytes read. */
+export function sha256OfFd(fd: number): { sha256: string; bytes: number } {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  for (const chunk of chunksOfFd(fd)) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
 /**
  * sha256OfFd for the server's request path: the same reads of the same
- * descriptor from offset 0, but the event loop gets a turn after every 1 MiB,
- * so hashing a 64 MiB file does not stall every other request.
+ * descriptor, but the event loop gets a turn after every 1 MiB, so hashing a
+ * 64 MiB file does not stall every other request.
  */
 export async function sha256OfFdYielding(fd: number): Promise<{ sha256: string; bytes: number }> {
   const hash = crypto.createHash('sha256');
-  const buffer = Buffer.allocUnsafe(HASH_STEP);
-  let position = 0;
-  for (;;) {
-    const n = fs.readSync(fd, buffer, 0, buffer.length, position);
-    if (n === 0) break;
-    hash.update(buffer.subarray(0, n));
-    position += n;
+  let bytes = 0;
+  for (const chunk of chunksOfFd(fd)) {
+    hash.update(chunk);
+    bytes += chunk.length;
     await nextTurn();
   }
-  return { sha256: hash.digest('hex'), bytes: position };
+  return { sha256: hash.digest('hex'), bytes };
 }
 
 /** SHA-256 (hex) of bytes already in memory, giving the event loop a turn after every 1 MiB. */

@@ -4,6 +4,7 @@
  * cut short.
  */
 import { SvcError } from '../errors.js';
+import { readBodyBounded } from '../util/bounded-body.js';
 
 /** Replace each secret (4 characters or more) in `text` by [redacted]. */
 export function scrub(text: string, secrets: readonly (string | undefined)[]): string {
@@ -34,30 +35,11 @@ export function kindForStatus(status: number): UpstreamKind {
 /** An error body is read this far at most: a broken endpoint may answer an error with a body that never ends. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** The body's text when it ends within `max` bytes, else ''; the rest is never read (the body is cancelled). */
-async function bodyHead(res: Response, max: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size <= max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return size > max ? '' : Buffer.concat(chunks).toString('utf8');
-}
-
 /** The provider's error message, if its body has one, scrubbed and shortened. */
 export async function upstreamFailure(provider: string, res: Response, secrets: readonly (string | undefined)[]): Promise<UpstreamError> {
   let detail = '';
   try {
-    const text = await bodyHead(res, MAX_ERROR_BODY_BYTES);
+    const text = (await readBodyBounded(res, MAX_ERROR_BODY_BYTES)).text ?? '';
     try {
       const body = JSON.parse(text);
       const message = body?.error?.message ?? body?.message ?? (typeof body?.error === 'string' ? body.error : undefined);

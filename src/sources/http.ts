@@ -11,6 +11,7 @@ import { ParseError, type RateLimit } from './types.js';
 import type { Throttle } from './throttle.js';
 import { sleep } from '../util/sleep.js';
 import { networkCause, type NetworkKind } from './net-cause.js';
+import { readBodyBounded } from '../util/bounded-body.js';
 
 export interface HttpTrace {
   method: string;
@@ -89,35 +90,6 @@ class TooLarge extends Error {
   }
 }
 
-/**
- * The body as text, read chunk by chunk and cancelled once it passes `limit` bytes; a
- * Content-Length that already says too much is refused before a byte is read.
- */
-async function readBounded(response: Response, limit: number): Promise<{ text: string; bytes: number }> {
-  const body = response.body;
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > limit) {
-    await body?.cancel().catch(() => {});
-    throw new TooLarge(0);
-  }
-  if (!body) return { text: '', bytes: 0 };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > limit) {
-      await reader.cancel().catch(() => {});
-      throw new TooLarge(bytes);
-    }
-    chunks.push(value);
-  }
-  // As Response.text(): UTF-8, a leading BOM dropped.
-  return { text: new TextDecoder().decode(Buffer.concat(chunks)), bytes };
-}
-
 /** Retry-After in ms: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (!value) return undefined;
@@ -155,7 +127,10 @@ export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
         signal: AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]),
       });
       // Read inside the try: a timeout or a dropped connection while the body streams is the same failure as before it.
-      ({ text, bytes: trace.bytes } = await readBounded(response, limit));
+      const read = await readBodyBounded(response, limit);
+      if (read.text === null) throw new TooLarge(read.bytes);
+      text = read.text;
+      trace.bytes = read.bytes;
     } catch (err) {
       trace.ms = Date.now() - started;
       if (deps.signal.aborted) throw deps.signal.reason;
