@@ -52,13 +52,13 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
           if (field === 'event') event = value;
           else if (field === 'data') {
             dataChars += value.length + 1;
-            if (dataChars > MAX_SSE_FRAME_CHARS) throw tooLarge('an event');
+            if (dataChars > MAX_SSE_FRAME_CHARS) throw tooLarge('an event', MAX_SSE_FRAME_CHARS);
             data.push(value);
           }
         }
       }
       scanned = buffer.length;
-      if (buffer.length > MAX_SSE_LINE_CHARS) throw tooLarge('a line');
+      if (buffer.length > MAX_SSE_LINE_CHARS) throw tooLarge('a line', MAX_SSE_LINE_CHARS);
     }
     if (data.length) yield { event: event || 'message', data: data.join('\n') };
   } finally {
@@ -68,8 +68,8 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   }
 }
 
-function tooLarge(what: string): UpstreamError {
-  return new UpstreamError('malformed', null, `The provider's event stream sent ${what} over ${MAX_SSE_LINE_CHARS / 1024 / 1024} Mi characters.`);
+function tooLarge(what: string, limit: number): UpstreamError {
+  return new UpstreamError('malformed', null, `The provider's event stream sent ${what} over ${limit / 1024 / 1024} Mi characters.`);
 }
 
 /** Parse a frame's JSON data; undefined for anything that is not an object. */
