@@ -113,6 +113,11 @@ test('a command\'s own --version is its own: evidence add --version is validated
     assert.is(r.code, 2, `evidence ${verb}: ${r.stdout}`);
     assert.match(JSON.parse(r.stdout).message, /--version/);
   }
+  // Checked before the vault is opened: there is none here, and a bad value is still a usage error.
+  for (const args of [['evidence', 'show', 'abc'], ['evidence', 'read', uuid, uuid, '--page', '0'], ['evidence', 'notes', uuid, '--limit', '99']]) {
+    const r = await svc(args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+  }
   assert.match((await svc(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/);
   assert.match(JSON.parse((await svc(['--json', '-V'])).stdout).version, /^\d+\.\d+\.\d+$/);
 });
