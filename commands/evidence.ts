@@ -30,13 +30,42 @@ function refOf(ctx: Context, project: string) {
 const revisionOf = (ctx: Context, ref: ev.ProjectRef, raw?: string) => intFlag(raw, '--revision', POS) ?? ev.showProject(ctx, ref).project.revision;
 /** A file and its one version: --version pins it, otherwise the catalog's. */
 function versionOf(ctx: Context, expectedVaultId: string, fileId: string, pinned?: string) {
-  return { fileId: uuid(fileId, 'file_id'), versionId: pinned ? uuid(pinned, '--version') : fileMetadata(ctx, { expectedVaultId, fileId }).file.version_id };
+  return { fileId: uuid(fileId, 'file_id'), versionId: pinned !== undefined ? uuid(pinned, '--version') : fileMetadata(ctx, { expectedVaultId, fileId }).file.version_id };
+}
+
+/**
+ * Arguments and flags checked before the vault is opened, so a bad one is a
+ * usage error (exit 2) whether or not a vault exists. The actions check them
+ * again where they use them.
+ */
+function precheck(command: Command): void {
+  const values = command.processedArgs as unknown[];
+  command.registeredArguments.forEach((arg, i) => {
+    const value = values[i];
+    if (arg.name() === 'project') uuid(value as string, 'project');
+    if (arg.name() === 'file_id') uuid(value as string, 'file_id');
+    if (arg.name() === 'file_ids') for (const f of value as string[]) uuid(f, 'file_id');
+    if (arg.name() === 'note_id') idArg(value as string, 'note');
+  });
+  const o = command.opts() as Record<string, string | boolean | undefined>;
+  const text = (key: string) => (typeof o[key] === 'string' ? (o[key] as string) : undefined);
+  intFlag(text('revision'), '--revision', POS);
+  intFlag(text('noteRevision'), '--note-revision', POS);
+  intFlag(text('limit'), '--limit', { min: 1, max: 50 });
+  intFlag(text('after'), '--after', { min: 0, max: Number.MAX_SAFE_INTEGER });
+  intFlag(text('through'), '--through', { min: 0, max: Number.MAX_SAFE_INTEGER });
+  intFlag(text('start'), '--start', { min: 0, max: Number.MAX_SAFE_INTEGER });
+  intFlag(text('end'), '--end', { min: 1, max: Number.MAX_SAFE_INTEGER });
+  intFlag(text('page'), '--page', command.name() === 'read' ? { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages } : POS);
+  if (text('version') !== undefined) uuid(text('version')!, '--version');
+  if (text('file') !== undefined) uuid(text('file')!, '--file');
 }
 
 export function register(program: Command, io: Io): void {
   const cmd = program.command('evidence').description('evidence projects: pinned file versions, anchored notes, a page reader, bundles');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   const action = (fn: (ctx: Context, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
+    precheck(args[args.length - 1] as Command);
     await withContext(io, (ctx) => fn(ctx, ...args));
   };
 
@@ -78,7 +107,7 @@ export function register(program: Command, io: Io): void {
   cmd.command('notes').description('saved notes').argument('<project>').option('--file <file_id>', 'only this file\'s version').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this')
     .action(action((ctx, project: string, o: { file?: string; limit?: string; after?: string }) => {
       const ref = refOf(ctx, project);
-      const file = o.file ? versionOf(ctx, ref.expectedVaultId, o.file) : undefined;
+      const file = o.file !== undefined ? versionOf(ctx, ref.expectedVaultId, o.file) : undefined;
       const r = ev.listNotes(ctx, { ...ref, file, limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
       emit(io, r, () => notesText(r.items));
       if (r.has_more && !io.json) io.err(`more: --after ${r.next_after_id}`);

@@ -10,7 +10,7 @@ import { SvcError } from '../src/errors.js';
 import { importFile, libraryOf, libraryStatus } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { exitCodeFor } from './lib/exit-codes.js';
-import { emit, table, type Io } from './lib/io.js';
+import { drawsOnTerminal, emit, table, type Io } from './lib/io.js';
 
 interface Outcome {
   source: string;
@@ -62,7 +62,7 @@ export async function runImport(ctx: Context, io: Io, files: string[], documentI
   }
   const vault = libraryStatus(ctx).vault;
   if (!vault) throw vaultNotConfigured();
-  const progress = io.stdoutIsTTY && !io.json && files.length > 1;
+  const progress = drawsOnTerminal(io) && files.length > 1;
   const results: Outcome[] = [];
   for (const [i, file] of files.entries()) {
     if (progress) io.err(`[${i + 1}/${files.length}] ${path.basename(file)}`);

@@ -5,6 +5,7 @@ import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { statusLine } from './lib/bar.js';
 
 const eventRows = (events: { kind: string; source: string; notice_url: string; label: string | null; document_id?: number }[], withDoc: boolean) =>
   table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);
@@ -34,9 +35,8 @@ export function register(program: Command, io: Io): void {
     .action((opts: { limit?: string; untilDone?: boolean }) => {
       const limit = intFlag(opts.limit, '--limit', CHECK_LIMIT, CHECK_LIMIT.default);
       return withContext(io, async (ctx) => {
-        const showProgress = (p: CheckProgress) => {
-          if (!io.json) io.err(`${io.stdoutIsTTY ? '\x1b[2K\r' : ''}pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check${io.stdoutIsTTY ? '' : ''}`);
-        };
+        const status = statusLine(io);
+        const showProgress = (p: CheckProgress) => status(`pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check`);
         const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
         if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
         let interrupts = 0;

@@ -4,7 +4,7 @@
  * no server. Only bin/svc.js calls process.exit.
  */
 import { Command, CommanderError } from 'commander';
-import { SvcError, ValidationError } from '../src/errors.js';
+import { SvcError, ValidationError, type ValidationIssue } from '../src/errors.js';
 import { svcVersion } from '../src/version.js';
 import { EXIT, exitCodeFor } from './lib/exit-codes.js';
 import type { Io } from './lib/io.js';
@@ -71,10 +71,15 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];
 
-function buildProgram(io: Io): Command {
-  const program = new Command('svc')
-    .description('svc: a local research-paper collector')
-    .version(svcVersion(), '-V, --version', 'print the version')
+/**
+ * `withVersion`: only without a command. Commander reads program options
+ * anywhere on the line, so a root --version would swallow a command's own
+ * (`svc evidence add P F --version UUID` printed svc's version and exited 0).
+ */
+function buildProgram(io: Io, withVersion: boolean): Command {
+  const program = new Command('svc').description('svc: a local research-paper collector');
+  if (withVersion) program.version(svcVersion(), '-V, --version', 'print the version');
+  program
     .option('--json', 'print one JSON document on stdout')
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -85,19 +90,35 @@ function buildProgram(io: Io): Command {
   return program;
 }
 
-function describeError(err: unknown): { reason: string; message: string } {
-  if (err instanceof ValidationError) return { reason: err.reason, message: err.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ') };
-  if (err instanceof SvcError) return { reason: err.reason, message: err.message };
-  return { reason: 'internal_error', message: err instanceof Error ? err.message : String(err) };
+/** One validation issue as the command line says it: no `body.` prefix, no valibot "received undefined". */
+function issueText(issue: ValidationIssue): string {
+  const loc = issue.loc[0] === 'body' || issue.loc[0] === 'query' || issue.loc[0] === 'path' ? issue.loc.slice(1) : issue.loc;
+  const missing = issue.ctx?.received === 'undefined' && /^Invalid key/.test(issue.msg);
+  const msg = missing ? 'is required' : issue.msg.replace(/ but received undefined$/, ' but it is missing');
+  return loc.length ? `${loc.join('.')}${missing ? ' ' : ': '}${msg}` : msg;
+}
+
+/** What went wrong, in one line that never says "undefined" or "[object Object]". */
+export function describeError(err: unknown): { reason: string; message: string } {
+  const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
+  if (err instanceof ValidationError) return { reason: err.reason, message: oneLine(err.issues.map(issueText).join('; ')) };
+  if (err instanceof SvcError) return { reason: err.reason, message: oneLine(err.message) };
+  const e = (err ?? {}) as { message?: unknown; code?: unknown; name?: unknown };
+  const text = typeof e.message === 'string' && e.message.trim() ? e.message : typeof e.code === 'string' ? `${e.code} (an unexpected error)` : typeof err === 'string' && err.trim() ? err : 'An unexpected error with no message';
+  return { reason: 'internal_error', message: oneLine(text) };
 }
 
 /** Run the CLI with `argv` (without node and script) and answer the exit code. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
-  const program = buildProgram(io);
   // Parse errors happen before the preAction hook sets io.json.
   const wantsJson = () => io.json || argv.includes('--json');
   const wanted = argv[0] === 'help' ? argv[1] : argv.find((a) => !a.startsWith('-'));
   const entry = COMMANDS.find((c) => c.name === wanted);
+  if (wanted === undefined && wantsJson() && argv.some((a) => a === '-V' || a === '--version')) {
+    io.out(JSON.stringify({ version: svcVersion() }, null, 2));
+    return EXIT.ok;
+  }
+  const program = buildProgram(io, wanted === undefined);
   for (const c of COMMANDS) {
     if (c === entry) (await c.load()).register(program, io);
     else program.command(c.name).description(c.summary);

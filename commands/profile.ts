@@ -120,10 +120,10 @@ export function register(program: Command, io: Io): void {
     }));
   fieldOptions(profile.command('edit').argument('<id>', 'profile id').option('--name <name>', 'the name as papers write it').option('--no-orcid', 'remove the ORCID iD')
     .description('change a profile (lists given replace the old ones); matches are recomputed'))
-    .action((id: string, opts: Omit<FieldOpts, 'orcid'> & { orcid?: string | false }) => withContext(io, (ctx) => {
-      // commander turns --no-orcid into orcid: false.
+    .action((id: string, opts: Omit<FieldOpts, 'orcid'> & { orcid?: string | boolean }) => withContext(io, (ctx) => {
+      // commander turns --no-orcid into orcid: false, and gives orcid: true when neither flag is given.
       const noOrcid = opts.orcid === false;
-      const body = bodyOf({ ...opts, orcid: noOrcid ? undefined : (opts.orcid as string | undefined), noOrcid });
+      const body = bodyOf({ ...opts, orcid: typeof opts.orcid === 'string' ? opts.orcid : undefined, noOrcid });
       if (!Object.keys(body).length) throw usageError('Give at least one field to change, e.g. --orcid, --alias or --affiliation.', 'missing_argument');
       const updated = updateProfile(ctx, idArg(id, 'profile'), body);
       emit(io, updated, () => `${describe(updated)}\n  ${updated.match_count} matching paper(s).`);

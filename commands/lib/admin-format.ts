@@ -2,7 +2,7 @@
 import type { BackupAnswer, VerifyAnswer } from '../../src/admin/backup.js';
 import type { EraseResult } from '../../src/admin/erase.js';
 import type { restoreStatus } from '../../src/admin/restore.js';
-import type { Io } from './io.js';
+import { drawsOnTerminal, type Io } from './io.js';
 
 export const bytes = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(2)} GiB` : n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
 
@@ -46,6 +46,6 @@ export function eraseText(r: EraseResult): string {
 
 /** A progress line on a terminal (stderr), redrawn in place; nothing when piped or with --json. */
 export function progressLine(io: Io, label: string): ((done: number, total: number) => void) | undefined {
-  if (!io.stdoutIsTTY || io.json) return undefined;
+  if (!drawsOnTerminal(io)) return undefined;
   return (done, total) => io.err(`\x1b[1A\x1b[2K${label} ${done}/${total} files`);
 }

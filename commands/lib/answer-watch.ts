@@ -8,7 +8,7 @@
 import { TERMINAL_STATES, type AnswerState, type AnswerView } from '../../src/answers/types.js';
 import type { AnswerClient } from './answer-client.js';
 import { answerText } from './answer-format.js';
-import { emit, type Io } from './io.js';
+import { drawsOnTerminal, emit, type Io } from './io.js';
 
 const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -27,7 +27,7 @@ export async function followAnswer(c: AnswerClient, io: Io, projectPath: string,
     controller.abort();
   };
   process.once('SIGINT', onSigint);
-  const tty = io.stdoutIsTTY && !io.json;
+  const tty = drawsOnTerminal(io);
   let frame = 0;
   let state: string = 'admitted';
   let textLength = 0;

@@ -1,30 +1,40 @@
 /**
- * A one-line progress bar on stderr when it is a terminal (redrawn in place);
- * otherwise a plain line every `every` milliseconds. Nothing under --json.
+ * A one-line progress bar on stderr, redrawn in place, when svc runs on a
+ * terminal (see drawsOnTerminal). Piped or under --json it is quiet: the
+ * command's result says what was done.
  */
-import type { Io } from './io.js';
+import { drawsOnTerminal, type Io } from './io.js';
 
-export function progressBar(io: Io, label: string, every = 2000): { update(done: number, total: number, note?: string): void; end(): void } {
-  const tty = io.stdoutIsTTY && !io.json;
-  let last = 0;
+export function progressBar(io: Io, label: string): { update(done: number, total: number, note?: string): void; end(): void } {
+  const tty = drawsOnTerminal(io);
   let drawn = false;
   return {
     update(done, total, note = '') {
-      if (io.json) return;
-      const now = Date.now();
-      if (!tty && now - last < every) return;
-      last = now;
+      if (!tty) return;
       const share = total > 0 ? Math.min(1, done / total) : 1;
-      if (tty) {
-        const width = 30;
-        const full = Math.round(share * width);
-        io.err(`${drawn ? '\x1b[1A\x1b[2K' : ''}${label} [${'█'.repeat(full)}${'░'.repeat(width - full)}] ${done}/${total} ${note}`.trimEnd());
-        drawn = true;
-      } else io.err(`${label}: ${done}/${total} ${note}`.trimEnd());
+      const width = 30;
+      const full = Math.round(share * width);
+      io.err(`${drawn ? '\x1b[1A\x1b[2K' : ''}${label} [${'█'.repeat(full)}${'░'.repeat(width - full)}] ${done}/${total} ${note}`.trimEnd());
+      drawn = true;
     },
     end() {
       drawn = false;
     },
+  };
+}
+
+/**
+ * A status line for work done in steps: on a terminal one line redrawn in
+ * place; piped, one plain line per step (a log, where the command's page
+ * promises one); nothing under --json.
+ */
+export function statusLine(io: Io): (text: string) => void {
+  const tty = drawsOnTerminal(io);
+  let drawn = false;
+  return (text) => {
+    if (io.json) return;
+    io.err(tty ? `${drawn ? '\x1b[1A' : ''}\x1b[2K${text}` : text);
+    drawn = tty;
   };
 }
 

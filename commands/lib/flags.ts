@@ -31,7 +31,7 @@ export function intFlag(raw: string | undefined, flag: string, bounds: IntBounds
 
 /** A positive row id given as an argument (`svc executions show 3`). */
 export function idArg(raw: string, what: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw usageError(`A ${what} id is a positive whole number, not "${raw}".`, 'invalid_id');
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw usageError(`${/^[aeiou]/i.test(what) ? 'An' : 'A'} ${what} id is a positive whole number, not "${raw}".`, 'invalid_id');
   return Number(raw);
 }
 

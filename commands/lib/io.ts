@@ -8,6 +8,8 @@ export interface Io {
   readStdin(): Promise<string>;
   stdoutIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** Where progress is drawn; when left out, taken to be what stdout is. */
+  stderrIsTTY?: boolean;
   env: Record<string, string | undefined>;
   /** Set from the global --json flag before a command runs. */
   json: boolean;
@@ -26,9 +28,20 @@ export function processIo(): Io {
     },
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
     json: false,
   };
+}
+
+/**
+ * Whether progress (a bar, a spinner, lines redrawn in place) is drawn: only
+ * on a terminal, both stdout and stderr (progress goes to stderr, and a piped
+ * stdout means a script is reading), and never under --json. Otherwise long
+ * work is quiet, or prints plain log lines where its page says so.
+ */
+export function drawsOnTerminal(io: Io): boolean {
+  return !io.json && io.stdoutIsTTY && (io.stderrIsTTY ?? io.stdoutIsTTY);
 }
 
 /** Print `data` as one JSON document with --json, else the human view. */

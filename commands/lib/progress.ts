@@ -6,7 +6,7 @@
 import type { Context } from '../../src/context.js';
 import { followEvents, type ExecutionEvent } from '../../src/executions/events.js';
 import { logLine } from '../../src/executions/log.js';
-import type { Io } from './io.js';
+import { drawsOnTerminal, type Io } from './io.js';
 
 interface SourceLine {
   state: string;
@@ -14,7 +14,7 @@ interface SourceLine {
 }
 
 /** Whether progress is drawn in place (a terminal, not --json): then notes go through `footer`, not io.err. */
-export const drawsInPlace = (io: Io) => io.stdoutIsTTY && !io.json;
+export const drawsInPlace = (io: Io) => drawsOnTerminal(io);
 
 /**
  * `footer` answers a line to keep under the sources (e.g. "Cancelling…"):

@@ -30,15 +30,21 @@ function readFacts(db: Sqlite.Database): SnapshotFacts {
 
 if (parentPort && workerData?.snapshot) {
   const { database, snapshot } = workerData as { database: string; snapshot: string };
-  const db = new Sqlite(database, { fileMustExist: true });
   try {
-    db.pragma('busy_timeout = 5000');
-    db.exec('BEGIN');
-    parentPort.postMessage({ t: 'facts', facts: readFacts(db) });
-    await db.backup(snapshot, { progress: () => 0x7fffffff });
-    db.exec('COMMIT');
-  } finally {
-    db.close();
+    const db = new Sqlite(database, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.exec('BEGIN');
+      parentPort.postMessage({ t: 'facts', facts: readFacts(db) });
+      await db.backup(snapshot, { progress: () => 0x7fffffff });
+      db.exec('COMMIT');
+    } finally {
+      db.close();
+    }
+    parentPort.postMessage({ t: 'done' });
+  } catch (err) {
+    // A SqliteError crossing to the main thread as an 'error' event loses its message (only `code` survives): say it here.
+    const e = err as { message?: unknown; code?: unknown };
+    parentPort.postMessage({ t: 'error', message: typeof e.message === 'string' && e.message ? e.message : String(err), code: typeof e.code === 'string' ? e.code : undefined });
   }
-  parentPort.postMessage({ t: 'done' });
 }

@@ -29,8 +29,10 @@ export function startSnapshot(database: string, snapshot: string): Snapshotting 
     failFacts(e);
     failDone(e);
   };
-  worker.on('message', (m: { t: 'facts'; facts: SnapshotFacts } | { t: 'done' }) => (m.t === 'facts' ? gotFacts(m.facts) : finished()));
-  worker.once('error', (err) => fail(new SvcError(500, 'backup_snapshot_failed', `The database snapshot failed: ${err.message}`)));
+  const failed = (message: string, code?: string) => fail(new SvcError(500, 'backup_snapshot_failed', `The database snapshot failed: ${message}${code && !message.includes(code) ? ` (${code})` : ''}.`.replace(/\.\.$/, '.')));
+  worker.on('message', (m: { t: 'facts'; facts: SnapshotFacts } | { t: 'done' } | { t: 'error'; message: string; code?: string }) => (m.t === 'facts' ? gotFacts(m.facts) : m.t === 'error' ? failed(m.message, m.code) : finished()));
+  // A thrown error may arrive as a plain object without its message.
+  worker.once('error', (err: { message?: unknown; code?: unknown }) => failed(typeof err?.message === 'string' && err.message ? err.message : 'the worker stopped with no message', typeof err?.code === 'string' ? err.code : undefined));
   worker.once('exit', (code) => fail(new SvcError(500, 'backup_snapshot_failed', `The database snapshot stopped early (exit ${code}).`)));
   return { facts, done, stop: async () => void (await worker.terminate()) };
 }

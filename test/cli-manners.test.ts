@@ -1,0 +1,206 @@
+/**
+ * CLI manners across every command (the audit of wave 2): destructive commands
+ * refuse without --yes off a terminal (exit 2, one line naming --yes, one JSON
+ * document under --json); progress is drawn only on a terminal and is quiet
+ * when piped; errors are one line without "undefined"; a command's own flag is
+ * never taken by svc's; every command has a man page whose EXIT STATUS has
+ * 0, 1, 2 and 130.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Command } from 'commander';
+import fs from 'node:fs';
+import path from 'node:path';
+import { COMMANDS, describeError } from '../commands/main.js';
+import { progressBar, statusLine } from '../commands/lib/bar.js';
+import { drawsOnTerminal, type Io } from '../commands/lib/io.js';
+import { startSnapshot } from '../src/admin/snapshot.js';
+import { fixture, ROOT, runCli, tempDirs } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+
+const dirs = tempDirs();
+let crossref: Stub;
+let env: Record<string, string>;
+const svc = (args: string[], stdin?: string) => runCli(args, { env, stdin });
+
+test.before(async () => {
+  crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
+});
+test.after(async () => {
+  await crossref.close();
+  dirs.cleanup();
+});
+
+function fakeIo(over: Partial<Io>): Io & { errs: string[] } {
+  const errs: string[] = [];
+  return { out: () => {}, err: (t) => void errs.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false, errs, ...over };
+}
+
+/** Every command path (e.g. "routine target remove") with its option flags, read from the commands' own registrations. */
+async function commandPaths(): Promise<{ path: string; flags: string[] }[]> {
+  const silent = fakeIo({});
+  const found: { path: string; flags: string[] }[] = [];
+  const walk = (cmd: Command, prefix: string[]) => {
+    const here = [...prefix, cmd.name()];
+    found.push({ path: here.join(' '), flags: cmd.options.map((o) => o.long ?? o.short ?? '') });
+    for (const sub of cmd.commands) walk(sub, here);
+  };
+  for (const entry of COMMANDS) {
+    const program = new Command('svc');
+    (await entry.load()).register(program, silent);
+    walk(program.commands.find((c) => c.name() === entry.name)!, []);
+  }
+  return found;
+}
+
+test('destructive commands without --yes off a terminal: exit 2, one line naming --yes, nothing removed', async () => {
+  // Items to refuse to remove.
+  assert.is((await svc(['dive', 'crossref', 'ecology', '--max', '2'])).code, 0);
+  assert.is((await svc(['routine', 'add', '--name', 'eco', '--schedule', '@daily', '--query', 'ecology', '--sources', 'crossref'])).code, 0);
+  assert.is((await svc(['config', 'add', '--name', 'c', '--type', 'dive', '--parameters', '{"repository":"crossref","query":"x"}'])).code, 0);
+  assert.is((await svc(['credentials', 'set', 'openalex_api_key'], 'k-1\n')).code, 0);
+  assert.is((await svc(['profile', 'add', 'Alice'])).code, 0);
+  assert.is((await svc(['queue', 'add', '1'])).code, 0);
+  assert.is((await svc(['chat', 'new'])).code, 0);
+  const outDir = path.join(dirs.root, 'out');
+  fs.mkdirSync(outDir);
+  const target = await svc(['--json', 'routine', 'target', 'add', '1', '--channel', 'folder', '--target', outDir]);
+  assert.is(target.code, 0, target.stderr);
+  const targetId = String(JSON.parse(target.stdout).id);
+
+  const cases: Record<string, string[]> = {
+    'executions delete': ['executions', 'delete', '1'],
+    'routine delete': ['routine', 'delete', '1'],
+    'routine target remove': ['routine', 'target', 'remove', '1', targetId],
+    'config delete': ['config', 'delete', '1'],
+    'credentials delete': ['credentials', 'delete', 'openalex_api_key'],
+    'profile delete': ['profile', 'delete', '1'],
+    'queue remove': ['queue', 'remove', '1'],
+    'chat delete': ['chat', 'delete', '1'],
+    'assistant delete': ['assistant', 'delete', '1'],
+    erase: ['erase', 'erase-configs'],
+    'restore delete-undo': ['restore', 'delete-undo'],
+    'cloud unlink': ['cloud', 'unlink'],
+  };
+  // Checked in their own tests, with the items they need: a staged bundle, a delivery, a preview.
+  const elsewhere = new Set(['restore', 'deliveries skip', 'deliver skip', 'answer send']);
+  for (const { path: p, flags } of await commandPaths()) {
+    if (flags.includes('--yes')) assert.ok(p in cases || elsewhere.has(p), `${p} has --yes: add it to this test`);
+  }
+  for (const [name, args] of Object.entries(cases)) {
+    const plain = await svc(args);
+    assert.is(plain.code, 2, `${name}: ${plain.stderr}`);
+    assert.is(plain.stdout, '', `${name}: nothing on stdout`);
+    assert.is(plain.stderr.trim().split('\n').length, 1, `${name}: one line: ${plain.stderr}`);
+    assert.match(plain.stderr, /--yes/, name);
+    const json = await svc(['--json', ...args]);
+    assert.is(json.code, 2, name);
+    assert.is(JSON.parse(json.stdout).error, 'confirmation_required', name);
+  }
+  // Nothing was removed.
+  assert.is(JSON.parse((await svc(['--json', 'executions', 'list'])).stdout).total, 1);
+  assert.is(JSON.parse((await svc(['--json', 'routine', 'target', 'list', '1'])).stdout).targets.length, 1);
+  assert.is(JSON.parse((await svc(['--json', 'config', 'list'])).stdout).total, 1);
+  assert.is((await svc(['profile', 'show', '1'])).code, 0);
+  assert.is((await svc(['chat', 'show', '1'])).code, 0);
+});
+
+test('a command\'s own --version is its own: evidence add --version is validated, not svc\'s version', async () => {
+  const uuid = '00000000-0000-4000-8000-000000000000';
+  for (const verb of ['add', 'remove']) {
+    const r = await svc(['--json', 'evidence', verb, uuid, uuid, '--version', 'abc']);
+    assert.is(r.code, 2, `evidence ${verb}: ${r.stdout}`);
+    assert.match(JSON.parse(r.stdout).message, /--version/);
+  }
+  // Checked before the vault is opened: there is none here, and a bad value is still a usage error.
+  for (const args of [['evidence', 'show', 'abc'], ['evidence', 'read', uuid, uuid, '--page', '0'], ['evidence', 'notes', uuid, '--limit', '99']]) {
+    const r = await svc(args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+  }
+  assert.match((await svc(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/);
+  assert.match(JSON.parse((await svc(['--json', '-V'])).stdout).version, /^\d+\.\d+\.\d+$/);
+});
+
+test('profile edit changes one field without --orcid (no crash on commander\'s default)', async () => {
+  const r = await svc(['--json', 'profile', 'edit', '1', '--name', 'Bob']);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(JSON.parse(r.stdout).name, 'Bob');
+  assert.is((await svc(['profile', 'edit', '1', '--no-orcid'])).code, 0);
+});
+
+test('errors are one line that never says undefined: missing keys, ids, non-Error throws', async () => {
+  const r = await svc(['config', 'add', '--name', 'c2', '--type', 'dive', '--parameters', '{}']);
+  assert.is(r.code, 2);
+  assert.not.match(r.stderr, /undefined|body\./);
+  assert.match(r.stderr, /parameters\.repository is required/);
+  assert.match((await svc(['executions', 'show', 'abc'])).stderr, /An execution id is a positive whole number/);
+  for (const thrown of [{ code: 'SQLITE_CANTOPEN' }, {}, new Error(''), undefined, 'two\nlines']) {
+    const { message } = describeError(thrown);
+    assert.not.match(message, /undefined|\[object|\n/, JSON.stringify(String(thrown)));
+    assert.ok(message.length > 0);
+  }
+});
+
+test('a snapshot that fails in its worker says why (a SqliteError loses its message crossing threads)', async () => {
+  const file = path.join(dirs.root, 'not-a-database.db');
+  fs.writeFileSync(file, 'not a database '.repeat(400));
+  const snap = startSnapshot(file, path.join(dirs.root, 'snap.db'));
+  const err = await snap.facts.then(() => undefined, (e: Error) => e);
+  assert.ok(err, 'refused');
+  assert.not.match(err!.message, /undefined/);
+  assert.match(err!.message, /not a database|SQLITE_NOTADB/);
+});
+
+test('progress: drawn only when stdout and stderr are terminals, quiet when piped or --json', async () => {
+  assert.is(drawsOnTerminal(fakeIo({ stdoutIsTTY: true, stderrIsTTY: true })), true);
+  assert.is(drawsOnTerminal(fakeIo({ stdoutIsTTY: true, stderrIsTTY: false })), false, 'stderr redirected to a file');
+  assert.is(drawsOnTerminal(fakeIo({ stdoutIsTTY: true, stderrIsTTY: true, json: true })), false);
+  for (const io of [fakeIo({}), fakeIo({ stdoutIsTTY: true, stderrIsTTY: false }), fakeIo({ stdoutIsTTY: true, json: true })]) {
+    const bar = progressBar(io, 'linking');
+    bar.update(0, 10);
+    bar.update(10, 10);
+    assert.equal(io.errs, [], 'a bar is quiet off a terminal');
+  }
+  const tty = fakeIo({ stdoutIsTTY: true, stderrIsTTY: true });
+  const bar = progressBar(tty, 'linking');
+  bar.update(1, 2);
+  bar.update(2, 2);
+  assert.is(tty.errs.length, 2);
+  assert.ok(tty.errs[1]!.startsWith('\x1b[1A\x1b[2K'), 'redrawn in place');
+  const line = statusLine(tty);
+  line('slice 1');
+  line('slice 2');
+  assert.ok(tty.errs[3]!.startsWith('\x1b[1A'), 'a status line is redrawn in place on a terminal');
+  const piped = fakeIo({});
+  statusLine(piped)('slice 1');
+  assert.equal(piped.errs, ['slice 1'], 'piped: a plain log line, no escapes');
+  // End to end: a piped scan prints its result and no progress.
+  const scan = await svc(['links', 'scan']);
+  assert.is(scan.code, 0, scan.stderr);
+  assert.not.match(scan.stderr, /linking|\x1b/);
+});
+
+test('every command has a man page, and every page says exit 0, 1, 2 and 130', () => {
+  const pages = fs.readdirSync(path.join(ROOT, 'man')).filter((f) => f.endsWith('.1'));
+  const named = new Set<string>();
+  for (const page of pages) {
+    const text = fs.readFileSync(path.join(ROOT, 'man', page), 'utf8');
+    if (text.startsWith('.so ')) continue;
+    const name = text.split(/^\.SH NAME$/m)[1]?.split(/^\.SH /m)[0] ?? '';
+    for (const m of name.matchAll(/svc(?:\\-|\s)([a-z-]+)/g)) named.add(m[1]!);
+    const synopsis = text.split(/^\.SH SYNOPSIS$/m)[1]?.split(/^\.SH /m)[0] ?? '';
+    for (const m of synopsis.matchAll(/^\.BR? "?(?:svc )?([a-z][a-z-]*)/gm)) named.add(m[1]!);
+    const section = text.split(/^\.SH "?EXIT STATUS"?$/m)[1]?.split(/^\.SH /m)[0];
+    assert.ok(section, `${page} has EXIT STATUS`);
+    for (const code of ['0', '1', '2', '130']) {
+      assert.ok(new RegExp(`^\\.B ${code}$`, 'm').test(section!) || new RegExp(`(^|[;:] )${code} `, 'm').test(section!), `${page}: exit ${code}`);
+    }
+  }
+  const svc1 = fs.readFileSync(path.join(ROOT, 'man', 'svc.1'), 'utf8');
+  for (const c of COMMANDS) {
+    assert.ok(named.has(c.name) || svc1.includes(`.SS "svc ${c.name}`), `${c.name} has a man page`);
+  }
+});
+
+test.run();
