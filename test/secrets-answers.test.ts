@@ -48,4 +48,22 @@ test('secret-carrying routes: a malformed body gets a 422 that does not quote th
   assert.not.ok(leaks(t.logLines.join('\n')), 'a log line quoted the body');
 });
 
+test('a URL setting with a user name or password in it is refused without quoting it, and nothing is stored', async () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['ai', { provider: 'openai', base_url: `https://me:${SECRET}@proxy.example/v1` }],
+    ['embeddings', { provider: 'openai', base_url: `https://me:${SECRET}@proxy.example/v1` }],
+    ['cloud', { url: `https://me:${SECRET}@dav.example/remote.php/dav/` }],
+    ['cloud', { url: `https://${SECRET}@dav.example/` }],
+  ];
+  for (const [group, settings] of cases) {
+    const r = await t.request('PUT', `/api/settings/${group}`, { body: { settings } });
+    assert.is(r.status, 422, `${group}: ${r.text}`);
+    assert.ok(r.json().detail.some((d: any) => d.type === 'url_userinfo'), r.text);
+    assert.not.ok(leaks(r.text), `${group} quoted the URL: ${r.text}`);
+    assert.not.ok(leaks((await t.request('GET', `/api/settings/${group}`)).text), `${group} stored it`);
+  }
+  // Plain URLs are still fine.
+  assert.is((await t.request('PUT', '/api/settings/ai', { body: { settings: { base_url: 'http://127.0.0.1:11434/v1' } } })).status, 200);
+});
+
 test.run();
