@@ -4,7 +4,10 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { CREDENTIAL_NAMES } from '../src/credentials/names.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
+import { ROUTES } from '../server/routes/index.js';
+import { addTarget, newRoutine } from './_delivery.js';
 import { startTestServer, type TestServer } from './_setup.js';
 
 // Short on purpose: V8 quotes a short body whole in its JSON.parse message.
@@ -64,6 +67,25 @@ test('a URL setting with a user name or password in it is refused without quotin
   }
   // Plain URLs are still fine.
   assert.is((await t.request('PUT', '/api/settings/ai', { body: { settings: { base_url: 'http://127.0.0.1:11434/v1' } } })).status, 200);
+});
+
+test('no read answers the token, a stored credential or a webhook secret (every GET, with ids of real rows)', async () => {
+  const values = CREDENTIAL_NAMES.map((c, i) => `${c.name.slice(0, 6)}-VALUE-${i}-9d8c7b6a`);
+  CREDENTIAL_NAMES.forEach((c, i) => t.ctx.credentials.set(c.name, values[i]!));
+  const routineId = await newRoutine(t);
+  const target = await addTarget(t, routineId, { channel: 'webhook', target: 'https://hooks.example.org/in' });
+  const webhookSecret = (t.ctx.db.prepare('SELECT secret FROM delivery_targets WHERE id = ?').get(target.id) as { secret: string }).secret;
+  const ids: Record<string, string> = { routine_id: String(routineId), target_id: String(target.id) };
+  const bodies: string[] = [];
+  for (const r of ROUTES.filter((r) => r.method === 'GET' && !r.path.includes('/library') && !r.path.includes('/evidence') && !r.path.includes('/stream'))) {
+    const p = r.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => ids[name] ?? '1');
+    const res = await t.request('GET', p);
+    bodies.push(`${p} ${res.status} ${JSON.stringify(res.headers)} ${res.text}`);
+  }
+  const all = bodies.join('\n') + '\n' + t.logLines.join('\n');
+  assert.not.ok(all.includes(t.token), 'the token');
+  for (const v of values) assert.not.ok(all.includes(v), v);
+  assert.not.ok(all.includes(webhookSecret), 'the webhook secret');
 });
 
 test.run();
