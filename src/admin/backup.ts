@@ -189,6 +189,7 @@ export function describeBundle(ctx: Context, file: string, manifest: Manifest, s
   ];
   const wouldNot = [
     'restore API keys and passwords: a bundle never holds secrets; store them again',
+    'restore the signing secrets of webhook destinations: each gets a new one at restore; give it to the receiver again (`svc routine target secret`)',
     'restore the token, port or daemon lock files, or the service unit',
     `restore anything written after ${manifest.created_at_utc}`,
   ];

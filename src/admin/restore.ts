@@ -20,6 +20,7 @@ import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.j
 import { requireConfirm } from './erase.js';
 import { acknowledgeRestores, insertRestore, lastRestore } from './repo.js';
 import { reportsDir } from '../executions/report.js';
+import { resecretWebhookTargets } from '../delivery/targets.js';
 
 export const RESTORE_CONFIRM = 'restore';
 export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
@@ -232,6 +233,9 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     fs.renameSync(from, to);
   }
   if (plan.vault_target) db.prepare('UPDATE library_vaults SET root_path = ? WHERE id = 1').run(plan.vault_target);
+  // 5. The bundle carried no webhook secrets: each webhook destination gets a new one.
+  const resecreted = resecretWebhookTargets(ctx);
+  if (resecreted.length) ctx.log.warn(`gave ${resecreted.length} webhook destination(s) a new signing secret; give it to each receiver again (\`svc routine target secret\`)`);
   const recorded = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?').get(plan.staged_at_utc, plan.bundle_path);
   if (!recorded) {
     insertRestore(db, {

@@ -5,11 +5,14 @@
  * {t: 'facts'}, then SQLite's online backup API copies that same snapshot,
  * every page in one step, to workerData.snapshot and {t: 'done'} follows.
  * The backup API reuses the open read transaction, so facts and copy agree
- * whatever is written meanwhile (WAL readers never block writers).
+ * whatever is written meanwhile (WAL readers never block writers). Before
+ * {t: 'done'}, the secret columns of the copy (tables.ts SECRET_COLUMNS) are
+ * emptied with secure_delete on, so their bytes are overwritten, not freed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Sqlite from 'better-sqlite3';
 import { listTables, rowCount } from './repo.js';
+import { SECRET_COLUMNS } from './tables.js';
 
 export interface SnapshotFacts {
   tables: Record<string, number>;
@@ -28,6 +31,24 @@ function readFacts(db: Sqlite.Database): SnapshotFacts {
   return { tables, vault, vaultFiles, reports };
 }
 
+/** Empty every secret column of a snapshot; closing the connection folds its WAL back into the file. */
+export function scrubSecrets(file: string): void {
+  const db = new Sqlite(file, { fileMustExist: true });
+  try {
+    db.pragma('secure_delete = ON');
+    const tables = new Set(listTables(db).map((t) => t.name));
+    db.transaction(() => {
+      for (const [table, columns] of Object.entries(SECRET_COLUMNS)) {
+        if (!tables.has(table)) continue;
+        for (const column of columns) db.prepare(`UPDATE "${table}" SET "${column}" = NULL WHERE "${column}" IS NOT NULL`).run();
+      }
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
 if (parentPort && workerData?.snapshot) {
   const { database, snapshot } = workerData as { database: string; snapshot: string };
   try {
@@ -41,6 +62,7 @@ if (parentPort && workerData?.snapshot) {
     } finally {
       db.close();
     }
+    scrubSecrets(snapshot);
     parentPort.postMessage({ t: 'done' });
   } catch (err) {
     // A SqliteError crossing to the main thread as an 'error' event loses its message (only `code` survives): say it here.

@@ -79,3 +79,13 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   assistant_turn_choices: 'conversations',
   assistant_model_reports: 'conversations',
 };
+
+/**
+ * Columns that hold a secret. A backup bundle's copy of the database has them
+ * emptied (NULL), overwritten on disk (secure_delete), so no secret travels in
+ * a bundle, local or uploaded; whoever owns the column makes a new one after a
+ * restore (delivery/targets.ts gives webhook destinations fresh secrets).
+ */
+export const SECRET_COLUMNS: Record<string, readonly string[]> = {
+  delivery_targets: ['secret'],
+};

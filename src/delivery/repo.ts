@@ -74,6 +74,14 @@ export function deleteTarget(db: Database, id: number): boolean {
   return db.prepare('DELETE FROM delivery_targets WHERE id = ?').run(id).changes > 0;
 }
 
+export function webhookTargetsWithoutSecret(db: Database): number[] {
+  return (db.prepare("SELECT id FROM delivery_targets WHERE channel = 'webhook' AND secret IS NULL ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+}
+
+export function setTargetSecret(db: Database, id: number, secret: string, now: string): void {
+  db.prepare('UPDATE delivery_targets SET secret = ?, updated_at_utc = ? WHERE id = ?').run(secret, now, id);
+}
+
 export function enabledTargetCounts(db: Database, routineId: number): { channel: DeliveryChannel; n: number }[] {
   return db.prepare('SELECT channel, count(*) AS n FROM delivery_targets WHERE routine_id = ? AND enabled = 1 GROUP BY channel').all(routineId) as { channel: DeliveryChannel; n: number }[];
 }

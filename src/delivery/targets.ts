@@ -120,12 +120,17 @@ export function listTargets(ctx: Context, routineId: number): { routine_id: numb
 }
 
 /** @example createTarget(ctx, 3, { channel: 'folder', target: '/home/me/reports' }) */
+const newSecret = (ctx: Context) => {
+  const secret = ctx.random.bytes(32).toString('hex');
+  ctx.log.addSecret(secret);
+  return secret;
+};
+
 export function createTarget(ctx: Context, routineId: number, body: unknown): TargetView {
   requireRoutineRow(ctx, routineId);
   const input = parseWith(Create, body, ['body'], { hideInput: true });
   const target = checkTarget(input.channel, input.target);
-  const secret = input.channel === 'webhook' ? ctx.random.bytes(32).toString('hex') : null;
-  if (secret) ctx.log.addSecret(secret);
+  const secret = input.channel === 'webhook' ? newSecret(ctx) : null;
   const id = repo.insertTarget(ctx.db, { routineId, channel: input.channel, enabled: input.enabled, mode: input.mode, target, secret }, ctx.nowIso());
   return targetView(repo.getTarget(ctx.db, id)!);
 }
@@ -142,6 +147,20 @@ export function deleteTarget(ctx: Context, routineId: number, targetId: number):
   const row = requireTarget(ctx, routineId, targetId);
   repo.deleteTarget(ctx.db, row.id);
   return { id: row.id, routine_id: routineId, deleted: true };
+}
+
+/**
+ * A backup never carries webhook secrets (admin/tables.ts SECRET_COLUMNS): after a
+ * restore each webhook destination without one gets a new secret, which its
+ * receiver must be given again (`svc routine target secret`). Answers their ids.
+ */
+export function resecretWebhookTargets(ctx: Context): number[] {
+  const ids = repo.webhookTargetsWithoutSecret(ctx.db);
+  const now = ctx.nowIso();
+  ctx.db.transaction(() => {
+    for (const id of ids) repo.setTargetSecret(ctx.db, id, newSecret(ctx), now);
+  })();
+  return ids;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { parseCrossrefWork } from '../sources/crossref.js';
 import { arxiv, parseResponse as parseArxiv } from '../sources/arxiv.js';
 import { userAgent } from '../sources/driver.js';
-import { createSourceHttp, UpstreamError, type SourceHttp } from '../sources/http.js';
+import { createSourceHttp, UpstreamError, type RedactingSourceHttp } from '../sources/http.js';
 import { openalex, parseResponse as parseOpenAlex } from '../sources/openalex.js';
 import { parsePubmedArticleSet } from '../sources/pubmed-xml.js';
 import { pubmed } from '../sources/pubmed.js';
@@ -32,7 +32,7 @@ export interface SliceAnswer {
 }
 
 interface Client {
-  http: SourceHttp;
+  http: RedactingSourceHttp;
   baseUrl: string;
   apiKey?: string;
   contactEmail?: string;
@@ -169,7 +169,8 @@ export async function askAboutSlice(clients: Clients, docs: TargetDocument[], si
         for (const doc of wanted) add(doc, { source: p.adapter.id, outcome: 'skipped', reason: `missing_key: ${client.missing} is not stored` });
         return;
       }
-      await p.lookup(client, wanted, add, signal);
+      // A failure reason may quote what the source answered, and a source may quote the key it was sent.
+      await p.lookup(client, wanted, (doc, asked, record) => add(doc, asked.reason ? { ...asked, reason: client.http.redact(asked.reason) } : asked, record), signal);
     }),
   );
   return answer;

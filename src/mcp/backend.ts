@@ -112,7 +112,8 @@ export function createBackend(options: BackendOptions): Backend {
       located = undefined; // the server went away: look again next time
       throw unavailable([where.baseUrl], `nothing answers on ${where.baseUrl}`);
     }
-    const text = await response.text();
+    // Document 3: tool results and relayed errors are scrubbed of the token, whatever the backend said.
+    const text = (await response.text()).split(where.token).join('[redacted]');
     const answer = { status: response.status, text, json: parse(text), headers: response.headers };
     if (!response.ok && !(callOptions.acceptStatus ?? []).includes(response.status)) throw fromHttp(response.status, answer.json);
     return answer;

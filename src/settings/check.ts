@@ -31,6 +31,22 @@ export function checkSettingValue(def: SettingDef, value: unknown): { msg: strin
   }
 }
 
+/**
+ * A URL setting never holds a secret: one with a user name or password in it
+ * (https://user:pass@host/) is refused when written, and the refusal does not
+ * quote it. Credentials have their own store (cloud_password, the API keys).
+ */
+export function urlCarriesCredentials(def: SettingDef, value: unknown): boolean {
+  if (def.type !== 'string' || !def.url || typeof value !== 'string' || value === '') return false;
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    // Not a URL at all; "user:pass@host" without a scheme still says where a password would go.
+    return /^[^/?#]*@/.test(value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
+  }
+}
+
 /** Turn a command-line word into the setting's type ("true" → true, "25" → 25, "null" → null). */
 export function parseSettingWord(def: SettingDef, word: string): unknown {
   if (def.type === 'boolean') {

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { SETTINGS, type SettingsGroup } from './schema.js';
-import { checkSettingValue } from './check.js';
+import { checkSettingValue, urlCarriesCredentials } from './check.js';
 
 export type SettingsValues = Record<string, string | number | boolean | null>;
 
@@ -45,7 +45,9 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
         if (!def) continue;
         const problem = checkSettingValue(def, value);
         if (problem) issues.push({ loc: [...loc, key], input: value, ...problem });
-        else accepted.push([key, value]);
+        else if (urlCarriesCredentials(def, value)) {
+          issues.push({ loc: [...loc, key], msg: 'The URL must not carry a user name or password; store secrets with `svc credentials set` (the cloud password is cloud_password)', type: 'url_userinfo' });
+        } else accepted.push([key, value]);
       }
       if (issues.length) throw new ValidationError(issues);
       const upsert = db().prepare(

@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { svcVersion } from '../version.js';
-import { createSourceHttp, UpstreamError, type HttpTrace, type SourceHttp } from './http.js';
+import { createSourceHttp, UpstreamError, type HttpTrace, type RedactingSourceHttp } from './http.js';
 import type { NetworkKind } from './net-cause.js';
 import { pageThrough } from './page-loop.js';
 import { throttleFor } from './throttle.js';
@@ -84,7 +84,7 @@ function baseUrlOf(ctx: Context, id: string, fallback: string): string {
  * faster one with a key, where the source grants it), shared by every run in
  * this process through its throttle group, with the run's timeouts and retries.
  */
-function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefined, contactEmail: string | undefined, signal: AbortSignal): SourceHttp {
+function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefined, contactEmail: string | undefined, signal: AbortSignal): RedactingSourceHttp {
   const caps = entry.capabilities;
   return createSourceHttp({
     fetch: ctx.fetch,
@@ -130,9 +130,11 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     finishedAtUtc: startedAtUtc,
     ms: 0,
   };
+  // Messages may quote what a source answered, and a source may quote the key it was sent.
+  let redact = (text: string) => text;
   const finish = (reason: ZeroReason | null, message: string | null) => {
     outcome.zeroReason = outcome.records.length === 0 ? (reason ?? 'answered_empty') : null;
-    outcome.message = message;
+    outcome.message = message === null ? null : redact(message);
     evidence.usable = outcome.records.length;
     outcome.finishedAtUtc = ctx.nowIso();
     outcome.ms = Date.now() - started;
@@ -179,6 +181,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   const contactEmail = String(ctx.settings.read('email').contact_email ?? '') || undefined;
   const http = politeHttp(ctx, entry, apiKey, contactEmail, options.signal);
   outcome.traces = http.traces;
+  redact = http.redact;
   const request: SearchRequest = {
     query: params.query,
     keywords: params.keywords,
@@ -206,7 +209,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     if (failure.network) evidence.network = failure.network;
     const message = failure.reason === 'missing_key' ? `${entry.name} now requires the ${caps.credential!.name} credential (it answered ${failure.status}).` : `${entry.name}: ${failure.message}`;
     if (outcome.records.length > 0) {
-      outcome.partialFailure = { exception_class: failure.exceptionClass, http_status: failure.status, message };
+      outcome.partialFailure = { exception_class: failure.exceptionClass, http_status: failure.status, message: redact(message) };
       return finish(null, `Stopped after page ${outcome.pages}: ${message}`);
     }
     return finish(failure.reason, message);

@@ -57,6 +57,12 @@ export interface SourceHttp {
   readonly traces: HttpTrace[];
 }
 
+/** The HTTP of one source request: also `redact`, for messages built from what the source answered. */
+export interface RedactingSourceHttp extends SourceHttp {
+  /** `text` with every spelling of the key replaced by ***. */
+  redact(text: string): string;
+}
+
 export interface SourceHttpDeps {
   fetch: typeof globalThis.fetch;
   throttle: Throttle;
@@ -98,20 +104,30 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
+/**
+ * Blank every spelling of the keys in a text: a key reaches a URL raw, through
+ * encodeURIComponent, or through URLSearchParams (which also escapes ~ ! ' ( )
+ * and writes spaces as +), and a source may quote any of them back.
+ */
+export function keyRedactor(secrets: readonly (string | undefined)[]): (text: string) => string {
+  const spellings = secrets
+    .filter((s): s is string => Boolean(s))
+    .flatMap((s) => [...new Set([s, encodeURIComponent(s), new URLSearchParams([['', s]]).toString().slice(1)])])
+    .sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const s of spellings) out = out.split(s).join('***');
+    return out;
+  };
+}
+
+export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
   const traces: HttpTrace[] = [];
   const random = deps.random ?? Math.random;
   const limit = MAX_RESPONSE_BYTES;
   // 'stream': ofetch hands the body over unread, so readBounded can stop it at the bound.
   const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'stream' }, { fetch: deps.fetch });
-  // A key reaches a URL raw, through encodeURIComponent, or through URLSearchParams (which also
-  // escapes ~ ! ' ( ) and writes spaces as +): blank every spelling.
-  const spellings = deps.secrets.filter(Boolean).flatMap((s) => [...new Set([s, encodeURIComponent(s), new URLSearchParams([['', s]]).toString().slice(1)])]);
-  const redact = (url: string) => {
-    let out = url;
-    for (const s of spellings) out = out.split(s).join('***');
-    return out;
-  };
+  const redact = keyRedactor(deps.secrets);
 
   /** One attempt: an answer, or an UpstreamError saying whether it may be retried and after how long. */
   async function attempt(url: string, options: HttpOptions, n: number): Promise<HttpAnswer | { error: UpstreamError; retry: boolean; waitMs?: number }> {
@@ -180,6 +196,7 @@ export function createSourceHttp(deps: SourceHttpDeps): SourceHttp {
 
   return {
     traces,
+    redact,
     get,
     async getJson(url, options) {
       const answer = await get(url, options);

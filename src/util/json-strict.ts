@@ -13,11 +13,22 @@ export function parseStrictJson(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new StrictJsonError((err as Error).message, 'syntax');
+    throw new StrictJsonError(syntaxMessage((err as Error).message), 'syntax');
   }
   const duplicate = findDuplicateKey(text);
   if (duplicate !== undefined) throw new StrictJsonError(`Duplicate key "${duplicate.slice(0, 64)}" in a JSON object.`, 'duplicate_key', duplicate);
   return value;
+}
+
+/**
+ * V8's own message quotes the text around the fault ("Unexpected token 's',
+ * "sk-live-…" is not valid JSON"), and a body may be a secret sent without
+ * its quotes: keep only where it went wrong, never what was there.
+ */
+function syntaxMessage(v8Message: string): string {
+  if (/end of JSON input/i.test(v8Message)) return 'Unexpected end of JSON input';
+  const position = /at position (\d+)/.exec(v8Message)?.[1];
+  return position === undefined ? 'Invalid JSON' : `Invalid JSON at position ${position}`;
 }
 
 /** Scan text already known to be valid JSON for an object that repeats a key. */
