@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseWindow } from '../src/analytics/window.js';
 import { getAnalytics } from '../src/mcp/tools/analytics.js';
-import { startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, waitFor, type TestServer } from './_setup.js';
 import { routineBody } from './_scheduler.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 
@@ -33,6 +33,28 @@ const get = async (path: string) => {
   assert.is(r.status, 200, `${path}: ${r.text}`);
   return r.json();
 };
+
+test('lifecycle limits at their bounds: check limit 1 and 5000 accepted (default 1000), for-documents takes exactly 500 ids', async () => {
+  // The corpus is still empty here, so a check asks no source.
+  for (const [body, limit] of [[{ limit: 1 }, 1], [{ limit: 5000, run_until_done: true }, 5000], [{}, 1000]] as const) {
+    const r = await t.request('POST', '/api/lifecycle/check', { body });
+    assert.is(r.status, 202, `${JSON.stringify(body)}: ${r.text}`);
+    assert.is(r.json().limit, limit);
+    await waitFor(async () => (await get('/api/lifecycle')).check.running === false, 5000, 'the check to end');
+  }
+  for (const body of [{ limit: 0 }, { limit: 5001 }, { limit: null }, { limit: '10' }, { run_until_done: 1 }]) {
+    assert.is((await t.request('POST', '/api/lifecycle/check', { body })).status, 422, JSON.stringify(body));
+  }
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => 900_000 + i);
+  const five = await t.request('POST', '/api/lifecycle/for-documents', { body: { document_ids: ids(500) } });
+  assert.is(five.status, 200, five.text);
+  assert.is(five.json().unknown_ids.length, 500);
+  const over = await t.request('POST', '/api/lifecycle/for-documents', { body: { document_ids: ids(501) } });
+  assert.equal([over.status, over.json().detail[0].loc], [422, ['body', 'document_ids']]);
+  for (const document_ids of [[0], [1.5], ['1'], null]) {
+    assert.is((await t.request('POST', '/api/lifecycle/for-documents', { body: { document_ids } })).status, 422, JSON.stringify(document_ids));
+  }
+});
 
 test('overview: its quiet routines are the ones routine-health (default runs) flags quiet', async () => {
   const health = await get('/api/analytics/routine-health');
