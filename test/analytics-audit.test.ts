@@ -4,11 +4,14 @@
  * one finding (not every later one with the same key), and the assistant's
  * get_analytics offers only windows the routes accept.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseWindow } from '../src/analytics/window.js';
 import { getAnalytics } from '../src/mcp/tools/analytics.js';
-import { startTestServer, waitFor, type TestServer } from './_setup.js';
+import { ROOT, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { PRODUCERS } from '../src/watchdog/service.js';
 import { routineBody } from './_scheduler.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 
@@ -89,6 +92,16 @@ test('get_analytics: every window its description offers is one the analytics ro
   const examples = description.match(/\b(?:\d+[a-z]?|all)\b/g) ?? [];
   assert.ok(examples.length >= 2, description);
   for (const example of examples) assert.not.throws(() => parseWindow(example, new Date()), `${example} (from "${description}")`);
+});
+
+test('svc-analytics(1) describes every watchdog check as one that judges (broken or unusual)', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-analytics.1'), 'utf8').replace(/\\-/g, '-');
+  for (const { check } of PRODUCERS) {
+    const entry = page.split(/\n\.TP\n/).find((part) => part.startsWith(`.B ${check}`));
+    assert.ok(entry, `${check} has an entry`);
+    assert.match(entry!, /broken|unusual/, `${check}: what makes it speak`);
+    assert.not.match(entry!, /not judged in this version/, `${check} judges`);
+  }
 });
 
 test.run();

@@ -4,9 +4,11 @@
  * order its page is in, export's default format, saving a saved paper again,
  * and the routines behind a paper.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './_setup.js';
+import { ROOT, startTestServer, type TestServer } from './_setup.js';
 import { makeRecord, seed } from './_corpus.js';
 import { routineBody } from './_scheduler.js';
 import { addRun, daysAgo } from './_history.js';
@@ -72,6 +74,15 @@ test('why: the routines whose runs found the paper are named', async () => {
   const run = why.executions.find((e: any) => e.execution_id === exec);
   assert.equal([run.routine.id, run.source, run.first_found_by_this_run], [routine, 'crossref', true]);
   assert.equal(run.terms.find((x: any) => x.kind === 'keyword'), { term: 'soil carbon', kind: 'keyword', fields: ['title'] });
+});
+
+test('svc-corpus(1) names the fallback reasons semantic mode gives, and points to the analytics, watchdog and lifecycle commands', async () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-corpus.1'), 'utf8').replace(/\\-/g, '-');
+  const given = new Set<string>();
+  given.add((await search({ mode: 'semantic' })).json().mode_unavailable.reason);
+  given.add((await search({ query: 'soil', mode: 'semantic' })).json().mode_unavailable.reason);
+  for (const reason of [...given, 'embeddings_off', 'fallback_continued']) assert.ok(page.includes(reason), `reason ${reason} documented`);
+  for (const command of ['svc analytics', 'svc watchdog', 'svc lifecycle check', 'svc lifecycle show']) assert.match(page, new RegExp(`\\b${command.replace(' ', '\\s+')}`), command);
 });
 
 test.run();
