@@ -5,6 +5,7 @@ import { explorerFacets } from '../src/explorer/facets.js';
 import { EXPLORER_LIMIT, EXPLORER_MODES, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
 import { searchExplorer } from '../src/explorer/search.js';
 import { REFERENCE_FORMATS } from '../src/exports/references.js';
+import { ValidationError } from '../src/errors.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -41,6 +42,19 @@ function body(query: string | undefined, o: Opts): Record<string, unknown> {
   };
 }
 
+/** The body fields as the flags that set them, so a refusal names what was typed. */
+const FLAG_OF: Record<string, string> = { query: 'the query', cursor: '--next', authors: '--author', categories: '--category', sources: '--source', date_from: '--from', date_to: '--to', format: '--export' };
+
+/** Run on a body built from flags; a refusal of it becomes a usage error naming the flag (exit 2). */
+async function fromFlags<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    throw usageError(err.issues.map((i) => `${FLAG_OF[String(i.loc[1])] ?? i.loc.slice(1).join('.')}: ${i.msg}`).join('; '));
+  }
+}
+
 const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
 
 export function register(program: Command, io: Io): void {
@@ -71,7 +85,7 @@ export function register(program: Command, io: Io): void {
       if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
       return withContext(io, async (ctx) => {
         if (format) {
-          const rendered = exportExplorer(ctx, parseExportBody({ ...filters, format }));
+          const rendered = await fromFlags(() => exportExplorer(ctx, parseExportBody({ ...filters, format })));
           if (o.output) {
             fs.writeFileSync(o.output, rendered.text, { mode: 0o600 });
             if (io.json) io.out(JSON.stringify({ format, count: rendered.count, file: o.output }, null, 2));
@@ -80,13 +94,13 @@ export function register(program: Command, io: Io): void {
           return;
         }
         if (o.facets) {
-          const answer = explorerFacets(ctx, parseFacetsBody(filters));
+          const answer = await fromFlags(() => explorerFacets(ctx, parseFacetsBody(filters)));
           emit(io, answer, () =>
             [`${answer.total} papers match.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${f.distinct_values} values${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
           );
           return;
         }
-        const answer = await searchExplorer(ctx, parseSearchBody({ ...filters, sort, mode, limit, cursor: o.next ?? null }));
+        const answer = await fromFlags(() => searchExplorer(ctx, parseSearchBody({ ...filters, sort, mode, limit, cursor: o.next ?? null })));
         emit(io, answer, () => {
           const lines: string[] = [];
           if (answer.mode_unavailable) lines.push(`(${answer.mode_unavailable.message})`);

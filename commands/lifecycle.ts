@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
+import { Help, type Command } from 'commander';
 import { CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
 import { documentLifecycle, lifecycleOverview, runView } from '../src/lifecycle/service.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
-import { idArg, intFlag } from './lib/flags.js';
+import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
 
@@ -11,11 +11,15 @@ const eventRows = (events: { kind: string; source: string; notice_url: string; l
   table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);
 
 export function register(program: Command, io: Io): void {
-  const lifecycle = program.command('lifecycle').description('retractions, preprints published, new versions: checks and recorded events');
+  const lifecycle = program.command('lifecycle')
+    // The default subcommand's [unknown] argument only catches a mistyped subcommand: not shown in help.
+    .configureHelp({ subcommandTerm: (cmd) => new Help().subcommandTerm(cmd).replace(' [unknown]', '') })
+    .description('retractions, preprints published, new versions: checks and recorded events');
   lifecycle
     .command('status', { isDefault: true })
+    .argument('[unknown]', 'not a lifecycle command', undefined)
     .description('recorded events and corpus coverage (how many papers were checked and when)')
-    .action(() => withContext(io, (ctx) => {
+    .action((unknown: string | undefined) => unknown !== undefined ? unknownSubcommand('lifecycle', unknown, ['status', 'check', 'stop', 'show']) : withContext(io, (ctx) => {
       const o = lifecycleOverview(ctx, { limit: 20, offset: 0 });
       emit(io, o, () => {
         const c = o.coverage;

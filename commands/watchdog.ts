@@ -1,7 +1,7 @@
-import type { Command } from 'commander';
+import { Help, type Command } from 'commander';
 import { muteFinding, unmuteFinding, watchdogFindings } from '../src/watchdog/service.js';
 import { withContext } from './lib/context.js';
-import { usageError } from './lib/flags.js';
+import { unknownSubcommand, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 
 type Answer = ReturnType<typeof watchdogFindings>;
@@ -25,12 +25,16 @@ const checkKey = (key: string) => {
 };
 
 export function register(program: Command, io: Io): void {
-  const watchdog = program.command('watchdog').description('findings about routines and sources: broken or unusual, what to do, what could not be judged');
+  const watchdog = program.command('watchdog')
+    // The default subcommand's [unknown] argument only catches a mistyped subcommand: not shown in help.
+    .configureHelp({ subcommandTerm: (cmd) => new Help().subcommandTerm(cmd).replace(' [unknown]', '') })
+    .description('findings about routines and sources: broken or unusual, what to do, what could not be judged');
   watchdog
     .command('show', { isDefault: true })
+    .argument('[unknown]', 'not a watchdog command', undefined)
     .description('the current findings (muted ones left out unless --muted)')
     .option('--muted', 'include muted findings')
-    .action((opts: { muted?: boolean }) => withContext(io, (ctx) => {
+    .action((unknown: string | undefined, opts: { muted?: boolean }) => unknown !== undefined ? unknownSubcommand('watchdog', unknown, ['show', 'mute', 'unmute']) : withContext(io, (ctx) => {
       const w = watchdogFindings(ctx, Boolean(opts.muted));
       emit(io, w, () => findingsText(w));
     }));

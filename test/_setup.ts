@@ -143,6 +143,8 @@ export function runCli(args: string[], options: { env?: Record<string, string | 
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
+    // A command that exits before reading stdin closes the pipe: EPIPE here is not the test's failure.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin ?? '');
   });
 }

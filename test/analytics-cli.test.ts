@@ -64,6 +64,18 @@ test('svc analytics refusals are usage errors (exit 2) naming the flag', async (
   assert.match((await cli('analytics', '--window', 'week')).stderr, /--window must be a number of days/);
 });
 
+test('svc watchdog and svc lifecycle: a mistyped subcommand is named as one (exit 2), not passed to the default', async () => {
+  for (const [command, known] of [['watchdog', /show, mute, unmute/], ['lifecycle', /status, check, stop, show/]] as const) {
+    const r = await cli(command, 'chekc');
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`"chekc" is not a ${command} command`));
+    assert.match(r.stderr, known);
+    const j = await cli(command, 'chekc', '--json');
+    assert.equal([j.code, JSON.parse(j.stdout).error], [2, 'unknown_command']);
+    assert.not.match((await cli(command, '--help')).stdout, /\[unknown\]/);
+  }
+});
+
 test('bar charts of volume and lag on a terminal', () => {
   const ctx = createContext({ env });
   try {

@@ -66,6 +66,23 @@ test('explore: bad flags exit 2 naming the flag, before anything runs', async ()
   assert.is(JSON.parse(r.stdout).error, 'invalid_flag');
 });
 
+test('explore: a refused cursor, query or filter value names the flag that carried it (exit 2, one line, invalid_flag under --json)', async () => {
+  for (const [args, flag] of [
+    [['--next', 'garbage'], '--next'],
+    [['--next', (await json('explore', '--limit', '1')).next_cursor, 'soil'], '--next'],
+    [['!!!'], 'the query'],
+    [['--category', ''.padEnd(301, 'c')], '--category'],
+  ] as const) {
+    const r = await svc('explore', ...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    const lines = r.stderr.trim().split('\n');
+    assert.is(lines.length, 1, r.stderr);
+    assert.ok(lines[0]!.startsWith(`svc: ${flag}: `), r.stderr);
+    const j = await svc('--json', 'explore', ...args);
+    assert.equal([j.code, JSON.parse(j.stdout).error], [2, 'invalid_flag']);
+  }
+});
+
 test('queue: add (twice), read, unread, list, remove with --yes; missing ids exit 3', async () => {
   const added = await json('queue', 'add', String(ids[0]));
   assert.is(added.created, true);

@@ -56,3 +56,8 @@ export function dateFlag(raw: string | undefined, flag: string): string | undefi
   if (!d || d.toISOString().slice(0, 10) !== raw) throw usageError(`${flag} must be a date YYYY-MM-DD, not "${raw}".`);
   return raw;
 }
+
+/** A word after a command that has a default subcommand but is none of its subcommands (exit 2). */
+export function unknownSubcommand(command: string, word: string, known: string[]): never {
+  throw usageError(`"${word.slice(0, 60)}" is not a ${command} command; one of ${known.join(', ')}.`, 'unknown_command');
+}

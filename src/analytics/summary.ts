@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { sourceContribution } from './contribution.js';
 import { discoveryLag } from './lag.js';
 import * as repo from './repo.js';
-import { routineHealth } from './routine-health.js';
+import { HEALTH_RUNS, routineHealth } from './routine-health.js';
 import { publicationVolume } from './volume.js';
 import type { AnalyticsWindow } from './window.js';
 
@@ -28,7 +28,7 @@ export function analyticsOverview(ctx: Context, window: AnalyticsWindow) {
   const volume = publicationVolume(ctx, window, 'source', 5);
   const sources = sourceContribution(ctx, window);
   const lag = discoveryLag(ctx, window);
-  const health = routineHealth(ctx, window, 10);
+  const health = routineHealth(ctx, window, HEALTH_RUNS.default);
   return {
     view: 'overview',
     window,
@@ -41,6 +41,7 @@ export function analyticsOverview(ctx: Context, window: AnalyticsWindow) {
     discovery_lag: { median_days: lag.overall.median_days, papers: lag.overall.papers },
     method:
       'The headline of each view, computed the same way as the view itself: summary (counts), publication-volume (the last 12 listed months), ' +
-      'source-contribution (the five sources that delivered most), discovery-lag (corpus median) and routine-health (routines flagged quiet). Read a view for its full answer and method.',
+      `source-contribution (the five sources that delivered most), discovery-lag (corpus median) and routine-health (routines flagged quiet over their last ${HEALTH_RUNS.default} settled runs, the view's default). ` +
+      'Read a view for its full answer and method.',
   };
 }

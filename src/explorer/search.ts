@@ -122,6 +122,8 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
   const page = keywordPage(ctx, filters, sort, limit, after);
   const answer: SearchAnswer = {
     ...base,
+    // The order the page is in: relevance asked for with no query to rank by falls back to newest.
+    sort,
     mode: 'keyword',
     mode_unavailable: declined,
     papers: page.papers,

@@ -26,6 +26,7 @@ function collect(ctx: Context) {
   const mutes = new Map(repo.listMutes(ctx.db).map((m) => [m.finding_key, m]));
   const findings: MarkedFinding[] = [];
   const unjudged = [];
+  let everyCheckRan = true;
   for (const producer of PRODUCERS) {
     let result;
     try {
@@ -33,6 +34,7 @@ function collect(ctx: Context) {
     } catch (err) {
       ctx.log.error(`watchdog check ${producer.check} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
       unjudged.push({ check: producer.check, subject: null, reason: 'the check itself failed; see the service log' });
+      everyCheckRan = false;
       continue;
     }
     unjudged.push(...result.unjudged);
@@ -40,6 +42,13 @@ function collect(ctx: Context) {
       const mute = mutes.get(f.key);
       findings.push({ ...f, muted: mute !== undefined, muted_at_utc: mute?.muted_at_utc ?? null, mute_note: mute?.note ?? null });
     }
+  }
+  // A mute acknowledges one finding: once that finding is no longer raised it is forgotten, so the
+  // same key raised again later (a source broken again after recovering) alarms again. Only when
+  // every check ran, so that a failing check never drops the mutes of the findings it would raise.
+  if (everyCheckRan) {
+    const raised = new Set(findings.map((f) => f.key));
+    for (const key of mutes.keys()) if (!raised.has(key)) repo.deleteMute(ctx.db, key);
   }
   const rank = (f: Finding) => (f.label === 'broken' ? 0 : 1);
   findings.sort((a, b) => rank(a) - rank(b) || a.key.localeCompare(b.key));
@@ -60,7 +69,8 @@ export function watchdogFindings(ctx: Context, includeMuted = false) {
     checks: PRODUCERS.map((p) => ({ check: p.check, describes: p.describes })),
     method:
       'Read from the stored run history on every call; nothing is sent anywhere. broken: the routine or source cannot do its work as configured. unusual: it works, but not as it did. ' +
-      'Each finding carries its thresholds and evidence. A muted finding stays out of alarm_total (and out of findings unless include_muted=true) until unmuted; a finding whose key changes (a newer missed fire) alarms again.',
+      'Each finding carries its thresholds and evidence. A muted finding stays out of alarm_total (and out of findings unless include_muted=true) until unmuted or until it is no longer raised: ' +
+      'a mute acknowledges one finding, so a finding that cleared and is raised again later, or whose key changes (a newer missed fire), alarms again.',
   };
 }
 

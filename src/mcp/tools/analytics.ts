@@ -16,7 +16,13 @@ export const getAnalytics = defineTool({
   write: false,
   args: {
     view: { type: 'string', description: 'Which view.', required: true, enum: Object.keys(VIEWS) },
-    window: { type: 'string', description: 'Optional window, e.g. 30d, 12m or all.', maxLength: 32 },
+    window: {
+      type: 'string',
+      description: 'Optional window: the last N days of collection, written 30 or 30d (1 to 3650 days), or all (the default).',
+      maxLength: 32,
+      pattern: /^(?:\d{1,5}d?|all)$/i,
+      patternHint: 'must be a number of days (30 or 30d) or all',
+    },
   },
   run: (backend, args) => backend.get(VIEWS[args.view]!, { window: args.window }),
 });
