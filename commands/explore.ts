@@ -26,6 +26,8 @@ interface Opts {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...(listFlag(value) ?? [])];
+/** Author names and category names may hold commas ("Smith, J.", "Physics, Applied"): one value a flag. */
+const repeat = (value: string, previous: string[] = []) => (value.trim() ? [...previous, value.trim()] : previous);
 
 /** Flags → the HTTP body, checked up front (exit 2 naming the flag). */
 function body(query: string | undefined, o: Opts): Record<string, unknown> {
@@ -62,8 +64,8 @@ export function register(program: Command, io: Io): void {
     .command('explore')
     .argument('[query]', 'words to find in title, abstract and authors ("a phrase", prefix*, -exclude)')
     .description('search, facet and export the whole corpus, newest first, paged by cursor')
-    .option('--author <name>', 'only papers with this author (repeat or comma-separate)', collect)
-    .option('--category <name>', 'only papers in this subject category (repeat or comma-separate)', collect)
+    .option('--author <name>', 'only papers with this author (repeat the flag for more; a comma is part of the name)', repeat)
+    .option('--category <name>', 'only papers in this subject category (repeat the flag for more)', repeat)
     .option('--source <id>', 'only papers found by this source (repeat or comma-separate)', collect)
     .option('--from <date>', 'published on or after YYYY-MM-DD')
     .option('--to <date>', 'published on or before YYYY-MM-DD')

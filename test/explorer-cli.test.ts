@@ -20,6 +20,7 @@ test.before(async () => {
   dirs = tempDirs();
   const ctx = createContext({ env: dirs.env, log: silentLogger });
   ids = seed(ctx, Array.from({ length: 12 }, (_, i) => makeRecord(i + 1, { title: i % 2 ? `Soil carbon ${i}` : `Coral reef ${i}`, categories: i % 2 ? ['Ecology'] : ['Marine'] })));
+  seed(ctx, [makeRecord(13, { title: 'Quantum dots in glass', authors: [{ name: 'Smith, Jane' }, { name: 'Doe, John' }], categories: ['Physics, Applied'] })]);
   await ctx.close();
 });
 test.after(() => dirs.cleanup());
@@ -44,6 +45,14 @@ test('explore: pages with --next, filters, facets, export; --json is one documen
   assert.match(fs.readFileSync(file, 'utf8'), /@article|@misc/);
   const semantic = await json('explore', 'soil', '--mode', 'semantic');
   assert.is(semantic.mode_unavailable.reason, 'no_vectors');
+});
+
+test('explore: an author or category value is taken whole, commas and all; the flag repeats', async () => {
+  const byAuthor = await json('explore', '--author', 'Smith, Jane');
+  assert.equal(byAuthor.papers.map((p: any) => p.title), ['Quantum dots in glass']);
+  assert.is((await json('explore', '--category', 'Physics, Applied')).papers.length, 1);
+  assert.is((await json('explore', '--category', 'Physics, Applied', '--category', 'Marine')).papers.length, 7);
+  assert.is((await json('explore', '--source', 'crossref,arxiv')).papers.length, 13);
 });
 
 test('explore: bad flags exit 2 naming the flag, before anything runs', async () => {
