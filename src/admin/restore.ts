@@ -107,9 +107,39 @@ export interface StageInput {
   accept_fk_violations: boolean;
 }
 
+/** Data folders whose restore is being staged by this process right now. */
+const staging = new Set<string>();
+
+/**
+ * A stamp naming this restore's undo folder and set-aside vault folder that no earlier restore
+ * used: applying must never mistake an earlier undo copy for its own (it would then skip setting
+ * the current database aside and replace it), nor set a vault aside onto an existing folder.
+ */
+export function freshStamp(ctx: Context, stagedAt: string, vaultTarget: string | null): string {
+  const base = stagedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  for (let n = 1; ; n++) {
+    const stamp = n === 1 ? base : `${base}-${n}`;
+    if (fs.existsSync(path.join(undoRoot(ctx), stamp))) continue;
+    if (vaultTarget && fs.existsSync(`${vaultTarget}.before-restore-${stamp}`)) continue;
+    return stamp;
+  }
+}
+
 /** Verify a bundle completely and stage it for the next start. */
 export async function stageRestore(ctx: Context, input: StageInput): Promise<{ staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer }> {
   requireConfirm(input.confirm, RESTORE_CONFIRM);
+  const key = ctx.paths.dataDir;
+  // Two stagings at once would extract into the same folder; the second is refused, the first goes on.
+  if (staging.has(key)) throw conflict('restore_in_progress', 'A restore is being verified and staged right now; wait for it, then cancel it if it is not wanted.');
+  staging.add(key);
+  try {
+    return await stageRestoreNow(ctx, input);
+  } finally {
+    staging.delete(key);
+  }
+}
+
+async function stageRestoreNow(ctx: Context, input: StageInput): Promise<{ staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer }> {
   if (readPlan(ctx)) throw conflict('restore_already_staged', 'A restore is already staged; cancel it first (`svc restore cancel`).');
   const file = resolveBundlePath(ctx, input.path);
   const parent = input.vault_parent ? checkVaultParent(input.vault_parent) : null;
@@ -140,14 +170,15 @@ export async function stageRestore(ctx: Context, input: StageInput): Promise<{ s
     }
     const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256);
     const stagedAt = ctx.nowIso();
+    const vaultTarget = m.vault && parent ? path.join(parent, m.vault.folder_name) : null;
     const plan: StagedPlan = {
       version: 1,
       bundle_path: file,
       manifest_sha256: read.manifest_sha256,
       bundle_created_at_utc: m.created_at_utc,
       staged_at_utc: stagedAt,
-      stamp: stagedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'),
-      vault_target: m.vault && parent ? path.join(parent, m.vault.folder_name) : null,
+      stamp: freshStamp(ctx, stagedAt, vaultTarget),
+      vault_target: vaultTarget,
       vault_staging: vaultStaging,
       reports,
       fk_violations: db.fkViolations,
