@@ -38,11 +38,11 @@ interface ScopeDef {
 export const SCOPES: Record<EraseScope, ScopeDef> = {
   'erase-ai-keys': { categories: [], keys: ['ai'], reports: false, keeps: 'everything else: repository, mail and cloud keys, settings, configurations, executions, papers' },
   'erase-repo-keys': { categories: [], keys: ['repository'], reports: false, keeps: 'everything else: AI, mail and cloud keys, settings, configurations, executions, papers' },
-  'erase-configs': { categories: ['configs'], keys: null, reports: false, keeps: 'executions, papers, settings and keys' },
+  'erase-configs': { categories: ['configs'], keys: null, reports: false, keeps: 'executions (and their deliveries), papers, settings and keys' },
   'erase-executions': { categories: ['executions'], keys: null, reports: true, keeps: 'papers, configurations and routines, settings and keys' },
   'erase-execution-data': { categories: ['configs', 'executions'], keys: null, reports: true, keeps: 'papers, settings and keys' },
   'erase-corpus': { categories: ['corpus'], keys: null, reports: false, keeps: 'executions (their result lists empty), configurations and routines, settings and keys' },
-  'erase-app-data': { categories: ['corpus', 'configs', 'executions', 'conversations'], keys: 'all', reports: true, keeps: 'settings' },
+  'erase-app-data': { categories: ['corpus', 'configs', 'executions', 'conversations'], keys: 'all', reports: true, keeps: "settings, the first-run card state and the Library's records" },
   'reset-settings': { categories: ['settings'], keys: 'all', reports: false, keeps: 'configurations and routines, executions and papers' },
   'factory-reset': {
     categories: ['settings', 'app_state', 'configs', 'executions', 'corpus', 'library', 'conversations'],
