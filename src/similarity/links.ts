@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { documentExists, documentSummaries } from './repo.js';
 import { LINK_METHODS, linkFeatures } from './link-rules.js';
-import { linkScanRunning } from './link-scan.js';
+import { linkScanRunning, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
 import { withoutPid } from './recovery.js';
 
@@ -143,5 +143,7 @@ export function linkStatus(ctx: Context) {
     by_method: byMethod,
     methods: LINK_METHODS,
     scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && linkScanRunning(ctx) && scan.owner_runtime_id === ctx.runtimeId },
+    /** Where the next scan resumes (the last one stopped before its end), or null when it judges everything. */
+    next_scan_resumes_after_document_id: resumableCheckpoint(ctx)?.through_document_id ?? null,
   };
 }
