@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runLinkScan } from '../src/similarity/link-scan.js';
+import { resumableCheckpoint, runLinkScan } from '../src/similarity/link-scan.js';
 import { FOR_DOCUMENTS_MAX, collapsePreview, documentLinks, linkStatus } from '../src/similarity/links.js';
 import { withContext } from './lib/context.js';
 import { onInterrupt, progressBar } from './lib/bar.js';
@@ -17,9 +17,13 @@ export function register(program: Command, io: Io): void {
       let stop = false;
       const release = onInterrupt(io, 'Stopping after the document in flight; links written are kept…', () => (stop = true));
       try {
+        const resume = resumableCheckpoint(ctx);
         const scan = await runLinkScan(ctx, { isCancelled: () => stop, onProgress: (p) => bar.update(p.scanned, p.total, `${p.phase}, ${p.links} links`) });
         bar.end();
-        emit(io, scan, () => `Scan #${scan.id} ${scan.state}: ${scan.total} documents, ${scan.candidates} candidate pairs judged, ${scan.links_written} links written.`);
+        const resumed = resume ? ` (resumed the stopped scan: pairs judged through document ${resume.through_document_id} were not judged again)` : '';
+        emit(io, { ...scan, ...(resume ? { resumed_after_document_id: resume.through_document_id } : {}) }, () =>
+          `Scan #${scan.id} ${scan.state}${resumed}: ${scan.total} documents, ${scan.candidates} candidate pairs judged, ${scan.links_written} links written.` +
+          (scan.state === 'cancelled' ? ' The next scan resumes where this one stopped.' : ''));
         if (scan.state === 'cancelled') io.exitCode = EXIT.interrupted;
       } finally {
         release();
@@ -31,7 +35,8 @@ export function register(program: Command, io: Io): void {
     .action(() => withContext(io, (ctx) => {
       const s = linkStatus(ctx);
       emit(io, s, () =>
-        [table(Object.entries(s.by_method).map(([m, n]) => [m, String(n)])), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet'].join('\n'),
+        [table(Object.entries(s.by_method).map(([m, n]) => [m, String(n)])), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet',
+          ...(s.next_scan_resumes_after_document_id !== null ? [`the next scan resumes after document ${s.next_scan_resumes_after_document_id}`] : [])].join('\n'),
       );
     }));
   links

@@ -204,7 +204,7 @@ test('matches for a page of documents: which profiles, on what basis; limits ref
   assert.equal(hit.matches.map((m: any) => m.basis).sort(), ['name_only', 'orcid']);
   assert.is(r.by_basis.orcid, 1);
   assert.ok(r.what_a_basis_means.name_only);
-  assert.is((await t.request('POST', '/api/profiles/matches/for-documents', { body: { document_ids: [] } })).status, 422);
+  assert.is((await t.request('POST', '/api/profiles/matches/for-documents', { body: {} })).status, 422);
   assert.is((await t.request('POST', '/api/profiles/matches/for-documents', { body: { document_ids: Array.from({ length: 501 }, (_, i) => i + 1) } })).status, 422);
   assert.is((await t.request('POST', '/api/profiles/matches/for-documents', { body: { document_ids: [99999] } })).status, 404);
 });

@@ -11,11 +11,11 @@ export const WHAT_A_BASIS_MEANS: Record<Basis, string> = {
   orcid_cited:
     "The profile's ORCID iD appears in a source's record of the paper, but not on any author record (for example only in a relation or the abstract): it ties the paper, not a named author, to the identifier. Counted only for profiles that ask for it (orcid_cited true).",
   name_affiliation:
-    "An author's name agrees with the profile's name (family name and given name or initial) and the author's affiliation contains one of the profile's affiliations: a string match, not an identity claim.",
+    "An author's name agrees with the profile's name (family name and given name or initial) and the author's affiliation contains one of the profile's affiliations as whole words: a string match, not an identity claim.",
   alias:
     "An author's name agrees with one of the profile's aliases (another spelling or a former name): a string match, not an identity claim.",
   name_only:
-    'An author\'s name agrees with the profile\'s name and nothing else was checked: a string match, not an identity claim; namesakes match too.',
+    'An author\'s name agrees with the profile\'s name (for a group, the whole name) and nothing else was checked: a string match, not an identity claim; namesakes match too.',
 };
 
 export const strength = (b: Basis) => BASES.indexOf(b);

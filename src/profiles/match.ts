@@ -12,7 +12,7 @@ import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import type { Author } from '../sources/types.js';
 import { strength, type Basis } from './bases.js';
-import { givenNamesAgree, nameKey, nameParts, sharedAffiliation, type NameParts } from './names.js';
+import { givenNamesAgree, nameKey, nameParts, sharedAffiliation, wholeNamesAgree, type NameParts } from './names.js';
 import * as repo from './repo.js';
 
 const SLICE = 5_000;
@@ -84,7 +84,9 @@ function matchDocument(db: Database, index: ProfileIndex, doc: repo.CandidateDoc
     const parts = nameParts(author.name, author.given, author.family);
     for (const candidate of index.byKey.get(nameKey(parts)) ?? []) {
       const p = candidate.profile;
-      if (!eligible(p.row.id) || !givenNamesAgree(parts.given, candidate.parts.given)) continue;
+      if (!eligible(p.row.id)) continue;
+      // A person's given names agree by initial or first name; a group's name must agree whole.
+      if (p.row.kind === 'group' ? !wholeNamesAgree(parts, candidate.parts) : !givenNamesAgree(parts.given, candidate.parts.given)) continue;
       if (author.orcid && p.row.orcid && author.orcid !== p.row.orcid) continue; // a namesake with another identifier
       const affiliation = sharedAffiliation(p.affiliations, author.affiliations ?? []);
       const said = `"${author.name}" agrees with the profile's ${candidate.source === 'alias' ? 'alias' : 'name'} "${candidate.variant}"`;

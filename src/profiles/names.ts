@@ -40,14 +40,24 @@ export function givenNamesAgree(a: string, b: string): boolean {
   return fa === fb;
 }
 
-/** Does any profile affiliation appear in any author affiliation (folded, either way round)? */
+/**
+ * Does an author affiliation contain one of the profile's affiliations, as
+ * whole words (folded)? Only that direction, and only whole words: "Mila" is
+ * not found in "Similarity Lab", and an author who lists only "University"
+ * does not confirm a profile affiliation "University of Oxford" (the evidence
+ * would name an affiliation the paper never wrote).
+ */
 export function sharedAffiliation(profileAffiliations: string[], authorAffiliations: string[]): string | undefined {
-  const author = authorAffiliations.map(fold).filter((a) => a.length >= 3);
+  const author = authorAffiliations.map((a) => ` ${fold(a)} `);
   for (const raw of profileAffiliations) {
     const wanted = fold(raw);
     if (wanted.length < 3) continue;
-    const hit = author.find((a) => a.includes(wanted) || wanted.includes(a));
-    if (hit !== undefined) return raw;
+    if (author.some((a) => a.includes(` ${wanted} `))) return raw;
   }
   return undefined;
+}
+
+/** A group's name (a lab, a collaboration) agrees only when the whole folded name does: "The ALICE Collaboration" is not "The ATLAS Collaboration". */
+export function wholeNamesAgree(a: NameParts, b: NameParts): boolean {
+  return a.family === b.family && a.given === b.given;
 }

@@ -83,11 +83,11 @@ export const ImportBody = v.strictObject({
   ),
 });
 
+/** A page of papers: an empty page (a search that found nothing) is answered empty, not refused. */
 export const MAX_FOR_DOCUMENTS = 500;
 export const ForDocumentsBody = v.strictObject({
   document_ids: v.pipe(
     v.array(v.pipe(v.number(), v.integer(), v.minValue(1))),
-    v.minLength(1, 'Give at least one document id'),
     v.maxLength(MAX_FOR_DOCUMENTS, `At most ${MAX_FOR_DOCUMENTS} document ids`),
   ),
 });

@@ -6,12 +6,21 @@
  * than MAX_BLOCK are skipped as too generic). Candidate pairs are then judged
  * document by document (link-rules.ts). Cancel stops after the document in
  * flight; links written so far are kept. Links never delete or merge records.
+ *
+ * A scan that was cancelled, interrupted or failed leaves a checkpoint (the
+ * last document whose pairs were all judged, and the newest document the scan
+ * knew), written in the same transaction as the links. The next scan resumes
+ * from it: it still blocks every document, but skips the pairs the stopped scan
+ * had judged (lower document at or below the checkpoint, both documents known
+ * to it); pairs with a document added since are judged. A completed scan
+ * clears the checkpoint, so the scan after it judges everything again.
  */
 import type { Context } from '../context.js';
+import { readAppState, writeAppState } from '../db/app-state.js';
 import { countDocuments } from './repo.js';
 import { hash32 } from './lexical.js';
 import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
-import { finishScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
+import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
 
 export const MAX_BLOCK = 100;
@@ -78,11 +87,35 @@ export interface ScanOptions {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+const CHECKPOINT_KEY = 'similarity.link-scan.checkpoint';
+
+/** Where a stopped scan got to: every pair whose lower document id ≤ through, among documents ≤ newest, is judged. */
+export interface ScanCheckpoint {
+  scan_id: number;
+  started_at_utc: string;
+  through_document_id: number;
+  newest_document_id: number;
+}
+
+/** The checkpoint the next scan resumes from, when the latest scan stopped before its end; else undefined. */
+export function resumableCheckpoint(ctx: Context): ScanCheckpoint | undefined {
+  const cp = readAppState<ScanCheckpoint | null>(ctx.db, CHECKPOINT_KEY);
+  const last = latestScan(ctx.db);
+  if (!cp || !last || last.id !== cp.scan_id || last.started_at_utc !== cp.started_at_utc) return undefined;
+  if (last.state === 'completed' || last.state === 'running') return undefined;
+  return cp.through_document_id > 0 ? cp : undefined;
+}
+
 /** Run one scan to its end (or cancel) in this process; answers the finished scan row. */
 export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Promise<ScanRow> {
   interruptOrphanedRuns(ctx);
+  const resume = resumableCheckpoint(ctx);
   const total = countDocuments(ctx.db);
-  const scanId = startScan(ctx.db, total, ctx.runtimeId, ctx.nowIso());
+  const startedAt = ctx.nowIso();
+  const scanId = startScan(ctx.db, total, ctx.runtimeId, startedAt);
+  // This scan carries the checkpoint on (a resumed scan stopped again still resumes from it).
+  let checkpoint: ScanCheckpoint | null = resume ? { ...resume, scan_id: scanId, started_at_utc: startedAt } : null;
+  writeAppState(ctx.db, CHECKPOINT_KEY, checkpoint, startedAt);
   options.onStart?.(scanId);
   const cancelled = () => options.isCancelled?.() ?? false;
   let scanned = 0;
@@ -129,14 +162,22 @@ export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Prom
     // 3. Judge, document by document (the low index of each pair), writing links as they are found.
     let pending: { a: number; b: number; verdict: LinkVerdict }[] = [];
     // The links and the scan's count of them in one transaction, so links_written always matches the rows.
+    // The checkpoint too, so a stopped scan's checkpoint never claims pairs whose links were not written.
+    let judgedThrough = 0;
+    const newest = ids.length ? ids[ids.length - 1]! : 0;
     const flush = () => {
       written += ctx.db.transaction(() => {
         const added = pending.length ? writeLinks(ctx.db, pending, ctx.nowIso()) : 0;
         progressScan(ctx.db, scanId, scanned, candidates, written + added);
+        if (judgedThrough > (checkpoint?.through_document_id ?? 0)) {
+          checkpoint = { scan_id: scanId, started_at_utc: startedAt, through_document_id: judgedThrough, newest_document_id: newest };
+          writeAppState(ctx.db, CHECKPOINT_KEY, checkpoint, ctx.nowIso());
+        }
         return added;
       })();
       pending = [];
     };
+    const judgedBefore = (lowId: number, highId: number) => resume !== undefined && lowId <= resume.through_document_id && highId <= resume.newest_document_id;
     let i = 0;
     let sinceTick = 0;
     while (i < pairList.length && !cancelled()) {
@@ -145,11 +186,16 @@ export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Prom
       let prev = -1;
       while (i < pairList.length && Math.floor(pairList[i]! / IDX_BITS) === low) {
         const high = pairList[i]! % IDX_BITS;
-        if (high !== prev) partners.push(ids[high]!);
+        if (high !== prev && !judgedBefore(ids[low]!, ids[high]!)) partners.push(ids[high]!);
         prev = high;
         i++;
       }
       candidates += partners.length;
+      judgedThrough = ids[low]!;
+      if (partners.length === 0) {
+        scanned = low + 1;
+        continue;
+      }
       const docs = new Map<number, LinkFeatures>(linkDocsByIds(ctx.db, [ids[low]!, ...partners]).map((d) => [d.id, linkFeatures(d)]));
       const self = docs.get(ids[low]!);
       if (self) {
@@ -168,9 +214,13 @@ export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Prom
         await tick();
       }
     }
-    if (!cancelled()) scanned = total;
+    const finished = !cancelled();
+    if (finished) scanned = total;
     flush();
-    finishScan(ctx.db, scanId, cancelled() ? 'cancelled' : 'completed', null, ctx.nowIso());
+    ctx.db.transaction(() => {
+      finishScan(ctx.db, scanId, finished ? 'completed' : 'cancelled', null, ctx.nowIso());
+      if (finished) writeAppState(ctx.db, CHECKPOINT_KEY, null, ctx.nowIso());
+    })();
     options.onProgress?.({ scanned, total, candidates, links: written, phase: 'done' });
   } catch (err) {
     finishScan(ctx.db, scanId, 'failed', `${(err as Error).name}: ${(err as Error).message}`.slice(0, 500), ctx.nowIso());
@@ -188,9 +238,10 @@ interface ScanJob {
 const scans = (ctx: Context) => ctx.service('similarity.link-scan', () => ({ current: null as ScanJob | null }));
 
 /** Start a scan in the background and answer at once; a running one is answered as it is. */
-export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; already_running: boolean }> {
+export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; already_running: boolean; resumed_after_document_id?: number }> {
   const holder = scans(ctx);
   if (holder.current) return { scan: scanById(ctx.db, holder.current.id)!, already_running: true };
+  const resume = resumableCheckpoint(ctx);
   const job: ScanJob = { id: 0, cancel: false, done: Promise.resolve() };
   holder.current = job;
   let started!: (outcome: { id: number } | { error: unknown }) => void;
@@ -205,7 +256,7 @@ export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; alre
     });
   const outcome = await startedP;
   if ('error' in outcome) throw outcome.error;
-  return { scan: scanById(ctx.db, outcome.id)!, already_running: false };
+  return { scan: scanById(ctx.db, outcome.id)!, already_running: false, ...(resume ? { resumed_after_document_id: resume.through_document_id } : {}) };
 }
 
 export function cancelLinkScan(ctx: Context): { cancel_requested: boolean; scan_id: number | null; message: string } {

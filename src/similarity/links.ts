@@ -6,9 +6,9 @@
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { documentExists, documentSummaries } from './repo.js';
-import { LINK_METHODS } from './link-rules.js';
-import { linkScanRunning } from './link-scan.js';
-import { latestScan, linkCounts, linksOf, type LinkRow } from './links-repo.js';
+import { LINK_METHODS, linkFeatures } from './link-rules.js';
+import { linkScanRunning, resumableCheckpoint } from './link-scan.js';
+import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
 import { withoutPid } from './recovery.js';
 
 export const FOR_DOCUMENTS_MAX = 500;
@@ -82,7 +82,8 @@ export function linksForDocuments(ctx: Context, ids: number[]) {
  * Which of `ids` a collapse would fold, and into which: groups are the
  * connected components of links among the ids; each keeps the published
  * version (a DOI that is not a preprint), then the one most sources saw, then
- * the oldest id. Nothing is folded.
+ * the oldest id. An id that is not in the corpus is listed as unknown, never as
+ * kept. Nothing is folded.
  */
 export function collapsePreview(ctx: Context, ids: number[]) {
   const unique = [...new Set(ids)];
@@ -105,11 +106,11 @@ export function collapsePreview(ctx: Context, ids: number[]) {
     components.set(root, [...(components.get(root) ?? []), id]);
   }
   const info = documentSummaries(ctx.db, unique);
-  const rank = (id: number) => {
-    const s = info.get(id);
-    const published = s?.doi && !/^10\.(48550|1101)\//.test(s.doi) ? 1 : 0;
-    return [published, s?.sources.length ?? 0, -id];
-  };
+  // Published means a DOI that is not a preprint's, by the same test the scan uses (arXiv, bioRxiv,
+  // SSRN, Research Square… DOIs, preprint types and venues), so a preprint server's DOI is never kept
+  // over the journal version.
+  const published = new Map(linkDocsByIds(ctx.db, unique).map((d) => [d.id, d.doi !== null && !linkFeatures(d).preprint ? 1 : 0]));
+  const rank = (id: number) => [published.get(id) ?? 0, info.get(id)?.sources.length ?? 0, -id];
   const better = (a: number, b: number) => {
     const [x, y] = [rank(a), rank(b)];
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! > y[i]! ? a : b;
@@ -125,7 +126,7 @@ export function collapsePreview(ctx: Context, ids: number[]) {
   return {
     groups,
     fold_ids: [...folded].sort((a, b) => a - b),
-    kept_ids: unique.filter((id) => !folded.has(id)),
+    kept_ids: unique.filter((id) => !folded.has(id) && info.has(id)),
     unknown_ids: unique.filter((id) => !info.has(id)),
     folded_nothing: true,
     note: 'A preview only: no document was folded, merged or deleted.',
@@ -142,5 +143,7 @@ export function linkStatus(ctx: Context) {
     by_method: byMethod,
     methods: LINK_METHODS,
     scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && linkScanRunning(ctx) && scan.owner_runtime_id === ctx.runtimeId },
+    /** Where the next scan resumes (the last one stopped before its end), or null when it judges everything. */
+    next_scan_resumes_after_document_id: resumableCheckpoint(ctx)?.through_document_id ?? null,
   };
 }
