@@ -185,6 +185,13 @@ test('search_corpus reports keyword with mode_unavailable when semantic declined
   const similar = await b.call('find_similar', { doc_id: 1 });
   assert.equal(similar.papers, []);
   assert.type(similar.reason, 'string');
+  const b2 = backendWith((_m, u) =>
+    u.pathname === '/api/documents/2/similar'
+      ? { json: { results: [], model: 'local-lexical', kind: 'lexical', reason: 'no_vector_yet', message: 'This paper has no vector yet: run svc embed backfill.' } }
+      : undefined,
+  );
+  const declined = await b2.call('find_similar', { doc_id: 2 });
+  assert.equal([declined.reason, declined.message, declined.kind], ['no_vector_yet', 'This paper has no vector yet: run svc embed backfill.', 'lexical']);
 });
 
 test('run_routine when already running: conflict with conflict=routine_already_running and the execution_id', async () => {

@@ -189,6 +189,7 @@ test('a sweep through the tools, then every corpus read tool on what it found', 
   const similar = await call(client, 'find_similar', { doc_id: docId });
   assert.is(similar.papers.length, 1);
   assert.type(similar.papers[0].distance, 'number');
+  assert.is(similar.kind, 'lexical', 'the local lane is lexical, and the tool says so');
   const why = await call(client, 'explain_match', { doc_id: docId });
   assert.ok(why.cannot_verify);
   assert.match(why.note, /relevance/);

@@ -70,7 +70,15 @@ export const findSimilar = defineTool({
     const list = (answer.similar ?? answer.documents ?? answer.results ?? []) as Record<string, any>[];
     const papers = list.map((p) => ({ ...paperOf(p), distance: p.distance ?? null, ...(p.score !== undefined ? { score: p.score } : {}) }));
     const reason = answer.reason ?? answer.unavailable ?? (papers.length ? null : 'No paper of the corpus is near this one with the current embeddings.');
-    return { doc_id: args.doc_id, model: answer.model ?? null, papers, ...(papers.length ? {} : { reason }) };
+    // kind says whether nearness is lexical (shared words) or semantic (a model's embedding): an agent must not
+    // describe one as the other. message is the sentence that goes with an empty list's reason.
+    return {
+      doc_id: args.doc_id,
+      model: answer.model ?? null,
+      kind: answer.kind ?? null,
+      papers,
+      ...(papers.length ? {} : { reason, message: answer.message ?? null }),
+    };
   },
 });
 
