@@ -11,6 +11,8 @@ import { makeRecord, author } from '../src/sources/normalize.js';
 import { parseResponse as parseOpenAlex } from '../src/sources/openalex.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
 import { fixture, startTestServer, type TestServer } from './_setup.js';
+import { addRun } from './_history.js';
+import { runAfterRunSteps } from '../src/executions/after-run.js';
 
 const NOW = '2026-11-20T00:00:00.000Z';
 const BASES = ['orcid', 'orcid_cited', 'name_affiliation', 'alias', 'name_only'];
@@ -98,6 +100,23 @@ test('matching is incremental: documents that arrive later are matched on the ne
   store([makeRecord({ source: 'crossref', nativeId: 'x1', title: 'Compilers for everyone', authors: [author('Grace Hopper')], doi: '10.1/x1' })]);
   assert.is((await matches(p.id)).total, 1);
   assert.ok(watermark() > before);
+});
+
+test('after a run, papers it saw again are matched again: a new record\'s ORCID upgrades the basis, another ORCID drops a namesake', async () => {
+  const p = (await create({ name: 'Ada Lovelace', orcid: '0000-0001-5109-3700' })).json();
+  const [paper] = store([makeRecord({ source: 'arxiv', nativeId: '2402.00001', title: 'Engines of analysis revisited', authors: [author('Ada Lovelace')], doi: '10.1234/engines', publicationDate: '2024-02-01' })]);
+  const [namesake] = store([makeRecord({ source: 'arxiv', nativeId: '2402.00002', title: 'Poetical science for today', authors: [author('Ada Lovelace')], doi: '10.1234/poetical', publicationDate: '2024-02-02' })]);
+  const bases = async () => Object.fromEntries(((await matches(p.id)).matches as { document_id: number; basis: string }[]).map((m) => [m.document_id, m.basis]));
+  assert.equal(await bases(), { [paper!]: 'name_only', [namesake!]: 'name_only' });
+
+  // A Crossref run sees both papers again: one with the profile's ORCID on the author, one with another person's.
+  store([
+    makeRecord({ source: 'crossref', nativeId: '10.1234/engines', title: 'Engines of analysis revisited', authors: [author('Ada Lovelace', { orcid: '0000-0001-5109-3700' })], doi: '10.1234/engines' }),
+    makeRecord({ source: 'crossref', nativeId: '10.1234/poetical', title: 'Poetical science for today', authors: [author('Ada Lovelace', { orcid: '0000-0002-1825-0097' })], doi: '10.1234/poetical' }),
+  ]);
+  const run = addRun(t.ctx, { startedAt: NOW, sources: { crossref: { docs: [paper!, namesake!] } } });
+  await runAfterRunSteps(t.ctx, { id: run, status: 'completed' });
+  assert.equal(await bases(), { [paper!]: 'orcid' }, 'the basis is upgraded and the namesake is no longer claimed');
 });
 
 test('paging by limit and offset, basis filter, and the glossary on an empty answer', async () => {

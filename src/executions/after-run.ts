@@ -1,12 +1,12 @@
 /**
  * Steps that follow a settled execution in whatever process ran it (server,
  * daemon or a foreground CLI run): deliveries of a routine's report, watch
- * profile matching of the new documents. Each step is isolated: one that
+ * profile matching of the run's documents. Each step is isolated: one that
  * throws is logged and never changes the execution's outcome.
  */
 import type { Context } from '../context.js';
 import type { ExecutionStatus } from './repo.js';
-import { matchNewDocuments } from '../profiles/match.js';
+import { matchRunDocuments } from '../profiles/match.js';
 import { deliverAfterRun } from '../delivery/after-run.js';
 import { embedAfterRun } from '../similarity/after-run.js';
 
@@ -22,7 +22,7 @@ const STEPS: { name: string; run: AfterRunStep }[] = [
   // area: delivery
   { name: 'delivery', run: deliverAfterRun },
   // area: profiles
-  { name: 'watch profile matching', run: (ctx) => void matchNewDocuments(ctx) },
+  { name: 'watch profile matching', run: (ctx, execution) => matchRunDocuments(ctx, execution.id) },
   // area: similarity
   { name: 'embed-new-documents', run: embedAfterRun },
 ];

@@ -149,13 +149,29 @@ export function matchNewDocuments(ctx: Context): { documents: number; matches: n
   return totals;
 }
 
-/** Match these documents against every profile now (whatever the watermarks say) and store what matched. */
+/**
+ * Match these documents against every profile now (whatever the watermarks say): their matches
+ * become what they match today. A document's records change as sources see it again (a Crossref
+ * record may bring the ORCID an arXiv one lacked, or another ORCID that makes a name match a
+ * namesake), so a basis is upgraded and a match no longer supported is dropped.
+ */
 export function matchDocuments(ctx: Context, ids: number[]): void {
   const rows = repo.listProfiles(ctx.db);
   if (!rows.length) return;
   const index = buildIndex(ctx.db, rows);
   const now = ctx.nowIso();
   ctx.db.transaction(() => {
-    for (const doc of repo.documentsByIds(ctx.db, ids)) store(ctx.db, doc.id, matchDocument(ctx.db, index, doc, () => true), now);
+    for (const doc of repo.documentsByIds(ctx.db, ids)) {
+      const found = matchDocument(ctx.db, index, doc, () => true);
+      repo.dropStaleMatches(ctx.db, doc.id, [...found.keys()]);
+      store(ctx.db, doc.id, found, now);
+    }
   })();
+}
+
+/** After a run: match the documents it added, and match again those it saw that were already stored. */
+export function matchRunDocuments(ctx: Context, executionId: number): void {
+  matchNewDocuments(ctx);
+  const known = repo.knownDocumentsOfRun(ctx.db, executionId);
+  for (let i = 0; i < known.length; i += SLICE) matchDocuments(ctx, known.slice(i, i + SLICE));
 }

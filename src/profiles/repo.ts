@@ -128,6 +128,19 @@ export function upsertMatch(db: Database, m: MatchRow): void {
   ).run(m.profile_id, m.document_id, m.basis, m.matched_author, m.evidence, m.matched_at_utc);
 }
 
+/** Drop a document's matches to profiles it no longer matches (`keep`: the profile ids it matches now). */
+export function dropStaleMatches(db: Database, documentId: number, keep: number[]): void {
+  db.prepare('DELETE FROM profile_matches WHERE document_id = ? AND profile_id NOT IN (SELECT value FROM json_each(?))').run(documentId, JSON.stringify(keep));
+}
+
+/** Documents a run found that were stored before it (a run's new ones are matched by the watermark scan). */
+export function knownDocumentsOfRun(db: Database, executionId: number): number[] {
+  return db
+    .prepare('SELECT document_id FROM execution_documents WHERE execution_id = ? GROUP BY document_id HAVING max(is_new) = 0')
+    .pluck()
+    .all(executionId) as number[];
+}
+
 export function advanceWatermarks(db: Database, ids: number[], through: number): void {
   const update = db.prepare('UPDATE watch_profiles SET scanned_through_document_id = MAX(scanned_through_document_id, ?) WHERE id = ?');
   for (const id of ids) update.run(through, id);
