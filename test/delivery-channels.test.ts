@@ -97,6 +97,15 @@ test('email test route sends with the stored settings; an unconfigured server is
   } finally {
     failSmtp = false;
   }
+  // The recipient is one address: a list (or anything that is not an address) is 422, nothing sent, nothing echoed.
+  const sent = smtp.messages.length;
+  for (const to of ['a-zq10@example.org, b-zq10@example.org', 'a-zq10@example.org;b-zq10@example.org', 'not-an-address-zq10']) {
+    const refused = await t.request('POST', '/api/settings/email/test', { body: { to } });
+    assert.is(refused.status, 422, to);
+    assert.equal(refused.json().detail[0].loc, ['body', 'to']);
+    assert.not.ok(refused.text.includes('zq10'), to);
+  }
+  assert.is(smtp.messages.length, sent, 'no mail went out');
 });
 
 test('email with a login: the smtp_password credential is used, and a refused login names neither password nor address', async () => {

@@ -101,6 +101,20 @@ test('a second attempt of one delivery keeps its key: the folder and feed write 
   assert.ok(folderTarget.id);
 });
 
+test('feed: a rewrite keeps the permissions given to the feed file (a new feed is owner-only)', async () => {
+  const t = env.t;
+  const dir = fs.mkdtempSync(path.join(t.dirs.root, 'mode-feed-'));
+  const routine = await newRoutine(t, { name: 'served feed' });
+  const target = await addTarget(t, routine, { channel: 'feed', target: dir });
+  const file = path.join(dir, `svc-feed-${target.id}.atom`);
+  await deliveriesWhen(t, await runRoutine(t, routine), (x) => x.state === 'delivered');
+  assert.is(fs.statSync(file).mode & 0o777, 0o600);
+  fs.chmodSync(file, 0o644); // made readable for a local web server or another account's feed reader
+  await deliveriesWhen(t, await runRoutine(t, routine), (x) => x.state === 'delivered');
+  assert.is(feedIds(fs.readFileSync(file, 'utf8')).length, 2);
+  assert.is(fs.statSync(file).mode & 0o777, 0o644, 'the rewrite kept the mode');
+});
+
 test('feed: a title carrying characters XML forbids still gives a well-formed feed (they are dropped)', async () => {
   const t = env.t;
   const { sendFeed } = await import('../src/delivery/channels/feed.js');

@@ -11,6 +11,7 @@ import type { Context } from '../../context.js';
 import { digestHtml, digestText, digestTitle } from '../bundle.js';
 import { DeliveryFailure, scrub } from '../failure.js';
 import { deliveryKey } from '../key.js';
+import { checkTarget } from '../targets.js';
 import type { ChannelInput } from './types.js';
 
 export interface MailMessage {
@@ -96,7 +97,8 @@ export async function sendEmail({ ctx, delivery, target, bundle, extra }: Channe
 }
 
 export async function sendTestMail(ctx: Context, to?: string): Promise<{ sent: true; message_id: string }> {
-  const recipient = recipientFor(ctx, to ?? '');
+  // One address, checked as an email destination is (a list such as "a@x.org, b@y.org" is refused, 422).
+  const recipient = recipientFor(ctx, to === undefined ? '' : checkTarget('email', to, ['body', 'to']));
   const at = ctx.nowIso();
   const sent = await sendMail(ctx, {
     to: recipient,

@@ -51,6 +51,16 @@ function existingEntries(file: string): string[] {
   return (text.match(/ {2}<entry>[\s\S]*?<\/entry>/g) ?? []).filter((e) => /<id>urn:svc:delivery:\d+(?::[0-9a-f]{16})?<\/id>/.test(e));
 }
 
+/** The read/write permission bits of the feed file already there (never execute bits), if there is one. */
+function keptMode(file: string): number | undefined {
+  try {
+    const stat = fs.lstatSync(file);
+    return stat.isFile() ? stat.mode & 0o666 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function renderFeed(targetId: number, routineName: string, updated: string, entries: string[]): string {
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
@@ -78,6 +88,10 @@ export async function sendFeed({ ctx, delivery, target, bundle, extra }: Channel
     const entries = [renderEntry(delivery, bundle, updated, extra), ...old].slice(0, FEED_MAX_ENTRIES);
     const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
     try {
+      // A new feed is owner-only; a rewrite keeps the permissions the person gave it (a feed
+      // made readable for a local web server or feed reader stays readable).
+      const mode = keptMode(file);
+      if (mode !== undefined) fs.fchmodSync(fd, mode);
       fs.writeSync(fd, Buffer.from(renderFeed(target!.id, bundle.routine.name, updated, entries), 'utf8'));
       fs.fsyncSync(fd);
     } finally {
