@@ -42,7 +42,7 @@ test('email: the digest reaches a real SMTP server; subject, recipient, links, a
   assert.equal((mail.to as any).value.map((v: any) => v.address), [ADDRESS]);
   assert.match(mail.text ?? '', /https?:\/\/\S+/);
   assert.match(String(mail.html), /<a href="https?:\/\//);
-  assert.is(mail.messageId, `<svc-delivery-${d.id}@svc.localhost>`);
+  assert.match(mail.messageId ?? '', new RegExp(`^<svc-delivery-${d.id}-[0-9a-f]{16}@svc\\.localhost>$`));
   assert.is(mail.attachments.length, 1);
   assert.match(mail.attachments[0]!.content.toString('utf8'), /svc report: execution/);
   const summary = (await t.request('GET', `/api/routines/${routine}`)).json().delivery_summary;
@@ -97,6 +97,15 @@ test('email test route sends with the stored settings; an unconfigured server is
   } finally {
     failSmtp = false;
   }
+  // The recipient is one address: a list (or anything that is not an address) is 422, nothing sent, nothing echoed.
+  const sent = smtp.messages.length;
+  for (const to of ['a-zq10@example.org, b-zq10@example.org', 'a-zq10@example.org;b-zq10@example.org', 'not-an-address-zq10']) {
+    const refused = await t.request('POST', '/api/settings/email/test', { body: { to } });
+    assert.is(refused.status, 422, to);
+    assert.equal(refused.json().detail[0].loc, ['body', 'to']);
+    assert.not.ok(refused.text.includes('zq10'), to);
+  }
+  assert.is(smtp.messages.length, sent, 'no mail went out');
 });
 
 test('email with a login: the smtp_password credential is used, and a refused login names neither password nor address', async () => {

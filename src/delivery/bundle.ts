@@ -10,6 +10,7 @@ import { executionDocumentsPage } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
 import { renderReport } from '../executions/report.js';
 import { getRoutine } from '../routines/repo.js';
+import { deliveryKey } from './key.js';
 import type { DeliveryRow } from './repo.js';
 
 export const BUNDLE_PAPER_LIMIT = 500;
@@ -31,6 +32,8 @@ export interface ReportBundle {
   format: 'svc-report-bundle';
   version: 1;
   delivery_id: number;
+  /** The delivery's identity across id reuse (key.ts): what a receiver deduplicates by. */
+  delivery_key: string;
   routine: { id: number | null; name: string };
   execution: { id: number; type: string; status: string; query: string; started_at_utc: string; finished_at_utc: string | null };
   counts: { results: number; new: number };
@@ -64,6 +67,7 @@ export function buildBundle(ctx: Context, delivery: DeliveryRow): ReportBundle {
     format: 'svc-report-bundle',
     version: 1,
     delivery_id: delivery.id,
+    delivery_key: deliveryKey(delivery),
     routine: { id: delivery.routine_id, name: routine?.name ?? `routine ${delivery.routine_id ?? '(deleted)'}` },
     execution: { id: execution.id, type: execution.type, status: execution.status, query: execution.query, started_at_utc: execution.started_at_utc, finished_at_utc: execution.finished_at_utc },
     counts: { results: execution.result_count, new: execution.new_count },
@@ -93,7 +97,15 @@ export function digestText(bundle: ReportBundle, extra: string[] = []): string {
   return [...out, ...(extra.length ? ['', ...extra] : []), '', '— svc'].join('\n') + '\n';
 }
 
-export const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/**
+ * Characters XML 1.0 forbids (C0 controls other than tab, newline and carriage
+ * return; U+FFFE and U+FFFF; unpaired surrogates). Titles and abstracts from
+ * sources do carry them now and then; one of them makes a feed a reader rejects.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export const escapeXml = (s: string) => s.replace(NOT_XML_CHAR, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Only http(s) links become anchors. */
 const safeHref = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);

@@ -2,12 +2,16 @@
  * The email channel: nodemailer with the stored mail-server settings (the
  * password is the smtp_password credential). A plain-text and an HTML digest
  * of the new papers with links, the full report attached. The Message-ID
- * names the delivery, so a mail sent again after a crash is recognisable.
+ * names the delivery (id and key, key.ts), so a mail sent again after a crash
+ * is recognisable, and a new mail that reuses an old delivery id is not taken
+ * by the mail client for one it already has.
  * Errors say <address>, never the address, the host or the password.
  */
 import type { Context } from '../../context.js';
 import { digestHtml, digestText, digestTitle } from '../bundle.js';
 import { DeliveryFailure, scrub } from '../failure.js';
+import { deliveryKey } from '../key.js';
+import { checkTarget } from '../targets.js';
 import type { ChannelInput } from './types.js';
 
 export interface MailMessage {
@@ -87,13 +91,14 @@ export async function sendEmail({ ctx, delivery, target, bundle, extra }: Channe
     subject: `[svc] ${digestTitle(bundle)}`,
     text: digestText(bundle, extra),
     html: digestHtml(bundle, extra),
-    messageId: `<svc-delivery-${delivery.id}@svc.localhost>`,
+    messageId: `<svc-delivery-${delivery.id}-${deliveryKey(delivery)}@svc.localhost>`,
     attachments: [{ filename: `svc-report-execution-${bundle.execution.id}.txt`, content: bundle.report_text, contentType: 'text/plain; charset=utf-8' }],
   });
 }
 
 export async function sendTestMail(ctx: Context, to?: string): Promise<{ sent: true; message_id: string }> {
-  const recipient = recipientFor(ctx, to ?? '');
+  // One address, checked as an email destination is (a list such as "a@x.org, b@y.org" is refused, 422).
+  const recipient = recipientFor(ctx, to === undefined ? '' : checkTarget('email', to, ['body', 'to']));
   const at = ctx.nowIso();
   const sent = await sendMail(ctx, {
     to: recipient,

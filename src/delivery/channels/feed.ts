@@ -2,7 +2,9 @@
  * The feed channel: one Atom file per destination in its directory,
  * newest entry first, at most FEED_MAX_ENTRIES, rewritten atomically
  * (temporary file, then rename) on each delivery. Entries are identified by
- * their delivery, so a second attempt after a crash never adds a duplicate.
+ * their delivery (id and key, see key.ts), so a second attempt after a crash
+ * never adds a duplicate, and a new delivery that reuses an old id (after a
+ * restore or an erase) is a new entry, not taken for one already there.
  * Errors say <target>, never the path.
  */
 import crypto from 'node:crypto';
@@ -10,6 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { digestHtml, digestText, digestTitle, escapeXml, type ReportBundle } from '../bundle.js';
 import { DeliveryFailure, fsProblem } from '../failure.js';
+import { deliveryKey } from '../key.js';
+import type { DeliveryRow } from '../repo.js';
 import { checkDirectory } from './folder.js';
 import type { ChannelInput } from './types.js';
 
@@ -17,13 +21,13 @@ export const FEED_MAX_ENTRIES = 50;
 
 export const feedFileName = (targetId: number) => `svc-feed-${targetId}.atom`;
 
-const entryId = (deliveryId: number) => `urn:svc:delivery:${deliveryId}`;
+export const entryId = (delivery: Pick<DeliveryRow, 'id' | 'execution_id' | 'created_at_utc'>) => `urn:svc:delivery:${delivery.id}:${deliveryKey(delivery)}`;
 
-function renderEntry(deliveryId: number, bundle: ReportBundle, updated: string, extra: string[]): string {
+function renderEntry(delivery: DeliveryRow, bundle: ReportBundle, updated: string, extra: string[]): string {
   const first = bundle.new_papers.find((p) => p.url && /^https?:\/\//i.test(p.url));
   return [
     '  <entry>',
-    `    <id>${entryId(deliveryId)}</id>`,
+    `    <id>${entryId(delivery)}</id>`,
     `    <title>${escapeXml(digestTitle(bundle))}</title>`,
     `    <updated>${updated}</updated>`,
     first ? `    <link rel="alternate" href="${escapeXml(first.url!)}"/>` : '',
@@ -44,7 +48,17 @@ function existingEntries(file: string): string[] {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return (text.match(/ {2}<entry>[\s\S]*?<\/entry>/g) ?? []).filter((e) => /<id>urn:svc:delivery:\d+<\/id>/.test(e));
+  return (text.match(/ {2}<entry>[\s\S]*?<\/entry>/g) ?? []).filter((e) => /<id>urn:svc:delivery:\d+(?::[0-9a-f]{16})?<\/id>/.test(e));
+}
+
+/** The read/write permission bits of the feed file already there (never execute bits), if there is one. */
+function keptMode(file: string): number | undefined {
+  try {
+    const stat = fs.lstatSync(file);
+    return stat.isFile() ? stat.mode & 0o666 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function renderFeed(targetId: number, routineName: string, updated: string, entries: string[]): string {
@@ -69,11 +83,15 @@ export async function sendFeed({ ctx, delivery, target, bundle, extra }: Channel
   const temp = path.join(dir, `.svc-${crypto.randomBytes(6).toString('hex')}.tmp`);
   try {
     const old = existingEntries(file);
-    if (old.some((e) => e.includes(`<id>${entryId(delivery.id)}</id>`))) return; // already in the feed
+    if (old.some((e) => e.includes(`<id>${entryId(delivery)}</id>`))) return; // already in the feed
     const updated = ctx.nowIso().replace(/\.\d{3}Z$/, 'Z');
-    const entries = [renderEntry(delivery.id, bundle, updated, extra), ...old].slice(0, FEED_MAX_ENTRIES);
+    const entries = [renderEntry(delivery, bundle, updated, extra), ...old].slice(0, FEED_MAX_ENTRIES);
     const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
     try {
+      // A new feed is owner-only; a rewrite keeps the permissions the person gave it (a feed
+      // made readable for a local web server or feed reader stays readable).
+      const mode = keptMode(file);
+      if (mode !== undefined) fs.fchmodSync(fd, mode);
       fs.writeSync(fd, Buffer.from(renderFeed(target!.id, bundle.routine.name, updated, entries), 'utf8'));
       fs.fsyncSync(fd);
     } finally {
