@@ -126,6 +126,10 @@ test('missed fires across a simulated shutdown: counted on reads while closed, r
     assert.is(routine.schedule.next_run_at_utc, '2026-01-10T06:00:00.000Z');
     assert.is(second.ctx.db.prepare('SELECT count(*) FROM executions WHERE routine_id = ?').pluck().get(id), 1, 'one run, not four');
     assert.ok(second.logLines.some((l) => /3 fire\(s\) missed/.test(l)));
+    assert.ok(
+      second.logLines.some((l) => /notification fires_missed: .*3 scheduled runs missed \(last due 2026-01-08 06:00 UTC\)/.test(l)),
+      'notifications.on_failure (default true) covers missed fires, as its setting says',
+    );
   } finally {
     await second.close();
     dirs.cleanup();

@@ -15,6 +15,7 @@ import { createScheduler, type DueWork, type Scheduler, type SchedulerOptions } 
 import { fireRoutine, type FireResult } from './dispatch.js';
 import { claimJob, deleteJob, dropQueuedFires, dueJobs, earliestNextRun, insertFire, putJob, routinesWithoutJob, staleJobs, type JobRow } from './jobs.js';
 import { getRoutine } from './repo.js';
+import { notify } from '../delivery/notify.js';
 
 export interface JobOutcome {
   routineId: number;
@@ -49,7 +50,7 @@ export function routineFires(ctx: Context): DueWork<JobOutcome, StartReport> {
       claimJob(ctx.db, job, null, ctx.nowIso());
       return null;
     }
-    return ctx.db
+    const handled = ctx.db
       .transaction((): JobOutcome | null => {
         const nowIso = ctx.nowIso();
         if (!claimJob(ctx.db, job, iso(due.next), nowIso)) return null; // another scheduler handled it
@@ -80,6 +81,12 @@ export function routineFires(ctx: Context): DueWork<JobOutcome, StartReport> {
         return outcome;
       })
       .immediate();
+    // After the commit: a notification for fires that were never recorded would mislead.
+    if (handled?.missed) {
+      const m = handled.missed;
+      notify(ctx, 'fires_missed', routine.id, null, `${routine.name}: ${m.count} scheduled run${m.count === 1 ? '' : 's'} missed (last due ${m.lastDueAtUtc.slice(0, 16).replace('T', ' ')} UTC) while svc was not running.`);
+    }
+    return handled;
   }
 
   function processDue(atStartup: boolean): JobOutcome[] {
