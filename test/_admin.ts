@@ -75,6 +75,14 @@ export async function seededInstallation(): Promise<Installation> {
 }
 
 /** Every row of every table (sorted), by table; categories in `skip` left out. */
+/** A seeded installation and the path of a backup bundle made of it (the restore tests start here). */
+export async function installationWithBundle(): Promise<{ inst: Installation; bundle: string }> {
+  const inst = await seededInstallation();
+  const r = await inst.t.request('POST', '/api/backup', { body: {} });
+  if (r.status !== 201) throw new Error(r.text);
+  return { inst, bundle: r.json().path };
+}
+
 export function tableFingerprint(db: Context['db'], skip: string[] = ['admin']): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const t of listTables(db)) {

@@ -11,15 +11,12 @@ import Sqlite from 'better-sqlite3';
 import { stageRestore } from '../src/admin/restore.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
-import { restart, seededInstallation, type Installation } from './_admin.js';
+import { installationWithBundle, restart, type Installation } from './_admin.js';
 
 let inst: Installation;
 let bundle: string;
 test.before(async () => {
-  inst = await seededInstallation();
-  const r = await inst.t.request('POST', '/api/backup', { body: {} });
-  if (r.status !== 201) throw new Error(r.text);
-  bundle = r.json().path;
+  ({ inst, bundle } = await installationWithBundle());
 });
 test.after(() => inst.close());
 

@@ -7,16 +7,13 @@ import Sqlite from 'better-sqlite3';
 import { cancelRestore, readPlan, reportDestination, stageRestore } from '../src/admin/restore.js';
 import { createBackup } from '../src/admin/backup.js';
 import type { SvcError } from '../src/errors.js';
-import { restart, seededInstallation, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
+import { installationWithBundle, restart, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
 import { rawRequest, ROOT, runCli, waitFor } from './_setup.js';
 
 let inst: Installation;
 let bundle: string;
 test.before(async () => {
-  inst = await seededInstallation();
-  const r = await inst.t.request('POST', '/api/backup', { body: {} });
-  if (r.status !== 201) throw new Error(r.text);
-  bundle = r.json().path;
+  ({ inst, bundle } = await installationWithBundle());
 });
 test.after(() => inst.close());
 
