@@ -218,6 +218,14 @@ test('cancel is cooperative and keeps what was found', async () => {
   const dblp = detail.sources.find((s: any) => s.source === 'dblp');
   assert.is(dblp.status, 'cancelled');
   assert.is(dblp.zero_reason, 'not_recorded');
+  // not_recorded means no reason was observed: it is never rendered as a reason.
+  const record = (await t.request('GET', `/api/executions/${id}/search-record`)).json();
+  assert.not.ok('dblp' in record.zero_reasons, 'the summary of reasons leaves not_recorded out');
+  const report = (await t.request('GET', `/api/executions/${id}/report`)).json().text as string;
+  assert.match(report, /dblp +nothing: cancelled before it answered/);
+  assert.not.match(report, /not_recorded|Nothing was observed/);
+  const log = (await t.request('GET', `/api/executions/${id}/log`)).json().text as string;
+  assert.not.match(log, /not_recorded/);
   const again = await t.request('POST', `/api/executions/${id}/cancel`);
   assert.is(again.status, 409);
   assert.is(again.json().detail.reason, 'not_running');

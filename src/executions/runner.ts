@@ -15,6 +15,7 @@ import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
+import { nothingReason } from './zero-reasons.js';
 import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, type ExecutionStatus } from './repo.js';
 import type { RunSpec } from './request.js';
 
@@ -27,6 +28,7 @@ export interface RunOptions {
 
 interface SourceSummary {
   source: string;
+  cancelled: boolean;
   answered: boolean;
   records: number;
   zeroReason: ZeroReason | null;
@@ -112,13 +114,13 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   refreshCounts(ctx.db, executionId);
   const summary = outcome.records.length
     ? `${entry.name}: ${outcome.records.length} records (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
-    : `${entry.name}: nothing (${outcome.zeroReason}) — ${outcome.message}`;
+    : `${entry.name}: nothing (${nothingReason(outcome.zeroReason, null, outcome.cancelled)}) — ${outcome.message}`;
   appendEvent(ctx, executionId, 'source_finished', summary, {
     source: sourceId,
     level: outcome.records.length === 0 && !answered ? 'warn' : 'info',
     data: { records: outcome.records.length, new: newCount, zero_reason: outcome.zeroReason, pages: outcome.pages, ms: outcome.ms, cancelled: outcome.cancelled },
   });
-  return { source: sourceId, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${new URL(outcome.request.base_url).hostname}` : undefined };
+  return { source: sourceId, cancelled: outcome.cancelled, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${new URL(outcome.request.base_url).hostname}` : undefined };
 }
 
 export async function runExecution(ctx: Context, executionId: number, spec: RunSpec, options: RunOptions): Promise<ExecutionStatus> {
@@ -149,7 +151,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   const reportPath = writeReportFile(ctx, executionId);
   if (!settled) return 'interrupted'; // the owner shut down mid-run and already recorded it
   const kind = status === 'completed' ? 'execution_completed' : status === 'failed' ? 'execution_failed' : 'execution_cancelled';
-  const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${s.zeroReason}`);
+  const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${nothingReason(s.zeroReason, null, s.cancelled)}`);
   appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} documents (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
