@@ -106,6 +106,10 @@ export function restartedInto(db: Database, id: number): number[] {
   return db.prepare('SELECT id FROM executions WHERE restarted_from = ? ORDER BY id').pluck().all(id) as number[];
 }
 
+export function savedConfigurationExists(db: Database, id: number): boolean {
+  return db.prepare('SELECT 1 FROM saved_configurations WHERE id = ?').get(id) !== undefined;
+}
+
 export function runningWithRequestId(db: Database, requestId: string): number | undefined {
   return db.prepare(`SELECT id FROM executions WHERE request_id = ? AND status = 'running' ORDER BY id DESC LIMIT 1`).pluck().get(requestId) as number | undefined;
 }
