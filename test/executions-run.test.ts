@@ -240,6 +240,24 @@ test('cancel is cooperative and keeps what was found', async () => {
   assert.is((await t.request('POST', '/api/executions/999999/cancel')).status, 404);
 });
 
+test('a run that fails on the svc side settles every source: none is left running, none blamed on the source', async () => {
+  t.ctx.db.exec(`CREATE TEMP TRIGGER refuse_links BEFORE INSERT ON execution_documents BEGIN SELECT RAISE(ABORT, 'disk says no'); END`);
+  try {
+    const id = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
+    const detail = await finished(t, id);
+    assert.is(detail.status, 'failed');
+    const source = detail.sources[0];
+    assert.is(source.status, 'not_answered', 'not left running');
+    assert.is(source.zero_reason, 'not_recorded', 'no source-blaming reason');
+    assert.match(source.message, /svc could not finish storing/);
+    assert.ok(source.finished_at_utc);
+    const record = (await t.request('GET', `/api/executions/${id}/search-record`)).json();
+    assert.is(record.sources[0].status, 'not_answered');
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER IF EXISTS temp.refuse_links');
+  }
+});
+
 test('restart keeps the link to a saved configuration as it is now; a dive naming an unknown configuration is 422', async () => {
   const unknown = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, saved_configuration_id: 987654 } });
   assert.is(unknown.status, 422);

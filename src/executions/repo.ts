@@ -186,6 +186,19 @@ export function runningExecutions(db: Database): ExecutionRow[] {
   return db.prepare(`SELECT * FROM executions WHERE status = 'running' ORDER BY id`).all() as ExecutionRow[];
 }
 
+/**
+ * Sources a run left unsettled because svc itself failed (not the source): no
+ * reason was observed, so not_recorded, with what happened as the message.
+ */
+export function settleUnfinishedSources(db: Database, id: number, message: string, now: string): number {
+  return db
+    .prepare(
+      `UPDATE execution_sources SET status = 'not_answered', zero_reason = CASE WHEN record_count = 0 THEN 'not_recorded' END, message = ?,
+         finished_at_utc = coalesce(finished_at_utc, ?) WHERE execution_id = ? AND status IN ('pending', 'running')`,
+    )
+    .run(message, now, id).changes;
+}
+
 export function markInterrupted(db: Database, id: number, reason: InterruptedReason, now: string): void {
   db.transaction(() => {
     db.prepare(`UPDATE executions SET status = 'interrupted', interrupted_reason = ?, finished_at_utc = ? WHERE id = ? AND status = 'running'`).run(reason, now, id);

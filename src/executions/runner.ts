@@ -16,7 +16,7 @@ import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
 import { nothingReason } from './zero-reasons.js';
-import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, type ExecutionStatus } from './repo.js';
+import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, settleUnfinishedSources, type ExecutionStatus } from './repo.js';
 import type { RunSpec } from './request.js';
 
 const STORE_BATCH = 250;
@@ -132,7 +132,11 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   let status: ExecutionStatus;
   let error: string | null = null;
   try {
-    summaries = await Promise.all(spec.repositories.map((id) => runSource(ctx, executionId, spec, id, options)));
+    // Every source is waited for, even when one of them failed on svc's side: a run never settles while a source still runs.
+    const settled = await Promise.allSettled(spec.repositories.map((id) => runSource(ctx, executionId, spec, id, options)));
+    const crashed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (crashed) throw crashed.reason;
+    summaries = settled.map((s) => (s as PromiseFulfilledResult<SourceSummary>).value);
     if (options.signal.aborted) status = 'cancelled';
     else if (summaries.every((s) => !s.answered)) {
       status = 'failed';
@@ -144,6 +148,8 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     status = options.signal.aborted ? 'cancelled' : 'failed';
     error = status === 'failed' ? `The run stopped on an unexpected error (${err instanceof Error ? err.name : 'Error'}).` : null;
     ctx.log.error(`execution ${executionId} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    // The sources whose answer svc could not store: the search record says so instead of leaving them "running".
+    settleUnfinishedSources(ctx.db, executionId, `svc could not finish storing this source's answer (${err instanceof Error ? err.name : 'Error'}); the source itself is not to blame.`, ctx.nowIso());
   }
   flushSearchIndex(ctx.db);
   const settled = finishExecution(ctx.db, executionId, status, ctx.nowIso(), error);
