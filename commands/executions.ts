@@ -95,7 +95,11 @@ export function register(program: Command, io: Io): void {
     .description('run the same search again in the foreground, linked to the original')
     .action((id: string, opts: { requestId?: string }) =>
       withContext(io, async (ctx) => {
-        io.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).restart(idArg(id, 'execution'), opts.requestId ?? null));
+        io.exitCode = await runInForeground(ctx, io, () => {
+          const restarted = executionManager(ctx).restart(idArg(id, 'execution'), opts.requestId ?? null);
+          if (restarted.note) io.err(`note: ${restarted.note}`);
+          return restarted;
+        });
       }),
     );
   executions

@@ -147,7 +147,7 @@ test('Ctrl-C cancels cleanly: status cancelled, results kept, exit 130', async (
     assert.is(await exited, 130);
     assert.match(stderr, /Cancelling/);
     assert.match(stdout, /Execution 1 cancelled: 2 documents/);
-    assert.match(stdout, /dblp +nothing: not_recorded/);
+    assert.match(stdout, /dblp +nothing: cancelled before it answered/);
   } finally {
     await fast.close();
     await hang.close();
@@ -174,7 +174,7 @@ test('on a terminal, Ctrl-C leaves no spinner residue: the last frame marks the 
     const last = frames[frames.length - 1]!;
     assert.ok(frames.length > 2, 'progress was redrawn in place');
     assert.not.match(last, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/, 'no spinner left in the last frame');
-    assert.match(last, /✖ dblp +nothing: not_recorded/, 'the cancelled source is marked, not spinning');
+    assert.match(last, /✖ dblp +nothing: cancelled before it answered/, 'the cancelled source is marked, not spinning');
     assert.match(last, /✔ crossref +2 records/);
     assert.not.match(last.split('Execution 1 cancelled')[0]!, /Cancelling/, 'the footer is cleared with the last frame');
     assert.match(last, /Execution 1 cancelled: 2 documents/);

@@ -178,6 +178,14 @@ test('ephemeral credentials serve that run only: sent upstream, never stored, lo
     const bad = await c.request('POST', '/api/search/dive', { body: { repository: 'core', query: 'x', ephemeral_credentials: { no_such: SECRET } } });
     assert.is(bad.status, 422);
     assert.not.ok(bad.text.includes(SECRET));
+    // A restart cannot reuse the key (it was never stored) and says so instead of failing silently.
+    const restarted = await c.request('POST', `/api/executions/${detail.id}/restart`);
+    assert.is(restarted.status, 202);
+    assert.equal(restarted.json().ephemeral_credentials_not_reused, ['core']);
+    assert.match(restarted.json().note, /never stored/);
+    assert.not.ok(restarted.text.includes(SECRET));
+    const again = await finished(c, restarted.json().id);
+    assert.is(again.sources[0].zero_reason, 'missing_key', 'the restart ran without the key');
   } finally {
     await c.close();
     await core.close();
@@ -218,10 +226,63 @@ test('cancel is cooperative and keeps what was found', async () => {
   const dblp = detail.sources.find((s: any) => s.source === 'dblp');
   assert.is(dblp.status, 'cancelled');
   assert.is(dblp.zero_reason, 'not_recorded');
+  // not_recorded means no reason was observed: it is never rendered as a reason.
+  const record = (await t.request('GET', `/api/executions/${id}/search-record`)).json();
+  assert.not.ok('dblp' in record.zero_reasons, 'the summary of reasons leaves not_recorded out');
+  const report = (await t.request('GET', `/api/executions/${id}/report`)).json().text as string;
+  assert.match(report, /dblp +nothing: cancelled before it answered/);
+  assert.not.match(report, /not_recorded|Nothing was observed/);
+  const log = (await t.request('GET', `/api/executions/${id}/log`)).json().text as string;
+  assert.not.match(log, /not_recorded/);
   const again = await t.request('POST', `/api/executions/${id}/cancel`);
   assert.is(again.status, 409);
   assert.is(again.json().detail.reason, 'not_running');
   assert.is((await t.request('POST', '/api/executions/999999/cancel')).status, 404);
+});
+
+test('a run that fails on the svc side settles every source: none is left running, none blamed on the source', async () => {
+  t.ctx.db.exec(`CREATE TEMP TRIGGER refuse_links BEFORE INSERT ON execution_documents BEGIN SELECT RAISE(ABORT, 'disk says no'); END`);
+  try {
+    const id = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
+    const detail = await finished(t, id);
+    assert.is(detail.status, 'failed');
+    const source = detail.sources[0];
+    assert.is(source.status, 'not_answered', 'not left running');
+    assert.is(source.zero_reason, 'not_recorded', 'no source-blaming reason');
+    assert.match(source.message, /svc could not finish storing/);
+    assert.ok(source.finished_at_utc);
+    const record = (await t.request('GET', `/api/executions/${id}/search-record`)).json();
+    assert.is(record.sources[0].status, 'not_answered');
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER IF EXISTS temp.refuse_links');
+  }
+});
+
+test('restart keeps the link to a saved configuration as it is now; a dive naming an unknown configuration is 422', async () => {
+  const unknown = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, saved_configuration_id: 987654 } });
+  assert.is(unknown.status, 422);
+  assert.equal(unknown.json().detail[0].loc, ['body', 'saved_configuration_id']);
+  const original = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2, date_from: '2001-01-01', keywords: ['ecology'] });
+  await finished(t, original);
+  const config = await t.request('POST', '/api/configurations', {
+    body: { name: 'saved from a run', config_type: 'dive', parameters: { repository: 'crossref', query: 'ecology', max_results: 2 }, link_to_execution_id: original },
+  });
+  assert.is(config.status, 201);
+  const configId = config.json().id;
+  assert.is((await t.request('GET', `/api/executions/${original}`)).json().parameters.saved_configuration_id, configId, 'the read shows the link');
+  const linked = await t.request('POST', `/api/executions/${original}/restart`);
+  assert.is(linked.status, 202);
+  assert.equal(linked.json().ephemeral_credentials_not_reused, []);
+  const first = await finished(t, linked.json().id);
+  assert.is(first.parameters.saved_configuration_id, configId, 'the restart keeps the link');
+  assert.is(first.parameters.date_from, '2001-01-01');
+  assert.equal(first.parameters.keywords, ['ecology']);
+  assert.is((await t.request('DELETE', `/api/configurations/${configId}`)).status, 200);
+  const unlinked = await t.request('POST', `/api/executions/${original}/restart`);
+  assert.is(unlinked.status, 202, 'a deleted configuration does not block a restart');
+  const second = await finished(t, unlinked.json().id);
+  assert.is(second.parameters.saved_configuration_id, null, 'no link to a configuration that is gone');
+  assert.is(t.ctx.db.prepare('SELECT saved_configuration_id FROM executions WHERE id = ?').pluck().get(second.id), null);
 });
 
 test('restart creates a linked execution; reads show restarted_into; no body or a request_id body', async () => {

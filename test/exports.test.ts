@@ -50,6 +50,32 @@ test('BibTeX parses with a real BibTeX parser, special characters round-trip, Un
   assert.is(parsed.entries[2].fields.eprint, '2001.01234');
 });
 
+test('BibTeX: DOI, URL and eprint are verbatim fields: no LaTeX escapes inside them, braces cannot break the entry', () => {
+  const odd = doc({ doi: '10.1175/jcli_d_19-0123.1', url: 'https://example.org/a_b%20c?x=1&y=2#frag', arxiv_id: 'hep-th/9901001' });
+  const braces = doc({ id: 2, title: 'Braces', doi: '10.1002/x{1}', url: 'https://example.org/{a}\\b' });
+  const parsed = parseBibtex(renderBibtex([odd, braces]), { sentenceCase: false } as never) as any;
+  assert.equal(parsed.errors, []);
+  assert.is(parsed.entries[0].fields.doi, '10.1175/jcli_d_19-0123.1');
+  assert.is(parsed.entries[0].fields.url, 'https://example.org/a_b%20c?x=1&y=2#frag');
+  assert.is(parsed.entries[0].fields.eprint, 'hep-th/9901001');
+  assert.is(parsed.entries[1].fields.doi, '10.1002/x%7B1%7D');
+  assert.is(parsed.entries[1].fields.url, 'https://example.org/%7Ba%7D%5Cb');
+});
+
+test('RIS: a conference paper is CPAPER, the venue is T2 (read back as the journal of a JOUR), PMCID kept', () => {
+  const paper = doc({ id: 4, type: 'proceedings', venue: 'Proceedings of Tests', doi: '10.1145/1234.5678' });
+  const article = doc({ id: 5, type: 'article', pmcid: 'PMC123456', pmid: '98765' });
+  const text = renderRis([paper, article]);
+  assert.match(text, /^TY  - CPAPER\r\n/);
+  assert.match(text, /T2  - Proceedings of Tests\r\n/);
+  assert.match(text, /N1  - PMCID:PMC123456\r\n/);
+  const items = new Cite(text).data;
+  assert.is(items[0].type, 'paper-conference');
+  assert.is(items[0].DOI, '10.1145/1234.5678');
+  assert.is(items[1].type, 'article-journal');
+  assert.is(items[1]['container-title'], 'Journal of Tests');
+});
+
 test('BibTeX keys are unique within a file', () => {
   const same = [doc({ id: 1, authors: [{ name: 'A Smith', family: 'Smith' }] }), doc({ id: 2, authors: [{ name: 'A Smith', family: 'Smith' }] }), doc({ id: 3, authors: [{ name: 'A Smith', family: 'Smith' }] })];
   const keys = uniqueKeys(same);

@@ -332,6 +332,17 @@ test('cancel between pages: cancelled, and the records already found are kept', 
   assert.is(stub.requests.length, 1);
 });
 
+test('a failure of the page handler (svc storing records) is thrown, never recorded as the source\'s parse_failure', async () => {
+  const local = new Error('SQLITE_FULL: database or disk is full');
+  let caught: unknown;
+  try {
+    await drive([ok(page([item('a')]))], { options: { onPage: () => { throw local; } } });
+  } catch (err) {
+    caught = err;
+  }
+  assert.is(caught, local);
+});
+
 test('cancel during a request: cancelled, nothing found, the reason not recorded', async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);

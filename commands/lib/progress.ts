@@ -6,6 +6,7 @@
 import type { Context } from '../../src/context.js';
 import { followEvents, type ExecutionEvent } from '../../src/executions/events.js';
 import { logLine } from '../../src/executions/log.js';
+import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { drawsOnTerminal, type Io } from './io.js';
 
 interface SourceLine {
@@ -52,7 +53,7 @@ export async function showProgress(ctx: Context, io: Io, executionId: number, re
     if (event.kind === 'source_page') Object.assign(line, { state: 'asking', detail: `page ${data.page}: ${data.kept} kept${data.total !== null ? ` of ${data.total} reported` : ''}` });
     if (event.kind === 'source_finished') {
       const records = Number(data.records ?? 0);
-      Object.assign(line, records > 0 ? { state: 'done', detail: `${records} records (${data.new} new)` } : { state: 'nothing', detail: `nothing: ${data.zero_reason}` });
+      Object.assign(line, records > 0 ? { state: 'done', detail: `${records} records (${data.new} new)` } : { state: 'nothing', detail: `nothing: ${nothingReason(data.zero_reason as string | null, null, data.cancelled === true)}` });
     }
   };
   const ticker = tty ? setInterval(() => (frame++, draw()), 120) : undefined;

@@ -9,6 +9,7 @@ import { ValidationError } from '../../src/errors.js';
 import { executionManager, type Submitted } from '../../src/executions/manager.js';
 import { getExecution } from '../../src/executions/repo.js';
 import { executionDetail } from '../../src/executions/views.js';
+import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { drawsInPlace, showProgress } from './progress.js';
@@ -25,7 +26,7 @@ export function summary(detail: ReturnType<typeof executionDetail>): string {
   const lines = [`Execution ${detail.id} ${detail.status}${detail.interrupted_reason ? ` (${detail.interrupted_reason})` : ''}: ${detail.result_count} documents (${detail.new_count} new)`];
   const width = Math.max(...detail.sources.map((s) => s.source.length));
   for (const s of detail.sources) {
-    lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${s.record_count} records (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${s.zero_reason ?? s.status}${s.message ? ` — ${s.message}` : ''}`);
+    lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${s.record_count} records (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${nothingReason(s.zero_reason, s.status)}${s.message ? ` — ${s.message}` : ''}`);
   }
   if (detail.error) lines.push(`  ${detail.error}`);
   if (detail.report_path) lines.push(`Report: ${detail.report_path}`);

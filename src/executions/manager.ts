@@ -5,11 +5,11 @@
  * queues routine fires until a slot frees.
  */
 import type { Context } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import { admissionLimits, hasFreeSlot, noSlotError } from './admission.js';
 import { appendEvent } from './events.js';
 import { recoverInterrupted } from './recovery.js';
-import { cancelRequested, deleteExecution, getExecution, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, type ExecutionStatus } from './repo.js';
+import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
 import type { ParsedRun, RunSpec } from './request.js';
 import { runExecution } from './runner.js';
 
@@ -45,7 +45,7 @@ export interface ExecutionManager {
   fire(fire: QueuedFire): FireAdmission;
   queued(): { routineId: number | null; queuedAtUtc: string; position: number }[];
   cancel(id: number): { id: number; status: ExecutionStatus; cancel_requested: boolean };
-  restart(id: number, requestId: string | null): Submitted & { restarted_from: number };
+  restart(id: number, requestId: string | null): Submitted & { restarted_from: number; ephemeral_credentials_not_reused: string[]; note: string | null };
   remove(id: number): { id: number; deleted: true };
   /** Wait for a run of this process to end. */
   wait(id: number): Promise<ExecutionStatus>;
@@ -130,6 +130,10 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
         const running = runningWithRequestId(ctx.db, run.spec.requestId);
         if (running !== undefined) return { id: running, status: 'running', replayed: true };
       }
+      const configId = run.spec.savedConfigurationId;
+      if (configId !== null && restartedFrom === null && run.spec.type !== 'routine' && !savedConfigurationExists(ctx.db, configId)) {
+        throw invalid(['body', 'saved_configuration_id'], `No saved configuration ${configId}; GET /api/configurations lists them`, 'not_found', configId);
+      }
       const id = admit(() => {
         if (!hasFreeSlot(ctx)) throw noSlotError(admissionLimits(ctx).cap);
         return start(run.spec, run.ephemeralCredentials, restartedFrom);
@@ -165,9 +169,17 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
       const row = getExecution(ctx.db, id);
       if (!row) throw notFound('execution_not_found', `No execution ${id}.`);
       if (row.status === 'running') throw conflict('still_running', `Execution ${id} is still running; cancel it first or wait for it to end.`);
-      const spec = { ...(JSON.parse(row.parameters_json) as RunSpec), requestId };
+      // The stored search, with the link to a saved configuration as it is now (linked later, or
+      // its configuration deleted since); ephemeral credentials were never stored, so they are not reused.
+      const spec: RunSpec = { ...(JSON.parse(row.parameters_json) as RunSpec), requestId, savedConfigurationId: row.saved_configuration_id };
       const submitted = manager.submit({ spec, ephemeralCredentials: {} }, id);
-      return { ...submitted, restarted_from: id };
+      const ephemeral = getSources(ctx.db, id)
+        .filter((s) => s.outcome_json !== null && (JSON.parse(s.outcome_json) as { request?: { key?: string } }).request?.key === 'ephemeral')
+        .map((s) => s.source);
+      const note = ephemeral.length
+        ? `The original run asked ${ephemeral.join(', ')} with a key given for that run only (ephemeral credentials are never stored); the restart uses the stored key, if any.`
+        : null;
+      return { ...submitted, restarted_from: id, ephemeral_credentials_not_reused: ephemeral, note };
     },
     remove(id) {
       const row = getExecution(ctx.db, id);

@@ -106,6 +106,10 @@ export function restartedInto(db: Database, id: number): number[] {
   return db.prepare('SELECT id FROM executions WHERE restarted_from = ? ORDER BY id').pluck().all(id) as number[];
 }
 
+export function savedConfigurationExists(db: Database, id: number): boolean {
+  return db.prepare('SELECT 1 FROM saved_configurations WHERE id = ?').get(id) !== undefined;
+}
+
 export function runningWithRequestId(db: Database, requestId: string): number | undefined {
   return db.prepare(`SELECT id FROM executions WHERE request_id = ? AND status = 'running' ORDER BY id DESC LIMIT 1`).pluck().get(requestId) as number | undefined;
 }
@@ -180,6 +184,19 @@ export function deleteExecution(db: Database, id: number): boolean {
 
 export function runningExecutions(db: Database): ExecutionRow[] {
   return db.prepare(`SELECT * FROM executions WHERE status = 'running' ORDER BY id`).all() as ExecutionRow[];
+}
+
+/**
+ * Sources a run left unsettled because svc itself failed (not the source): no
+ * reason was observed, so not_recorded, with what happened as the message.
+ */
+export function settleUnfinishedSources(db: Database, id: number, message: string, now: string): number {
+  return db
+    .prepare(
+      `UPDATE execution_sources SET status = 'not_answered', zero_reason = CASE WHEN record_count = 0 THEN 'not_recorded' END, message = ?,
+         finished_at_utc = coalesce(finished_at_utc, ?) WHERE execution_id = ? AND status IN ('pending', 'running')`,
+    )
+    .run(message, now, id).changes;
 }
 
 export function markInterrupted(db: Database, id: number, reason: InterruptedReason, now: string): void {

@@ -12,7 +12,7 @@ import { writeOwnerOnlyFile } from '../util/owned-files.js';
 import { executionDocumentsPage } from './documents.js';
 import { getExecution, getSources, setReportPath } from './repo.js';
 import type { RunSpec } from './request.js';
-import { ZERO_REASON_MEANING } from './zero-reasons.js';
+import { isRenderedReason, nothingReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
 const REPORT_DOCUMENT_LIMIT = 500;
 
@@ -51,9 +51,9 @@ export function renderReport(ctx: Context, executionId: number): string | undefi
       lines.push(`  ${name.padEnd(18)} ${s.record_count} records (${s.new_count} new)${timing}`);
       if (s.message) lines.push(`  ${''.padEnd(18)} note: ${s.message}`);
     } else {
-      lines.push(`  ${name.padEnd(18)} nothing: ${s.zero_reason ?? s.status}${timing}`);
+      lines.push(`  ${name.padEnd(18)} nothing: ${nothingReason(s.zero_reason, s.status)}${timing}`);
       if (s.message) lines.push(`  ${''.padEnd(18)} ${s.message}`);
-      if (s.zero_reason) lines.push(`  ${''.padEnd(18)} (${ZERO_REASON_MEANING[s.zero_reason as ZeroReason] ?? s.zero_reason})`);
+      if (isRenderedReason(s.zero_reason)) lines.push(`  ${''.padEnd(18)} (${ZERO_REASON_MEANING[s.zero_reason as ZeroReason] ?? s.zero_reason})`);
     }
   }
   const { total, documents } = executionDocumentsPage(ctx, executionId, REPORT_DOCUMENT_LIMIT, 0);

@@ -15,7 +15,8 @@ import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
-import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, type ExecutionStatus } from './repo.js';
+import { nothingReason } from './zero-reasons.js';
+import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, settleUnfinishedSources, type ExecutionStatus } from './repo.js';
 import type { RunSpec } from './request.js';
 
 const STORE_BATCH = 250;
@@ -27,6 +28,7 @@ export interface RunOptions {
 
 interface SourceSummary {
   source: string;
+  cancelled: boolean;
   answered: boolean;
   records: number;
   zeroReason: ZeroReason | null;
@@ -112,13 +114,13 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   refreshCounts(ctx.db, executionId);
   const summary = outcome.records.length
     ? `${entry.name}: ${outcome.records.length} records (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
-    : `${entry.name}: nothing (${outcome.zeroReason}) — ${outcome.message}`;
+    : `${entry.name}: nothing (${nothingReason(outcome.zeroReason, null, outcome.cancelled)}) — ${outcome.message}`;
   appendEvent(ctx, executionId, 'source_finished', summary, {
     source: sourceId,
     level: outcome.records.length === 0 && !answered ? 'warn' : 'info',
     data: { records: outcome.records.length, new: newCount, zero_reason: outcome.zeroReason, pages: outcome.pages, ms: outcome.ms, cancelled: outcome.cancelled },
   });
-  return { source: sourceId, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${new URL(outcome.request.base_url).hostname}` : undefined };
+  return { source: sourceId, cancelled: outcome.cancelled, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${new URL(outcome.request.base_url).hostname}` : undefined };
 }
 
 export async function runExecution(ctx: Context, executionId: number, spec: RunSpec, options: RunOptions): Promise<ExecutionStatus> {
@@ -130,7 +132,11 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   let status: ExecutionStatus;
   let error: string | null = null;
   try {
-    summaries = await Promise.all(spec.repositories.map((id) => runSource(ctx, executionId, spec, id, options)));
+    // Every source is waited for, even when one of them failed on svc's side: a run never settles while a source still runs.
+    const settled = await Promise.allSettled(spec.repositories.map((id) => runSource(ctx, executionId, spec, id, options)));
+    const crashed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (crashed) throw crashed.reason;
+    summaries = settled.map((s) => (s as PromiseFulfilledResult<SourceSummary>).value);
     if (options.signal.aborted) status = 'cancelled';
     else if (summaries.every((s) => !s.answered)) {
       status = 'failed';
@@ -142,6 +148,8 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     status = options.signal.aborted ? 'cancelled' : 'failed';
     error = status === 'failed' ? `The run stopped on an unexpected error (${err instanceof Error ? err.name : 'Error'}).` : null;
     ctx.log.error(`execution ${executionId} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    // The sources whose answer svc could not store: the search record says so instead of leaving them "running".
+    settleUnfinishedSources(ctx.db, executionId, `svc could not finish storing this source's answer (${err instanceof Error ? err.name : 'Error'}); the source itself is not to blame.`, ctx.nowIso());
   }
   flushSearchIndex(ctx.db);
   const settled = finishExecution(ctx.db, executionId, status, ctx.nowIso(), error);
@@ -149,7 +157,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   const reportPath = writeReportFile(ctx, executionId);
   if (!settled) return 'interrupted'; // the owner shut down mid-run and already recorded it
   const kind = status === 'completed' ? 'execution_completed' : status === 'failed' ? 'execution_failed' : 'execution_cancelled';
-  const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${s.zeroReason}`);
+  const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${nothingReason(s.zeroReason, null, s.cancelled)}`);
   appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} documents (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },

@@ -9,7 +9,7 @@ import { findSource } from '../sources/index.js';
 import { NOT_ANSWERED, type ZeroReason } from '../sources/types.js';
 import { getExecution, getSources } from './repo.js';
 import type { RunSpec } from './request.js';
-import { ZERO_REASON_MEANING } from './zero-reasons.js';
+import { isRenderedReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
 export function searchRecord(ctx: Context, executionId: number) {
   const row = getExecution(ctx.db, executionId);
@@ -69,6 +69,7 @@ export function searchRecord(ctx: Context, executionId: number) {
       new_count: row.new_count,
     },
     sources,
-    zero_reasons: Object.fromEntries(sources.filter((s) => s.zero_reason).map((s) => [s.source, s.zero_reason])),
+    // not_recorded is no reason (nothing was observed): it stays on its source row, never in this summary.
+    zero_reasons: Object.fromEntries(sources.filter((s) => isRenderedReason(s.zero_reason)).map((s) => [s.source, s.zero_reason])),
   };
 }

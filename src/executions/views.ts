@@ -47,7 +47,7 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
       max_results: spec.maxResults,
       ai_enabled: spec.aiEnabled,
       request_id: spec.requestId,
-      saved_configuration_id: spec.savedConfigurationId,
+      saved_configuration_id: row.saved_configuration_id,
     },
     error: row.error,
     restarted_into: restartedInto(ctx.db, row.id),

@@ -13,3 +13,19 @@ export const ZERO_REASON_MEANING: Record<ZeroReason, string> = {
   answered_empty: 'The source answered and found nothing matching the query, keywords and window.',
   not_recorded: 'Nothing was observed about this source (the run ended before it answered).',
 };
+
+/**
+ * What to show for a source that gave nothing. not_recorded means no reason was
+ * observed, and the spec says it is never rendered as a reason: the source's
+ * state is shown instead (cancelled or interrupted before it answered).
+ */
+export function nothingReason(reason: string | null | undefined, status?: string | null, cancelled?: boolean): string {
+  if (reason && reason !== 'not_recorded') return reason;
+  if (cancelled || status === 'cancelled') return 'cancelled before it answered';
+  if (status === 'interrupted') return 'interrupted before it answered';
+  if (status === 'pending' || status === 'running') return 'not answered yet';
+  return 'no reason observed';
+}
+
+/** A zero reason that may be rendered as the reason (every one but not_recorded). */
+export const isRenderedReason = (reason: string | null | undefined): reason is ZeroReason => !!reason && reason !== 'not_recorded';

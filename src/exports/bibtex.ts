@@ -21,6 +21,17 @@ export function escapeLatex(text: string): string {
   return text.replace(/[\\{}%$&#_^~]/g, (c) => SPECIAL[c]!).replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * A verbatim field (doi, url, eprint): biber and the url package read it
+ * character for character, so LaTeX escapes would end up inside the DOI or
+ * link (`10.1000/a\_b` is not a DOI). Only what would break the entry is
+ * changed: braces and backslashes are percent-encoded (doi.org and every web
+ * server decode them), white space is dropped.
+ */
+export function verbatimField(text: string): string {
+  return text.replace(/\s+/g, '').replace(/[{}\\]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+}
+
 function asciiFold(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]/g, '');
 }
@@ -103,11 +114,11 @@ export function renderBibtex(docs: DocumentView[], options: { includeIds?: boole
         [venueField, doc.venue ? escapeLatex(doc.venue) : undefined],
         ['year', doc.year ? String(doc.year) : undefined],
         ['month', month],
-        ['doi', doc.doi ? escapeLatex(doc.doi) : undefined],
-        ['url', doc.url ?? undefined],
-        ['eprint', doc.arxiv_id ?? undefined],
+        ['doi', doc.doi ? verbatimField(doc.doi) : undefined],
+        ['url', doc.url ? verbatimField(doc.url) : undefined],
+        ['eprint', doc.arxiv_id ? verbatimField(doc.arxiv_id) : undefined],
         ['archiveprefix', doc.arxiv_id ? 'arXiv' : undefined],
-        ['pmid', doc.pmid ?? undefined],
+        ['pmid', doc.pmid ? escapeLatex(doc.pmid) : undefined],
         ['keywords', doc.categories.length ? escapeLatex(doc.categories.join(', ')) : undefined],
         ['abstract', doc.abstract ? escapeLatex(doc.abstract) : undefined],
         ['note', doc.is_retracted ? 'Retracted' : undefined],

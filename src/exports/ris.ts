@@ -7,8 +7,10 @@ function risType(doc: DocumentView): string {
     case 'article':
     case 'review':
       return 'JOUR';
+    case 'proceedings':
     case 'proceedings-article':
     case 'conference-paper':
+    case 'inproceedings':
       return 'CPAPER';
     case 'book':
     case 'monograph':
@@ -46,7 +48,9 @@ export function renderRis(docs: DocumentView[], options: { includeIds?: boolean 
       const [y, m, d] = doc.publication_date.split('-');
       line('DA', `${y}/${m ?? ''}/${d ?? ''}/`);
     }
-    line(doc.type === 'proceedings-article' ? 'T2' : 'JO', doc.venue);
+    // T2 is the secondary title in every RIS type: the journal of a JOUR, the proceedings of a
+    // CPAPER, the book of a CHAP (JO is the journal's abbreviation in the RIS specification).
+    line('T2', doc.venue);
     line('DO', doc.doi);
     line('UR', doc.url);
     if (doc.pdf_url) line('L1', doc.pdf_url);
@@ -54,6 +58,7 @@ export function renderRis(docs: DocumentView[], options: { includeIds?: boolean 
     for (const c of doc.categories) line('KW', c);
     if (doc.arxiv_id) line('N1', `arXiv:${doc.arxiv_id}`);
     if (doc.pmid) line('AN', `PMID:${doc.pmid}`);
+    if (doc.pmcid) line('N1', `PMCID:${doc.pmcid}`);
     if (doc.is_retracted) line('N1', 'Retracted');
     if (options.includeIds) line('ID', String(doc.id));
     out.push('ER  - ', '');

@@ -100,6 +100,13 @@ function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefin
   });
 }
 
+/** A failure of the caller's page handler (storing records): svc's own, never the source's zero reason. */
+class PageHandlerError extends Error {
+  constructor(readonly original: unknown) {
+    super('page handler failed');
+  }
+}
+
 export async function searchSource(ctx: Context, entry: CatalogEntry, params: SourceParams, options: DriveOptions): Promise<SourceOutcome> {
   const started = Date.now();
   const startedAtUtc = ctx.nowIso();
@@ -196,8 +203,19 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   };
 
   try {
-    await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, options.onPage);
+    const onPage = options.onPage;
+    const guarded: DriveOptions['onPage'] = onPage
+      ? (info) => {
+          try {
+            onPage(info);
+          } catch (err) {
+            throw new PageHandlerError(err);
+          }
+        }
+      : undefined;
+    await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, guarded);
   } catch (err) {
+    if (err instanceof PageHandlerError) throw err.original; // storing failed here, not at the source
     if (options.signal.aborted) {
       outcome.cancelled = true;
       return finish('not_recorded', 'The run was cancelled while this source was being asked.');
