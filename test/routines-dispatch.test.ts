@@ -72,6 +72,20 @@ test('a routine already running: a manual run is 409 conflict=routine_already_ru
   fake.set('2026-01-05T05:59:00Z');
 });
 
+test('restarting a routine\'s finished run while the routine runs again is the same conflict; once it ends, the restart runs', async () => {
+  const { id } = (await svc.request('POST', '/api/routines', slowRoutine('restart-busy'))).json();
+  const done = (await svc.request('POST', `/api/routines/${id}/run`)).json().execution_id;
+  await settled(svc, done);
+  const running = (await svc.request('POST', `/api/routines/${id}/run`)).json().execution_id;
+  const refused = await svc.request('POST', `/api/executions/${done}/restart`);
+  assert.is(refused.status, 409);
+  assert.equal([refused.json().detail.conflict, refused.json().detail.execution_id], ['routine_already_running', running]);
+  await settled(svc, running);
+  const restarted = await svc.request('POST', `/api/executions/${done}/restart`);
+  assert.is(restarted.status, 202, restarted.text);
+  await settled(svc, restarted.json().id ?? restarted.json().execution_id);
+});
+
 test('with no free slot a fire queues up to routine_fire_queue_limit, the overflow is recorded, and the queued one starts when a slot frees', async () => {
   svc.ctx.db.prepare('DELETE FROM scheduler_jobs').run(); // only this test's routines are due
   const set = await svc.request('PUT', '/api/settings/execution', { max_concurrent_executions: 1, routine_fire_queue_limit: 1 });

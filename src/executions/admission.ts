@@ -15,9 +15,13 @@ export function admissionLimits(ctx: Context): { cap: number; queueLimit: number
   return { cap: Number(settings.max_concurrent_executions), queueLimit: Number(settings.routine_fire_queue_limit) };
 }
 
+/** A running execution whose owner was seen since this instant is alive (older ones are being abandoned). */
+export function liveSince(ctx: Context): string {
+  return new Date(ctx.clock.now().getTime() - ctx.tuning.executionStaleMs).toISOString();
+}
+
 export function liveRunning(ctx: Context): number {
-  const since = new Date(ctx.clock.now().getTime() - ctx.tuning.executionStaleMs).toISOString();
-  return countLiveRunning(ctx.db, since);
+  return countLiveRunning(ctx.db, liveSince(ctx));
 }
 
 export function hasFreeSlot(ctx: Context): boolean {

@@ -6,12 +6,13 @@
  */
 import type { Context } from '../context.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { admissionLimits, hasFreeSlot, noSlotError } from './admission.js';
+import { admissionLimits, hasFreeSlot, liveSince, noSlotError } from './admission.js';
 import { appendEvent } from './events.js';
 import { recoverInterrupted } from './recovery.js';
 import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
 import type { ParsedRun, RunSpec } from './request.js';
 import { runExecution } from './runner.js';
+import { runningExecutionOf } from '../routines/repo.js';
 
 export type OwnerRole = 'server' | 'cli' | 'daemon';
 
@@ -172,6 +173,14 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
       // The stored search, with the link to a saved configuration as it is now (linked later, or
       // its configuration deleted since); ephemeral credentials were never stored, so they are not reused.
       const spec: RunSpec = { ...(JSON.parse(row.parameters_json) as RunSpec), requestId, savedConfigurationId: row.saved_configuration_id };
+      // Restarting a routine's run is a run request for that routine: one at a time, as run-now answers.
+      const busy = spec.routineId != null ? runningExecutionOf(ctx.db, spec.routineId, liveSince(ctx)) : undefined;
+      if (busy !== undefined) {
+        throw conflict('routine_already_running', `Routine ${spec.routineId} is already running as execution ${busy}; wait for it or cancel it first.`, {
+          conflict: 'routine_already_running',
+          execution_id: busy,
+        });
+      }
       const submitted = manager.submit({ spec, ephemeralCredentials: {} }, id);
       const ephemeral = getSources(ctx.db, id)
         .filter((s) => s.outcome_json !== null && (JSON.parse(s.outcome_json) as { request?: { key?: string } }).request?.key === 'ephemeral')

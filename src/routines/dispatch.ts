@@ -11,6 +11,7 @@
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { executionManager } from '../executions/manager.js';
+import { liveSince } from '../executions/admission.js';
 import { insertFire, markFireStarted, setFireOutcome, type FireOutcome, type FireTrigger } from './jobs.js';
 import { getRoutine, runningExecutionOf, type RoutineRow } from './repo.js';
 import { runSpecFor } from './run-spec.js';
@@ -23,8 +24,7 @@ export interface Busy {
 
 /** Is the routine running (an owner seen recently) or waiting in this process's fire queue? */
 export function busyWith(ctx: Context, routineId: number): Busy | null {
-  const since = new Date(ctx.clock.now().getTime() - ctx.tuning.executionStaleMs).toISOString();
-  const running = runningExecutionOf(ctx.db, routineId, since);
+  const running = runningExecutionOf(ctx.db, routineId, liveSince(ctx));
   if (running !== undefined) return { kind: 'routine_already_running', executionId: running, queuedAtUtc: null };
   const queued = executionManager(ctx).queued().find((q) => q.routineId === routineId);
   if (queued) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: queued.queuedAtUtc };
