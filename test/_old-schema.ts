@@ -180,11 +180,20 @@ export function fillOldDatabase(db: Database, versions: number[], vaultRoot: str
       `INSERT INTO execution_sources (execution_id, source, position, status, record_count, new_count, zero_reason, message, pages, outcome_json, started_at_utc, finished_at_utc, ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    source.run(1, 'crossref', 0, 'answered', 3, 2, null, null, 1, '{"kind":"answered"}', T(1), T(2), 812);
-    source.run(1, 'openalex', 1, 'answered', 1, 1, null, null, 1, '{"kind":"answered"}', T(1), T(2), 640);
-    source.run(2, 'crossref', 0, 'answered', 1, 0, null, null, 1, '{"kind":"answered"}', T(5), T(6), 500);
-    source.run(2, 'openalex', 1, 'answered', 0, 0, 'no_match', 'No paper matched the query', 1, '{"kind":"answered"}', T(5), T(6), 300);
-    source.run(3, 'arxiv', 0, 'not_answered', 0, 0, 'unreachable', 'connection refused', 0, '{"kind":"unreachable"}', T(7), T(7), 20);
+    // The driver's outcome as runs stored it (records left out).
+    const outcome = (src: string, query: string, received: number, zero: string | null, started: string, extra: Record<string, unknown> = {}) => JSON.stringify({
+      source: src, zeroReason: zero, message: null,
+      evidence: { http_status: zero === 'unreachable' ? null : 200, received, usable: received, unusable: 0, filtered_out: 0, rights_filtered: 0, total_reported: received, ...extra },
+      request: { query, keywords: [], date_from: null, date_to: null, max_results: 50, author: null, base_url: `https://api.${src}.org`, key: 'none' },
+      window: { asked: null, answered: null, support: 'none' }, partialFailure: null, cancelled: false, pages: 1,
+      traces: [{ method: 'GET', url: `https://api.${src}.org/works?query=${encodeURIComponent(query)}`, status: zero === 'unreachable' ? null : 200, ms: 400, bytes: 2048, attempt: 1 }],
+      startedAtUtc: started, finishedAtUtc: started, ms: 400,
+    });
+    source.run(1, 'crossref', 0, 'answered', 3, 2, null, null, 1, outcome('crossref', 'coral reef', 3, null, T(1)), T(1), T(2), 812);
+    source.run(1, 'openalex', 1, 'answered', 1, 1, null, null, 1, outcome('openalex', 'coral reef', 1, null, T(1)), T(1), T(2), 640);
+    source.run(2, 'crossref', 0, 'answered', 1, 0, null, null, 1, outcome('crossref', 'coral reef', 1, null, T(5)), T(5), T(6), 500);
+    source.run(2, 'openalex', 1, 'answered', 0, 0, 'no_match', 'No paper matched the query', 1, outcome('openalex', 'coral reef', 0, 'no_match', T(5)), T(5), T(6), 300);
+    source.run(3, 'arxiv', 0, 'not_answered', 0, 0, 'unreachable', 'connection refused', 0, outcome('arxiv', 'protein folding', 0, 'unreachable', T(7), { exception_class: 'ECONNREFUSED', network: 'refused' }), T(7), T(7), 20);
     source.run(4, 'openalex', 0, 'running', 1, 1, null, null, 1, null, T(8), null, null);
     const found = db.prepare('INSERT INTO execution_documents (execution_id, document_id, source, rank, is_new) VALUES (?, ?, ?, ?, ?)');
     found.run(1, 1, 'crossref', 0, 1);
@@ -277,11 +286,22 @@ export function fillOldDatabase(db: Database, versions: number[], vaultRoot: str
     if (has(18)) {
       run(`INSERT INTO evidence_answers (id, answer_id, project_row, preview_id, request_sha256, request_json, state, owner_runtime_id, route_digest, native_session_id, partial_text,
              output_json, usage_json, model_json, error_reason, error_message, completion, cleanup, created_at_utc, started_at_utc, finished_at_utc, updated_at_utc)
-           VALUES (1, ?, 1, ?, ?, '{"question":"What is the threshold?"}', 'succeeded', ?, ?, NULL, '', '{"answer":"1 degree"}', '{"input_tokens":10}', '{"model":"gpt-test"}', NULL, NULL, 'completed', 'confirmed', ?, ?, ?, ?)`,
-      uuid(31), uuid(32), sha('request'), runtime, sha('route'), T(13), T(13), T(14), T(14));
+           VALUES (1, ?, 1, ?, ?, ?, 'succeeded', ?, ?, NULL, '1 degree', ?, ?, '{"model":"gpt-test-2026","source":"response"}', NULL, NULL, 'completed', 'confirmed', ?, ?, ?, ?)`,
+      uuid(31), uuid(32), sha(ANSWER_REQUEST), ANSWER_REQUEST, runtime, sha('route'),
+      JSON.stringify({ validated: false, text: '1 degree', reason: 'output_invalid', detail: 'not JSON' }),
+      JSON.stringify({ input_tokens: 10, output_tokens: 3, provenance: 'reported', source: 'api_response_usage', billing: 'unknown' }), T(13), T(13), T(14), T(14));
     }
   })();
 }
+
+/** A selected-evidence request as schema 18's code stored it (canonical JSON). */
+const ANSWER_REQUEST = JSON.stringify({
+  version: 1, kind: 'svc-selected-answer-request', mode: 'answer', vault_id: uuid(1), project_id: uuid(21), project_revision: 2,
+  instruction: 'What is the bleaching threshold?', choices: { version: 1, runtime: 'api_key', provider: 'openai', model: 'gpt-test', effort: null },
+  sources: [{ source_id: 'S01', source_sha256: sha('S01'), file_id: uuid(11), version_id: uuid(12), file_sha256: sha('file'), filename: 'Reef Notes.txt', media_type: 'text/plain',
+    page_basis: 'physical', page: 1, page_count: 1, extraction_contract: 'text-v1', page_sha256: sha('page'), segment: 'page', start_codepoint: 0, end_codepoint: 10, text: 'Reef notes' }],
+  notes: [], limitations: ['Only the selected text is sent.'],
+});
 
 export interface Snapshot {
   [table: string]: { columns: string[]; rows: string[] };

@@ -93,7 +93,7 @@ async function checkUpgrade(inst: Installation): Promise<void> {
     try {
       const get = async (p: string, headers: Record<string, string> = {}) => {
         const r = await t.request('GET', p, { headers });
-        assert.is(r.status, 200, `${inst.name}: GET ${p}: ${r.text.slice(0, 300)}`);
+        assert.is(r.status, 200, `${inst.name}: GET ${p}: ${r.text.slice(0, 300)} ${r.status === 500 ? t.logLines.filter((l) => /error/i.test(l)).slice(-2).join('\n') : ''}`);
         return r.json();
       };
       const routines = await get('/api/routines');
@@ -137,13 +137,18 @@ async function checkUpgrade(inst: Installation): Promise<void> {
       if (has(8)) assert.ok(JSON.stringify(await get('/api/profiles/1/matches')).includes('orcid'));
       if (has(10)) await get('/api/documents/1/links');
       if (has(15)) assert.ok(JSON.stringify(await get('/api/assistant/sessions')).includes('Reef papers'));
+      const vault = 'expected_vault_id=00000000-0000-4000-8000-000000000001';
+      if (has(16)) {
+        const files = await get(`/api/library/files?${vault}`, LIB_HEADERS);
+        assert.ok(JSON.stringify(files).includes('Reef Notes.txt'), `${inst.name}: library files`);
+      }
       if (has(17)) {
-        const projects = await get('/api/evidence/projects', LIB_HEADERS);
+        const projects = await get(`/api/evidence/projects?${vault}`, LIB_HEADERS);
         assert.ok(JSON.stringify(projects).includes('Reef review'));
-        const notes = await get(`/api/evidence/projects/00000000-0000-4000-8000-000000000021/notes`, LIB_HEADERS);
+        const notes = await get(`/api/evidence/projects/00000000-0000-4000-8000-000000000021/notes?${vault}`, LIB_HEADERS);
         assert.ok(JSON.stringify(notes).includes('The key number.'));
       }
-      if (has(18)) assert.ok(JSON.stringify(await get(`/api/evidence/projects/00000000-0000-4000-8000-000000000021/answers`, LIB_HEADERS)).includes('00000000-0000-4000-8000-000000000031'));
+      if (has(18)) assert.ok(JSON.stringify(await get(`/api/evidence/projects/00000000-0000-4000-8000-000000000021/answers?${vault}`, LIB_HEADERS)).includes('00000000-0000-4000-8000-000000000031'));
     } finally {
       await t.close();
     }
