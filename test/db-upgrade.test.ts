@@ -161,6 +161,57 @@ for (const inst of INSTALLATIONS) {
   test(`upgrade from ${inst.name}: every row kept, derived data right, the server answers`, () => checkUpgrade(inst));
 }
 
+test('a URL setting stored with a user name and password before they were refused loses them at upgrade, and reads never answer the password', async () => {
+  for (const inst of [INSTALLATIONS[0]!, INSTALLATIONS[INSTALLATIONS.length - 1]!]) {
+    const dirs = tempDirs();
+    try {
+      const file = path.join(dirs.dataDir, 'svc.db');
+      const old = buildOldDatabase(file, inst.versions);
+      fillOldDatabase(old, inst.versions, dirs.root);
+      const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
+      put.run('cloud', 'url', JSON.stringify('https://al%40ice:hunter2@dav.example.org/remote.php/dav?x=1'));
+      put.run('cloud', 'provider', JSON.stringify('webdav'));
+      put.run('ai', 'base_url', JSON.stringify('http://bob:s3cret-key@127.0.0.1:11434/v1'));
+      put.run('embeddings', 'base_url', JSON.stringify('https://plain.example.org/v1'));
+      old.close();
+      const { db } = openDatabase(file, now);
+      const stored = (group: string, key: string) => JSON.parse(db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string);
+      assert.is(stored('cloud', 'url'), 'https://dav.example.org/remote.php/dav?x=1', `${inst.name}: the URL keeps all but its userinfo`);
+      assert.is(stored('cloud', 'username'), 'al@ice', 'the cloud user name moves to its own setting');
+      assert.is(stored('ai', 'base_url'), 'http://127.0.0.1:11434/v1');
+      assert.is(stored('embeddings', 'base_url'), 'https://plain.example.org/v1', 'a URL without userinfo is left alone');
+      assert.is(stored('email', 'smtp_host'), 'smtp.example.org');
+      db.close();
+      const t = await startTestServer({ env: { SVC_DATA_DIR: dirs.dataDir, SVC_STATE_DIR: dirs.stateDir } });
+      try {
+        for (const p of ['/api/settings/cloud', '/api/settings/ai', '/api/cloud/status']) {
+          const r = await t.request('GET', p);
+          assert.is(r.status, 200, r.text);
+          assert.not.ok(/hunter2|s3cret/.test(r.text), `${p} answers no password`);
+        }
+      } finally {
+        await t.close();
+      }
+    } finally {
+      dirs.cleanup();
+    }
+  }
+});
+
+test('the repair step changes nothing on a new database, and a user name already set is kept', () => {
+  const db = new Sqlite(':memory:');
+  migrate(db, MIGRATIONS.filter((m) => m.version < 21), now);
+  const before = snapshot(db);
+  db.prepare("INSERT INTO settings VALUES ('cloud', 'username', '\"carol\"', 'x'), ('cloud', 'url', '\"https://dave:pw@dav.example.org/\"', 'x')").run();
+  migrate(db, MIGRATIONS, now);
+  assert.equal(db.prepare("SELECT key, value_json FROM settings ORDER BY key").all(), [{ key: 'url', value_json: '"https://dav.example.org/"' }, { key: 'username', value_json: '"carol"' }]);
+  const fresh = new Sqlite(':memory:');
+  migrate(fresh, MIGRATIONS, now);
+  assert.equal(snapshot(fresh), before);
+  db.close();
+  fresh.close();
+});
+
 test('a migration that fails part-way leaves the old database as it was, and usable', () => {
   const dirs = tempDirs();
   try {
