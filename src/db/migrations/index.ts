@@ -18,6 +18,7 @@ import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
 import { similarityOwners } from './019-similarity-owners.js';
 import { answers } from './018-answers.js';
+import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -56,4 +57,6 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
+  // area: upgrade repairs (21)
+  settingsUrlUserinfo,
 ];

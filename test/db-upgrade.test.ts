@@ -1,0 +1,264 @@
+/**
+ * The whole upgrade path: a database as each older svc left it (the
+ * migrations it had, rows shaped like its code wrote them), opened by today's
+ * svc. Nothing is lost, derived data is right, the server answers on it.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import Sqlite from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openDatabase } from '../src/db/open.js';
+import { migrate } from '../src/db/migrate.js';
+import { MIGRATIONS } from '../src/db/migrations/index.js';
+import { flushSearchIndex } from '../src/corpus/search-index.js';
+import { SvcError } from '../src/errors.js';
+import { startTestServer, tempDirs } from './_setup.js';
+import { LIB_HEADERS, RENDERER } from './_library.js';
+import { INSTALLATIONS, KEPT_PAPERS, buildOldDatabase, fillOldDatabase, snapshot, type Installation } from './_old-schema.js';
+
+const now = () => '2026-11-26T12:00:00.000Z';
+const NEWEST = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/** Schema objects as SQL text (a table rebuilt or a column added elsewhere than a fresh database has it shows here). */
+function schemaOf(db: Database): string[] {
+  return (db.prepare("SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS s FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").pluck().all() as string[])
+    .map((s) => s.replace(/\s+/g, ' '));
+}
+
+let freshSchema: string[] = [];
+test.before(() => {
+  const fresh = new Sqlite(':memory:');
+  migrate(fresh, MIGRATIONS, now);
+  freshSchema = schemaOf(fresh);
+  fresh.close();
+});
+
+/** Facet counts recomputed from the documents themselves (the explorer's definition), zero rows left out. */
+function expectedFacetCounts(db: Database) {
+  return db.prepare(`
+    SELECT 'authors' AS facet, lower(trim(j.value ->> '$.name')) AS value, count(DISTINCT d.id) AS count FROM documents d, json_each(d.authors_json) j
+      WHERE trim(coalesce(j.value ->> '$.name', '')) <> '' GROUP BY 2
+    UNION ALL SELECT 'categories', j.value, count(DISTINCT d.id) FROM documents d, json_each(d.categories_json) j WHERE j.type = 'text' AND j.value <> '' GROUP BY 2
+    UNION ALL SELECT 'sources', source, count(DISTINCT document_id) FROM document_sources GROUP BY 2
+    UNION ALL SELECT 'years', coalesce(CAST(year AS TEXT), 'undated'), count(*) FROM documents GROUP BY 2
+    ORDER BY 1, 2`).all();
+}
+
+async function checkUpgrade(inst: Installation): Promise<void> {
+  const has = (v: number) => inst.versions.includes(v);
+  const dirs = tempDirs();
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const old = buildOldDatabase(file, inst.versions);
+    fillOldDatabase(old, inst.versions, dirs.root);
+    const before = snapshot(old);
+    old.close();
+
+    const { db, schemaVersion } = openDatabase(file, now);
+    try {
+      assert.is(schemaVersion, NEWEST, `${inst.name}: upgraded to the newest schema`);
+      assert.equal(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(), MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+      assert.equal(db.pragma('foreign_key_check'), [], `${inst.name}: no dangling reference`);
+      assert.equal(schemaOf(db), freshSchema, `${inst.name}: the same schema as a new database`);
+
+      // Every row of every old table, every old column, unchanged.
+      const after = snapshot(db, before);
+      for (const table of Object.keys(before)) assert.equal(after[table], before[table], `${inst.name}: ${table} kept`);
+
+      // Derived data: facet rows, counts and the full-text index are what the documents say.
+      flushSearchIndex(db);
+      assert.is(db.prepare('SELECT count(*) FROM documents_fts_pending').pluck().get(), 0);
+      db.exec("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')");
+      assert.equal(db.prepare('SELECT facet, value, count FROM explorer_facet_counts WHERE count <> 0 ORDER BY facet, value').all(), expectedFacetCounts(db), `${inst.name}: facet counts`);
+      assert.is(db.prepare('SELECT count(*) FROM explorer_facet_counts WHERE count < 0').pluck().get(), 0);
+      const match = (q: string) => db.prepare('SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rowid').pluck().all(q);
+      assert.equal(match('reef'), [1, 4], `${inst.name}: full-text`);
+      assert.equal(match('seagrass'), [6], `${inst.name}: the paper a dead run left queued is indexed`);
+      assert.equal(match('"long-term"'), [2], `${inst.name}: the edited title is indexed`);
+      assert.equal(match('preprint'), [], `${inst.name}: the folded paper is out of the index`);
+      assert.equal(db.prepare('SELECT id FROM documents ORDER BY id').pluck().all(), KEPT_PAPERS.map((p) => p.id));
+      for (const p of KEPT_PAPERS) {
+        assert.equal(db.prepare('SELECT source FROM document_sources WHERE document_id = ? ORDER BY source').pluck().all(p.id), [...p.sources].sort(), `sources of ${p.id}`);
+        assert.equal(db.prepare('SELECT category FROM document_categories WHERE document_id = ? ORDER BY category').pluck().all(p.id), [...p.categories].sort());
+      }
+    } finally {
+      db.close();
+    }
+
+    // The server starts on it and answers real reads.
+    const t = await startTestServer({ env: { SVC_DATA_DIR: dirs.dataDir, SVC_STATE_DIR: dirs.stateDir }, rendererOrigin: RENDERER });
+    try {
+      const get = async (p: string, headers: Record<string, string> = {}) => {
+        const r = await t.request('GET', p, { headers });
+        assert.is(r.status, 200, `${inst.name}: GET ${p}: ${r.text.slice(0, 300)} ${r.status === 500 ? t.logLines.filter((l) => /error/i.test(l)).slice(-2).join('\n') : ''}`);
+        return r.json();
+      };
+      const routines = await get('/api/routines');
+      assert.equal(routines.routines.map((r: any) => [r.id, r.name, r.is_active]).sort(), [[1, 'Reef weekly', true], [2, 'Paused soil watch', false]]);
+      const one = await get('/api/routines/1');
+      assert.is(one.parameters?.window_days ?? one.routine?.parameters?.window_days, 30);
+      const executions = await get('/api/executions');
+      assert.is(executions.total, 4);
+      const byId = Object.fromEntries(executions.executions.map((e: any) => [e.id, e]));
+      assert.is(byId[1].status, 'completed');
+      assert.is(byId[3].status, 'failed');
+      assert.is(byId[4].status, 'interrupted', 'a run whose owner died is interrupted at start');
+      const docs = await get('/api/executions/1/documents');
+      assert.ok(JSON.stringify(docs).includes('Coral reef resilience'), 'papers of a run');
+      await get('/api/executions/1/log');
+      await get('/api/executions/1/search-record');
+      const search = await t.request('POST', '/api/explorer/search', { body: { query: 'reef' } });
+      assert.is(search.status, 200, search.text);
+      assert.equal(JSON.stringify(search.json()).includes('Undated note on reef fish acoustics'), true, `${inst.name}: explorer search`);
+      const facets = await t.request('POST', '/api/explorer/facets', { body: {} });
+      assert.is(facets.status, 200, facets.text);
+      const why = await get('/api/documents/1/why');
+      assert.ok(JSON.stringify(why).includes('biorxiv'), `${inst.name}: why names the folded paper's source`);
+      await get('/api/analytics/overview');
+      await get('/api/analytics/summary');
+      await get('/api/analytics/routine-health');
+      await get('/api/configurations');
+      const email = await get('/api/settings/email');
+      assert.is(JSON.stringify(email).includes('smtp.example.org'), true, 'settings kept');
+      const library = await get('/api/library', LIB_HEADERS);
+      assert.is(library.configured, has(16));
+      if (has(16)) assert.equal(library.counts, { files: 1, retained_bytes: library.counts.retained_bytes, paper_links: 1 });
+      if (has(5)) {
+        const deliveries = await get('/api/routines/1/deliveries');
+        assert.ok(JSON.stringify(deliveries).includes('awaiting_review'));
+        const targets = await get('/api/routines/1/delivery-targets');
+        assert.not.ok(JSON.stringify(targets).includes('whsec-old'), 'a webhook secret never leaves');
+      }
+      if (has(6)) assert.is((await get('/api/reading-queue')).total ?? (await get('/api/reading-queue')).items?.length, 2);
+      if (has(7)) await get('/api/lifecycle');
+      if (has(8)) assert.ok(JSON.stringify(await get('/api/profiles/1/matches')).includes('orcid'));
+      if (has(10)) await get('/api/documents/1/links');
+      if (has(15)) assert.ok(JSON.stringify(await get('/api/assistant/sessions')).includes('Reef papers'));
+      const vault = 'expected_vault_id=00000000-0000-4000-8000-000000000001';
+      if (has(16)) {
+        const files = await get(`/api/library/files?${vault}`, LIB_HEADERS);
+        assert.ok(JSON.stringify(files).includes('Reef Notes.txt'), `${inst.name}: library files`);
+      }
+      if (has(17)) {
+        const projects = await get(`/api/evidence/projects?${vault}`, LIB_HEADERS);
+        assert.ok(JSON.stringify(projects).includes('Reef review'));
+        const notes = await get(`/api/evidence/projects/00000000-0000-4000-8000-000000000021/notes?${vault}`, LIB_HEADERS);
+        assert.ok(JSON.stringify(notes).includes('The key number.'));
+      }
+      if (has(18)) assert.ok(JSON.stringify(await get(`/api/evidence/projects/00000000-0000-4000-8000-000000000021/answers?${vault}`, LIB_HEADERS)).includes('00000000-0000-4000-8000-000000000031'));
+    } finally {
+      await t.close();
+    }
+  } finally {
+    dirs.cleanup();
+  }
+}
+
+for (const inst of INSTALLATIONS) {
+  test(`upgrade from ${inst.name}: every row kept, derived data right, the server answers`, () => checkUpgrade(inst));
+}
+
+test('a URL setting stored with a user name and password before they were refused loses them at upgrade, and reads never answer the password', async () => {
+  for (const inst of [INSTALLATIONS[0]!, INSTALLATIONS[INSTALLATIONS.length - 1]!]) {
+    const dirs = tempDirs();
+    try {
+      const file = path.join(dirs.dataDir, 'svc.db');
+      const old = buildOldDatabase(file, inst.versions);
+      fillOldDatabase(old, inst.versions, dirs.root);
+      const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
+      put.run('cloud', 'url', JSON.stringify('https://al%40ice:hunter2@dav.example.org/remote.php/dav?x=1'));
+      put.run('cloud', 'provider', JSON.stringify('webdav'));
+      put.run('ai', 'base_url', JSON.stringify('http://bob:s3cret-key@127.0.0.1:11434/v1'));
+      put.run('embeddings', 'base_url', JSON.stringify('https://plain.example.org/v1'));
+      old.close();
+      const { db } = openDatabase(file, now);
+      const stored = (group: string, key: string) => JSON.parse(db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string);
+      assert.is(stored('cloud', 'url'), 'https://dav.example.org/remote.php/dav?x=1', `${inst.name}: the URL keeps all but its userinfo`);
+      assert.is(stored('cloud', 'username'), 'al@ice', 'the cloud user name moves to its own setting');
+      assert.is(stored('ai', 'base_url'), 'http://127.0.0.1:11434/v1');
+      assert.is(stored('embeddings', 'base_url'), 'https://plain.example.org/v1', 'a URL without userinfo is left alone');
+      assert.is(stored('email', 'smtp_host'), 'smtp.example.org');
+      db.close();
+      const t = await startTestServer({ env: { SVC_DATA_DIR: dirs.dataDir, SVC_STATE_DIR: dirs.stateDir } });
+      try {
+        for (const p of ['/api/settings/cloud', '/api/settings/ai', '/api/cloud/status']) {
+          const r = await t.request('GET', p);
+          assert.is(r.status, 200, r.text);
+          assert.not.ok(/hunter2|s3cret/.test(r.text), `${p} answers no password`);
+        }
+      } finally {
+        await t.close();
+      }
+    } finally {
+      dirs.cleanup();
+    }
+  }
+});
+
+test('the repair step changes nothing on a new database, and a user name already set is kept', () => {
+  const db = new Sqlite(':memory:');
+  migrate(db, MIGRATIONS.filter((m) => m.version < 21), now);
+  const before = snapshot(db);
+  db.prepare("INSERT INTO settings VALUES ('cloud', 'username', '\"carol\"', 'x'), ('cloud', 'url', '\"https://dave:pw@dav.example.org/\"', 'x')").run();
+  migrate(db, MIGRATIONS, now);
+  assert.equal(db.prepare("SELECT key, value_json FROM settings ORDER BY key").all(), [{ key: 'url', value_json: '"https://dav.example.org/"' }, { key: 'username', value_json: '"carol"' }]);
+  const fresh = new Sqlite(':memory:');
+  migrate(fresh, MIGRATIONS, now);
+  assert.equal(snapshot(fresh), before);
+  db.close();
+  fresh.close();
+});
+
+test('a migration that fails part-way leaves the old database as it was, and usable', () => {
+  const dirs = tempDirs();
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const inst = INSTALLATIONS.find((i) => i.name.startsWith('schema 12'))!;
+    const old = buildOldDatabase(file, inst.versions);
+    fillOldDatabase(old, inst.versions, dirs.root);
+    const before = snapshot(old);
+    const marker = old.pragma('user_version', { simple: true });
+    // Today's steps, with one that breaks after doing part of its work.
+    const broken = MIGRATIONS.map((m) => (m.version === 13 ? { ...m, up: (d: Database) => { m.up(d); throw new Error('disk full'); } } : m));
+    assert.throws(() => migrate(old, broken, now), /disk full/);
+    assert.is(old.pragma('user_version', { simple: true }), marker);
+    assert.equal(snapshot(old), before, 'nothing of the failed step stays');
+    assert.is(old.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'explorer_facet_counts'").pluck().get(), 0);
+    old.close();
+    // And the real upgrade then runs from there.
+    const { db, schemaVersion } = openDatabase(file, now);
+    assert.is(schemaVersion, NEWEST);
+    assert.equal(snapshot(db, before), before);
+    db.close();
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test('a database from a newer svc is refused and left untouched', () => {
+  const dirs = tempDirs();
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const inst = INSTALLATIONS[INSTALLATIONS.length - 1]!;
+    const old = buildOldDatabase(file, inst.versions);
+    fillOldDatabase(old, inst.versions, dirs.root);
+    old.pragma(`user_version = ${NEWEST + 1}`);
+    const before = snapshot(old);
+    const schema = schemaOf(old);
+    old.close();
+    assert.throws(() => openDatabase(file, now), (e: unknown) => e instanceof SvcError && e.reason === 'schema_too_new');
+    const again = new Sqlite(file, { readonly: true });
+    assert.is(again.pragma('user_version', { simple: true }), NEWEST + 1);
+    assert.equal(snapshot(again), before);
+    assert.equal(schemaOf(again), schema);
+    again.close();
+    assert.ok(fs.existsSync(file));
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test.run();
