@@ -106,6 +106,12 @@ export function register(program: Command, io: Io): void {
         emit(io, answer, () => {
           const lines: string[] = [];
           if (answer.mode_unavailable) lines.push(`(${answer.mode_unavailable.message})`);
+          if (answer.mode === 'semantic') {
+            // Ranked by nearness, not by date: say by what, and whether that nearness is meaning or shared words.
+            lines.push(`Nearest first by ${answer.model}${answer.kind === 'lexical' ? ' (lexical: shared words, not meaning)' : ''}:`);
+            lines.push(answer.papers.length ? table([['ID', 'DISTANCE', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map((p) => { const [id, ...rest] = paperLine(p); return [id, typeof p.distance === 'number' ? p.distance.toFixed(4) : '—', ...rest]; })]) : 'No paper matches.');
+            return lines.join('\n');
+          }
           lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
           return lines.join('\n');
         });

@@ -1,0 +1,72 @@
+/**
+ * Rough edges found walking through svc as a daily user: each test pins one
+ * fix (report citations, what to do after a "not found", a semantic explore
+ * that says what its nearness is).
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createContext } from '../src/context.js';
+import type { DocumentView } from '../src/corpus/read.js';
+import { citationLine } from '../src/executions/report.js';
+import { silentLogger } from '../src/log.js';
+import { withNextStep } from '../commands/lib/hints.js';
+import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { makeRecord, seed } from './_corpus.js';
+
+let dirs: TempDirs;
+const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+
+test.before(async () => {
+  dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env, log: silentLogger });
+  seed(ctx, Array.from({ length: 6 }, (_, i) => makeRecord(i + 1, { title: i % 2 ? `Soil carbon ${i}` : `Coral reef ${i}` })));
+  await ctx.close();
+});
+test.after(() => dirs.cleanup());
+
+const doc = (over: Partial<DocumentView>): DocumentView => ({
+  id: 1, title: 'A title', authors: [], abstract: null, publication_date: null, date_precision: null, year: 2025, venue: 'Lancet', doi: '10.1/x',
+  arxiv_id: null, pmid: null, pmcid: null, ids: {}, url: null, pdf_url: null, categories: [], license: null, open_access: null, type: null,
+  is_retracted: false, relations: [], first_seen_at_utc: '2025-01-01T00:00:00.000Z', ...over,
+});
+
+test('report citation: "et al." and a venue ending in a period are not followed by a second period', () => {
+  const many = citationLine(doc({ authors: ['Al-Abbadey', 'Tomescu', 'Kaklamanou', 'Jarrett'].map((family) => ({ name: family, family })) as DocumentView['authors'] }));
+  assert.ok(many.includes('Kaklamanou et al. Lancet, 2025.'), many);
+  assert.not.ok(many.includes('..'), many);
+  const initials = citationLine(doc({ authors: [{ name: 'Smith J.' }] as DocumentView['authors'] }));
+  assert.not.ok(initials.includes('..'), initials);
+});
+
+test('not found: the CLI says which command lists the items, once', () => {
+  assert.is(withNextStep('document_not_found', 'No document 9.'), 'No document 9; `svc explore` lists the papers in the corpus.');
+  const already = 'No routine 9; GET /api/routines (or `svc routine list`) lists them.';
+  assert.is(withNextStep('routine_not_found', already), already);
+  assert.is(withNextStep('usage', 'Bad flag.'), 'Bad flag.');
+});
+
+test('not found: queue add, similar and why of a missing paper say what to do (human and --json)', async () => {
+  for (const args of [['queue', 'add', '999'], ['similar', '999'], ['why', '999']]) {
+    const r = await svc(...args);
+    assert.is(r.code, 3, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /No document 999; `svc explore` lists/);
+    const j = await svc('--json', ...args);
+    assert.match(JSON.parse(j.stdout).message, /`svc explore` lists/);
+  }
+});
+
+test('explore --mode semantic: the human view says the model, whether nearness is lexical, and each distance; --json has kind', async () => {
+  assert.is((await svc('embed', 'backfill')).code, 0);
+  const human = await svc('explore', '--mode', 'semantic', 'soil carbon');
+  assert.is(human.code, 0, human.stderr);
+  assert.match(human.stdout, /^Nearest first by local\/lexical-hash-v1 \(lexical: shared words, not meaning\):/);
+  assert.match(human.stdout, /ID\s+DISTANCE\s+DATE\s+SOURCES\s+TITLE/);
+  assert.match(human.stdout, /\n\d+\s+\d\.\d{4}\s+2020-/);
+  const j = JSON.parse((await svc('--json', 'explore', '--mode', 'semantic', 'soil carbon')).stdout);
+  assert.is(j.mode, 'semantic');
+  assert.is(j.kind, 'lexical');
+  const keyword = await svc('explore', 'soil');
+  assert.not.match(keyword.stdout, /DISTANCE|Nearest/);
+});
+
+test.run();
