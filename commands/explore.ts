@@ -9,6 +9,7 @@ import { ValidationError } from '../src/errors.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 interface Opts {
   author?: string[];
@@ -98,7 +99,7 @@ export function register(program: Command, io: Io): void {
         if (o.facets) {
           const answer = await fromFlags(() => explorerFacets(ctx, parseFacetsBody(filters)));
           emit(io, answer, () =>
-            [`${answer.total} papers match.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${f.distinct_values} values${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
+            [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
           );
           return;
         }

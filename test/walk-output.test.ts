@@ -9,8 +9,12 @@ import { createContext } from '../src/context.js';
 import type { DocumentView } from '../src/corpus/read.js';
 import { citationLine } from '../src/executions/report.js';
 import { silentLogger } from '../src/log.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { withNextStep } from '../commands/lib/hints.js';
-import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { clip, count } from '../commands/lib/words.js';
+import { resolvePaths } from '../src/paths.js';
+import { ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
 import { makeRecord, seed } from './_corpus.js';
 
 let dirs: TempDirs;
@@ -67,6 +71,39 @@ test('explore --mode semantic: the human view says the model, whether nearness i
   assert.is(j.kind, 'lexical');
   const keyword = await svc('explore', 'soil');
   assert.not.match(keyword.stdout, /DISTANCE|Nearest/);
+});
+
+test('sources: the KEY column names the credential to store, and the footer says how', async () => {
+  const r = await svc('sources');
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /openalex\s+OpenAlex\s+active\s+openalex_api_key \(required, absent\)/);
+  assert.match(r.stdout, /pubmed\s+PubMed\s+active\s+ncbi_api_key \(optional, absent\)/);
+  assert.match(r.stdout, /Store a key with `svc credentials set NAME`/);
+});
+
+test('counts agree with their noun and cut titles end in an ellipsis', async () => {
+  assert.is(count(1, 'routine'), '1 routine');
+  assert.is(count(0, 'alarm'), '0 alarms');
+  assert.is(count(2, 'match', 'matches'), '2 matches');
+  assert.is(clip('A Survey on Web Testing: On the Rise', 25), 'A Survey on Web Testing:…');
+  assert.is(clip('short', 25), 'short');
+  const facets = await svc('explore', '--facets', '--source', 'crossref');
+  assert.is(facets.code, 0, facets.stderr);
+  assert.match(facets.stdout, /SOURCES \(1 value\)/);
+  assert.not.match(facets.stdout, /\(1 values\)/);
+  const watchdog = await svc('watchdog');
+  assert.match(watchdog.stdout, /^0 alarms: /);
+  const analytics = await svc('analytics');
+  assert.match(analytics.stdout, /6 papers stored, .*; 0 completed runs; 0 active routines; 0 lifecycle events\./);
+});
+
+test('svc(1) names the port file the server really writes (one per data directory)', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc.1'), 'utf8');
+  const real = path.basename(resolvePaths({ dataDir: '/tmp/x', stateDir: '/tmp/y', osDirs: {} } as never).portFile);
+  assert.match(real, /^port-[0-9a-f]{12}$/);
+  assert.ok(page.includes('\\fIport\\-<hash>\\fR'), 'svc serve names port-<hash>');
+  assert.ok(page.includes('.I $SVC_STATE_DIR/port\\-<hash>'), 'FILES names port-<hash>');
+  assert.not.ok(page.includes('.I $SVC_STATE_DIR/port\n'), 'no bare port file');
 });
 
 test.run();
