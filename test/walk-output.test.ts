@@ -106,4 +106,16 @@ test('svc(1) names the port file the server really writes (one per data director
   assert.not.ok(page.includes('.I $SVC_STATE_DIR/port\n'), 'no bare port file');
 });
 
+test('evidence and answer: a project or file given by the wrong kind of id says where to copy its UUID from', async () => {
+  const project = await svc('evidence', 'show', '1');
+  assert.is(project.code, 2);
+  assert.match(project.stderr, /project must be a canonical lowercase UUID \(the PROJECT_ID column of `svc evidence list`\), not "1"/);
+  const file = await svc('evidence', 'add', '935a0896-d2d7-4453-9be4-2f72ee1a6f4b', '1');
+  assert.is(file.code, 2);
+  assert.match(file.stderr, /file_id must be a canonical lowercase UUID \(the FILE_ID column of `svc library list`\)/);
+  const answer = await svc('answer', 'list', 'Soil');
+  assert.is(answer.code, 2);
+  assert.match(answer.stderr, /PROJECT_ID column of `svc evidence list`/);
+});
+
 test.run();
