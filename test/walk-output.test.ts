@@ -118,4 +118,12 @@ test('evidence and answer: a project or file given by the wrong kind of id says 
   assert.match(answer.stderr, /PROJECT_ID column of `svc evidence list`/);
 });
 
+test('an unknown repository names `svc sources` on the command line (dive, sweep, routine add)', async () => {
+  for (const args of [['dive', 'nosuch', 'x'], ['sweep', 'x', '--sources', 'arxiv,nosuch'], ['routine', 'add', '--name', 'z', '--schedule', '0 6 * * *', '--query', 'x', '--sources', 'nosuch']]) {
+    const r = await svc(...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /Unknown repository "nosuch"; .*`svc sources`/);
+  }
+});
+
 test.run();
