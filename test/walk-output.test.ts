@@ -126,4 +126,13 @@ test('an unknown repository names `svc sources` on the command line (dive, sweep
   }
 });
 
+test('svc health with no server exits 1, as svc(1) says (5 is reserved)', async () => {
+  const r = await svc('health');
+  assert.is(r.code, 1, r.stderr);
+  assert.match(r.stderr, /start one with `svc serve`/);
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc.1'), 'utf8');
+  assert.not.match(page, /Exits 5/);
+  assert.match(page, /Exits 1 when no\nserver is running/);
+});
+
 test.run();
