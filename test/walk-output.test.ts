@@ -14,7 +14,8 @@ import path from 'node:path';
 import { withNextStep } from '../commands/lib/hints.js';
 import { clip, count } from '../commands/lib/words.js';
 import { resolvePaths } from '../src/paths.js';
-import { ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { startStub } from './_stub.js';
 import { makeRecord, seed } from './_corpus.js';
 
 let dirs: TempDirs;
@@ -133,6 +134,18 @@ test('svc health with no server exits 1, as svc(1) says (5 is reserved)', async 
   const page = fs.readFileSync(path.join(ROOT, 'man', 'svc.1'), 'utf8');
   assert.not.match(page, /Exits 5/);
   assert.match(page, /Exits 1 when no\nserver is running/);
+});
+
+test('executions list says its times are UTC, like routine list', async () => {
+  const crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  try {
+    const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
+    assert.is((await runCli(['dive', 'crossref', 'ecology', '--max', '2'], { env })).code, 0);
+    const list = await runCli(['executions', 'list'], { env });
+    assert.match(list.stdout, /ID\s+TYPE\s+STATUS\s+RESULTS\s+STARTED \(UTC\)\s+QUERY/);
+  } finally {
+    await crossref.close();
+  }
 });
 
 test.run();
