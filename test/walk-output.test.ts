@@ -148,4 +148,18 @@ test('executions list says its times are UTC, like routine list', async () => {
   }
 });
 
+test('svc(1) SEE ALSO and the README name every command page', () => {
+  const dir = path.join(ROOT, 'man');
+  const page = fs.readFileSync(path.join(dir, 'svc.1'), 'utf8');
+  const seeAlso = page.slice(page.indexOf('.SH SEE ALSO'));
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const pages = fs.readdirSync(dir).filter((f) => /^svc-.+\.1$/.test(f) && !fs.readFileSync(path.join(dir, f), 'utf8').startsWith('.so '));
+  assert.ok(pages.length > 10);
+  for (const f of pages) {
+    const name = f.replace(/\.1$/, '');
+    assert.ok(seeAlso.includes(`.BR ${name.replace(/-/g, '\\-')} (1)`), `svc(1) SEE ALSO names ${name}`);
+    assert.ok(readme.includes(`man/${f}`), `README names man/${f}`);
+  }
+});
+
 test.run();
