@@ -136,13 +136,22 @@ test('svc health with no server exits 1, as svc(1) says (5 is reserved)', async 
   assert.match(page, /Exits 1 when no\nserver is running/);
 });
 
-test('executions list says its times are UTC, like routine list', async () => {
+test('executions list says its times are UTC, like routine list; why groups a reason repeated by several runs', async () => {
   const crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
   try {
     const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
     assert.is((await runCli(['dive', 'crossref', 'ecology', '--max', '2'], { env })).code, 0);
     const list = await runCli(['executions', 'list'], { env });
     assert.match(list.stdout, /ID\s+TYPE\s+STATUS\s+RESULTS\s+STARTED \(UTC\)\s+QUERY/);
+    // why: the same unverifiable reason of several runs is said once, naming the runs.
+    for (let i = 0; i < 2; i++) assert.is((await runCli(['dive', 'crossref', 'zebrafish', '--max', '2'], { env })).code, 0);
+    const doc = JSON.parse((await runCli(['--json', 'explore', '--source', 'crossref', '--limit', '1'], { env })).stdout).papers[0].id;
+    const why = await runCli(['why', String(doc)], { env });
+    assert.is(why.code, 0, why.stderr);
+    assert.match(why.stdout, /  - Executions \d+, \d+: crossref returned this paper although none of the run's words appear/);
+    assert.is(why.stdout.split("none of the run's words").length, 2, why.stdout);
+    const whyJson = JSON.parse((await runCli(['--json', 'why', String(doc)], { env })).stdout);
+    assert.ok(whyJson.cannot_verify.filter((r: string) => /^Execution \d+: /.test(r)).length >= 2, 'the JSON keeps one reason per run');
   } finally {
     await crossref.close();
   }
