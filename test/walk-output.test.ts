@@ -92,6 +92,13 @@ test('counts agree with their noun and cut titles end in an ellipsis', async () 
   assert.is(count(2, 'match', 'matches'), '2 matches');
   assert.is(clip('A Survey on Web Testing: On the Rise', 25), 'A Survey on Web Testing:…');
   assert.is(clip('short', 25), 'short');
+  // With --facets, --limit is the values per facet (1 to 200), not ignored.
+  const three = JSON.parse((await svc('--json', 'explore', '--facets', '--limit', '1')).stdout);
+  assert.is(three.facets.authors.values.length, 1);
+  assert.ok(three.facets.authors.distinct_values > 1);
+  const tooMany = await svc('explore', '--facets', '--limit', '201');
+  assert.is(tooMany.code, 2);
+  assert.match(tooMany.stderr, /--limit must be a whole number from 1 to 200/);
   const facets = await svc('explore', '--facets', '--source', 'crossref');
   assert.is(facets.code, 0, facets.stderr);
   assert.match(facets.stdout, /SOURCES \(1 value\)/);
