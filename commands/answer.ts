@@ -12,15 +12,12 @@ import { connectAnswers, type AnswerClient } from './lib/answer-client.js';
 import { answerText, historyText, previewText } from './lib/answer-format.js';
 import { promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { enumFlag, intFlag, usageError } from './lib/flags.js';
+import { enumFlag, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { followAnswer } from './lib/answer-watch.js';
 import { parseSelect, resolveVersions } from './lib/answer-select.js';
 
-const uuid = (value: string, what: string) => {
-  if (!isUuid4(value)) throw usageError(`${what} must be a canonical lowercase UUID, not "${value}".`);
-  return value;
-};
+const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const P = (project: string) => `/api/evidence/projects/${uuid(project, 'project')}`;
 

@@ -13,8 +13,8 @@ import { emit, table, type Io } from './lib/io.js';
 const rows = (list: DeliveryView[]) =>
   list.length
     ? table([
-        ['ID', 'STATE', 'CHANNEL', 'ROUTINE', 'RUN', 'TARGET', 'ATTEMPTS', 'LAST ERROR'],
-        ...list.map((d) => [String(d.id), d.state, d.channel, String(d.routine_id ?? '-'), String(d.execution_id), String(d.target_id ?? '-'), `${d.attempts}/${d.max_attempts}`, d.last_error ?? '']),
+        ['ID', 'STATE', 'CHANNEL', 'ROUTINE', 'RUN', 'DESTINATION', 'ATTEMPTS', 'LAST ERROR'],
+        ...list.map((d) => [String(d.id), d.state, d.channel, String(d.routine_id ?? '-'), String(d.execution_id), d.target_id !== null ? String(d.target_id) : d.origin === 'routine_email' ? 'routine email' : '-', `${d.attempts}/${d.max_attempts}`, d.last_error ?? '']),
       ])
     : 'No deliveries.';
 

@@ -12,9 +12,9 @@ function statusText(s: Awaited<ReturnType<typeof embeddingStatus>>): string {
   return table([
     ['lane', `${s.provider}${s.kind ? ` (${s.kind}${s.kind === 'lexical' ? ', not semantic' : ''})` : ''}`],
     ['model', s.model ?? '-'],
-    ['embedded', `${s.embedded} of ${s.total} documents (${s.missing} missing)`],
+    ['embedded', `${s.embedded} of ${s.total} documents (${s.missing} missing${s.missing > 0 ? ': `svc embed backfill` embeds them' : ''})`],
     ['run', s.run ? `#${s.run.id} ${s.run.state}, ${s.run.embedded}/${s.run.total}${s.run.error ? `: ${s.run.error}` : ''}` : 'none yet'],
-    ['index', `${idx.state} (${idx.vectors} vectors; queries by ${idx.query_method})`],
+    ['index', `${idx.state} (${idx.vectors} vectors; queries by ${idx.query_method})${(idx.state === 'missing' || idx.state === 'other_model') && s.extension.loaded && s.embedded > 0 ? '; `svc embed rebuild` builds it' : ''}`],
     ['sqlite-vec', s.extension.loaded ? `loaded ${s.extension.version}` : `not loaded: ${s.extension.reason}`],
   ]);
 }

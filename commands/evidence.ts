@@ -14,13 +14,10 @@ import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { withContext } from './lib/context.js';
 import { notesText, pageText } from './lib/evidence-format.js';
-import { idArg, intFlag, usageError } from './lib/flags.js';
+import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 
-const uuid = (value: string, what: string) => {
-  if (!isUuid4(value)) throw usageError(`${what} must be a canonical lowercase UUID, not "${value}".`);
-  return value;
-};
+const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const POS = { min: 1, max: Number.MAX_SAFE_INTEGER };
 const vaultOf = (ctx: Context) => libraryStatus(ctx).vault?.vault_id ?? (() => { throw vaultNotConfigured(); })();
 

@@ -43,7 +43,7 @@ export function register(program: Command, io: Io): void {
           page.executions.length === 0
             ? 'No runs yet; start one with `svc dive` or `svc sweep`.'
             : table([
-                ['ID', 'TYPE', 'STATUS', 'RESULTS', 'STARTED', 'QUERY', 'SOURCES'],
+                ['ID', 'TYPE', 'STATUS', 'RESULTS', 'STARTED (UTC)', 'QUERY', 'SOURCES'],
                 ...page.executions.map((e) => [String(e.id), e.type, e.status + (e.interrupted_reason ? ` (${e.interrupted_reason})` : ''), String(e.result_count), e.started_at_utc.slice(0, 19).replace('T', ' '), e.query, perSource(e)]),
               ]),
         );

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { exportExplorer } from '../src/explorer/export.js';
 import { explorerFacets } from '../src/explorer/facets.js';
-import { EXPLORER_LIMIT, EXPLORER_MODES, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
+import { EXPLORER_LIMIT, EXPLORER_MODES, FACET_LIMIT, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
 import { searchExplorer } from '../src/explorer/search.js';
 import { REFERENCE_FORMATS } from '../src/exports/references.js';
 import { ValidationError } from '../src/errors.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 interface Opts {
   author?: string[];
@@ -71,7 +72,7 @@ export function register(program: Command, io: Io): void {
     .option('--to <date>', 'published on or before YYYY-MM-DD')
     .option('--sort <order>', `${EXPLORER_SORTS.join(' or ')} (default newest)`)
     .option('--mode <mode>', `${EXPLORER_MODES.join(' or ')} (default keyword; semantic falls back to keyword, saying why)`)
-    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default})`)
+    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default}); with --facets, values per facet, ${FACET_LIMIT.min} to ${FACET_LIMIT.max} (default ${FACET_LIMIT.default})`)
     .option('--next <cursor>', 'the next page: the cursor the previous page printed')
     .option('--facets', 'print the values and counts of each filter instead of papers')
     .option('--export <format>', `every matching paper (not the page) as ${REFERENCE_FORMATS.join(', ')}`)
@@ -80,7 +81,9 @@ export function register(program: Command, io: Io): void {
       const filters = body(query, o);
       const sort = enumFlag(o.sort, '--sort', EXPLORER_SORTS);
       const mode = enumFlag(o.mode, '--mode', EXPLORER_MODES);
-      const limit = intFlag(o.limit, '--limit', EXPLORER_LIMIT, EXPLORER_LIMIT.default);
+      // With --facets, --limit is the values listed per facet (its own range); otherwise papers per page.
+      const limit = o.facets ? EXPLORER_LIMIT.default : intFlag(o.limit, '--limit', EXPLORER_LIMIT, EXPLORER_LIMIT.default);
+      const perFacet = o.facets ? intFlag(o.limit, '--limit', FACET_LIMIT, FACET_LIMIT.default) : undefined;
       const format = enumFlag(o.export, '--export', REFERENCE_FORMATS);
       if (o.output && !format) throw usageError('--output goes with --export.');
       if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
@@ -96,9 +99,9 @@ export function register(program: Command, io: Io): void {
           return;
         }
         if (o.facets) {
-          const answer = await fromFlags(() => explorerFacets(ctx, parseFacetsBody(filters)));
+          const answer = await fromFlags(() => explorerFacets(ctx, parseFacetsBody({ ...filters, limit_per_facet: perFacet })));
           emit(io, answer, () =>
-            [`${answer.total} papers match.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${f.distinct_values} values${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
+            [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
           );
           return;
         }
@@ -106,6 +109,12 @@ export function register(program: Command, io: Io): void {
         emit(io, answer, () => {
           const lines: string[] = [];
           if (answer.mode_unavailable) lines.push(`(${answer.mode_unavailable.message})`);
+          if (answer.mode === 'semantic') {
+            // Ranked by nearness, not by date: say by what, and whether that nearness is meaning or shared words.
+            lines.push(`Nearest first by ${answer.model}${answer.kind === 'lexical' ? ' (lexical: shared words, not meaning)' : ''}:`);
+            lines.push(answer.papers.length ? table([['ID', 'DISTANCE', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map((p) => { const [id, ...rest] = paperLine(p); return [id, typeof p.distance === 'number' ? p.distance.toFixed(4) : '—', ...rest]; })]) : 'No paper matches.');
+            return lines.join('\n');
+          }
           lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
           return lines.join('\n');
         });

@@ -15,7 +15,7 @@ export function register(program: Command, io: Io): void {
         emit(io, { base_url: server.baseUrl, ...health }, () =>
           [
             `svc ${health.version} is running on ${server.baseUrl}`,
-            `  schema ${health.schema_version}, scheduler ${health.scheduler.state}, daemon ${health.daemon.state}`,
+            `  schema ${health.schema_version}, scheduler ${health.scheduler.state}, ${health.daemon.state === 'lock_present' ? 'daemon lock held (`svc daemon status` says more)' : 'no daemon'}`,
             `  runtime ${health.identity.runtime_id}, started ${health.started_at_utc}`,
           ].join('\n'),
         );

@@ -17,6 +17,7 @@ import { idArg, intFlag, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
+import { count } from './lib/words.js';
 
 /** A file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
 function fileArg(ctx: Context, raw: string): { expectedVaultId: string; fileId: string } {
@@ -49,7 +50,7 @@ function vaultId(ctx: Context): string {
 
 const statusText = (s: ReturnType<typeof libraryStatus>) =>
   s.vault
-    ? `vault ${s.vault.vault_id} (${s.vault.label})\n${s.counts.files} file(s), ${s.counts.retained_bytes} bytes, ${s.counts.paper_links} paper link(s)`
+    ? `vault ${s.vault.vault_id} (${s.vault.label})\n${count(s.counts.files, 'file')}, ${count(s.counts.retained_bytes, 'byte')}, ${count(s.counts.paper_links, 'paper link')}`
     : 'No vault yet: run `svc library init <folder>`.';
 
 export function register(program: Command, io: Io): void {
@@ -125,9 +126,9 @@ export function register(program: Command, io: Io): void {
   library.command('check').description('verify every retained file (size and SHA-256) and list what is wrong; changes nothing')
     .action(action((ctx) => {
       const report = checkLibrary(ctx);
-      emit(io, report, () => [`${report.files_checked} file(s) checked`, ...report.problems.map((p) => `${p.kind}: ${p.message}`)].join('\n'));
+      emit(io, report, () => [`${count(report.files_checked, 'file')} checked${report.ok ? ': all as recorded' : ''}`, ...report.problems.map((p) => `${p.kind}: ${p.message}`)].join('\n'));
       if (report.ok) return;
-      io.err(`svc: ${report.problems.length} problem(s) found in the vault; nothing was changed.`);
+      io.err(`svc: ${count(report.problems.length, 'problem')} found in the vault; nothing was changed.`);
       io.exitCode = EXIT.conflict;
     }));
 }

@@ -8,6 +8,7 @@ import { SvcError, ValidationError, type ValidationIssue } from '../src/errors.j
 import { svcVersion } from '../src/version.js';
 import { EXIT, exitCodeFor } from './lib/exit-codes.js';
 import type { Io } from './lib/io.js';
+import { withNextStep } from './lib/hints.js';
 
 export { processIo } from './lib/io.js';
 
@@ -135,7 +136,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       if (wantsJson()) io.out(JSON.stringify({ error: 'usage', message: err.message.replace(/^error: /, '') }, null, 2));
       return EXIT.usage;
     }
-    const { reason, message } = describeError(err);
+    const described = describeError(err);
+    const { reason } = described;
+    const message = withNextStep(reason, described.message);
     if (wantsJson()) io.out(JSON.stringify({ error: reason, message }, null, 2));
     io.err(`svc: ${message}`);
     return exitCodeFor(err);

@@ -12,6 +12,7 @@ import { confirmDestructive } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { clip, count } from './lib/words.js';
 
 interface FieldOpts {
   name?: string;
@@ -74,7 +75,7 @@ export function register(program: Command, io: Io): void {
   fieldOptions(profile.command('add').argument('<name>', 'the name as papers write it').description('create a watch profile and match it against the corpus'))
     .action((name: string, opts: FieldOpts) => withContext(io, (ctx) => {
       const created = createProfile(ctx, bodyOf({ ...opts, name }));
-      emit(io, created, () => `${describe(created)}\n  ${created.match_count} matching paper(s) in the corpus.`);
+      emit(io, created, () => `${describe(created)}\n  ${count(created.match_count, 'matching paper')} in the corpus.`);
     }));
   profile.command('list').option('--kind <kind>', 'person or group').description('every watch profile')
     .action((opts: { kind?: string }) => withContext(io, (ctx) => {
@@ -100,8 +101,8 @@ export function register(program: Command, io: Io): void {
       if (opts.lifecycle) {
         const answer = profileLifecycle(ctx, profileId);
         return emit(io, answer, () => answer.findings.length
-          ? table([['DOC', 'EVENT', 'BASIS', 'NOTICE', 'TITLE'], ...answer.findings.map((f) => [String(f.document_id), f.event, f.basis, f.notice ?? '-', f.title.slice(0, 60)])])
-          : `No lifecycle findings on the ${answer.matched_papers} matched paper(s).`);
+          ? table([['DOC', 'EVENT', 'BASIS', 'NOTICE', 'TITLE'], ...answer.findings.map((f) => [String(f.document_id), f.event, f.basis, f.notice ?? '-', clip(f.title, 60)])])
+          : `No lifecycle findings on the ${count(answer.matched_papers, 'matched paper')}.`);
       }
       const page = profileMatches(ctx, profileId, {
         basis: enumFlag(opts.basis, '--basis', BASES) as Basis | undefined,
@@ -109,11 +110,11 @@ export function register(program: Command, io: Io): void {
         offset: intFlag(opts.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0),
       });
       emit(io, page, () => {
-        const rows = page.matches.map((m) => [String(m.document_id), m.basis, m.matched_author ?? '-', (m.publication_date ?? '').slice(0, 10), m.title.slice(0, 60)]);
+        const rows = page.matches.map((m) => [String(m.document_id), m.basis, m.matched_author ?? '-', (m.publication_date ?? '').slice(0, 10), clip(m.title, 60)]);
         const used = BASES.filter((b) => page.by_basis[b] > 0);
         return [
           page.matches.length ? table([['DOC', 'BASIS', 'AUTHOR', 'DATE', 'TITLE'], ...rows]) : 'No matches on this page.',
-          `${page.total} match(es): ${BASES.map((b) => `${b} ${page.by_basis[b]}`).join(', ')}${page.has_more ? ` — more with --offset ${page.offset + page.matches.length}` : ''}`,
+          `${count(page.total, 'match', 'matches')}: ${BASES.map((b) => `${b} ${page.by_basis[b]}`).join(', ')}${page.has_more ? ` — more with --offset ${page.offset + page.matches.length}` : ''}`,
           ...used.map((b) => `  ${b}: ${page.what_a_basis_means[b]}`),
         ].join('\n');
       });
@@ -126,7 +127,7 @@ export function register(program: Command, io: Io): void {
       const body = bodyOf({ ...opts, orcid: typeof opts.orcid === 'string' ? opts.orcid : undefined, noOrcid });
       if (!Object.keys(body).length) throw usageError('Give at least one field to change, e.g. --orcid, --alias or --affiliation.', 'missing_argument');
       const updated = updateProfile(ctx, idArg(id, 'profile'), body);
-      emit(io, updated, () => `${describe(updated)}\n  ${updated.match_count} matching paper(s).`);
+      emit(io, updated, () => `${describe(updated)}\n  ${count(updated.match_count, 'matching paper')}.`);
     }));
   profile.command('delete').argument('<id>', 'profile id').option('-y, --yes', 'do not ask for confirmation')
     .description('delete a profile and its matches (the papers stay in the corpus)')
@@ -134,7 +135,7 @@ export function register(program: Command, io: Io): void {
       const row = requireProfile(ctx, idArg(id, 'profile'));
       if (!(await confirmDestructive(io, `Delete watch profile ${row.id} (${row.name}) and its matches?`, opts.yes))) return io.err('Nothing deleted.');
       const answer = deleteProfile(ctx, row.id);
-      emit(io, answer, () => `Profile ${row.id} deleted with ${answer.matches_removed} match(es); the papers stay in the corpus.`);
+      emit(io, answer, () => `Profile ${row.id} deleted with ${count(answer.matches_removed, 'match', 'matches')}; the papers stay in the corpus.`);
     }));
   profile.command('export').argument('<id>', 'profile id').option('-o, --output <file>', 'write the file here instead of standard output')
     .description('write a profile as JSON to share or import elsewhere')

@@ -3,6 +3,7 @@ import { SIMILAR_DEFAULT_LIMIT, SIMILAR_MAX_LIMIT, similarDocuments } from '../s
 import { withContext } from './lib/context.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { clip } from './lib/words.js';
 
 export function register(program: Command, io: Io): void {
   program
@@ -18,7 +19,7 @@ export function register(program: Command, io: Io): void {
         emit(io, answer, () => {
           if (answer.results.length === 0) return `Nothing similar to ${id}: ${answer.message}`;
           const head = `${answer.results.length} nearest to ${id} by ${answer.model}${answer.kind === 'lexical' ? ' (lexical: shared words, not meaning)' : ''}:`;
-          return [head, table([['ID', 'DISTANCE', 'YEAR', 'SOURCES', 'TITLE'], ...answer.results.map((r) => [String(r.document_id), r.distance.toFixed(4), String(r.year ?? ''), r.sources.join(','), r.title.slice(0, 90)])])].join('\n');
+          return [head, table([['ID', 'DISTANCE', 'YEAR', 'SOURCES', 'TITLE'], ...answer.results.map((r) => [String(r.document_id), r.distance.toFixed(4), String(r.year ?? ''), r.sources.join(','), clip(r.title, 90)])])].join('\n');
         });
       });
     });

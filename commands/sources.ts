@@ -12,6 +12,9 @@ export function register(program: Command, io: Io): void {
         const catalog = readCatalog().repositories;
         const now = new Map(searchableRepositories(ctx).repositories.map((r) => [r.id, r]));
         const rows = catalog.map((entry) => ({ ...entry, searchable: now.get(entry.id)!.searchable, key_status: now.get(entry.id)!.key_status, reason: now.get(entry.id)!.reason }));
+        // The KEY column names the credential, so a missing key says what to store.
+        const missing = rows.some((r) => r.status === 'active' && r.credential && r.key_status !== 'present');
+        const footer = missing ? '\nStore a key with `svc credentials set NAME` (read from a hidden prompt or stdin, never an argument).' : '';
         emit(io, { repositories: rows }, () =>
           table([
             ['ID', 'NAME', 'STATUS', 'KEY', 'DATES', 'SEARCHABLE'],
@@ -19,11 +22,11 @@ export function register(program: Command, io: Io): void {
               r.id,
               r.name,
               r.status,
-              r.credential ? `${r.credential.required ? 'required' : 'optional'}: ${r.key_status}` : '-',
+              r.credential ? `${r.credential.name} (${r.credential.required ? 'required' : 'optional'}, ${r.key_status})` : '-',
               r.capabilities?.date_window ?? '-',
               r.searchable ? 'yes' : `no (${r.reason})`,
             ]),
-          ]),
+          ]) + footer,
         );
       }),
     );

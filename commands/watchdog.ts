@@ -3,11 +3,12 @@ import { muteFinding, unmuteFinding, watchdogFindings } from '../src/watchdog/se
 import { withContext } from './lib/context.js';
 import { unknownSubcommand, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 type Answer = ReturnType<typeof watchdogFindings>;
 
 function findingsText(w: Answer): string {
-  const lines = [`${w.alarm_total} alarm(s): ${w.by_label.broken} broken, ${w.by_label.unusual} unusual${w.muted_total ? `; ${w.muted_total} muted` : ''}.`];
+  const lines = [`${count(w.alarm_total, 'alarm')}: ${w.by_label.broken} broken, ${w.by_label.unusual} unusual${w.muted_total ? `; ${w.muted_total} muted` : ''}.`];
   for (const f of w.findings) {
     lines.push('', `${f.label.toUpperCase()}${f.muted ? ' (muted)' : ''}  ${f.title}`, `  key: ${f.key}`, `  what to do: ${f.what_to_do}`);
     lines.push(`  thresholds: ${Object.entries(f.thresholds).map(([k, v]) => `${k}=${v}`).join(', ')}`);
@@ -47,7 +48,7 @@ export function register(program: Command, io: Io): void {
       if (opts.note !== undefined && opts.note.length > 500) throw usageError('--note is at most 500 characters.');
       return withContext(io, (ctx) => {
         const answer = muteFinding(ctx, checkKey(key), opts.note ?? null);
-        emit(io, answer, () => `${answer.already_muted ? 'Already muted' : 'Muted'}: ${answer.key}. ${answer.alarm_total} alarm(s) left.`);
+        emit(io, answer, () => `${answer.already_muted ? 'Already muted' : 'Muted'}: ${answer.key}. ${count(answer.alarm_total, 'alarm')} left.`);
       });
     });
   watchdog
@@ -56,6 +57,6 @@ export function register(program: Command, io: Io): void {
     .description('return a muted finding to the alarm total')
     .action((key: string) => withContext(io, (ctx) => {
       const answer = unmuteFinding(ctx, checkKey(key));
-      emit(io, answer, () => `Unmuted: ${answer.key}. ${answer.alarm_total} alarm(s).`);
+      emit(io, answer, () => `Unmuted: ${answer.key}. ${count(answer.alarm_total, 'alarm')}.`);
     }));
 }

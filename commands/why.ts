@@ -14,8 +14,23 @@ function human(why: Why): string {
     lines.push(`  execution ${e.execution_id} (${e.type}${e.routine ? `, routine ${e.routine.id} ${e.routine.name ?? '(deleted)'}` : ''}) ${e.started_at_utc.slice(0, 16)}  ${e.source} rank ${e.rank + 1}  "${e.query}"`);
     for (const t of e.terms) lines.push(`    ${t.kind === 'keyword' ? 'keyword' : 'word'} "${t.term}": ${t.fields.length ? t.fields.join(', ') : 'in no field'}`);
   }
-  if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...why.cannot_verify.map((s) => `  - ${s}`));
+  if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...groupByExecution(why.cannot_verify).map((s) => `  - ${s}`));
   return lines.join('\n');
+}
+
+/** "Execution 3: X" … "Execution 7: X" said once as "Executions 3, 4, 5, 6, 7: X" (a routine repeats the same reason every run). */
+export function groupByExecution(reasons: string[]): string[] {
+  const out: string[] = [];
+  const groups = new Map<string, { index: number; ids: string[] }>();
+  for (const reason of reasons) {
+    const m = /^Execution (\d+): ([\s\S]*)$/.exec(reason);
+    if (!m) { out.push(reason); continue; }
+    const group = groups.get(m[2]!);
+    if (group) group.ids.push(m[1]!);
+    else { groups.set(m[2]!, { index: out.length, ids: [m[1]!] }); out.push(''); }
+  }
+  for (const [rest, { index, ids }] of groups) out[index] = `${ids.length === 1 ? 'Execution' : 'Executions'} ${ids.join(', ')}: ${rest}`;
+  return out;
 }
 
 export function register(program: Command, io: Io): void {

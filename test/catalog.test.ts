@@ -47,7 +47,7 @@ test('svc sources prints the catalog as a table with key status, --json for mach
   const human = await runCli(['sources'], { env: t.dirs.env });
   assert.is(human.code, 0);
   assert.match(human.stdout, /^ID +NAME +STATUS +KEY/);
-  assert.match(human.stdout, /\ncore +CORE +active +required: present/);
+  assert.match(human.stdout, /\ncore +CORE +active +core_api_key \(required, present\)/);
   assert.match(human.stdout, /\nieee .*no \(missing_key\)/);
   assert.not.ok(human.stdout.includes(SECRET));
   const json = JSON.parse((await runCli(['--json', 'sources'], { env: t.dirs.env })).stdout);

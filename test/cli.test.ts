@@ -59,6 +59,8 @@ test('health finds a running server through the port and token files', async () 
     assert.is(body.base_url, `http://127.0.0.1:${t.port}`);
     const human = await runCli(['health'], { env: t.dirs.env });
     assert.match(human.stdout, /is running on http:\/\/127\.0\.0\.1:\d+/);
+    // The daemon state in words, not the API's lock_present/absent.
+    assert.match(human.stdout, /scheduler \w+, no daemon\n/);
     // A named port is never widened to another one.
     const named = await runCli(['health'], { env: { ...t.dirs.env, SVC_PORT: String(t.port === 65535 ? 1 : t.port + 1) } });
     assert.is(named.code, 1);

@@ -100,6 +100,8 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
   assert.is((await cli(['deliveries', 'show', '99999'])).code, 3);
   r = await cli(['deliveries', 'list', '--exec', String(exec)]);
   assert.match(r.stdout, /delivered/);
+  // The column holds the destination id (`svc routine target list`), named as the other commands name it.
+  assert.match(r.stdout, /ID\s+STATE\s+CHANNEL\s+ROUTINE\s+RUN\s+DESTINATION\s+ATTEMPTS/);
 });
 
 test('a foreground svc routine run delivers in its own process (no server needed)', async () => {

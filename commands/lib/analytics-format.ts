@@ -1,5 +1,6 @@
 /** Human views of analytics answers: tables, and on a terminal simple bar charts. */
 import { table } from './io.js';
+import { count } from './words.js';
 
 const BAR_WIDTH = 40;
 
@@ -84,8 +85,8 @@ export function overviewText(o: any, tty: boolean): string {
   const max = Math.max(0, ...o.recent_months.map((m: any) => m.total));
   return [
     windowLine(o.window),
-    `${o.corpus.documents_total} papers stored, ${o.corpus.documents_in_window} first seen in the window; ${o.executions.completed} completed runs; ${o.routines.active} active routines; ${o.lifecycle_events} lifecycle events.`,
-    `Discovery lag: median ${o.discovery_lag.median_days ?? '–'} days over ${o.discovery_lag.papers} papers.`,
+    `${count(o.corpus.documents_total, 'paper')} stored, ${o.corpus.documents_in_window} first seen in the window; ${count(o.executions.completed, 'completed run')}; ${count(o.routines.active, 'active routine')}; ${count(o.lifecycle_events, 'lifecycle event')}.`,
+    `Discovery lag: median ${o.discovery_lag.median_days ?? '–'} days over ${count(o.discovery_lag.papers, 'paper')}.`,
     o.routines.quiet.length ? `Quiet routines: ${o.routines.quiet.map((r: any) => `${r.routine_id} (${r.name})`).join(', ')}` : 'No routine has gone quiet.',
     '',
     'Top sources',

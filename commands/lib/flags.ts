@@ -61,3 +61,20 @@ export function dateFlag(raw: string | undefined, flag: string): string | undefi
 export function unknownSubcommand(command: string, word: string, known: string[]): never {
   throw usageError(`"${word.slice(0, 60)}" is not a ${command} command; one of ${known.join(', ')}.`, 'unknown_command');
 }
+
+/** Where the CLI prints each kind of UUID, so a refusal says where to copy one from. */
+const UUID_FOUND_IN: Record<string, string> = {
+  project: 'the PROJECT_ID column of `svc evidence list`',
+  file_id: 'the FILE_ID column of `svc library list`',
+  '--file': 'the FILE_ID column of `svc library list`',
+  '--version': 'the version_id of `svc library show FILE`',
+  answer_id: '`svc answer list PROJECT`',
+  preview_id: 'what `svc answer preview` printed',
+};
+
+/** A canonical lowercase UUID argument, else exit 2 naming it, the value and where to find one. */
+export function uuidArg(value: string, what: string, isUuid: (v: string) => boolean): string {
+  if (isUuid(value)) return value;
+  const where = UUID_FOUND_IN[what];
+  throw usageError(`${what} must be a canonical lowercase UUID${where ? ` (${where})` : ''}, not "${value}".`);
+}

@@ -3,6 +3,7 @@ import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
 import { table } from './io.js';
+import { count } from './words.js';
 
 type Routine = ReturnType<typeof routineView>;
 const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '-');
@@ -27,7 +28,7 @@ export function routineDetail(r: Routine): string {
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
   ];
   if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);
-  lines.push(`  missed     ${r.missed_fires.count} fire(s)${r.missed_fires.last_due_at_utc ? `, last due ${when(r.missed_fires.last_due_at_utc)}` : ''}`);
+  lines.push(`  missed     ${count(r.missed_fires.count, 'fire')}${r.missed_fires.last_due_at_utc ? `, last due ${when(r.missed_fires.last_due_at_utc)}` : ''}`);
   for (const d of 'missed_fire_details' in r && r.missed_fire_details ? r.missed_fire_details : []) {
     lines.push(`    ${when(d.last_due_at_utc)}  ${d.outcome}${d.count > 1 ? ` ×${d.count}` : ''}${d.execution_id ? ` (execution ${d.execution_id})` : ''}${d.reason ? ` — ${d.reason}` : ''}`);
   }

@@ -25,7 +25,7 @@ export function citationLine(doc: DocumentView): string {
   const authors = names.length === 0 ? '' : names.length > 3 ? `${names.slice(0, 3).join(', ')} et al.` : names.join(', ');
   const where = [doc.venue, doc.year].filter(Boolean).join(', ');
   const id = doc.doi ? `doi:${doc.doi}` : doc.arxiv_id ? `arXiv:${doc.arxiv_id}` : doc.pmid ? `PMID ${doc.pmid}` : (doc.url ?? '');
-  return [doc.title.replace(/\.$/, '') + '.', authors && `${authors}.`, where && `${where}.`, id].filter(Boolean).join(' ');
+  return [doc.title.replace(/\.$/, '') + '.', authors && `${authors.replace(/\.$/, '')}.`, where && `${where.replace(/\.$/, '')}.`, id].filter(Boolean).join(' ');
 }
 
 export function renderReport(ctx: Context, executionId: number): string | undefined {

@@ -69,7 +69,7 @@ export interface ParsedRun {
 function checkRepositories(ids: string[], loc: (string | number)[]): string[] {
   const seen: string[] = [];
   ids.forEach((id, i) => {
-    if (!findSource(id)) throw invalid([...loc, ...(loc.length > 1 ? [] : [i])], `Unknown repository "${id}"; GET /api/repositories/catalog lists them`, 'unknown_repository', id);
+    if (!findSource(id)) throw invalid([...loc, ...(loc.length > 1 ? [] : [i])], `Unknown repository "${id}"; GET /api/repositories/catalog (or \`svc sources\`) lists them`, 'unknown_repository', id);
     if (!seen.includes(id)) seen.push(id);
   });
   return seen;

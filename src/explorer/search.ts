@@ -28,6 +28,8 @@ export interface SearchAnswer {
   ranked_count?: number;
   unranked_count?: number;
   model?: string | null;
+  /** With model: lexical (shared words, not meaning) or semantic; null when unknown or fallen back. */
+  kind?: 'lexical' | 'semantic' | null;
   note: string;
 }
 
@@ -109,6 +111,7 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
           ranked_count: page.length,
           unranked_count: 0,
           model: answer.model,
+          kind: answer.kind ?? null,
         };
       }
     }
@@ -134,6 +137,7 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
     answer.ranked_count = 0;
     answer.unranked_count = page.papers.length;
     answer.model = null;
+    answer.kind = null;
   }
   return answer;
 }

@@ -13,7 +13,8 @@ export interface SemanticHit {
   distance: number;
 }
 
-export type SemanticAnswer = { model: string; results: SemanticHit[] } | { unavailable: string; message?: string };
+/** kind: lexical (shared words) or semantic (meaning), when the search says; a lexical ranking must not pass for meaning. */
+export type SemanticAnswer = { model: string; kind?: 'lexical' | 'semantic' | null; results: SemanticHit[] } | { unavailable: string; message?: string };
 
 export interface SemanticOptions {
   limit: number;

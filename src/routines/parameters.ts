@@ -75,7 +75,7 @@ export function parseRoutineParameters(input: unknown, prefix: (string | number)
   const repositories: string[] = [];
   ids.forEach((id, i) => {
     const loc = parsed.repositories ? [...prefix, 'repositories', i] : [...prefix, 'repository'];
-    if (!findSource(id)) throw invalid(loc, `Unknown repository "${id.slice(0, 64)}"; GET /api/repositories/catalog lists them`, 'unknown_repository', id);
+    if (!findSource(id)) throw invalid(loc, `Unknown repository "${id.slice(0, 64)}"; GET /api/repositories/catalog (or \`svc sources\`) lists them`, 'unknown_repository', id);
     if (!repositories.includes(id)) repositories.push(id);
   });
   return {

@@ -1,0 +1,26 @@
+/**
+ * What to do next after a "not found": the command that lists the kind of item,
+ * appended to an error that does not already name one. One table, so every
+ * command's "No document 7." ends the same way wherever the refusal came from.
+ */
+const LISTED_BY: Record<string, string> = {
+  document_not_found: '`svc explore` lists the papers in the corpus',
+  execution_not_found: '`svc executions list` shows them',
+  routine_not_found: '`svc routine list` lists them',
+  configuration_not_found: '`svc config list` lists them',
+  profile_not_found: '`svc profile list` lists them',
+  delivery_not_found: '`svc deliveries list` lists them',
+  delivery_target_not_found: '`svc routine target list ROUTINE` lists them',
+  file_not_found: '`svc library list` lists the files',
+  project_not_found: '`svc evidence list` lists the projects',
+  note_not_found: '`svc evidence notes PROJECT` lists them',
+  answer_not_found: '`svc answer list PROJECT` lists them',
+  session_not_found: '`svc assistant list` lists the conversations',
+};
+
+/** The message with the listing command added, unless it already tells the reader a command. */
+export function withNextStep(reason: string, message: string): string {
+  const hint = LISTED_BY[reason];
+  if (!hint || message.includes('`svc ')) return message;
+  return `${message.replace(/\.$/, '')}; ${hint}.`;
+}
