@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listTables } from '../src/admin/repo.js';
 import { TABLE_CATEGORIES } from '../src/admin/tables.js';
+import { executionManager } from '../src/executions/manager.js';
 import { createContext, type Context } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer } from '../server/listen.js';
@@ -39,6 +40,9 @@ export async function seededInstallation(): Promise<Installation> {
   };
   const executionId = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
   await finished(t, executionId);
+  // The run's after-run steps (profile matching, the embedding backfill) go on after its status settles;
+  // snapshots taken while they write would differ from a later read.
+  await executionManager(t.ctx).wait(executionId);
   ok(await t.request('POST', '/api/routines', { body: { name: 'weekly ecology', schedule_cron: '0 6 * * 1', parameters: { repositories: ['crossref'], query: 'ecology' } } }), 201);
   ok(await t.request('POST', '/api/configurations', { body: { name: 'saved', config_type: 'dive', parameters: { repository: 'arxiv', query: 'graphs' } } }), 201);
   ok(await t.request('PUT', '/api/settings/email', { body: { settings: { contact_email: 'me@example.org' } } }));
