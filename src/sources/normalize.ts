@@ -172,7 +172,13 @@ export function combinedQuery(query: string, keywords: string[]): string {
 }
 
 // Inline tags vanish ("CO<sub>2</sub>" → "CO2"); anything else that is a tag separates words.
-const INLINE_TAGS = new Set(['i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 'span', 'a', 'small', 'tt', 'bold', 'italic', 'underline']);
+// Namespace prefixes are ignored: Crossref sends JATS as <jats:sub>, formulas as <mml:…>. Wiley
+// marks small capitals <scp> ("<scp>COVID</scp>‐19"); MathML tokens sit inside a word ("x<mml:msub>…").
+const INLINE_TAGS = new Set([
+  'i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 'scp', 'span', 'a', 'small', 'tt', 'bold', 'italic', 'underline',
+  'monospace', 'roman', 'sans-serif', 'strike', 'overline', 'inline-formula',
+  'math', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mrow', 'msub', 'msup', 'msubsup', 'mover', 'munder', 'munderover', 'mstyle',
+]);
 
 /**
  * HTML/JATS/MathML markup to plain text. Unlike stripMarkup, only things that
@@ -181,7 +187,7 @@ const INLINE_TAGS = new Set(['i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 
  */
 export function markupToText(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined) return undefined;
-  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase()) ? '' : ' '));
+  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase().replace(/^[\w.-]*:/, '')) ? '' : ' '));
   const text = decodeEntities(untagged).replace(/\s+/g, ' ').trim();
   return text === '' ? undefined : text;
 }
