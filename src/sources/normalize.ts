@@ -124,10 +124,28 @@ export function author(name: string, extra: Partial<Author> = {}): Author {
   return result;
 }
 
+/** ISO 7064 MOD 11-2, the check character of an ORCID iD. */
+function orcidCheckOk(digits: string): boolean {
+  let total = 0;
+  for (const d of digits.slice(0, 15)) total = (total + Number(d)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return digits[15]!.toUpperCase() === (check === 10 ? 'X' : String(check));
+}
+
+/**
+ * 0000-0002-1825-0097 from an iD or its URL. Also the 16 characters without hyphens, the form
+ * NLM's PubMed DTD gives as its example (<Identifier Source="ORCID">0000000179841889</Identifier>):
+ * accepted only as the whole value (optionally after an orcid.org URL) and with a valid check
+ * character, so no other long number passes for an iD.
+ */
 export function normalizeOrcid(raw: string | null | undefined): string | undefined {
   if (!raw) return undefined;
   const m = /(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/i.exec(raw);
-  return m ? m[1]!.toUpperCase() : undefined;
+  if (m) return m[1]!.toUpperCase();
+  const bare = /^\s*(?:(?:https?:\/\/)?(?:www\.)?orcid\.org\/)?(\d{15}[\dX])\s*$/i.exec(raw);
+  if (!bare || !orcidCheckOk(bare[1]!)) return undefined;
+  const d = bare[1]!.toUpperCase();
+  return `${d.slice(0, 4)}-${d.slice(4, 8)}-${d.slice(8, 12)}-${d.slice(12)}`;
 }
 
 /** Lower case, accents and punctuation removed: the title half of the fallback identity. */
