@@ -25,6 +25,9 @@ test('a real search: whole articles only, the window as a filter query, fields n
     assert.is(r.ids.plos, '10.1371/journal.pone.0218147');
     assert.is(r.title, 'Persistence of Burkholderia thailandensis E264 in lung tissue after a single binge alcohol episode');
     assert.equal(r.authors.map((a) => a.name), ['Victor M. Jimenez Jr.', 'Erik W. Settles', 'Bart J. Currie', 'Paul S. Keim', 'Fernando P. Monroy']);
+    // "Jr." is a suffix, not the family name (the identity key and citation exports use the family).
+    assert.equal(r.authors[0], { name: 'Victor M. Jimenez Jr.', given: 'Victor M.', family: 'Jimenez' });
+    assert.equal(r.authors[1], { name: 'Erik W. Settles', given: 'Erik W.', family: 'Settles' });
     assert.is(r.publicationDate, '2019-12-10');
     assert.is(r.datePrecision, 'day');
     assert.is(r.venue, 'PLOS ONE');

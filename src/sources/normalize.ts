@@ -112,9 +112,14 @@ export function splitName(name: string): { given?: string; family?: string } {
     return { family: family || undefined, given: given || undefined };
   }
   const parts = trimmed.split(' ');
+  // A generational suffix ("Victor M. Jimenez Jr.") is not the family name: the word before it is.
+  // The name keeps it; V is left out (it is as often an initial).
+  if (parts.length > 1 && NAME_SUFFIX.test(parts[parts.length - 1]!)) parts.pop();
   if (parts.length === 1) return { family: parts[0] };
   return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1] };
 }
+
+const NAME_SUFFIX = /^(?:jr|sr|jnr|snr)\.?$|^(?:ii|iii|iv)$/i;
 
 export function author(name: string, extra: Partial<Author> = {}): Author {
   const clean = name.replace(/\s+/g, ' ').trim();
