@@ -20,7 +20,9 @@ test('a real works answer: every group a record, the owner as the one author wit
   assert.is(r.title, 'PeerJ - A case study in improving research collaboration at the journal level');
   assert.is(r.doi, '10.3233/isu-130714');
   assert.equal(r.authors, [{ name: 'Peter Binfield', given: 'Peter', family: 'Binfield', orcid: BINFIELD }]);
-  assert.equal([r.publicationDate, r.datePrecision, r.type], ['2013', 'year', 'journal-article']);
+  // ORCID's types in the shared vocabulary, as Crossref's: journal-article is article, conference-paper proceedings.
+  assert.equal([r.publicationDate, r.datePrecision, r.type], ['2013', 'year', 'article']);
+  assert.equal(page.records.map((x) => x.type), ['article', 'article', 'proceedings', 'article', 'article', 'proceedings', 'article', 'article']);
   assert.is(r.nativeId, `${BINFIELD}/15536015`);
   assert.equal(parseResponse(fixture('orcid/works-empty-0000-0003-1620-1408.json').toString('utf8')).records, []);
 });
