@@ -5,7 +5,7 @@
  * precision the data has. Quota: 5,000 queries a day.
  * https://ui.adsabs.harvard.edu/help/api/api-docs.html
  */
-import { combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate, stripMarkup } from './normalize.js';
+import { combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 
@@ -18,7 +18,7 @@ const DOCTYPE: Record<string, string> = { article: 'article', eprint: 'preprint'
 
 /** ADS titles carry inline markup such as CO<SUB>2</SUB>; sub- and superscripts join their word. */
 function adsText(raw: unknown): string | undefined {
-  return typeof raw === 'string' ? stripMarkup(raw.replace(/<\/?(?:sub|sup)>/gi, '')) : undefined;
+  return typeof raw === 'string' ? markupToText(raw) : undefined;
 }
 
 export function parseAdsDoc(doc: any): NormalizedRecord | undefined {

@@ -7,7 +7,7 @@
  * which is an empty answer, not an error.
  * https://dev.elsevier.com/documentation/ScopusSearchAPI.wadl
  */
-import { combinedQuery, makeRecord, monthNumber, normalizeDoi, normalizePmid, parseDate, stripMarkup } from './normalize.js';
+import { combinedQuery, makeRecord, markupToText, monthNumber, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
 import { personFromInitialsLast } from './person.js';
 import { ParseError, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
@@ -51,7 +51,7 @@ function coverDate(entry: any): { date: string; precision: DatePrecision } | und
 
 export function parseScopusEntry(entry: any): NormalizedRecord | undefined {
   const scopusId = /^SCOPUS_ID:(\d+)$/.exec(String(entry?.['dc:identifier'] ?? ''))?.[1];
-  const title = stripMarkup(entry?.['dc:title']);
+  const title = markupToText(entry?.['dc:title']);
   if (!scopusId || !title) return undefined;
   const creator = typeof entry['dc:creator'] === 'string' ? personFromInitialsLast(entry['dc:creator']) : undefined;
   const date = coverDate(entry);
@@ -64,7 +64,7 @@ export function parseScopusEntry(entry: any): NormalizedRecord | undefined {
     authors: creator ? [creator] : [],
     publicationDate: date?.date,
     datePrecision: date?.precision,
-    venue: stripMarkup(entry['prism:publicationName']),
+    venue: markupToText(entry['prism:publicationName']),
     doi: normalizeDoi(entry['prism:doi']),
     ids: { scopus: scopusId, pmid: normalizePmid(entry['pubmed-id']) },
     landingUrl: links.find((l) => l?.['@ref'] === 'scopus')?.['@href'],
