@@ -187,4 +187,10 @@ test('core answers: a print date known to the month or year is not given a day; 
   ]);
 });
 
+test('a colon that is a title\'s punctuation is not sent as a field name; TITLE:word is kept', async () => {
+  const { outcome, stub } = await ask([{ path: '/search', query: { query: '(cancer screening a review TITLE:cancer)' }, body: lite() }], { query: 'cancer screening: a review', keywords: ['TITLE:cancer'] });
+  done(stub);
+  assert.is(outcome.records.length, 25);
+});
+
 test.run();

@@ -73,4 +73,23 @@ test('ten requests a minute', () => {
   assert.equal(plos.capabilities.rateLimit, { requests: 10, intervalMs: 60_000 });
 });
 
+test('a colon that is a title\'s punctuation is not sent as field syntax (PLOS would refuse: undefined field); field:value is kept', async () => {
+  // Read as Solr syntax, "review:" names a field PLOS lacks and the search is refused with the 400 recorded in
+  // plos/error-400-undefined-field.json; the stub answers that for any other q.
+  const stub = await startStub([
+    { path: '/search', query: { q: 'alcohol use disorder a review journal:PLOS' }, body: fixture(ALCOHOL) },
+    { path: '/search', status: 400, body: fixture('plos/error-400-undefined-field.json'), times: Infinity },
+  ]);
+  const t = sourceContext({ plos: stub.url });
+  try {
+    const out = await searchSource(t.ctx, plos, { query: 'alcohol use disorder: a review', keywords: ['journal:PLOS'], maxResults: 5 }, { signal: signal() });
+    assert.is(out.zeroReason, null);
+    assert.is(out.records.length, 5);
+    assert.is(stub.requests.length, 1);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test.run();

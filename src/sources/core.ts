@@ -6,7 +6,7 @@
  * answers a 301 to /search/works/.
  * https://api.core.ac.uk/docs/v3
  */
-import { combinedQuery, fromParts, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
+import { fieldSyntaxQuery, fromParts, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
@@ -78,7 +78,7 @@ export function parseResponse(text: string): ParsedPage {
 /** The q parameter: the words, an author, and the year bounds, joined with AND. */
 export function coreQuery(req: { query: string; keywords: string[]; author?: string; dateFrom?: string; dateTo?: string }): string {
   const parts: string[] = [];
-  const text = combinedQuery(req.query, req.keywords);
+  const text = fieldSyntaxQuery(req.query, req.keywords);
   if (text) parts.push(/\s/.test(text) ? `(${text})` : text);
   if (req.author) parts.push(`authors:"${req.author.replace(/"/g, '')}"`);
   if (req.dateFrom) parts.push(`yearPublished>=${req.dateFrom.slice(0, 4)}`);

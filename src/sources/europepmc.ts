@@ -5,7 +5,7 @@
  * links, licences) and also reads lite answers (authorString, no abstract).
  * https://europepmc.org/RestfulWebService
  */
-import { author, combinedQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate, plainText } from './normalize.js';
+import { author, fieldSyntaxQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate, plainText } from './normalize.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
 
 const PAGE_SIZE = 100;
@@ -15,7 +15,7 @@ const list = (value: unknown): any[] => (Array.isArray(value) ? value : value ==
 /** The query: text and keywords, author (name or ORCID), and the window on the first publication date. */
 export function europepmcQuery(req: Pick<SearchRequest, 'query' | 'keywords' | 'author' | 'dateFrom' | 'dateTo'>): string {
   const parts: string[] = [];
-  const text = combinedQuery(req.query, req.keywords);
+  const text = fieldSyntaxQuery(req.query, req.keywords);
   if (text) parts.push(`(${text})`);
   if (req.author) {
     const orcid = normalizeOrcid(req.author);

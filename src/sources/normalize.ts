@@ -194,6 +194,20 @@ export function combinedQuery(query: string, keywords: string[]): string {
   return [query.trim(), ...extra.map((k) => (/\s/.test(k) ? `"${k}"` : k))].filter(Boolean).join(' ');
 }
 
+/**
+ * combinedQuery for sources whose query is Lucene syntax (Solr, Elasticsearch: PLOS, HAL, DOAJ,
+ * Zenodo, CORE, Europe PMC, ADS), where "word:" names a field. A colon followed by a space or the
+ * end is a title's punctuation ("COVID-19: a review"), never field syntax (title:word), so it is
+ * sent as a space: read as a field it makes Solr refuse the search ("undefined field", HTTP 400)
+ * or makes the search match nothing.
+ */
+export function fieldSyntaxQuery(query: string, keywords: string[]): string {
+  return combinedQuery(query, keywords)
+    .replace(/:(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 // Inline tags vanish ("CO<sub>2</sub>" → "CO2"); anything else that is a tag separates words.
 // Namespace prefixes are ignored: Crossref sends JATS as <jats:sub>, formulas as <mml:…>. Wiley
 // marks small capitals <scp> ("<scp>COVID</scp>‐19"); MathML tokens sit inside a word ("x<mml:msub>…").
