@@ -113,4 +113,15 @@ test('JATS and HTML inline markup vanishes inside words (CO2, COVID‐19), not i
   }
 });
 
+test('the licence is the version of record\'s, not the text-and-data-mining one Crossref lists first', () => {
+  // The recorded work (Nature Machine Intelligence, CC BY) with its tdm licence given the URL Elsevier
+  // deposits for text mining, the way Elsevier records list it before the article's own licence.
+  const item = JSON.parse(fixture('identity/crossref-works-query-title-augmenting-llms-chemistry-tools-rows1-no-reference-list.json').toString('utf8')).message.items[0];
+  assert.equal(item.license.map((l: any) => l['content-version']), ['tdm', 'vor']);
+  item.license[0].URL = 'https://www.elsevier.com/tdm/userlicense/1.0/';
+  assert.is(parseCrossrefWork(item)!.license, 'https://creativecommons.org/licenses/by/4.0');
+  item.license = [{ URL: 'https://www.elsevier.com/tdm/userlicense/1.0/', 'content-version': 'tdm' }];
+  assert.is(parseCrossrefWork(item)!.license, 'https://www.elsevier.com/tdm/userlicense/1.0/'); // the only one there is
+});
+
 test.run();

@@ -31,6 +31,18 @@ const UPDATE_RELATION: Record<string, { incoming: Relation['kind']; outgoing: Re
   erratum: { incoming: 'corrected_by', outgoing: 'correction_of' },
 };
 
+/**
+ * The licence of the published version. Crossref lists one licence per content version, often the
+ * text-and-data-mining one first (Elsevier: tdm/userlicense before the article's CC BY): the
+ * version of record's licence is the one readers get, then the accepted manuscript's.
+ */
+function licenseOf(licenses: unknown): string | undefined {
+  const list = (Array.isArray(licenses) ? licenses : []).filter((l: any) => typeof l?.URL === 'string' && l.URL.trim());
+  const rank = (l: any) => ['vor', 'am', 'unspecified'].indexOf(String(l['content-version']).toLowerCase());
+  const preferred = list.filter((l) => rank(l) >= 0).sort((a, b) => rank(a) - rank(b))[0] ?? list[0];
+  return preferred?.URL;
+}
+
 export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
   const doi = normalizeDoi(item.DOI);
   const mainTitle = markupToText(item.title?.[0]);
@@ -78,7 +90,7 @@ export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
     landingUrl: item.resource?.primary?.URL ?? item.URL,
     pdfUrl: pdf,
     categories: item.subject ?? [],
-    license: item.license?.[0]?.URL,
+    license: licenseOf(item.license),
     type,
     isRetracted: isRetracted || undefined,
     relations,
