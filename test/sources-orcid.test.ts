@@ -55,6 +55,7 @@ test('without an ORCID iD it is not asked: entity_unsupported; a 404 is an upstr
     assert.is(stub.requests.length, 0);
     const missing = await searchSource(t.ctx, orcid, { query: '', keywords: [], maxResults: 5, author: 'J. Carberry', authorOrcid: '0000-0002-1825-0097' }, { signal: signal() });
     assert.is(missing.zeroReason, 'upstream_failure');
+    assert.is(missing.message, 'ORCID: HTTP 404: The resource was not found.'); // ORCID's user-message
   } finally {
     await stub.close();
     t.close();

@@ -63,6 +63,7 @@ test('a 400 (undefined field) is upstream_failure with the status, not retried',
     assert.is(out.zeroReason, 'upstream_failure');
     assert.is(out.evidence.http_status, 400);
     assert.is(stub.requests.length, 1);
+    assert.is(out.message, 'PLOS: HTTP 400: undefined field: "adsfad"'); // Solr's error.msg from the recorded body
   } finally {
     await t.close();
     await stub.close();

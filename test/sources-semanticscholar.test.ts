@@ -126,6 +126,8 @@ test('a Retry-After longer than svc will wait is upstream_failure with the statu
     assert.is(out.evidence.http_status, 429);
     assert.is(out.evidence.retry_after_ms, 3_600_000);
     assert.is(stub.requests.length, 1);
+    // The recorded body's own sentence reaches the record: it says a key would help.
+    assert.is(out.message, 'Semantic Scholar: HTTP 429: Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form; asked to wait 3600 s');
   } finally {
     await t.close();
     await stub.close();
