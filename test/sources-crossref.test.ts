@@ -124,4 +124,24 @@ test('the licence is the version of record\'s, not the text-and-data-mining one 
   assert.is(parseCrossrefWork(item)!.license, 'https://www.elsevier.com/tdm/userlicense/1.0/'); // the only one there is
 });
 
+test('paging stops at the reported total: the cursor of the last page is not followed to an empty page', async () => {
+  // The recorded answer (2 items) with total-results set to 2, a query with exactly two hits, and the
+  // next-cursor Crossref adds to every page asked with cursor= (the recording was asked without one).
+  const body = JSON.parse(fixture('crossref/works-query-ecology-rows2.json').toString('utf8'));
+  body.message['total-results'] = 2;
+  body.message['next-cursor'] = 'DnF1ZXJ5VGhlbkZldGNoBgAAAAAAHcZgFnBrU3VJM0hSUlN1';
+  const stub = await startStub([{ path: '/works', query: { cursor: '*' }, body: JSON.stringify(body) }]);
+  const t = sourceContext({ crossref: stub.url });
+  try {
+    const out = await searchSource(t.ctx, crossref, { ...params, maxResults: 10 }, { signal: signal() });
+    stub.assertDone();
+    assert.is(stub.requests.length, 1);
+    assert.is(out.records.length, 2);
+    assert.is(out.partialFailure, null);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test.run();
