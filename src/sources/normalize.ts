@@ -4,6 +4,7 @@
  * several sources reduces to the same keys.
  */
 import type { Author, DatePrecision, NormalizedRecord } from './types.js';
+import { NAMED_ENTITIES } from './entities.js';
 
 /** 10.1234/ABC from any common spelling (https://doi.org/…, doi:…), lower case; undefined if not a DOI. */
 export function normalizeDoi(raw: string | null | undefined): string | undefined {
@@ -92,15 +93,18 @@ export function stripMarkup(raw: string | null | undefined): string | undefined 
   return text === '' ? undefined : text;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+// The few names also seen in capitals (&AMP;); every other name is case-sensitive (&Alpha; ≠ &alpha;).
+const ANY_CASE = new Set(['amp', 'lt', 'gt', 'quot', 'apos', 'nbsp']);
 
+/** Numeric references and the named ones of HTML 4 (entities.ts) to characters; anything else is left as written. */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return ENTITIES[name.toLowerCase()] ?? whole;
+    const lower = name.toLowerCase();
+    return NAMED_ENTITIES.get(name) ?? (ANY_CASE.has(lower) ? NAMED_ENTITIES.get(lower) : undefined) ?? whole;
   });
 }
 
