@@ -131,4 +131,12 @@ test('without a token ADS is not asked: missing_key and no request', async () =>
   assert.is(requests.length, 0);
 });
 
+test('a literal "<" or ">" in an abstract is text, not the start of a tag to cut out; <SUB> joins its word', async () => {
+  // The recorded answer with the abstract given the comparisons ADS abstracts carry as plain text.
+  const body = JSON.parse(PERSSON.toString('utf8'));
+  body.response.docs[0].abstract = 'Water at T < 100 K and n(H<SUB>2</SUB>) > 10^6 cm^-3 is traced.';
+  const { out } = await search([{ path: '/search/query', body: JSON.stringify(body) }]);
+  assert.is(out.records[0]!.abstract, 'Water at T < 100 K and n(H2) > 10^6 cm^-3 is traced.');
+});
+
 test.run();

@@ -194,4 +194,43 @@ test('a body that is not a feed is parse_failure', async () => {
   assert.is(notAtom.outcome.zeroReason, 'parse_failure');
 });
 
+// The recorded feed with its entries cut out: what arXiv sends when it drops a page (valid feed,
+// totalResults 214881, no <entry>), a fault clients such as arxiv.py answer by asking again.
+const droppedPage = () => current().toString('utf8').replace(/<entry>[\s\S]*<\/entry>\s*/, '');
+
+test('a page arXiv drops (no entries although its total says more) is asked again and then used', async () => {
+  const { outcome, stub } = await ask(
+    [
+      { path: '/query', query: { start: '0' }, body: current() },
+      { path: '/query', query: { start: '10' }, body: droppedPage() },
+      { path: '/query', query: { start: '10' }, body: older() },
+    ],
+    { maxResults: 11 },
+  );
+  done(stub);
+  assert.is(stub.requests.length, 3);
+  assert.is(outcome.records.length, 11);
+  assert.is(outcome.partialFailure, null);
+});
+
+test('a page arXiv keeps dropping is a failure in the record, not a quiet end: partial after page 1, upstream_failure on page 1', async () => {
+  const later = await ask(
+    [
+      { path: '/query', query: { start: '0' }, body: current() },
+      { path: '/query', query: { start: '10' }, body: droppedPage(), times: 3 },
+    ],
+    { maxResults: 20 },
+  );
+  done(later.stub);
+  assert.is(later.outcome.records.length, 10);
+  assert.is(later.outcome.partialFailure?.exception_class, 'ArxivEmptyPage');
+  assert.match(later.outcome.message!, /no entries at start 10 although it reports 214881 results/);
+
+  const first = await ask([{ path: '/query', query: { start: '0' }, body: droppedPage(), times: 3 }], {});
+  done(first.stub);
+  assert.is(first.outcome.zeroReason, 'upstream_failure');
+  assert.is(first.outcome.evidence.exception_class, 'ArxivEmptyPage');
+  assert.is(first.outcome.evidence.http_status, 200);
+});
+
 test.run();

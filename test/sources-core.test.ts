@@ -99,4 +99,15 @@ test('an answer without results is a parse failure', () => {
   assert.throws(() => parseResponse('<html>'), /not JSON/);
 });
 
+test('a literal "<" or ">" in a plain-text abstract or title is text, not the start of a tag to cut out', async () => {
+  // The recorded answer with the first work's title and abstract given the comparisons plain-text
+  // abstracts carry; CORE sends text, not HTML, so nothing in it is escaped.
+  const body = JSON.parse(PAGE.toString('utf8'));
+  body.results[0].title = 'Flutter at Mach >1 for panels with a/h<50';
+  body.results[0].abstract = 'Flutter speed rose (p<0.05) for panels aged >65 cycles; T<sub>c</sub> fell.';
+  const { out } = await search([{ path: '/search/works/', query: { offset: '0' }, body: JSON.stringify(body) }]);
+  assert.is(out.records[0]!.title, 'Flutter at Mach >1 for panels with a/h<50');
+  assert.is(out.records[0]!.abstract, 'Flutter speed rose (p<0.05) for panels aged >65 cycles; Tc fell.');
+});
+
 test.run();

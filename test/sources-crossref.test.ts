@@ -88,4 +88,60 @@ test('the date window goes to the source as a filter; mailto joins the polite po
   }
 });
 
+test('JATS and HTML inline markup vanishes inside words (CO2, COVID‐19), not into spaces; the Abstract heading goes', async () => {
+  // The recorded answer, with the first item's title, subtitle and abstract replaced by markup of the
+  // kinds Crossref passes through from publishers' deposits: HTML <sub>, Wiley's <scp>, JATS with the
+  // jats: prefix, MathML; the other item stays as recorded. Literal "<" arrives escaped (&lt;).
+  const body = JSON.parse(fixture('crossref/works-query-ecology-rows2.json').toString('utf8'));
+  const item = body.message.items[0];
+  item.title = ['CO<sub>2</sub> uptake of <scp>COVID</scp>‐19 wards'];
+  item.subtitle = ['<i>in situ</i> measurements'];
+  item.abstract =
+    '<jats:title>Abstract</jats:title><jats:sec><jats:title>Background</jats:title><jats:p>CO<jats:sub>2</jats:sub> rose by 10<jats:sup>3</jats:sup> ppm (<jats:italic>p</jats:italic> &lt; 0.05) where <mml:math><mml:msub><mml:mi>x</mml:mi><mml:mn>2</mml:mn></mml:msub></mml:math> &gt; 1.</jats:p></jats:sec>';
+  const stub = await startStub([{ path: '/works', query: { query: 'ecology', rows: '2', cursor: '*' }, body: JSON.stringify(body) }]);
+  const t = sourceContext({ crossref: stub.url });
+  try {
+    const out = await searchSource(t.ctx, crossref, params, { signal: signal() });
+    stub.assertDone();
+    const r = out.records[0]!;
+    assert.is(r.title, 'CO2 uptake of COVID‐19 wards: in situ measurements');
+    assert.is(r.abstract, 'Background CO2 rose by 103 ppm (p < 0.05) where x2 > 1.');
+    assert.ok(out.records[1]!.abstract?.startsWith('“Ours is a world of sights and sounds.'));
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('the licence is the version of record\'s, not the text-and-data-mining one Crossref lists first', () => {
+  // The recorded work (Nature Machine Intelligence, CC BY) with its tdm licence given the URL Elsevier
+  // deposits for text mining, the way Elsevier records list it before the article's own licence.
+  const item = JSON.parse(fixture('identity/crossref-works-query-title-augmenting-llms-chemistry-tools-rows1-no-reference-list.json').toString('utf8')).message.items[0];
+  assert.equal(item.license.map((l: any) => l['content-version']), ['tdm', 'vor']);
+  item.license[0].URL = 'https://www.elsevier.com/tdm/userlicense/1.0/';
+  assert.is(parseCrossrefWork(item)!.license, 'https://creativecommons.org/licenses/by/4.0');
+  item.license = [{ URL: 'https://www.elsevier.com/tdm/userlicense/1.0/', 'content-version': 'tdm' }];
+  assert.is(parseCrossrefWork(item)!.license, 'https://www.elsevier.com/tdm/userlicense/1.0/'); // the only one there is
+});
+
+test('paging stops at the reported total: the cursor of the last page is not followed to an empty page', async () => {
+  // The recorded answer (2 items) with total-results set to 2, a query with exactly two hits, and the
+  // next-cursor Crossref adds to every page asked with cursor= (the recording was asked without one).
+  const body = JSON.parse(fixture('crossref/works-query-ecology-rows2.json').toString('utf8'));
+  body.message['total-results'] = 2;
+  body.message['next-cursor'] = 'DnF1ZXJ5VGhlbkZldGNoBgAAAAAAHcZgFnBrU3VJM0hSUlN1';
+  const stub = await startStub([{ path: '/works', query: { cursor: '*' }, body: JSON.stringify(body) }]);
+  const t = sourceContext({ crossref: stub.url });
+  try {
+    const out = await searchSource(t.ctx, crossref, { ...params, maxResults: 10 }, { signal: signal() });
+    stub.assertDone();
+    assert.is(stub.requests.length, 1);
+    assert.is(out.records.length, 2);
+    assert.is(out.partialFailure, null);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test.run();

@@ -102,4 +102,17 @@ test('a body cut short is parse_failure', async () => {
   }
 });
 
+test('a colon that is a title\'s punctuation is not sent as field syntax in the path; license:CC-BY still is', async () => {
+  const stub = await startStub([{ path: '/search/articles/(brain%20insulin%20sensitivity%20a%20study%20license%3ACC-BY)', query: { page: '1' }, body: fixture(CC_BY) }]);
+  const t = sourceContext({ doaj: stub.url });
+  try {
+    const out = await searchSource(t.ctx, doaj, { query: 'brain insulin sensitivity: a study', keywords: ['license:CC-BY'], maxResults: 2 }, { signal: signal() });
+    stub.assertDone();
+    assert.is(out.records.length, 2);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test.run();

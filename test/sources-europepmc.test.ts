@@ -164,4 +164,33 @@ test('a retracted publication in its pubTypeList is flagged', () => {
   assert.is(page.unusable, 1);
 });
 
+test('core answers: a print date known to the month or year is not given a day; an electronic date is', async () => {
+  // The recorded lite answer with core's journalInfo and electronicPublicationDate added to four
+  // records, in the shape of Europe PMC's core result for PMID 26752278 (dateOfPublication
+  // "2016 Jan", printPublicationDate "2016-01-01", electronicPublicationDate "2016-01-08",
+  // firstPublicationDate the earlier of the two). The fifth record stays lite.
+  const body = JSON.parse(lite().toString('utf8'));
+  const [monthOnly, electronicFirst, yearOnly, fullDay] = body.resultList.result;
+  Object.assign(monthOnly, { firstPublicationDate: '2016-01-01', journalInfo: { dateOfPublication: '2016 Jan', monthOfPublication: 1, yearOfPublication: 2016, printPublicationDate: '2016-01-01', journal: { title: 'Lancet' } } });
+  Object.assign(electronicFirst, { firstPublicationDate: '2016-01-08', electronicPublicationDate: '2016-01-08', journalInfo: { dateOfPublication: '2016 Jan', monthOfPublication: 1, yearOfPublication: 2016, printPublicationDate: '2016-01-01' } });
+  Object.assign(yearOnly, { firstPublicationDate: '2016-01-01', journalInfo: { dateOfPublication: '2016', monthOfPublication: 0, yearOfPublication: 2016, printPublicationDate: '2016-01-01' } });
+  Object.assign(fullDay, { firstPublicationDate: '2025-08-22', journalInfo: { dateOfPublication: '2025 Aug 22', monthOfPublication: 8, yearOfPublication: 2025, printPublicationDate: '2025-08-22' } });
+  const { outcome, stub } = await ask([{ path: '/search', query: { cursorMark: '*' }, body: JSON.stringify(body) }], {});
+  done(stub);
+  const dates = outcome.records.slice(0, 5).map((r) => [r.publicationDate, r.datePrecision]);
+  assert.equal(dates, [
+    ['2016-01', 'month'],
+    ['2016-01-08', 'day'],
+    ['2016', 'year'],
+    ['2025-08-22', 'day'],
+    ['2025-07-25', 'day'], // lite: firstPublicationDate as written
+  ]);
+});
+
+test('a colon that is a title\'s punctuation is not sent as a field name; TITLE:word is kept', async () => {
+  const { outcome, stub } = await ask([{ path: '/search', query: { query: '(cancer screening a review TITLE:cancer)' }, body: lite() }], { query: 'cancer screening: a review', keywords: ['TITLE:cancer'] });
+  done(stub);
+  assert.is(outcome.records.length, 25);
+});
+
 test.run();

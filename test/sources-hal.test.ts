@@ -87,4 +87,17 @@ test('an empty query asks for everything; a body cut short is parse_failure', as
   }
 });
 
+test('a colon that is a title\'s punctuation is not sent as Solr field syntax; non-ASCII travels as UTF-8', async () => {
+  const stub = await startStub([{ path: '/search/', query: { q: 'cyberharcèlement et réseaux sociaux le projet CyberNeTic' }, body: fixture(RICH) }]);
+  const t = sourceContext({ hal: stub.url });
+  try {
+    const out = await searchSource(t.ctx, hal, { query: 'cyberharcèlement et réseaux sociaux : le projet CyberNeTic', keywords: [], maxResults: 1 }, { signal: signal() });
+    stub.assertDone();
+    assert.is(out.records.length, 1);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test.run();

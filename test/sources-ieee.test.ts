@@ -137,4 +137,12 @@ test('a key with characters URLSearchParams escapes is still blanked out of trac
   assert.not.ok(url.includes(encodeURIComponent(key)));
 });
 
+test('a literal "<" or ">" in an abstract is text, not the start of a tag to cut out; inline markup joins its word', async () => {
+  // The recorded first page with the first article's abstract given comparisons and a subscript.
+  const body = JSON.parse(FIRST3.toString('utf8'));
+  body.articles[0].abstract = 'Accuracy improved (p<0.05) for corpora of >10k sentences; F<sub>1</sub> rose.';
+  const { out } = await search([{ path: '/search/articles', query: { start_record: '1' }, body: JSON.stringify(body) }], { maxResults: 3 });
+  assert.is(out.records[0]!.abstract, 'Accuracy improved (p<0.05) for corpora of >10k sentences; F1 rose.');
+});
+
 test.run();

@@ -20,7 +20,9 @@ test('a real works answer: every group a record, the owner as the one author wit
   assert.is(r.title, 'PeerJ - A case study in improving research collaboration at the journal level');
   assert.is(r.doi, '10.3233/isu-130714');
   assert.equal(r.authors, [{ name: 'Peter Binfield', given: 'Peter', family: 'Binfield', orcid: BINFIELD }]);
-  assert.equal([r.publicationDate, r.datePrecision, r.type], ['2013', 'year', 'journal-article']);
+  // ORCID's types in the shared vocabulary, as Crossref's: journal-article is article, conference-paper proceedings.
+  assert.equal([r.publicationDate, r.datePrecision, r.type], ['2013', 'year', 'article']);
+  assert.equal(page.records.map((x) => x.type), ['article', 'article', 'proceedings', 'article', 'article', 'proceedings', 'article', 'article']);
   assert.is(r.nativeId, `${BINFIELD}/15536015`);
   assert.equal(parseResponse(fixture('orcid/works-empty-0000-0003-1620-1408.json').toString('utf8')).records, []);
 });
@@ -53,6 +55,7 @@ test('without an ORCID iD it is not asked: entity_unsupported; a 404 is an upstr
     assert.is(stub.requests.length, 0);
     const missing = await searchSource(t.ctx, orcid, { query: '', keywords: [], maxResults: 5, author: 'J. Carberry', authorOrcid: '0000-0002-1825-0097' }, { signal: signal() });
     assert.is(missing.zeroReason, 'upstream_failure');
+    assert.is(missing.message, 'ORCID: HTTP 404: The resource was not found.'); // ORCID's user-message
   } finally {
     await stub.close();
     t.close();

@@ -25,6 +25,9 @@ test('a real search: whole articles only, the window as a filter query, fields n
     assert.is(r.ids.plos, '10.1371/journal.pone.0218147');
     assert.is(r.title, 'Persistence of Burkholderia thailandensis E264 in lung tissue after a single binge alcohol episode');
     assert.equal(r.authors.map((a) => a.name), ['Victor M. Jimenez Jr.', 'Erik W. Settles', 'Bart J. Currie', 'Paul S. Keim', 'Fernando P. Monroy']);
+    // "Jr." is a suffix, not the family name (the identity key and citation exports use the family).
+    assert.equal(r.authors[0], { name: 'Victor M. Jimenez Jr.', given: 'Victor M.', family: 'Jimenez' });
+    assert.equal(r.authors[1], { name: 'Erik W. Settles', given: 'Erik W.', family: 'Settles' });
     assert.is(r.publicationDate, '2019-12-10');
     assert.is(r.datePrecision, 'day');
     assert.is(r.venue, 'PLOS ONE');
@@ -60,6 +63,7 @@ test('a 400 (undefined field) is upstream_failure with the status, not retried',
     assert.is(out.zeroReason, 'upstream_failure');
     assert.is(out.evidence.http_status, 400);
     assert.is(stub.requests.length, 1);
+    assert.is(out.message, 'PLOS: HTTP 400: undefined field: "adsfad"'); // Solr's error.msg from the recorded body
   } finally {
     await t.close();
     await stub.close();
@@ -68,6 +72,25 @@ test('a 400 (undefined field) is upstream_failure with the status, not retried',
 
 test('ten requests a minute', () => {
   assert.equal(plos.capabilities.rateLimit, { requests: 10, intervalMs: 60_000 });
+});
+
+test('a colon that is a title\'s punctuation is not sent as field syntax (PLOS would refuse: undefined field); field:value is kept', async () => {
+  // Read as Solr syntax, "review:" names a field PLOS lacks and the search is refused with the 400 recorded in
+  // plos/error-400-undefined-field.json; the stub answers that for any other q.
+  const stub = await startStub([
+    { path: '/search', query: { q: 'alcohol use disorder a review journal:PLOS' }, body: fixture(ALCOHOL) },
+    { path: '/search', status: 400, body: fixture('plos/error-400-undefined-field.json'), times: Infinity },
+  ]);
+  const t = sourceContext({ plos: stub.url });
+  try {
+    const out = await searchSource(t.ctx, plos, { query: 'alcohol use disorder: a review', keywords: ['journal:PLOS'], maxResults: 5 }, { signal: signal() });
+    assert.is(out.zeroReason, null);
+    assert.is(out.records.length, 5);
+    assert.is(stub.requests.length, 1);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
 });
 
 test.run();

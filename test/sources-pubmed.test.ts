@@ -234,4 +234,26 @@ test('an esearch ERROR is upstream_failure with the message', async () => {
   assert.match(outcome.message!, /Invalid query/);
 });
 
+test('an ORCID in the plain 16-character form of the PubMed DTD example is kept, hyphenated; the URL form too', async () => {
+  // The recorded efetch answer with Identifier elements added to two authors, in the forms PubMed
+  // uses: the DTD's own example value (no hyphens) and an orcid.org URL without hyphens.
+  const body = efetchTwo()
+    .toString('utf8')
+    .replace('<Initials>AR</Initials>', '<Initials>AR</Initials><Identifier Source="ORCID">0000000179841889</Identifier>')
+    .replace('<Initials>F</Initials>', '<Initials>F</Initials><Identifier Source="ORCID">http://orcid.org/0000000218250097</Identifier>')
+    .replace('<Initials>L</Initials>', '<Initials>L</Initials><Identifier Source="ORCID">0000000212345678</Identifier>');
+  const { outcome, stub } = await ask(
+    [
+      { path: '/esearch.fcgi', query: { db: 'pubmed', retmax: '2' }, body: esearch(), headers: xml },
+      { path: '/efetch.fcgi', query: { id: ESEARCH_IDS }, body, headers: xml },
+    ],
+    { maxResults: 2 },
+  );
+  done(stub);
+  const authors = outcome.records[0]!.authors;
+  assert.is(authors[0]!.orcid, '0000-0001-7984-1889');
+  assert.is(authors[1]!.orcid, '0000-0002-1825-0097');
+  assert.is(authors[2]!.orcid, undefined); // 16 digits whose check character is wrong: not an iD
+});
+
 test.run();

@@ -167,4 +167,18 @@ test('query terms and author strings', () => {
   ]);
 });
 
+test('entities in abstracts read as characters: medRxiv\'s bracketed [&ge;] and [&le;], named HTML entities, a numeric reference out of range', () => {
+  const outcome = parseMedrxiv(medPage().toString('utf8'));
+  const byDoi = new Map(outcome.records.map((r) => [r.nativeId, r]));
+  assert.match(byDoi.get('10.1101/2019.12.28.19015628')!.abstract!, /outpatient blood pressure of ≥ 140\/90 mmHg, .* hemoglobin A1c ≥ 7%/);
+  assert.match(byDoi.get('10.1101/2019.12.30.19016154')!.abstract!, /\(BMD T-score≤-2\.5\)/);
+  for (const r of outcome.records) assert.not.match(r.abstract ?? '', /&[a-z]+;/i, r.nativeId);
+  // A recorded posting's abstract given a named entity and a numeric reference beyond Unicode: text, and the page still parses.
+  const body = JSON.parse(medPage().toString('utf8'));
+  body.collection[0].abstract = 'Alonso Rold&aacute;n &ndash; &alpha;-synuclein &#99999999; end';
+  const page = parseMedrxiv(JSON.stringify(body));
+  assert.is(page.received, 50);
+  assert.ok(page.records.some((r) => r.abstract === 'Alonso Roldán – α-synuclein &#99999999; end'));
+});
+
 test.run();

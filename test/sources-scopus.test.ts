@@ -106,4 +106,25 @@ test('an answer without search-results is a parse failure', () => {
   assert.throws(() => parseResponse('{"service-error":{}}'), /search-results/);
 });
 
+test('coverDate is a day only when coverDisplayDate names one: an issue month or year gets no invented day', async () => {
+  // The recorded answer, three entries given the cover dates Scopus sends for issues without a day
+  // (a recorded Scopus answer of 2021-09-03 has coverDate "2021-12-01" with coverDisplayDate
+  // "December 2021"); the rest as recorded ("31 December 2022" and so on).
+  const body = JSON.parse(PAGE.toString('utf8'));
+  const entries = body['search-results'].entry;
+  Object.assign(entries[0], { 'prism:coverDate': '2022-12-01', 'prism:coverDisplayDate': 'December 2022' });
+  Object.assign(entries[1], { 'prism:coverDate': '2022-12-31', 'prism:coverDisplayDate': '2022' });
+  Object.assign(entries[2], { 'prism:coverDate': '2022-05-01', 'prism:coverDisplayDate': '1-15 May 2022' });
+  const { out } = await search([{ path: '/content/search/scopus', query: { start: '0' }, body: JSON.stringify(body) }]);
+  assert.equal(
+    out.records.slice(0, 4).map((r) => [r.publicationDate, r.datePrecision]),
+    [
+      ['2022-12', 'month'],
+      ['2022', 'year'],
+      ['2022-05', 'month'],
+      ['2022-12-31', 'day'],
+    ],
+  );
+});
+
 test.run();

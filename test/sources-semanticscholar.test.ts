@@ -126,6 +126,24 @@ test('a Retry-After longer than svc will wait is upstream_failure with the statu
     assert.is(out.evidence.http_status, 429);
     assert.is(out.evidence.retry_after_ms, 3_600_000);
     assert.is(stub.requests.length, 1);
+    // The recorded body's own sentence reaches the record: it says a key would help.
+    assert.is(out.message, 'Semantic Scholar: HTTP 429: Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form; asked to wait 3600 s');
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('hyphenated terms are sent with spaces (the API documents that they match nothing); non-ASCII travels as UTF-8', async () => {
+  // "Hyphenated query terms yield no matches (replace it with space to find matches)" — /paper/search docs.
+  const stub = await startStub([{ path: '/paper/search', query: { query: 'COVID 19 self efficacy Schrödinger α synuclein' }, body: fixture(TURING) }]);
+  const t = sourceContext({ semanticscholar: stub.url });
+  try {
+    const out = await searchSource(t.ctx, semanticscholar, { query: 'COVID-19 self\u2010efficacy Schrödinger', keywords: ['α-synuclein'], maxResults: 3 }, { signal: signal() });
+    stub.assertDone();
+    assert.is(out.zeroReason, null);
+    assert.is(out.records.length, 3);
+    assert.is(out.request.query, 'COVID-19 self\u2010efficacy Schrödinger'); // the record keeps what the user asked
   } finally {
     await t.close();
     await stub.close();

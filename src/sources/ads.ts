@@ -5,7 +5,7 @@
  * precision the data has. Quota: 5,000 queries a day.
  * https://ui.adsabs.harvard.edu/help/api/api-docs.html
  */
-import { combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate, stripMarkup } from './normalize.js';
+import { fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 
@@ -18,7 +18,7 @@ const DOCTYPE: Record<string, string> = { article: 'article', eprint: 'preprint'
 
 /** ADS titles carry inline markup such as CO<SUB>2</SUB>; sub- and superscripts join their word. */
 function adsText(raw: unknown): string | undefined {
-  return typeof raw === 'string' ? stripMarkup(raw.replace(/<\/?(?:sub|sup)>/gi, '')) : undefined;
+  return typeof raw === 'string' ? markupToText(raw) : undefined;
 }
 
 export function parseAdsDoc(doc: any): NormalizedRecord | undefined {
@@ -78,7 +78,7 @@ export function parseResponse(text: string): ParsedPage {
 /** The q parameter: words, author:"…", pubdate:[from TO to] at month precision. */
 export function adsQuery(req: { query: string; keywords: string[]; author?: string; dateFrom?: string; dateTo?: string }): string {
   const parts: string[] = [];
-  const text = combinedQuery(req.query, req.keywords);
+  const text = fieldSyntaxQuery(req.query, req.keywords);
   if (text) parts.push(/\s/.test(text) ? `(${text})` : text);
   if (req.author) parts.push(`author:"${req.author.replace(/"/g, '')}"`);
   if (req.dateFrom || req.dateTo) parts.push(`pubdate:[${req.dateFrom?.slice(0, 7) ?? '*'} TO ${req.dateTo?.slice(0, 7) ?? '*'}]`);

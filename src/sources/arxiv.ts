@@ -7,10 +7,10 @@
  * Errors come back as a feed whose single entry is the message (HTTP 400).
  * https://info.arxiv.org/help/api/user-manual.html
  */
-import { UpstreamError } from './http.js';
+import { UpstreamError, type SourceHttp } from './http.js';
 import { asArray, parseXml, textOf } from './xml.js';
 import { author, makeRecord, markupToText, normalizeArxivId, normalizeDoi, parseDate, plainText, queryTerms } from './normalize.js';
-import { ParseError, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { ParseError, type NormalizedRecord, type PageResult, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
 
 // arXiv allows 2000 per call; 100 keeps each answer small, as the manual asks.
@@ -118,6 +118,33 @@ export function parseResponse(body: string): ParsedPage & { error?: string } {
   };
 }
 
+// How often a page that should have entries is asked before the search says arXiv failed (arxiv.py asks 3 times too).
+const EMPTY_PAGE_ATTEMPTS = 3;
+
+async function arxivPage(req: SearchRequest, start: number, http: SourceHttp): Promise<PageResult> {
+  const params = new URLSearchParams({
+    search_query: arxivSearchQuery(req),
+    start: String(start),
+    max_results: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
+    sortBy: 'relevance',
+    sortOrder: 'descending',
+  });
+  // A 400 carries arXiv's reason as an Atom error feed: read it for the message.
+  const answer = await http.get(`${req.baseUrl}/query?${params}`, { acceptStatus: [400] });
+  let page: ReturnType<typeof parseResponse>;
+  try {
+    page = parseResponse(answer.text);
+  } catch (err) {
+    if (answer.status === 400) throw new UpstreamError('HTTP 400', 400, 'HTTPStatusError');
+    throw err;
+  }
+  if (page.error !== undefined || answer.status === 400) {
+    const status = answer.status;
+    throw new UpstreamError(`arXiv refused the query (HTTP ${status}): ${page.error ?? 'no reason given'}`, status, status === 400 ? 'HTTPStatusError' : 'ArxivErrorFeed');
+  }
+  return { ...page, next: nextOffset(start, page) };
+}
+
 export const arxiv: SourceAdapter = {
   id: 'arxiv',
   name: 'arXiv',
@@ -136,26 +163,15 @@ export const arxiv: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
-    const params = new URLSearchParams({
-      search_query: arxivSearchQuery(req),
-      start: String(start),
-      max_results: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
-      sortBy: 'relevance',
-      sortOrder: 'descending',
-    });
-    // A 400 carries arXiv's reason as an Atom error feed: read it for the message.
-    const answer = await http.get(`${req.baseUrl}/query?${params}`, { acceptStatus: [400] });
-    let page: ReturnType<typeof parseResponse>;
-    try {
-      page = parseResponse(answer.text);
-    } catch (err) {
-      if (answer.status === 400) throw new UpstreamError('HTTP 400', 400, 'HTTPStatusError');
-      throw err;
+    // arXiv sometimes answers a valid feed with no entries although its own total says entries
+    // remain at this start (a known fault of the API; clients ask again). Taken at its word it would
+    // end paging silently, or make a whole search answered_empty: ask again, then say it failed.
+    for (let attempt = 1; ; attempt++) {
+      const page = await arxivPage(req, start, http);
+      if (page.received > 0 || page.total === undefined || start >= page.total) return page;
+      if (attempt >= EMPTY_PAGE_ATTEMPTS) {
+        throw new UpstreamError(`arXiv answered ${EMPTY_PAGE_ATTEMPTS} times with no entries at start ${start} although it reports ${page.total} results`, 200, 'ArxivEmptyPage');
+      }
     }
-    if (page.error !== undefined || answer.status === 400) {
-      const status = answer.status;
-      throw new UpstreamError(`arXiv refused the query (HTTP ${status}): ${page.error ?? 'no reason given'}`, status, status === 400 ? 'HTTPStatusError' : 'ArxivErrorFeed');
-    }
-    return { ...page, next: nextOffset(start, page) };
   },
 };

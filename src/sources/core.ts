@@ -6,7 +6,7 @@
  * answers a 301 to /search/works/.
  * https://api.core.ac.uk/docs/v3
  */
-import { combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizePmid, parseDate, fromParts, stripMarkup } from './normalize.js';
+import { fieldSyntaxQuery, fromParts, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
@@ -18,7 +18,7 @@ const MAX_OFFSET = 10_000;
 
 /** CORE wraps some publisher names in single quotes: "'Elsevier BV'". */
 function unquote(text: string | null | undefined): string | undefined {
-  const clean = stripMarkup(text)?.replace(/^'(.*)'$/, '$1').trim();
+  const clean = markupToText(text)?.replace(/^'(.*)'$/, '$1').trim();
   return clean || undefined;
 }
 
@@ -27,7 +27,7 @@ function identifier(work: any, type: string): string | undefined {
 }
 
 export function parseCoreWork(work: any): NormalizedRecord | undefined {
-  const title = stripMarkup(work?.title);
+  const title = markupToText(work?.title);
   if (work?.id === undefined || work.id === null || !title) return undefined;
   const id = String(work.id);
   const arxiv = normalizeArxivId(work.arxivId ?? identifier(work, 'ARXIV_ID'));
@@ -41,7 +41,7 @@ export function parseCoreWork(work: any): NormalizedRecord | undefined {
     nativeId: id,
     title,
     authors: names.map((n) => personFromName(n)).filter(Boolean) as Author[],
-    abstract: stripMarkup(work.abstract),
+    abstract: markupToText(work.abstract),
     publicationDate: date?.date,
     datePrecision: date?.precision,
     venue: unquote((work.journals ?? []).map((j: any) => j?.title).find(Boolean)) ?? unquote(work.publisher),
@@ -78,7 +78,7 @@ export function parseResponse(text: string): ParsedPage {
 /** The q parameter: the words, an author, and the year bounds, joined with AND. */
 export function coreQuery(req: { query: string; keywords: string[]; author?: string; dateFrom?: string; dateTo?: string }): string {
   const parts: string[] = [];
-  const text = combinedQuery(req.query, req.keywords);
+  const text = fieldSyntaxQuery(req.query, req.keywords);
   if (text) parts.push(/\s/.test(text) ? `(${text})` : text);
   if (req.author) parts.push(`authors:"${req.author.replace(/"/g, '')}"`);
   if (req.dateFrom) parts.push(`yearPublished>=${req.dateFrom.slice(0, 4)}`);

@@ -2,10 +2,12 @@
  * Crossref REST API, /works. Cursor paging (deep paging without the 10,000
  * offset ceiling), filter on publication dates, the polite pool via mailto.
  * Gives relations: has-preprint / is-preprint-of, and update notices
- * (retractions, corrections) through updated-by and update-to.
+ * (retractions, corrections) through updated-by and update-to. Titles and
+ * abstracts carry HTML and JATS (<jats:sub>, <scp>, MathML): inline markup
+ * vanishes inside words ("CO<sub>2</sub>" → "CO2"), not into spaces.
  * https://api.crossref.org/swagger-ui/index.html
  */
-import { author, combinedQuery, makeRecord, normalizeDoi, normalizeOrcid, parseDate, stripMarkup } from './normalize.js';
+import { author, combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type SourceAdapter } from './types.js';
 
 const PAGE_SIZE = 100;
@@ -29,11 +31,23 @@ const UPDATE_RELATION: Record<string, { incoming: Relation['kind']; outgoing: Re
   erratum: { incoming: 'corrected_by', outgoing: 'correction_of' },
 };
 
+/**
+ * The licence of the published version. Crossref lists one licence per content version, often the
+ * text-and-data-mining one first (Elsevier: tdm/userlicense before the article's CC BY): the
+ * version of record's licence is the one readers get, then the accepted manuscript's.
+ */
+function licenseOf(licenses: unknown): string | undefined {
+  const list = (Array.isArray(licenses) ? licenses : []).filter((l: any) => typeof l?.URL === 'string' && l.URL.trim());
+  const rank = (l: any) => ['vor', 'am', 'unspecified'].indexOf(String(l['content-version']).toLowerCase());
+  const preferred = list.filter((l) => rank(l) >= 0).sort((a, b) => rank(a) - rank(b))[0] ?? list[0];
+  return preferred?.URL;
+}
+
 export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
   const doi = normalizeDoi(item.DOI);
-  const mainTitle = stripMarkup(item.title?.[0]);
+  const mainTitle = markupToText(item.title?.[0]);
   if (!doi || !mainTitle) return undefined;
-  const subtitle = stripMarkup(item.subtitle?.[0]);
+  const subtitle = markupToText(item.subtitle?.[0]);
   const date = parseDate(item.issued?.['date-parts']) ?? parseDate(item['published-print']?.['date-parts']) ?? parseDate(item['published-online']?.['date-parts']) ?? parseDate(item.created?.['date-parts']);
   const relations: Relation[] = [];
   for (const [kind, key] of [['has_preprint', 'has-preprint'], ['preprint_of', 'is-preprint-of'], ['has_version', 'has-version'], ['version_of', 'is-version-of']] as const) {
@@ -68,15 +82,15 @@ export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
         return author(name, { given: a.given, family: a.family, orcid: normalizeOrcid(a.ORCID), affiliations: affiliations.length ? affiliations : undefined });
       })
       .filter(Boolean),
-    abstract: stripMarkup(item.abstract)?.replace(/^Abstract\s+/i, ''),
+    abstract: markupToText(item.abstract)?.replace(/^Abstract\s+/i, ''),
     publicationDate: date?.date,
     datePrecision: date?.precision,
-    venue: stripMarkup(item['container-title']?.[0]),
+    venue: markupToText(item['container-title']?.[0]),
     doi,
     landingUrl: item.resource?.primary?.URL ?? item.URL,
     pdfUrl: pdf,
     categories: item.subject ?? [],
-    license: item.license?.[0]?.URL,
+    license: licenseOf(item.license),
     type,
     isRetracted: isRetracted || undefined,
     relations,

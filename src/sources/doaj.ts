@@ -9,7 +9,7 @@
  * https://doaj.org/api/v4/docs
  */
 import { asArray, countOf, parseJsonObject } from './json-body.js';
-import { author, combinedQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid } from './normalize.js';
+import { author, fieldSyntaxQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 
 const PAGE_SIZE = 100;
@@ -89,7 +89,7 @@ export const doaj: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const page = cursor ? Number(cursor) : 1;
-    const query = doajQuery(combinedQuery(req.query, req.keywords), req.dateFrom, req.dateTo, req.author);
+    const query = doajQuery(fieldSyntaxQuery(req.query, req.keywords), req.dateFrom, req.dateTo, req.author);
     const params = new URLSearchParams({ page: String(page), pageSize: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))) });
     const { hasNext, ...result } = parseResponse((await http.get(`${req.baseUrl}/search/articles/${encodeURIComponent(query)}?${params}`)).text);
     return { ...result, next: hasNext ? String(page + 1) : undefined };

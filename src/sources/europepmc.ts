@@ -5,8 +5,8 @@
  * links, licences) and also reads lite answers (authorString, no abstract).
  * https://europepmc.org/RestfulWebService
  */
-import { author, combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate, plainText } from './normalize.js';
-import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { author, fieldSyntaxQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate, plainText } from './normalize.js';
+import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
 
 const PAGE_SIZE = 100;
 
@@ -15,7 +15,7 @@ const list = (value: unknown): any[] => (Array.isArray(value) ? value : value ==
 /** The query: text and keywords, author (name or ORCID), and the window on the first publication date. */
 export function europepmcQuery(req: Pick<SearchRequest, 'query' | 'keywords' | 'author' | 'dateFrom' | 'dateTo'>): string {
   const parts: string[] = [];
-  const text = combinedQuery(req.query, req.keywords);
+  const text = fieldSyntaxQuery(req.query, req.keywords);
   if (text) parts.push(`(${text})`);
   if (req.author) {
     const orcid = normalizeOrcid(req.author);
@@ -65,6 +65,31 @@ function typeOf(source: string, pubTypes: string[]): string {
   return 'article';
 }
 
+/**
+ * The publication date at the precision Europe PMC knows it. firstPublicationDate is the
+ * earlier of the electronic and the print date, always written as a day; a print date known
+ * only to the month or year ("2016 Jan" in journalInfo.dateOfPublication) is filled to the
+ * 1st ("2016-01-01"). When the first date is that print date, its precision comes from
+ * dateOfPublication, so no day is invented. Lite answers carry neither: taken as written.
+ */
+function publicationDate(r: any): { date: string; precision: DatePrecision } | undefined {
+  const first = parseDate(r.firstPublicationDate);
+  const journal = r.journalInfo ?? {};
+  const print = typeof journal.printPublicationDate === 'string' ? journal.printPublicationDate.trim() : undefined;
+  const electronic = typeof r.electronicPublicationDate === 'string' ? r.electronicPublicationDate.trim() : undefined;
+  if (first && first.precision === 'day' && print === first.date && electronic !== first.date) {
+    const shown = /^(\d{4})(?:\s+([A-Za-z]{3})[a-z]*\.?(?:\s+(\d{1,2})\b)?)?/.exec(plainText(journal.dateOfPublication) ?? '');
+    if (shown && Number(shown[1]) === Number(first.date.slice(0, 4))) {
+      const month = monthNumber(shown[2]);
+      return fromParts(Number(shown[1]), month, month ? Number(shown[3]) || undefined : undefined);
+    }
+    if (!shown && journal.monthOfPublication !== undefined && Number(journal.yearOfPublication) === Number(first.date.slice(0, 4))) {
+      return fromParts(Number(journal.yearOfPublication), Number(journal.monthOfPublication) || undefined);
+    }
+  }
+  return first ?? parseDate(r.pubYear);
+}
+
 export function parseEuropePmcResult(r: any): NormalizedRecord | undefined {
   const title = markupToText(r.title);
   const source = plainText(r.source);
@@ -74,7 +99,7 @@ export function parseEuropePmcResult(r: any): NormalizedRecord | undefined {
   const pubTypes = (r.pubTypeList ? list(r.pubTypeList.pubType) : String(r.pubType ?? '').split(';'))
     .map((t: unknown) => String(t).trim().toLowerCase())
     .filter(Boolean);
-  const date = parseDate(r.firstPublicationDate) ?? parseDate(r.pubYear);
+  const date = publicationDate(r);
   const pdf = list(r.fullTextUrlList?.fullTextUrl).find((u) => u?.documentStyle === 'pdf' && ['OA', 'F'].includes(u?.availabilityCode))?.url;
   const nativeId = `${source}/${id}`;
   return makeRecord({

@@ -10,7 +10,7 @@
  * https://api.archives-ouvertes.fr/docs/search
  */
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
-import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, parseDate } from './normalize.js';
+import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
 
@@ -110,7 +110,7 @@ export const hal: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
     const params = new URLSearchParams({
-      q: combinedQuery(req.query, req.keywords) || '*:*',
+      q: fieldSyntaxQuery(req.query, req.keywords) || '*:*',
       wt: 'json',
       fl: HAL_FIELDS,
       rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),

@@ -96,6 +96,28 @@ class TooLarge extends Error {
   }
 }
 
+/**
+ * The reason a source gave in an error body, one line and short: Solr's error.msg (PLOS, HAL),
+ * ORCID's user-message, a top-level message or error string (Semantic Scholar, OpenAlex, NCBI),
+ * error.message, detail, errors[0]. Nothing for bodies that are not JSON or say nothing readable
+ * (Crossref's exception stack is an object, not a sentence).
+ */
+export function errorBodyReason(text: string): string | undefined {
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!body || typeof body !== 'object') return undefined;
+  const first = Array.isArray(body.errors) ? body.errors[0] : undefined;
+  const candidates = [body.error?.msg, body['user-message'], body.message, body.error, body.error?.message, body.detail, first?.message, first?.detail, first?.title, first];
+  const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '') as string | undefined;
+  if (!found) return undefined;
+  const line = found.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
 /** Retry-After in ms: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (!value) return undefined;
@@ -176,12 +198,15 @@ export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
     if (response.ok || options.acceptStatus?.includes(response.status)) return { status: response.status, text, headers: response.headers };
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     if (retryAfterMs !== undefined) trace.retry_after_ms = retryAfterMs;
-    if (!RETRY_STATUS.has(response.status)) return { error: new UpstreamError(`HTTP ${response.status}`, response.status, 'HTTPStatusError'), retry: false };
+    // The source's own words, when its error body has some (redacted: a source may quote the key).
+    const said = errorBodyReason(text);
+    const status = `HTTP ${response.status}${said ? `: ${redact(said)}` : ''}`;
+    if (!RETRY_STATUS.has(response.status)) return { error: new UpstreamError(status, response.status, 'HTTPStatusError'), retry: false };
     if (retryAfterMs !== undefined && retryAfterMs > deps.maxRetryAfterMs) {
-      const error = new UpstreamError(`HTTP ${response.status}; asked to wait ${Math.round(retryAfterMs / 1000)} s`, response.status, 'HTTPStatusError', retryAfterMs);
+      const error = new UpstreamError(`${status}; asked to wait ${Math.round(retryAfterMs / 1000)} s`, response.status, 'HTTPStatusError', retryAfterMs);
       return { error, retry: false };
     }
-    return { error: new UpstreamError(`HTTP ${response.status}`, response.status, 'HTTPStatusError', retryAfterMs), retry: true, waitMs: retryAfterMs };
+    return { error: new UpstreamError(status, response.status, 'HTTPStatusError', retryAfterMs), retry: true, waitMs: retryAfterMs };
   }
 
   async function get(url: string, options: HttpOptions = {}): Promise<HttpAnswer> {

@@ -5,7 +5,7 @@
  * the driver trims to the day. Quota: 10 calls a second and 200 a day.
  * https://developer.ieee.org/docs
  */
-import { combinedQuery, fromParts, makeRecord, monthNumber, normalizeDoi, stripMarkup } from './normalize.js';
+import { combinedQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
@@ -43,7 +43,7 @@ export function parseIeeeDate(raw: unknown, fallbackYear?: unknown): { date: str
 
 export function parseIeeeArticle(article: any): NormalizedRecord | undefined {
   const number = article?.article_number;
-  const title = stripMarkup(article?.title);
+  const title = markupToText(article?.title);
   if (!number || !title) return undefined;
   const id = String(number);
   const authors = [...(article.authors?.authors ?? [])]
@@ -61,10 +61,10 @@ export function parseIeeeArticle(article: any): NormalizedRecord | undefined {
     nativeId: id,
     title,
     authors,
-    abstract: stripMarkup(article.abstract),
+    abstract: markupToText(article.abstract),
     publicationDate: date?.date,
     datePrecision: date?.precision,
-    venue: stripMarkup(article.publication_title),
+    venue: markupToText(article.publication_title),
     doi: normalizeDoi(article.doi),
     ids: { ieee: id },
     landingUrl: article.html_url ?? article.abstract_url ?? `https://ieeexplore.ieee.org/document/${id}/`,

@@ -4,6 +4,7 @@
  * several sources reduces to the same keys.
  */
 import type { Author, DatePrecision, NormalizedRecord } from './types.js';
+import { NAMED_ENTITIES } from './entities.js';
 
 /** 10.1234/ABC from any common spelling (https://doi.org/…, doi:…), lower case; undefined if not a DOI. */
 export function normalizeDoi(raw: string | null | undefined): string | undefined {
@@ -92,15 +93,18 @@ export function stripMarkup(raw: string | null | undefined): string | undefined 
   return text === '' ? undefined : text;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+// The few names also seen in capitals (&AMP;); every other name is case-sensitive (&Alpha; ≠ &alpha;).
+const ANY_CASE = new Set(['amp', 'lt', 'gt', 'quot', 'apos', 'nbsp']);
 
+/** Numeric references and the named ones of HTML 4 (entities.ts) to characters; anything else is left as written. */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return ENTITIES[name.toLowerCase()] ?? whole;
+    const lower = name.toLowerCase();
+    return NAMED_ENTITIES.get(name) ?? (ANY_CASE.has(lower) ? NAMED_ENTITIES.get(lower) : undefined) ?? whole;
   });
 }
 
@@ -112,9 +116,14 @@ export function splitName(name: string): { given?: string; family?: string } {
     return { family: family || undefined, given: given || undefined };
   }
   const parts = trimmed.split(' ');
+  // A generational suffix ("Victor M. Jimenez Jr.") is not the family name: the word before it is.
+  // The name keeps it; V is left out (it is as often an initial).
+  if (parts.length > 1 && NAME_SUFFIX.test(parts[parts.length - 1]!)) parts.pop();
   if (parts.length === 1) return { family: parts[0] };
   return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1] };
 }
+
+const NAME_SUFFIX = /^(?:jr|sr|jnr|snr)\.?$|^(?:ii|iii|iv)$/i;
 
 export function author(name: string, extra: Partial<Author> = {}): Author {
   const clean = name.replace(/\s+/g, ' ').trim();
@@ -124,10 +133,28 @@ export function author(name: string, extra: Partial<Author> = {}): Author {
   return result;
 }
 
+/** ISO 7064 MOD 11-2, the check character of an ORCID iD. */
+function orcidCheckOk(digits: string): boolean {
+  let total = 0;
+  for (const d of digits.slice(0, 15)) total = (total + Number(d)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return digits[15]!.toUpperCase() === (check === 10 ? 'X' : String(check));
+}
+
+/**
+ * 0000-0002-1825-0097 from an iD or its URL. Also the 16 characters without hyphens, the form
+ * NLM's PubMed DTD gives as its example (<Identifier Source="ORCID">0000000179841889</Identifier>):
+ * accepted only as the whole value (optionally after an orcid.org URL) and with a valid check
+ * character, so no other long number passes for an iD.
+ */
 export function normalizeOrcid(raw: string | null | undefined): string | undefined {
   if (!raw) return undefined;
   const m = /(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/i.exec(raw);
-  return m ? m[1]!.toUpperCase() : undefined;
+  if (m) return m[1]!.toUpperCase();
+  const bare = /^\s*(?:(?:https?:\/\/)?(?:www\.)?orcid\.org\/)?(\d{15}[\dX])\s*$/i.exec(raw);
+  if (!bare || !orcidCheckOk(bare[1]!)) return undefined;
+  const d = bare[1]!.toUpperCase();
+  return `${d.slice(0, 4)}-${d.slice(4, 8)}-${d.slice(8, 12)}-${d.slice(12)}`;
 }
 
 /** Lower case, accents and punctuation removed: the title half of the fallback identity. */
@@ -171,8 +198,28 @@ export function combinedQuery(query: string, keywords: string[]): string {
   return [query.trim(), ...extra.map((k) => (/\s/.test(k) ? `"${k}"` : k))].filter(Boolean).join(' ');
 }
 
+/**
+ * combinedQuery for sources whose query is Lucene syntax (Solr, Elasticsearch: PLOS, HAL, DOAJ,
+ * Zenodo, CORE, Europe PMC, ADS), where "word:" names a field. A colon followed by a space or the
+ * end is a title's punctuation ("COVID-19: a review"), never field syntax (title:word), so it is
+ * sent as a space: read as a field it makes Solr refuse the search ("undefined field", HTTP 400)
+ * or makes the search match nothing.
+ */
+export function fieldSyntaxQuery(query: string, keywords: string[]): string {
+  return combinedQuery(query, keywords)
+    .replace(/:(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 // Inline tags vanish ("CO<sub>2</sub>" → "CO2"); anything else that is a tag separates words.
-const INLINE_TAGS = new Set(['i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 'span', 'a', 'small', 'tt', 'bold', 'italic', 'underline']);
+// Namespace prefixes are ignored: Crossref sends JATS as <jats:sub>, formulas as <mml:…>. Wiley
+// marks small capitals <scp> ("<scp>COVID</scp>‐19"); MathML tokens sit inside a word ("x<mml:msub>…").
+const INLINE_TAGS = new Set([
+  'i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 'scp', 'span', 'a', 'small', 'tt', 'bold', 'italic', 'underline',
+  'monospace', 'roman', 'sans-serif', 'strike', 'overline', 'inline-formula',
+  'math', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mrow', 'msub', 'msup', 'msubsup', 'mover', 'munder', 'munderover', 'mstyle',
+]);
 
 /**
  * HTML/JATS/MathML markup to plain text. Unlike stripMarkup, only things that
@@ -181,7 +228,7 @@ const INLINE_TAGS = new Set(['i', 'b', 'u', 'em', 'strong', 'sub', 'sup', 'sc', 
  */
 export function markupToText(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined) return undefined;
-  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase()) ? '' : ' '));
+  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase().replace(/^[\w.-]*:/, '')) ? '' : ' '));
   const text = decodeEntities(untagged).replace(/\s+/g, ' ').trim();
   return text === '' ? undefined : text;
 }

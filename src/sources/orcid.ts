@@ -12,6 +12,21 @@ import { asArray, parseJsonObject } from './json-body.js';
 import { author, makeRecord, matchesKeywords, normalizeDoi, normalizeOrcid, fromParts, queryTerms } from './normalize.js';
 import type { NormalizedRecord, ParsedPage, SourceAdapter } from './types.js';
 
+/** ORCID's work types (lower case, hyphenated) in the vocabulary every adapter uses (types.ts); others kept as written. */
+const TYPE: Record<string, string> = {
+  'journal-article': 'article',
+  'conference-paper': 'proceedings',
+  'book-chapter': 'book-chapter',
+  book: 'book',
+  'edited-book': 'book',
+  preprint: 'preprint',
+  'data-set': 'dataset',
+  'dissertation-thesis': 'thesis',
+  dissertation: 'thesis',
+  report: 'report',
+  review: 'review',
+};
+
 const value = (x: any): string | undefined => (typeof x?.value === 'string' && x.value.trim() ? x.value.trim() : undefined);
 
 /** The name the record gives its owner: the source when the owner wrote it, else the asserting origin. */
@@ -42,7 +57,7 @@ function workRecord(group: any, orcid: string, ownerNames: Map<string, string>):
     venue: value(summary['journal-title']),
     doi,
     landingUrl: value(summary.url) ?? (doi ? `https://doi.org/${doi}` : undefined),
-    type: typeof summary.type === 'string' ? summary.type.toLowerCase() : undefined,
+    type: typeof summary.type === 'string' ? (TYPE[summary.type.toLowerCase()] ?? summary.type.toLowerCase()) : undefined,
     ids: { ...(idOf('pmid') ? { pmid: String(idOf('pmid')) } : {}), ...(idOf('arxiv') ? { arxiv: String(idOf('arxiv')).replace(/^arxiv:/i, '') } : {}) },
   });
 }

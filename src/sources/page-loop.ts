@@ -59,6 +59,9 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
     const added = foldPage(outcome, page, seen, trim, maxResults);
     onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added });
     if (!page.next || page.received === 0) break;
+    // A cursor source hands out a cursor even with the last page (Crossref, OpenAlex): once the entries
+    // received reach the total it reported, the next page can only be empty, so it is not asked.
+    if (caps.paging === 'cursor' && page.total !== undefined && outcome.evidence.received >= page.total) break;
     if (outcome.pages === 1 && caps.scanLimitPages === undefined && page.received < caps.pageSize) {
       pageLimit = Math.ceil(maxResults / page.received) + 5;
     }

@@ -9,7 +9,7 @@
  * https://api.plos.org/solr/faq/
  */
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
-import { author, combinedQuery, makeRecord, markupToText, normalizeDoi, parseDate } from './normalize.js';
+import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeDoi, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
 
@@ -92,7 +92,7 @@ export const plos: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
     const params = new URLSearchParams({
-      q: combinedQuery(req.query, req.keywords) || '*:*',
+      q: fieldSyntaxQuery(req.query, req.keywords) || '*:*',
       wt: 'json',
       fl: PLOS_FIELDS,
       rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),

@@ -36,9 +36,14 @@ export function rxivAuthors(authors: string | undefined): Author[] {
     });
 }
 
+/** The API writes a character it could not carry as an entity in brackets ("[&ge;] 140/90 mmHg"): the character. */
+function rxivText(raw: unknown): string | undefined {
+  return typeof raw === 'string' ? markupToText(raw.replace(/\[(&(?:#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);)\]/gi, '$1')) : undefined;
+}
+
 function parsePosting(item: any, server: RxivServer): NormalizedRecord | undefined {
   const doi = normalizeDoi(item?.doi);
-  const title = markupToText(item?.title);
+  const title = rxivText(item?.title);
   if (!doi || !title) return undefined;
   const version = /^\d+$/.test(String(item.version ?? '').trim()) ? String(item.version).trim() : undefined;
   const date = parseDate(item.date);
@@ -50,7 +55,7 @@ function parsePosting(item: any, server: RxivServer): NormalizedRecord | undefin
     nativeId: doi,
     title,
     authors: rxivAuthors(item.authors),
-    abstract: markupToText(item.abstract),
+    abstract: rxivText(item.abstract),
     publicationDate: date?.date,
     datePrecision: date?.precision,
     venue: plainText(item.server) ?? (server === 'biorxiv' ? 'bioRxiv' : 'medRxiv'),

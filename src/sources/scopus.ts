@@ -7,9 +7,9 @@
  * which is an empty answer, not an error.
  * https://dev.elsevier.com/documentation/ScopusSearchAPI.wadl
  */
-import { combinedQuery, makeRecord, normalizeDoi, normalizePmid, parseDate, stripMarkup } from './normalize.js';
+import { combinedQuery, makeRecord, markupToText, monthNumber, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
 import { personFromInitialsLast } from './person.js';
-import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { ParseError, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
 
 /** STANDARD allows larger pages, but 25 is the count every view accepts. */
@@ -34,12 +34,27 @@ const SUBTYPE: Record<string, string> = {
   tb: 'article',
 };
 
+/**
+ * prism:coverDate is always a day, filled in when the issue has none ("December 2021" is
+ * coverDate 2021-12-01): prism:coverDisplayDate, as printed on the issue, says how precise it is.
+ * A display that does not begin with a day ("December 2021", "2021", "Winter 2021", "1-15 May
+ * 2021") keeps only the month it names, or the year.
+ */
+function coverDate(entry: any): { date: string; precision: DatePrecision } | undefined {
+  const date = parseDate(entry['prism:coverDate']);
+  const shown = typeof entry['prism:coverDisplayDate'] === 'string' ? entry['prism:coverDisplayDate'].trim() : '';
+  if (!date || date.precision !== 'day' || !shown || /^\d{1,2}\s+[A-Za-z]/.test(shown)) return date;
+  const month = /^(?:\d{1,2}\s*-\s*\d{1,2}\s+)?([A-Za-z]{3})[a-z]*\.?\s+\d{4}$/.exec(shown);
+  const monthOk = month && monthNumber(month[1]) === Number(date.date.slice(5, 7));
+  return monthOk ? { date: date.date.slice(0, 7), precision: 'month' } : { date: date.date.slice(0, 4), precision: 'year' };
+}
+
 export function parseScopusEntry(entry: any): NormalizedRecord | undefined {
   const scopusId = /^SCOPUS_ID:(\d+)$/.exec(String(entry?.['dc:identifier'] ?? ''))?.[1];
-  const title = stripMarkup(entry?.['dc:title']);
+  const title = markupToText(entry?.['dc:title']);
   if (!scopusId || !title) return undefined;
   const creator = typeof entry['dc:creator'] === 'string' ? personFromInitialsLast(entry['dc:creator']) : undefined;
-  const date = parseDate(entry['prism:coverDate']);
+  const date = coverDate(entry);
   const links: any[] = Array.isArray(entry.link) ? entry.link : [];
   const flag = entry.openaccessFlag;
   return makeRecord({
@@ -49,7 +64,7 @@ export function parseScopusEntry(entry: any): NormalizedRecord | undefined {
     authors: creator ? [creator] : [],
     publicationDate: date?.date,
     datePrecision: date?.precision,
-    venue: stripMarkup(entry['prism:publicationName']),
+    venue: markupToText(entry['prism:publicationName']),
     doi: normalizeDoi(entry['prism:doi']),
     ids: { scopus: scopusId, pmid: normalizePmid(entry['pubmed-id']) },
     landingUrl: links.find((l) => l?.['@ref'] === 'scopus')?.['@href'],

@@ -5,7 +5,9 @@
  * publicationDateOrYear=from:to, which filters to the day (papers known only by
  * year count as 1 January). A key is optional (x-api-key header); without one
  * requests share a global pool and 429s are common, which the HTTP layer retries
- * honouring Retry-After.
+ * honouring Retry-After. The query is plain text: the API documents that a
+ * hyphenated term matches nothing ("replace it with space"), so hyphens
+ * between letters or digits are sent as spaces ("COVID-19" → "COVID 19").
  * https://api.semanticscholar.org/api-docs/graph
  */
 import { countOf, parseJsonObject } from './json-body.js';
@@ -31,6 +33,14 @@ const TYPE: Record<string, string> = {
   News: 'news',
   Study: 'article',
 };
+
+/** The text sent as `query`: query and keywords, hyphens inside words (any dash) as spaces. */
+export function semanticScholarQuery(query: string, keywords: string[]): string {
+  return combinedQuery(query, keywords)
+    .replace(/(?<=[\p{L}\p{N}])[-\u2010\u2011\u2012\u2013](?=[\p{L}\p{N}])/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
 export function parseSemanticScholarPaper(paper: any): NormalizedRecord | undefined {
   if (!paper || typeof paper !== 'object' || typeof paper.paperId !== 'string') return undefined;
@@ -115,7 +125,7 @@ export const semanticscholar: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const offset = cursor ? Number(cursor) : 0;
     const params = new URLSearchParams();
-    params.set('query', combinedQuery(req.query, req.keywords));
+    params.set('query', semanticScholarQuery(req.query, req.keywords));
     params.set('offset', String(offset));
     params.set('limit', String(Math.max(1, Math.min(PAGE_SIZE, req.maxResults, RESULT_CEILING - offset))));
     params.set('fields', FIELDS);

@@ -7,7 +7,7 @@
  * Basic plan: 100 calls a minute, 500 a day, at most 25 records a page.
  * https://dev.springernature.com/docs/api-endpoints/meta-api
  */
-import { combinedQuery, makeRecord, normalizeDoi, normalizeOrcid, parseDate, stripMarkup } from './normalize.js';
+import { combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 
@@ -16,10 +16,10 @@ const PAGE_SIZE = 25;
 
 /** The abstract is a string in /metadata and {h1, p} in meta/v2, where p is a string or a list of paragraphs. */
 function abstractText(raw: unknown): string | undefined {
-  if (typeof raw === 'string') return stripMarkup(raw);
+  if (typeof raw === 'string') return markupToText(raw);
   if (raw && typeof raw === 'object') {
     const p = (raw as { p?: unknown }).p;
-    return stripMarkup(Array.isArray(p) ? p.filter((x) => typeof x === 'string').join(' ') : typeof p === 'string' ? p : undefined);
+    return markupToText(Array.isArray(p) ? p.filter((x) => typeof x === 'string').join(' ') : typeof p === 'string' ? p : undefined);
   }
   return undefined;
 }
@@ -35,7 +35,7 @@ function typeOf(record: any): string | undefined {
 }
 
 export function parseSpringerRecord(record: any): NormalizedRecord | undefined {
-  const title = stripMarkup(record?.title);
+  const title = markupToText(record?.title);
   const identifier = typeof record?.identifier === 'string' ? record.identifier : undefined;
   const doi = normalizeDoi(record?.doi ?? identifier?.replace(/^doi:/i, ''));
   const nativeId = doi ?? identifier;
@@ -53,7 +53,7 @@ export function parseSpringerRecord(record: any): NormalizedRecord | undefined {
     abstract: abstractText(record.abstract),
     publicationDate: date?.date,
     datePrecision: date?.precision,
-    venue: stripMarkup(record.publicationName),
+    venue: markupToText(record.publicationName),
     doi,
     ids: { springer: identifier ?? nativeId },
     landingUrl: urls.find((u) => u?.format === 'html')?.value ?? urls.find((u) => u?.value && u?.format !== 'pdf')?.value ?? (doi ? `https://doi.org/${doi}` : undefined),

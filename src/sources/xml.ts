@@ -5,7 +5,7 @@ import { ParseError } from './types.js';
 /**
  * `arrays`: tags that are always arrays. `stopNodes`: paths such as
  * `*.ArticleTitle` kept as raw inner XML, so mixed content (<i>, <sup>) keeps
- * its order; pass them through stripMarkup.
+ * its order; pass them through markupToText.
  */
 export function parseXml(text: string, arrayTags: string[] = [], stopNodes: string[] = []): any {
   const valid = XMLValidator.validate(text);

@@ -8,7 +8,7 @@
  * https://developers.zenodo.org/#list36 and #rate-limiting
  */
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
-import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
+import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type SourceAdapter } from './types.js';
 
 // 25 is the guest page size seen working in recorded answers (January 2026); larger guest pages are not documented.
@@ -124,7 +124,7 @@ export const zenodo: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const page = cursor ? Number(cursor) : 1;
-    const text = combinedQuery(req.query, req.keywords);
+    const text = fieldSyntaxQuery(req.query, req.keywords);
     const params = new URLSearchParams({
       q: zenodoQuery(text, req.dateFrom, req.dateTo),
       size: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
