@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runCli } from './_setup.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
+import { FrameTracker } from '../commands/lib/answer-frames.js';
 
 let s: AnswerServer;
 let env: Record<string, string | undefined>;
@@ -134,6 +135,37 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
     model.behaviour = 'valid';
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('send follows the run with each frame\'s state on stderr; show names each cited source and its quote', async () => {
+  const p = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'frames please'], { env })).stdout);
+  const sent = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+  assert.is(sent.code, 0, sent.stderr);
+  assert.match(sent.stderr, /^#1 snapshot: admitted/m);
+  assert.match(sent.stderr, /^#\d+ progress: running · request_sent$/m);
+  assert.match(sent.stderr, /^#\d+ partial: running · \d+ characters of model text so far$/m);
+  assert.match(sent.stderr, /^#\d+ report: running · tokens in 321, out 45/m);
+  assert.match(sent.stderr, /^#\d+ terminal: succeeded$/m);
+  const id = /^Answer ([0-9a-f-]{36}): succeeded$/m.exec(sent.stdout)![1]!;
+  const shown = await runCli(['answer', 'show', s.projectId, id], { env });
+  assert.is(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /^  S01  notes\.txt: text logical page 1 of 1, whole page$/m);
+  assert.match(shown.stdout, /^    cites S01 \(notes\.txt p\.1\) \[0, 12\): “Alpha beta g”$/m);
+  assert.match(shown.stdout, /frames please/);
+  assert.match(shown.stdout, /model gpt-test-0001 \(as reported\)/);
+});
+
+test('frames of another answer, runtime or an old sequence are rejected', () => {
+  const expected = { answer_id: UUID, project_id: s.projectId, vault_id: s.vaultId, runtime_id: s.runtimeId };
+  const frame = (over: Record<string, unknown> = {}) => ({ sequence: 1, type: 'progress', ...expected, request_sha256: 'a'.repeat(64), data: { state: 'running', stage: 'started' }, ...over });
+  const t = new FrameTracker(expected);
+  assert.is(t.take('progress', frame()), '#1 progress: running · started');
+  assert.throws(() => new FrameTracker(expected).take('progress', frame({ runtime_id: '22222222-2222-4333-8444-555555555555' })), (e: any) => e.reason === 'stale_frame');
+  assert.throws(() => new FrameTracker(expected).take('progress', frame({ answer_id: '22222222-2222-4333-8444-555555555555' })), (e: any) => e.reason === 'stale_frame');
+  assert.throws(() => t.take('progress', frame()), (e: any) => e.reason === 'stale_frame', 'a repeated sequence');
+  assert.throws(() => t.take('progress', frame({ sequence: 2, request_sha256: 'b'.repeat(64) })), (e: any) => e.reason === 'stale_frame', 'another request');
+  assert.is(t.take('terminal', frame({ sequence: 3, data: { state: 'failed', error: { reason: 'output_invalid', message: 'bad' } } })), '#3 terminal: failed · output_invalid: bad');
+  assert.ok(t.ended);
 });
 
 test('no server: exit 1 with the reason', async () => {
