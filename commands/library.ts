@@ -10,13 +10,15 @@ import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText, resolveFileId } from '../src/library/index.js';
 import { DEFAULT_LIMITS } from '../src/library/limits.js';
-import { vaultNotConfigured } from '../src/library/reasons.js';
+import { vaultExists, vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { withContext } from './lib/context.js';
 import { idArg, intFlag, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
+import { writeOutputFile } from './lib/output-file.js';
+import { sha256Hex } from '../src/answers/canonical-json.js';
 import { count } from './lib/words.js';
 
 /** A file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
@@ -33,9 +35,13 @@ const CLI_WORDING: Record<string, string> = {
   parent_not_directory: 'The <folder> given to `svc library init` is a file, not a folder.',
   parent_not_writable: 'svc may not create its vault folder inside the <folder> given to `svc library init`.',
   file_not_found: 'No such file in the Library; `svc library list` shows the ID and FILE_ID of each.',
+  vault_exists: 'A vault is already configured and its root cannot be switched; `svc library status` names it, and it keeps every file.',
+  not_text: 'Only TXT and MD files have a text read; this file is a PDF. Read its pages with `svc evidence read PROJECT FILE --page N` (add it to a project with `svc evidence add`).',
 };
 
 function inCliWords(err: unknown): unknown {
+  // A version_id given for a file already names the file it belongs to: keep that message.
+  if (err instanceof SvcError && err.extra.version_id !== undefined) return err;
   if (err instanceof SvcError && CLI_WORDING[err.reason]) return new SvcError(err.status, err.reason, CLI_WORDING[err.reason]!, err.extra);
   return err;
 }
@@ -72,6 +78,9 @@ export function register(program: Command, io: Io): void {
   library.command('init').description('create the vault as a new folder svc-library-<uuid> inside <folder> (made first when missing)')
     .argument('<folder>', 'where the vault folder goes, e.g. ~/Papers').action(action(async (ctx, parent: string) => {
       const folder = path.resolve(parent);
+      // Refused before making the folder: a second init leaves nothing behind.
+      const configured = libraryStatus(ctx).vault;
+      if (configured) throw vaultExists(configured.vault_id);
       if (!fs.existsSync(folder)) {
         fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
         io.err(`Created ${folder}`);
@@ -115,12 +124,14 @@ export function register(program: Command, io: Io): void {
       emit(io, envelope, () => envelope.text);
     }));
 
-  library.command('export').description('the inventory (JSON): files, digests, relative paths and paper ids').option('-o, --output <file>', 'write it to this file')
-    .action(action((ctx, opts: { output?: string }) => {
+  library.command('export').description('the inventory (JSON): files, digests, relative paths and paper ids').option('-o, --output <file>', 'write it to this file (mode 0600)')
+    .option('--force', 'replace an existing output file')
+    .action(action((ctx, opts: { output?: string; force?: boolean }) => {
       const envelope = exportInventory(ctx, { expectedVaultId: vaultId(ctx) });
       if (!opts.output) return emit(io, envelope, () => envelope.text);
-      fs.writeFileSync(opts.output, envelope.text);
-      emit(io, { output: path.resolve(opts.output), bytes: Buffer.byteLength(envelope.text) }, () => `Wrote ${opts.output}`);
+      const output = writeOutputFile(opts.output, envelope.text, { force: opts.force, existsHint: 'add --force to replace it' });
+      const r = { output, bytes: Buffer.byteLength(envelope.text), file_count: (JSON.parse(envelope.text) as { file_count: number }).file_count, sha256: sha256Hex(envelope.text) };
+      emit(io, r, () => `Wrote ${opts.output} (${count(r.file_count, 'file')}, ${count(r.bytes, 'byte')}, sha256 ${r.sha256})`);
     }));
 
   library.command('check').description('verify every retained file (size and SHA-256) and list what is wrong; changes nothing')
