@@ -97,6 +97,73 @@ test('bundle writes a verified ZIP and never overwrites', async () => {
   assert.match(again.stderr, /already exists/);
 });
 
+test('files are named by the ID or FILE_ID of `svc library list`; a version_id or a non-member says what to use', async () => {
+  const rows = (await json('library', 'list')).items;
+  const pdfRow = rows.find((f: any) => f.file_id === pdf);
+  const byId = await json('evidence', 'read', project, String(pdfRow.id));
+  assert.is(byId.file_id, pdf, 'the ID column names the same file');
+  const other = (await json('evidence', 'new', 'Second')).project.project_id;
+  const added = await json('evidence', 'add', other, String(pdfRow.id));
+  assert.is(added.file_id, pdf);
+  const note = await json('evidence', 'note', 'add', other, String(pdfRow.id), '--body', 'by id');
+  assert.is(note.note.file_id, pdf);
+  const notes = await json('evidence', 'notes', other, '--file', String(pdfRow.id));
+  assert.is(notes.items.length, 1);
+  const version = await svc('evidence', 'read', project, pdfRow.version_id);
+  assert.is(version.code, 3);
+  assert.ok(version.stderr.includes(`is the version_id of b.pdf, not a file_id; name the file by its file_id ${pdf}`), version.stderr);
+  const word = await svc('evidence', 'add', project, 'paper');
+  assert.is(word.code, 2);
+  assert.match(word.stderr, /the ID \(a number\) or FILE_ID/);
+  const txtRow = rows.find((f: any) => f.file_id === txt);
+  const outside = await svc('evidence', 'read', other, String(txtRow.id));
+  assert.is(outside.code, 4);
+  assert.match(outside.stderr, /not in this project; add it with `svc evidence add PROJECT FILE`/);
+});
+
+test('an image-only page reads as plainly no text, exit 0; a passage on it is refused saying a plain note can be made', async () => {
+  fs.writeFileSync(path.join(dirs.root, 'scan.pdf'), makePdf(['Text page', { image: true }]));
+  const imported = await json('library', 'import', path.join(dirs.root, 'scan.pdf'));
+  const scan = imported.results[0].file_id;
+  await json('evidence', 'add', project, scan);
+  const r = await svc('evidence', 'read', project, scan, '--page', '2');
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /· no_text ·/);
+  assert.match(r.stdout, /No text could be extracted from this page \(an image-only or scanned page\?\)\. That is not evidence the page is empty/);
+  assert.not.match(r.stdout, /\[0, 0\)/);
+  const j = JSON.parse((await svc('--json', 'evidence', 'read', project, scan, '--page', '2')).stdout);
+  assert.is(j.status, 'no_text');
+  const passage = await svc('evidence', 'note', 'add', project, scan, '--page', '2', '--start', '0', '--end', '1');
+  assert.is(passage.code, 4);
+  assert.match(passage.stderr, /no extractable text .*a plain note \(no anchor\) can be/);
+  const past = await svc('evidence', 'read', project, scan, '--page', '3');
+  assert.is(past.code, 2);
+  assert.match(past.stderr, /The file has 2 pages; ask for a page from 1 to 2\./);
+});
+
+test('revision conflicts are worded with the flags and the command that shows the current state', async () => {
+  const stale = await svc('evidence', 'rename', project, 'Other', '--revision', '1');
+  assert.is(stale.code, 4);
+  assert.match(stale.stderr, /it is at revision \d+ now/);
+  assert.match(stale.stderr, /svc evidence show PROJECT/);
+  assert.not.match(stale.stderr, /expected_revision/);
+  const plain = await json('evidence', 'note', 'add', project, txt, '--body', 'one');
+  await json('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'two');
+  const noteStale = await svc('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'three', '--note-revision', '1');
+  assert.is(noteStale.code, 4);
+  assert.match(noteStale.stderr, /at revision 2 now, not the --note-revision given/);
+});
+
+test('bundle -o into a missing folder names that folder, not an internal spool path', async () => {
+  const r = await svc('evidence', 'bundle', project, txt, '-o', path.join(dirs.root, 'nope', 'b.zip'));
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /its folder does not exist/);
+  assert.not.match(r.stderr, /spool|ENOENT/);
+  const out = path.join(dirs.root, 'mode.zip');
+  assert.is((await svc('evidence', 'bundle', project, txt, '-o', out)).code, 0);
+  assert.is(fs.statSync(out).mode & 0o777, 0o600);
+});
+
 test('evidence has a man page', () => {
   const page = fs.readFileSync(new URL('../../man/svc-evidence.1', import.meta.url), 'utf8');
   assert.match(page, /EXIT STATUS/);

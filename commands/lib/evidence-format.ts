@@ -13,6 +13,10 @@ type Page = {
 export function pageText(p: Page): string {
   const head = `page ${p.requested_page} of ${p.page_count ?? '?'} (${p.page_basis}) · ${p.status}${p.reason ? ` (${p.reason})` : ''} · ${p.extraction_contract}`;
   if (p.text === null) return `${head}\n${p.message ?? 'No text.'}`;
+  if (p.status === 'no_text' || p.text === '') {
+    // Said plainly rather than an empty [0, 0) line: nothing to quote, and no claim that the page is blank.
+    return `${head}\nNo text could be extracted from this page (an image-only or scanned page?). That is not evidence the page is empty; it only means no passage on it can be quoted, anchored or sent in an answer. A plain note (svc evidence note add --body) still can be.`;
+  }
   const lines: string[][] = [];
   let offset = 0;
   for (const line of p.text.split('\n')) {
