@@ -16,6 +16,8 @@ import { enumFlag, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { followAnswer } from './lib/answer-watch.js';
 import { parseSelect, resolveVersions } from './lib/answer-select.js';
+import { writeOutputFile } from './lib/output-file.js';
+import { choicesFromFlags } from './lib/answer-choices.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -35,20 +37,21 @@ export function register(program: Command, io: Io): void {
     .requiredOption('--instruction <text>', 'what to ask (1 to 4,000 codepoints)')
     .option('--mode <mode>', 'answer or briefing', 'answer')
     .requiredOption('--runtime <runtime>', 'agent_cli or api_key').requiredOption('--provider <id>', 'the connection\'s provider')
-    .option('--model <id>', 'the model to ask for').option('--effort <level>', 'reasoning effort (CLI runtimes)').option('--revision <n>', 'the project revision you saw')
+    .option('--model <id>', 'the model to ask for (API runtimes: default the provider\'s default model)').option('--effort <level>', 'reasoning effort (CLI runtimes)').option('--revision <n>', 'the project revision you saw')
     .action(action(async (connect, project: string, o: { select: string[]; note?: string[]; instruction: string; mode: string; runtime: string; provider: string; model?: string; effort?: string; revision?: string }) => {
       const base = P(project);
       const pinnedRevision = intFlag(o.revision, '--revision', { min: 1, max: Number.MAX_SAFE_INTEGER });
       const selects = o.select.map(parseSelect);
       const noteIds = (o.note ?? []).map((n) => intFlag(n, '--note', { min: 1, max: Number.MAX_SAFE_INTEGER }));
       const mode = enumFlag(o.mode, '--mode', ['answer', 'briefing'] as const);
-      const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const);
+      const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const)!;
+      const choices = choicesFromFlags({ runtime, provider: o.provider, model: o.model, effort: o.effort });
       const c = await connect();
       const revision = pinnedRevision ?? (await c.json('GET', `${base}?expected_vault_id=${c.vaultId}`)).project.revision;
       const selections = await resolveVersions(c, base, selects);
       const body = {
         expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId, expected_revision: revision, selections, note_ids: noteIds,
-        instruction: o.instruction, mode, choices: { version: 1, runtime, provider: o.provider, model: o.model ?? null, effort: o.effort ?? null },
+        instruction: o.instruction, mode, choices,
       };
       const preview = await c.json('POST', `${base}/answer-previews`, body);
       emit(io, preview, () => previewText(preview));
@@ -121,15 +124,12 @@ export function register(program: Command, io: Io): void {
     .requiredOption('--format <format>', 'zip or html').requiredOption('-o, --output <file>', 'the file to write').option('--force', 'replace an existing file')
     .action(action(async (connect, project: string, answerId: string, o: { format: string; output: string; force?: boolean }) => {
       const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;
-      const output = path.resolve(o.output);
       const at = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/export`;
-      if (!o.force && fs.existsSync(output)) throw usageError(`${o.output} already exists; add --force to replace it.`, 'output_exists');
+      if (!o.force && fs.existsSync(path.resolve(o.output))) throw usageError(`${o.output} already exists; add --force to replace it.`, 'output_exists');
       const c = await connect();
       const q = new URLSearchParams({ expected_vault_id: c.vaultId, format });
       const { bytes, headers } = await c.bytes(`${at}?${q}`);
-      const tmp = `${output}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
-      fs.renameSync(tmp, output);
+      const output = writeOutputFile(o.output, bytes, { force: o.force, existsHint: 'add --force to replace it' });
       const r = { output, format, byte_size: bytes.length, sha256: headers.get('x-svc-sha256') ?? (await import('../src/answers/canonical-json.js')).sha256Hex(bytes) };
       emit(io, r, () => `Wrote ${o.output} (${format}, ${r.byte_size} bytes, sha256 ${r.sha256})`);
     }));

@@ -147,6 +147,9 @@ test('send follows the run with each frame\'s state on stderr; show names each c
   assert.match(sent.stderr, /^#\d+ report: running · tokens in 321, out 45/m);
   assert.match(sent.stderr, /^#\d+ terminal: succeeded$/m);
   const id = /^Answer ([0-9a-f-]{36}): succeeded$/m.exec(sent.stdout)![1]!;
+  const late = await runCli(['answer', 'watch', s.projectId, id], { env });
+  assert.is(late.code, 4);
+  assert.match(late.stderr, /`svc answer show PROJECT ANSWER` prints an answer that has ended/);
   const shown = await runCli(['answer', 'show', s.projectId, id], { env });
   assert.is(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^  S01  notes\.txt: text logical page 1 of 1, whole page$/m);
@@ -166,6 +169,41 @@ test('frames of another answer, runtime or an old sequence are rejected', () => 
   assert.throws(() => t.take('progress', frame({ sequence: 2, request_sha256: 'b'.repeat(64) })), (e: any) => e.reason === 'stale_frame', 'another request');
   assert.is(t.take('terminal', frame({ sequence: 3, data: { state: 'failed', error: { reason: 'output_invalid', message: 'bad' } } })), '#3 terminal: failed · output_invalid: bad');
   assert.ok(t.ended);
+});
+
+test('--select takes the Library ID too; an API runtime without --model asks for the provider default, shown in the preview', async () => {
+  const id = String(s.files.paper!.id);
+  const r = await runCli(['answer', 'preview', s.projectId, '--select', `${id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'openai'], { env });
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /api_key openai model gpt-4o-mini/);
+  assert.ok(r.stdout.includes(`paper.pdf  ${s.files.paper!.file_id} version ${s.files.paper!.version_id}`), r.stdout);
+});
+
+test('connection flags are checked before the server, naming the flag and what is allowed', async () => {
+  const noServer = { ...env, SVC_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nosrv-')) };
+  const base = ['answer', 'preview', s.projectId, '--select', `${UUID}:1`, '--instruction', 'Q'];
+  const cases: [string[], RegExp][] = [
+    [['--runtime', 'agent_cli', '--provider', 'claude'], /--runtime agent_cli takes --provider agent_code/],
+    [['--runtime', 'api_key', '--provider', 'nope'], /--provider for --runtime api_key must be one of openai, /],
+    [['--runtime', 'api_key', '--provider', 'openai', '--effort', 'high'], /--effort is for --runtime agent_cli only/],
+    [['--runtime', 'agent_cli', '--provider', 'agent_code', '--effort', 'huge'], /--effort must be one of low, /],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await runCli([...base, ...flags], { env: noServer });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, message);
+    assert.not.match(r.stderr, /choices\./);
+  }
+});
+
+test('an image-only page or a note of an unselected file refuses the preview naming the file or note and what to do', async () => {
+  const page3 = await runCli([...previewArgs().slice(0, 3), '--select', `${s.files.paper!.file_id}:3`, ...previewArgs().slice(5)], { env });
+  assert.is(page3.code, 4, page3.stderr);
+  assert.match(page3.stderr, /Page 3 of paper\.pdf has no extractable text .*Leave that page out of the selection\./);
+  const noteId = await s.note(s.files.paper!, 'on the paper');
+  const note = await runCli([...previewArgs(), '--note', String(noteId)], { env });
+  assert.is(note.code, 4, note.stderr);
+  assert.ok(note.stderr.includes(`Note ${noteId} is on file ${s.files.paper!.file_id}, which is not selected`), note.stderr);
 });
 
 test('no server: exit 1 with the reason', async () => {
