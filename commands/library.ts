@@ -39,6 +39,17 @@ const CLI_WORDING: Record<string, string> = {
   not_text: 'Only TXT and MD files have a text read; this file is a PDF. Read its pages with `svc evidence read PROJECT FILE --page N` (add it to a project with `svc evidence add`).',
 };
 
+/** What a person does about each kind of problem `check` finds (svc-library(1), WHEN IMPORTS ARE BLOCKED). */
+const FIX: Record<string, string> = {
+  lock_present: 'make sure no svc import is running, then delete .svc-import.lock in the vault folder.',
+  temp_leftover: 'move the named files out of the vault folder (and remove their empty folders), then import them again.',
+  orphan: 'move the named files out of the vault folder (and remove their empty folders), then import them again.',
+  missing: 'restore the named files from a backup; svc never rewrites a retained file.',
+  size_mismatch: 'restore the named files from a backup; svc never rewrites a retained file.',
+  hash_mismatch: 'restore the named files from a backup; svc never rewrites a retained file.',
+  unsafe: 'replace each named link, hard-linked or special file with the plain file.',
+};
+
 function inCliWords(err: unknown): unknown {
   // A version_id given for a file already names the file it belongs to: keep that message.
   if (err instanceof SvcError && err.extra.version_id !== undefined) return err;
@@ -140,6 +151,7 @@ export function register(program: Command, io: Io): void {
       emit(io, report, () => [`${count(report.files_checked, 'file')} checked${report.ok ? ': all as recorded' : ''}`, ...report.problems.map((p) => `${p.kind}: ${p.message}`)].join('\n'));
       if (report.ok) return;
       io.err(`svc: ${count(report.problems.length, 'problem')} found in the vault; nothing was changed.`);
+      for (const fix of new Set(report.problems.map((p) => FIX[p.kind]))) io.err(`To fix: ${fix}`);
       io.exitCode = EXIT.conflict;
     }));
 }

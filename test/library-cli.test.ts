@@ -204,6 +204,7 @@ test('check: exit 0 when clean; problems listed with exit 4, one JSON document, 
   assert.is(report.ok, false);
   assert.equal(report.problems.map((p: any) => [p.kind, p.path]), [['orphan', 'files/11111111-1111-4111-8111-111111111111/stray.pdf']]);
   assert.ok(fs.existsSync(path.join(orphanDir, 'stray.pdf')), 'check removes nothing');
+  assert.match(r.stderr, /^To fix: move the named files out of the vault folder/m);
   const blocked = await svc('library', 'import', path.join(src, 'many-0.txt'));
   assert.match(blocked.stdout, /import_blocked_orphans/);
   fs.rmSync(orphanDir, { recursive: true });
