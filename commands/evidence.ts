@@ -97,14 +97,15 @@ export function register(program: Command, io: Io): void {
   cmd.command('list').description('projects, oldest first').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page')
     .action(action((ctx, o: { limit?: string; after?: string; through?: string }) => {
       const r = ev.listProjects(ctx, { expectedVaultId: vaultOf(ctx), limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }), throughId: intFlag(o.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
-      emit(io, r, () => table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])]));
+      emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])])));
       if (r.has_more && !io.json) io.err(`more: svc evidence list --through ${r.through_id} --after ${r.next_after_id}`);
     }));
 
   cmd.command('show').description('a project, its counts and its files').argument('<project>').action(action((ctx, project: string) => {
     const ref = refOf(ctx, project);
     const r = { ...ev.showProject(ctx, ref), files: ev.listMembers(ctx, ref) };
-    emit(io, r, () => [`${r.project.name} · revision ${r.project.revision} · ${r.counts.files} file(s), ${r.counts.notes} note(s)`, table([['FILE_ID', 'VERSION_ID', 'NAME'], ...r.files.items.map((m) => [m.file_id, m.version_id, m.original_name])])].join('\n'));
+    const members = () => (r.files.items.length === 0 ? `No files yet; add one with \`svc evidence add ${project} FILE\` (FILE from \`svc library list\`).` : table([['FILE_ID', 'VERSION_ID', 'NAME'], ...r.files.items.map((m) => [m.file_id, m.version_id, m.original_name])]));
+    emit(io, r, () => [`${r.project.name} · revision ${r.project.revision} · ${r.counts.files} file(s), ${r.counts.notes} note(s)`, members()].join('\n'));
   }));
 
   cmd.command('rename').description('rename (compare-and-swap on the revision)').argument('<project>').argument('<name>').option('--revision <n>', 'the revision you saw')

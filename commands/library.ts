@@ -110,7 +110,8 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
       const flags = { q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) };
       const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), ...flags });
-      emit(io, page, () => table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])]));
+      const none = opts.q !== undefined ? `No file name contains "${opts.q}".` : 'No files yet; import some with `svc library import FILE...`.';
+      emit(io, page, () => (page.items.length === 0 && !flags.beforeId ? none : table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])])));
       if (page.has_more && !io.json) io.err(`more: svc library list --through ${page.through_id} --before ${page.next_before_id}`);
     }));
 

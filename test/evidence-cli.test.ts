@@ -30,6 +30,15 @@ test.before(async () => {
 });
 test.after(() => dirs.cleanup());
 
+test('empty states say what to do next', async () => {
+  const none = await svc('evidence', 'list');
+  assert.is(none.code, 0);
+  assert.match(none.stdout, /^No evidence projects yet; create one with `svc evidence new NAME`\.$/m);
+  const empty = (await json('evidence', 'new', 'Empty')).project.project_id;
+  const shown = await svc('evidence', 'show', empty);
+  assert.match(shown.stdout, new RegExp(`No files yet; add one with \`svc evidence add ${empty} FILE\``));
+});
+
 test('new, add (repeat is a no-op), show', async () => {
   project = (await json('evidence', 'new', 'CLI project')).project.project_id;
   assert.is((await json('evidence', 'add', project, txt)).changed, true);

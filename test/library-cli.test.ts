@@ -156,6 +156,7 @@ test('refusals say what to do next', async () => {
   assert.match(why.source_not_file, /a folder\?/);
   assert.match(why.source_missing, /check the path/);
   const pdf = JSON.parse((await svc('--json', 'library', 'list', '--q', 'paper.pdf')).stdout).items[0];
+  assert.match((await svc('library', 'list', '--q', 'no-such-name')).stdout, /^No file name contains "no-such-name"\.$/m);
   const text = await svc('library', 'text', pdf.file_id);
   assert.is(text.code, 2);
   assert.match(text.stderr, /svc evidence read PROJECT FILE --page N/);
