@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { SvcError } from '../src/errors.js';
 import { isUuid4 } from '../src/random.js';
 import { connectAnswers, type AnswerClient } from './lib/answer-client.js';
 import { answerText, historyText, previewText } from './lib/answer-format.js';
@@ -23,12 +24,26 @@ const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const P = (project: string) => `/api/evidence/projects/${uuid(project, 'project')}`;
 
+/** Refusals that name body fields, worded with the flags and the next command instead. */
+function inCliWords(err: unknown): unknown {
+  if (!(err instanceof SvcError)) return err;
+  const words: Record<string, string> = {
+    request_hash_mismatch: '--sha is not the request hash of this preview; copy the `svc answer send` line the preview printed, or preview again.',
+    revision_conflict: `The project changed: it is at revision ${err.extra.revision} now, not the --revision given; read \`svc evidence show PROJECT\` and preview again (with no --revision the current one is used).`,
+  };
+  return words[err.reason] ? new SvcError(err.status, err.reason, words[err.reason]!, err.extra) : err;
+}
+
 export function register(program: Command, io: Io): void {
   const cmd = program.command('answer').description('selected-evidence answers: preview, send, watch, cancel, list, show, export');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   // Flags are checked before the server is looked up, so a usage error is exit 2 even with no server.
   const action = (fn: (connect: () => Promise<AnswerClient>, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
-    await withContext(io, async (ctx) => fn(() => connectAnswers(ctx), ...args));
+    try {
+      await withContext(io, async (ctx) => fn(() => connectAnswers(ctx), ...args));
+    } catch (err) {
+      throw inCliWords(err);
+    }
   };
 
   cmd.command('preview').description('assemble what would be sent (never calls a model) and print it to read').argument('<project>')

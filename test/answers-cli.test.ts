@@ -53,6 +53,7 @@ test('preview refusals from the server keep their exit codes', async () => {
   assert.ok(JSON.parse(r.stdout).error);
   const stale = await runCli(['--json', ...previewArgs(), '--revision', '999'], { env });
   assert.is(stale.code, 4, stale.stdout);
+  assert.match(JSON.parse(stale.stdout).message, /it is at revision \d+ now, not the --revision given/);
 });
 
 test('usage errors exit 2 before any server call', async () => {
@@ -115,6 +116,10 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
     const h = await runCli(['answer', 'export', s.projectId, answer.answer_id, '--format', 'html', '-o', html], { env });
     assert.is(h.code, 0, h.stderr);
     assert.match(fs.readFileSync(html, 'utf8'), /^<!DOCTYPE html>/i);
+
+    const wrongSha = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', 'b'.repeat(64), '--yes'], { env });
+    assert.is(wrongSha.code, 4);
+    assert.match(wrongSha.stderr, /--sha is not the request hash of this preview; copy the `svc answer send` line/);
 
     model.behaviour = 'bad_citation';
     const q = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'again'], { env })).stdout);
