@@ -155,6 +155,10 @@ test('refusals say what to do next', async () => {
   assert.match(why.pdf_envelope_missing, /not a PDF .*import that/);
   assert.match(why.source_not_file, /a folder\?/);
   assert.match(why.source_missing, /check the path/);
+  const noPaper = await svc('library', 'import', path.join(src, 'a.txt'), path.join(src, 'paper.pdf'), '--document', '987654');
+  assert.is(noPaper.code, 3);
+  assert.is(noPaper.stdout, '', 'refused once, before any file');
+  assert.match(noPaper.stderr, /No paper with id 987654; `svc explore` lists the papers in the corpus\./);
   const pdf = JSON.parse((await svc('--json', 'library', 'list', '--q', 'paper.pdf')).stdout).items[0];
   assert.match((await svc('library', 'list', '--q', 'no-such-name')).stdout, /^No file name contains "no-such-name"\.$/m);
   const text = await svc('library', 'text', pdf.file_id);
