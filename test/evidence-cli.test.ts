@@ -145,6 +145,13 @@ test('an image-only page reads as plainly no text, exit 0; a passage on it is re
   const passage = await svc('evidence', 'note', 'add', project, scan, '--page', '2', '--start', '0', '--end', '1');
   assert.is(passage.code, 4);
   assert.match(passage.stderr, /no extractable text .*a plain note \(no anchor\) can be/);
+  fs.writeFileSync(path.join(dirs.root, 'locked.pdf'), makePdf(['secret'], { encrypt: true }));
+  const locked = (await json('library', 'import', path.join(dirs.root, 'locked.pdf'))).results[0].file_id;
+  await json('evidence', 'add', project, locked);
+  const enc = await svc('evidence', 'read', project, locked);
+  assert.is(enc.code, 1);
+  assert.match(enc.stdout, /· unsupported \(encrypted\) ·/);
+  assert.match(enc.stdout, /save an unencrypted copy \(e\.g\. print to PDF\) and import that/);
   const past = await svc('evidence', 'read', project, scan, '--page', '3');
   assert.is(past.code, 2);
   assert.match(past.stderr, /The file has 2 pages; ask for a page from 1 to 2\./);
