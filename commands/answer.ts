@@ -123,7 +123,7 @@ export function register(program: Command, io: Io): void {
       const c = await connect();
       q.set('expected_vault_id', c.vaultId);
       const page = await c.json('GET', `${P(project)}/answers?${q}`);
-      emit(io, page, () => historyText(page));
+      emit(io, page, () => historyText(page, project));
       if (page.has_more && !io.json) io.err(`more: svc answer list ${project} --through ${page.through_id} --after ${page.next_after_id}`);
     }));
 

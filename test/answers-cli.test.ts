@@ -211,6 +211,15 @@ test('an image-only page or a note of an unselected file refuses the preview nam
   assert.ok(note.stderr.includes(`Note ${noteId} is on file ${s.files.paper!.file_id}, which is not selected`), note.stderr);
 });
 
+test('a project with no answers says how to prepare one', async () => {
+  const empty = (await s.project('No answers')).project_id;
+  const r = await runCli(['answer', 'list', empty], { env });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^No answers yet; \`svc answer preview ${empty} --select FILE:PAGE`, 'm'));
+  const j = JSON.parse((await runCli(['--json', 'answer', 'list', empty], { env })).stdout);
+  assert.equal(j.answers, []);
+});
+
 test('no server: exit 1 with the reason', async () => {
   const noServer = { ...env, SVC_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nosrv-')) };
   const r = await runCli(['--json', 'answer', 'list', s.projectId], { env: noServer });

@@ -70,6 +70,7 @@ export function answerText(a: AnswerView): string {
   return out.join('\n');
 }
 
-export function historyText(page: AnswerPage): string {
+export function historyText(page: AnswerPage, project: string): string {
+  if (page.answers.length === 0 && page.total === 0) return `No answers yet; \`svc answer preview ${project} --select FILE:PAGE --instruction TEXT --runtime api_key --provider ID\` prepares one to read before sending.`;
   return table([['ANSWER_ID', 'STATE', 'MODE', 'SOURCES', 'CREATED'], ...page.answers.map((a) => [a.answer_id, a.state, a.mode, String(a.source_count), a.created_at_utc])]);
 }
