@@ -22,6 +22,7 @@ import { choicesFromFlags } from './lib/answer-choices.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
 const P = (project: string) => `/api/evidence/projects/${uuid(project, 'project')}`;
 
 /** Refusals that name body fields, worded with the flags and the next command instead. */
@@ -46,7 +47,7 @@ export function register(program: Command, io: Io): void {
     }
   };
 
-  cmd.command('preview').description('assemble what would be sent (never calls a model) and print it to read').argument('<project>')
+  cmd.command('preview').description('assemble what would be sent (never calls a model) and print it to read').argument('<project>', PROJECT)
     .requiredOption('--select <file[@version]:page[:start-end]>', 'a page or codepoint passage to send (repeat)', collect)
     .option('--note <id>', 'a saved note of a selected file to send (repeat)', collect)
     .requiredOption('--instruction <text>', 'what to ask (1 to 4,000 codepoints)')
@@ -72,7 +73,7 @@ export function register(program: Command, io: Io): void {
       emit(io, preview, () => previewText(preview));
     }));
 
-  cmd.command('send').description('send a previewed request (hash-bound consent)').argument('<project>').argument('<preview_id>')
+  cmd.command('send').description('send a previewed request (hash-bound consent)').argument('<project>', PROJECT).argument('<preview_id>', 'the preview id `svc answer preview` printed')
     .requiredOption('--sha <request_sha256>', 'the request hash the preview printed').option('-y, --yes', 'confirm without a prompt (required when not on a terminal)').option('--no-watch', 'only admit it (it runs once a subscriber attaches: svc answer watch within 30 s)')
     .action(action(async (connect, project: string, previewId: string, o: { sha: string; yes?: boolean; watch?: boolean }) => {
       P(project);
@@ -96,14 +97,14 @@ export function register(program: Command, io: Io): void {
       emit(io, answer, () => `${answer.answer_id}: ${answer.state}\nIt runs once followed, within 30 s: svc answer watch ${project} ${answer.answer_id}`);
     }));
 
-  cmd.command('watch').description('follow an answer\'s events until it ends (Ctrl-C cancels it)').argument('<project>').argument('<answer_id>')
+  cmd.command('watch').description('follow an answer\'s events until it ends (Ctrl-C cancels it)').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .action(action(async (connect, project: string, answerId: string) => {
       const path = P(project);
       uuid(answerId, 'answer_id');
       await followAnswer(await connect(), io, path, answerId);
     }));
 
-  cmd.command('cancel').description('cancel an admitted or running answer of this server').argument('<project>').argument('<answer_id>')
+  cmd.command('cancel').description('cancel an admitted or running answer of this server').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .action(action(async (connect, project: string, answerId: string) => {
       const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/cancel`;
       const c = await connect();
@@ -111,7 +112,7 @@ export function register(program: Command, io: Io): void {
       emit(io, answer, () => `${answerId}: ${answer.state}`);
     }));
 
-  cmd.command('list').description('a project\'s answers, oldest first').argument('<project>').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page').option('--limit <n>', 'page size, 1 to 50')
+  cmd.command('list').description('a project\'s answers, oldest first').argument('<project>', PROJECT).option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page').option('--limit <n>', 'page size, 1 to 50')
     .action(action(async (connect, project: string, o: { after?: string; through?: string; limit?: string }) => {
       const q = new URLSearchParams();
       const big = { min: 0, max: Number.MAX_SAFE_INTEGER };
@@ -127,7 +128,7 @@ export function register(program: Command, io: Io): void {
       if (page.has_more && !io.json) io.err(`more: svc answer list ${project} --through ${page.through_id} --after ${page.next_after_id}`);
     }));
 
-  cmd.command('show').description('a saved answer with its request and result').argument('<project>').argument('<answer_id>')
+  cmd.command('show').description('a saved answer with its request and result').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .action(action(async (connect, project: string, answerId: string) => {
       const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}`;
       const c = await connect();
@@ -135,7 +136,7 @@ export function register(program: Command, io: Io): void {
       emit(io, answer, () => answerText(answer));
     }));
 
-  cmd.command('export').description('write a saved answer as ZIP (answer.json, answer.md, evidence.json) or one static HTML file').argument('<project>').argument('<answer_id>')
+  cmd.command('export').description('write a saved answer as ZIP (answer.json, answer.md, evidence.json) or one static HTML file').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .requiredOption('--format <format>', 'zip or html').requiredOption('-o, --output <file>', 'the file to write').option('--force', 'replace an existing file')
     .action(action(async (connect, project: string, answerId: string, o: { format: string; output: string; force?: boolean }) => {
       const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;

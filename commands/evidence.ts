@@ -18,6 +18,7 @@ import { writeOutputFile } from './lib/output-file.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const FILE = 'the ID or FILE_ID `svc library list` prints';
+const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
 const POS = { min: 1, max: Number.MAX_SAFE_INTEGER };
 const vaultOf = (ctx: Context) => libraryStatus(ctx).vault?.vault_id ?? (() => { throw vaultNotConfigured(); })();
 
@@ -101,14 +102,14 @@ export function register(program: Command, io: Io): void {
       if (r.has_more && !io.json) io.err(`more: svc evidence list --through ${r.through_id} --after ${r.next_after_id}`);
     }));
 
-  cmd.command('show').description('a project, its counts and its files').argument('<project>').action(action((ctx, project: string) => {
+  cmd.command('show').description('a project, its counts and its files').argument('<project>', PROJECT).action(action((ctx, project: string) => {
     const ref = refOf(ctx, project);
     const r = { ...ev.showProject(ctx, ref), files: ev.listMembers(ctx, ref) };
     const members = () => (r.files.items.length === 0 ? `No files yet; add one with \`svc evidence add ${project} FILE\` (FILE from \`svc library list\`).` : table([['FILE_ID', 'VERSION_ID', 'NAME'], ...r.files.items.map((m) => [m.file_id, m.version_id, m.original_name])]));
     emit(io, r, () => [`${r.project.name} · revision ${r.project.revision} · ${r.counts.files} file(s), ${r.counts.notes} note(s)`, members()].join('\n'));
   }));
 
-  cmd.command('rename').description('rename (compare-and-swap on the revision)').argument('<project>').argument('<name>').option('--revision <n>', 'the revision you saw')
+  cmd.command('rename').description('rename (compare-and-swap on the revision)').argument('<project>', PROJECT).argument('<name>').option('--revision <n>', 'the revision you saw')
     .action(action((ctx, project: string, name: string, o: { revision?: string }) => {
       const ref = refOf(ctx, project);
       const r = ev.renameProject(ctx, { ...ref, expectedRevision: revisionOf(ctx, ref, o.revision), name });
@@ -116,7 +117,7 @@ export function register(program: Command, io: Io): void {
     }));
 
   for (const [verb, fn] of [['add', ev.addMember], ['remove', ev.removeMember]] as const) {
-    cmd.command(verb).description(verb === 'add' ? 'pin a Library file version in the project' : 'remove a membership (files and notes stay)').argument('<project>').argument('<file>', FILE)
+    cmd.command(verb).description(verb === 'add' ? 'pin a Library file version in the project' : 'remove a membership (files and notes stay)').argument('<project>', PROJECT).argument('<file>', FILE)
       .option('--version <uuid>', 'the exact version (default: the file\'s version)').option('--revision <n>', 'the revision you saw')
       .action(action((ctx, project: string, fileId: string, o: { version?: string; revision?: string }) => {
         const ref = refOf(ctx, project);
@@ -125,7 +126,7 @@ export function register(program: Command, io: Io): void {
       }));
   }
 
-  cmd.command('notes').description('saved notes').argument('<project>').option('--file <file>', 'only this file\'s version (ID or FILE_ID)').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this')
+  cmd.command('notes').description('saved notes').argument('<project>', PROJECT).option('--file <file>', 'only this file\'s version (ID or FILE_ID)').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this')
     .action(action((ctx, project: string, o: { file?: string; limit?: string; after?: string }) => {
       const ref = refOf(ctx, project);
       const file = o.file !== undefined ? versionOf(ctx, ref.expectedVaultId, o.file, undefined, '--file') : undefined;
@@ -135,7 +136,7 @@ export function register(program: Command, io: Io): void {
     }));
 
   const note = cmd.command('note').description('add or edit a note');
-  note.command('add').description('a plain note, or a passage note with --start and --end (codepoints from `svc evidence read`)').argument('<project>').argument('<file>', FILE)
+  note.command('add').description('a plain note, or a passage note with --start and --end (codepoints from `svc evidence read`)').argument('<project>', PROJECT).argument('<file>', FILE)
     .option('--body <text>', 'the note text (a passage note may leave it empty)').option('--page <n>', 'the page of the passage', '1')
     .option('--start <n>', 'first codepoint of the passage').option('--end <n>', 'codepoint after the passage (exclusive)').option('--revision <n>', 'the revision you saw')
     .action(action(async (ctx, project: string, fileId: string, o: { body?: string; page: string; start?: string; end?: string; revision?: string }) => {
@@ -154,7 +155,7 @@ export function register(program: Command, io: Io): void {
       const r = await ev.createNote(ctx, { ...ref, ...sel, expectedRevision, kind: anchor ? 'passage' : 'plain', body: o.body ?? '', anchor });
       emit(io, r, () => `note #${r.note.note_id} saved (project revision ${r.project.revision})${r.note.anchor ? `: “${r.note.anchor.quote}”` : ''}`);
     }));
-  note.command('edit').description('replace a note\'s body').argument('<project>').argument('<note_id>').requiredOption('--body <text>', 'the new body')
+  note.command('edit').description('replace a note\'s body').argument('<project>', PROJECT).argument('<note_id>').requiredOption('--body <text>', 'the new body')
     .option('--note-revision <n>', 'the note revision you saw').option('--revision <n>', 'the project revision you saw')
     .action(action((ctx, project: string, noteIdRaw: string, o: { body: string; noteRevision?: string; revision?: string }) => {
       const ref = refOf(ctx, project);
@@ -164,7 +165,7 @@ export function register(program: Command, io: Io): void {
       emit(io, r, () => `${r.changed ? 'edited' : 'unchanged'}: note #${r.note.note_id} revision ${r.note.revision}`);
     }));
 
-  cmd.command('read').description('print one page with the codepoint offsets of each line').argument('<project>').argument('<file>', FILE).option('--page <n>', 'the page (1 for text files)', '1')
+  cmd.command('read').description('print one page with the codepoint offsets of each line').argument('<project>', PROJECT).argument('<file>', FILE).option('--page <n>', 'the page (1 for text files)', '1')
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
       const r = await ev.readPage(ctx, { ...ref, ...versionOf(ctx, ref.expectedVaultId, fileId), page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
@@ -172,7 +173,7 @@ export function register(program: Command, io: Io): void {
       if (r.status !== 'extracted' && r.status !== 'no_text') io.exitCode = 1;
     }));
 
-  cmd.command('bundle').description('write a ZIP of manifest.json and notes.md (with --files, the files too, rehashed)').argument('<project>').argument('<files...>', 'files by ID or FILE_ID from `svc library list`')
+  cmd.command('bundle').description('write a ZIP of manifest.json and notes.md (with --files, the files too, rehashed)').argument('<project>', PROJECT).argument('<files...>', 'files by ID or FILE_ID from `svc library list`')
     .requiredOption('-o, --output <file>', 'the ZIP to write (must not exist)').option('--files', 'include the file bytes, verified').option('--revision <n>', 'the revision you saw')
     .action(action(async (ctx, project: string, fileIds: string[], o: { output: string; files?: boolean; revision?: string }) => {
       const ref = refOf(ctx, project);

@@ -180,6 +180,14 @@ test('bundle -o into a missing folder names that folder, not an internal spool p
   assert.is(fs.statSync(out).mode & 0o777, 0o600);
 });
 
+test('--help says where each id comes from', async () => {
+  const read = await svc('evidence', 'read', '--help');
+  assert.match(read.stdout + read.stderr, /project\s+the PROJECT_ID `svc evidence list` prints/);
+  assert.match(read.stdout + read.stderr, /file\s+the ID or FILE_ID `svc library list` prints/);
+  const show = await svc('answer', 'show', '--help');
+  assert.match(show.stdout + show.stderr, /answer_id\s+the ANSWER_ID `svc answer list PROJECT` prints/);
+});
+
 test('evidence has a man page', () => {
   const page = fs.readFileSync(new URL('../../man/svc-evidence.1', import.meta.url), 'utf8');
   assert.match(page, /EXIT STATUS/);
