@@ -30,6 +30,7 @@ function inCliWords(err: unknown): unknown {
   if (!(err instanceof SvcError)) return err;
   const words: Record<string, string> = {
     request_hash_mismatch: '--sha is not the request hash of this preview; copy the `svc answer send` line the preview printed, or preview again.',
+    note_empty: `Note ${err.extra.note_id} has no text to send (a passage note with an empty body); give it one with \`svc evidence note edit PROJECT ${err.extra.note_id} --body TEXT\`, or leave out --note ${err.extra.note_id}.`,
     revision_conflict: `The project changed: it is at revision ${err.extra.revision} now, not the --revision given; read \`svc evidence show PROJECT\` and preview again (with no --revision the current one is used).`,
   };
   return words[err.reason] ? new SvcError(err.status, err.reason, words[err.reason]!, err.extra) : err;

@@ -211,6 +211,15 @@ test('an image-only page or a note of an unselected file refuses the preview nam
   assert.ok(note.stderr.includes(`Note ${noteId} is on file ${s.files.paper!.file_id}, which is not selected`), note.stderr);
 });
 
+test('a selected passage note with an empty body says how to give it one', async () => {
+  const added = await runCli(['--json', 'evidence', 'note', 'add', s.projectId, s.files.text!.file_id, '--start', '0', '--end', '5'], { env });
+  assert.is(added.code, 0, added.stderr);
+  const id = JSON.parse(added.stdout).note.note_id;
+  const r = await runCli([...previewArgs(), '--note', String(id)], { env });
+  assert.is(r.code, 2, r.stderr);
+  assert.ok(r.stderr.includes(`give it one with \`svc evidence note edit PROJECT ${id} --body TEXT\`, or leave out --note ${id}`), r.stderr);
+});
+
 test('a project with no answers says how to prepare one', async () => {
   const empty = (await s.project('No answers')).project_id;
   const r = await runCli(['answer', 'list', empty], { env });

@@ -13,7 +13,8 @@ export const instructionInvalid = (why: string) => e(422, 'instruction_invalid',
 export const choicesInvalid = (problems: string[]) => e(422, 'invalid_choices', `Invalid choices: ${problems.join('; ')}.`, { problems });
 export const noteNotSelectable = (noteId: number, fileId: string) =>
   e(409, 'note_not_selectable', `Note ${noteId} is on file ${fileId}, which is not selected; select a page of that file version too, or leave the note out.`, { note_id: noteId, file_id: fileId });
-export const noteEmpty = (noteId: number) => e(422, 'note_empty', 'A selected note has no text to send.', { note_id: noteId });
+export const noteEmpty = (noteId: number) =>
+  e(422, 'note_empty', `Note ${noteId} has no text to send (a passage note with an empty body); give it a body first, or leave it out.`, { note_id: noteId });
 
 // Selection against the files
 export const selectionUnreadable = (fileId: string, filename: string, page: number, status: string, reason: string | null) =>
