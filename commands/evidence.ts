@@ -186,6 +186,7 @@ export function register(program: Command, io: Io): void {
         b.release();
       }
       const r = { output, bundle_id: b.bundleId, mode: b.mode, byte_size: b.byteSize, sha256: b.sha256 };
-      emit(io, r, () => `Wrote ${o.output} (${b.mode}, ${b.byteSize} bytes, sha256 ${b.sha256})`);
+      const what = b.mode === 'files' ? 'with the files, each rehashed while copied' : 'metadata only: the file bytes were not checked (--files includes and verifies them)';
+      emit(io, r, () => `Wrote ${o.output} (${what}; ${b.byteSize} bytes, sha256 ${b.sha256})`);
     }));
 }

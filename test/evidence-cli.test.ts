@@ -176,7 +176,9 @@ test('bundle -o into a missing folder names that folder, not an internal spool p
   assert.match(r.stderr, /its folder does not exist/);
   assert.not.match(r.stderr, /spool|ENOENT/);
   const out = path.join(dirs.root, 'mode.zip');
-  assert.is((await svc('evidence', 'bundle', project, txt, '-o', out)).code, 0);
+  const written = await svc('evidence', 'bundle', project, txt, '-o', out);
+  assert.is(written.code, 0);
+  assert.match(written.stdout, /metadata only: the file bytes were not checked \(--files includes and verifies them\)/);
   assert.is(fs.statSync(out).mode & 0o777, 0o600);
 });
 
