@@ -15,6 +15,7 @@ import { notesText, pageText } from './lib/evidence-format.js';
 import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { writeOutputFile } from './lib/output-file.js';
+import { fileRef, inCliWords } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const FILE = 'the ID or FILE_ID `svc library list` prints';
@@ -26,28 +27,10 @@ function refOf(ctx: Context, project: string) {
   return { expectedVaultId: vaultOf(ctx), projectId: uuid(project, 'project') };
 }
 const revisionOf = (ctx: Context, ref: ev.ProjectRef, raw?: string) => intFlag(raw, '--revision', POS) ?? ev.showProject(ctx, ref).project.revision;
-/** A Library file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
-function fileRef(value: string, what: string): string {
-  if (/^[1-9]\d{0,14}$/.test(value) || isUuid4(value)) return value;
-  throw usageError(`${what} must be the ID (a number) or FILE_ID (a canonical lowercase UUID) that \`svc library list\` prints, not "${value}".`);
-}
 /** A file and its one version: --version pins it, otherwise the catalog's. */
 function versionOf(ctx: Context, expectedVaultId: string, raw: string, pinned?: string, what = 'file') {
   const fileId = resolveFileId(ctx, expectedVaultId, fileRef(raw, what));
   return { fileId, versionId: pinned !== undefined ? uuid(pinned, '--version') : fileMetadata(ctx, { expectedVaultId, fileId }).file.version_id };
-}
-
-/** Refusals worded for the command line: flags instead of body fields, and the command that helps next. */
-function inCliWords(err: unknown): unknown {
-  if (!(err instanceof SvcError)) return err;
-  const x = err.extra ?? {};
-  const words: Record<string, string | undefined> = {
-    revision_conflict: `The project changed: it is at revision ${x.revision} now, not the one this command expected. \`svc evidence show PROJECT\` shows it; run again (with no --revision the current one is used).`,
-    note_revision_conflict: `The note changed: it is at revision ${x.note_revision} now, not the --note-revision given. \`svc evidence notes PROJECT\` shows it; run again.`,
-    not_a_member: 'That file version is not in this project; add it with `svc evidence add PROJECT FILE` (`svc evidence show PROJECT` lists the members).',
-  };
-  const message = words[err.reason];
-  return message ? new SvcError(err.status, err.reason, message, err.extra) : err;
 }
 
 /**
@@ -149,7 +132,7 @@ export function register(program: Command, io: Io): void {
       let anchor: ev.AnchorInput | null = null;
       if (start !== undefined && end !== undefined) {
         const page = await ev.readPage(ctx, { ...ref, ...sel, page: intFlag(o.page, '--page', POS)! });
-        if (page.text === null) throw new SvcError(409, 'page_unreadable', `The page could not be read (${page.status}).`);
+        if (page.text === null) throw new SvcError(409, 'page_unreadable', `The page could not be read (${page.status}${page.reason ? `: ${page.reason}` : ''}), so no passage can be anchored on it; \`svc evidence read PROJECT FILE --page N\` says why and what to do.`);
         anchor = { page_basis: page.page_basis, page: page.requested_page, extraction_contract: page.extraction_contract, page_sha256: page.page_sha256!, start, end, quote: ev.sliceCodepoints(page.text, start, end) };
       } else if (o.body === undefined) throw usageError('A plain note needs --body.');
       const r = await ev.createNote(ctx, { ...ref, ...sel, expectedRevision, kind: anchor ? 'passage' : 'plain', body: o.body ?? '', anchor });

@@ -152,6 +152,9 @@ test('an image-only page reads as plainly no text, exit 0; a passage on it is re
   assert.is(enc.code, 1);
   assert.match(enc.stdout, /· unsupported \(encrypted\) ·/);
   assert.match(enc.stdout, /save an unencrypted copy \(e\.g\. print to PDF\) and import that/);
+  const encNote = await svc('evidence', 'note', 'add', project, locked, '--start', '0', '--end', '2');
+  assert.is(encNote.code, 4);
+  assert.match(encNote.stderr, /could not be read \(unsupported: encrypted\), so no passage can be anchored on it; `svc evidence read PROJECT FILE --page N` says why/);
   const past = await svc('evidence', 'read', project, scan, '--page', '3');
   assert.is(past.code, 2);
   assert.match(past.stderr, /The file has 2 pages; ask for a page from 1 to 2\./);
