@@ -168,6 +168,7 @@ test('frames of another answer, runtime or an old sequence are rejected', () => 
   const frame = (over: Record<string, unknown> = {}) => ({ sequence: 1, type: 'progress', ...expected, request_sha256: 'a'.repeat(64), data: { state: 'running', stage: 'started' }, ...over });
   const t = new FrameTracker(expected);
   assert.is(t.take('progress', frame()), '#1 progress: running · started');
+  assert.is(t.statusLine(), 'running (started) · 0 characters', 'what a terminal redraws');
   assert.throws(() => new FrameTracker(expected).take('progress', frame({ runtime_id: '22222222-2222-4333-8444-555555555555' })), (e: any) => e.reason === 'stale_frame');
   assert.throws(() => new FrameTracker(expected).take('progress', frame({ answer_id: '22222222-2222-4333-8444-555555555555' })), (e: any) => e.reason === 'stale_frame');
   assert.throws(() => t.take('progress', frame()), (e: any) => e.reason === 'stale_frame', 'a repeated sequence');
