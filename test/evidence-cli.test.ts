@@ -30,6 +30,18 @@ test.before(async () => {
 });
 test.after(() => dirs.cleanup());
 
+test('without a vault, evidence commands say how to make one in command-line words', async () => {
+  const other = tempDirs();
+  try {
+    const r = await runCli(['evidence', 'list'], { env: other.env });
+    assert.is(r.code, 3);
+    assert.match(r.stderr, /No Library vault yet: create one with `svc library init <folder>`/);
+    assert.not.match(r.stderr, /POST \/api/);
+  } finally {
+    other.cleanup();
+  }
+});
+
 test('empty states say what to do next', async () => {
   const none = await svc('evidence', 'list');
   assert.is(none.code, 0);

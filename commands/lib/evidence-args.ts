@@ -20,6 +20,7 @@ export function inCliWords(err: unknown): unknown {
   const words: Record<string, string | undefined> = {
     revision_conflict: `The project changed: it is at revision ${x.revision} now, not the one this command expected. \`svc evidence show PROJECT\` shows it; run again (with no --revision the current one is used).`,
     note_revision_conflict: `The note changed: it is at revision ${x.note_revision} now, not the --note-revision given. \`svc evidence notes PROJECT\` shows it; run again.`,
+    vault_not_configured: 'No Library vault yet: create one with `svc library init <folder>` and import files with `svc library import`; evidence projects pin those files.',
     not_a_member: 'That file version is not in this project; add it with `svc evidence add PROJECT FILE` (`svc evidence show PROJECT` lists the members).',
   };
   const message = words[err.reason];
