@@ -3,21 +3,23 @@
  * same service functions as the HTTP routes (no server needed). Revisions
  * default to the current one; --revision pins the compare-and-swap.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import * as ev from '../src/evidence/index.js';
-import { fileMetadata, libraryStatus } from '../src/library/index.js';
+import { fileMetadata, libraryStatus, resolveFileId } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { withContext } from './lib/context.js';
 import { notesText, pageText } from './lib/evidence-format.js';
 import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { writeOutputFile } from './lib/output-file.js';
+import { fileRef, inCliWords } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
+const FILE = 'the ID or FILE_ID `svc library list` prints';
+const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
 const POS = { min: 1, max: Number.MAX_SAFE_INTEGER };
 const vaultOf = (ctx: Context) => libraryStatus(ctx).vault?.vault_id ?? (() => { throw vaultNotConfigured(); })();
 
@@ -26,8 +28,9 @@ function refOf(ctx: Context, project: string) {
 }
 const revisionOf = (ctx: Context, ref: ev.ProjectRef, raw?: string) => intFlag(raw, '--revision', POS) ?? ev.showProject(ctx, ref).project.revision;
 /** A file and its one version: --version pins it, otherwise the catalog's. */
-function versionOf(ctx: Context, expectedVaultId: string, fileId: string, pinned?: string) {
-  return { fileId: uuid(fileId, 'file_id'), versionId: pinned !== undefined ? uuid(pinned, '--version') : fileMetadata(ctx, { expectedVaultId, fileId }).file.version_id };
+function versionOf(ctx: Context, expectedVaultId: string, raw: string, pinned?: string, what = 'file') {
+  const fileId = resolveFileId(ctx, expectedVaultId, fileRef(raw, what));
+  return { fileId, versionId: pinned !== undefined ? uuid(pinned, '--version') : fileMetadata(ctx, { expectedVaultId, fileId }).file.version_id };
 }
 
 /**
@@ -40,8 +43,8 @@ function precheck(command: Command): void {
   command.registeredArguments.forEach((arg, i) => {
     const value = values[i];
     if (arg.name() === 'project') uuid(value as string, 'project');
-    if (arg.name() === 'file_id') uuid(value as string, 'file_id');
-    if (arg.name() === 'file_ids') for (const f of value as string[]) uuid(f, 'file_id');
+    if (arg.name() === 'file') fileRef(value as string, 'file');
+    if (arg.name() === 'files') for (const f of value as string[]) fileRef(f, 'file');
     if (arg.name() === 'note_id') idArg(value as string, 'note');
   });
   const o = command.opts() as Record<string, string | boolean | undefined>;
@@ -55,7 +58,7 @@ function precheck(command: Command): void {
   intFlag(text('end'), '--end', { min: 1, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('page'), '--page', command.name() === 'read' ? { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages } : POS);
   if (text('version') !== undefined) uuid(text('version')!, '--version');
-  if (text('file') !== undefined) uuid(text('file')!, '--file');
+  if (text('file') !== undefined) fileRef(text('file')!, '--file');
 }
 
 export function register(program: Command, io: Io): void {
@@ -63,7 +66,11 @@ export function register(program: Command, io: Io): void {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   const action = (fn: (ctx: Context, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
     precheck(args[args.length - 1] as Command);
-    await withContext(io, (ctx) => fn(ctx, ...args));
+    try {
+      await withContext(io, (ctx) => fn(ctx, ...args));
+    } catch (err) {
+      throw inCliWords(err);
+    }
   };
 
   cmd.command('new').alias('create').description('create a project').argument('<name>').action(action((ctx, name: string) => {
@@ -74,17 +81,18 @@ export function register(program: Command, io: Io): void {
   cmd.command('list').description('projects, oldest first').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page')
     .action(action((ctx, o: { limit?: string; after?: string; through?: string }) => {
       const r = ev.listProjects(ctx, { expectedVaultId: vaultOf(ctx), limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }), throughId: intFlag(o.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
-      emit(io, r, () => table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])]));
+      emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])])));
       if (r.has_more && !io.json) io.err(`more: svc evidence list --through ${r.through_id} --after ${r.next_after_id}`);
     }));
 
-  cmd.command('show').description('a project, its counts and its files').argument('<project>').action(action((ctx, project: string) => {
+  cmd.command('show').description('a project, its counts and its files').argument('<project>', PROJECT).action(action((ctx, project: string) => {
     const ref = refOf(ctx, project);
     const r = { ...ev.showProject(ctx, ref), files: ev.listMembers(ctx, ref) };
-    emit(io, r, () => [`${r.project.name} · revision ${r.project.revision} · ${r.counts.files} file(s), ${r.counts.notes} note(s)`, table([['FILE_ID', 'VERSION_ID', 'NAME'], ...r.files.items.map((m) => [m.file_id, m.version_id, m.original_name])])].join('\n'));
+    const members = () => (r.files.items.length === 0 ? `No files yet; add one with \`svc evidence add ${project} FILE\` (FILE from \`svc library list\`).` : table([['FILE_ID', 'VERSION_ID', 'NAME'], ...r.files.items.map((m) => [m.file_id, m.version_id, m.original_name])]));
+    emit(io, r, () => [`${r.project.name} · revision ${r.project.revision} · ${r.counts.files} file(s), ${r.counts.notes} note(s)`, members()].join('\n'));
   }));
 
-  cmd.command('rename').description('rename (compare-and-swap on the revision)').argument('<project>').argument('<name>').option('--revision <n>', 'the revision you saw')
+  cmd.command('rename').description('rename (compare-and-swap on the revision)').argument('<project>', PROJECT).argument('<name>').option('--revision <n>', 'the revision you saw')
     .action(action((ctx, project: string, name: string, o: { revision?: string }) => {
       const ref = refOf(ctx, project);
       const r = ev.renameProject(ctx, { ...ref, expectedRevision: revisionOf(ctx, ref, o.revision), name });
@@ -92,7 +100,7 @@ export function register(program: Command, io: Io): void {
     }));
 
   for (const [verb, fn] of [['add', ev.addMember], ['remove', ev.removeMember]] as const) {
-    cmd.command(verb).description(verb === 'add' ? 'pin a Library file version in the project' : 'remove a membership (files and notes stay)').argument('<project>').argument('<file_id>')
+    cmd.command(verb).description(verb === 'add' ? 'pin a Library file version in the project' : 'remove a membership (files and notes stay)').argument('<project>', PROJECT).argument('<file>', FILE)
       .option('--version <uuid>', 'the exact version (default: the file\'s version)').option('--revision <n>', 'the revision you saw')
       .action(action((ctx, project: string, fileId: string, o: { version?: string; revision?: string }) => {
         const ref = refOf(ctx, project);
@@ -101,17 +109,17 @@ export function register(program: Command, io: Io): void {
       }));
   }
 
-  cmd.command('notes').description('saved notes').argument('<project>').option('--file <file_id>', 'only this file\'s version').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this')
+  cmd.command('notes').description('saved notes').argument('<project>', PROJECT).option('--file <file>', 'only this file\'s version (ID or FILE_ID)').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this')
     .action(action((ctx, project: string, o: { file?: string; limit?: string; after?: string }) => {
       const ref = refOf(ctx, project);
-      const file = o.file !== undefined ? versionOf(ctx, ref.expectedVaultId, o.file) : undefined;
+      const file = o.file !== undefined ? versionOf(ctx, ref.expectedVaultId, o.file, undefined, '--file') : undefined;
       const r = ev.listNotes(ctx, { ...ref, file, limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
       emit(io, r, () => notesText(r.items));
       if (r.has_more && !io.json) io.err(`more: --after ${r.next_after_id}`);
     }));
 
   const note = cmd.command('note').description('add or edit a note');
-  note.command('add').description('a plain note, or a passage note with --start and --end (codepoints from `svc evidence read`)').argument('<project>').argument('<file_id>')
+  note.command('add').description('a plain note, or a passage note with --start and --end (codepoints from `svc evidence read`)').argument('<project>', PROJECT).argument('<file>', FILE)
     .option('--body <text>', 'the note text (a passage note may leave it empty)').option('--page <n>', 'the page of the passage', '1')
     .option('--start <n>', 'first codepoint of the passage').option('--end <n>', 'codepoint after the passage (exclusive)').option('--revision <n>', 'the revision you saw')
     .action(action(async (ctx, project: string, fileId: string, o: { body?: string; page: string; start?: string; end?: string; revision?: string }) => {
@@ -124,13 +132,13 @@ export function register(program: Command, io: Io): void {
       let anchor: ev.AnchorInput | null = null;
       if (start !== undefined && end !== undefined) {
         const page = await ev.readPage(ctx, { ...ref, ...sel, page: intFlag(o.page, '--page', POS)! });
-        if (page.text === null) throw new SvcError(409, 'page_unreadable', `The page could not be read (${page.status}).`);
+        if (page.text === null) throw new SvcError(409, 'page_unreadable', `The page could not be read (${page.status}${page.reason ? `: ${page.reason}` : ''}), so no passage can be anchored on it; \`svc evidence read PROJECT FILE --page N\` says why and what to do.`);
         anchor = { page_basis: page.page_basis, page: page.requested_page, extraction_contract: page.extraction_contract, page_sha256: page.page_sha256!, start, end, quote: ev.sliceCodepoints(page.text, start, end) };
       } else if (o.body === undefined) throw usageError('A plain note needs --body.');
       const r = await ev.createNote(ctx, { ...ref, ...sel, expectedRevision, kind: anchor ? 'passage' : 'plain', body: o.body ?? '', anchor });
       emit(io, r, () => `note #${r.note.note_id} saved (project revision ${r.project.revision})${r.note.anchor ? `: “${r.note.anchor.quote}”` : ''}`);
     }));
-  note.command('edit').description('replace a note\'s body').argument('<project>').argument('<note_id>').requiredOption('--body <text>', 'the new body')
+  note.command('edit').description('replace a note\'s body').argument('<project>', PROJECT).argument('<note_id>').requiredOption('--body <text>', 'the new body')
     .option('--note-revision <n>', 'the note revision you saw').option('--revision <n>', 'the project revision you saw')
     .action(action((ctx, project: string, noteIdRaw: string, o: { body: string; noteRevision?: string; revision?: string }) => {
       const ref = refOf(ctx, project);
@@ -140,7 +148,7 @@ export function register(program: Command, io: Io): void {
       emit(io, r, () => `${r.changed ? 'edited' : 'unchanged'}: note #${r.note.note_id} revision ${r.note.revision}`);
     }));
 
-  cmd.command('read').description('print one page with the codepoint offsets of each line').argument('<project>').argument('<file_id>').option('--page <n>', 'the page (1 for text files)', '1')
+  cmd.command('read').description('print one page with the codepoint offsets of each line').argument('<project>', PROJECT).argument('<file>', FILE).option('--page <n>', 'the page (1 for text files)', '1')
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
       const r = await ev.readPage(ctx, { ...ref, ...versionOf(ctx, ref.expectedVaultId, fileId), page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
@@ -148,22 +156,20 @@ export function register(program: Command, io: Io): void {
       if (r.status !== 'extracted' && r.status !== 'no_text') io.exitCode = 1;
     }));
 
-  cmd.command('bundle').description('write a ZIP of manifest.json and notes.md (with --files, the files too, rehashed)').argument('<project>').argument('<file_ids...>')
+  cmd.command('bundle').description('write a ZIP of manifest.json and notes.md (with --files, the files too, rehashed)').argument('<project>', PROJECT).argument('<files...>', 'files by ID or FILE_ID from `svc library list`')
     .requiredOption('-o, --output <file>', 'the ZIP to write (must not exist)').option('--files', 'include the file bytes, verified').option('--revision <n>', 'the revision you saw')
     .action(action(async (ctx, project: string, fileIds: string[], o: { output: string; files?: boolean; revision?: string }) => {
       const ref = refOf(ctx, project);
       const files = fileIds.map((f) => versionOf(ctx, ref.expectedVaultId, f));
       const b = await ev.buildBundle(ctx, { ...ref, expectedRevision: revisionOf(ctx, ref, o.revision), files, includeFiles: Boolean(o.files) });
-      const output = path.resolve(o.output);
+      let output: string;
       try {
-        fs.copyFileSync(b.path, output, fs.constants.COPYFILE_EXCL);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw usageError(`${o.output} already exists; choose another --output.`, 'output_exists');
-        throw err;
+        output = writeOutputFile(o.output, { copyFrom: b.path }, { existsHint: 'choose another --output' });
       } finally {
         b.release();
       }
       const r = { output, bundle_id: b.bundleId, mode: b.mode, byte_size: b.byteSize, sha256: b.sha256 };
-      emit(io, r, () => `Wrote ${o.output} (${b.mode}, ${b.byteSize} bytes, sha256 ${b.sha256})`);
+      const what = b.mode === 'files' ? 'with the files, each rehashed while copied' : 'metadata only: the file bytes were not checked (--files includes and verifies them)';
+      emit(io, r, () => `Wrote ${o.output} (${what}; ${b.byteSize} bytes, sha256 ${b.sha256})`);
     }));
 }

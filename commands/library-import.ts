@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
-import { importFile, libraryOf, libraryStatus } from '../src/library/index.js';
+import { importFile, libraryOf, libraryStatus, requireDocument } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { exitCodeFor } from './lib/exit-codes.js';
 import { drawsOnTerminal, emit, table, type Io } from './lib/io.js';
@@ -29,10 +29,10 @@ function readOriginal(file: string, limit: number): Buffer {
   try {
     stat = fs.statSync(file);
   } catch {
-    throw new SvcError(404, 'source_missing', 'The file does not exist or cannot be read.');
+    throw new SvcError(404, 'source_missing', 'The file does not exist or cannot be read; check the path.');
   }
-  if (!stat.isFile()) throw new SvcError(422, 'source_not_file', 'Not a regular file.');
-  if (stat.size > limit) throw new SvcError(413, 'file_too_large', `A Library file may have at most ${limit} bytes.`);
+  if (!stat.isFile()) throw new SvcError(422, 'source_not_file', 'Not a regular file (a folder?); name the files to import one by one.');
+  if (stat.size > limit) throw new SvcError(413, 'file_too_large', `A Library file may have at most ${limit} bytes; split it or import a smaller version.`);
   return fs.readFileSync(file);
 }
 
@@ -62,6 +62,8 @@ export async function runImport(ctx: Context, io: Io, files: string[], documentI
   }
   const vault = libraryStatus(ctx).vault;
   if (!vault) throw vaultNotConfigured();
+  // A paper that does not exist would refuse every file alike: refuse the selection once, before any import.
+  if (documentId !== undefined) requireDocument(ctx, documentId);
   const progress = drawsOnTerminal(io) && files.length > 1;
   const results: Outcome[] = [];
   for (const [i, file] of files.entries()) {

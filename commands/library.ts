@@ -10,13 +10,15 @@ import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText, resolveFileId } from '../src/library/index.js';
 import { DEFAULT_LIMITS } from '../src/library/limits.js';
-import { vaultNotConfigured } from '../src/library/reasons.js';
+import { vaultExists, vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { withContext } from './lib/context.js';
 import { idArg, intFlag, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
+import { writeOutputFile } from './lib/output-file.js';
+import { sha256Hex } from '../src/answers/canonical-json.js';
 import { count } from './lib/words.js';
 
 /** A file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
@@ -33,9 +35,24 @@ const CLI_WORDING: Record<string, string> = {
   parent_not_directory: 'The <folder> given to `svc library init` is a file, not a folder.',
   parent_not_writable: 'svc may not create its vault folder inside the <folder> given to `svc library init`.',
   file_not_found: 'No such file in the Library; `svc library list` shows the ID and FILE_ID of each.',
+  vault_exists: 'A vault is already configured and its root cannot be switched; `svc library status` names it, and it keeps every file.',
+  not_text: 'Only TXT and MD files have a text read; this file is a PDF. Read its pages with `svc evidence read PROJECT FILE --page N` (add it to a project with `svc evidence add`).',
+};
+
+/** What a person does about each kind of problem `check` finds (svc-library(1), WHEN IMPORTS ARE BLOCKED). */
+const FIX: Record<string, string> = {
+  lock_present: 'make sure no svc import is running, then delete .svc-import.lock in the vault folder.',
+  temp_leftover: 'move the named files out of the vault folder (and remove their empty folders), then import them again.',
+  orphan: 'move the named files out of the vault folder (and remove their empty folders), then import them again.',
+  missing: 'restore the named files from a backup; svc never rewrites a retained file.',
+  size_mismatch: 'restore the named files from a backup; svc never rewrites a retained file.',
+  hash_mismatch: 'restore the named files from a backup; svc never rewrites a retained file.',
+  unsafe: 'replace each named link, hard-linked or special file with the plain file.',
 };
 
 function inCliWords(err: unknown): unknown {
+  // A version_id given for a file already names the file it belongs to: keep that message.
+  if (err instanceof SvcError && err.extra.version_id !== undefined) return err;
   if (err instanceof SvcError && CLI_WORDING[err.reason]) return new SvcError(err.status, err.reason, CLI_WORDING[err.reason]!, err.extra);
   return err;
 }
@@ -72,6 +89,9 @@ export function register(program: Command, io: Io): void {
   library.command('init').description('create the vault as a new folder svc-library-<uuid> inside <folder> (made first when missing)')
     .argument('<folder>', 'where the vault folder goes, e.g. ~/Papers').action(action(async (ctx, parent: string) => {
       const folder = path.resolve(parent);
+      // Refused before making the folder: a second init leaves nothing behind.
+      const configured = libraryStatus(ctx).vault;
+      if (configured) throw vaultExists(configured.vault_id);
       if (!fs.existsSync(folder)) {
         fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
         io.err(`Created ${folder}`);
@@ -90,7 +110,8 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
       const flags = { q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) };
       const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), ...flags });
-      emit(io, page, () => table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])]));
+      const none = opts.q !== undefined ? `No file name contains "${opts.q}".` : 'No files yet; import some with `svc library import FILE...`.';
+      emit(io, page, () => (page.items.length === 0 && !flags.beforeId ? none : table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])])));
       if (page.has_more && !io.json) io.err(`more: svc library list --through ${page.through_id} --before ${page.next_before_id}`);
     }));
 
@@ -115,12 +136,14 @@ export function register(program: Command, io: Io): void {
       emit(io, envelope, () => envelope.text);
     }));
 
-  library.command('export').description('the inventory (JSON): files, digests, relative paths and paper ids').option('-o, --output <file>', 'write it to this file')
-    .action(action((ctx, opts: { output?: string }) => {
+  library.command('export').description('the inventory (JSON): files, digests, relative paths and paper ids').option('-o, --output <file>', 'write it to this file (mode 0600)')
+    .option('--force', 'replace an existing output file')
+    .action(action((ctx, opts: { output?: string; force?: boolean }) => {
       const envelope = exportInventory(ctx, { expectedVaultId: vaultId(ctx) });
       if (!opts.output) return emit(io, envelope, () => envelope.text);
-      fs.writeFileSync(opts.output, envelope.text);
-      emit(io, { output: path.resolve(opts.output), bytes: Buffer.byteLength(envelope.text) }, () => `Wrote ${opts.output}`);
+      const output = writeOutputFile(opts.output, envelope.text, { force: opts.force, existsHint: 'add --force to replace it' });
+      const r = { output, bytes: Buffer.byteLength(envelope.text), file_count: (JSON.parse(envelope.text) as { file_count: number }).file_count, sha256: sha256Hex(envelope.text) };
+      emit(io, r, () => `Wrote ${opts.output} (${count(r.file_count, 'file')}, ${count(r.bytes, 'byte')}, sha256 ${r.sha256})`);
     }));
 
   library.command('check').description('verify every retained file (size and SHA-256) and list what is wrong; changes nothing')
@@ -129,6 +152,7 @@ export function register(program: Command, io: Io): void {
       emit(io, report, () => [`${count(report.files_checked, 'file')} checked${report.ok ? ': all as recorded' : ''}`, ...report.problems.map((p) => `${p.kind}: ${p.message}`)].join('\n'));
       if (report.ok) return;
       io.err(`svc: ${count(report.problems.length, 'problem')} found in the vault; nothing was changed.`);
+      for (const fix of new Set(report.problems.map((p) => FIX[p.kind]))) io.err(`To fix: ${fix}`);
       io.exitCode = EXIT.conflict;
     }));
 }

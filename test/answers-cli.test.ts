@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runCli } from './_setup.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
+import { FrameTracker } from '../commands/lib/answer-frames.js';
 
 let s: AnswerServer;
 let env: Record<string, string | undefined>;
@@ -52,6 +53,7 @@ test('preview refusals from the server keep their exit codes', async () => {
   assert.ok(JSON.parse(r.stdout).error);
   const stale = await runCli(['--json', ...previewArgs(), '--revision', '999'], { env });
   assert.is(stale.code, 4, stale.stdout);
+  assert.match(JSON.parse(stale.stdout).message, /it is at revision \d+ now, not the --revision given/);
 });
 
 test('usage errors exit 2 before any server call', async () => {
@@ -115,6 +117,10 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
     assert.is(h.code, 0, h.stderr);
     assert.match(fs.readFileSync(html, 'utf8'), /^<!DOCTYPE html>/i);
 
+    const wrongSha = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', 'b'.repeat(64), '--yes'], { env });
+    assert.is(wrongSha.code, 4);
+    assert.match(wrongSha.stderr, /--sha is not the request hash of this preview; copy the `svc answer send` line/);
+
     model.behaviour = 'bad_citation';
     const q = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'again'], { env })).stdout);
     const failed = await runCli(['--json', 'answer', 'send', s.projectId, q.preview_id, '--sha', q.request_sha256, '--yes'], { env });
@@ -134,6 +140,94 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
     model.behaviour = 'valid';
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('send follows the run with each frame\'s state on stderr; show names each cited source and its quote', async () => {
+  const p = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'frames please'], { env })).stdout);
+  const sent = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+  assert.is(sent.code, 0, sent.stderr);
+  assert.match(sent.stderr, /^#1 snapshot: admitted/m);
+  assert.match(sent.stderr, /^#\d+ progress: running · request_sent$/m);
+  assert.match(sent.stderr, /^#\d+ partial: running · \d+ characters of model text so far$/m);
+  assert.match(sent.stderr, /^#\d+ report: running · tokens in 321, out 45/m);
+  assert.match(sent.stderr, /^#\d+ terminal: succeeded$/m);
+  const id = /^Answer ([0-9a-f-]{36}): succeeded$/m.exec(sent.stdout)![1]!;
+  const late = await runCli(['answer', 'watch', s.projectId, id], { env });
+  assert.is(late.code, 4);
+  assert.match(late.stderr, /`svc answer show PROJECT ANSWER` prints an answer that has ended/);
+  const shown = await runCli(['answer', 'show', s.projectId, id], { env });
+  assert.is(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /^  S01  notes\.txt: text logical page 1 of 1, whole page$/m);
+  assert.match(shown.stdout, /^    cites S01 \(notes\.txt p\.1\) \[0, 12\): “Alpha beta g”$/m);
+  assert.match(shown.stdout, /frames please/);
+  assert.match(shown.stdout, /model gpt-test-0001 \(as reported\)/);
+});
+
+test('frames of another answer, runtime or an old sequence are rejected', () => {
+  const expected = { answer_id: UUID, project_id: s.projectId, vault_id: s.vaultId, runtime_id: s.runtimeId };
+  const frame = (over: Record<string, unknown> = {}) => ({ sequence: 1, type: 'progress', ...expected, request_sha256: 'a'.repeat(64), data: { state: 'running', stage: 'started' }, ...over });
+  const t = new FrameTracker(expected);
+  assert.is(t.take('progress', frame()), '#1 progress: running · started');
+  assert.is(t.statusLine(), 'running (started) · 0 characters', 'what a terminal redraws');
+  assert.throws(() => new FrameTracker(expected).take('progress', frame({ runtime_id: '22222222-2222-4333-8444-555555555555' })), (e: any) => e.reason === 'stale_frame');
+  assert.throws(() => new FrameTracker(expected).take('progress', frame({ answer_id: '22222222-2222-4333-8444-555555555555' })), (e: any) => e.reason === 'stale_frame');
+  assert.throws(() => t.take('progress', frame()), (e: any) => e.reason === 'stale_frame', 'a repeated sequence');
+  assert.throws(() => t.take('progress', frame({ sequence: 2, request_sha256: 'b'.repeat(64) })), (e: any) => e.reason === 'stale_frame', 'another request');
+  assert.is(t.take('terminal', frame({ sequence: 3, data: { state: 'failed', error: { reason: 'output_invalid', message: 'bad' } } })), '#3 terminal: failed · output_invalid: bad');
+  assert.ok(t.ended);
+});
+
+test('--select takes the Library ID too; an API runtime without --model asks for the provider default, shown in the preview', async () => {
+  const id = String(s.files.paper!.id);
+  const r = await runCli(['answer', 'preview', s.projectId, '--select', `${id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'openai'], { env });
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /api_key openai model gpt-4o-mini/);
+  assert.ok(r.stdout.includes(`paper.pdf  ${s.files.paper!.file_id} version ${s.files.paper!.version_id}`), r.stdout);
+});
+
+test('connection flags are checked before the server, naming the flag and what is allowed', async () => {
+  const noServer = { ...env, SVC_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nosrv-')) };
+  const base = ['answer', 'preview', s.projectId, '--select', `${UUID}:1`, '--instruction', 'Q'];
+  const cases: [string[], RegExp][] = [
+    [['--runtime', 'agent_cli', '--provider', 'claude'], /--runtime agent_cli takes --provider agent_code/],
+    [['--runtime', 'api_key', '--provider', 'nope'], /--provider for --runtime api_key must be one of openai, /],
+    [['--runtime', 'api_key', '--provider', 'openai', '--effort', 'high'], /--effort is for --runtime agent_cli only/],
+    [['--runtime', 'agent_cli', '--provider', 'agent_code', '--effort', 'huge'], /--effort must be one of low, /],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await runCli([...base, ...flags], { env: noServer });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, message);
+    assert.not.match(r.stderr, /choices\./);
+  }
+});
+
+test('an image-only page or a note of an unselected file refuses the preview naming the file or note and what to do', async () => {
+  const page3 = await runCli([...previewArgs().slice(0, 3), '--select', `${s.files.paper!.file_id}:3`, ...previewArgs().slice(5)], { env });
+  assert.is(page3.code, 4, page3.stderr);
+  assert.match(page3.stderr, /Page 3 of paper\.pdf has no extractable text .*Leave that page out of the selection\./);
+  const noteId = await s.note(s.files.paper!, 'on the paper');
+  const note = await runCli([...previewArgs(), '--note', String(noteId)], { env });
+  assert.is(note.code, 4, note.stderr);
+  assert.ok(note.stderr.includes(`Note ${noteId} is on file ${s.files.paper!.file_id}, which is not selected`), note.stderr);
+});
+
+test('a selected passage note with an empty body says how to give it one', async () => {
+  const added = await runCli(['--json', 'evidence', 'note', 'add', s.projectId, s.files.text!.file_id, '--start', '0', '--end', '5'], { env });
+  assert.is(added.code, 0, added.stderr);
+  const id = JSON.parse(added.stdout).note.note_id;
+  const r = await runCli([...previewArgs(), '--note', String(id)], { env });
+  assert.is(r.code, 2, r.stderr);
+  assert.ok(r.stderr.includes(`give it one with \`svc evidence note edit PROJECT ${id} --body TEXT\`, or leave out --note ${id}`), r.stderr);
+});
+
+test('a project with no answers says how to prepare one', async () => {
+  const empty = (await s.project('No answers')).project_id;
+  const r = await runCli(['answer', 'list', empty], { env });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^No answers yet; \`svc answer preview ${empty} --select FILE:PAGE`, 'm'));
+  const j = JSON.parse((await runCli(['--json', 'answer', 'list', empty], { env })).stdout);
+  assert.equal(j.answers, []);
 });
 
 test('no server: exit 1 with the reason', async () => {

@@ -30,6 +30,27 @@ test.before(async () => {
 });
 test.after(() => dirs.cleanup());
 
+test('without a vault, evidence commands say how to make one in command-line words', async () => {
+  const other = tempDirs();
+  try {
+    const r = await runCli(['evidence', 'list'], { env: other.env });
+    assert.is(r.code, 3);
+    assert.match(r.stderr, /No Library vault yet: create one with `svc library init <folder>`/);
+    assert.not.match(r.stderr, /POST \/api/);
+  } finally {
+    other.cleanup();
+  }
+});
+
+test('empty states say what to do next', async () => {
+  const none = await svc('evidence', 'list');
+  assert.is(none.code, 0);
+  assert.match(none.stdout, /^No evidence projects yet; create one with `svc evidence new NAME`\.$/m);
+  const empty = (await json('evidence', 'new', 'Empty')).project.project_id;
+  const shown = await svc('evidence', 'show', empty);
+  assert.match(shown.stdout, new RegExp(`No files yet; add one with \`svc evidence add ${empty} FILE\``));
+});
+
 test('new, add (repeat is a no-op), show', async () => {
   project = (await json('evidence', 'new', 'CLI project')).project.project_id;
   assert.is((await json('evidence', 'add', project, txt)).changed, true);
@@ -95,6 +116,93 @@ test('bundle writes a verified ZIP and never overwrites', async () => {
   const again = await svc('evidence', 'bundle', project, txt, '-o', out);
   assert.is(again.code, 2);
   assert.match(again.stderr, /already exists/);
+});
+
+test('files are named by the ID or FILE_ID of `svc library list`; a version_id or a non-member says what to use', async () => {
+  const rows = (await json('library', 'list')).items;
+  const pdfRow = rows.find((f: any) => f.file_id === pdf);
+  const byId = await json('evidence', 'read', project, String(pdfRow.id));
+  assert.is(byId.file_id, pdf, 'the ID column names the same file');
+  const other = (await json('evidence', 'new', 'Second')).project.project_id;
+  const added = await json('evidence', 'add', other, String(pdfRow.id));
+  assert.is(added.file_id, pdf);
+  const note = await json('evidence', 'note', 'add', other, String(pdfRow.id), '--body', 'by id');
+  assert.is(note.note.file_id, pdf);
+  const notes = await json('evidence', 'notes', other, '--file', String(pdfRow.id));
+  assert.is(notes.items.length, 1);
+  const version = await svc('evidence', 'read', project, pdfRow.version_id);
+  assert.is(version.code, 3);
+  assert.ok(version.stderr.includes(`is the version_id of b.pdf, not a file_id; name the file by its file_id ${pdf}`), version.stderr);
+  const word = await svc('evidence', 'add', project, 'paper');
+  assert.is(word.code, 2);
+  assert.match(word.stderr, /the ID \(a number\) or FILE_ID/);
+  const txtRow = rows.find((f: any) => f.file_id === txt);
+  const outside = await svc('evidence', 'read', other, String(txtRow.id));
+  assert.is(outside.code, 4);
+  assert.match(outside.stderr, /not in this project; add it with `svc evidence add PROJECT FILE`/);
+});
+
+test('an image-only page reads as plainly no text, exit 0; a passage on it is refused saying a plain note can be made', async () => {
+  fs.writeFileSync(path.join(dirs.root, 'scan.pdf'), makePdf(['Text page', { image: true }]));
+  const imported = await json('library', 'import', path.join(dirs.root, 'scan.pdf'));
+  const scan = imported.results[0].file_id;
+  await json('evidence', 'add', project, scan);
+  const r = await svc('evidence', 'read', project, scan, '--page', '2');
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /· no_text ·/);
+  assert.match(r.stdout, /No text could be extracted from this page \(an image-only or scanned page\?\)\. That is not evidence the page is empty/);
+  assert.not.match(r.stdout, /\[0, 0\)/);
+  const j = JSON.parse((await svc('--json', 'evidence', 'read', project, scan, '--page', '2')).stdout);
+  assert.is(j.status, 'no_text');
+  const passage = await svc('evidence', 'note', 'add', project, scan, '--page', '2', '--start', '0', '--end', '1');
+  assert.is(passage.code, 4);
+  assert.match(passage.stderr, /no extractable text .*a plain note \(no anchor\) can be/);
+  fs.writeFileSync(path.join(dirs.root, 'locked.pdf'), makePdf(['secret'], { encrypt: true }));
+  const locked = (await json('library', 'import', path.join(dirs.root, 'locked.pdf'))).results[0].file_id;
+  await json('evidence', 'add', project, locked);
+  const enc = await svc('evidence', 'read', project, locked);
+  assert.is(enc.code, 1);
+  assert.match(enc.stdout, /· unsupported \(encrypted\) ·/);
+  assert.match(enc.stdout, /save an unencrypted copy \(e\.g\. print to PDF\) and import that/);
+  const encNote = await svc('evidence', 'note', 'add', project, locked, '--start', '0', '--end', '2');
+  assert.is(encNote.code, 4);
+  assert.match(encNote.stderr, /could not be read \(unsupported: encrypted\), so no passage can be anchored on it; `svc evidence read PROJECT FILE --page N` says why/);
+  const past = await svc('evidence', 'read', project, scan, '--page', '3');
+  assert.is(past.code, 2);
+  assert.match(past.stderr, /The file has 2 pages; ask for a page from 1 to 2\./);
+});
+
+test('revision conflicts are worded with the flags and the command that shows the current state', async () => {
+  const stale = await svc('evidence', 'rename', project, 'Other', '--revision', '1');
+  assert.is(stale.code, 4);
+  assert.match(stale.stderr, /it is at revision \d+ now/);
+  assert.match(stale.stderr, /svc evidence show PROJECT/);
+  assert.not.match(stale.stderr, /expected_revision/);
+  const plain = await json('evidence', 'note', 'add', project, txt, '--body', 'one');
+  await json('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'two');
+  const noteStale = await svc('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'three', '--note-revision', '1');
+  assert.is(noteStale.code, 4);
+  assert.match(noteStale.stderr, /at revision 2 now, not the --note-revision given/);
+});
+
+test('bundle -o into a missing folder names that folder, not an internal spool path', async () => {
+  const r = await svc('evidence', 'bundle', project, txt, '-o', path.join(dirs.root, 'nope', 'b.zip'));
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /its folder does not exist/);
+  assert.not.match(r.stderr, /spool|ENOENT/);
+  const out = path.join(dirs.root, 'mode.zip');
+  const written = await svc('evidence', 'bundle', project, txt, '-o', out);
+  assert.is(written.code, 0);
+  assert.match(written.stdout, /metadata only: the file bytes were not checked \(--files includes and verifies them\)/);
+  assert.is(fs.statSync(out).mode & 0o777, 0o600);
+});
+
+test('--help says where each id comes from', async () => {
+  const read = await svc('evidence', 'read', '--help');
+  assert.match(read.stdout + read.stderr, /project\s+the PROJECT_ID `svc evidence list` prints/);
+  assert.match(read.stdout + read.stderr, /file\s+the ID or FILE_ID `svc library list` prints/);
+  const show = await svc('answer', 'show', '--help');
+  assert.match(show.stdout + show.stderr, /answer_id\s+the ANSWER_ID `svc answer list PROJECT` prints/);
 });
 
 test('evidence has a man page', () => {

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
@@ -137,6 +138,63 @@ test('list, show, link, text and export', async () => {
   assert.not.ok(fs.readFileSync(out, 'utf8').includes(parent));
 });
 
+test('a second init is refused before it makes any folder', async () => {
+  const fresh = path.join(dirs.root, 'not-yet');
+  const r = await svc('library', 'init', fresh);
+  assert.is(r.code, 4);
+  assert.match(r.stderr, /svc library status/);
+  assert.not.ok(fs.existsSync(fresh), 'the refused init left no folder behind');
+});
+
+test('refusals say what to do next', async () => {
+  fs.writeFileSync(path.join(src, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+  fs.writeFileSync(path.join(src, 'page.pdf'), '<html>not a pdf</html>');
+  const r = await svc('--json', 'library', 'import', path.join(src, 'latin1.txt'), path.join(src, 'page.pdf'), src, path.join(src, 'absent.txt'));
+  const why = Object.fromEntries(JSON.parse(r.stdout).results.map((x: any) => [x.reason, x.message]));
+  assert.match(why.not_utf8, /save it as UTF-8/);
+  assert.match(why.pdf_envelope_missing, /not a PDF .*import that/);
+  assert.match(why.source_not_file, /a folder\?/);
+  assert.match(why.source_missing, /check the path/);
+  const noPaper = await svc('library', 'import', path.join(src, 'a.txt'), path.join(src, 'paper.pdf'), '--document', '987654');
+  assert.is(noPaper.code, 3);
+  assert.is(noPaper.stdout, '', 'refused once, before any file');
+  assert.match(noPaper.stderr, /No paper with id 987654; `svc explore` lists the papers in the corpus\./);
+  const pdf = JSON.parse((await svc('--json', 'library', 'list', '--q', 'paper.pdf')).stdout).items[0];
+  assert.match((await svc('library', 'list', '--q', 'no-such-name')).stdout, /^No file name contains "no-such-name"\.$/m);
+  const text = await svc('library', 'text', pdf.file_id);
+  assert.is(text.code, 2);
+  assert.match(text.stderr, /svc evidence read PROJECT FILE --page N/);
+  const version = await svc('library', 'show', pdf.version_id);
+  assert.is(version.code, 3);
+  assert.ok(version.stderr.includes(`is the version_id of paper.pdf, not a file_id; name the file by its file_id ${pdf.file_id}`), version.stderr);
+});
+
+test('export -o: a 0600 file, never over an existing one without --force, never through a link; a missing folder is said plainly', async () => {
+  const out = path.join(dirs.root, 'inv-out.json');
+  const first = await svc('library', 'export', '-o', out);
+  assert.is(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^Wrote .*inv-out\.json \([\d,]+ files?, [\d,]+ bytes?, sha256 [0-9a-f]{64}\)$/m);
+  assert.is(fs.statSync(out).mode & 0o777, 0o600);
+  fs.writeFileSync(out, 'keep');
+  const again = await svc('--json', 'library', 'export', '-o', out);
+  assert.is(again.code, 2);
+  assert.is(JSON.parse(again.stdout).error, 'output_exists');
+  assert.match(JSON.parse(again.stdout).message, /--force/);
+  assert.is(fs.readFileSync(out, 'utf8'), 'keep');
+  const forced = JSON.parse((await svc('--json', 'library', 'export', '-o', out, '--force')).stdout);
+  assert.is(forced.sha256, crypto.createHash('sha256').update(fs.readFileSync(out)).digest('hex'));
+  assert.is(JSON.parse(fs.readFileSync(out, 'utf8')).file_count, forced.file_count);
+  const link = path.join(dirs.root, 'inv-link.json');
+  fs.symlinkSync(path.join(dirs.root, 'elsewhere.json'), link);
+  const through = await svc('library', 'export', '-o', link, '--force');
+  assert.is(through.code, 2);
+  assert.not.ok(fs.existsSync(path.join(dirs.root, 'elsewhere.json')), 'nothing written through the link');
+  const nowhere = await svc('library', 'export', '-o', path.join(dirs.root, 'no', 'such', 'x.json'));
+  assert.is(nowhere.code, 2);
+  assert.match(nowhere.stderr, /its folder does not exist/);
+  assert.not.match(nowhere.stderr, /ENOENT/);
+});
+
 test('check: exit 0 when clean; problems listed with exit 4, one JSON document, nothing changed', async () => {
   const clean = await svc('library', 'check');
   assert.is(clean.code, 0, clean.stderr);
@@ -151,6 +209,7 @@ test('check: exit 0 when clean; problems listed with exit 4, one JSON document, 
   assert.is(report.ok, false);
   assert.equal(report.problems.map((p: any) => [p.kind, p.path]), [['orphan', 'files/11111111-1111-4111-8111-111111111111/stray.pdf']]);
   assert.ok(fs.existsSync(path.join(orphanDir, 'stray.pdf')), 'check removes nothing');
+  assert.match(r.stderr, /^To fix: move the named files out of the vault folder/m);
   const blocked = await svc('library', 'import', path.join(src, 'many-0.txt'));
   assert.match(blocked.stdout, /import_blocked_orphans/);
   fs.rmSync(orphanDir, { recursive: true });

@@ -122,9 +122,10 @@ test('evidence and answer: a project or file given by the wrong kind of id says 
   const project = await svc('evidence', 'show', '1');
   assert.is(project.code, 2);
   assert.match(project.stderr, /project must be a canonical lowercase UUID \(the PROJECT_ID column of `svc evidence list`\), not "1"/);
-  const file = await svc('evidence', 'add', '935a0896-d2d7-4453-9be4-2f72ee1a6f4b', '1');
+  // A file may be given by either id `svc library list` prints (the ID number or the FILE_ID); anything else says so.
+  const file = await svc('evidence', 'add', '935a0896-d2d7-4453-9be4-2f72ee1a6f4b', 'paper.pdf');
   assert.is(file.code, 2);
-  assert.match(file.stderr, /file_id must be a canonical lowercase UUID \(the FILE_ID column of `svc library list`\)/);
+  assert.match(file.stderr, /file must be the ID \(a number\) or FILE_ID \(a canonical lowercase UUID\) that `svc library list` prints/);
   const answer = await svc('answer', 'list', 'Soil');
   assert.is(answer.code, 2);
   assert.match(answer.stderr, /PROJECT_ID column of `svc evidence list`/);

@@ -9,11 +9,14 @@
 import { locateServer, type ServerHandle } from '../../src/client/discover.js';
 import type { Context } from '../../src/context.js';
 import { SvcError } from '../../src/errors.js';
+import { resolveFileId } from '../../src/library/index.js';
 
 export interface AnswerClient {
   server: ServerHandle;
   vaultId: string;
   runtimeId: string;
+  /** The file_id of a Library file named by its ID (the number `svc library list` prints) or its file_id. */
+  fileIdOf(ref: string): string;
   json(method: string, path: string, body?: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   bytes(path: string): Promise<{ bytes: Buffer; headers: Headers }>;
   events(path: string, signal: AbortSignal): AsyncGenerator<{ event: string; id: string | null; data: unknown }>;
@@ -63,6 +66,7 @@ export async function connectAnswers(ctx: Context): Promise<AnswerClient> {
     server,
     vaultId,
     runtimeId: health.identity.runtime_id,
+    fileIdOf: (ref) => resolveFileId(ctx, vaultId, ref),
     json: async (method, path, body) => (await send(method, path, lib, body)).json(),
     async bytes(path) {
       const response = await send('GET', path, lib);

@@ -40,15 +40,25 @@ export function previewText(p: PreviewView): string {
 export function answerText(a: AnswerView): string {
   const out = [`Answer ${a.answer_id}: ${a.state}`, `  request ${a.request_sha256}, mode ${a.request.mode}, ${a.request.sources.length} source(s), ${a.request.notes.length} note(s)`, `  created ${a.created_at_utc}${a.finished_at_utc ? `, finished ${a.finished_at_utc}` : ''}`];
   if (a.error) out.push(`  error ${a.error.reason}: ${a.error.message}`);
+  if (a.reported_model) out.push(`  model ${a.reported_model.model} (as reported)`);
   if (a.usage.provenance === 'reported') out.push(`  tokens in ${a.usage.input_tokens ?? '?'}, out ${a.usage.output_tokens ?? '?'} (reported; billing unknown)`);
+  // What each source id stands for, so a citation names its file, page and range.
+  const sources = new Map(a.request.sources.map((s) => [s.source_id, s]));
+  out.push('', 'Instruction:', indent(a.request.instruction));
+  out.push('', 'Sources:', ...a.request.sources.map((s) => `  ${s.source_id}  ${s.filename}: ${selectionLabel(s)}`));
   const result = validatedResult(a);
   if (result) {
-    out.push('', `Status: ${result.status}`);
+    out.push('', `Status: ${result.status} (a citation shows that its quote is the selected text, not that it supports the claim)`);
     for (const s of result.sections) {
       out.push('', `== ${s.kind}${s.title ? `: ${s.title}` : ''}`);
       for (const item of s.items) {
         out.push(`- [${item.kind}] ${item.text}`);
-        if ('citations' in item) for (const c of item.citations) out.push(`    ${c.source_id} [${c.start}, ${c.end}): “${c.quote}”`);
+        if ('citations' in item) {
+          for (const c of item.citations) {
+            const s = sources.get(c.source_id);
+            out.push(`    cites ${c.source_id}${s ? ` (${s.filename} p.${s.page})` : ''} [${c.start}, ${c.end}): “${c.quote}”`);
+          }
+        }
         if ('note_ids' in item) out.push(`    notes ${item.note_ids.join(', ')}`);
       }
     }
@@ -60,6 +70,7 @@ export function answerText(a: AnswerView): string {
   return out.join('\n');
 }
 
-export function historyText(page: AnswerPage): string {
+export function historyText(page: AnswerPage, project: string): string {
+  if (page.answers.length === 0 && page.total === 0) return `No answers yet; \`svc answer preview ${project} --select FILE:PAGE --instruction TEXT --runtime api_key --provider ID\` prepares one to read before sending.`;
   return table([['ANSWER_ID', 'STATE', 'MODE', 'SOURCES', 'CREATED'], ...page.answers.map((a) => [a.answer_id, a.state, a.mode, String(a.source_count), a.created_at_utc])]);
 }

@@ -1,23 +1,19 @@
 /**
  * Following one answer's events (the server's one owned subscriber). On a
- * terminal a spinner line on stderr shows the state and how much text came;
- * piped, one line per frame on stderr. Ctrl-C disconnects, which the server
- * treats as a cancel, and the command also asks for the cancel explicitly.
- * At the end the saved answer is printed (stdout), exit 1 unless succeeded.
+ * terminal a spinner line on stderr shows the state, the stage and how much
+ * text came; piped, one line per frame on stderr (`#3 progress: running ·
+ * request_sent`). Frames of another answer, request, project, vault or
+ * runtime are rejected. Ctrl-C disconnects, which the server treats as a
+ * cancel, and the command also asks for the cancel explicitly. At the end the
+ * saved answer is printed (stdout), exit 1 unless succeeded.
  */
-import { TERMINAL_STATES, type AnswerState, type AnswerView } from '../../src/answers/types.js';
+import type { AnswerView } from '../../src/answers/types.js';
 import type { AnswerClient } from './answer-client.js';
+import { FrameTracker } from './answer-frames.js';
 import { answerText } from './answer-format.js';
 import { drawsOnTerminal, emit, type Io } from './io.js';
 
 const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-function stateOf(data: unknown): AnswerState | undefined {
-  if (!data || typeof data !== 'object') return undefined;
-  const d = data as { state?: unknown; answer?: { state?: unknown } };
-  const state = typeof d.state === 'string' ? d.state : typeof d.answer?.state === 'string' ? d.answer.state : undefined;
-  return state as AnswerState | undefined;
-}
 
 export async function followAnswer(c: AnswerClient, io: Io, projectPath: string, answerId: string): Promise<void> {
   const controller = new AbortController();
@@ -29,18 +25,15 @@ export async function followAnswer(c: AnswerClient, io: Io, projectPath: string,
   process.once('SIGINT', onSigint);
   const tty = drawsOnTerminal(io);
   let frame = 0;
-  let state: string = 'admitted';
-  let textLength = 0;
+  const projectId = projectPath.slice(projectPath.lastIndexOf('/') + 1);
+  const tracker = new FrameTracker({ answer_id: answerId, project_id: projectId, vault_id: c.vaultId, runtime_id: c.runtimeId });
   const q = new URLSearchParams({ expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId });
   try {
     for await (const f of c.events(`${projectPath}/answers/${answerId}/events?${q}`, controller.signal)) {
-      state = stateOf(f.data) ?? state;
-      const partial = (f.data as { partial_text?: unknown; text?: unknown } | null);
-      if (typeof partial?.partial_text === 'string') textLength = partial.partial_text.length;
-      else if (f.event === 'partial' && typeof partial?.text === 'string') textLength += partial.text.length;
-      if (tty) process.stderr.write(`\r\x1b[2K${SPIN[frame++ % SPIN.length]} ${state} · ${textLength} characters`);
-      else io.err(`${f.id ?? '-'} ${f.event} ${state}`);
-      if (TERMINAL_STATES.has(state as AnswerState)) break;
+      const line = tracker.take(f.event, f.data);
+      if (tty) process.stderr.write(`\r\x1b[2K${SPIN[frame++ % SPIN.length]} ${tracker.statusLine()}`);
+      else io.err(line);
+      if (tracker.ended) break;
     }
   } catch (err) {
     if (!interrupted) throw err;

@@ -6,13 +6,26 @@ type Page = {
   extraction_contract: string; text: string | null; page_sha256: string | null; codepoint_length: number | null;
 };
 
+/** What a person can do about a page that was not read, by its status. */
+const NEXT: Record<string, string> = {
+  unsupported: 'svc reads no encrypted PDF (not even with an empty password): save an unencrypted copy (e.g. print to PDF) and import that.',
+  malformed: 'The PDF did not parse cleanly: re-save it (e.g. print to PDF) and import the new copy.',
+  limit_exceeded: 'It is over a reader limit (LIMITS in svc-evidence(1)); read it in a desktop viewer, or import a smaller copy.',
+  timeout: 'Try again; if the page keeps timing out, re-save the PDF and import the new copy.',
+  unavailable: 'Run `svc library check` to see whether the retained file is missing or changed.',
+};
+
 /**
  * A page with the codepoint offsets a passage note needs: each line as
  * `[start, end)` in Unicode codepoints of the page text (end exclusive).
  */
 export function pageText(p: Page): string {
   const head = `page ${p.requested_page} of ${p.page_count ?? '?'} (${p.page_basis}) · ${p.status}${p.reason ? ` (${p.reason})` : ''} · ${p.extraction_contract}`;
-  if (p.text === null) return `${head}\n${p.message ?? 'No text.'}`;
+  if (p.text === null) return [head, p.message ?? 'No text.', NEXT[p.status]].filter(Boolean).join('\n');
+  if (p.status === 'no_text' || p.text === '') {
+    // Said plainly rather than an empty [0, 0) line: nothing to quote, and no claim that the page is blank.
+    return `${head}\nNo text could be extracted from this page (an image-only or scanned page?). That is not evidence the page is empty; it only means no passage on it can be quoted, anchored or sent in an answer. A plain note (svc evidence note add --body) still can be.`;
+  }
   const lines: string[][] = [];
   let offset = 0;
   for (const line of p.text.split('\n')) {

@@ -15,6 +15,7 @@ const LISTED_BY: Record<string, string> = {
   project_not_found: '`svc evidence list` lists the projects',
   note_not_found: '`svc evidence notes PROJECT` lists them',
   answer_not_found: '`svc answer list PROJECT` lists them',
+  answer_not_live: '`svc answer show PROJECT ANSWER` prints an answer that has ended',
   session_not_found: '`svc assistant list` lists the conversations',
 };
 

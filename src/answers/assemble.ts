@@ -78,11 +78,11 @@ function checkShape(limits: AnswerLimits, selections: SelectionInput[]): void {
   if (pages.size > limits.distinctPages) throw reasons.selectionLimit('distinct pages', limits.distinctPages);
 }
 
-function readable(result: PageResult, fileId: string): string {
+function readable(result: PageResult, fileId: string, filename: string): string {
   if (result.status === 'extracted' && result.text !== null && result.text !== '') return result.text;
   if (result.status === 'limit_exceeded') throw reasons.selectionPageLimit(fileId, result.requested_page, result.reason);
   // An empty or no-text page (image-only) is refused like any unreadable one: nothing to cite.
-  throw reasons.selectionUnreadable(fileId, result.requested_page, result.status === 'extracted' ? 'no_text' : result.status, result.reason);
+  throw reasons.selectionUnreadable(fileId, filename, result.requested_page, result.status === 'extracted' ? 'no_text' : result.status, result.reason);
 }
 
 /**
@@ -111,7 +111,7 @@ export async function assemble(ctx: Context, limits: AnswerLimits, input: Assemb
         page = await extractPage(ctx, { vault, file, page: seg.page, signal: input.signal });
         texts.set(seg.page, page);
       }
-      const text = readable(page, file.file_id);
+      const text = readable(page, file.file_id, file.original_name);
       const length = page.codepoint_length ?? codepointLength(text);
       const [start, end] = seg.kind === 'page' ? [0, length] : [seg.start_codepoint, seg.end_codepoint];
       if (seg.kind === 'passage' && !(start >= 0 && start < end && end <= length)) throw reasons.passageOutOfRange(seg.page, length, loc);
@@ -171,7 +171,7 @@ function selectNotes(ctx: Context, limits: AnswerLimits, project: ProjectRow, fi
   return noteIds.map((id) => {
     const note = repo.note(project.id, id);
     if (!note) throw evidenceReasons.noteNotFound();
-    if (!versions.has(`${note.file_id}:${note.version_id}`)) throw reasons.noteNotSelectable(id);
+    if (!versions.has(`${note.file_id}:${note.version_id}`)) throw reasons.noteNotSelectable(id, note.file_id);
     if (note.body.trim() === '') throw reasons.noteEmpty(id);
     if (codepointLength(note.body) > limits.noteCodepoints) throw reasons.textLimit(`note ${id}`, limits.noteCodepoints, 'codepoints');
     bytes += Buffer.byteLength(note.body, 'utf8');

@@ -11,13 +11,21 @@ const e = (status: number, reason: string, message: string, extra?: Record<strin
 export const selectionInvalid = (why: string, loc: (string | number)[]) => e(422, 'selection_invalid', `The selection ${why}.`, { loc });
 export const instructionInvalid = (why: string) => e(422, 'instruction_invalid', `The instruction ${why}.`, { loc: ['body', 'instruction'] });
 export const choicesInvalid = (problems: string[]) => e(422, 'invalid_choices', `Invalid choices: ${problems.join('; ')}.`, { problems });
-export const noteNotSelectable = (noteId: number) =>
-  e(409, 'note_not_selectable', 'A selected note must belong to one of the selected file versions.', { note_id: noteId });
-export const noteEmpty = (noteId: number) => e(422, 'note_empty', 'A selected note has no text to send.', { note_id: noteId });
+export const noteNotSelectable = (noteId: number, fileId: string) =>
+  e(409, 'note_not_selectable', `Note ${noteId} is on file ${fileId}, which is not selected; select a page of that file version too, or leave the note out.`, { note_id: noteId, file_id: fileId });
+export const noteEmpty = (noteId: number) =>
+  e(422, 'note_empty', `Note ${noteId} has no text to send (a passage note with an empty body); give it a body first, or leave it out.`, { note_id: noteId });
 
 // Selection against the files
-export const selectionUnreadable = (fileId: string, page: number, status: string, reason: string | null) =>
-  e(409, 'page_unreadable', `Page ${page} of a selected file could not be read (${status}); nothing was previewed.`, { file_id: fileId, page, page_status: status, page_reason: reason });
+export const selectionUnreadable = (fileId: string, filename: string, page: number, status: string, reason: string | null) =>
+  e(
+    409,
+    'page_unreadable',
+    status === 'no_text'
+      ? `Page ${page} of ${filename} has no extractable text (no_text: an image-only or scanned page?), so nothing on it can be sent or cited; nothing was previewed. Leave that page out of the selection.`
+      : `Page ${page} of ${filename} could not be read (${status}${reason ? `: ${reason}` : ''}); nothing was previewed. Leave that page out of the selection.`,
+    { file_id: fileId, page, page_status: status, page_reason: reason },
+  );
 export const selectionPageLimit = (fileId: string, page: number, reason: string | null) =>
   e(413, 'page_limit_exceeded', `Page ${page} of a selected file exceeds a reader limit; nothing was previewed.`, { file_id: fileId, page, page_reason: reason });
 export const passageOutOfRange = (page: number, length: number, loc: (string | number)[]) =>

@@ -14,14 +14,15 @@ export const revisionConflict = (revision: number) =>
   e(409, 'revision_conflict', 'expected_revision is not the current project revision; reload the project and try again.', { revision });
 export const noteRevisionConflict = (revision: number) =>
   e(409, 'note_revision_conflict', 'expected_note_revision is not the current note revision; reload the note and try again.', { note_revision: revision });
-export const notMember = () => e(409, 'not_a_member', 'This file version is not a member of the project.');
+export const notMember = () => e(409, 'not_a_member', 'This file version is not a member of the project; add it to the project first.');
 
 // Input
 export const nameInvalid = (why: string) => e(422, 'name_invalid', `The project name ${why}.`);
 export const bodyInvalid = (why: string) => e(422, 'body_invalid', `The note body ${why}.`);
 export const kindAnchorMismatch = () => e(422, 'anchor_invalid', 'A plain note has anchor null; a passage note has an anchor.');
 export const anchorInvalid = (why: string) => e(422, 'anchor_invalid', `The passage anchor ${why}.`);
-export const pageOutOfRange = (pageCount: number) => e(422, 'page_out_of_range', `The file has ${pageCount} page(s).`, { page_count: pageCount });
+export const pageOutOfRange = (pageCount: number) =>
+  e(422, 'page_out_of_range', pageCount === 1 ? 'The file has 1 page; ask for page 1.' : `The file has ${pageCount} pages; ask for a page from 1 to ${pageCount}.`, { page_count: pageCount });
 export const representationUnsupported = () => e(422, 'representation_unsupported', 'representation=pdf reads PDF files only; text files are read as representation=text.');
 export const selectionInvalid = (why: string) => e(422, 'selection_invalid', `The bundle selection ${why}.`);
 
@@ -31,7 +32,14 @@ export const contractMismatch = (contract: string) =>
 export const pageChanged = () => e(409, 'page_hash_mismatch', 'page_sha256 is not the SHA-256 of the page text read now; read the page again.');
 export const quoteMismatch = () => e(409, 'quote_mismatch', 'The quote is not the text between start and end on this page.');
 export const pageUnreadable = (status: string, reason: string | null) =>
-  e(409, 'page_unreadable', `The page could not be read (${status}); no passage can be anchored on it.`, { page_status: status, page_reason: reason });
+  e(
+    409,
+    'page_unreadable',
+    status === 'no_text'
+      ? 'The page has no extractable text (no_text: an image-only or scanned page?), so no passage can be anchored on it; a plain note (no anchor) can be.'
+      : `The page could not be read (${status}${reason ? `: ${reason}` : ''}); no passage can be anchored on it.`,
+    { page_status: status, page_reason: reason },
+  );
 export const cancelled = () => e(499, 'cancelled', 'The request was cancelled; nothing was saved.');
 
 // Limits

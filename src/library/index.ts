@@ -6,7 +6,7 @@ export { createVault } from './vault.js';
 export { checkImportTarget, importFile, type ImportReceipt, type ImportRequest } from './import.js';
 export { listFiles, type ListRequest } from './list.js';
 export { fileMetadata, openFile, resolveFileId } from './read.js';
-export { linkPaper } from './links.js';
+export { linkPaper, requireDocument } from './links.js';
 export { readText, countLines, normalizeNewlines, type TextEnvelope } from './text.js';
 export { exportInventory } from './export.js';
 export { checkLibrary, type CheckReport } from './check.js';

@@ -22,3 +22,8 @@ export function linkPaper(ctx: Context, ref: FileRef & { documentId: number }) {
     return { version: 1 as const, vault_id: vault.vault_id, file_id: row.file_id, version_id: row.version_id, created, link: linkView(link) };
   });
 }
+
+/** Refuse a paper id that does not exist (404 document_not_found), e.g. before a whole import selection is linked to it. */
+export function requireDocument(ctx: Context, documentId: number): void {
+  if (!libraryOf(ctx).catalog().documentExists(documentId)) throw reasons.documentNotFound(documentId);
+}

@@ -36,9 +36,15 @@ export function findFile(ctx: Context, ref: FileRef): { vault: VaultRow; row: Fi
  * the row id of the ID column (what `svc library list` prints first).
  */
 export function resolveFileId(ctx: Context, expectedVaultId: string, ref: string): string {
-  if (!/^[1-9]\d{0,14}$/.test(ref)) return ref;
   const lib = libraryOf(ctx);
-  const row = lib.catalog().byRowId(requireVault(lib, expectedVaultId).vault_id, Number(ref));
+  const vaultId = requireVault(lib, expectedVaultId).vault_id;
+  if (!/^[1-9]\d{0,14}$/.test(ref)) {
+    // A version_id copied from a VERSION_ID column is the commonest wrong UUID: name the file it belongs to.
+    const version = lib.catalog().byFileId(vaultId, ref) ? undefined : lib.catalog().byVersionId(vaultId, ref);
+    if (version) throw reasons.versionNotFile(version.version_id, version.file_id, version.original_name);
+    return ref;
+  }
+  const row = lib.catalog().byRowId(vaultId, Number(ref));
   if (!row) throw reasons.fileNotFound();
   return row.file_id;
 }

@@ -60,6 +60,7 @@ function prepare(db: Database) {
     bySha: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND sha256 = ?`),
     byFileId: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND file_id = ?`),
     byRowId: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND id = ?`),
+    byVersionId: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? AND version_id = ?`),
     all: s(`SELECT ${FILE_COLUMNS} FROM library_files WHERE vault_id = ? ORDER BY id`),
     retained: s('SELECT file_id, version_id, format, byte_size, sha256, relative_path FROM library_files WHERE vault_id = ? ORDER BY id'),
     insertFile: s(`INSERT INTO library_files (file_id, version_id, vault_id, original_name, name_fold, format, media_type, byte_size, sha256, relative_path, imported_at_utc)
@@ -82,6 +83,7 @@ function prepare(db: Database) {
     bySha: (vaultId: string, sha256: string) => q.bySha.get(vaultId, sha256) as FileRow | undefined,
     byFileId: (vaultId: string, fileId: string) => q.byFileId.get(vaultId, fileId) as FileRow | undefined,
     byRowId: (vaultId: string, id: number) => q.byRowId.get(vaultId, id) as FileRow | undefined,
+    byVersionId: (vaultId: string, versionId: string) => q.byVersionId.get(vaultId, versionId) as FileRow | undefined,
     all: (vaultId: string) => q.all.all(vaultId) as FileRow[],
     retained: (vaultId: string) => q.retained.all(vaultId) as RetainedRow[],
     insertFile: (row: NewFile) => Number(q.insertFile.run(row).lastInsertRowid),
