@@ -51,7 +51,15 @@ export const createRoutine = defineTool({
     sources: { type: 'string[]', description: 'Repository ids (list_sources).', required: true, minItems: 1, maxItems: 30 },
     schedule: { type: 'string', description: 'Cron expression, e.g. "0 6 * * 1".', required: true, maxLength: 200 },
     intent: { type: 'string', description: 'One sentence the coverage audit compares results against.', maxLength: 2000 },
-    entity: { type: 'object', description: '{profile_id, mode} to follow a watch profile.' },
+    entity: {
+      type: 'object',
+      description: 'Follow a watch profile: {profile_id, mode}; mode new_papers or retractions.',
+      schema: {
+        properties: { profile_id: { type: 'integer', minimum: 1, description: 'id from list_watch_profiles' }, mode: { type: 'string', enum: ['new_papers', 'retractions'] } },
+        required: ['profile_id', 'mode'],
+        additionalProperties: false,
+      },
+    },
     notify_on_complete: { type: 'boolean', description: 'Notify when a run completes.' },
     email_enabled: { type: 'boolean', description: 'Email the report (the email settings say where).' },
     ai_enabled: { type: 'boolean', description: 'Summarize with the AI settings.' },
@@ -70,11 +78,15 @@ export const createRoutine = defineTool({
     });
     const routine = await backend.get(`/api/routines/${(created as { id: number }).id}`);
     if (!args.entity) return { routine };
-    const catalog = (await backend.get('/api/repositories/catalog')) as { repositories?: { id: string; author_search?: boolean }[] };
-    const askable = (catalog.repositories ?? []).filter((r) => (args.sources as string[]).includes(r.id) && r.author_search);
-    return askable.length
-      ? { routine }
-      : { routine, entity_warning: `None of the named sources (${(args.sources as string[]).join(', ')}) can search by author, so no fire can ask about the followed profile; add OpenAlex, Crossref or Europe PMC.` };
+    // The catalog nests what a source can do under capabilities (null for a retired source).
+    const catalog = (await backend.get('/api/repositories/catalog')) as { repositories?: { id: string; name?: string; needs_key?: boolean; capabilities?: { author_search?: boolean } | null }[] };
+    const byAuthor = (catalog.repositories ?? []).filter((r) => r.capabilities?.author_search === true);
+    if (byAuthor.some((r) => (args.sources as string[]).includes(r.id))) return { routine };
+    const keyless = byAuthor.filter((r) => !r.needs_key && r.id !== 'orcid').map((r) => r.id);
+    return {
+      routine,
+      entity_warning: `None of the named sources (${(args.sources as string[]).join(', ')}) can search by author, so no fire can ask about the followed profile; add one that can (capabilities.author_search in list_sources), e.g. ${keyless.slice(0, 4).join(', ')}.`,
+    };
   },
 });
 
