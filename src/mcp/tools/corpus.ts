@@ -6,15 +6,20 @@ const DATE = { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}
 
 /** A paper as the tools show it: enough to cite and open, never the whole record. */
 function paperOf(p: Record<string, any>) {
-  const authors = Array.isArray(p.authors) ? p.authors.map((a: any) => (typeof a === 'string' ? a : a?.name)).filter(Boolean) : [];
+  // null when the answer carries no author list (the similar route gives none): [] would claim the paper has no authors.
+  const authors: string[] | null = Array.isArray(p.authors) ? p.authors.map((a: any) => (typeof a === 'string' ? a : a?.name)).filter(Boolean) : null;
   return {
     id: p.id ?? p.document_id,
     title: p.title,
-    authors: authors.slice(0, 10),
+    authors: authors ? authors.slice(0, 10) : null,
+    ...(authors && authors.length > 10 ? { author_count: authors.length } : {}),
     date: p.publication_date ?? p.date ?? null,
+    ...(typeof p.year === 'number' ? { year: p.year } : {}),
     source: p.source ?? p.meta_source ?? (Array.isArray(p.sources) ? p.sources[0] : null) ?? null,
     doi: p.doi ?? null,
     url: p.landing_url ?? p.url ?? (p.doi ? `https://doi.org/${p.doi}` : null),
+    // A retracted paper must not be cited as sound; the flag travels with the row when the backend gives it.
+    ...(typeof p.is_retracted === 'boolean' ? { is_retracted: p.is_retracted } : {}),
     ...(p.distance !== undefined ? { distance: p.distance } : {}),
   };
 }
@@ -22,7 +27,8 @@ function paperOf(p: Record<string, any>) {
 export const searchCorpus = defineTool({
   name: 'search_corpus',
   title: 'Search the corpus',
-  description: 'Search the papers already collected, by keyword (newest first) or semantically (nearest first). Pages by cursor; an offset is refused.',
+  description:
+    'Search the papers already collected, by keyword (newest first) or semantically (nearest first). Each paper id is a doc_id for explain_match, find_similar and get_paper_lifecycle. Pages by cursor: pass next_cursor back as cursor; has_more false (next_cursor null) is the last page. An offset is refused.',
   write: false,
   args: {
     query: { type: 'string', description: 'What to look for.', required: true, maxLength: 1000 },
@@ -32,7 +38,8 @@ export const searchCorpus = defineTool({
     date_to: DATE,
     limit: LIMIT(100),
     cursor: { type: 'string', description: 'next_cursor of the previous page.', maxLength: 2000 },
-    offset: { type: 'integer', description: 'Refused: this tool pages by cursor.', min: 0, max: 0 },
+    // Declared so that any offset gets the sentence below, not a range error: this tool pages by cursor.
+    offset: { type: 'integer', description: 'Not accepted: this tool pages by cursor (pass next_cursor as cursor).', min: 0, max: Number.MAX_SAFE_INTEGER },
   },
   async run(backend, args) {
     if (args.offset !== undefined) throw invalidArgument('search_corpus pages by cursor: pass next_cursor as cursor; an offset is refused.', { argument: 'offset' });
@@ -47,9 +54,12 @@ export const searchCorpus = defineTool({
     });
     const papers = ((answer.papers ?? answer.documents ?? answer.results ?? []) as Record<string, any>[]).map(paperOf);
     const semantic = answer.mode === 'semantic';
+    const nextCursor = answer.next_cursor ?? null;
     return {
       papers,
-      next_cursor: answer.next_cursor ?? null,
+      next_cursor: nextCursor,
+      // The last page says so: no next_cursor means there is nothing more to ask for.
+      has_more: nextCursor !== null,
       mode: answer.mode ?? 'keyword',
       ...(answer.mode_unavailable ? { mode_unavailable: answer.mode_unavailable } : {}),
       ...(semantic ? { ranked_count: answer.ranked_count, unranked_count: answer.unranked_count, model: answer.model } : {}),

@@ -1,6 +1,6 @@
 import { EXPECTED_RUNTIME_ID, ID, LIMIT, OFFSET } from '../args.js';
 import { McpToolError } from '../errors.js';
-import { defineTool, page, RELEVANCE_NOTE } from '../tool.js';
+import { defineTool, page, pageInfo, RELEVANCE_NOTE } from '../tool.js';
 import { requireIdentity } from './identity-check.js';
 
 const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
@@ -16,7 +16,11 @@ export const listExecutions = defineTool({
     limit: LIMIT(100),
     offset: OFFSET,
   },
-  run: (backend, args) => backend.get('/api/executions', { routine_id: args.routine_id, status: args.status, limit: args.limit, offset: args.offset }),
+  async run(backend, args) {
+    const answer = await backend.get('/api/executions', { routine_id: args.routine_id, status: args.status, limit: args.limit, offset: args.offset });
+    const total = typeof answer.total === 'number' ? answer.total : (answer.executions ?? []).length;
+    return { executions: answer.executions ?? [], ...pageInfo(total, args.limit, args.offset) };
+  },
 });
 
 export const getExecution = defineTool({
