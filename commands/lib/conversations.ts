@@ -10,6 +10,7 @@ import { exportSession } from '../../src/assistant/export.js';
 import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
 import { writeOwnerOnlyFile } from '../../src/util/owned-files.js';
 import { exitFor, repl, runOneTurn } from './assistant-chat.js';
+import { showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
 import { withContext } from './context.js';
 import { enumFlag, idArg, intFlag, usageError } from './flags.js';
@@ -67,7 +68,7 @@ export function addConversationCommands(cmd: Command, io: Io): void {
     .action((id: string) =>
       withContext(io, (ctx) => {
         const d = sessionDetail(ctx, idArg(id, 'conversation'));
-        emit(io, d, () => [`# ${d.session.display_title} (${d.session.id})`, ...d.messages.map((m) => `\n[${m.role}] ${m.content}`)].join('\n'));
+        emit(io, d, () => showText(d));
       }),
     );
   cmd.command('export')

@@ -1,0 +1,95 @@
+/**
+ * `svc assistant` as a researcher reads it on a terminal: status names every
+ * connection and the default one; show gives the connection, recorded tokens
+ * and cost (null is "not recorded", never zero) and the model each reply
+ * reported; a chat from the CLI is offered the corpus tools of the running
+ * service, like the desktop, and says when the model used one.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import path from 'node:path';
+import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
+import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
+
+const KEY = 'sk-cli-views-key-abcdefghijklmnop';
+let t: TestServer;
+let fake: FakeProvider;
+let agentDir: TempDirs;
+let agent: string;
+
+test.before(async () => {
+  fake = await startFakeProvider(KEY);
+  agentDir = tempDirs();
+  agent = writeFakeAgent(path.join(agentDir.root, 'agent'));
+  t = await startTestServer({ env: { SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, SVC_AGENT_CLI: agent, PATH: process.env.PATH! } });
+  for (const name of ['openai_api_key', 'anthropic_api_key']) await t.request('PUT', `/api/credentials/${name}`, { body: { value: KEY } });
+});
+test.after(async () => {
+  await t.close();
+  await fake.close();
+  agentDir.cleanup();
+});
+
+const env = (dirs: TempDirs = t.dirs) => ({ ...dirs.env, SVC_AGENT_CLI: agent, SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, PATH: process.env.PATH });
+const cli = async (args: string[], options: { stdin?: string; dirs?: TempDirs } = {}) => {
+  const r = await runCli(args, { env: env(options.dirs), stdin: options.stdin });
+  assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  return r;
+};
+const newConversation = async (flags: string[], dirs?: TempDirs) => JSON.parse((await cli(['assistant', 'new', ...flags, '--json'], { dirs })).stdout).session.id as number;
+
+test('assistant status names each connection, marks the default one and says what new conversations use', async () => {
+  const { stdout } = await cli(['assistant', 'status']);
+  assert.match(stdout, /^The assistant can run\.\nNew conversations use Claude Code CLI \(your subscription\) \[agent_cli agent_code\], the runtime default model, the runtime default effort/);
+  assert.match(stdout, /^\* Claude Code CLI \(your subscription\) +agent_cli +agent_code +yes/m);
+  assert.match(stdout, /^ {2}OpenAI +api_key +openai +yes/m);
+  assert.match(stdout, /^ {2}Google Gemini +api_key +gemini +no +No Google Gemini key is stored/m);
+  assert.match(stdout, /\* the default connection/);
+  assert.not.match(stdout, new RegExp(KEY));
+});
+
+test('assistant show: the connection, each reply with its recorded tokens, cost and reported model, and the totals', async () => {
+  const api = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini', '--title', 'api']);
+  await cli(['assistant', 'chat', String(api), '-m', 'hello']);
+  const shown = (await cli(['assistant', 'show', String(api)])).stdout;
+  assert.match(shown, /^# api \(\d+\)\nConnection: OpenAI \[api_key openai\], model gpt-4o-mini, effort not supported\nMessages: 2; 11 in \/ 7 out tokens; cost not recorded\n/);
+  assert.match(shown, /\[assistant\] Hello from the fake\n {2}\(11 in \/ 7 out tokens; cost not recorded; model reported: served-model-1, served-model-2\)/);
+
+  const agentChat = await newConversation(['--runtime', 'agent_cli', '--effort', 'low', '--title', 'agent']);
+  await cli(['assistant', 'chat', String(agentChat), '-m', 'hi']);
+  const agentShown = (await cli(['assistant', 'show', String(agentChat)])).stdout;
+  assert.match(agentShown, /Connection: Claude Code CLI \(your subscription\) \[agent_cli agent_code\], the runtime default model, effort low/);
+  assert.match(agentShown, /Messages: 2; 20 in \/ 6 out tokens; cost \$0\.0123 \(as recorded, not a bill\)/);
+  assert.match(agentShown, /model reported: agent-reported-model/);
+});
+
+test('assistant chat with the service running: an API conversation is offered the corpus tools, the call is shown apart from the answer and recorded', async () => {
+  const id = await newConversation(['--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x', '--title', 'tools']);
+  const before = fake.seen.length;
+  const r = await cli(['assistant', 'chat', String(id), '-m', 'what about ecology?']);
+  const offered = fake.seen.slice(before).map((s) => (s.body?.tools ?? []).map((tool: { name: string }) => tool.name));
+  assert.ok(offered[0]!.includes('search_corpus') && !offered[0]!.includes('run_sweep'), 'the read tools, no write tool');
+  assert.is(r.stdout, 'Hello from the fake\nHello from the fake\n', 'the text before and after the tool round does not run together');
+  assert.match(r.stderr, /\[tool search_corpus \{"query":"ecology"\}\]/);
+  const json = JSON.parse((await cli(['assistant', 'chat', String(id), '-m', 'again', '--json'])).stdout);
+  assert.equal(json.tool_calls, [{ name: 'search_corpus', input: { query: 'ecology' }, is_error: false }]);
+  const shown = (await cli(['assistant', 'show', String(id)])).stdout;
+  assert.match(shown, /\(called search_corpus \{"query":"ecology"\}\)\n\n\[tool\] search_corpus\n/);
+});
+
+test('assistant chat with no service running offers no tools (they could only fail)', async () => {
+  const alone = tempDirs();
+  try {
+    const set = await runCli(['credentials', 'set', 'anthropic_api_key'], { env: env(alone), stdin: KEY });
+    assert.is(set.code, 0, set.stderr);
+    const id = await newConversation(['--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x'], alone);
+    const before = fake.seen.length;
+    const r = await cli(['assistant', 'chat', String(id), '-m', 'hi'], { dirs: alone });
+    assert.is(r.stdout, 'Hello from the fake\n');
+    assert.equal(fake.seen.slice(before).map((s) => s.body?.tools), [undefined]);
+  } finally {
+    alone.cleanup();
+  }
+});
+
+test.run();
