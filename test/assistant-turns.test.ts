@@ -151,6 +151,12 @@ test('agent CLI turn: effort, native session resumed, MCP config names port and 
   assert.not.ok(config.includes(t.token));
   assert.not.ok(JSON.stringify(call.env).includes(t.token), 'the child environment has no token');
   assert.not.ok(JSON.stringify(call.argv).includes(t.token));
+  // Print mode cannot ask the person: svc's read tools are allowed up front (named as the config names the server), writes are not.
+  const serverName = Object.keys(JSON.parse(config).mcpServers)[0];
+  const allowed = String(call.argv[call.argv.indexOf('--allowedTools') + 1]).split(',');
+  assert.is(allowed.length, 18);
+  assert.ok(allowed.includes(`mcp__${serverName}__search_corpus`) && allowed.includes(`mcp__${serverName}__explain_match`));
+  assert.not.ok(allowed.some((name) => /run_sweep|create_routine|update_settings|activate_routine/.test(name)));
   await send(id, { text: 'second' });
   call = agentCalls().at(-1);
   assert.is(call.argv[call.argv.indexOf('--resume') + 1], 'native-abc');

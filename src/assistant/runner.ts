@@ -15,6 +15,7 @@ import { streamChat } from '../providers/index.js';
 import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
+import { TOOLS } from '../mcp/tools/index.js';
 import type { Choices } from './choices.js';
 import type { FrameQueue } from './frames.js';
 import type { ActiveTurn } from './registry.js';
@@ -76,10 +77,21 @@ function parseJson<T>(raw: string | null): T | undefined {
   }
 }
 
+/** The MCP server's name in the agent's configuration; the agent calls its tools mcp__svc__<tool>. */
+const MCP_SERVER = 'svc';
+
+/**
+ * The read tools of svc's tool surface, allowed to the agent up front: in
+ * print mode the agent cannot ask the person, so a tool not allowed is
+ * refused and the corpus would stay out of reach. Writes stay unallowed (they
+ * need a person's confirmation, which a chat turn does not ask for).
+ */
+export const AGENT_ALLOWED_TOOLS: readonly string[] = TOOLS.filter((t) => !t.write).map((t) => `mcp__${MCP_SERVER}__${t.name}`);
+
 function mcpConfig(ctx: Context, port: number): string {
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'svc.js');
   const file = path.join(ctx.paths.stateDir, `assistant-mcp-${port}.json`);
-  const config = { mcpServers: { svc: { command: process.execPath, args: [bin, 'mcp', '--port', String(port), '--state-dir', ctx.paths.stateDir] } } };
+  const config = { mcpServers: { [MCP_SERVER]: { command: process.execPath, args: [bin, 'mcp', '--port', String(port), '--state-dir', ctx.paths.stateDir] } } };
   writeOwnerOnlyFile(file, JSON.stringify(config, null, 2) + '\n');
   return file;
 }
@@ -98,7 +110,12 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
   if (job.choices.effort) env.MAX_THINKING_TOKENS = String(EFFORT_THINKING_TOKENS[job.choices.effort]);
   return runAgentCli({
     binary: job.lane.binary,
-    args: buildAgentArgs({ model: job.choices.model, resume: job.nativeSessionId, mcpConfigPath: options.serverPort ? mcpConfig(ctx, options.serverPort) : null }),
+    args: buildAgentArgs({
+      model: job.choices.model,
+      resume: job.nativeSessionId,
+      mcpConfigPath: options.serverPort ? mcpConfig(ctx, options.serverPort) : null,
+      allowedTools: options.serverPort ? AGENT_ALLOWED_TOOLS : [],
+    }),
     prompt: job.text,
     env,
     cwd: ctx.paths.dataDir,
