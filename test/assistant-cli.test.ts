@@ -92,4 +92,23 @@ test('assistant chat with no service running offers no tools (they could only fa
   }
 });
 
+test('assistant new: wrong or missing choice flags are refused in terms of the flags, with the values that would do (exit 2, nothing created)', async () => {
+  const refused: [string[], RegExp][] = [
+    [['--runtime', 'api_key', '--provider', 'openai'], /^svc: An API connection needs --model: the OpenAI model id to ask for\.$/m],
+    [['--runtime', 'api_key', '--model', 'm'], /^svc: An API connection needs --provider: one of openai, anthropic, gemini, mistral, groq, openrouter, deepseek, xai\.$/m],
+    [['--runtime', 'api_key', '--provider', 'nope', '--model', 'm'], /--provider must be one of openai, .* for --runtime api_key, not "nope"/],
+    [['--runtime', 'api_key', '--provider', 'openai', '--model', 'm', '--effort', 'high'], /--effort is for the agent CLI only/],
+    [['--runtime', 'agent_cli', '--provider', 'openai'], /--runtime agent_cli takes --provider agent_code/],
+    [['--runtime', 'agent_cli', '--effort', 'extreme'], /--effort must be one of low, medium, high, xhigh, max, not "extreme"/],
+  ];
+  const before = JSON.parse((await cli(['assistant', 'list', '--json'])).stdout).sessions.length;
+  for (const [flags, message] of refused) {
+    const r = await runCli(['assistant', 'new', ...flags], { env: env() });
+    assert.is(r.code, 2, flags.join(' '));
+    assert.match(r.stderr, message, flags.join(' '));
+    assert.not.match(r.stderr, /choices\./, 'no HTTP body field names');
+  }
+  assert.is(JSON.parse((await cli(['assistant', 'list', '--json'])).stdout).sessions.length, before);
+});
+
 test.run();

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { requireChoices, type Choices } from '../../src/assistant/choices.js';
+import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
 import { exportSession } from '../../src/assistant/export.js';
 import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
 import { writeOwnerOnlyFile } from '../../src/util/owned-files.js';
@@ -29,6 +30,18 @@ function choicesFromFlags(o: NewOpts): Choices | undefined {
   if (!o.runtime && !o.provider && !o.model && !o.effort) return undefined;
   const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const);
   if (!runtime) throw usageError('--runtime is needed with --provider, --model or --effort.');
+  // Said in terms of the flags (the choices object is the HTTP body's word), with the values that would do.
+  if (runtime === 'api_key') {
+    const offered = API_PROVIDERS.map((p) => p.id).join(', ');
+    if (!o.provider) throw usageError(`An API connection needs --provider: one of ${offered}.`);
+    if (!findApiProvider(o.provider)) throw usageError(`--provider must be one of ${offered} for --runtime api_key, not "${o.provider.slice(0, 64)}".`);
+    if (!o.model) throw usageError(`An API connection needs --model: the ${findApiProvider(o.provider)!.label} model id to ask for.`);
+    if (o.effort) throw usageError('--effort is for the agent CLI only (--runtime agent_cli); an API connection takes none.');
+  } else if (o.provider && o.provider !== 'agent_code') {
+    throw usageError(`--runtime agent_cli takes --provider agent_code (or none), not "${o.provider.slice(0, 64)}".`);
+  } else if (o.effort && !(AGENT_EFFORTS as readonly string[]).includes(o.effort)) {
+    throw usageError(`--effort must be one of ${AGENT_EFFORTS.join(', ')}, not "${o.effort.slice(0, 64)}".`);
+  }
   return requireChoices({ version: 1, runtime, provider: o.provider ?? (runtime === 'agent_cli' ? 'agent_code' : ''), model: o.model ?? null, effort: o.effort ?? null });
 }
 
