@@ -115,6 +115,32 @@ test('backend sentences that send a person to an HTTP route or a CLI command nam
   assert.is(fromHttp(404, { detail: { message: 'No execution 9.' } }).message, 'No execution 9.', 'other sentences are untouched');
 });
 
+test('a backend refusal of a field the tool fills from an argument of another name names that argument', async () => {
+  const issue = (loc: (string | number)[], msg: string) => ({ status: 422, json: { detail: [{ loc, msg, type: 'x' }] } });
+  const b = backendWith((m, u) => {
+    if (m === 'POST' && u.pathname === '/api/search/sweep') return issue(['body', 'repositories'], 'Unknown repository "nosuch"');
+    if (m === 'POST' && u.pathname === '/api/routines') return { status: 422, json: { detail: [{ loc: ['body', 'schedule_cron'], msg: 'not a valid schedule' }, { loc: ['body', 'parameters', 'repositories', 0], msg: 'Unknown repository "nosuch"' }] } };
+    return undefined;
+  });
+  const sweep = await b.call('run_sweep', { query: 'x', sources: ['nosuch'] });
+  assert.equal([sweep.error, sweep.message], ['invalid_argument', 'sources: Unknown repository "nosuch"']);
+  const routine = await b.call('create_routine', { name: 'r', keywords: ['k'], sources: ['nosuch'], schedule: '61 * * * *' });
+  assert.is(routine.message, 'schedule: not a valid schedule; sources.0: Unknown repository "nosuch"');
+  assert.equal(routine.detail.issues[1].loc, ['body', 'parameters', 'repositories', 0], 'the issues themselves are unchanged');
+});
+
+test('search_corpus refuses a source id the catalog does not know before searching, instead of answering nothing found', async () => {
+  const b = backendWith((_m, u) => {
+    if (u.pathname === '/api/repositories/catalog') return { json: readCatalog() };
+    if (u.pathname === '/api/explorer/search') return { json: { mode: 'keyword', papers: [], next_cursor: null } };
+    return undefined;
+  });
+  const r = await b.call('search_corpus', { query: 'x', sources: ['europepmc', 'nosuch'] });
+  assert.equal([r.error, r.message, r.detail.unknown], ['invalid_argument', 'search_corpus: sources names no source "nosuch"; list_sources lists them.', ['nosuch']]);
+  assert.not.ok(b.seen.some((s) => s.path === '/api/explorer/search'));
+  assert.not.ok((await b.call('search_corpus', { query: 'x', sources: ['europepmc', 'arxiv'] })).isError);
+});
+
 test('the listing tells an agent where ids come from, which dates and ids have which form, and what entity holds', () => {
   const schema = (name: string) => jsonSchemaOf(TOOLS.find((t) => t.name === name)!.args) as { properties: Record<string, any> };
   assert.match(schema('explain_match').properties.doc_id.description, /search_corpus/);

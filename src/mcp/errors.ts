@@ -53,11 +53,26 @@ export function forAgents(message: string): string {
   return message.replace(HUMAN_LISTING, tool ? `; ${tool} lists them$1` : '$1');
 }
 
-/** A 422 issue as an argument sentence: the HTTP location (body, query) is not something the agent sent. */
-const issueLine = (d: { loc?: unknown[]; msg?: string }) => {
-  const loc = (d.loc ?? []).slice(['body', 'query', 'path'].includes(String((d.loc ?? [])[0])) ? 1 : 0);
-  return `${loc.length ? `${loc.join('.')}: ` : ''}${forAgents(d.msg ?? '')}`;
-};
+/**
+ * A 422 issue as an argument sentence: the HTTP location (body, query) is not
+ * something the agent sent, and a field the tool fills from an argument of
+ * another name is called by that argument's name (`fields`, longest first).
+ */
+export function issueLine(d: { loc?: unknown[]; msg?: string }, fields: Record<string, string> = {}): string {
+  let loc = (d.loc ?? []).slice(['body', 'query', 'path'].includes(String((d.loc ?? [])[0])) ? 1 : 0).join('.');
+  const from = Object.keys(fields)
+    .sort((a, b) => b.length - a.length)
+    .find((f) => loc === f || loc.startsWith(`${f}.`));
+  if (from) loc = fields[from] + loc.slice(from.length);
+  return `${loc ? `${loc}: ` : ''}${forAgents(d.msg ?? '')}`;
+}
+
+/** The same refusal with its issues named as the tool's arguments. */
+export function renamedFields(err: McpToolError, fields: Record<string, string> | undefined): McpToolError {
+  const issues = err.detail.issues;
+  if (!fields || !Array.isArray(issues)) return err;
+  return new McpToolError(err.code, issues.map((d) => issueLine(d, fields)).join('; '), err.detail);
+}
 
 /** An HTTP refusal from the backend, as the spec maps it. */
 export function fromHttp(status: number, body: unknown): McpToolError {
@@ -69,7 +84,7 @@ export function fromHttp(status: number, body: unknown): McpToolError {
       : typeof detail === 'object' && detail !== null && !Array.isArray(detail) && typeof (detail as { message?: unknown }).message === 'string'
         ? forAgents(String((detail as { message: string }).message))
         : Array.isArray(detail)
-          ? detail.map(issueLine).join('; ')
+          ? detail.map((d) => issueLine(d)).join('; ')
           : `The backend answered HTTP ${status}.`;
   const extra = { status, ...(reason ? { reason } : {}), ...(Array.isArray(detail) ? { issues: detail } : {}) };
   if (status === 404) return new McpToolError('not_found', message, extra);

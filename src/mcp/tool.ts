@@ -12,6 +12,12 @@ export interface ToolDef {
   description: string;
   write: boolean;
   args: ArgSpecs;
+  /**
+   * Backend field paths (a 422's location after body or query, dotted) that
+   * this tool fills from an argument of another name, e.g. parameters.repositories
+   * from sources: a refusal then names the argument the agent sent.
+   */
+  fields?: Record<string, string>;
   run(backend: Backend, args: Record<string, any>): Promise<Record<string, unknown>>;
 }
 

@@ -43,6 +43,12 @@ export const searchCorpus = defineTool({
   },
   async run(backend, args) {
     if (args.offset !== undefined) throw invalidArgument('search_corpus pages by cursor: pass next_cursor as cursor; an offset is refused.', { argument: 'offset' });
+    // The search filters by source without judging the ids: a misspelt one would answer "nothing found".
+    if (args.sources?.length) {
+      const known = new Set(((await backend.get('/api/repositories/catalog')).repositories as { id: string }[]).map((r) => r.id));
+      const unknown = (args.sources as string[]).filter((id) => !known.has(id)).map((id) => id.slice(0, 64));
+      if (unknown.length) throw invalidArgument(`search_corpus: sources names no source ${unknown.map((id) => `"${id}"`).join(', ')}; list_sources lists them.`, { argument: 'sources', unknown });
+    }
     const answer = await backend.send('POST', '/api/explorer/search', {
       query: args.query,
       mode: args.mode,

@@ -67,6 +67,7 @@ export const runSweep = defineTool({
   title: 'Run a sweep',
   description: 'Search several repositories in the background; answers the execution id at once (the run may still fail or be interrupted).',
   write: true,
+  fields: { repositories: 'sources' },
   args: {
     query: { type: 'string', description: 'What to search for.', required: true, maxLength: 1000 },
     sources: { type: 'string[]', description: 'Repository ids (list_sources).', required: true, minItems: 1, maxItems: 30 },

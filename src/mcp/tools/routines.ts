@@ -45,6 +45,7 @@ export const createRoutine = defineTool({
   description:
     'Save a search on a cron schedule. It is created inactive (activate_routine turns it on). entity follows a watch profile: {profile_id, mode: new_papers | retractions}.',
   write: true,
+  fields: { schedule_cron: 'schedule', 'parameters.repositories': 'sources', 'parameters.keywords': 'keywords', 'parameters.query': 'keywords' },
   args: {
     name: { type: 'string', description: 'What to call it.', required: true, maxLength: 200 },
     keywords: { type: 'string[]', description: 'Terms to search for (the query is these terms).', required: true, minItems: 1, maxItems: 50 },
