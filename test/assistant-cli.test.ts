@@ -69,6 +69,8 @@ test('assistant chat with the service running: an API conversation is offered th
   const r = await cli(['assistant', 'chat', String(id), '-m', 'what about ecology?']);
   const offered = fake.seen.slice(before).map((s) => (s.body?.tools ?? []).map((tool: { name: string }) => tool.name));
   assert.ok(offered[0]!.includes('search_corpus') && !offered[0]!.includes('run_sweep'), 'the read tools, no write tool');
+  // The model is told the tools only read, so it suggests a command rather than claiming it ran a sweep.
+  assert.match(String(fake.seen[before]!.body.system), /cannot change anything: .*`svc sweep`/);
   assert.is(r.stdout, 'Hello from the fake\nHello from the fake\n', 'the text before and after the tool round does not run together');
   assert.match(r.stderr, /\[tool search_corpus \{"query":"ecology"\}\]/);
   const json = JSON.parse((await cli(['assistant', 'chat', String(id), '-m', 'again', '--json'])).stdout);
@@ -87,6 +89,7 @@ test('assistant chat with no service running offers no tools (they could only fa
     const r = await cli(['assistant', 'chat', String(id), '-m', 'hi'], { dirs: alone });
     assert.is(r.stdout, 'Hello from the fake\n');
     assert.equal(fake.seen.slice(before).map((s) => s.body?.tools), [undefined]);
+    assert.not.match(String(fake.seen[before]!.body.system), /tools/, 'no tools, no word of them');
   } finally {
     alone.cleanup();
   }

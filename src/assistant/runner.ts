@@ -52,6 +52,11 @@ export interface TurnJob {
 
 export const MAX_TOOL_ROUNDS = 8;
 const SYSTEM = 'You are the research assistant inside svc, a local research-paper collector. Answer concisely and say when you are unsure.';
+/**
+ * Said when tools are offered: they only read, so the model must not claim to
+ * have run a sweep or changed a routine; it suggests the command instead.
+ */
+export const SYSTEM_WITH_TOOLS = `${SYSTEM} The tools read the person's local svc corpus, runs, routines and watch profiles; use them rather than guessing what is collected, and cite papers by title and DOI. They cannot change anything: to run a sweep, create or run a routine, or change settings, say which svc command the person can run (for example \`svc sweep\` or \`svc routine add\`).`;
 
 /** Saved text of the conversation as the provider should see it (tool rounds included). */
 function history(ctx: Context, sessionId: number): Turn[] {
@@ -101,7 +106,7 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
   if (job.lane.kind === 'api') {
     return streamChat(
       job.lane.provider.family,
-      { baseUrl: job.lane.baseUrl, key: job.lane.key, model: job.choices.model!, system: SYSTEM, messages: turns, tools: options.tools?.specs, signal, fetch: ctx.fetch, maxOutputTokens: Number(ctx.settings.read('ai').max_output_tokens) || undefined },
+      { baseUrl: job.lane.baseUrl, key: job.lane.key, model: job.choices.model!, system: options.tools ? SYSTEM_WITH_TOOLS : SYSTEM, messages: turns, tools: options.tools?.specs, signal, fetch: ctx.fetch, maxOutputTokens: Number(ctx.settings.read('ai').max_output_tokens) || undefined },
       job.lane.provider.label,
     );
   }
