@@ -10,7 +10,13 @@ import { jsonSchemaOf } from '../src/mcp/args.js';
 import { fromHttp } from '../src/mcp/errors.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
 import { readCatalog } from '../src/sources/catalog.js';
+import { createBackend } from '../src/mcp/backend.js';
+import { callTool } from '../src/mcp/call.js';
+import { createContext } from '../src/context.js';
+import { createLogger } from '../src/log.js';
+import { startServer } from '../server/listen.js';
 import { backendWith } from './_mcp.js';
+import { freePort, tempDirs } from './_setup.js';
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `r${i + 1}` }));
 
@@ -139,6 +145,54 @@ test('search_corpus refuses a source id the catalog does not know before searchi
   assert.equal([r.error, r.message, r.detail.unknown], ['invalid_argument', 'search_corpus: sources names no source "nosuch"; list_sources lists them.', ['nosuch']]);
   assert.not.ok(b.seen.some((s) => s.path === '/api/explorer/search'));
   assert.not.ok((await b.call('search_corpus', { query: 'x', sources: ['europepmc', 'arxiv'] })).isError);
+});
+
+test('a service restarted between two calls (same port, a new token) is found again, not answered internal_error forever', async () => {
+  const dirs = tempDirs();
+  const port = await freePort();
+  const context = () => createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => undefined }) });
+  const start = () => startServer(context(), { port });
+  const running: { close(): Promise<void> }[] = [];
+  const reader = context(); // only its paths: the tool server reads the token file as `svc mcp` does
+  try {
+    running.push(await start());
+    const tools = createBackend({ port, paths: reader.paths, fetch });
+    const first = await callTool(tools, 'list_routines', {});
+    assert.not.ok(first.isError, JSON.stringify(first.structuredContent));
+    await running.pop()!.close();
+    const restarted = await start();
+    running.push(restarted);
+    for (let i = 0; i < 2; i++) {
+      const again = await callTool(tools, 'list_routines', {});
+      assert.not.ok(again.isError, JSON.stringify(again.structuredContent));
+    }
+  } finally {
+    for (const server of running) await server.close();
+    await reader.close();
+    dirs.cleanup();
+  }
+});
+
+test('a read that meets a connection closed under it is sent once more; a write is never sent twice', async () => {
+  const seen: string[] = [];
+  let failNext = 0;
+  const flaky = (async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input);
+    seen.push(`${init.method ?? 'GET'} ${url.pathname}`);
+    if (url.pathname !== '/api/health' && failNext > 0) {
+      failNext--;
+      throw new TypeError('fetch failed');
+    }
+    const json = url.pathname === '/api/health' ? { status: 'ok', identity: { runtime_id: '11111111-1111-4111-8111-111111111111' } } : url.pathname === '/api/routines' ? { routines: [] } : { id: 4, status: 'running' };
+    return new Response(JSON.stringify(json), { status: url.pathname === '/api/search/sweep' ? 202 : 200 });
+  }) as unknown as typeof fetch;
+  const tools = createBackend({ port: 5999, paths: {} as never, fetch: flaky, token: 'tok' });
+  failNext = 1;
+  assert.not.ok((await callTool(tools, 'list_routines', {})).isError);
+  failNext = 1;
+  const sweep = await callTool(tools, 'run_sweep', { query: 'x', sources: ['dblp'] });
+  assert.is((sweep.structuredContent as { error?: string }).error, 'backend_unavailable');
+  assert.is(seen.filter((r) => r === 'POST /api/search/sweep').length, 1);
 });
 
 test('the listing tells an agent where ids come from, which dates and ids have which form, and what entity holds', () => {
