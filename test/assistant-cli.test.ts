@@ -95,6 +95,18 @@ test('assistant chat with no service running offers no tools (they could only fa
   }
 });
 
+test('assistant list: the connection of each conversation, the command for the next page, and a sentence when nothing matches', async () => {
+  const a = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini', '--title', 'list-a']);
+  const b = await newConversation(['--runtime', 'agent_cli', '--title', 'list-b']);
+  const first = (await cli(['assistant', 'list', '--limit', '1', '--query', 'list-'])).stdout;
+  assert.match(first, new RegExp(`^ID +TITLE +CONNECTION +MESSAGES +UPDATED\\n${b} +list-b +Claude Code CLI \\(your subscription\\) +0 `));
+  assert.match(first, new RegExp(`\\n\\nMore: svc assistant list --before ${b} --limit 1 --query "list-"\\n$`));
+  const second = (await cli(['assistant', 'list', '--before', String(b), '--limit', '1', '--query', 'list-'])).stdout;
+  assert.match(second, new RegExp(`\\n${a} +list-a +OpenAI gpt-4o-mini +0 `));
+  assert.not.match(second, /More:/, 'the last page has no next command');
+  assert.is((await cli(['assistant', 'list', '--query', 'no-such-title'])).stdout, 'No conversation title contains "no-such-title".\n');
+});
+
 test('assistant new: wrong or missing choice flags are refused in terms of the flags, with the values that would do (exit 2, nothing created)', async () => {
   const refused: [string[], RegExp][] = [
     [['--runtime', 'api_key', '--provider', 'openai'], /^svc: An API connection needs --model: the OpenAI model id to ask for\.$/m],

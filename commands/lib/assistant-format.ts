@@ -6,13 +6,14 @@
  * and null is not zero, so an absent value says "not recorded".
  */
 import type { assistantStatus } from '../../src/assistant/connections.js';
-import type { sessionDetail } from '../../src/assistant/sessions.js';
+import type { browseSessions, sessionDetail } from '../../src/assistant/sessions.js';
 import { findApiProvider, findCliProvider } from '../../src/providers/provider-catalog.js';
 import { table } from './io.js';
 import { clip } from './words.js';
 
 type Status = ReturnType<typeof assistantStatus>;
 type Detail = ReturnType<typeof sessionDetail>;
+type Page = ReturnType<typeof browseSessions>;
 interface Request {
   runtime: string;
   provider: string;
@@ -74,6 +75,27 @@ export function showText(d: Detail): string {
       const models = reported.get(m.id) ?? [];
       lines.push(`  (${tokens(m.input_tokens, m.output_tokens)}; ${cost(m.cost_usd)}${models.length ? `; model reported: ${[...new Set(models)].join(', ')}` : ''})`);
     }
+  }
+  return lines.join('\n');
+}
+
+/** The connection column of a list row: label and model, or what is known of an older conversation. */
+function connectionCell(row: Page['sessions'][number]): string {
+  const c = row.choices as (Request & { unreadable?: undefined }) | { unreadable: true } | null;
+  if (c === null) return `${row.runtime ?? '?'} (before connection choices)`;
+  if (c.unreadable) return 'unreadable choices';
+  const r = c as Request;
+  return `${connectionLabel(r.provider)}${r.model ? ` ${r.model}` : ''}`;
+}
+
+/** `assistant list`: one row per conversation, and how to get the next page (or why there is nothing). */
+export function listText(page: Page, flags: { limit: number; query?: string }): string {
+  if (!page.sessions.length) return flags.query ? `No conversation title contains "${flags.query}".` : 'No conversations yet; `svc assistant chat` starts one.';
+  const rows = page.sessions.map((s) => [String(s.id), s.display_title, connectionCell(s), String(s.message_count), s.updated_at_utc]);
+  const lines = [table([['ID', 'TITLE', 'CONNECTION', 'MESSAGES', 'UPDATED'], ...rows])];
+  if (page.next_before_id !== null) {
+    const again = [`--before ${page.next_before_id}`, flags.limit !== 50 ? `--limit ${flags.limit}` : '', flags.query ? `--query ${JSON.stringify(flags.query)}` : ''].filter(Boolean).join(' ');
+    lines.push('', `More: svc assistant list ${again}`);
   }
   return lines.join('\n');
 }

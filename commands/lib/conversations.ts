@@ -11,11 +11,11 @@ import { exportSession } from '../../src/assistant/export.js';
 import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
 import { writeOwnerOnlyFile } from '../../src/util/owned-files.js';
 import { exitFor, repl, runOneTurn } from './assistant-chat.js';
-import { showText } from './assistant-format.js';
+import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
 import { withContext } from './context.js';
 import { enumFlag, idArg, intFlag, usageError } from './flags.js';
-import { emit, table, type Io } from './io.js';
+import { emit, type Io } from './io.js';
 
 export interface NewOpts {
   title?: string;
@@ -71,8 +71,9 @@ export function addConversationCommands(cmd: Command, io: Io): void {
     .action((o: { limit: string; query?: string; before?: string }) =>
       withContext(io, (ctx) => {
         if (o.query !== undefined && o.query.length > 200) throw usageError('--query may have at most 200 characters.');
-        const page = browseSessions(ctx, { limit: intFlag(o.limit, '--limit', { min: 1, max: 100 }, 50), beforeId: o.before ? BigInt(idArg(o.before, 'conversation')) : null, throughId: null, q: o.query || null });
-        emit(io, page, () => table([['ID', 'TITLE', 'RUNTIME', 'MESSAGES', 'UPDATED'], ...page.sessions.map((s) => [String(s.id), s.display_title, s.runtime ?? '-', String(s.message_count), s.updated_at_utc])]));
+        const limit = intFlag(o.limit, '--limit', { min: 1, max: 100 }, 50);
+        const page = browseSessions(ctx, { limit, beforeId: o.before ? BigInt(idArg(o.before, 'conversation')) : null, throughId: null, q: o.query || null });
+        emit(io, page, () => listText(page, { limit, query: o.query || undefined }));
       }),
     );
   cmd.command('show')
