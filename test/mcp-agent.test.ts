@@ -195,6 +195,25 @@ test('a read that meets a connection closed under it is sent once more; a write 
   assert.is(seen.filter((r) => r === 'POST /api/search/sweep').length, 1);
 });
 
+test('tool annotations: sweeps and routine fires reach outside repositories (openWorldHint); activate, deactivate and settings are idempotent writes', async () => {
+  const { createMcpServer } = await import('../src/mcp/server.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const server = createMcpServer(createBackend({ port: 5999, paths: {} as never, fetch, token: 'tok' }));
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 't', version: '1' });
+  await client.connect(clientSide);
+  const { tools } = await client.listTools();
+  const hint = (name: string) => tools.find((t) => t.name === name)!.annotations!;
+  assert.equal(tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name).sort(), ['run_routine', 'run_sweep']);
+  assert.equal(tools.filter((t) => !t.annotations?.readOnlyHint && t.annotations?.idempotentHint).map((t) => t.name).sort(), ['activate_routine', 'deactivate_routine', 'update_settings']);
+  assert.equal([hint('run_sweep').idempotentHint, hint('create_routine').idempotentHint, hint('search_corpus').idempotentHint], [false, false, true]);
+  assert.match(tools.find((t) => t.name === 'run_sweep')!.description!, /poll get_execution/);
+  await client.close();
+  await server.close();
+});
+
 test('the listing tells an agent where ids come from, which dates and ids have which form, and what entity holds', () => {
   const schema = (name: string) => jsonSchemaOf(TOOLS.find((t) => t.name === name)!.args) as { properties: Record<string, any> };
   assert.match(schema('explain_match').properties.doc_id.description, /search_corpus/);

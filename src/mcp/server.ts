@@ -21,7 +21,7 @@ function toolListing() {
     title: t.title,
     description: t.description,
     inputSchema: jsonSchemaOf(t.args),
-    annotations: { title: t.title, readOnlyHint: !t.write, destructiveHint: false, idempotentHint: !t.write, openWorldHint: false },
+    annotations: { title: t.title, readOnlyHint: !t.write, destructiveHint: false, idempotentHint: !t.write || t.idempotent === true, openWorldHint: t.openWorld === true },
     requires_confirmation: t.write,
     _meta: { requires_confirmation: t.write, contract_version: CONTRACT_VERSION },
   }));

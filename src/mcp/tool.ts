@@ -18,6 +18,10 @@ export interface ToolDef {
    * from sources: a refusal then names the argument the agent sent.
    */
   fields?: Record<string, string>;
+  /** The tool asks outside repositories (a sweep, a routine fire): MCP's openWorldHint. */
+  openWorld?: boolean;
+  /** A write whose repetition with the same arguments changes nothing more (MCP's idempotentHint); reads always are. */
+  idempotent?: boolean;
   run(backend: Backend, args: Record<string, any>): Promise<Record<string, unknown>>;
 }
 

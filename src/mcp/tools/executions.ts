@@ -65,8 +65,9 @@ export const getSearchRecord = defineTool({
 export const runSweep = defineTool({
   name: 'run_sweep',
   title: 'Run a sweep',
-  description: 'Search several repositories in the background; answers the execution id at once (the run may still fail or be interrupted).',
+  description: 'Search several repositories in the background; answers the execution id at once: poll get_execution until status is no longer running (the run may still fail or be interrupted), then get_execution_results.',
   write: true,
+  openWorld: true,
   fields: { repositories: 'sources' },
   args: {
     query: { type: 'string', description: 'What to search for.', required: true, maxLength: 1000 },

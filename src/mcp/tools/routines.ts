@@ -94,8 +94,9 @@ export const createRoutine = defineTool({
 export const runRoutine = defineTool({
   name: 'run_routine',
   title: 'Run a routine now',
-  description: 'Fire a routine at once; answers the execution id. A routine already running answers conflict with its execution_id.',
+  description: 'Fire a routine at once; answers the execution id (poll get_execution for progress). A routine already running answers conflict with its execution_id.',
   write: true,
+  openWorld: true,
   args: { routine_id: ID('routine') },
   async run(backend, args) {
     const answer = await backend.call('POST', `/api/routines/${args.routine_id}/run`, { acceptStatus: [409] });
@@ -113,6 +114,7 @@ const toggle = (name: 'activate_routine' | 'deactivate_routine', on: boolean) =>
     title: on ? 'Activate a routine' : 'Deactivate a routine',
     description: on ? 'Put a routine on its schedule.' : 'Take a routine off its schedule (it can still be run by hand).',
     write: true,
+    idempotent: true,
     args: { routine_id: ID('routine') },
     async run(backend, args) {
       await backend.send('POST', `/api/routines/${args.routine_id}/${on ? 'activate' : 'deactivate'}`);

@@ -28,6 +28,7 @@ export const updateSettings = defineTool({
   title: 'Change settings',
   description: `Change keys of one settings group (${SETTINGS_GROUPS.join(', ')}); answers what actually changed. Secrets are never set here.`,
   write: true,
+  idempotent: true,
   args: {
     group: { type: 'string', description: 'The settings group.', required: true, enum: SETTINGS_GROUPS },
     settings: { type: 'object', description: 'Keys and their new values, as strings ("true"/"false" for booleans).', required: true },
