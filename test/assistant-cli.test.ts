@@ -95,6 +95,24 @@ test('assistant chat with no service running offers no tools (they could only fa
   }
 });
 
+test('a refused key: the error says which credential to store again (never the key), and show marks the turn that got no reply', async () => {
+  const dirs = tempDirs();
+  try {
+    const wrong = 'sk-wrong-key-for-this-test-0123';
+    const set = await runCli(['credentials', 'set', 'openai_api_key'], { env: env(dirs), stdin: wrong });
+    assert.is(set.code, 0, set.stderr);
+    const id = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini'], dirs);
+    const r = await runCli(['assistant', 'chat', String(id), '-m', 'hi'], { env: env(dirs) });
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /^svc: OpenAI refused the key: .*\. Store a working key with `svc credentials set openai_api_key` \(`svc credentials validate openai_api_key` checks it\), then send again\.$/m);
+    assert.not.match(r.stderr, new RegExp(wrong));
+    const shown = (await runCli(['assistant', 'show', String(id)], { env: env(dirs) })).stdout;
+    assert.match(shown, /\[user\] hi\n {2}\(no reply was saved: the turn failed or was stopped before any answer\)/);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 test('assistant list: the connection of each conversation, the command for the next page, and a sentence when nothing matches', async () => {
   const a = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini', '--title', 'list-a']);
   const b = await newConversation(['--runtime', 'agent_cli', '--title', 'list-b']);

@@ -63,6 +63,9 @@ export function showText(d: Detail): string {
   const t = d.totals;
   lines.push(`Messages: ${t.message_count}; ${tokens(t.input_tokens, t.output_tokens)}; ${cost(t.cost_usd)}`);
   const reported = new Map(d.turn_choices.filter((turn) => turn.assistant_message_id !== null).map((turn) => [turn.assistant_message_id, turn.reports.map((r) => r.model)]));
+  // A turn with no saved reply failed or was stopped before any text (unless it is the one running now).
+  const unanswered = new Set(d.turn_choices.filter((turn) => turn.assistant_message_id === null && !turn.assistant_message_unreadable).map((turn) => turn.user_message_id));
+  const lastUser = [...d.messages].reverse().find((m) => m.role === 'user')?.id;
   for (const m of d.messages) {
     if (m.role === 'tool') {
       const results = Array.isArray(m.tool_results.data) ? (m.tool_results.data as { name?: string; isError?: boolean }[]) : [];
@@ -70,6 +73,7 @@ export function showText(d: Detail): string {
       continue;
     }
     lines.push('', `[${m.role}] ${m.content}`);
+    if (m.role === 'user' && unanswered.has(m.id) && !(m.id === lastUser && d.activity_observation.turn_claimed)) lines.push('  (no reply was saved: the turn failed or was stopped before any answer)');
     if (m.tool_calls.data) lines.push(`  (called ${toolNames(m.tool_calls.data)})`);
     if (m.role === 'assistant' && !m.tool_calls.data) {
       const models = reported.get(m.id) ?? [];

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from '../context.js';
 import { isSvcError } from '../errors.js';
 import { buildAgentArgs, EFFORT_THINKING_TOKENS, runAgentCli, type Spawner } from '../providers/agent-cli.js';
-import { scrub } from '../providers/errors.js';
+import { scrub, UpstreamError } from '../providers/errors.js';
 import { streamChat } from '../providers/index.js';
 import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
@@ -131,6 +131,20 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
   });
 }
 
+/**
+ * What the person can do about a provider's refusal: the conversation is bound
+ * to its key's credential and to its model, so the sentence names the
+ * credential to store again, or says a model change means a new conversation.
+ */
+function remedy(err: unknown, job: TurnJob): string {
+  if (!(err instanceof UpstreamError) || job.lane.kind !== 'api') return '';
+  const credential = job.lane.provider.credential;
+  if (err.kind === 'unauthorized') return ` Store a working key with \`svc credentials set ${credential}\` (\`svc credentials validate ${credential}\` checks it), then send again.`;
+  if (err.kind === 'not_found') return ` If the model "${job.choices.model}" is not one this provider serves, start a new conversation with another --model (a conversation keeps its model).`;
+  if (err.kind === 'rate_limited') return ' Wait a moment and send again.';
+  return '';
+}
+
 /** Run the turn to its end; never throws (failures become an error frame). */
 export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): Promise<void> {
   const secrets = [options.token, job.lane.kind === 'api' ? job.lane.key : undefined];
@@ -200,7 +214,9 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
     else {
       status = 'failed';
       const reason = isSvcError(err) ? err.reason : 'internal_error';
-      const message = scrub(isSvcError(err) ? err.message : 'The turn failed unexpectedly.', secrets);
+      const hint = remedy(err, job);
+      const said = isSvcError(err) ? (hint ? `${err.message.replace(/[.\s]*$/, '.')}${hint}` : err.message) : 'The turn failed unexpectedly.';
+      const message = scrub(said, secrets);
       if (!isSvcError(err)) ctx.log.error('assistant turn failed', { session_id: job.sessionId, error: scrub(String(err), secrets) });
       push('error', { reason, message });
     }
