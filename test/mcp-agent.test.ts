@@ -210,6 +210,8 @@ test('tool annotations: sweeps and routine fires reach outside repositories (ope
   assert.equal(tools.filter((t) => !t.annotations?.readOnlyHint && t.annotations?.idempotentHint).map((t) => t.name).sort(), ['activate_routine', 'deactivate_routine', 'update_settings']);
   assert.equal([hint('run_sweep').idempotentHint, hint('create_routine').idempotentHint, hint('search_corpus').idempotentHint], [false, false, true]);
   assert.match(tools.find((t) => t.name === 'run_sweep')!.description!, /poll get_execution/);
+  // The confirmation travels in the description too (harnesses show the model descriptions, not _meta).
+  for (const tool of tools) assert.is(/ask the person before calling it\.$/.test(tool.description!), tool._meta?.requires_confirmation === true, tool.name);
   await client.close();
   await server.close();
 });
@@ -227,6 +229,8 @@ test('the listing tells an agent where ids come from, which dates and ids have w
   const entity = schema('create_routine').properties.entity;
   assert.equal([entity.required, entity.properties.mode.enum], [['profile_id', 'mode'], ['new_papers', 'retractions']]);
   assert.match(TOOLS.find((t) => t.name === 'search_corpus')!.description, /next_cursor/);
+  const settings = schema('update_settings').properties.settings;
+  assert.equal([settings.minProperties, settings.additionalProperties], [1, { type: 'string' }], 'values are advertised as strings');
 });
 
 test.run();
