@@ -75,6 +75,7 @@ test('assistant chat with the service running: an API conversation is offered th
   assert.match(r.stderr, /\[tool search_corpus \{"query":"ecology"\}\]/);
   const json = JSON.parse((await cli(['assistant', 'chat', String(id), '-m', 'again', '--json'])).stdout);
   assert.equal(json.tool_calls, [{ name: 'search_corpus', input: { query: 'ecology' }, is_error: false }]);
+  assert.is(json.text, 'Hello from the fake\nHello from the fake', 'the text of both rounds, on their own lines as printed');
   const shown = (await cli(['assistant', 'show', String(id)])).stdout;
   assert.match(shown, /\(called search_corpus \{"query":"ecology"\}\)\n\n\[tool\] search_corpus\n/);
 });

@@ -60,6 +60,7 @@ export async function runOneTurn(ctx: Context, io: Io, sessionId: number, text: 
       }
     } else if (frame.event === 'tool_call') {
       outcome.tool_calls.push({ name: d.name, input: d.input, is_error: null });
+      if (outcome.text && !outcome.text.endsWith('\n')) outcome.text += '\n'; // as printed: the parts on their own lines
       // A tool round splits the answer: the text before and after it must not run together.
       if (!io.json) {
         endLine();
