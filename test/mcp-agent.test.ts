@@ -223,6 +223,9 @@ test('the listing tells an agent where ids come from, which dates and ids have w
   assert.match(schema('get_routine').properties.routine_id.description, /list_routines/);
   assert.match(schema('get_profile_matches').properties.profile_id.description, /list_watch_profiles/);
   assert.match(schema('list_executions').properties.offset.description, /next_offset/);
+  assert.match(schema('search_corpus').properties.date_from.description, /publication date/);
+  assert.match(schema('run_sweep').properties.max_results.description, /each source/);
+  assert.match(schema('export_references').properties.doc_ids.description, /search_corpus/);
   const date = new RegExp(schema('search_corpus').properties.date_from.pattern);
   assert.ok(date.test('2024-01-31') && !date.test('31/01/2024'));
   assert.ok(new RegExp(schema('health').properties.expected_runtime_id.pattern).test('11111111-1111-4111-8111-111111111111'));

@@ -2,7 +2,8 @@ import { ID, LIMIT } from '../args.js';
 import { invalidArgument } from '../errors.js';
 import { defineTool, RELEVANCE_NOTE } from '../tool.js';
 
-const DATE = { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' } as const;
+const DATE = (which: 'Earliest' | 'Latest') =>
+  ({ type: 'string', description: `${which} publication date, YYYY-MM-DD.`, pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' }) as const;
 
 /** A paper as the tools show it: enough to cite and open, never the whole record. */
 function paperOf(p: Record<string, any>) {
@@ -34,8 +35,8 @@ export const searchCorpus = defineTool({
     query: { type: 'string', description: 'What to look for.', required: true, maxLength: 1000 },
     mode: { type: 'string', description: 'keyword (default) or semantic', enum: ['keyword', 'semantic'] },
     sources: { type: 'string[]', description: 'Only papers found by these sources.', maxItems: 30 },
-    date_from: DATE,
-    date_to: DATE,
+    date_from: DATE('Earliest'),
+    date_to: DATE('Latest'),
     limit: LIMIT(100),
     cursor: { type: 'string', description: 'next_cursor of the previous page.', maxLength: 2000 },
     // Declared so that any offset gets the sentence below, not a range error: this tool pages by cursor.
@@ -127,8 +128,8 @@ export const exportReferences = defineTool({
   description: `References of one execution or of up to ${MAX_EXPORT_DOCS} papers, as BibTeX, RIS, CSV or JSON text.`,
   write: false,
   args: {
-    exec_id: { type: 'integer', description: 'An execution id.', min: 1, max: Number.MAX_SAFE_INTEGER },
-    doc_ids: { type: 'integer[]', description: 'Document ids.', minItems: 1, maxItems: MAX_EXPORT_DOCS },
+    exec_id: { type: 'integer', description: 'An execution id (list_executions, run_sweep): all its papers.', min: 1, max: Number.MAX_SAFE_INTEGER },
+    doc_ids: { type: 'integer[]', description: 'Document ids (paper ids from search_corpus or get_execution_results).', minItems: 1, maxItems: MAX_EXPORT_DOCS },
     format: { type: 'string', description: 'bibtex, ris, csv or json', required: true, enum: ['bibtex', 'ris', 'csv', 'json'] },
   },
   async run(backend, args) {

@@ -72,9 +72,9 @@ export const runSweep = defineTool({
   args: {
     query: { type: 'string', description: 'What to search for.', required: true, maxLength: 1000 },
     sources: { type: 'string[]', description: 'Repository ids (list_sources).', required: true, minItems: 1, maxItems: 30 },
-    date_from: { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
-    date_to: { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
-    max_results: { type: 'integer', description: 'Per source.', min: 1, max: 10_000 },
+    date_from: { type: 'string', description: 'Earliest publication date to ask for, YYYY-MM-DD.', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
+    date_to: { type: 'string', description: 'Latest publication date to ask for, YYYY-MM-DD.', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
+    max_results: { type: 'integer', description: 'Most papers to ask each source for (default 100).', min: 1, max: 10_000 },
     ai_enabled: { type: 'boolean', description: 'Ask the AI settings to summarize.' },
   },
   async run(backend, args) {
