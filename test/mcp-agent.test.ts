@@ -218,7 +218,7 @@ test('tool annotations: sweeps and routine fires reach outside repositories (ope
 
 test('the listing tells an agent where ids come from, which dates and ids have which form, and what entity holds', () => {
   const schema = (name: string) => jsonSchemaOf(TOOLS.find((t) => t.name === name)!.args) as { properties: Record<string, any> };
-  assert.match(schema('explain_match').properties.doc_id.description, /search_corpus/);
+  assert.match(schema('explain_match').properties.doc_id.description, /search_corpus.*document_id of a get_profile_matches row/);
   assert.match(schema('get_execution_results').properties.exec_id.description, /run_sweep|list_executions/);
   assert.match(schema('get_routine').properties.routine_id.description, /list_routines/);
   assert.match(schema('get_profile_matches').properties.profile_id.description, /list_watch_profiles/);

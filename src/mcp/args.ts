@@ -98,7 +98,7 @@ export const OFFSET: ArgSpec = {
 };
 /** Where an agent finds each kind of id, said in the argument so it need not guess. */
 const ID_FROM: Record<string, string> = {
-  document: 'id of a paper from search_corpus, get_execution_results or find_similar',
+  document: 'id of a paper from search_corpus, get_execution_results or find_similar, or document_id of a get_profile_matches row',
   execution: 'exec_id from run_sweep or run_routine, or id from list_executions',
   routine: 'id from list_routines or create_routine',
   'watch profile': 'id from list_watch_profiles or create_watch_profile',
