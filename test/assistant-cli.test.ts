@@ -8,6 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
+import * as repo from '../src/assistant/repo.js';
 import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
 import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
 
@@ -124,6 +125,14 @@ test('assistant list: the connection of each conversation, the command for the n
   assert.match(second, new RegExp(`\\n${a} +list-a +OpenAI gpt-4o-mini +0 `));
   assert.not.match(second, /More:/, 'the last page has no next command');
   assert.is((await cli(['assistant', 'list', '--query', 'no-such-title'])).stdout, 'No conversation title contains "no-such-title".\n');
+});
+
+test('a conversation from before connection choices: show and list say its connection was not recorded', async () => {
+  const id = repo.insertSession(t.ctx.db, { title: 'legacy talk', runtime: 'agent_cli', model: 'old-model', at: t.ctx.nowIso() });
+  const shown = (await cli(['assistant', 'show', String(id)])).stdout;
+  assert.match(shown, /^# legacy talk \(\d+\)\nConnection: not recorded \(a conversation from before connection choices; runtime agent_cli, model old-model\)\nMessages: 0; tokens not recorded; cost not recorded/);
+  const listed = (await cli(['assistant', 'list', '--query', 'legacy talk'])).stdout;
+  assert.match(listed, new RegExp(`\\n${id} +legacy talk +agent_cli \\(before connection choices\\) +0 `));
 });
 
 test('assistant new: wrong or missing choice flags are refused in terms of the flags, with the values that would do (exit 2, nothing created)', async () => {
