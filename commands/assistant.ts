@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { assistantStatus } from '../src/assistant/connections.js';
 import { withContext } from './lib/context.js';
 import { addChatAction, addConversationCommands } from './lib/conversations.js';
-import { emit, table, type Io } from './lib/io.js';
+import { statusText } from './lib/assistant-format.js';
+import { emit, type Io } from './lib/io.js';
 
 export function register(program: Command, io: Io): void {
   const a = program.command('assistant').description('the assistant: status, and conversations bound to a connection (also `svc chat`)');
@@ -11,10 +12,7 @@ export function register(program: Command, io: Io): void {
     .action(() =>
       withContext(io, (ctx) => {
         const s = assistantStatus(ctx);
-        emit(io, s, () => {
-          const rows = s.composer_choices.connections.map((c) => [c.runtime, c.provider, c.available ? 'yes' : 'no', c.reason ?? '']);
-          return [s.can_run ? 'The assistant can run.' : `The assistant cannot run: ${s.reason}`, '', table([['RUNTIME', 'PROVIDER', 'AVAILABLE', 'WHY NOT'], ...rows])].join('\n');
-        });
+        emit(io, s, () => statusText(s));
       }),
     );
   addConversationCommands(a, io);

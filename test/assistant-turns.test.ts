@@ -151,6 +151,12 @@ test('agent CLI turn: effort, native session resumed, MCP config names port and 
   assert.not.ok(config.includes(t.token));
   assert.not.ok(JSON.stringify(call.env).includes(t.token), 'the child environment has no token');
   assert.not.ok(JSON.stringify(call.argv).includes(t.token));
+  // Print mode cannot ask the person: svc's read tools are allowed up front (named as the config names the server), writes are not.
+  const serverName = Object.keys(JSON.parse(config).mcpServers)[0];
+  const allowed = String(call.argv[call.argv.indexOf('--allowedTools') + 1]).split(',');
+  assert.is(allowed.length, 18);
+  assert.ok(allowed.includes(`mcp__${serverName}__search_corpus`) && allowed.includes(`mcp__${serverName}__explain_match`));
+  assert.not.ok(allowed.some((name) => /run_sweep|create_routine|update_settings|activate_routine/.test(name)));
   await send(id, { text: 'second' });
   call = agentCalls().at(-1);
   assert.is(call.argv[call.argv.indexOf('--resume') + 1], 'native-abc');
@@ -225,6 +231,27 @@ test('permissions: the request is held open until allow or deny', async () => {
   assert.is((await t.request('POST', '/api/assistant/permissions/no-such-id', { body: { allow: true } })).status, 404);
   assert.is((await t.request('POST', '/api/assistant/permissions', { body: { session_id: 999999, tool_name: 'Bash' } })).status, 404);
   assert.is((await t.request('POST', '/api/assistant/permissions', { body: { tool_name: 'Bash' } })).status, 422);
+});
+
+test('permissions during a running turn are relayed on its stream (request, then answer), and one still pending when the turn ends is denied', async () => {
+  const id = await create(CLI);
+  const turn = openStream(t.port, t.token, `/api/assistant/sessions/${id}/messages`, { text: 'SLOW permission' });
+  await waitFor(() => turn.frames.some((f) => f.event === 'text'), 10_000, 'first text');
+  const first = openStream(t.port, t.token, '/api/assistant/permissions', { session_id: id, tool_name: 'mcp__svc__run_sweep', tool_use_id: 'tu_9', input: { query: 'x' } });
+  const asked = await waitFor(() => turn.frames.find((f) => f.event === 'permission_request'), 5000, 'permission_request frame');
+  assert.equal([asked.data.session_id, asked.data.tool_name, asked.data.tool_use_id, asked.data.input], [id, 'mcp__svc__run_sweep', 'tu_9', { query: 'x' }]);
+  assert.type(asked.data.user_message_id, 'number');
+  await t.request('POST', `/api/assistant/permissions/${asked.data.request_id}`, { body: { allow: true, reason: null } });
+  const told = await waitFor(() => turn.frames.find((f) => f.event === 'permission_answered'), 5000, 'permission_answered frame');
+  assert.equal([told.data.request_id, told.data.allow], [asked.data.request_id, true]);
+  await first.ended;
+  assert.is(JSON.parse(first.text()).allow, true);
+  const second = openStream(t.port, t.token, '/api/assistant/permissions', { session_id: id, tool_name: 'Bash', tool_use_id: null, input: {} });
+  await waitFor(() => turn.frames.filter((f) => f.event === 'permission_request').length === 2, 5000, 'second request');
+  await t.request('POST', `/api/assistant/sessions/${id}/cancel`);
+  await second.ended;
+  assert.equal([JSON.parse(second.text()).allow, JSON.parse(second.text()).reason], [false, 'The turn ended before an answer.']);
+  await turn.ended;
 });
 
 test('a plugged-in tool box: each call and its answer are recorded, then the model answers', async () => {

@@ -11,38 +11,10 @@ import { callTool } from '../src/mcp/call.js';
 import { fromHttp } from '../src/mcp/errors.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
 import type { Paths } from '../src/paths.js';
+import { backendWith, RUNTIME } from './_mcp.js';
 
-const RUNTIME = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
 const BASE = 'http://127.0.0.1:5999';
-
-type Handler = (method: string, url: URL, body: any) => { status?: number; json: unknown } | undefined;
-
-interface Recorder {
-  seen: { method: string; path: string; query: Record<string, string>; body: any }[];
-  call(name: string, args?: Record<string, unknown>): Promise<any>;
-}
-
-/** Tools over a fake fetch: health answers an identity; `handler` answers the rest (404 otherwise). */
-function backendWith(handler: Handler = () => undefined): Recorder {
-  const seen: Recorder['seen'] = [];
-  const fakeFetch = (async (input: string, init: RequestInit = {}) => {
-    const url = new URL(input);
-    const method = init.method ?? 'GET';
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    seen.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), body });
-    const answer = handler(method, url, body) ?? (url.pathname === '/api/health' ? { json: { status: 'ok', identity: { runtime_id: RUNTIME } } } : { status: 404, json: { detail: 'Not Found' } });
-    return new Response(JSON.stringify(answer.json), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
-  }) as unknown as typeof fetch;
-  const backend = createBackend({ port: 5999, paths: {} as Paths, fetch: fakeFetch, token: 'tok' });
-  return {
-    seen,
-    async call(name, args = {}) {
-      const r = await callTool(backend, name, args);
-      return r.isError ? { isError: true, ...(r.structuredContent as object) } : r.structuredContent;
-    },
-  };
-}
 
 test('HTTP answers map to the spec codes: 404 not_found, 422 and 400 invalid_argument, the instance_mismatch 409, other 409 conflict', () => {
   assert.is(fromHttp(404, { detail: 'Not Found' }).code, 'not_found');

@@ -132,6 +132,11 @@ test('routines: created inactive and read back; entity_warning when no named sou
   const profile = (await call(client, 'create_watch_profile', { name: 'Grace Hopper' })).profile;
   const following = await call(client, 'create_routine', { name: 'follow', keywords: ['compilers'], sources: ['dblp'], schedule: '0 6 * * 1', entity: { profile_id: profile.id, mode: 'new_papers' } });
   assert.match(following.entity_warning, /search by author/);
+  assert.match(following.entity_warning, /e\.g\. \w+/, 'the warning names sources that can');
+  // Crossref searches by author (capabilities.author_search in the catalog): no warning.
+  const byAuthor = await call(client, 'create_routine', { name: 'follow2', keywords: ['compilers'], sources: ['crossref'], schedule: '0 6 * * 1', entity: { profile_id: profile.id, mode: 'new_papers' } });
+  assert.is(byAuthor.routine.entity.profile_id, profile.id);
+  assert.is(byAuthor.entity_warning, undefined);
   const bad = await call(client, 'create_routine', { name: 'bad', keywords: ['x'], sources: ['crossref'], schedule: '0 6 * * 1', entity: { profile_id: 999, mode: 'new_papers' } });
   assert.is(bad.error, 'invalid_argument');
   assert.equal(await call(client, 'activate_routine', { routine_id: created.routine.id }), { id: created.routine.id, is_active: true });

@@ -5,9 +5,12 @@
  */
 import fs from 'node:fs';
 import type { Context } from '../../src/context.js';
-import { readPublishedPort } from '../../src/runtime/token.js';
+import { isStale, readPublishedPort, readPublishedToken, type PublishedPort } from '../../src/runtime/token.js';
+import type { ToolBox } from '../../src/assistant/runner.js';
 import { sendMessage } from '../../src/assistant/turns.js';
+import { toolCallText } from './assistant-format.js';
 import { EXIT } from './exit-codes.js';
+import { clip } from './words.js';
 import type { Io } from './io.js';
 
 export interface TurnOutcome {
@@ -16,25 +19,62 @@ export interface TurnOutcome {
   status: string;
   text: string;
   reports: { sequence: number; model: string; source: string }[];
+  /** The read tools the model called during the turn (API conversations), in order. */
+  tool_calls: { name: string; input: unknown; is_error: boolean | null }[];
   error: { reason: string; message: string } | null;
+}
+
+/**
+ * The read tools an API conversation is offered, as when the desktop sends
+ * through the server: over HTTP to this data directory's running service, so
+ * a conversation run from the CLI can look at the corpus too. None when no
+ * service runs (the model is then not offered tools that could only fail).
+ */
+async function readToolsOf(ctx: Context, published: PublishedPort | undefined): Promise<{ tools?: ToolBox; token?: string }> {
+  if (!published || isStale(published)) return {};
+  const token = readPublishedToken(ctx.paths, published.port);
+  if (!token) return {};
+  const [{ assistantToolBox }, { createBackend }] = await Promise.all([import('../../src/mcp/assistant-tools.js'), import('../../src/mcp/backend.js')]);
+  return { tools: assistantToolBox(createBackend({ port: published.port, paths: ctx.paths, fetch: ctx.fetch, token })), token };
 }
 
 /** Run one turn; streams text to stdout unless --json. */
 export async function runOneTurn(ctx: Context, io: Io, sessionId: number, text: string, onStart?: (cancel: () => void) => void): Promise<TurnOutcome> {
-  const port = fs.existsSync(ctx.paths.portFile) ? readPublishedPort(ctx.paths)?.port : undefined;
-  const turn = sendMessage(ctx, sessionId, { text }, { serverPort: port });
+  const published = fs.existsSync(ctx.paths.portFile) ? readPublishedPort(ctx.paths) : undefined;
+  const port = published?.port;
+  const turn = sendMessage(ctx, sessionId, { text }, { serverPort: port, ...(await readToolsOf(ctx, published)) });
   onStart?.(() => turn.abandon());
-  const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], error: null };
+  const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], tool_calls: [], error: null };
+  let lineOpen = false; // stdout has text not yet ended by a newline
+  const endLine = () => {
+    if (lineOpen) process.stdout.write('\n');
+    lineOpen = false;
+  };
   for await (const frame of turn.frames) {
     const d = frame.data as Record<string, any>;
     if (frame.event === 'text') {
       outcome.text += d.delta;
-      if (!io.json) process.stdout.write(d.delta);
+      if (!io.json && d.delta) {
+        process.stdout.write(d.delta);
+        lineOpen = !String(d.delta).endsWith('\n');
+      }
+    } else if (frame.event === 'tool_call') {
+      outcome.tool_calls.push({ name: d.name, input: d.input, is_error: null });
+      if (outcome.text && !outcome.text.endsWith('\n')) outcome.text += '\n'; // as printed: the parts on their own lines
+      // A tool round splits the answer: the text before and after it must not run together.
+      if (!io.json) {
+        endLine();
+        io.err(`[tool ${toolCallText(d.name, d.input)}]`);
+      }
+    } else if (frame.event === 'tool_result') {
+      const call = outcome.tool_calls.find((c) => c.is_error === null && c.name === d.name);
+      if (call) call.is_error = d.is_error === true;
+      if (!io.json && d.is_error) io.err(`[tool ${d.name} failed: ${clip(String((d.output as { message?: unknown } | null)?.message ?? 'no answer'), 200)}]`);
     } else if (frame.event === 'turn_model_report') outcome.reports.push({ sequence: d.sequence, model: d.model, source: d.source });
     else if (frame.event === 'error') outcome.error = { reason: d.reason, message: d.message };
     else if (frame.event === 'done') outcome.status = d.status;
   }
-  if (!io.json && outcome.text && !outcome.text.endsWith('\n')) io.out('');
+  if (!io.json) endLine();
   if (outcome.error && !io.json) io.err(`svc: ${outcome.error.message}`);
   return outcome;
 }

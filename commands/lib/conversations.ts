@@ -6,14 +6,16 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { requireChoices, type Choices } from '../../src/assistant/choices.js';
+import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
 import { exportSession } from '../../src/assistant/export.js';
 import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
 import { writeOwnerOnlyFile } from '../../src/util/owned-files.js';
 import { exitFor, repl, runOneTurn } from './assistant-chat.js';
+import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
 import { withContext } from './context.js';
 import { enumFlag, idArg, intFlag, usageError } from './flags.js';
-import { emit, table, type Io } from './io.js';
+import { emit, type Io } from './io.js';
 
 export interface NewOpts {
   title?: string;
@@ -28,6 +30,18 @@ function choicesFromFlags(o: NewOpts): Choices | undefined {
   if (!o.runtime && !o.provider && !o.model && !o.effort) return undefined;
   const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const);
   if (!runtime) throw usageError('--runtime is needed with --provider, --model or --effort.');
+  // Said in terms of the flags (the choices object is the HTTP body's word), with the values that would do.
+  if (runtime === 'api_key') {
+    const offered = API_PROVIDERS.map((p) => p.id).join(', ');
+    if (!o.provider) throw usageError(`An API connection needs --provider: one of ${offered}.`);
+    if (!findApiProvider(o.provider)) throw usageError(`--provider must be one of ${offered} for --runtime api_key, not "${o.provider.slice(0, 64)}".`);
+    if (!o.model) throw usageError(`An API connection needs --model: the ${findApiProvider(o.provider)!.label} model id to ask for.`);
+    if (o.effort) throw usageError('--effort is for the agent CLI only (--runtime agent_cli); an API connection takes none.');
+  } else if (o.provider && o.provider !== 'agent_code') {
+    throw usageError(`--runtime agent_cli takes --provider agent_code (or none), not "${o.provider.slice(0, 64)}".`);
+  } else if (o.effort && !(AGENT_EFFORTS as readonly string[]).includes(o.effort)) {
+    throw usageError(`--effort must be one of ${AGENT_EFFORTS.join(', ')}, not "${o.effort.slice(0, 64)}".`);
+  }
   return requireChoices({ version: 1, runtime, provider: o.provider ?? (runtime === 'agent_cli' ? 'agent_code' : ''), model: o.model ?? null, effort: o.effort ?? null });
 }
 
@@ -57,8 +71,9 @@ export function addConversationCommands(cmd: Command, io: Io): void {
     .action((o: { limit: string; query?: string; before?: string }) =>
       withContext(io, (ctx) => {
         if (o.query !== undefined && o.query.length > 200) throw usageError('--query may have at most 200 characters.');
-        const page = browseSessions(ctx, { limit: intFlag(o.limit, '--limit', { min: 1, max: 100 }, 50), beforeId: o.before ? BigInt(idArg(o.before, 'conversation')) : null, throughId: null, q: o.query || null });
-        emit(io, page, () => table([['ID', 'TITLE', 'RUNTIME', 'MESSAGES', 'UPDATED'], ...page.sessions.map((s) => [String(s.id), s.display_title, s.runtime ?? '-', String(s.message_count), s.updated_at_utc])]));
+        const limit = intFlag(o.limit, '--limit', { min: 1, max: 100 }, 50);
+        const page = browseSessions(ctx, { limit, beforeId: o.before ? BigInt(idArg(o.before, 'conversation')) : null, throughId: null, q: o.query || null });
+        emit(io, page, () => listText(page, { limit, query: o.query || undefined }));
       }),
     );
   cmd.command('show')
@@ -67,7 +82,7 @@ export function addConversationCommands(cmd: Command, io: Io): void {
     .action((id: string) =>
       withContext(io, (ctx) => {
         const d = sessionDetail(ctx, idArg(id, 'conversation'));
-        emit(io, d, () => [`# ${d.session.display_title} (${d.session.id})`, ...d.messages.map((m) => `\n[${m.role}] ${m.content}`)].join('\n'));
+        emit(io, d, () => showText(d));
       }),
     );
   cmd.command('export')

@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from '../context.js';
 import { isSvcError } from '../errors.js';
 import { buildAgentArgs, EFFORT_THINKING_TOKENS, runAgentCli, type Spawner } from '../providers/agent-cli.js';
-import { scrub } from '../providers/errors.js';
+import { scrub, UpstreamError } from '../providers/errors.js';
 import { streamChat } from '../providers/index.js';
 import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
+import { TOOLS } from '../mcp/tools/index.js';
 import type { Choices } from './choices.js';
 import type { FrameQueue } from './frames.js';
 import type { ActiveTurn } from './registry.js';
@@ -51,6 +52,11 @@ export interface TurnJob {
 
 export const MAX_TOOL_ROUNDS = 8;
 const SYSTEM = 'You are the research assistant inside svc, a local research-paper collector. Answer concisely and say when you are unsure.';
+/**
+ * Said when tools are offered: they only read, so the model must not claim to
+ * have run a sweep or changed a routine; it suggests the command instead.
+ */
+export const SYSTEM_WITH_TOOLS = `${SYSTEM} The tools read the person's local svc corpus, runs, routines and watch profiles; use them rather than guessing what is collected, and cite papers by title and DOI. They cannot change anything: to run a sweep, create or run a routine, or change settings, say which svc command the person can run (for example \`svc sweep\` or \`svc routine add\`).`;
 
 /** Saved text of the conversation as the provider should see it (tool rounds included). */
 function history(ctx: Context, sessionId: number): Turn[] {
@@ -76,10 +82,21 @@ function parseJson<T>(raw: string | null): T | undefined {
   }
 }
 
+/** The MCP server's name in the agent's configuration; the agent calls its tools mcp__svc__<tool>. */
+const MCP_SERVER = 'svc';
+
+/**
+ * The read tools of svc's tool surface, allowed to the agent up front: in
+ * print mode the agent cannot ask the person, so a tool not allowed is
+ * refused and the corpus would stay out of reach. Writes stay unallowed (they
+ * need a person's confirmation, which a chat turn does not ask for).
+ */
+export const AGENT_ALLOWED_TOOLS: readonly string[] = TOOLS.filter((t) => !t.write).map((t) => `mcp__${MCP_SERVER}__${t.name}`);
+
 function mcpConfig(ctx: Context, port: number): string {
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'svc.js');
   const file = path.join(ctx.paths.stateDir, `assistant-mcp-${port}.json`);
-  const config = { mcpServers: { svc: { command: process.execPath, args: [bin, 'mcp', '--port', String(port), '--state-dir', ctx.paths.stateDir] } } };
+  const config = { mcpServers: { [MCP_SERVER]: { command: process.execPath, args: [bin, 'mcp', '--port', String(port), '--state-dir', ctx.paths.stateDir] } } };
   writeOwnerOnlyFile(file, JSON.stringify(config, null, 2) + '\n');
   return file;
 }
@@ -89,7 +106,7 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
   if (job.lane.kind === 'api') {
     return streamChat(
       job.lane.provider.family,
-      { baseUrl: job.lane.baseUrl, key: job.lane.key, model: job.choices.model!, system: SYSTEM, messages: turns, tools: options.tools?.specs, signal, fetch: ctx.fetch, maxOutputTokens: Number(ctx.settings.read('ai').max_output_tokens) || undefined },
+      { baseUrl: job.lane.baseUrl, key: job.lane.key, model: job.choices.model!, system: options.tools ? SYSTEM_WITH_TOOLS : SYSTEM, messages: turns, tools: options.tools?.specs, signal, fetch: ctx.fetch, maxOutputTokens: Number(ctx.settings.read('ai').max_output_tokens) || undefined },
       job.lane.provider.label,
     );
   }
@@ -98,7 +115,12 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
   if (job.choices.effort) env.MAX_THINKING_TOKENS = String(EFFORT_THINKING_TOKENS[job.choices.effort]);
   return runAgentCli({
     binary: job.lane.binary,
-    args: buildAgentArgs({ model: job.choices.model, resume: job.nativeSessionId, mcpConfigPath: options.serverPort ? mcpConfig(ctx, options.serverPort) : null }),
+    args: buildAgentArgs({
+      model: job.choices.model,
+      resume: job.nativeSessionId,
+      mcpConfigPath: options.serverPort ? mcpConfig(ctx, options.serverPort) : null,
+      allowedTools: options.serverPort ? AGENT_ALLOWED_TOOLS : [],
+    }),
     prompt: job.text,
     env,
     cwd: ctx.paths.dataDir,
@@ -107,6 +129,20 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
     secrets: [options.token],
     onProcess: (pid) => (job.active.cliPid = pid ?? null),
   });
+}
+
+/**
+ * What the person can do about a provider's refusal: the conversation is bound
+ * to its key's credential and to its model, so the sentence names the
+ * credential to store again, or says a model change means a new conversation.
+ */
+function remedy(err: unknown, job: TurnJob): string {
+  if (!(err instanceof UpstreamError) || job.lane.kind !== 'api') return '';
+  const credential = job.lane.provider.credential;
+  if (err.kind === 'unauthorized') return ` Store a working key with \`svc credentials set ${credential}\` (\`svc credentials validate ${credential}\` checks it), then send again.`;
+  if (err.kind === 'not_found') return ` If the model "${job.choices.model}" is not one this provider serves, start a new conversation with another --model (a conversation keeps its model).`;
+  if (err.kind === 'rate_limited') return ' Wait a moment and send again.';
+  return '';
 }
 
 /** Run the turn to its end; never throws (failures become an error frame). */
@@ -178,7 +214,9 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
     else {
       status = 'failed';
       const reason = isSvcError(err) ? err.reason : 'internal_error';
-      const message = scrub(isSvcError(err) ? err.message : 'The turn failed unexpectedly.', secrets);
+      const hint = remedy(err, job);
+      const said = isSvcError(err) ? (hint ? `${err.message.replace(/[.\s]*$/, '.')}${hint}` : err.message) : 'The turn failed unexpectedly.';
+      const message = scrub(said, secrets);
       if (!isSvcError(err)) ctx.log.error('assistant turn failed', { session_id: job.sessionId, error: scrub(String(err), secrets) });
       push('error', { reason, message });
     }

@@ -11,7 +11,7 @@ export type ArgSpec =
   | { type: 'boolean'; description: string; required?: boolean; default?: boolean }
   | { type: 'string[]'; description: string; required?: boolean; maxItems: number; minItems?: number }
   | { type: 'integer[]'; description: string; required?: boolean; maxItems: number; minItems?: number }
-  | { type: 'object'; description: string; required?: boolean };
+  | { type: 'object'; description: string; required?: boolean; schema?: Record<string, unknown> };
 
 export type ArgSpecs = Record<string, ArgSpec>;
 
@@ -19,12 +19,13 @@ export function jsonSchemaOf(specs: ArgSpecs): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(specs)) {
     const base: Record<string, unknown> = { description: s.description };
-    if (s.type === 'string') Object.assign(base, { type: 'string' }, s.enum ? { enum: s.enum } : {}, s.maxLength ? { maxLength: s.maxLength } : {});
+    // The pattern is advertised too, so a harness can check a date or an id before it calls.
+    if (s.type === 'string') Object.assign(base, { type: 'string' }, s.enum ? { enum: s.enum } : {}, s.maxLength ? { maxLength: s.maxLength } : {}, s.pattern ? { pattern: s.pattern.source } : {});
     else if (s.type === 'integer') Object.assign(base, { type: 'integer', minimum: s.min, maximum: s.max }, s.default !== undefined ? { default: s.default } : {});
     else if (s.type === 'boolean') Object.assign(base, { type: 'boolean' }, s.default !== undefined ? { default: s.default } : {});
     else if (s.type === 'string[]') Object.assign(base, { type: 'array', items: { type: 'string' }, maxItems: s.maxItems }, s.minItems ? { minItems: s.minItems } : {});
     else if (s.type === 'integer[]') Object.assign(base, { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: s.maxItems }, s.minItems ? { minItems: s.minItems } : {});
-    else Object.assign(base, { type: 'object' });
+    else Object.assign(base, { type: 'object' }, s.schema ?? {});
     properties[name] = base;
   }
   const required = Object.entries(specs).filter(([, s]) => s.required).map(([n]) => n);
@@ -87,6 +88,19 @@ export const EXPECTED_RUNTIME_ID: ArgSpec = {
   patternHint: 'must be a runtime_id as health reports it (a lowercase UUID)',
 };
 
-export const LIMIT = (max = 100): ArgSpec => ({ type: 'integer', description: `Rows per page (1-${max}).`, default: 25, min: 1, max });
-export const OFFSET: ArgSpec = { type: 'integer', description: 'Rows to skip.', default: 0, min: 0, max: 1_000_000 };
-export const ID = (what: string): ArgSpec => ({ type: 'integer', description: `The ${what} id.`, required: true, min: 1, max: Number.MAX_SAFE_INTEGER });
+export const LIMIT = (max = 100): ArgSpec => ({ type: 'integer', description: `Rows per page (1-${max}, default 25).`, default: 25, min: 1, max });
+export const OFFSET: ArgSpec = {
+  type: 'integer',
+  description: 'Rows to skip (default 0): pass next_offset of the previous page; has_more false is the last page, and an offset past the end answers no rows with page_note.',
+  default: 0,
+  min: 0,
+  max: 1_000_000,
+};
+/** Where an agent finds each kind of id, said in the argument so it need not guess. */
+const ID_FROM: Record<string, string> = {
+  document: 'id of a paper from search_corpus, get_execution_results or find_similar, or document_id of a get_profile_matches row',
+  execution: 'exec_id from run_sweep or run_routine, or id from list_executions',
+  routine: 'id from list_routines or create_routine',
+  'watch profile': 'id from list_watch_profiles or create_watch_profile',
+};
+export const ID = (what: string): ArgSpec => ({ type: 'integer', description: `The ${what} id${ID_FROM[what] ? ` (${ID_FROM[what]})` : ''}.`, required: true, min: 1, max: Number.MAX_SAFE_INTEGER });

@@ -98,11 +98,9 @@ export function createBackend(options: BackendOptions): Backend {
     return located;
   }
 
-  async function call(method: string, path: string, callOptions: CallOptions = {}): Promise<Answer> {
-    const where = await locate();
-    let response: Response;
+  async function send(where: Located, method: string, path: string, callOptions: CallOptions): Promise<Response> {
     try {
-      response = await options.fetch(`${where.baseUrl}${path}${queryString(callOptions.query)}`, {
+      return await options.fetch(`${where.baseUrl}${path}${queryString(callOptions.query)}`, {
         method,
         headers: { authorization: `Bearer ${where.token}`, ...(callOptions.body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body),
@@ -111,6 +109,33 @@ export function createBackend(options: BackendOptions): Backend {
     } catch {
       located = undefined; // the server went away: look again next time
       throw unavailable([where.baseUrl], `nothing answers on ${where.baseUrl}`);
+    }
+  }
+
+  async function call(method: string, path: string, callOptions: CallOptions = {}): Promise<Answer> {
+    let where = await locate();
+    let response: Response;
+    try {
+      response = await send(where, method, path, callOptions);
+    } catch (err) {
+      // A kept-alive connection the service closed when it restarted fails the next request: a GET changes
+      // nothing, so it is sent once more on a fresh connection (a write is not: it may have been admitted).
+      if (method !== 'GET') throw err;
+      where = await locate();
+      response = await send(where, method, path, callOptions);
+    }
+    if (response.status === 401 && options.token === undefined) {
+      // The service restarted between two calls and minted a new token: read the token file again, once.
+      // The refused request was not admitted (the guard answers before any route), so sending it again is safe.
+      await response.body?.cancel();
+      located = undefined;
+      where = await locate();
+      response = await send(where, method, path, callOptions);
+      if (response.status === 401) {
+        await response.body?.cancel();
+        located = undefined;
+        throw unavailable([where.baseUrl], `${where.baseUrl} does not accept the token in this state directory`);
+      }
     }
     // Document 3: tool results and relayed errors are scrubbed of the token, whatever the backend said.
     const text = (await response.text()).split(where.token).join('[redacted]');

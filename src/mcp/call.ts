@@ -6,7 +6,7 @@
  */
 import { checkArgs } from './args.js';
 import type { Backend } from './backend.js';
-import { McpToolError } from './errors.js';
+import { McpToolError, renamedFields } from './errors.js';
 import { TOOLS } from './tools/index.js';
 
 export const CONTRACT_VERSION = '2.3';
@@ -23,7 +23,7 @@ export async function callTool(backend: Backend, name: string, rawArgs: unknown)
     if (!tool) throw new McpToolError('invalid_argument', `No tool "${name.slice(0, 64)}"; the tool listing names the ${TOOLS.length} tools.`);
     return result(await tool.run(backend, checkArgs(tool.name, tool.args, rawArgs)));
   } catch (err) {
-    if (err instanceof McpToolError) return result(err.toJSON(), true);
+    if (err instanceof McpToolError) return result(renamedFields(err, tool?.fields).toJSON(), true);
     // Never a stack: one sentence and the class name.
     return result(new McpToolError('internal_error', `The ${name.slice(0, 64)} tool failed unexpectedly (${err instanceof Error ? err.name : 'error'}).`).toJSON(), true);
   }

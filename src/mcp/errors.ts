@@ -33,17 +33,58 @@ export class McpToolError extends Error {
 
 export const invalidArgument = (message: string, detail: Record<string, unknown> = {}) => new McpToolError('invalid_argument', message, detail);
 
+/**
+ * The backend's sentences end with how a person finds the right id ("GET
+ * /api/routines (or `svc routine list`) lists them"); an agent has neither, so
+ * that clause names the tool that lists them instead.
+ */
+const LISTED_BY: [RegExp, string][] = [
+  [/\/api\/routines\b|svc routine list/, 'list_routines'],
+  [/\/api\/profiles\b|svc profile list/, 'list_watch_profiles'],
+  [/\/api\/repositories\/catalog|svc sources/, 'list_sources'],
+  [/\/api\/watchdog|svc watchdog/, 'get_watchdog_findings'],
+];
+const HUMAN_LISTING = /;\s*(?:GET \/api\/\S+(?: \(or `[^`]+`\))?|`svc [^`]+`) lists them(\.?)/;
+
+export function forAgents(message: string): string {
+  const m = HUMAN_LISTING.exec(message);
+  if (!m) return message;
+  const tool = LISTED_BY.find(([re]) => re.test(m[0]))?.[1];
+  return message.replace(HUMAN_LISTING, tool ? `; ${tool} lists them$1` : '$1');
+}
+
+/**
+ * A 422 issue as an argument sentence: the HTTP location (body, query) is not
+ * something the agent sent, and a field the tool fills from an argument of
+ * another name is called by that argument's name (`fields`, longest first).
+ */
+export function issueLine(d: { loc?: unknown[]; msg?: string }, fields: Record<string, string> = {}): string {
+  let loc = (d.loc ?? []).slice(['body', 'query', 'path'].includes(String((d.loc ?? [])[0])) ? 1 : 0).join('.');
+  const from = Object.keys(fields)
+    .sort((a, b) => b.length - a.length)
+    .find((f) => loc === f || loc.startsWith(`${f}.`));
+  if (from) loc = fields[from] + loc.slice(from.length);
+  return `${loc ? `${loc}: ` : ''}${forAgents(d.msg ?? '')}`;
+}
+
+/** The same refusal with its issues named as the tool's arguments. */
+export function renamedFields(err: McpToolError, fields: Record<string, string> | undefined): McpToolError {
+  const issues = err.detail.issues;
+  if (!fields || !Array.isArray(issues)) return err;
+  return new McpToolError(err.code, issues.map((d) => issueLine(d, fields)).join('; '), err.detail);
+}
+
 /** An HTTP refusal from the backend, as the spec maps it. */
 export function fromHttp(status: number, body: unknown): McpToolError {
   const detail = (body as { detail?: unknown } | null)?.detail;
   const reason = typeof detail === 'object' && detail !== null && !Array.isArray(detail) ? String((detail as { reason?: unknown }).reason ?? '') : '';
   const message =
     typeof detail === 'string'
-      ? detail
+      ? forAgents(detail)
       : typeof detail === 'object' && detail !== null && !Array.isArray(detail) && typeof (detail as { message?: unknown }).message === 'string'
-        ? String((detail as { message: string }).message)
+        ? forAgents(String((detail as { message: string }).message))
         : Array.isArray(detail)
-          ? detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join('.')}: ${d.msg ?? ''}`).join('; ')
+          ? detail.map((d) => issueLine(d)).join('; ')
           : `The backend answered HTTP ${status}.`;
   const extra = { status, ...(reason ? { reason } : {}), ...(Array.isArray(detail) ? { issues: detail } : {}) };
   if (status === 404) return new McpToolError('not_found', message, extra);

@@ -15,13 +15,16 @@ import { TOOLS } from './tools/index.js';
 
 export { CONTRACT_VERSION };
 
+/** Said in a write's description too: many harnesses show the model the description and not _meta. */
+export const CONFIRM_NOTE = 'This changes svc (requires_confirmation): ask the person before calling it.';
+
 function toolListing() {
   return TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
-    description: t.description,
+    description: t.write ? `${t.description} ${CONFIRM_NOTE}` : t.description,
     inputSchema: jsonSchemaOf(t.args),
-    annotations: { title: t.title, readOnlyHint: !t.write, destructiveHint: false, idempotentHint: !t.write, openWorldHint: false },
+    annotations: { title: t.title, readOnlyHint: !t.write, destructiveHint: false, idempotentHint: !t.write || t.idempotent === true, openWorldHint: t.openWorld === true },
     requires_confirmation: t.write,
     _meta: { requires_confirmation: t.write, contract_version: CONTRACT_VERSION },
   }));

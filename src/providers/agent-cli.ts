@@ -26,6 +26,8 @@ export interface AgentArgsInput {
   mcpConfigPath: string | null;
   /** The MCP tool the agent asks before acting (svc's permission relay). */
   permissionTool?: string | null;
+  /** Tools the agent may use without asking (print mode cannot ask, so any other tool is refused). */
+  allowedTools?: readonly string[];
 }
 
 export function buildAgentArgs(input: AgentArgsInput): string[] {
@@ -34,6 +36,8 @@ export function buildAgentArgs(input: AgentArgsInput): string[] {
   if (input.resume) args.push('--resume', input.resume);
   if (input.mcpConfigPath) args.push('--mcp-config', input.mcpConfigPath);
   if (input.permissionTool) args.push('--permission-prompt-tool', input.permissionTool);
+  // One comma-separated value: a list of separate values would be a variadic option that swallows what follows.
+  if (input.allowedTools?.length) args.push('--allowedTools', input.allowedTools.join(','));
   return args;
 }
 

@@ -2,19 +2,25 @@ import { ID, LIMIT } from '../args.js';
 import { invalidArgument } from '../errors.js';
 import { defineTool, RELEVANCE_NOTE } from '../tool.js';
 
-const DATE = { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' } as const;
+const DATE = (which: 'Earliest' | 'Latest') =>
+  ({ type: 'string', description: `${which} publication date, YYYY-MM-DD.`, pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' }) as const;
 
 /** A paper as the tools show it: enough to cite and open, never the whole record. */
 function paperOf(p: Record<string, any>) {
-  const authors = Array.isArray(p.authors) ? p.authors.map((a: any) => (typeof a === 'string' ? a : a?.name)).filter(Boolean) : [];
+  // null when the answer carries no author list (the similar route gives none): [] would claim the paper has no authors.
+  const authors: string[] | null = Array.isArray(p.authors) ? p.authors.map((a: any) => (typeof a === 'string' ? a : a?.name)).filter(Boolean) : null;
   return {
     id: p.id ?? p.document_id,
     title: p.title,
-    authors: authors.slice(0, 10),
+    authors: authors ? authors.slice(0, 10) : null,
+    ...(authors && authors.length > 10 ? { author_count: authors.length } : {}),
     date: p.publication_date ?? p.date ?? null,
+    ...(typeof p.year === 'number' ? { year: p.year } : {}),
     source: p.source ?? p.meta_source ?? (Array.isArray(p.sources) ? p.sources[0] : null) ?? null,
     doi: p.doi ?? null,
     url: p.landing_url ?? p.url ?? (p.doi ? `https://doi.org/${p.doi}` : null),
+    // A retracted paper must not be cited as sound; the flag travels with the row when the backend gives it.
+    ...(typeof p.is_retracted === 'boolean' ? { is_retracted: p.is_retracted } : {}),
     ...(p.distance !== undefined ? { distance: p.distance } : {}),
   };
 }
@@ -22,20 +28,28 @@ function paperOf(p: Record<string, any>) {
 export const searchCorpus = defineTool({
   name: 'search_corpus',
   title: 'Search the corpus',
-  description: 'Search the papers already collected, by keyword (newest first) or semantically (nearest first). Pages by cursor; an offset is refused.',
+  description:
+    'Search the papers already collected, by keyword (newest first) or semantically (nearest first). Each paper id is a doc_id for explain_match, find_similar and get_paper_lifecycle. Pages by cursor: pass next_cursor back as cursor; has_more false (next_cursor null) is the last page. An offset is refused.',
   write: false,
   args: {
     query: { type: 'string', description: 'What to look for.', required: true, maxLength: 1000 },
     mode: { type: 'string', description: 'keyword (default) or semantic', enum: ['keyword', 'semantic'] },
     sources: { type: 'string[]', description: 'Only papers found by these sources.', maxItems: 30 },
-    date_from: DATE,
-    date_to: DATE,
+    date_from: DATE('Earliest'),
+    date_to: DATE('Latest'),
     limit: LIMIT(100),
     cursor: { type: 'string', description: 'next_cursor of the previous page.', maxLength: 2000 },
-    offset: { type: 'integer', description: 'Refused: this tool pages by cursor.', min: 0, max: 0 },
+    // Declared so that any offset gets the sentence below, not a range error: this tool pages by cursor.
+    offset: { type: 'integer', description: 'Not accepted: this tool pages by cursor (pass next_cursor as cursor).', min: 0, max: Number.MAX_SAFE_INTEGER },
   },
   async run(backend, args) {
     if (args.offset !== undefined) throw invalidArgument('search_corpus pages by cursor: pass next_cursor as cursor; an offset is refused.', { argument: 'offset' });
+    // The search filters by source without judging the ids: a misspelt one would answer "nothing found".
+    if (args.sources?.length) {
+      const known = new Set(((await backend.get('/api/repositories/catalog')).repositories as { id: string }[]).map((r) => r.id));
+      const unknown = (args.sources as string[]).filter((id) => !known.has(id)).map((id) => id.slice(0, 64));
+      if (unknown.length) throw invalidArgument(`search_corpus: sources names no source ${unknown.map((id) => `"${id}"`).join(', ')}; list_sources lists them.`, { argument: 'sources', unknown });
+    }
     const answer = await backend.send('POST', '/api/explorer/search', {
       query: args.query,
       mode: args.mode,
@@ -47,9 +61,12 @@ export const searchCorpus = defineTool({
     });
     const papers = ((answer.papers ?? answer.documents ?? answer.results ?? []) as Record<string, any>[]).map(paperOf);
     const semantic = answer.mode === 'semantic';
+    const nextCursor = answer.next_cursor ?? null;
     return {
       papers,
-      next_cursor: answer.next_cursor ?? null,
+      next_cursor: nextCursor,
+      // The last page says so: no next_cursor means there is nothing more to ask for.
+      has_more: nextCursor !== null,
       mode: answer.mode ?? 'keyword',
       ...(answer.mode_unavailable ? { mode_unavailable: answer.mode_unavailable } : {}),
       ...(semantic ? { ranked_count: answer.ranked_count, unranked_count: answer.unranked_count, model: answer.model } : {}),
@@ -111,8 +128,8 @@ export const exportReferences = defineTool({
   description: `References of one execution or of up to ${MAX_EXPORT_DOCS} papers, as BibTeX, RIS, CSV or JSON text.`,
   write: false,
   args: {
-    exec_id: { type: 'integer', description: 'An execution id.', min: 1, max: Number.MAX_SAFE_INTEGER },
-    doc_ids: { type: 'integer[]', description: 'Document ids.', minItems: 1, maxItems: MAX_EXPORT_DOCS },
+    exec_id: { type: 'integer', description: 'An execution id (list_executions, run_sweep): all its papers.', min: 1, max: Number.MAX_SAFE_INTEGER },
+    doc_ids: { type: 'integer[]', description: 'Document ids (paper ids from search_corpus or get_execution_results).', minItems: 1, maxItems: MAX_EXPORT_DOCS },
     format: { type: 'string', description: 'bibtex, ris, csv or json', required: true, enum: ['bibtex', 'ris', 'csv', 'json'] },
   },
   async run(backend, args) {

@@ -1,6 +1,6 @@
 import { EXPECTED_RUNTIME_ID, ID, LIMIT, OFFSET } from '../args.js';
 import { McpToolError } from '../errors.js';
-import { defineTool, page, RELEVANCE_NOTE } from '../tool.js';
+import { defineTool, page, pageInfo, RELEVANCE_NOTE } from '../tool.js';
 import { requireIdentity } from './identity-check.js';
 
 const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
@@ -16,7 +16,11 @@ export const listExecutions = defineTool({
     limit: LIMIT(100),
     offset: OFFSET,
   },
-  run: (backend, args) => backend.get('/api/executions', { routine_id: args.routine_id, status: args.status, limit: args.limit, offset: args.offset }),
+  async run(backend, args) {
+    const answer = await backend.get('/api/executions', { routine_id: args.routine_id, status: args.status, limit: args.limit, offset: args.offset });
+    const total = typeof answer.total === 'number' ? answer.total : (answer.executions ?? []).length;
+    return { executions: answer.executions ?? [], ...pageInfo(total, args.limit, args.offset) };
+  },
 });
 
 export const getExecution = defineTool({
@@ -61,14 +65,16 @@ export const getSearchRecord = defineTool({
 export const runSweep = defineTool({
   name: 'run_sweep',
   title: 'Run a sweep',
-  description: 'Search several repositories in the background; answers the execution id at once (the run may still fail or be interrupted).',
+  description: 'Search several repositories in the background; answers the execution id at once: poll get_execution until status is no longer running (the run may still fail or be interrupted), then get_execution_results.',
   write: true,
+  openWorld: true,
+  fields: { repositories: 'sources' },
   args: {
     query: { type: 'string', description: 'What to search for.', required: true, maxLength: 1000 },
     sources: { type: 'string[]', description: 'Repository ids (list_sources).', required: true, minItems: 1, maxItems: 30 },
-    date_from: { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
-    date_to: { type: 'string', description: 'YYYY-MM-DD', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
-    max_results: { type: 'integer', description: 'Per source.', min: 1, max: 10_000 },
+    date_from: { type: 'string', description: 'Earliest publication date to ask for, YYYY-MM-DD.', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
+    date_to: { type: 'string', description: 'Latest publication date to ask for, YYYY-MM-DD.', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
+    max_results: { type: 'integer', description: 'Most papers to ask each source for (default 100).', min: 1, max: 10_000 },
     ai_enabled: { type: 'boolean', description: 'Ask the AI settings to summarize.' },
   },
   async run(backend, args) {

@@ -1,5 +1,5 @@
 import { ID, LIMIT, OFFSET } from '../args.js';
-import { defineTool, page } from '../tool.js';
+import { defineTool, page, pageInfo } from '../tool.js';
 
 export const listWatchProfiles = defineTool({
   name: 'list_watch_profiles',
@@ -32,7 +32,11 @@ export const getProfileMatches = defineTool({
   description: 'Matched papers, each with basis, matched_author and evidence; by_basis counts and what each basis means. A name-only match is a string match, not an identity claim.',
   write: false,
   args: { profile_id: ID('watch profile'), limit: LIMIT(200), offset: OFFSET },
-  run: (backend, args) => backend.get(`/api/profiles/${args.profile_id}/matches`, { limit: args.limit, offset: args.offset }),
+  async run(backend, args) {
+    const answer = await backend.get(`/api/profiles/${args.profile_id}/matches`, { limit: args.limit, offset: args.offset });
+    const total = typeof answer.total === 'number' ? answer.total : (answer.matches ?? []).length;
+    return { ...answer, ...pageInfo(total, args.limit, args.offset) };
+  },
 });
 
 export const createWatchProfile = defineTool({

@@ -45,13 +45,22 @@ export const createRoutine = defineTool({
   description:
     'Save a search on a cron schedule. It is created inactive (activate_routine turns it on). entity follows a watch profile: {profile_id, mode: new_papers | retractions}.',
   write: true,
+  fields: { schedule_cron: 'schedule', 'parameters.repositories': 'sources', 'parameters.keywords': 'keywords', 'parameters.query': 'keywords' },
   args: {
     name: { type: 'string', description: 'What to call it.', required: true, maxLength: 200 },
     keywords: { type: 'string[]', description: 'Terms to search for (the query is these terms).', required: true, minItems: 1, maxItems: 50 },
     sources: { type: 'string[]', description: 'Repository ids (list_sources).', required: true, minItems: 1, maxItems: 30 },
     schedule: { type: 'string', description: 'Cron expression, e.g. "0 6 * * 1".', required: true, maxLength: 200 },
     intent: { type: 'string', description: 'One sentence the coverage audit compares results against.', maxLength: 2000 },
-    entity: { type: 'object', description: '{profile_id, mode} to follow a watch profile.' },
+    entity: {
+      type: 'object',
+      description: 'Follow a watch profile: {profile_id, mode}; mode new_papers or retractions.',
+      schema: {
+        properties: { profile_id: { type: 'integer', minimum: 1, description: 'id from list_watch_profiles' }, mode: { type: 'string', enum: ['new_papers', 'retractions'] } },
+        required: ['profile_id', 'mode'],
+        additionalProperties: false,
+      },
+    },
     notify_on_complete: { type: 'boolean', description: 'Notify when a run completes.' },
     email_enabled: { type: 'boolean', description: 'Email the report (the email settings say where).' },
     ai_enabled: { type: 'boolean', description: 'Summarize with the AI settings.' },
@@ -70,19 +79,24 @@ export const createRoutine = defineTool({
     });
     const routine = await backend.get(`/api/routines/${(created as { id: number }).id}`);
     if (!args.entity) return { routine };
-    const catalog = (await backend.get('/api/repositories/catalog')) as { repositories?: { id: string; author_search?: boolean }[] };
-    const askable = (catalog.repositories ?? []).filter((r) => (args.sources as string[]).includes(r.id) && r.author_search);
-    return askable.length
-      ? { routine }
-      : { routine, entity_warning: `None of the named sources (${(args.sources as string[]).join(', ')}) can search by author, so no fire can ask about the followed profile; add OpenAlex, Crossref or Europe PMC.` };
+    // The catalog nests what a source can do under capabilities (null for a retired source).
+    const catalog = (await backend.get('/api/repositories/catalog')) as { repositories?: { id: string; name?: string; needs_key?: boolean; capabilities?: { author_search?: boolean } | null }[] };
+    const byAuthor = (catalog.repositories ?? []).filter((r) => r.capabilities?.author_search === true);
+    if (byAuthor.some((r) => (args.sources as string[]).includes(r.id))) return { routine };
+    const keyless = byAuthor.filter((r) => !r.needs_key && r.id !== 'orcid').map((r) => r.id);
+    return {
+      routine,
+      entity_warning: `None of the named sources (${(args.sources as string[]).join(', ')}) can search by author, so no fire can ask about the followed profile; add one that can (capabilities.author_search in list_sources), e.g. ${keyless.slice(0, 4).join(', ')}.`,
+    };
   },
 });
 
 export const runRoutine = defineTool({
   name: 'run_routine',
   title: 'Run a routine now',
-  description: 'Fire a routine at once; answers the execution id. A routine already running answers conflict with its execution_id.',
+  description: 'Fire a routine at once; answers the execution id (poll get_execution for progress). A routine already running answers conflict with its execution_id.',
   write: true,
+  openWorld: true,
   args: { routine_id: ID('routine') },
   async run(backend, args) {
     const answer = await backend.call('POST', `/api/routines/${args.routine_id}/run`, { acceptStatus: [409] });
@@ -100,6 +114,7 @@ const toggle = (name: 'activate_routine' | 'deactivate_routine', on: boolean) =>
     title: on ? 'Activate a routine' : 'Deactivate a routine',
     description: on ? 'Put a routine on its schedule.' : 'Take a routine off its schedule (it can still be run by hand).',
     write: true,
+    idempotent: true,
     args: { routine_id: ID('routine') },
     async run(backend, args) {
       await backend.send('POST', `/api/routines/${args.routine_id}/${on ? 'activate' : 'deactivate'}`);

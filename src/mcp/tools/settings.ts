@@ -28,9 +28,15 @@ export const updateSettings = defineTool({
   title: 'Change settings',
   description: `Change keys of one settings group (${SETTINGS_GROUPS.join(', ')}); answers what actually changed. Secrets are never set here.`,
   write: true,
+  idempotent: true,
   args: {
     group: { type: 'string', description: 'The settings group.', required: true, enum: SETTINGS_GROUPS },
-    settings: { type: 'object', description: 'Keys and their new values, as strings ("true"/"false" for booleans).', required: true },
+    settings: {
+      type: 'object',
+      description: 'Keys of the group and their new values, as strings ("true"/"false" for booleans). An unknown key is refused with the list of the group\'s keys.',
+      required: true,
+      schema: { minProperties: 1, additionalProperties: { type: 'string' } },
+    },
   },
   async run(backend, args) {
     const requested = args.settings as Record<string, unknown>;

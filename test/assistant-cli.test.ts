@@ -1,0 +1,157 @@
+/**
+ * `svc assistant` as a researcher reads it on a terminal: status names every
+ * connection and the default one; show gives the connection, recorded tokens
+ * and cost (null is "not recorded", never zero) and the model each reply
+ * reported; a chat from the CLI is offered the corpus tools of the running
+ * service, like the desktop, and says when the model used one.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import path from 'node:path';
+import * as repo from '../src/assistant/repo.js';
+import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
+import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
+
+const KEY = 'sk-cli-views-key-abcdefghijklmnop';
+let t: TestServer;
+let fake: FakeProvider;
+let agentDir: TempDirs;
+let agent: string;
+
+test.before(async () => {
+  fake = await startFakeProvider(KEY);
+  agentDir = tempDirs();
+  agent = writeFakeAgent(path.join(agentDir.root, 'agent'));
+  t = await startTestServer({ env: { SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, SVC_AGENT_CLI: agent, PATH: process.env.PATH! } });
+  for (const name of ['openai_api_key', 'anthropic_api_key']) await t.request('PUT', `/api/credentials/${name}`, { body: { value: KEY } });
+});
+test.after(async () => {
+  await t.close();
+  await fake.close();
+  agentDir.cleanup();
+});
+
+const env = (dirs: TempDirs = t.dirs) => ({ ...dirs.env, SVC_AGENT_CLI: agent, SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, PATH: process.env.PATH });
+const cli = async (args: string[], options: { stdin?: string; dirs?: TempDirs } = {}) => {
+  const r = await runCli(args, { env: env(options.dirs), stdin: options.stdin });
+  assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  return r;
+};
+const newConversation = async (flags: string[], dirs?: TempDirs) => JSON.parse((await cli(['assistant', 'new', ...flags, '--json'], { dirs })).stdout).session.id as number;
+
+test('assistant status names each connection, marks the default one and says what new conversations use', async () => {
+  const { stdout } = await cli(['assistant', 'status']);
+  assert.match(stdout, /^The assistant can run\.\nNew conversations use Claude Code CLI \(your subscription\) \[agent_cli agent_code\], the runtime default model, the runtime default effort/);
+  assert.match(stdout, /^\* Claude Code CLI \(your subscription\) +agent_cli +agent_code +yes/m);
+  assert.match(stdout, /^ {2}OpenAI +api_key +openai +yes/m);
+  assert.match(stdout, /^ {2}Google Gemini +api_key +gemini +no +No Google Gemini key is stored/m);
+  assert.match(stdout, /\* the default connection/);
+  assert.not.match(stdout, new RegExp(KEY));
+});
+
+test('assistant show: the connection, each reply with its recorded tokens, cost and reported model, and the totals', async () => {
+  const api = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini', '--title', 'api']);
+  await cli(['assistant', 'chat', String(api), '-m', 'hello']);
+  const shown = (await cli(['assistant', 'show', String(api)])).stdout;
+  assert.match(shown, /^# api \(\d+\)\nConnection: OpenAI \[api_key openai\], model gpt-4o-mini, effort not supported\nMessages: 2; 11 in \/ 7 out tokens; cost not recorded\n/);
+  assert.match(shown, /\[assistant\] Hello from the fake\n {2}\(11 in \/ 7 out tokens; cost not recorded; model reported: served-model-1, served-model-2\)/);
+
+  const agentChat = await newConversation(['--runtime', 'agent_cli', '--effort', 'low', '--title', 'agent']);
+  await cli(['assistant', 'chat', String(agentChat), '-m', 'hi']);
+  const agentShown = (await cli(['assistant', 'show', String(agentChat)])).stdout;
+  assert.match(agentShown, /Connection: Claude Code CLI \(your subscription\) \[agent_cli agent_code\], the runtime default model, effort low/);
+  assert.match(agentShown, /Messages: 2; 20 in \/ 6 out tokens; cost \$0\.0123 \(as recorded, not a bill\)/);
+  assert.match(agentShown, /model reported: agent-reported-model/);
+});
+
+test('assistant chat with the service running: an API conversation is offered the corpus tools, the call is shown apart from the answer and recorded', async () => {
+  const id = await newConversation(['--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x', '--title', 'tools']);
+  const before = fake.seen.length;
+  const r = await cli(['assistant', 'chat', String(id), '-m', 'what about ecology?']);
+  const offered = fake.seen.slice(before).map((s) => (s.body?.tools ?? []).map((tool: { name: string }) => tool.name));
+  assert.ok(offered[0]!.includes('search_corpus') && !offered[0]!.includes('run_sweep'), 'the read tools, no write tool');
+  // The model is told the tools only read, so it suggests a command rather than claiming it ran a sweep.
+  assert.match(String(fake.seen[before]!.body.system), /cannot change anything: .*`svc sweep`/);
+  assert.is(r.stdout, 'Hello from the fake\nHello from the fake\n', 'the text before and after the tool round does not run together');
+  assert.match(r.stderr, /\[tool search_corpus \{"query":"ecology"\}\]/);
+  const json = JSON.parse((await cli(['assistant', 'chat', String(id), '-m', 'again', '--json'])).stdout);
+  assert.equal(json.tool_calls, [{ name: 'search_corpus', input: { query: 'ecology' }, is_error: false }]);
+  assert.is(json.text, 'Hello from the fake\nHello from the fake', 'the text of both rounds, on their own lines as printed');
+  const shown = (await cli(['assistant', 'show', String(id)])).stdout;
+  assert.match(shown, /\(called search_corpus \{"query":"ecology"\}\)\n\n\[tool\] search_corpus\n/);
+});
+
+test('assistant chat with no service running offers no tools (they could only fail)', async () => {
+  const alone = tempDirs();
+  try {
+    const set = await runCli(['credentials', 'set', 'anthropic_api_key'], { env: env(alone), stdin: KEY });
+    assert.is(set.code, 0, set.stderr);
+    const id = await newConversation(['--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x'], alone);
+    const before = fake.seen.length;
+    const r = await cli(['assistant', 'chat', String(id), '-m', 'hi'], { dirs: alone });
+    assert.is(r.stdout, 'Hello from the fake\n');
+    assert.equal(fake.seen.slice(before).map((s) => s.body?.tools), [undefined]);
+    assert.not.match(String(fake.seen[before]!.body.system), /tools/, 'no tools, no word of them');
+  } finally {
+    alone.cleanup();
+  }
+});
+
+test('a refused key: the error says which credential to store again (never the key), and show marks the turn that got no reply', async () => {
+  const dirs = tempDirs();
+  try {
+    const wrong = 'sk-wrong-key-for-this-test-0123';
+    const set = await runCli(['credentials', 'set', 'openai_api_key'], { env: env(dirs), stdin: wrong });
+    assert.is(set.code, 0, set.stderr);
+    const id = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini'], dirs);
+    const r = await runCli(['assistant', 'chat', String(id), '-m', 'hi'], { env: env(dirs) });
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /^svc: OpenAI refused the key: .*\. Store a working key with `svc credentials set openai_api_key` \(`svc credentials validate openai_api_key` checks it\), then send again\.$/m);
+    assert.not.match(r.stderr, new RegExp(wrong));
+    const shown = (await runCli(['assistant', 'show', String(id)], { env: env(dirs) })).stdout;
+    assert.match(shown, /\[user\] hi\n {2}\(no reply was saved: the turn failed or was stopped before any answer\)/);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test('assistant list: the connection of each conversation, the command for the next page, and a sentence when nothing matches', async () => {
+  const a = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini', '--title', 'list-a']);
+  const b = await newConversation(['--runtime', 'agent_cli', '--title', 'list-b']);
+  const first = (await cli(['assistant', 'list', '--limit', '1', '--query', 'list-'])).stdout;
+  assert.match(first, new RegExp(`^ID +TITLE +CONNECTION +MESSAGES +UPDATED\\n${b} +list-b +Claude Code CLI \\(your subscription\\) +0 `));
+  assert.match(first, new RegExp(`\\n\\nMore: svc assistant list --before ${b} --limit 1 --query "list-"\\n$`));
+  const second = (await cli(['assistant', 'list', '--before', String(b), '--limit', '1', '--query', 'list-'])).stdout;
+  assert.match(second, new RegExp(`\\n${a} +list-a +OpenAI gpt-4o-mini +0 `));
+  assert.not.match(second, /More:/, 'the last page has no next command');
+  assert.is((await cli(['assistant', 'list', '--query', 'no-such-title'])).stdout, 'No conversation title contains "no-such-title".\n');
+});
+
+test('a conversation from before connection choices: show and list say its connection was not recorded', async () => {
+  const id = repo.insertSession(t.ctx.db, { title: 'legacy talk', runtime: 'agent_cli', model: 'old-model', at: t.ctx.nowIso() });
+  const shown = (await cli(['assistant', 'show', String(id)])).stdout;
+  assert.match(shown, /^# legacy talk \(\d+\)\nConnection: not recorded \(a conversation from before connection choices; runtime agent_cli, model old-model\)\nMessages: 0; tokens not recorded; cost not recorded/);
+  const listed = (await cli(['assistant', 'list', '--query', 'legacy talk'])).stdout;
+  assert.match(listed, new RegExp(`\\n${id} +legacy talk +agent_cli \\(before connection choices\\) +0 `));
+});
+
+test('assistant new: wrong or missing choice flags are refused in terms of the flags, with the values that would do (exit 2, nothing created)', async () => {
+  const refused: [string[], RegExp][] = [
+    [['--runtime', 'api_key', '--provider', 'openai'], /^svc: An API connection needs --model: the OpenAI model id to ask for\.$/m],
+    [['--runtime', 'api_key', '--model', 'm'], /^svc: An API connection needs --provider: one of openai, anthropic, gemini, mistral, groq, openrouter, deepseek, xai\.$/m],
+    [['--runtime', 'api_key', '--provider', 'nope', '--model', 'm'], /--provider must be one of openai, .* for --runtime api_key, not "nope"/],
+    [['--runtime', 'api_key', '--provider', 'openai', '--model', 'm', '--effort', 'high'], /--effort is for the agent CLI only/],
+    [['--runtime', 'agent_cli', '--provider', 'openai'], /--runtime agent_cli takes --provider agent_code/],
+    [['--runtime', 'agent_cli', '--effort', 'extreme'], /--effort must be one of low, medium, high, xhigh, max, not "extreme"/],
+  ];
+  const before = JSON.parse((await cli(['assistant', 'list', '--json'])).stdout).sessions.length;
+  for (const [flags, message] of refused) {
+    const r = await runCli(['assistant', 'new', ...flags], { env: env() });
+    assert.is(r.code, 2, flags.join(' '));
+    assert.match(r.stderr, message, flags.join(' '));
+    assert.not.match(r.stderr, /choices\./, 'no HTTP body field names');
+  }
+  assert.is(JSON.parse((await cli(['assistant', 'list', '--json'])).stdout).sessions.length, before);
+});
+
+test.run();
