@@ -3,6 +3,7 @@ import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/routines/jobs-view.js';
+import { schedulerLease } from '../src/routines/due-fires.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
@@ -99,7 +100,7 @@ export function register(program: Command, io: Io): void {
     .command('jobs')
     .description('the scheduled jobs with their next run times (the server or daemon runs them)')
     .action(() => withContext(io, (ctx) => {
-      const view = schedulerJobs(ctx, 'not_in_this_process');
+      const view = schedulerJobs(ctx, 'not_in_this_process', schedulerLease(ctx).holder());
       emit(io, view, () => jobsTable(view));
     }));
   addTargetCommands(routine, io);

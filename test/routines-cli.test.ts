@@ -8,6 +8,7 @@ import { silentLogger } from '../src/log.js';
 import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { PARAMETER_KEYS } from '../src/routines/parameters.js';
 import { NICKNAMES } from '../src/scheduler/cron.js';
+import { fileLease } from '../src/scheduler/lease.js';
 import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -76,6 +77,20 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   assert.match((await svc('routine', 'show', '1')).stdout, /Routine 1: ecology \(active\)/);
   assert.is((await svc('routine', 'show', '99')).code, 3);
   assert.is((await svc('routine', 'show', 'x')).code, 2);
+});
+
+test('routine jobs says which process fires the routines (the scheduler lease holder), or that none does', async () => {
+  assert.match((await svc('routine', 'jobs')).stdout, /no svc server or daemon of this data directory is scheduling: nothing fires until one runs/);
+  const lease = fileLease({ dataDir: dirs.env.SVC_DATA_DIR!, runtimeId: 'r-daemon', role: () => 'daemon', now: () => new Date().toISOString() });
+  assert.is(lease.acquire(), null);
+  lease.recordPort(8799);
+  try {
+    const jobs = await json('routine', 'jobs');
+    assert.equal([jobs.scheduler.held_by.role, jobs.scheduler.held_by.port, jobs.scheduler.held_by.pid], ['daemon', 8799, process.pid]);
+    assert.match((await svc('routine', 'jobs')).stdout, new RegExp(`routines are fired by the daemon with pid ${process.pid} on port 8799`));
+  } finally {
+    lease.release();
+  }
 });
 
 test('routine run runs in the foreground through the dispatcher; an inactive routine runs and says so', async () => {

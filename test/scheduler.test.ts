@@ -182,7 +182,7 @@ test('at start-up, jobs whose routine is missing or inactive are removed before 
   const timers = manualTimers();
   const ctx = createContext({ env: dirs.env, clock: fake.clock, log: silentLogger });
   try {
-    const report = createScheduler(ctx, { timers }).start();
+    const report = createScheduler(ctx, { timers }).start()!;
     assert.equal(report.removedStale, [b, 999]);
     assert.equal(report.registered, [c]);
     assert.equal(listJobs(ctx.db).map((j) => j.routine_id).sort(), [a, c].sort());

@@ -1,4 +1,5 @@
 /** Human views of routines, jobs and coverage for `svc routine`. */
+import { describeHolder } from '../../src/scheduler/scheduler.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
@@ -36,7 +37,10 @@ export function routineDetail(r: Routine): string {
 }
 
 export function jobsTable(view: ReturnType<typeof schedulerJobs>): string {
-  const head = `Scheduler: ${view.scheduler.state}; misfire grace ${view.scheduler.misfire_grace_seconds} s.`;
+  const held = view.scheduler.held_by;
+  const who =
+    view.scheduler.state === 'running' ? '' : held ? `; routines are fired by ${describeHolder(held)}` : view.scheduler.state === 'not_in_this_process' ? '; no svc server or daemon of this data directory is scheduling: nothing fires until one runs (`svc serve` or `svc daemon start`)' : '';
+  const head = `Scheduler: ${view.scheduler.state.replace(/_/g, ' ')}${who}; misfire grace ${view.scheduler.misfire_grace_seconds} s.`;
   if (view.jobs.length === 0) return `${head}\nNo scheduled jobs.`;
   return `${head}\n${table([
     ['JOB', 'ROUTINE', 'SCHEDULE', 'NEXT RUN (UTC)', 'LAST FIRE'],

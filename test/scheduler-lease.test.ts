@@ -1,0 +1,131 @@
+/**
+ * One scheduler per data directory: of two servers (or the daemon and a
+ * serve) on one data directory exactly one fires routines; the other is on
+ * standby, says who fires them (health, jobs), and takes over when that
+ * process goes away.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createContext } from '../src/context.js';
+import { silentLogger } from '../src/log.js';
+import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
+import { fixture, waitFor } from './_setup.js';
+import { fakeClock, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
+import { startStub, type Stub } from './_stub.js';
+
+let crossref: Stub;
+let slow: Stub;
+const sources = () => ({ SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_SOURCE_DBLP_URL: slow.url });
+
+test.before(async () => {
+  crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  slow = await startStub([{ path: '/search/publ/api', body: fixture('dblp/publ-search-test-h1-f1.json'), delayMs: 1200, times: Infinity }]);
+});
+test.after(async () => {
+  await crossref.close();
+  await slow.close();
+});
+
+test('two servers on one data directory: one fires, the other is on standby and says who fires, one run and one delivery per due time', async () => {
+  const dirs = newDirs();
+  const fake = fakeClock('2026-01-05T05:59:00Z');
+  const a = await startSvc(dirs, fake, { env: sources() });
+  const b = await startSvc(dirs, fake, { env: sources() });
+  try {
+    const ha = (await a.request('GET', '/api/health')).json();
+    const hb = (await b.request('GET', '/api/health')).json();
+    assert.equal([ha.scheduler.state, ha.scheduler.held_by], ['running', null]);
+    assert.is(hb.scheduler.state, 'standby');
+    assert.equal([hb.scheduler.held_by.runtime_id, hb.scheduler.held_by.pid, hb.scheduler.held_by.port], [a.ctx.runtimeId, process.pid, a.server.port]);
+    const jobs = (await b.request('GET', '/api/scheduler/jobs')).json();
+    assert.equal([jobs.scheduler.state, jobs.scheduler.in_this_process, jobs.scheduler.held_by.runtime_id], ['standby', false, a.ctx.runtimeId]);
+    assert.is(fs.statSync(path.join(dirs.env.SVC_DATA_DIR!, LEASE_FILE)).mode & 0o777, 0o600);
+
+    const { id } = (await b.request('POST', '/api/routines', routineBody())).json();
+    const folder = fs.mkdtempSync(path.join(dirs.root, 'reports-'));
+    assert.is((await b.request('POST', `/api/routines/${id}/delivery-targets`, { channel: 'folder', target: folder })).status < 300, true);
+    fake.set('2026-01-05T06:00:01Z');
+    const fired = [...b.scheduler!.tick(), ...a.scheduler!.tick()].filter((o) => o.fired);
+    assert.is(fired.length, 1);
+    assert.is(await settled(a, fired[0]!.fired!.executionId!), 'completed');
+    const delivered = await waitFor(async () => {
+      const list = (await b.request('GET', `/api/routines/${id}/deliveries`)).json().deliveries as { state: string }[];
+      return list.length && list.every((d) => d.state === 'delivered') ? list : undefined;
+    }, 10_000, 'the delivery');
+    assert.is(delivered.length, 1);
+    assert.is(fs.readdirSync(folder).length, 1, 'one report in the folder, not two');
+    assert.is(a.ctx.db.prepare('SELECT count(*) FROM executions WHERE routine_id = ?').pluck().get(id), 1);
+
+    // The scheduling server goes away: the standby takes over at its next look and fires from then on.
+    await a.close();
+    fake.set('2026-01-06T06:00:02Z');
+    assert.equal(b.scheduler!.tick(), [], 'the takeover itself catches up');
+    assert.is((await b.request('GET', '/api/health')).json().scheduler.state, 'running');
+    assert.is(b.ctx.db.prepare(`SELECT count(*) FROM routine_fires WHERE routine_id = ? AND outcome = 'started'`).pluck().get(id), 2, 'the fire due while it took over ran');
+    await waitFor(async () => ((await b.request('GET', '/api/executions/active')).json().executions?.length ?? 0) === 0 || undefined, 10_000, 'runs to settle');
+  } finally {
+    await a.close();
+    await b.close();
+    dirs.cleanup();
+  }
+});
+
+test('a second server starting does not drop the fires the first one has queued (they still run, recorded as started)', async () => {
+  const dirs = newDirs();
+  const fake = fakeClock('2026-01-05T05:59:00Z');
+  const a = await startSvc(dirs, fake, { env: sources() });
+  let b: Awaited<ReturnType<typeof startSvc>> | undefined;
+  try {
+    await a.request('PUT', '/api/settings/execution', { max_concurrent_executions: 1, routine_fire_queue_limit: 5 });
+    const { id } = (await a.request('POST', '/api/routines', routineBody())).json();
+    const blocker = (await a.request('POST', '/api/search/dive', { repository: 'dblp', query: 'test', max_results: 1 })).json().id;
+    fake.set('2026-01-05T06:00:00Z');
+    assert.is(a.scheduler!.tick()[0]!.fired!.outcome, 'queued');
+    b = await startSvc(dirs, fake, { env: sources() });
+    const fire = () => a.ctx.db.prepare('SELECT outcome, reason FROM routine_fires WHERE routine_id = ? ORDER BY id DESC LIMIT 1').get(id) as { outcome: string; reason: string };
+    assert.is(fire().outcome, 'queued', `still queued, not "${fire().reason}"`);
+    await settled(a, blocker);
+    const started = await waitFor(async () => (fire().outcome === 'started' ? fire() : undefined), 10_000, 'the queued fire to start');
+    assert.is(started.outcome, 'started');
+    const exec = a.ctx.db.prepare('SELECT id FROM executions WHERE routine_id = ?').pluck().get(id) as number;
+    await settled(a, exec);
+  } finally {
+    await b?.close();
+    await a.close();
+    dirs.cleanup();
+  }
+});
+
+test('a lease left by a process that is gone (or untouched for long) is taken over; a live one is not', () => {
+  const dirs = newDirs();
+  const ctx = createContext({ env: dirs.env, log: silentLogger });
+  try {
+    const file = path.join(ctx.paths.dataDir, LEASE_FILE);
+    fs.mkdirSync(ctx.paths.dataDir, { recursive: true });
+    const now = () => new Date().toISOString();
+    const first = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-one', role: () => 'daemon', now });
+    const second = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-two', role: () => 'server', now });
+    assert.is(first.acquire(), null);
+    assert.is(second.acquire()!.runtime_id, 'r-one', 'a live holder keeps it');
+    assert.is(second.holder()!.role, 'daemon');
+    // The holder's process went away (a crash leaves the file behind).
+    const dead = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-two', role: () => 'server', now, alive: () => false });
+    assert.is(dead.acquire(), null);
+    assert.is(first.renew(), false, 'the old holder notices it lost the lease');
+    assert.is(first.acquire()!.runtime_id, 'r-two');
+    // A live pid whose lease was not touched for longer than the stale limit (pid reused after a reboot).
+    const old = new Date(Date.now() - 11 * 60_000);
+    fs.utimesSync(file, old, old);
+    assert.is(first.acquire(), null);
+    first.release();
+    assert.is(fs.existsSync(file), false);
+    second.release(); // not the holder: nothing to do
+  } finally {
+    void ctx.close();
+    dirs.cleanup();
+  }
+});
+
+test.run();
