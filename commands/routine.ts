@@ -14,6 +14,8 @@ import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
+import { listTargets } from '../src/delivery/targets.js';
+import { destinationsText, runDeliveriesText } from './lib/delivery-format.js';
 
 
 export function register(program: Command, io: Io): void {
@@ -33,7 +35,9 @@ export function register(program: Command, io: Io): void {
     .description('one routine: search, schedule and next fires, last run, missed fires with details')
     .action((id: string) => withContext(io, (ctx) => {
       const view = getRoutineView(ctx, idArg(id, 'routine'));
-      emit(io, view, () => routineDetail(view));
+      // The destinations with their addresses, for their owner (the HTTP read keeps only the summary by channel).
+      const targets = listTargets(ctx, view.id).targets;
+      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled).join('\n')}`);
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
@@ -50,12 +54,19 @@ export function register(program: Command, io: Io): void {
     .description('run now, in the foreground, outside the schedule (also an inactive routine)')
     .action((id: string) => withContext(io, async (ctx) => {
       let executionId = 0;
+      const routineId = idArg(id, 'routine');
+      // Where the report went, in the summary (and the JSON document): every destination with its outcome.
+      const deliveries = (detail: { id: number; status: string }) => {
+        const list = executionDeliveries(ctx, detail.id).deliveries;
+        const row = requireRoutine(ctx, routineId);
+        return { fields: { deliveries: list }, text: runDeliveriesText(routineId, detail.status, list, listTargets(ctx, routineId).targets, row.email_enabled === 1) };
+      };
       io.exitCode = await runInForeground(ctx, io, () => {
-        const run = runRoutineNow(ctx, idArg(id, 'routine'));
+        const run = runRoutineNow(ctx, routineId);
         if (run.note) io.err(run.note);
         executionId = run.execution_id;
         return { id: run.execution_id, status: 'running', replayed: false };
-      });
+      }, deliveries);
       // A run that found papers nobody received failed its purpose: exit 1 and say which delivery.
       const failing = executionDeliveries(ctx, executionId).deliveries.filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
       for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${d.last_error}`);

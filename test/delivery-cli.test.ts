@@ -116,6 +116,31 @@ test('a foreground svc routine run delivers in its own process (no server needed
   assert.is(fs.readdirSync(dir).length, 1);
 });
 
+test('svc routine run says where the report went (each delivery, its destination and outcome); routine show lists the destinations', async () => {
+  const t = env.t;
+  const runEnv = { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url };
+  const routine = await newRoutine(t, { name: 'says where' });
+  const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-says-'));
+  const folder = await addTarget(t, routine, { channel: 'folder', target: dir });
+  const review = await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
+  let r = await runCli(['routine', 'run', String(routine)], { env: runEnv });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`Deliveries:\\n  delivery \\d+  folder to destination ${folder.id}: delivered \\d{4}-`));
+  assert.match(r.stdout, new RegExp(`  delivery (\\d+)  webhook to destination ${review.id}: awaiting review: sent only after \`svc deliveries release \\d+\``));
+  r = await runCli(['--json', 'routine', 'run', String(routine)], { env: runEnv });
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.deliveries.map((d: any) => [d.target_id, d.state]), [[folder.id, 'delivered'], [review.id, 'awaiting_review']]);
+
+  r = await cli(['routine', 'show', String(routine)]);
+  assert.match(r.stdout, new RegExp(`delivers to\\n    ${folder.id}  folder  ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  automatic\\n    ${review.id}  webhook  `));
+  assert.equal(JSON.parse((await cli(['--json', 'routine', 'show', String(routine)])).stdout).delivery_targets.map((x: any) => x.id), [folder.id, review.id]);
+
+  const bare = await newRoutine(t, { name: 'goes nowhere' });
+  r = await runCli(['routine', 'run', String(bare)], { env: runEnv });
+  assert.match(r.stdout, new RegExp(`Deliveries: none \\(routine ${bare} has no delivery destination; add one with \`svc routine target add ${bare}\`\\)`));
+  assert.match((await cli(['routine', 'show', String(bare)])).stdout, /delivers to\n    none/);
+});
+
 test('a foreground svc routine run whose delivery fails exits 1 and names the delivery (its JSON stays one document)', async () => {
   const t = env.t;
   const routine = await newRoutine(t, { name: 'foreground failing' });
