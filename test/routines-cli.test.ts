@@ -123,11 +123,30 @@ test('config add, list, export, import, delete', async () => {
   assert.is((await svc('config', 'export', '1', '-o', file)).code, 0);
   const stdout = await svc('config', 'export', '1');
   assert.is(JSON.parse(stdout.stdout).configurations[0].name, 'saved sweep');
-  const imported = await json('config', 'import', file);
-  assert.equal([imported.count, imported.imported[0].id], [1, 2]);
+  const again = await svc('config', 'import', file);
+  assert.match(again.stdout, /Imported nothing new\.\n  already saved as 1: saved sweep \(sweep\); not imported again/);
+  const other = path.join(dirs.root, 'other.json');
+  fs.writeFileSync(other, JSON.stringify({ name: 'saved sweep', config_type: 'sweep', parameters: { repositories: ['crossref'], query: 'birds' } }));
+  assert.match((await svc('config', 'import', other)).stdout, /Imported 1 configuration\(s\): 2 saved sweep\n  2 saved sweep shares its name with 1; name it by id/);
   assert.is((await svc('config', 'delete', '2')).code, 2);
   assert.equal(await json('config', 'delete', '2', '--yes'), { id: 2, deleted: true, executions_unlinked: 0 });
   assert.is((await svc('config', 'export', '2')).code, 3);
+});
+
+test('config add --help shows, for each config_type, an example of its own fields, and each example is accepted', async () => {
+  const help = (await svc('config', 'add', '--help')).stdout;
+  const local = tempDirs();
+  try {
+    for (const type of CONFIG_TYPES) {
+      const m = new RegExp(`--type ${type} --parameters '([^']+)'`).exec(help);
+      assert.ok(m, `an example for ${type}`);
+      const r = await runCli(['--json', 'config', 'add', '--name', `example ${type}`, '--type', type, '--parameters', m![1]!], { env: local.env });
+      assert.is(r.code, 0, `${type}: ${r.stderr}`);
+    }
+    assert.match(help, /"repository":"arxiv"/, 'a dive names one repository');
+  } finally {
+    local.cleanup();
+  }
 });
 
 test('on a terminal, add asks: name, query, sources from the catalog, schedule with a preview of three fires, intent', async () => {
