@@ -93,7 +93,12 @@ export function register(program: Command, io: Io): void {
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireRoutine(ctx, idArg(id, 'routine'));
       if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
-      emit(io, deleteRoutine(ctx, row.id), () => `Routine ${row.id} deleted.`);
+      const answer = deleteRoutine(ctx, row.id);
+      emit(io, answer, () =>
+        answer.running_execution_id === null
+          ? `Routine ${row.id} deleted.`
+          : `Routine ${row.id} deleted. Its run, execution ${answer.running_execution_id}, goes on and keeps what it finds, but its report goes nowhere (the destinations went with the routine); \`svc executions cancel ${answer.running_execution_id}\` stops it.`,
+      );
     }));
   routine
     .command('coverage')
