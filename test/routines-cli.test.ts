@@ -61,6 +61,8 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   assert.equal(list.routines.map((r: any) => r.name), ['ecology']);
   assert.match((await svc('routine', 'list')).stdout, /ID\s+ACTIVE\s+SCHEDULE/);
   const edited = await json('routine', 'edit', '1', '--schedule', 'CRON_TZ=Europe/Berlin 30 7 * * 1-5', '--keywords', 'birds,song', '--no-intent');
+  // show gives each next fire in UTC and in the routine's own zone (a bare 05:30 would read as local time).
+  assert.match((await svc('routine', 'show', '1')).stdout, /next fires \d{4}-\d\d-\d\d \d\d:30 UTC \(\d{4}-\d\d-\d\d 07:30 Europe\/Berlin\), /);
   assert.equal([edited.schedule_cron, edited.schedule.timezone, edited.parameters.keywords, edited.parameters.query, edited.intent], ['CRON_TZ=Europe/Berlin 30 7 * * 1-5', 'Europe/Berlin', ['birds', 'song'], 'ecology', null]);
   assert.is((await svc('routine', 'edit', '1')).code, 2, 'nothing to change');
   assert.equal(await json('routine', 'deactivate', '1'), { id: 1, is_active: false });
@@ -108,7 +110,7 @@ test('delete confirms off a terminal only with --yes, and removes the job', asyn
   const refused = await svc('routine', 'delete', '2');
   assert.is(refused.code, 2);
   assert.match(refused.stderr, /--yes/);
-  assert.equal(await json('routine', 'delete', '2', '--yes'), { id: 2, deleted: true, job_removed: true });
+  assert.equal(await json('routine', 'delete', '2', '--yes'), { id: 2, deleted: true, job_removed: true, running_execution_id: null });
   assert.is((await svc('routine', 'delete', '2', '--yes')).code, 3);
 });
 

@@ -41,6 +41,8 @@ test('an invalid expression says what is wrong', () => {
     ['0 6 30 2 *', /never fires/],
     ['CRON_TZ=Mars/Olympus 0 6 * * *', /Unknown time zone "Mars\/Olympus"/],
     ['CRON_TZ=Europe/Berlin', /must be followed/],
+    ['TZ=Europe/Berlin 0 6 * * *', /"TZ=" is not read here; only CRON_TZ=<zone> may come before the five fields/],
+    ['cron_tz=Europe/Berlin 0 6 * * *', /"cron_tz=" is not read here/],
     ['0 6 * * * '.repeat(30), new RegExp(`at most ${MAX_CRON_LENGTH}`)],
   ];
   for (const [expr, message] of cases) {

@@ -9,6 +9,14 @@ import { count } from './words.js';
 type Routine = ReturnType<typeof routineView>;
 const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '-');
 
+/** A fire time as a person reads it: the UTC instant, plus the routine's own zone (CRON_TZ) when it has one. */
+export function fireTime(d: Date, timezone: string | null): string {
+  const utc = `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  if (!timezone || timezone === 'UTC') return utc;
+  const local = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(d);
+  return `${utc} (${local.replace(',', '')} ${timezone})`;
+}
+
 export function routineTable(routines: Routine[]): string {
   if (routines.length === 0) return 'No routines yet; add one with `svc routine add`.';
   return table([
@@ -23,7 +31,7 @@ export function routineDetail(r: Routine): string {
   const lines = [
     `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
     `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
-    `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map(when).join(', ') : '-'}`,
+    `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
     `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
