@@ -7,6 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
@@ -98,7 +99,7 @@ test('a second server starting does not drop the fires the first one has queued 
   }
 });
 
-test('a lease left by a process that is gone (or untouched for long) is taken over; a live one is not', () => {
+test('a lease left by a process that is gone (or written before the machine booted) is taken over; a live one is not, however old', () => {
   const dirs = newDirs();
   const ctx = createContext({ env: dirs.env, log: silentLogger });
   try {
@@ -115,9 +116,13 @@ test('a lease left by a process that is gone (or untouched for long) is taken ov
     assert.is(dead.acquire(), null);
     assert.is(first.renew(), false, 'the old holder notices it lost the lease');
     assert.is(first.acquire()!.runtime_id, 'r-two');
-    // A live pid whose lease was not touched for longer than the stale limit (pid reused after a reboot).
-    const old = new Date(Date.now() - 11 * 60_000);
-    fs.utimesSync(file, old, old);
+    // Old but written in this boot (the machine slept): the live holder keeps it.
+    const slept = new Date(Date.now() - Math.min(os.uptime() * 1000 - 60_000, 3 * 3600_000));
+    fs.utimesSync(file, slept, slept);
+    assert.is(first.acquire()!.runtime_id, 'r-two');
+    // Written before the machine booted: its pid answers, but it is another process now.
+    const beforeBoot = new Date(Date.now() - os.uptime() * 1000 - 60_000);
+    fs.utimesSync(file, beforeBoot, beforeBoot);
     assert.is(first.acquire(), null);
     first.release();
     assert.is(fs.existsSync(file), false);

@@ -3,18 +3,19 @@
  * owner-only, created with O_EXCL, so that of the processes serving one data
  * directory (a `svc serve`, the daemon, a second serve) exactly one schedules
  * routines; the others wait on standby and say who holds it. The holder
- * touches the file on every scheduler tick. A lease is stale — and may be
- * taken over — when its process is gone, or when it was not touched for
- * LEASE_STALE_MS (a pid reused after a reboot). Takeover moves the stale file
- * aside first, so of two standbys taking over at once only one wins.
+ * touches the file on every scheduler tick (and so notices when it lost it).
+ * A lease is stale — and may be taken over — when its process is gone, or when
+ * it was last written before the machine booted (its pid may belong to another
+ * process now). Age alone never makes it stale: after the machine slept, every
+ * lease is old and its holder is alive. Takeover moves the stale file aside
+ * first, so of two standbys taking over at once only one wins.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-/** Untouched this long, a lease is stale even when its pid answers (far above the 30 s poll). */
-export const LEASE_STALE_MS = 10 * 60_000;
 export const LEASE_FILE = 'scheduler.lease';
 
 export interface LeaseHolder {
@@ -83,6 +84,11 @@ function ageMs(file: string): number {
   }
 }
 
+/** Written before this boot: no process of that time runs any more. */
+function beforeBoot(file: string): boolean {
+  return ageMs(file) > os.uptime() * 1000;
+}
+
 export interface LeaseOptions {
   dataDir: string;
   runtimeId: string;
@@ -96,7 +102,8 @@ export function fileLease(o: LeaseOptions): Lease {
   const alive = o.alive ?? isPidAlive;
   let port: number | null = null;
   const mine = (held: LeaseHolder | null) => held !== null && held.runtime_id === o.runtimeId;
-  const stale = (held: LeaseHolder) => (held.pid === 0 ? ageMs(file) > 5000 : !alive(held.pid) || ageMs(file) > LEASE_STALE_MS);
+  // An unreadable lease (being written, or damaged) gets a few seconds before it counts as abandoned.
+  const stale = (held: LeaseHolder) => (held.pid === 0 ? ageMs(file) > 5000 : !alive(held.pid) || beforeBoot(file));
 
   const lease: Lease = {
     acquire() {
