@@ -152,6 +152,9 @@ test('a foreground svc routine run whose delivery fails exits 1 and names the de
   assert.is(JSON.parse(r.stdout).status, 'completed', 'the run itself completed');
   assert.match(r.stderr, /Delivery \d+ \(folder\) failed/);
   assert.not.match(r.stderr, new RegExp(dir), 'the directory is not named');
+  const text = await runCli(['routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  assert.match(text.stdout, /Deliveries:\n  delivery \d+  folder to destination \d+: not delivered yet \(1 attempt of \d+\): .*<target>.*; a running svc server or daemon tries again at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  assert.not.match(text.stdout, new RegExp(dir), 'the directory is not named');
 });
 
 test('svc deliveries skip and email-test', async () => {

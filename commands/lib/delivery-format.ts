@@ -19,7 +19,9 @@ export function deliveryOutcome(d: DeliveryView): string {
   const what = {
     delivered: `delivered${d.delivered_at_utc ? ` ${when(d.delivered_at_utc)}` : ''}`,
     awaiting_review: `awaiting review: sent only after \`svc deliveries release ${d.id}\``,
-    queued: d.last_error ? `not delivered yet (${tries}); next attempt ${d.next_attempt_at_utc ? when(d.next_attempt_at_utc) : 'soon'}: ${d.last_error}` : 'queued: a running svc server or daemon sends it',
+    queued: d.last_error
+      ? `not delivered yet (${tries} of ${d.max_attempts}): ${d.last_error}; a running svc server or daemon tries again ${d.next_attempt_at_utc ? `at ${when(d.next_attempt_at_utc)}` : 'soon'}`
+      : 'queued: a running svc server or daemon sends it',
     delivering: 'being delivered now',
     failed: `failed after ${tries}: ${d.last_error ?? 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
     skipped: 'skipped',
