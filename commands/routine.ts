@@ -15,6 +15,7 @@ import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
 import { listTargets } from '../src/delivery/targets.js';
+import { emailNotReady } from '../src/delivery/email-ready.js';
 import { destinationsText, runDeliveriesText } from './lib/delivery-format.js';
 
 
@@ -37,7 +38,8 @@ export function register(program: Command, io: Io): void {
       const view = getRoutineView(ctx, idArg(id, 'routine'));
       // The destinations with their addresses, for their owner (the HTTP read keeps only the summary by channel).
       const targets = listTargets(ctx, view.id).targets;
-      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled).join('\n')}`);
+      const emailIssue = (target: string) => emailNotReady(ctx, target);
+      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled, emailIssue).join('\n')}`);
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')

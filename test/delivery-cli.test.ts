@@ -157,6 +157,18 @@ test('a foreground svc routine run whose delivery fails exits 1 and names the de
   assert.not.match(text.stdout, new RegExp(dir), 'the directory is not named');
 });
 
+test('adding an email destination says at once what the email settings lack; routine show says it under the destination', async () => {
+  const routine = await newRoutine(env.t, { name: 'mail me' });
+  const r = await cli(['routine', 'target', 'add', String(routine), '--channel', 'email']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, /Note: email cannot be sent yet: the email settings lack a mail server \(`svc settings set email smtp_host HOST`\), a sender .*, a recipient \(this destination names none/);
+  const named = await cli(['routine', 'target', 'add', String(routine), '--channel', 'email', '--target', 'reader@example.org']);
+  assert.not.match(named.stderr, /a recipient/, 'a destination with its own address needs no recipient setting');
+  assert.match((await cli(['routine', 'show', String(routine)])).stdout, /email  \(email settings recipient\)  automatic\n      \(email cannot be sent yet: /);
+  const folder = await cli(['routine', 'target', 'add', String(routine), '--channel', 'folder', '--target', fs.mkdtempSync(path.join(env.t.dirs.root, 'quiet-'))]);
+  assert.is(folder.stderr, '', 'nothing to say for a folder');
+});
+
 test('svc deliveries skip and email-test', async () => {
   const t = env.t;
   const routine = await newRoutine(t, { name: 'cli skip' });

@@ -42,11 +42,15 @@ export function runDeliveriesText(routineId: number, runStatus: string, deliveri
 }
 
 /** The destinations block of `svc routine show`. */
-export function destinationsText(targets: TargetView[], emailEnabled: boolean): string[] {
+export function destinationsText(targets: TargetView[], emailEnabled: boolean, emailIssue: (target: string) => string | null = () => null): string[] {
+  const issue = (target: string) => {
+    const text = emailIssue(target);
+    return text ? `\n      (${text})` : '';
+  };
   const lines = targets.map(
-    (t) => `    ${t.id}  ${t.channel}  ${t.target || '(email settings recipient)'}  ${t.mode}${t.enabled ? '' : ', disabled'}`,
+    (t) => `    ${t.id}  ${t.channel}  ${t.target || '(email settings recipient)'}  ${t.mode}${t.enabled ? '' : ', disabled'}${t.channel === 'email' && t.enabled ? issue(t.target) : ''}`,
   );
   // email_enabled sends to the email settings' recipient only when no enabled email destination exists.
-  if (emailEnabled && !targets.some((t) => t.channel === 'email' && t.enabled)) lines.push('    -  email  (email settings recipient)  automatic  [email_enabled]');
+  if (emailEnabled && !targets.some((t) => t.channel === 'email' && t.enabled)) lines.push(`    -  email  (email settings recipient)  automatic  [email_enabled]${issue('')}`);
   return lines.length ? lines : ['    none: reports stay in the reports folder (`svc routine target add` adds one)'];
 }
