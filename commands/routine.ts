@@ -9,7 +9,7 @@ import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
 import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
-import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
+import { coverageText, fireTime, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
@@ -84,7 +84,8 @@ export function register(program: Command, io: Io): void {
       .description(description)
       .action((id: string) => withContext(io, (ctx) => {
         const answer = fn(ctx, idArg(id, 'routine'));
-        emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${'next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${answer.next_run_at_utc}` : ''}` : 'inactive'}.`);
+        const next = 'next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${fireTime(new Date(answer.next_run_at_utc), getRoutineView(ctx, answer.id).schedule.timezone)}` : '';
+        emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${next}` : 'inactive'}.`);
       }));
   }
   routine

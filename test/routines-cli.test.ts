@@ -69,6 +69,8 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   const jobs = await json('routine', 'jobs');
   assert.equal([jobs.scheduler.state, jobs.total], ['not_in_this_process', 0]);
   assert.is((await json('routine', 'activate', '1')).is_active, true);
+  await json('routine', 'deactivate', '1');
+  assert.match((await svc('routine', 'activate', '1')).stdout, /Routine 1 is active; next fire \d{4}-\d\d-\d\d \d\d:30 UTC \(\d{4}-\d\d-\d\d 07:30 Europe\/Berlin\)\./);
   assert.is((await json('routine', 'jobs')).jobs[0].routine_id, 1);
   const coverage = await json('routine', 'coverage', '1');
   assert.equal([coverage.judged, coverage.reason], [false, 'no_intent']);
