@@ -12,6 +12,8 @@ import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
+import { daemonStatus } from '../src/daemon/status.js';
+import { statusText } from '../commands/lib/daemon-format.js';
 import { fixture, waitFor } from './_setup.js';
 import { fakeClock, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
 import { startStub, type Stub } from './_stub.js';
@@ -95,6 +97,26 @@ test('a second server starting does not drop the fires the first one has queued 
   } finally {
     await b?.close();
     await a.close();
+    dirs.cleanup();
+  }
+});
+
+test('daemon status says when the daemon\'s scheduler is on standby and who fires routines instead', async () => {
+  const dirs = newDirs();
+  const fake = fakeClock('2026-01-05T05:59:00Z');
+  const server = await startSvc(dirs, fake, { env: sources() });
+  const daemon = await startSvc(dirs, fake, { env: sources() });
+  try {
+    // The second one stands for the daemon: its lock names it.
+    fs.mkdirSync(daemon.ctx.paths.stateDir, { recursive: true });
+    fs.writeFileSync(daemon.ctx.paths.daemonLock, JSON.stringify({ pid: process.pid, port: daemon.server.port, version: 'x', started_at: 'now' }), { mode: 0o600 });
+    const status = await daemonStatus(server.ctx);
+    assert.is(status.running, true, status.error ?? '');
+    assert.equal([status.scheduler!.state, status.scheduler!.held_by!.runtime_id], ['standby', server.ctx.runtimeId]);
+    assert.match(statusText(status), new RegExp(`Its scheduler is on standby: routines are fired by the server with pid ${process.pid} on port ${server.server.port}`));
+  } finally {
+    await daemon.close();
+    await server.close();
     dirs.cleanup();
   }
 });
