@@ -78,6 +78,9 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
     assert.is(r.code, 1, 'a failed attempt exits 1');
     const failed = JSON.parse(r.stdout);
     assert.equal([failed.state, failed.attempts, failed.last_error], ['queued', 1, 'Webhook answered HTTP 500.']);
+    // The list says when the retry comes.
+    const next = failed.next_attempt_at_utc.slice(0, 16).replace('T', ' ');
+    assert.match((await cli(['deliveries', 'list', '--exec', String(exec)])).stdout, new RegExp(`${a.id}\\s+queued\\s+webhook.*1/\\d+\\s+${next}\\s+Webhook answered HTTP 500`));
   } finally {
     hook.status = 200;
   }
