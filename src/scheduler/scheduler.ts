@@ -73,7 +73,13 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
   function hold(): boolean {
     if (!lease) return true;
     const wasStandby = heldBy !== null;
-    heldBy = lease.acquire();
+    try {
+      heldBy = lease.acquire();
+    } catch (err) {
+      // The lease file cannot be read or written: keep doing what this process did (a timer callback must not throw).
+      ctx.log.error('scheduler: the scheduler lease cannot be taken', { error: err instanceof Error ? err.message : String(err) });
+      return !wasStandby;
+    }
     if (heldBy && !wasStandby) ctx.log.info(`scheduler: on standby; routines are scheduled by ${describeHolder(heldBy)}`);
     return heldBy === null;
   }
@@ -122,7 +128,7 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
           work.start(); // catch up on what came due while nobody scheduled
           return [];
         }
-        if (lease && !lease.renew() && !hold()) {
+        if (lease && !renewed(lease) && !hold()) {
           ctx.log.warn(`scheduler: the lease was taken over by ${describeHolder(heldBy!)}; this process stops scheduling`);
           return [];
         }
@@ -142,6 +148,14 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
     },
   };
   return scheduler;
+}
+
+function renewed(lease: Lease): boolean {
+  try {
+    return lease.renew();
+  } catch {
+    return false;
+  }
 }
 
 export function describeHolder(h: LeaseHolder): string {
