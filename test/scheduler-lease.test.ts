@@ -10,12 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
-import { silentLogger } from '../src/log.js';
+import { createLogger, silentLogger } from '../src/log.js';
+import { createRoutineScheduler } from '../src/routines/due-fires.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
 import { daemonStatus } from '../src/daemon/status.js';
 import { statusText } from '../commands/lib/daemon-format.js';
 import { fixture, waitFor } from './_setup.js';
-import { fakeClock, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
+import { fakeClock, manualTimers, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
 import { startStub, type Stub } from './_stub.js';
 
 let crossref: Stub;
@@ -117,6 +118,24 @@ test('daemon status says when the daemon\'s scheduler is on standby and who fire
   } finally {
     await daemon.close();
     await server.close();
+    dirs.cleanup();
+  }
+});
+
+test('a lease file that cannot be read or written is logged; the scheduler neither throws nor stops', () => {
+  const dirs = newDirs();
+  const lines: string[] = [];
+  const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'debug', sink: (l) => lines.push(l) }) });
+  try {
+    const broken = { acquire: () => { throw new Error('EACCES: permission denied'); }, renew: () => { throw new Error('EIO'); }, holder: () => null, recordPort: () => {}, release: () => {} };
+    const scheduler = createRoutineScheduler(ctx, { timers: manualTimers(), lease: broken });
+    assert.not.throws(() => scheduler.start());
+    assert.is(scheduler.state, 'running');
+    assert.not.throws(() => scheduler.tick());
+    assert.ok(lines.some((l) => /the scheduler lease cannot be taken/.test(l)));
+    scheduler.stop();
+  } finally {
+    void ctx.close();
     dirs.cleanup();
   }
 });
