@@ -56,6 +56,9 @@ export function register(program: Command, io: Io): void {
         link_to_execution_id: opts.linkExecution ? idArg(opts.linkExecution, 'execution') : null,
       });
       emit(io, created, () => `Saved configuration ${created.id} (${created.config_type}): ${created.name}`);
+      // Names may repeat (ids tell them apart); a repeat is said, never silent.
+      const namesakes = listConfigurations(ctx).configurations.filter((c) => c.name === created.name && c.id !== created.id).map((c) => c.id);
+      if (namesakes.length) io.err(`Note: configuration${namesakes.length > 1 ? 's' : ''} ${namesakes.join(', ')} ${namesakes.length > 1 ? 'are' : 'is'} also called "${created.name}"; name ${namesakes.length > 1 ? 'them' : 'it'} by id.`);
     }));
   config
     .command('export')

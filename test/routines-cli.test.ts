@@ -122,6 +122,10 @@ test('config add, list, export, import, delete', async () => {
   const bad = await svc('config', 'add', '--name', 'x', '--type', 'view', '--parameters', '{}');
   assert.equal([bad.code, /config_type must be one of dive, sweep, routine/.test(bad.stderr)], [2, true]);
   assert.is((await svc('config', 'add', '--name', 'x', '--type', 'dive', '--parameters', '{oops')).code, 2);
+  const twin = await svc('--json', 'config', 'add', '--name', 'saved sweep', '--type', 'sweep', '--parameters', '{"repositories":["crossref"],"query":"frogs"}');
+  assert.is(twin.code, 0, twin.stderr);
+  assert.match(twin.stderr, /Note: configuration 1 is also called "saved sweep"; name it by id\./);
+  assert.is((await json('config', 'delete', String(JSON.parse(twin.stdout).id), '--yes')).deleted, true);
   assert.equal((await json('config', 'list')).configurations.map((x: any) => x.name), ['saved sweep']);
   const file = path.join(dirs.root, 'configs.json');
   assert.is((await svc('config', 'export', '1', '-o', file)).code, 0);
