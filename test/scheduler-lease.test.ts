@@ -12,6 +12,8 @@ import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { createLogger, silentLogger } from '../src/log.js';
 import { createRoutineScheduler } from '../src/routines/due-fires.js';
+import { runRoutineNow } from '../src/routines/dispatch.js';
+import { getRoutineView } from '../src/routines/service.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
 import { daemonStatus } from '../src/daemon/status.js';
 import { statusText } from '../commands/lib/daemon-format.js';
@@ -21,15 +23,19 @@ import { startStub, type Stub } from './_stub.js';
 
 let crossref: Stub;
 let slow: Stub;
+let slower: Stub;
 const sources = () => ({ SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_SOURCE_DBLP_URL: slow.url });
 
 test.before(async () => {
   crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
   slow = await startStub([{ path: '/search/publ/api', body: fixture('dblp/publ-search-test-h1-f1.json'), delayMs: 1200, times: Infinity }]);
+  // Long enough that the second process starts, and is asked, while the blocker still holds the only slot.
+  slower = await startStub([{ path: '/search/publ/api', body: fixture('dblp/publ-search-test-h1-f1.json'), delayMs: 3000, times: Infinity }]);
 });
 test.after(async () => {
   await crossref.close();
   await slow.close();
+  await slower.close();
 });
 
 test('two servers on one data directory: one fires, the other is on standby and says who fires, one run and one delivery per due time', async () => {
@@ -76,27 +82,34 @@ test('two servers on one data directory: one fires, the other is on standby and 
   }
 });
 
-test('a second server starting does not drop the fires the first one has queued (they still run, recorded as started)', async () => {
+test('a second process starting its scheduler does not drop the fires the first one has queued (they still run, recorded as started)', async () => {
   const dirs = newDirs();
   const fake = fakeClock('2026-01-05T05:59:00Z');
-  const a = await startSvc(dirs, fake, { env: sources() });
-  let b: Awaited<ReturnType<typeof startSvc>> | undefined;
+  const env = { ...sources(), SVC_SOURCE_DBLP_URL: slower.url };
+  const a = await startSvc(dirs, fake, { env });
+  // Only the second process's scheduler (a whole second server in this same test process would take a's runs for its own dead ones: same pid).
+  const other = createContext({ env: { ...dirs.env, ...env }, clock: fake.clock, log: silentLogger, tuning: { sourceRateScale: 0, executionStaleMs: 86_400_000 } });
+  const second = createRoutineScheduler(other, { timers: manualTimers() });
   try {
     await a.request('PUT', '/api/settings/execution', { max_concurrent_executions: 1, routine_fire_queue_limit: 5 });
     const { id } = (await a.request('POST', '/api/routines', routineBody())).json();
     const blocker = (await a.request('POST', '/api/search/dive', { repository: 'dblp', query: 'test', max_results: 1 })).json().id;
     fake.set('2026-01-05T06:00:00Z');
     assert.is(a.scheduler!.tick()[0]!.fired!.outcome, 'queued');
-    b = await startSvc(dirs, fake, { env: sources() });
+    assert.is(second.start(), null, 'on standby');
     const fire = () => a.ctx.db.prepare('SELECT outcome, reason FROM routine_fires WHERE routine_id = ? ORDER BY id DESC LIMIT 1').get(id) as { outcome: string; reason: string };
     assert.is(fire().outcome, 'queued', `still queued, not "${fire().reason}"`);
-    await settled(a, blocker);
+    // The other process sees the scheduler's queue: a manual run there does not start the routine a second time.
+    assert.throws(() => runRoutineNow(other, id), (e: any) => e.details?.conflict === 'routine_already_queued' || /waiting for a free slot/.test(e.message));
+    assert.is(getRoutineView(other, id).queued_fire_at_utc, '2026-01-05T06:00:00.000Z');
+    await settled(a, blocker, 30_000);
     const started = await waitFor(async () => (fire().outcome === 'started' ? fire() : undefined), 10_000, 'the queued fire to start');
     assert.is(started.outcome, 'started');
     const exec = a.ctx.db.prepare('SELECT id FROM executions WHERE routine_id = ?').pluck().get(id) as number;
     await settled(a, exec);
   } finally {
-    await b?.close();
+    second.stop();
+    await other.close();
     await a.close();
     dirs.cleanup();
   }

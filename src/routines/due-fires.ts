@@ -16,8 +16,7 @@ import { fireRoutine, type FireResult } from './dispatch.js';
 import { claimJob, deleteJob, dropQueuedFires, dueJobs, earliestNextRun, insertFire, putJob, routinesWithoutJob, staleJobs, type JobRow } from './jobs.js';
 import { getRoutine } from './repo.js';
 import { notify } from '../delivery/notify.js';
-import { executionManager } from '../executions/manager.js';
-import { fileLease, type Lease } from '../scheduler/lease.js';
+import { schedulerLease } from './scheduler-lease.js';
 
 export interface JobOutcome {
   routineId: number;
@@ -140,17 +139,12 @@ export function routineFires(ctx: Context): DueWork<JobOutcome, StartReport> {
   };
 }
 
-/** The lease that makes this process the one scheduler of its data directory. */
-export function schedulerLease(ctx: Context): Lease {
-  return ctx.service('scheduler:lease', () =>
-    fileLease({ dataDir: ctx.paths.dataDir, runtimeId: ctx.runtimeId, role: () => executionManager(ctx).role, now: () => ctx.nowIso() }),
-  );
-}
-
 /** A scheduler timing the routines' fires; of the processes serving one data directory only the lease holder fires. */
 export function createRoutineScheduler(ctx: Context, options: SchedulerOptions = {}): RoutineScheduler {
   return createScheduler(ctx, routineFires(ctx), { ...options, lease: options.lease === undefined ? schedulerLease(ctx) : options.lease });
 }
+
+export { schedulerLease };
 
 export const SCHEDULER_SERVICE = 'scheduler';
 
