@@ -125,7 +125,11 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
         if (heldBy) {
           if (!hold()) return [];
           ctx.log.warn('scheduler: the process that scheduled routines here is gone; this one schedules them now');
-          work.start(); // catch up on what came due while nobody scheduled
+          try {
+            work.start(); // catch up on what came due while nobody scheduled
+          } catch (err) {
+            ctx.log.error('scheduler: catching up after the takeover failed; due fires are handled at the next tick', { error: err instanceof Error ? err.message : String(err) });
+          }
           return [];
         }
         if (lease && !renewed(lease) && !hold()) {
