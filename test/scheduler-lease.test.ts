@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { createLogger, silentLogger } from '../src/log.js';
 import { createRoutineScheduler } from '../src/routines/due-fires.js';
+import { createScheduler } from '../src/scheduler/scheduler.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { getRoutineView } from '../src/routines/service.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
@@ -146,6 +147,32 @@ test('a lease file that cannot be read or written is logged; the scheduler neith
     assert.is(scheduler.state, 'running');
     assert.not.throws(() => scheduler.tick());
     assert.ok(lines.some((l) => /the scheduler lease cannot be taken/.test(l)));
+    scheduler.stop();
+  } finally {
+    void ctx.close();
+    dirs.cleanup();
+  }
+});
+
+test('a standby takes over at its next look; a catch-up that fails there is logged, never thrown out of the timer', () => {
+  const dirs = newDirs();
+  const lines: string[] = [];
+  const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'debug', sink: (l) => lines.push(l) }) });
+  try {
+    const other = { pid: 1, runtime_id: 'r-other', role: 'daemon', port: 9, since_utc: '' };
+    let holder: typeof other | null = other;
+    const lease = { acquire: () => holder, renew: () => holder === null, holder: () => holder, recordPort: () => {}, release: () => {} };
+    let starts = 0;
+    const work = { start: () => { starts++; throw new Error('database is locked'); }, runDue: () => [], nextDueAt: () => null, stop: () => {} };
+    const timers = manualTimers();
+    const scheduler = createScheduler(ctx, work, { timers, lease });
+    assert.is(scheduler.start(), null);
+    assert.equal([scheduler.state, scheduler.heldBy?.role, starts], ['standby', 'daemon', 0]);
+    assert.equal(timers.pending.map((p) => p.ms), [30_000], 'looks again after the poll');
+    holder = null; // the daemon went away
+    assert.not.throws(() => timers.pending[0]!.fn());
+    assert.equal([scheduler.state, starts], ['running', 1]);
+    assert.ok(lines.some((l) => /catching up after the takeover failed/.test(l)));
     scheduler.stop();
   } finally {
     void ctx.close();
