@@ -85,7 +85,9 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
     hook.status = 200;
   }
   // a queued delivery cannot be retried (only a failed one), but it can be skipped
-  assert.is((await cli(['deliveries', 'retry', String(a.id)])).code, 4);
+  const early = await cli(['deliveries', 'retry', String(a.id)]);
+  assert.is(early.code, 4);
+  assert.match(early.stderr, /Delivery \d+ is queued \(its next attempt, 2 of \d+, is due \d{4}-\d\d-\d\d \d\d:\d\d UTC, made by a running svc server or daemon\); only a delivery that is failed can be retried/);
   r = await cli(['--json', 'deliveries', 'release', String(b.id)]);
   assert.is(r.code, 0, r.stderr);
   assert.equal([JSON.parse(r.stdout).state, JSON.parse(r.stdout).attempts], ['delivered', 1]);
