@@ -21,8 +21,15 @@ export function routineTable(routines: Routine[]): string {
   if (routines.length === 0) return 'No routines yet; add one with `svc routine add`.';
   return table([
     ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME'],
-    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, when(r.schedule.next_run_at_utc), String(r.missed_fires.count), r.name]),
+    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, `${when(r.schedule.next_run_at_utc)}${overdue(r) ? ' (overdue)' : ''}`, String(r.missed_fires.count), r.name]),
   ]);
+}
+
+/** The job's next run is before the first fire still to come: it came due and no scheduler has handled it. */
+function overdue(r: Routine): boolean {
+  const next = r.schedule.next_run_at_utc;
+  const upcoming = r.schedule.next_runs[0];
+  return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
 export function routineDetail(r: Routine): string {
@@ -36,6 +43,7 @@ export function routineDetail(r: Routine): string {
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
   ];
+  if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);
   if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);
   lines.push(`  missed     ${count(r.missed_fires.count, 'fire')}${r.missed_fires.last_due_at_utc ? `, last due ${when(r.missed_fires.last_due_at_utc)}` : ''}`);
   for (const d of 'missed_fire_details' in r && r.missed_fire_details ? r.missed_fire_details : []) {
