@@ -11,6 +11,13 @@ import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 import { enumFlag, idArg } from './lib/flags.js';
 
+/** One working --parameters per config_type: a dive names one `repository`, a sweep and a routine a list of `repositories`. */
+export const PARAMETER_EXAMPLES: Record<(typeof CONFIG_TYPES)[number], string> = {
+  dive: '{"repository":"arxiv","query":"graphs"}',
+  sweep: '{"repositories":["arxiv","crossref"],"query":"graphs"}',
+  routine: '{"repositories":["arxiv"],"query":"graphs","window_days":7}',
+};
+
 function jsonArg(raw: string, flag: string): unknown {
   try {
     return parseStrictJson(raw);
@@ -37,9 +44,10 @@ export function register(program: Command, io: Io): void {
     .command('add')
     .requiredOption('--name <name>', 'what to call it')
     .requiredOption('--type <type>', `config_type: ${CONFIG_TYPES.join(', ')}`)
-    .requiredOption('--parameters <json>', 'the request body it saves, as JSON, e.g. \'{"repositories":["arxiv"],"query":"graphs"}\'')
+    .requiredOption('--parameters <json>', 'the request body it saves, as JSON; its fields depend on --type (examples below)')
     .option('--link-execution <id>', 'the execution it was saved from')
     .description('save a configuration (validated as the request of its type)')
+    .addHelpText('after', `\nExamples (a dive searches one source, a sweep or routine several):\n${Object.entries(PARAMETER_EXAMPLES).map(([type, json]) => `  svc config add --name graphs --type ${type} --parameters '${json}'`).join('\n')}`)
     .action((opts: { name: string; type: string; parameters: string; linkExecution?: string }) => withContext(io, (ctx) => {
       const created = createConfiguration(ctx, {
         name: opts.name,
@@ -48,6 +56,9 @@ export function register(program: Command, io: Io): void {
         link_to_execution_id: opts.linkExecution ? idArg(opts.linkExecution, 'execution') : null,
       });
       emit(io, created, () => `Saved configuration ${created.id} (${created.config_type}): ${created.name}`);
+      // Names may repeat (ids tell them apart); a repeat is said, never silent.
+      const namesakes = listConfigurations(ctx).configurations.filter((c) => c.name === created.name && c.id !== created.id).map((c) => c.id);
+      if (namesakes.length) io.err(`Note: configuration${namesakes.length > 1 ? 's' : ''} ${namesakes.join(', ')} ${namesakes.length > 1 ? 'are' : 'is'} also called "${created.name}"; name ${namesakes.length > 1 ? 'them' : 'it'} by id.`);
     }));
   config
     .command('export')
@@ -64,7 +75,7 @@ export function register(program: Command, io: Io): void {
   config
     .command('import')
     .argument('<files...>', 'JSON files written by export (or a configuration object, or a list of them)')
-    .description('import configurations: all of them or, on any error, none')
+    .description('import configurations: all of them or, on any error, none; one already saved (same name, type, parameters) is not imported twice')
     .action((files: string[]) => withContext(io, (ctx) => {
       let total = 0;
       const read = files.map((f) => {
@@ -75,7 +86,13 @@ export function register(program: Command, io: Io): void {
         return { name: path.basename(f), text: fs.readFileSync(f, 'utf8') };
       });
       const answer = importConfigurations(ctx, read);
-      emit(io, answer, () => `Imported ${answer.count} configuration(s): ${answer.imported.map((c) => `${c.id} ${c.name}`).join(', ')}`);
+      emit(io, answer, () =>
+        [
+          answer.count ? `Imported ${answer.count} configuration(s): ${answer.imported.map((c) => `${c.id} ${c.name}`).join(', ')}` : 'Imported nothing new.',
+          ...answer.already_present.map((c) => `  already saved as ${c.id}: ${c.name} (${c.config_type}); not imported again`),
+          ...answer.shared_names.map((c) => `  ${c.id} ${c.name} shares its name with ${c.shared_with.join(', ')}; name it by id`),
+        ].join('\n'),
+      );
     }));
   config
     .command('delete')

@@ -13,8 +13,19 @@ import { emit, table, type Io } from './lib/io.js';
 const rows = (list: DeliveryView[]) =>
   list.length
     ? table([
-        ['ID', 'STATE', 'CHANNEL', 'ROUTINE', 'RUN', 'DESTINATION', 'ATTEMPTS', 'LAST ERROR'],
-        ...list.map((d) => [String(d.id), d.state, d.channel, String(d.routine_id ?? '-'), String(d.execution_id), d.target_id !== null ? String(d.target_id) : d.origin === 'routine_email' ? 'routine email' : '-', `${d.attempts}/${d.max_attempts}`, d.last_error ?? '']),
+        ['ID', 'STATE', 'CHANNEL', 'ROUTINE', 'RUN', 'DESTINATION', 'ATTEMPTS', 'NEXT ATTEMPT (UTC)', 'LAST ERROR'],
+        ...list.map((d) => [
+          String(d.id),
+          d.state,
+          d.channel,
+          String(d.routine_id ?? '-'),
+          String(d.execution_id),
+          d.target_id !== null ? String(d.target_id) : d.origin === 'routine_email' ? 'routine email' : '-',
+          `${d.attempts}/${d.max_attempts}`,
+          // When a retry comes (made by a running server or daemon); '-' when none is due.
+          d.next_attempt_at_utc ? d.next_attempt_at_utc.slice(0, 16).replace('T', ' ') : '-',
+          d.last_error ?? '',
+        ]),
       ])
     : 'No deliveries.';
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { callServer, HEALTH_PROBE_TIMEOUT_MS, locateServer } from '../src/client/discover.js';
 import type { Health } from '../src/health/service.js';
+import { describeHolder } from '../src/scheduler/scheduler.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
 
@@ -15,7 +16,7 @@ export function register(program: Command, io: Io): void {
         emit(io, { base_url: server.baseUrl, ...health }, () =>
           [
             `svc ${health.version} is running on ${server.baseUrl}`,
-            `  schema ${health.schema_version}, scheduler ${health.scheduler.state}, ${health.daemon.state === 'lock_present' ? 'daemon lock held (`svc daemon status` says more)' : 'no daemon'}`,
+            `  schema ${health.schema_version}, scheduler ${health.scheduler.state}${health.scheduler.held_by ? ` (routines are fired by ${describeHolder(health.scheduler.held_by)})` : ''}, ${health.daemon.state === 'lock_present' ? 'daemon lock held (`svc daemon status` says more)' : 'no daemon'}`,
             `  runtime ${health.identity.runtime_id}, started ${health.started_at_utc}`,
           ].join('\n'),
         );

@@ -3,6 +3,7 @@ import { DELIVERY_CHANNELS } from '../src/routines/delivery-summary.js';
 import { TARGET_MODES } from '../src/delivery/repo.js';
 import { createTarget, deleteTarget, listTargets, requireTarget, revealWebhookSecret, updateTarget, type TargetView } from '../src/delivery/targets.js';
 import { confirmDestructive } from './lib/confirm.js';
+import { emailNotReady } from '../src/delivery/email-ready.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -46,6 +47,9 @@ export function addCommand(routine: Command, io: Io): void {
         const destination = await targetValue(io, flags.target);
         const created = createTarget(ctx, routineId, { channel, ...(destination !== undefined ? { target: destination } : {}), ...(mode ? { mode } : {}), enabled: !flags.disable });
         emit(io, created, () => `Added destination ${describe(created)}${created.signed ? `\nWebhook requests are signed; \`svc routine target secret ${routineId} ${created.id}\` prints the secret for the receiver.` : ''}`);
+        // Said now, not at the first run: the destination is kept either way.
+        const notReady = created.channel === 'email' && created.enabled ? emailNotReady(ctx, created.target) : null;
+        if (notReady) io.err(`Note: ${notReady}.`);
       });
     });
   target

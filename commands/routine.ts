@@ -3,16 +3,20 @@ import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/routines/jobs-view.js';
+import { schedulerLease } from '../src/routines/due-fires.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
 import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
-import { coverageText, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
+import { coverageText, fireTime, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
+import { listTargets } from '../src/delivery/targets.js';
+import { emailNotReady } from '../src/delivery/email-ready.js';
+import { destinationsText, runDeliveriesText } from './lib/delivery-format.js';
 
 
 export function register(program: Command, io: Io): void {
@@ -32,7 +36,10 @@ export function register(program: Command, io: Io): void {
     .description('one routine: search, schedule and next fires, last run, missed fires with details')
     .action((id: string) => withContext(io, (ctx) => {
       const view = getRoutineView(ctx, idArg(id, 'routine'));
-      emit(io, view, () => routineDetail(view));
+      // The destinations with their addresses, for their owner (the HTTP read keeps only the summary by channel).
+      const targets = listTargets(ctx, view.id).targets;
+      const emailIssue = (target: string) => emailNotReady(ctx, target);
+      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled, emailIssue).join('\n')}`);
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
@@ -49,12 +56,19 @@ export function register(program: Command, io: Io): void {
     .description('run now, in the foreground, outside the schedule (also an inactive routine)')
     .action((id: string) => withContext(io, async (ctx) => {
       let executionId = 0;
+      const routineId = idArg(id, 'routine');
+      // Where the report went, in the summary (and the JSON document): every destination with its outcome.
+      const deliveries = (detail: { id: number; status: string }) => {
+        const list = executionDeliveries(ctx, detail.id).deliveries;
+        const row = requireRoutine(ctx, routineId);
+        return { fields: { deliveries: list }, text: runDeliveriesText(routineId, detail.status, list, listTargets(ctx, routineId).targets, row.email_enabled === 1) };
+      };
       io.exitCode = await runInForeground(ctx, io, () => {
-        const run = runRoutineNow(ctx, idArg(id, 'routine'));
+        const run = runRoutineNow(ctx, routineId);
         if (run.note) io.err(run.note);
         executionId = run.execution_id;
         return { id: run.execution_id, status: 'running', replayed: false };
-      });
+      }, deliveries);
       // A run that found papers nobody received failed its purpose: exit 1 and say which delivery.
       const failing = executionDeliveries(ctx, executionId).deliveries.filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
       for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${d.last_error}`);
@@ -70,7 +84,8 @@ export function register(program: Command, io: Io): void {
       .description(description)
       .action((id: string) => withContext(io, (ctx) => {
         const answer = fn(ctx, idArg(id, 'routine'));
-        emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${'next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${answer.next_run_at_utc}` : ''}` : 'inactive'}.`);
+        const next = 'next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${fireTime(new Date(answer.next_run_at_utc), getRoutineView(ctx, answer.id).schedule.timezone)}` : '';
+        emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${next}` : 'inactive'}.`);
       }));
   }
   routine
@@ -81,7 +96,12 @@ export function register(program: Command, io: Io): void {
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireRoutine(ctx, idArg(id, 'routine'));
       if (!(await confirmDestructive(io, `Delete routine ${row.id} (${row.name})?`, opts.yes))) return declined(io, { id: row.id });
-      emit(io, deleteRoutine(ctx, row.id), () => `Routine ${row.id} deleted.`);
+      const answer = deleteRoutine(ctx, row.id);
+      emit(io, answer, () =>
+        answer.running_execution_id === null
+          ? `Routine ${row.id} deleted.`
+          : `Routine ${row.id} deleted. Its run, execution ${answer.running_execution_id}, goes on and keeps what it finds, but its report goes nowhere (the destinations went with the routine); \`svc executions cancel ${answer.running_execution_id}\` stops it.`,
+      );
     }));
   routine
     .command('coverage')
@@ -99,7 +119,7 @@ export function register(program: Command, io: Io): void {
     .command('jobs')
     .description('the scheduled jobs with their next run times (the server or daemon runs them)')
     .action(() => withContext(io, (ctx) => {
-      const view = schedulerJobs(ctx, 'not_in_this_process');
+      const view = schedulerJobs(ctx, 'not_in_this_process', schedulerLease(ctx).holder());
       emit(io, view, () => jobsTable(view));
     }));
   addTargetCommands(routine, io);

@@ -18,6 +18,7 @@ import type { ServerRuntime, SignedRoute } from './runtime.js';
 import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
 import { applyStagedRestore } from '../src/admin/restore.js';
+import { schedulerLease } from '../src/routines/due-fires.js';
 
 export const DEFAULT_PORT = 8742;
 
@@ -81,6 +82,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
   if (!publishPort(ctx.paths, runtime.port, runtime.startedAtUtc)) {
     ctx.log.warn('another svc server of this data directory is running; its port file is left as it is (clients find that one)');
   }
+  if (!ctx.config.disableScheduler) schedulerLease(ctx).recordPort(runtime.port); // a standby names where the scheduling process answers
   ctx.log.info(`listening on http://127.0.0.1:${runtime.port}`);
   // The assistant's API lanes may call the read tools of the MCP surface, over this server's own HTTP.
   provideAssistantTools(ctx, assistantToolBox(createBackend({ port: runtime.port, paths: ctx.paths, fetch: ctx.fetch, token: runtime.token })));

@@ -1,4 +1,8 @@
 import type { OriginRegistry } from '../src/runtime/origins.js';
+import type { LeaseHolder } from '../src/scheduler/lease.js';
+
+/** running: this process fires routines; standby: another process of this data directory does (held_by). */
+export type SchedulerState = 'running' | 'standby' | 'disabled' | 'not_started';
 
 /** What one serving process knows about itself beyond the Context. */
 export interface ServerRuntime {
@@ -8,7 +12,7 @@ export interface ServerRuntime {
   origins: OriginRegistry;
   startedAtUtc: string;
   rendererLastSeenAtUtc: string | null;
-  scheduler: { state: 'running' | 'disabled' | 'not_started' };
+  scheduler: { readonly state: SchedulerState; readonly held_by?: LeaseHolder | null };
   /** 'daemon' for the background daemon (`svc serve --daemon`): its runs are owned by the daemon role. */
   role: 'server' | 'daemon';
   signedRoutes: SignedRoute[];

@@ -84,8 +84,11 @@ test('every command family answers one JSON document on stdout', async () => {
   const exported = (await json(['config', 'export', '1'], 0)).doc;
   const file = path.join(dirs.root, 'configs.json');
   fs.writeFileSync(file, JSON.stringify(exported));
-  assert.is((await json(['config', 'import', file], 0)).doc.count, 1);
-  assert.is((await json(['config', 'delete', '2', '--yes'], 0)).doc.deleted, true);
+  assert.is((await json(['config', 'import', file], 0)).doc.already_present[0].id, 1, 'already saved: not doubled');
+  assert.is((await json(['config', 'delete', '1', '--yes'], 0)).doc.deleted, true);
+  const back = (await json(['config', 'import', file], 0)).doc;
+  assert.is(back.count, 1);
+  assert.is((await json(['config', 'delete', String(back.imported[0].id), '--yes'], 0)).doc.deleted, true);
   // library
   assert.is((await json(['library', 'status'], 0)).doc.configured, false);
   assert.ok((await json(['library', 'init', path.join(dirs.root, 'Papers')], 0)).doc.vault);

@@ -93,10 +93,30 @@ test('export writes one JSON file for the ids; import (multipart files) brings i
   const single = JSON.stringify({ name: 'bare', config_type: 'dive', parameters: { repository: 'arxiv', query: 'single' } });
   const imported = await upload([{ filename: 'export.json', content: r.text }, { filename: 'one.json', content: single }]);
   assert.is(imported.status, 201, imported.text);
-  assert.is(imported.json().count, ids.length + 1);
-  assert.is(count(), before + ids.length + 1);
+  // The exported ones are saved here already: brought back, not doubled.
+  assert.equal([imported.json().count, imported.json().already_present.map((c: any) => c.id)], [1, ids]);
+  assert.is(count(), before + 1);
   const names = (await t.request('GET', '/api/configurations')).json().configurations.map((c: any) => c.name);
   assert.ok(names.includes('bare'));
+});
+
+test('import never doubles a configuration: the same file twice stores once; a shared name with other parameters is stored and named', async () => {
+  const entry = (query: string) => ({ name: 'twice', config_type: 'sweep', parameters: { repositories: ['arxiv'], query } });
+  const before = count();
+  // Within one import too: the second equal entry (key order aside) is the first one.
+  const file = JSON.stringify([entry('first'), { parameters: { query: 'first', repositories: ['arxiv'] }, config_type: 'sweep', name: 'twice' }]);
+  let r = await upload([{ filename: 'a.json', content: file }]);
+  assert.is(r.status, 201, r.text);
+  const first = r.json();
+  assert.equal([first.count, first.already_present.length, first.shared_names], [1, 1, []]);
+  assert.is(first.already_present[0].id, first.imported[0].id);
+  r = await upload([{ filename: 'a.json', content: file }]);
+  assert.equal([r.json().count, r.json().imported, r.json().already_present.map((c: any) => c.id)], [0, [], [first.imported[0].id, first.imported[0].id]]);
+  assert.is(count(), before + 1, 'the second import changed nothing');
+  r = await upload([{ filename: 'b.json', content: JSON.stringify(entry('second')) }]);
+  const second = r.json();
+  assert.equal([second.count, second.shared_names], [1, [{ id: second.imported[0].id, name: 'twice', shared_with: [first.imported[0].id] }]]);
+  assert.is(count(), before + 2);
 });
 
 test('import is all or nothing, names the bad entry, and refuses what is not a multipart of files', async () => {
@@ -131,7 +151,7 @@ test('import limits: files per request, configurations per import, bytes per req
   r = await upload([{ filename: 'big.json', content: ' '.repeat(MAX_IMPORT_BYTES) + one }]);
   assert.is(r.status, 413);
   const before = count();
-  r = await upload(Array.from({ length: MAX_IMPORT_FILES }, (_, i) => ({ filename: `${i}.json`, content: one })));
+  r = await upload(Array.from({ length: MAX_IMPORT_FILES }, (_, i) => ({ filename: `${i}.json`, content: one.replace('"n"', `"n${i}"`) })));
   assert.is(r.status, 201);
   assert.is(count(), before + MAX_IMPORT_FILES);
 });

@@ -78,11 +78,16 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
     assert.is(r.code, 1, 'a failed attempt exits 1');
     const failed = JSON.parse(r.stdout);
     assert.equal([failed.state, failed.attempts, failed.last_error], ['queued', 1, 'Webhook answered HTTP 500.']);
+    // The list says when the retry comes.
+    const next = failed.next_attempt_at_utc.slice(0, 16).replace('T', ' ');
+    assert.match((await cli(['deliveries', 'list', '--exec', String(exec)])).stdout, new RegExp(`${a.id}\\s+queued\\s+webhook.*1/\\d+\\s+${next}\\s+Webhook answered HTTP 500`));
   } finally {
     hook.status = 200;
   }
   // a queued delivery cannot be retried (only a failed one), but it can be skipped
-  assert.is((await cli(['deliveries', 'retry', String(a.id)])).code, 4);
+  const early = await cli(['deliveries', 'retry', String(a.id)]);
+  assert.is(early.code, 4);
+  assert.match(early.stderr, /Delivery \d+ is queued \(its next attempt, 2 of \d+, is due \d{4}-\d\d-\d\d \d\d:\d\d UTC, made by a running svc server or daemon\); only a delivery that is failed can be retried/);
   r = await cli(['--json', 'deliveries', 'release', String(b.id)]);
   assert.is(r.code, 0, r.stderr);
   assert.equal([JSON.parse(r.stdout).state, JSON.parse(r.stdout).attempts], ['delivered', 1]);
@@ -116,6 +121,31 @@ test('a foreground svc routine run delivers in its own process (no server needed
   assert.is(fs.readdirSync(dir).length, 1);
 });
 
+test('svc routine run says where the report went (each delivery, its destination and outcome); routine show lists the destinations', async () => {
+  const t = env.t;
+  const runEnv = { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url };
+  const routine = await newRoutine(t, { name: 'says where' });
+  const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-says-'));
+  const folder = await addTarget(t, routine, { channel: 'folder', target: dir });
+  const review = await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
+  let r = await runCli(['routine', 'run', String(routine)], { env: runEnv });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`Deliveries:\\n  delivery \\d+  folder to destination ${folder.id}: delivered \\d{4}-`));
+  assert.match(r.stdout, new RegExp(`  delivery (\\d+)  webhook to destination ${review.id}: awaiting review: sent only after \`svc deliveries release \\d+\``));
+  r = await runCli(['--json', 'routine', 'run', String(routine)], { env: runEnv });
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.deliveries.map((d: any) => [d.target_id, d.state]), [[folder.id, 'delivered'], [review.id, 'awaiting_review']]);
+
+  r = await cli(['routine', 'show', String(routine)]);
+  assert.match(r.stdout, new RegExp(`delivers to\\n    ${folder.id}  folder  ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  automatic\\n    ${review.id}  webhook  `));
+  assert.equal(JSON.parse((await cli(['--json', 'routine', 'show', String(routine)])).stdout).delivery_targets.map((x: any) => x.id), [folder.id, review.id]);
+
+  const bare = await newRoutine(t, { name: 'goes nowhere' });
+  r = await runCli(['routine', 'run', String(bare)], { env: runEnv });
+  assert.match(r.stdout, new RegExp(`Deliveries: none \\(routine ${bare} has no delivery destination; add one with \`svc routine target add ${bare}\`\\)`));
+  assert.match((await cli(['routine', 'show', String(bare)])).stdout, /delivers to\n    none/);
+});
+
 test('a foreground svc routine run whose delivery fails exits 1 and names the delivery (its JSON stays one document)', async () => {
   const t = env.t;
   const routine = await newRoutine(t, { name: 'foreground failing' });
@@ -127,6 +157,21 @@ test('a foreground svc routine run whose delivery fails exits 1 and names the de
   assert.is(JSON.parse(r.stdout).status, 'completed', 'the run itself completed');
   assert.match(r.stderr, /Delivery \d+ \(folder\) failed/);
   assert.not.match(r.stderr, new RegExp(dir), 'the directory is not named');
+  const text = await runCli(['routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  assert.match(text.stdout, /Deliveries:\n  delivery \d+  folder to destination \d+: not delivered yet \(1 attempt of \d+\): .*<target>.*; a running svc server or daemon tries again at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  assert.not.match(text.stdout, new RegExp(dir), 'the directory is not named');
+});
+
+test('adding an email destination says at once what the email settings lack; routine show says it under the destination', async () => {
+  const routine = await newRoutine(env.t, { name: 'mail me' });
+  const r = await cli(['routine', 'target', 'add', String(routine), '--channel', 'email']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, /Note: email cannot be sent yet: the email settings lack a mail server \(`svc settings set email smtp_host HOST`\), a sender .*, a recipient \(this destination names none/);
+  const named = await cli(['routine', 'target', 'add', String(routine), '--channel', 'email', '--target', 'reader@example.org']);
+  assert.not.match(named.stderr, /a recipient/, 'a destination with its own address needs no recipient setting');
+  assert.match((await cli(['routine', 'show', String(routine)])).stdout, /email  \(email settings recipient\)  automatic\n      \(email cannot be sent yet: /);
+  const folder = await cli(['routine', 'target', 'add', String(routine), '--channel', 'folder', '--target', fs.mkdtempSync(path.join(env.t.dirs.root, 'quiet-'))]);
+  assert.is(folder.stderr, '', 'nothing to say for a folder');
 });
 
 test('svc deliveries skip and email-test', async () => {

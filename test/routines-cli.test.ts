@@ -8,6 +8,7 @@ import { silentLogger } from '../src/log.js';
 import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { PARAMETER_KEYS } from '../src/routines/parameters.js';
 import { NICKNAMES } from '../src/scheduler/cron.js';
+import { fileLease } from '../src/scheduler/lease.js';
 import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -60,12 +61,16 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   assert.equal(list.routines.map((r: any) => r.name), ['ecology']);
   assert.match((await svc('routine', 'list')).stdout, /ID\s+ACTIVE\s+SCHEDULE/);
   const edited = await json('routine', 'edit', '1', '--schedule', 'CRON_TZ=Europe/Berlin 30 7 * * 1-5', '--keywords', 'birds,song', '--no-intent');
+  // show gives each next fire in UTC and in the routine's own zone (a bare 05:30 would read as local time).
+  assert.match((await svc('routine', 'show', '1')).stdout, /next fires \d{4}-\d\d-\d\d \d\d:30 UTC \(\d{4}-\d\d-\d\d 07:30 Europe\/Berlin\), /);
   assert.equal([edited.schedule_cron, edited.schedule.timezone, edited.parameters.keywords, edited.parameters.query, edited.intent], ['CRON_TZ=Europe/Berlin 30 7 * * 1-5', 'Europe/Berlin', ['birds', 'song'], 'ecology', null]);
   assert.is((await svc('routine', 'edit', '1')).code, 2, 'nothing to change');
   assert.equal(await json('routine', 'deactivate', '1'), { id: 1, is_active: false });
   const jobs = await json('routine', 'jobs');
   assert.equal([jobs.scheduler.state, jobs.total], ['not_in_this_process', 0]);
   assert.is((await json('routine', 'activate', '1')).is_active, true);
+  await json('routine', 'deactivate', '1');
+  assert.match((await svc('routine', 'activate', '1')).stdout, /Routine 1 is active; next fire \d{4}-\d\d-\d\d \d\d:30 UTC \(\d{4}-\d\d-\d\d 07:30 Europe\/Berlin\)\./);
   assert.is((await json('routine', 'jobs')).jobs[0].routine_id, 1);
   const coverage = await json('routine', 'coverage', '1');
   assert.equal([coverage.judged, coverage.reason], [false, 'no_intent']);
@@ -76,6 +81,20 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   assert.match((await svc('routine', 'show', '1')).stdout, /Routine 1: ecology \(active\)/);
   assert.is((await svc('routine', 'show', '99')).code, 3);
   assert.is((await svc('routine', 'show', 'x')).code, 2);
+});
+
+test('routine jobs says which process fires the routines (the scheduler lease holder), or that none does', async () => {
+  assert.match((await svc('routine', 'jobs')).stdout, /no svc server or daemon of this data directory is scheduling: nothing fires until one runs/);
+  const lease = fileLease({ dataDir: dirs.env.SVC_DATA_DIR!, runtimeId: 'r-daemon', role: () => 'daemon', now: () => new Date().toISOString() });
+  assert.is(lease.acquire(), null);
+  lease.recordPort(8799);
+  try {
+    const jobs = await json('routine', 'jobs');
+    assert.equal([jobs.scheduler.held_by.role, jobs.scheduler.held_by.port, jobs.scheduler.held_by.pid], ['daemon', 8799, process.pid]);
+    assert.match((await svc('routine', 'jobs')).stdout, new RegExp(`routines are fired by the daemon with pid ${process.pid} on port 8799`));
+  } finally {
+    lease.release();
+  }
 });
 
 test('routine run runs in the foreground through the dispatcher; an inactive routine runs and says so', async () => {
@@ -93,7 +112,7 @@ test('delete confirms off a terminal only with --yes, and removes the job', asyn
   const refused = await svc('routine', 'delete', '2');
   assert.is(refused.code, 2);
   assert.match(refused.stderr, /--yes/);
-  assert.equal(await json('routine', 'delete', '2', '--yes'), { id: 2, deleted: true, job_removed: true });
+  assert.equal(await json('routine', 'delete', '2', '--yes'), { id: 2, deleted: true, job_removed: true, running_execution_id: null });
   assert.is((await svc('routine', 'delete', '2', '--yes')).code, 3);
 });
 
@@ -103,16 +122,39 @@ test('config add, list, export, import, delete', async () => {
   const bad = await svc('config', 'add', '--name', 'x', '--type', 'view', '--parameters', '{}');
   assert.equal([bad.code, /config_type must be one of dive, sweep, routine/.test(bad.stderr)], [2, true]);
   assert.is((await svc('config', 'add', '--name', 'x', '--type', 'dive', '--parameters', '{oops')).code, 2);
+  const twin = await svc('--json', 'config', 'add', '--name', 'saved sweep', '--type', 'sweep', '--parameters', '{"repositories":["crossref"],"query":"frogs"}');
+  assert.is(twin.code, 0, twin.stderr);
+  assert.match(twin.stderr, /Note: configuration 1 is also called "saved sweep"; name it by id\./);
+  assert.is((await json('config', 'delete', String(JSON.parse(twin.stdout).id), '--yes')).deleted, true);
   assert.equal((await json('config', 'list')).configurations.map((x: any) => x.name), ['saved sweep']);
   const file = path.join(dirs.root, 'configs.json');
   assert.is((await svc('config', 'export', '1', '-o', file)).code, 0);
   const stdout = await svc('config', 'export', '1');
   assert.is(JSON.parse(stdout.stdout).configurations[0].name, 'saved sweep');
-  const imported = await json('config', 'import', file);
-  assert.equal([imported.count, imported.imported[0].id], [1, 2]);
+  const again = await svc('config', 'import', file);
+  assert.match(again.stdout, /Imported nothing new\.\n  already saved as 1: saved sweep \(sweep\); not imported again/);
+  const other = path.join(dirs.root, 'other.json');
+  fs.writeFileSync(other, JSON.stringify({ name: 'saved sweep', config_type: 'sweep', parameters: { repositories: ['crossref'], query: 'birds' } }));
+  assert.match((await svc('config', 'import', other)).stdout, /Imported 1 configuration\(s\): 2 saved sweep\n  2 saved sweep shares its name with 1; name it by id/);
   assert.is((await svc('config', 'delete', '2')).code, 2);
   assert.equal(await json('config', 'delete', '2', '--yes'), { id: 2, deleted: true, executions_unlinked: 0 });
   assert.is((await svc('config', 'export', '2')).code, 3);
+});
+
+test('config add --help shows, for each config_type, an example of its own fields, and each example is accepted', async () => {
+  const help = (await svc('config', 'add', '--help')).stdout;
+  const local = tempDirs();
+  try {
+    for (const type of CONFIG_TYPES) {
+      const m = new RegExp(`--type ${type} --parameters '([^']+)'`).exec(help);
+      assert.ok(m, `an example for ${type}`);
+      const r = await runCli(['--json', 'config', 'add', '--name', `example ${type}`, '--type', type, '--parameters', m![1]!], { env: local.env });
+      assert.is(r.code, 0, `${type}: ${r.stderr}`);
+    }
+    assert.match(help, /"repository":"arxiv"/, 'a dive names one repository');
+  } finally {
+    local.cleanup();
+  }
 });
 
 test('on a terminal, add asks: name, query, sources from the catalog, schedule with a preview of three fires, intent', async () => {

@@ -183,7 +183,7 @@ test('delete removes the routine and its job in one transaction', async () => {
   assert.ok(jobOf(id), 'the job survived the failed delete');
   t.ctx.db.exec('DROP TRIGGER refuse_delete');
   const r = await t.request('DELETE', `/api/routines/${id}`);
-  assert.equal(r.json(), { id, deleted: true, job_removed: true });
+  assert.equal(r.json(), { id, deleted: true, job_removed: true, running_execution_id: null });
   assert.is(jobOf(id), undefined);
   assert.is((await t.request('GET', `/api/routines/${id}`)).status, 404);
   assert.is((await t.request('DELETE', `/api/routines/${id}`)).status, 404);

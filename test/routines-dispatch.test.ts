@@ -170,6 +170,20 @@ test('a manual routine run with no free slot is refused like any manual run (429
   await svc.request('PUT', '/api/settings/execution', { max_concurrent_executions: 3, routine_fire_queue_limit: 20 });
 });
 
+test('deleting a routine while it runs: the run goes on and the answer names it; a new routine never takes the deleted one\'s id (nor its runs)', async () => {
+  const { id } = (await svc.request('POST', '/api/routines', slowRoutine('deleted mid-run'))).json();
+  const run = (await svc.request('POST', `/api/routines/${id}/run`)).json();
+  const gone = await svc.request('DELETE', `/api/routines/${id}`);
+  assert.equal(gone.json(), { id, deleted: true, job_removed: true, running_execution_id: run.execution_id });
+  assert.is(await settled(svc, run.execution_id), 'completed', 'the run went on');
+  const next = (await svc.request('POST', '/api/routines', routineBody({ name: 'came after' }))).json();
+  assert.ok(next.id > id, `a new id, not ${id} again`);
+  const fresh = (await svc.request('GET', `/api/routines/${next.id}`)).json();
+  assert.equal([fresh.last_execution, fresh.running_execution_id], [null, null]);
+  assert.is((await svc.request('POST', `/api/routines/${next.id}/run`)).status, 202, 'not blocked by the old run');
+  await settled(svc, (await svc.request('GET', `/api/routines/${next.id}`)).json().last_execution.id);
+});
+
 test('a fire still queued when svc shuts down is recorded as dropped, not lost', async () => {
   const local = newDirs();
   const clock = fakeClock('2026-01-05T05:59:00Z');

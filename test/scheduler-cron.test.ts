@@ -30,6 +30,15 @@ test('the dialect: five fields, nicknames, names, CRON_TZ; UTC by default', () =
   assert.is(parseSchedule('0 0 ? * *', NOW).nextAfter(NOW)!.toISOString(), '2026-01-06T00:00:00.000Z', '? is *');
 });
 
+test('DST in a CRON_TZ zone: a skipped time fires right after the jump, a doubled time fires once (as svc-routine(1) says)', () => {
+  const s = parseSchedule('CRON_TZ=Europe/Berlin 30 2 * * *', NOW);
+  const iso = (from: string) => s.nextRuns(3, new Date(from)).map((d) => d.toISOString());
+  // 2026-03-29: 02:00 CET jumps to 03:00 CEST, so 02:30 never happens.
+  assert.equal(iso('2026-03-27T12:00:00Z'), ['2026-03-28T01:30:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']);
+  // 2026-10-25: 03:00 CEST goes back to 02:00 CET, so 02:30 happens twice.
+  assert.equal(iso('2026-10-23T12:00:00Z'), ['2026-10-24T00:30:00.000Z', '2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+});
+
 test('an invalid expression says what is wrong', () => {
   const cases: [string, RegExp][] = [
     ['', /empty/],
@@ -41,6 +50,8 @@ test('an invalid expression says what is wrong', () => {
     ['0 6 30 2 *', /never fires/],
     ['CRON_TZ=Mars/Olympus 0 6 * * *', /Unknown time zone "Mars\/Olympus"/],
     ['CRON_TZ=Europe/Berlin', /must be followed/],
+    ['TZ=Europe/Berlin 0 6 * * *', /"TZ=" is not read here; only CRON_TZ=<zone> may come before the five fields/],
+    ['cron_tz=Europe/Berlin 0 6 * * *', /"cron_tz=" is not read here/],
     ['0 6 * * * '.repeat(30), new RegExp(`at most ${MAX_CRON_LENGTH}`)],
   ];
   for (const [expr, message] of cases) {

@@ -8,6 +8,7 @@ import { createRoutineScheduler as createScheduler } from '../src/routines/due-f
 import { RETRY_MS } from '../src/scheduler/scheduler.js';
 import { claimJob, getJob, listJobs, putJob } from '../src/routines/jobs.js';
 import { fixture } from './_setup.js';
+import { routineDetail, routineTable } from '../commands/lib/routine-format.js';
 import { fakeClock, manualTimers, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -182,7 +183,7 @@ test('at start-up, jobs whose routine is missing or inactive are removed before 
   const timers = manualTimers();
   const ctx = createContext({ env: dirs.env, clock: fake.clock, log: silentLogger });
   try {
-    const report = createScheduler(ctx, { timers }).start();
+    const report = createScheduler(ctx, { timers }).start()!;
     assert.equal(report.removedStale, [b, 999]);
     assert.equal(report.registered, [c]);
     assert.equal(listJobs(ctx.db).map((j) => j.routine_id).sort(), [a, c].sort());
@@ -213,6 +214,10 @@ test('SVC_DISABLE_SCHEDULER: no scheduler, no dispatch of due fires; reads still
     assert.is(svc.ctx.db.prepare('SELECT count(*) FROM executions').pluck().get(), 0);
     const routine = (await svc.request('GET', `/api/routines/${id}`)).json();
     assert.equal(routine.missed_fires, { count: 1, last_due_at_utc: '2026-01-06T06:00:00.000Z' });
+    // The CLI says it too: a next run in the past reads as overdue, not as a time to come.
+    assert.match(routineTable([routine]), /2026-01-06 06:00 \(overdue\)/);
+    assert.match(routineDetail(routine), /overdue {4}a fire came due 2026-01-06 06:00 UTC and no scheduler has run it yet/);
+    assert.not.match(routineTable([(await svc.request('GET', `/api/routines/${(await svc.request('POST', '/api/routines', routineBody({ name: 'fresh' }))).json().id}`)).json()]), /overdue/);
   } finally {
     await svc.close();
     dirs.cleanup();

@@ -1,10 +1,14 @@
 /** Human views for `svc daemon` and `svc serve --daemon`. */
+import { describeHolder } from '../../src/scheduler/scheduler.js';
 import type { DaemonAnswer } from '../../src/daemon/control.js';
 import type { DaemonStatus } from '../../src/daemon/status.js';
 
 export function statusText(s: DaemonStatus): string {
   if (!s.lock_present) return 'No daemon is running (no lock).';
-  if (s.running) return `Daemon running: pid ${s.pid}, http://127.0.0.1:${s.port}, svc ${s.version}, started ${s.started_at}${s.is_self ? ' (this process)' : ''}`;
+  if (s.running) {
+    const standby = s.scheduler?.state === 'standby' ? `\nIts scheduler is on standby: routines are fired by ${s.scheduler.held_by ? describeHolder(s.scheduler.held_by) : 'another process'}; the daemon takes over when that one stops.` : s.scheduler?.state === 'disabled' ? '\nIts scheduler is disabled (SVC_DISABLE_SCHEDULER): it fires no routines.' : '';
+    return `Daemon running: pid ${s.pid}, http://127.0.0.1:${s.port}, svc ${s.version}, started ${s.started_at}${s.is_self ? ' (this process)' : ''}${standby}`;
+  }
   return `Daemon lock present (pid ${s.lock_pid ?? 'unknown'}, port ${s.lock_port ?? 'none'}) but not answering: ${s.error}`;
 }
 

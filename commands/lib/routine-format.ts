@@ -1,4 +1,5 @@
 /** Human views of routines, jobs and coverage for `svc routine`. */
+import { describeHolder } from '../../src/scheduler/scheduler.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
@@ -8,12 +9,27 @@ import { count } from './words.js';
 type Routine = ReturnType<typeof routineView>;
 const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '-');
 
+/** A fire time as a person reads it: the UTC instant, plus the routine's own zone (CRON_TZ) when it has one. */
+export function fireTime(d: Date, timezone: string | null): string {
+  const utc = `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  if (!timezone || timezone === 'UTC') return utc;
+  const local = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(d);
+  return `${utc} (${local.replace(',', '')} ${timezone})`;
+}
+
 export function routineTable(routines: Routine[]): string {
   if (routines.length === 0) return 'No routines yet; add one with `svc routine add`.';
   return table([
     ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME'],
-    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, when(r.schedule.next_run_at_utc), String(r.missed_fires.count), r.name]),
+    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, `${when(r.schedule.next_run_at_utc)}${overdue(r) ? ' (overdue)' : ''}`, String(r.missed_fires.count), r.name]),
   ]);
+}
+
+/** The job's next run is before the first fire still to come: it came due and no scheduler has handled it. */
+function overdue(r: Routine): boolean {
+  const next = r.schedule.next_run_at_utc;
+  const upcoming = r.schedule.next_runs[0];
+  return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
 export function routineDetail(r: Routine): string {
@@ -22,11 +38,12 @@ export function routineDetail(r: Routine): string {
   const lines = [
     `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
     `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
-    `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map(when).join(', ') : '-'}`,
+    `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
     `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
   ];
+  if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);
   if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);
   lines.push(`  missed     ${count(r.missed_fires.count, 'fire')}${r.missed_fires.last_due_at_utc ? `, last due ${when(r.missed_fires.last_due_at_utc)}` : ''}`);
   for (const d of 'missed_fire_details' in r && r.missed_fire_details ? r.missed_fire_details : []) {
@@ -36,7 +53,10 @@ export function routineDetail(r: Routine): string {
 }
 
 export function jobsTable(view: ReturnType<typeof schedulerJobs>): string {
-  const head = `Scheduler: ${view.scheduler.state}; misfire grace ${view.scheduler.misfire_grace_seconds} s.`;
+  const held = view.scheduler.held_by;
+  const who =
+    view.scheduler.state === 'running' ? '' : held ? `; routines are fired by ${describeHolder(held)}` : view.scheduler.state === 'not_in_this_process' ? '; no svc server or daemon of this data directory is scheduling: nothing fires until one runs (`svc serve` or `svc daemon start`)' : '';
+  const head = `Scheduler: ${view.scheduler.state.replace(/_/g, ' ')}${who}; misfire grace ${view.scheduler.misfire_grace_seconds} s.`;
   if (view.jobs.length === 0) return `${head}\nNo scheduled jobs.`;
   return `${head}\n${table([
     ['JOB', 'ROUTINE', 'SCHEDULE', 'NEXT RUN (UTC)', 'LAST FIRE'],

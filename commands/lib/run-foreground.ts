@@ -33,7 +33,10 @@ export function summary(detail: ReturnType<typeof executionDetail>): string {
   return lines.join('\n');
 }
 
-export async function runInForeground(ctx: Context, io: Io, submit: () => Submitted): Promise<number> {
+/** What a caller adds after the summary: fields of the JSON document and lines of the text. */
+export type AfterRun = (detail: ReturnType<typeof executionDetail>) => { fields: Record<string, unknown>; text: string };
+
+export async function runInForeground(ctx: Context, io: Io, submit: () => Submitted, after?: AfterRun): Promise<number> {
   const manager = executionManager(ctx);
   manager.role = 'cli';
   manager.recover();
@@ -63,7 +66,8 @@ export async function runInForeground(ctx: Context, io: Io, submit: () => Submit
     stopFollowing.abort();
   }
   const detail = executionDetail(ctx, getExecution(ctx.db, submitted.id)!);
-  if (io.json) io.out(JSON.stringify(detail, null, 2));
-  else io.out(summary(detail));
+  const more = after?.(detail);
+  if (io.json) io.out(JSON.stringify(more ? { ...detail, ...more.fields } : detail, null, 2));
+  else io.out(more ? `${summary(detail)}\n${more.text}` : summary(detail));
   return detail.status === 'completed' ? EXIT.ok : detail.status === 'cancelled' ? EXIT.interrupted : EXIT.failed;
 }

@@ -7,6 +7,7 @@ export const healthRoutes = [
     requireExpectedRuntime(event, ctx.runtimeId);
     return readHealth(ctx, {
       schedulerState: runtime.scheduler.state,
+      schedulerHeldBy: runtime.scheduler.held_by,
       startedAtUtc: runtime.startedAtUtc,
       rendererLastSeenAtUtc: runtime.rendererLastSeenAtUtc,
     });

@@ -3,6 +3,14 @@
  * for the ids asked; import reads one or more such files (or a bare
  * configuration object, or a list of them), validates everything first and
  * then stores all of it in one transaction, or nothing.
+ *
+ * Names may repeat (ids tell configurations apart), but an import never
+ * doubles what is there: an entry equal to a saved configuration (same name,
+ * type and parameters) — or to an earlier entry of the same import — is not
+ * stored again and is answered under already_present with that id, so
+ * importing one file twice changes nothing. An imported entry whose name
+ * another configuration has is stored and answered under shared_names, so the
+ * clash is never silent (a name then needs the id where one is chosen).
  */
 import type { Context } from '../context.js';
 import { invalid, notFound, ValidationError } from '../errors.js';
@@ -85,6 +93,33 @@ export function importConfigurations(ctx: Context, files: ImportFile[]) {
     });
   });
   const now = ctx.nowIso();
-  const imported = ctx.db.transaction(() => checked.map((c) => ({ id: repo.insertConfig(ctx.db, c.name, c.type, c.parameters, now), name: c.name, config_type: c.type })))();
-  return { imported, count: imported.length };
+  return ctx.db.transaction(() => {
+    const saved = repo.listConfigs(ctx.db).map((r) => ({ id: r.id, name: r.name, type: r.config_type, key: sameKey(r.name, r.config_type, JSON.parse(r.parameters_json)) }));
+    const imported: { id: number; name: string; config_type: ConfigType }[] = [];
+    const alreadyPresent: { id: number; name: string; config_type: ConfigType }[] = [];
+    const sharedNames: { id: number; name: string; shared_with: number[] }[] = [];
+    for (const c of checked) {
+      const key = sameKey(c.name, c.type, c.parameters);
+      const same = saved.find((s) => s.key === key);
+      if (same) {
+        alreadyPresent.push({ id: same.id, name: c.name, config_type: c.type });
+        continue;
+      }
+      const id = repo.insertConfig(ctx.db, c.name, c.type, c.parameters, now);
+      const namesakes = saved.filter((s) => s.name === c.name).map((s) => s.id);
+      if (namesakes.length) sharedNames.push({ id, name: c.name, shared_with: namesakes });
+      saved.push({ id, name: c.name, type: c.type, key });
+      imported.push({ id, name: c.name, config_type: c.type });
+    }
+    return { imported, count: imported.length, already_present: alreadyPresent, shared_names: sharedNames };
+  })();
 }
+
+/** Key order does not make two configurations different. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  return value;
+}
+
+const sameKey = (name: string, type: string, parameters: unknown) => JSON.stringify([name, type, canonical(parameters)]);

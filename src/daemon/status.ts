@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { readPublishedToken } from '../runtime/token.js';
 import { readLock } from './lock.js';
 import { isPidAlive } from '../util/pid.js';
+import type { LeaseHolder } from '../scheduler/lease.js';
 
 export const DAEMON_PROBE_TIMEOUT_MS = 1500;
 
@@ -22,6 +23,8 @@ export interface DaemonStatus {
   lock_version: string | null;
   error: string | null;
   is_self: boolean;
+  /** The daemon's scheduler as its health says: running, or standby while another process of the data directory fires routines (held_by). Null when it did not answer. */
+  scheduler: { state: string; held_by: LeaseHolder | null } | null;
 }
 
 export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOUT_MS): Promise<DaemonStatus> {
@@ -38,6 +41,7 @@ export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOU
     lock_version: lock?.version || null,
     error: null,
     is_self: false,
+    scheduler: null,
   };
   if (!lock) return base;
   if (lock.pid > 0 && !isPidAlive(lock.pid)) return { ...base, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
@@ -47,8 +51,9 @@ export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOU
   try {
     const res = await ctx.fetch(`http://127.0.0.1:${lock.port}/api/health`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return { ...base, error: `the health route answered ${res.status}` };
-    const health = (await res.json()) as { version: string; started_at_utc: string; identity: { runtime_id: string } };
-    return { ...base, running: true, pid: lock.pid, port: lock.port, version: health.version, started_at: health.started_at_utc, is_self: health.identity.runtime_id === ctx.runtimeId };
+    const health = (await res.json()) as { version: string; started_at_utc: string; identity: { runtime_id: string }; scheduler?: { state: string; held_by?: LeaseHolder | null } };
+    const scheduler = health.scheduler ? { state: health.scheduler.state, held_by: health.scheduler.held_by ?? null } : null;
+    return { ...base, running: true, pid: lock.pid, port: lock.port, version: health.version, started_at: health.started_at_utc, is_self: health.identity.runtime_id === ctx.runtimeId, scheduler };
   } catch (err) {
     const name = (err as Error).name;
     return { ...base, error: name === 'TimeoutError' || name === 'AbortError' ? `no answer from port ${lock.port} within ${timeoutMs / 1000} s` : `nothing answers on port ${lock.port}` };

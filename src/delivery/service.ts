@@ -131,7 +131,9 @@ function move(ctx: Context, id: number, from: readonly repo.DeliveryState[], set
   const row = requireDelivery(ctx, id);
   if (!from.includes(row.state) || !repo.transition(ctx.db, id, from, set, ctx.nowIso())) {
     const current = repo.getDelivery(ctx.db, id)!;
-    throw conflict('delivery_state_conflict', `Delivery ${id} is ${current.state}; only a delivery that is ${from.join(' or ')} can be ${verb}.`, { state: current.state });
+    // A queued delivery is retried by itself: say when, so nobody waits for nothing or retries in vain.
+    const when = current.state === 'queued' && current.next_attempt_at_utc ? ` (its next attempt, ${current.attempts + 1} of ${maxAttempts(ctx)}, is due ${current.next_attempt_at_utc.slice(0, 16).replace('T', ' ')} UTC, made by a running svc server or daemon)` : '';
+    throw conflict('delivery_state_conflict', `Delivery ${id} is ${current.state}${when}; only a delivery that is ${from.join(' or ')} can be ${verb}.`, { state: current.state });
   }
   return deliveryView(ctx, repo.getDelivery(ctx.db, id)!);
 }

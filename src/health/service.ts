@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import type { Context } from '../context.js';
 import { identityOf, type Identity } from '../runtime/runtime-identity.js';
 import { svcVersion } from '../version.js';
+import type { LeaseHolder } from '../scheduler/lease.js';
 
 export interface HealthInput {
-  schedulerState: 'running' | 'disabled' | 'not_started';
+  schedulerState: 'running' | 'standby' | 'disabled' | 'not_started';
+  /** On standby: the process that schedules routines of this data directory instead. */
+  schedulerHeldBy?: LeaseHolder | null;
   startedAtUtc: string;
   rendererLastSeenAtUtc: string | null;
 }
@@ -13,7 +16,7 @@ export interface Health {
   status: 'ok';
   version: string;
   schema_version: number;
-  scheduler: { state: string };
+  scheduler: { state: string; held_by: LeaseHolder | null };
   daemon: { state: 'lock_present' | 'absent' };
   started_at_utc: string;
   renderer_last_seen_at_utc: string | null;
@@ -26,7 +29,7 @@ export function readHealth(ctx: Context, input: HealthInput): Health {
     status: 'ok',
     version: svcVersion(),
     schema_version: ctx.schemaVersion,
-    scheduler: { state: input.schedulerState },
+    scheduler: { state: input.schedulerState, held_by: input.schedulerHeldBy ?? null },
     daemon: { state: fs.existsSync(ctx.paths.daemonLock) ? 'lock_present' : 'absent' },
     started_at_utc: input.startedAtUtc,
     renderer_last_seen_at_utc: input.rendererLastSeenAtUtc,

@@ -12,7 +12,8 @@ import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { executionManager } from '../executions/manager.js';
 import { liveSince } from '../executions/admission.js';
-import { insertFire, markFireStarted, setFireOutcome, type FireOutcome, type FireTrigger } from './jobs.js';
+import { insertFire, markFireStarted, queuedFireOf, setFireOutcome, type FireOutcome, type FireTrigger } from './jobs.js';
+import { schedulerLease } from './scheduler-lease.js';
 import { getRoutine, runningExecutionOf, type RoutineRow } from './repo.js';
 import { runSpecFor } from './run-spec.js';
 
@@ -22,12 +23,20 @@ export interface Busy {
   queuedAtUtc: string | null;
 }
 
-/** Is the routine running (an owner seen recently) or waiting in this process's fire queue? */
+/**
+ * Is the routine running (an owner seen recently), or waiting in a fire queue:
+ * this process's, or that of the process scheduling this data directory (a
+ * CLI run or a standby server sees the scheduler's queue through its fire
+ * records; only the live lease holder queues fires, so its records are current).
+ */
 export function busyWith(ctx: Context, routineId: number): Busy | null {
   const running = runningExecutionOf(ctx.db, routineId, liveSince(ctx));
   if (running !== undefined) return { kind: 'routine_already_running', executionId: running, queuedAtUtc: null };
   const queued = executionManager(ctx).queued().find((q) => q.routineId === routineId);
   if (queued) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: queued.queuedAtUtc };
+  const scheduler = schedulerLease(ctx).holder();
+  const elsewhere = scheduler && scheduler.runtime_id !== ctx.runtimeId ? queuedFireOf(ctx.db, routineId, scheduler.runtime_id) : undefined;
+  if (elsewhere) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: elsewhere.recorded_at_utc };
   return null;
 }
 

@@ -16,6 +16,7 @@ import { fireRoutine, type FireResult } from './dispatch.js';
 import { claimJob, deleteJob, dropQueuedFires, dueJobs, earliestNextRun, insertFire, putJob, routinesWithoutJob, staleJobs, type JobRow } from './jobs.js';
 import { getRoutine } from './repo.js';
 import { notify } from '../delivery/notify.js';
+import { schedulerLease } from './scheduler-lease.js';
 
 export interface JobOutcome {
   routineId: number;
@@ -138,10 +139,12 @@ export function routineFires(ctx: Context): DueWork<JobOutcome, StartReport> {
   };
 }
 
-/** A scheduler timing the routines' fires. */
+/** A scheduler timing the routines' fires; of the processes serving one data directory only the lease holder fires. */
 export function createRoutineScheduler(ctx: Context, options: SchedulerOptions = {}): RoutineScheduler {
-  return createScheduler(ctx, routineFires(ctx), options);
+  return createScheduler(ctx, routineFires(ctx), { ...options, lease: options.lease === undefined ? schedulerLease(ctx) : options.lease });
 }
+
+export { schedulerLease };
 
 export const SCHEDULER_SERVICE = 'scheduler';
 

@@ -4,14 +4,16 @@ import { executionManager } from '../executions/manager.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { lastFire, listJobs, MISFIRE_GRACE_SECONDS } from './jobs.js';
 import { getRoutine } from './repo.js';
+import type { LeaseHolder } from '../scheduler/lease.js';
 
 export const DIALECT =
   'five fields (minute hour day-of-month month day-of-week), UTC unless prefixed CRON_TZ=<IANA zone>; names, ranges, steps, lists, ? as *, L W #; nicknames @yearly @annually @monthly @weekly @daily @midnight @hourly; no seconds, no @reboot';
 
 /** not_in_this_process: asked from the CLI, which never runs a scheduler (the server or daemon does). */
-export type SchedulerState = 'running' | 'disabled' | 'not_started' | 'not_in_this_process';
+export type SchedulerState = 'running' | 'standby' | 'disabled' | 'not_started' | 'not_in_this_process';
 
-export function schedulerJobs(ctx: Context, state: SchedulerState) {
+/** `heldBy`: on standby, the process that schedules instead. */
+export function schedulerJobs(ctx: Context, state: SchedulerState, heldBy: LeaseHolder | null = null) {
   const now = ctx.clock.now();
   const jobs = listJobs(ctx.db).map((job) => {
     const routine = getRoutine(ctx.db, job.routine_id);
@@ -40,7 +42,7 @@ export function schedulerJobs(ctx: Context, state: SchedulerState) {
     };
   });
   return {
-    scheduler: { state, in_this_process: state === 'running', misfire_grace_seconds: MISFIRE_GRACE_SECONDS, dialect: DIALECT },
+    scheduler: { state, in_this_process: state === 'running', held_by: heldBy, misfire_grace_seconds: MISFIRE_GRACE_SECONDS, dialect: DIALECT },
     jobs,
     total: jobs.length,
     queued_fires: executionManager(ctx).queued(),

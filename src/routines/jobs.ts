@@ -162,6 +162,11 @@ export function lastFire(db: Database, routineId: number): FireRow | undefined {
   return db.prepare('SELECT * FROM routine_fires WHERE routine_id = ? ORDER BY id DESC LIMIT 1').get(routineId) as FireRow | undefined;
 }
 
+/** The oldest fire of a routine waiting in the queue of process `ownerRuntimeId`. */
+export function queuedFireOf(db: Database, routineId: number, ownerRuntimeId: string): FireRow | undefined {
+  return db.prepare(`SELECT * FROM routine_fires WHERE routine_id = ? AND outcome = 'queued' AND owner_runtime_id = ? ORDER BY id LIMIT 1`).get(routineId, ownerRuntimeId) as FireRow | undefined;
+}
+
 export function setFireOutcome(db: Database, fireId: number, outcome: FireOutcome, reason: string | null): void {
   db.prepare('UPDATE routine_fires SET outcome = ?, reason = ? WHERE id = ?').run(outcome, reason, fireId);
 }

@@ -61,12 +61,19 @@ export function valuesOf(row: RoutineRow): RoutineValues {
   };
 }
 
+/**
+ * A new routine's id is above every id a routine ever had that runs still
+ * name: executions keep their routine_id when the routine is deleted, and a
+ * reused id would hand the old routine's runs (last run, coverage, window
+ * since the last success, a run still going) to the new one.
+ */
 export function insertRoutine(db: Database, values: RoutineValues, now: string): number {
   const info = db
     .prepare(
-      `INSERT INTO routines (name, schedule_cron, parameters_json, ai_enabled, ai_settings_json, email_ai_summary_enabled, email_enabled, intent, is_active,
+      `INSERT INTO routines (id, name, schedule_cron, parameters_json, ai_enabled, ai_settings_json, email_ai_summary_enabled, email_enabled, intent, is_active,
          notify_on_complete, storage_settings_json, entity_json, created_at_utc, updated_at_utc)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (max(coalesce((SELECT max(id) FROM routines), 0), coalesce((SELECT max(routine_id) FROM executions), 0)) + 1,
+         ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(...columns(values), now, now);
   return Number(info.lastInsertRowid);

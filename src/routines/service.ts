@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
+import { busyWith } from './dispatch.js';
 import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
 import { emptyQueryRefused } from './parameters.js';
@@ -96,13 +97,18 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
   return routineView(ctx, requireRoutine(ctx, id), { details: true });
 }
 
-/** Delete the routine and its job in one transaction (its executions and corpus stay). */
-export function deleteRoutine(ctx: Context, id: number): { id: number; deleted: true; job_removed: boolean } {
+/**
+ * Delete the routine and its job in one transaction (its executions and corpus
+ * stay). A run still going goes on and keeps what it finds, but its report is
+ * delivered nowhere: the destinations went with the routine. The answer names it.
+ */
+export function deleteRoutine(ctx: Context, id: number): { id: number; deleted: true; job_removed: boolean; running_execution_id: number | null } {
   return ctx.db.transaction(() => {
     requireRoutine(ctx, id);
+    const running = busyWith(ctx, id)?.executionId ?? null;
     const jobRemoved = deleteJob(ctx.db, id);
     repo.deleteRoutine(ctx.db, id);
-    return { id, deleted: true as const, job_removed: jobRemoved };
+    return { id, deleted: true as const, job_removed: jobRemoved, running_execution_id: running };
   })();
 }
 

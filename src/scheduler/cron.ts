@@ -82,6 +82,9 @@ export function parseSchedule(expression: string, reference: Date): Schedule {
   if (text.length > MAX_CRON_LENGTH) throw new CronSyntaxError(`A schedule has at most ${MAX_CRON_LENGTH} characters.`);
   const tz = /^CRON_TZ=(\S+)\s+(.+)$/.exec(text);
   if (!tz && text.startsWith('CRON_TZ=')) throw new CronSyntaxError('CRON_TZ=<zone> must be followed by a space and the five fields.');
+  // TZ=, cron_tz= and the like would otherwise count as a sixth field and be taken for seconds.
+  const prefix = /^([A-Za-z_]+)=/.exec(text);
+  if (!tz && prefix) throw new CronSyntaxError(`"${prefix[1]!.slice(0, 16)}=" is not read here; only CRON_TZ=<zone> may come before the five fields, for example "CRON_TZ=Europe/Berlin 0 6 * * *".`);
   const timezone = tz ? tz[1]! : null;
   const pattern = tz ? tz[2]!.trim() : text;
   if (timezone) checkZone(timezone);

@@ -8,6 +8,7 @@
  * an injectable timer, so tests move a fake clock and call tick().
  */
 import type { Context } from '../context.js';
+import type { Lease, LeaseHolder } from './lease.js';
 
 export interface Timers {
   /** Call `fn` after `ms`; answers a cancel function. */
@@ -42,11 +43,18 @@ export interface DueWork<Outcome, Report> {
 export interface SchedulerOptions {
   timers?: Timers;
   pollMs?: number;
+  /** One scheduler per data directory: without the lease this one waits on standby. Null: no lease (tests of one process). */
+  lease?: Lease | null;
 }
 
 export interface Scheduler<Outcome = unknown, Report = unknown> {
   readonly running: boolean;
-  start(): Report;
+  /** running: this process schedules; standby: another process holds the lease and this one waits to take over. */
+  readonly state: 'running' | 'standby';
+  /** On standby: the process that schedules instead (as its lease says). */
+  readonly heldBy: LeaseHolder | null;
+  /** The start-up report, or null when started on standby. */
+  start(): Report | null;
   /** Handle every due job now, then wait again. */
   tick(): Outcome[];
   stop(): void;
@@ -56,12 +64,33 @@ export interface Scheduler<Outcome = unknown, Report = unknown> {
 export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Outcome, Report>, options: SchedulerOptions = {}): Scheduler<Outcome, Report> {
   const timers = options.timers ?? realTimers;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const lease = options.lease ?? null;
   let cancelTimer: (() => void) | null = null;
   let running = false;
+  let heldBy: LeaseHolder | null = null;
+
+  /** Take the lease (or keep it); on standby remember who holds it. True when this process may schedule. */
+  function hold(): boolean {
+    if (!lease) return true;
+    const wasStandby = heldBy !== null;
+    try {
+      heldBy = lease.acquire();
+    } catch (err) {
+      // The lease file cannot be read or written: keep doing what this process did (a timer callback must not throw).
+      ctx.log.error('scheduler: the scheduler lease cannot be taken', { error: err instanceof Error ? err.message : String(err) });
+      return !wasStandby;
+    }
+    if (heldBy && !wasStandby) ctx.log.info(`scheduler: on standby; routines are scheduled by ${describeHolder(heldBy)}`);
+    return heldBy === null;
+  }
 
   function arm(): void {
     cancelTimer?.();
     if (!running) return;
+    if (heldBy) {
+      cancelTimer = timers.set(() => scheduler.tick(), pollMs); // on standby: look again whether the holder is gone
+      return;
+    }
     const next = work.nextDueAt();
     const until = next === null ? pollMs : Date.parse(next) - ctx.clock.now().getTime();
     // Still due right after a tick means handling it failed (logged): retry, but not in a tight loop.
@@ -74,8 +103,18 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
     get running() {
       return running;
     },
+    get state() {
+      return heldBy ? 'standby' : 'running';
+    },
+    get heldBy() {
+      return heldBy;
+    },
     start() {
       running = true;
+      if (!hold()) {
+        arm();
+        return null;
+      }
       const report = work.start();
       arm();
       return report;
@@ -83,6 +122,20 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
     tick() {
       if (!running) return [];
       try {
+        if (heldBy) {
+          if (!hold()) return [];
+          ctx.log.warn('scheduler: the process that scheduled routines here is gone; this one schedules them now');
+          try {
+            work.start(); // catch up on what came due while nobody scheduled
+          } catch (err) {
+            ctx.log.error('scheduler: catching up after the takeover failed; due fires are handled at the next tick', { error: err instanceof Error ? err.message : String(err) });
+          }
+          return [];
+        }
+        if (lease && !renewed(lease) && !hold()) {
+          ctx.log.warn(`scheduler: the lease was taken over by ${describeHolder(heldBy!)}; this process stops scheduling`);
+          return [];
+        }
         return work.runDue();
       } finally {
         arm();
@@ -93,8 +146,22 @@ export function createScheduler<Outcome, Report>(ctx: Context, work: DueWork<Out
       running = false;
       cancelTimer?.();
       cancelTimer = null;
+      if (heldBy) return;
       work.stop();
+      lease?.release();
     },
   };
   return scheduler;
+}
+
+function renewed(lease: Lease): boolean {
+  try {
+    return lease.renew();
+  } catch {
+    return false;
+  }
+}
+
+export function describeHolder(h: LeaseHolder): string {
+  return `the ${h.role === 'daemon' ? 'daemon' : h.role === 'server' ? 'server' : 'process'} with pid ${h.pid || 'unknown'}${h.port ? ` on port ${h.port}` : ''}`;
 }

@@ -1,0 +1,56 @@
+/**
+ * What became of a run's report, and where a routine's reports go, in words
+ * for `svc routine run` and `svc routine show`. Destinations are shown to
+ * their owner on their own terminal (as `svc routine target list` does);
+ * delivery errors already carry placeholders, never the destination.
+ */
+import type { DeliveryView } from '../../src/delivery/service.js';
+import type { TargetView } from '../../src/delivery/targets.js';
+
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+export function destinationOf(d: Pick<DeliveryView, 'target_id' | 'origin'>): string {
+  return d.target_id !== null ? `destination ${d.target_id}` : d.origin === 'routine_email' ? 'the routine email (email settings recipient)' : 'a removed destination';
+}
+
+/** One delivery's outcome in one line. */
+export function deliveryOutcome(d: DeliveryView): string {
+  const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  const what = {
+    delivered: `delivered${d.delivered_at_utc ? ` ${when(d.delivered_at_utc)}` : ''}`,
+    awaiting_review: `awaiting review: sent only after \`svc deliveries release ${d.id}\``,
+    queued: d.last_error
+      ? `not delivered yet (${tries} of ${d.max_attempts}): ${d.last_error}; a running svc server or daemon tries again ${d.next_attempt_at_utc ? `at ${when(d.next_attempt_at_utc)}` : 'soon'}`
+      : 'queued: a running svc server or daemon sends it',
+    delivering: 'being delivered now',
+    failed: `failed after ${tries}: ${d.last_error ?? 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
+    skipped: 'skipped',
+  }[d.state];
+  return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${what}`;
+}
+
+/**
+ * The deliveries block after a routine run. `runStatus` matters because only a
+ * completed run is delivered; `targets` says why there is nothing to deliver.
+ */
+export function runDeliveriesText(routineId: number, runStatus: string, deliveries: DeliveryView[], targets: TargetView[], emailEnabled: boolean): string {
+  if (deliveries.length) return ['Deliveries:', ...deliveries.map(deliveryOutcome)].join('\n');
+  if (runStatus !== 'completed') return `Deliveries: none (only a completed run's report is delivered).`;
+  if (!targets.length && !emailEnabled) return `Deliveries: none (routine ${routineId} has no delivery destination; add one with \`svc routine target add ${routineId}\`).`;
+  if (!targets.some((t) => t.enabled)) return `Deliveries: none (every destination of routine ${routineId} is disabled; \`svc routine target list ${routineId}\`).`;
+  return 'Deliveries: none were created for this run.';
+}
+
+/** The destinations block of `svc routine show`. */
+export function destinationsText(targets: TargetView[], emailEnabled: boolean, emailIssue: (target: string) => string | null = () => null): string[] {
+  const issue = (target: string) => {
+    const text = emailIssue(target);
+    return text ? `\n      (${text})` : '';
+  };
+  const lines = targets.map(
+    (t) => `    ${t.id}  ${t.channel}  ${t.target || '(email settings recipient)'}  ${t.mode}${t.enabled ? '' : ', disabled'}${t.channel === 'email' && t.enabled ? issue(t.target) : ''}`,
+  );
+  // email_enabled sends to the email settings' recipient only when no enabled email destination exists.
+  if (emailEnabled && !targets.some((t) => t.channel === 'email' && t.enabled)) lines.push(`    -  email  (email settings recipient)  automatic  [email_enabled]${issue('')}`);
+  return lines.length ? lines : ['    none: reports stay in the reports folder (`svc routine target add` adds one)'];
+}

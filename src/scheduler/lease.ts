@@ -1,0 +1,166 @@
+/**
+ * The scheduler lease of a data directory: `<data dir>/scheduler.lease`,
+ * owner-only, created with O_EXCL, so that of the processes serving one data
+ * directory (a `svc serve`, the daemon, a second serve) exactly one schedules
+ * routines; the others wait on standby and say who holds it. The holder
+ * touches the file on every scheduler tick (and so notices when it lost it).
+ * A lease is stale — and may be taken over — when its process is gone, or when
+ * it was last written before the machine booted (its pid may belong to another
+ * process now). Age alone never makes it stale: after the machine slept, every
+ * lease is old and its holder is alive. Takeover moves the stale file aside
+ * first, so of two standbys taking over at once only one wins.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
+import { isPidAlive, type PidProbe } from '../util/pid.js';
+
+export const LEASE_FILE = 'scheduler.lease';
+
+export interface LeaseHolder {
+  pid: number;
+  runtime_id: string;
+  /** 'daemon' for the background daemon, 'server' for `svc serve`. */
+  role: string;
+  /** Null until that process listens (and for a process that never does). */
+  port: number | null;
+  since_utc: string;
+}
+
+export interface Lease {
+  /** Take the lease, or keep it: null when this process holds it now, else the live holder. */
+  acquire(): LeaseHolder | null;
+  /** Still ours? Touches it when so (the heartbeat). */
+  renew(): boolean;
+  /** Who holds it now; null when nobody does or the holder is gone (stale). */
+  holder(): LeaseHolder | null;
+  /** Note the port once this process listens. */
+  recordPort(port: number): void;
+  release(): void;
+}
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+
+function read(file: string): LeaseHolder | null {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readOwnedFile(file);
+  } catch {
+    return null;
+  }
+  if (!bytes) return null;
+  try {
+    const held = JSON.parse(bytes.toString('utf8')) as LeaseHolder;
+    if (Number.isInteger(held.pid) && typeof held.runtime_id === 'string') return held;
+  } catch {
+    // being written or damaged: judged by its age below
+  }
+  return { pid: 0, runtime_id: '', role: 'unknown', port: null, since_utc: '' };
+}
+
+function createExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - fs.lstatSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Written before this boot: no process of that time runs any more. */
+function beforeBoot(file: string): boolean {
+  return ageMs(file) > os.uptime() * 1000;
+}
+
+export interface LeaseOptions {
+  dataDir: string;
+  runtimeId: string;
+  role: () => string;
+  now: () => string;
+  alive?: PidProbe;
+}
+
+export function fileLease(o: LeaseOptions): Lease {
+  const file = path.join(o.dataDir, LEASE_FILE);
+  const alive = o.alive ?? isPidAlive;
+  let port: number | null = null;
+  const mine = (held: LeaseHolder | null) => held !== null && held.runtime_id === o.runtimeId;
+  // An unreadable lease (being written, or damaged) gets a few seconds before it counts as abandoned.
+  const stale = (held: LeaseHolder) => (held.pid === 0 ? ageMs(file) > 5000 : !alive(held.pid) || beforeBoot(file));
+
+  const lease: Lease = {
+    acquire() {
+      ensureOwnedDir(o.dataDir);
+      const text = JSON.stringify({ pid: process.pid, runtime_id: o.runtimeId, role: o.role(), port, since_utc: o.now() } satisfies LeaseHolder) + '\n';
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (createExclusive(file, text)) return null;
+        const held = read(file);
+        if (!held) continue; // released meanwhile: try again
+        if (mine(held)) return lease.renew() ? null : held;
+        if (!stale(held)) return held;
+        const aside = `${file}.stale-${o.runtimeId}`;
+        try {
+          fs.renameSync(file, aside);
+        } catch {
+          continue;
+        }
+        // Between reading and moving, another process may have replaced the stale lease with its own: put it back.
+        const moved = read(aside);
+        if (moved && moved.runtime_id !== held.runtime_id) {
+          try {
+            fs.linkSync(aside, file);
+          } catch {
+            // someone else holds it now
+          }
+          fs.rmSync(aside, { force: true });
+          return read(file) ?? moved;
+        }
+        fs.rmSync(aside, { force: true });
+      }
+      return read(file);
+    },
+    renew() {
+      if (!mine(read(file))) return false;
+      const now = new Date();
+      try {
+        fs.lutimesSync(file, now, now);
+      } catch {
+        return false;
+      }
+      return true;
+    },
+    holder() {
+      const held = read(file);
+      return held && !stale(held) ? held : null;
+    },
+    recordPort(p) {
+      port = p;
+      const held = read(file);
+      if (!mine(held)) return;
+      const temp = `${file}.${o.runtimeId}.tmp`;
+      fs.rmSync(temp, { force: true });
+      if (createExclusive(temp, JSON.stringify({ ...held!, port: p }) + '\n')) fs.renameSync(temp, file);
+    },
+    release() {
+      if (mine(read(file))) fs.rmSync(file, { force: true });
+    },
+  };
+  return lease;
+}
