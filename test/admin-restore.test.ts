@@ -82,9 +82,16 @@ test('a damaged, truncated or tampered bundle is refused by verify and by restor
   }
   assert.match((await t.request('POST', '/api/backup/verify', { body: { path: flipped } })).json().detail.message, /does not match/);
   assert.match((await t.request('POST', '/api/backup/verify', { body: { path: truncated } })).json().detail.message, /no manifest|truncated/);
+  // A damaged bundle is a failed check (exit 4, like `library check`), not a usage error (2); the line says what is damaged and what to do.
   const cli = await runCli(['backup', 'verify', flipped], { env: t.dirs.env });
-  assert.is(cli.code, 2);
-  assert.match(cli.stderr, /altered|damaged/);
+  assert.is(cli.code, 4, cli.stderr);
+  assert.match(cli.stderr, /database\/svc\.db does not match .*damaged or altered.*do not restore from this bundle.*`svc backup`/);
+  const cliJson = await runCli(['--json', 'backup', 'verify', truncated], { env: t.dirs.env });
+  assert.equal([cliJson.code, JSON.parse(cliJson.stdout).error], [4, 'bundle_invalid']);
+  const cliRestore = await runCli(['restore', notTar, '--vault-parent', inst.parent, '--yes'], { env: t.dirs.env });
+  assert.is(cliRestore.code, 4, cliRestore.stderr);
+  assert.match(cliRestore.stderr, /not a readable tar archive.*`svc backup`/);
+  assert.is(readPlan(t.ctx), null);
   const good = await runCli(['--json', 'backup', 'verify', bundle], { env: t.dirs.env });
   assert.is(good.code, 0, good.stderr);
   assert.is(JSON.parse(good.stdout).files_checked, 5);
