@@ -121,4 +121,31 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   assert.equal(JSON.parse((await cli('lifecycle', 'stop', '--json')).stdout).stop_requested, false);
 });
 
+
+test('svc analytics volume: a long run of empty months is one line in the human view; --json keeps every month', async () => {
+  const own = tempDirs();
+  try {
+    const ctx = createContext({ env: own.env });
+    store(ctx, [
+      record({ source: 'arxiv', nativeId: 'old-1', title: 'An old paper', publicationDate: '2001-03-15', datePrecision: 'day' }),
+      record({ source: 'arxiv', nativeId: 'new-1', title: 'A new paper', publicationDate: '2024-02-01', datePrecision: 'day' }),
+      record({ source: 'arxiv', nativeId: 'new-2', title: 'Another new paper', publicationDate: '2024-04-01', datePrecision: 'day' }),
+    ]);
+    await ctx.close();
+    const json = await runCli(['analytics', 'volume', '--json'], { env: own.env });
+    const months = JSON.parse(json.stdout).months;
+    assert.equal([months.length, months[0].month, months.at(-1).month], [278, '2001-03', '2024-04']);
+    const human = await runCli(['analytics', 'volume'], { env: own.env });
+    assert.is(human.code, 0, human.stderr);
+    const lines = human.stdout.trim().split('\n');
+    assert.ok(lines.length < 12, `${lines.length} lines:\n${human.stdout}`);
+    assert.match(human.stdout, /^2001-03\s+1\s+1$/m);
+    assert.match(human.stdout, /^2001-04\.\.2024-01\s+0\s+0$/m);
+    assert.match(human.stdout, /^2024-03\s+0\s+0$/m, 'a single empty month stays a month');
+    assert.match(human.stdout, /--json lists every month/);
+  } finally {
+    own.cleanup();
+  }
+});
+
 test.run();
