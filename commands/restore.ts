@@ -6,6 +6,7 @@ import { confirmDestructive } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 export function register(program: Command, io: Io): void {
   const restore = program
@@ -52,11 +53,14 @@ export function register(program: Command, io: Io): void {
     .command('delete-undo')
     .description('delete the databases and vault folders a restore set aside (irreversible)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action((opts: { yes?: boolean }) =>
+    // `restore` has its own --yes and commander gives a parent's option to the parent wherever it stands,
+    // so `restore delete-undo --yes` sets restore's: read both.
+    .action((_opts: { yes?: boolean }, cmd: Command) =>
       withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', opts.yes))) return io.err('Nothing deleted.');
+        const yes = Boolean(cmd.optsWithGlobals().yes);
+        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', yes))) return io.err('Nothing deleted.');
         const r = deleteUndoCopies(ctx, UNDO_DELETE_CONFIRM);
-        emit(io, r, () => `Deleted ${r.deleted} undo copies.`);
+        emit(io, r, () => (r.deleted ? `Deleted ${count(r.deleted, 'undo copy', 'undo copies')}.` : 'No undo copies to delete.'));
       }),
     );
 }

@@ -224,6 +224,13 @@ test('a restore staged by a server killed with -9 applies cleanly at the next st
     assert.is(last.last_restore.bundle_path, bundle);
     const status = await runCli(['restore', 'status'], { env: t.dirs.env });
     assert.match(status.stdout, /Last restore/);
+    // `restore` has a --yes of its own: the subcommand's --yes must still reach delete-undo.
+    const deleted = await runCli(['restore', 'delete-undo', '--yes'], { env: t.dirs.env });
+    assert.is(deleted.code, 0, deleted.stderr);
+    assert.match(deleted.stdout, /^Deleted \d+ undo cop(y|ies)\.$/m);
+    assert.not.ok(fs.existsSync(undo), 'the undo copy is gone');
+    const again = await runCli(['--json', 'restore', 'delete-undo', '--yes'], { env: t.dirs.env });
+    assert.equal([again.code, JSON.parse(again.stdout).deleted], [0, 0]);
   } finally {
     await next.server.close();
   }
