@@ -47,6 +47,18 @@ export function urlCarriesCredentials(def: SettingDef, value: unknown): boolean 
   }
 }
 
+/** A host name, an IPv4 address, or an IPv6 address (bare or in brackets). */
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?|\[?(?=[^\]]*:[^\]]*:)[0-9A-Fa-f:.]+\]?)$/;
+
+/**
+ * A host setting holds a host name and nothing else: "user:pass@smtp.example.org" or
+ * "smtps://user:pass@host" would store (and print) a password. Refused without quoting it,
+ * and a stored one reads as the default.
+ */
+export function badHost(def: SettingDef, value: unknown): boolean {
+  return def.type === 'string' && def.host === true && typeof value === 'string' && value !== '' && !HOST.test(value);
+}
+
 /** Turn a command-line word into the setting's type ("true" → true, "25" → 25, "null" → null). */
 export function parseSettingWord(def: SettingDef, word: string): unknown {
   if (def.type === 'boolean') {

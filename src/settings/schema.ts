@@ -4,7 +4,7 @@
  * are never settings: they live in the credentials store.
  */
 export type SettingDef =
-  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; doc: string }
+  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; host?: true; doc: string }
   | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; doc: string }
   | { type: 'boolean'; default: boolean; doc: string }
   | { type: 'integer'; default: number; min: number; max: number; doc: string };
@@ -24,7 +24,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     max_output_tokens: { type: 'integer', default: 1024, min: 64, max: 65536, doc: 'Upper bound of tokens a model may write per request.' },
   },
   email: {
-    smtp_host: { type: 'string', default: '', maxLength: 255, doc: 'Mail server host name.' },
+    smtp_host: { type: 'string', default: '', maxLength: 255, host: true, doc: 'Mail server host name or IP address (no scheme, port or user name).' },
     smtp_port: { type: 'integer', default: 587, min: 1, max: 65535, doc: 'Mail server port.' },
     smtp_secure: { type: 'boolean', default: false, doc: 'Use TLS from the first byte (port 465); otherwise STARTTLS when offered.' },
     smtp_username: { type: 'string', default: '', maxLength: 255, doc: 'Login name; the password is the smtp_password credential.' },

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { SETTINGS, type SettingsGroup } from './schema.js';
-import { checkSettingValue, urlCarriesCredentials } from './check.js';
+import { badHost, checkSettingValue, urlCarriesCredentials } from './check.js';
 
 export type SettingsValues = Record<string, string | number | boolean | null>;
 
@@ -28,8 +28,8 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
       const def = defs[row.key];
       if (!def) continue;
       const value = JSON.parse(row.value_json);
-      // A stored value that no longer fits (a narrowed range) falls back to the default.
-      if (checkSettingValue(def, value) === undefined) values[row.key] = value;
+      // A stored value that no longer fits (a narrowed range, a host holding a password) falls back to the default.
+      if (checkSettingValue(def, value) === undefined && !badHost(def, value)) values[row.key] = value;
     }
     return values;
   };
@@ -47,6 +47,8 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
         if (problem) issues.push({ loc: [...loc, key], input: value, ...problem });
         else if (urlCarriesCredentials(def, value)) {
           issues.push({ loc: [...loc, key], msg: 'The URL must not carry a user name or password; store secrets with `svc credentials set` (the cloud password is cloud_password)', type: 'url_userinfo' });
+        } else if (badHost(def, value)) {
+          issues.push({ loc: [...loc, key], msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host' });
         } else accepted.push([key, value]);
       }
       if (issues.length) throw new ValidationError(issues);
