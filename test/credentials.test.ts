@@ -95,6 +95,13 @@ test('CLI: set reads the value from stdin (never argv), list shows status only, 
   assert.match(noYes.stderr, /--yes/);
   assert.is((await runCli(['credentials', 'delete', 'ieee_api_key', '--yes'], { env })).code, 0);
   assert.is((await t.request('GET', '/api/credentials')).json().credentials.find((c: any) => c.name === 'ieee_api_key').status, 'absent');
+  // Deleting what is not stored says so (no prompt, no --yes needed), instead of "deleted".
+  const absent = await runCli(['credentials', 'delete', 'ieee_api_key'], { env });
+  assert.equal([absent.code, absent.stdout.trim()], [0, 'ieee_api_key is not stored; nothing deleted.']);
+  assert.is(JSON.parse((await runCli(['--json', 'credentials', 'delete', 'ieee_api_key'], { env })).stdout).deleted, false);
+  const validate = await runCli(['credentials', 'validate', 'openai_api_key'], { env });
+  assert.is(validate.code, 2);
+  assert.match(validate.stderr, /no openai_api_key is stored; store it with `svc credentials set openai_api_key`/);
   assert.is((await runCli(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 2, 'an unknown name is a usage error');
   assert.is((await runCli(['credentials', 'set', 'ads_api_key'], { env, stdin: '' })).code, 2);
 });
