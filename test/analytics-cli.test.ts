@@ -143,6 +143,11 @@ test('svc analytics volume: a long run of empty months is one line in the human 
     assert.match(human.stdout, /^2001-04\.\.2024-01\s+0\s+0$/m);
     assert.match(human.stdout, /^2024-03\s+0\s+0$/m, 'a single empty month stays a month');
     assert.match(human.stdout, /--json lists every month/);
+    // Nothing to show is said in words, with what to do, not as a bare header or "0 of 0".
+    const health = await runCli(['analytics', 'routine-health'], { env: own.env });
+    assert.match(health.stdout, /No routine to judge yet: `svc routine add`/);
+    assert.not.match(health.stdout, /ROUTINE/);
+    assert.not.match((await runCli(['analytics', 'keywords'], { env: own.env })).stdout, /0 of 0 papers/);
   } finally {
     own.cleanup();
   }

@@ -85,11 +85,12 @@ export function keywordsText(k: any): string {
     k.keywords.length
       ? table([['KEYWORD', 'RUNS', 'PAPERS FOUND', 'MATCHING', 'ONLY THIS KEYWORD'], ...k.keywords.map((x: any) => [x.keyword, String(x.runs), String(x.papers_found), String(x.papers_matching), String(x.only_this_keyword)])])
       : 'No run in the window carried keywords.',
-    `${k.totals.papers_matching_no_keyword} of ${k.totals.papers} papers match none of their runs' keywords (expected: most sources rank by relevance).`,
+    ...(k.keywords.length ? [`${k.totals.papers_matching_no_keyword} of ${k.totals.papers} papers match none of their runs' keywords (expected: most sources rank by relevance).`] : []),
   ].join('\n');
 }
 
 export function healthText(h: any): string {
+  if (!h.routines.length) return [windowLine(h.window), 'No routine to judge yet: `svc routine add` saves a search that runs on a schedule.'].join('\n');
   return [
     windowLine(h.window),
     table([
