@@ -92,6 +92,10 @@ test('a damaged, truncated or tampered bundle is refused by verify and by restor
   assert.is(cliRestore.code, 4, cliRestore.stderr);
   assert.match(cliRestore.stderr, /not a readable tar archive.*`svc backup`/);
   assert.is(readPlan(t.ctx), null);
+  // A folder named by mistake is a wrong argument (exit 2), not a damaged bundle.
+  const folder = await runCli(['--json', 'backup', 'verify', path.dirname(bundle)], { env: t.dirs.env });
+  assert.equal([folder.code, JSON.parse(folder.stdout).error], [2, 'bundle_is_folder']);
+  assert.match(JSON.parse(folder.stdout).message, /a folder, not a bundle; name the \.tar file/);
   const good = await runCli(['--json', 'backup', 'verify', bundle], { env: t.dirs.env });
   assert.is(good.code, 0, good.stderr);
   assert.is(JSON.parse(good.stdout).files_checked, 5);

@@ -18,7 +18,6 @@ const LISTED_BY: Record<string, string> = {
   session_not_found: '`svc assistant list` lists the conversations',
   // Not a listing, but the same question: what now.
   bundle_invalid: 'do not restore from this bundle; write a fresh one with `svc backup`, or check an older one with `svc backup verify FILE`',
-  no_backup: 'write one with `svc backup`',
   bundle_not_found: 'bundles are written to <data dir>/backups/ unless `svc backup -o` named another place',
 };
 

@@ -186,7 +186,7 @@ export async function verifyBackup(ctx: Context, bundlePath: string): Promise<Ve
 export function resolveBundlePath(ctx: Context, given: string): string {
   if (given) return path.resolve(given);
   const last = lastBackup(ctx.db, 'local');
-  if (!last) throw new SvcError(404, 'no_backup', 'No backup has been written yet; name a bundle with path.');
+  if (!last) throw new SvcError(404, 'no_backup', 'No backup has been written yet; name a bundle file, or write one with `svc backup`.');
   return last.path;
 }
 
