@@ -34,7 +34,7 @@ export function restoreStatusText(s: ReturnType<typeof restoreStatus>): string {
   lines.push(s.staged ? `Staged: ${s.staged.bundle_path} (written ${s.staged.bundle_created_at_utc}); applies at the next start of \`svc serve\` or the daemon` : 'No restore staged.');
   if (s.last_restore) {
     lines.push(`Last restore: ${s.last_restore.applied_at_utc} from ${s.last_restore.bundle_path}`);
-    if (s.last_restore.show_card) lines.push('  Not restored:', ...s.last_restore.not_restored.map((n) => `    - ${n}`));
+    if (s.last_restore.show_card) lines.push('  Not restored:', ...s.last_restore.not_restored.map((n) => `    - ${n}`), '  (dismiss this note with `svc restore acknowledge`)');
   }
   lines.push(s.undo_copy.exists ? `Undo copies: ${s.undo_copy.count} (${bytes(s.undo_copy.byte_size)}); remove with \`svc restore delete-undo\`` : 'No undo copies.');
   return lines.join('\n');

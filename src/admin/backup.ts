@@ -197,7 +197,7 @@ export function describeBundle(ctx: Context, file: string, manifest: Manifest, s
   const tableTotal = Object.values(manifest.tables ?? {}).reduce((a, b) => a + b, 0);
   const would = [
     `replace the database with the one in the bundle (schema ${manifest.schema_version}, ${Object.keys(manifest.tables ?? {}).length} tables, ${tableTotal} rows) at the next start`,
-    'set the current database aside as an undo copy (delete it later with the undo-copy delete)',
+    'set the current database aside as an undo copy (delete it later with `svc restore delete-undo`, or POST /api/restore/undo-copy/delete)',
   ];
   const wouldNot = [
     'restore API keys and passwords: a bundle never holds secrets; store them again',
