@@ -25,7 +25,11 @@ export function register(program: Command, io: Io): void {
     .option('-y, --yes', 'do not ask for the typed confirmation')
     .action((scope: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
-        if (!isEraseScope(scope)) throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not "${scope}".`);
+        if (!isEraseScope(scope)) {
+          // `svc erase corpus` is the natural guess: name the scope it probably meant.
+          const meant = isEraseScope(`erase-${scope}`) ? ` (did you mean erase-${scope}?)` : '';
+          throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not "${scope.slice(0, 64)}"${meant}.`);
+        }
         if (!(await typedConfirm(io, scope, opts.yes))) {
           io.exitCode = EXIT.failed;
           return io.err('Not confirmed; nothing erased.');

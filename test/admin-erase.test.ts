@@ -6,7 +6,7 @@ import { unclassifiedTables } from '../src/admin/repo.js';
 import { TABLE_CATEGORIES } from '../src/admin/tables.js';
 import { ERASE_SCOPES } from '../src/admin/erase.js';
 import { seededInstallation } from './_admin.js';
-import { startTestServer } from './_setup.js';
+import { runCli, startTestServer, tempDirs } from './_setup.js';
 
 test('every table of the database is classified (a new table must be given a category in src/admin/tables.ts)', async () => {
   const t = await startTestServer();
@@ -93,6 +93,18 @@ test('erasing runs or papers is refused while a run is in progress', async () =>
   } finally {
     inst.t.ctx.db.prepare("UPDATE executions SET status = 'completed' WHERE id = ?").run(inst.executionId);
     await inst.close();
+  }
+});
+
+test('svc erase with a scope named without its erase- prefix says which scope it probably meant, and erases nothing', async () => {
+  const dirs = tempDirs();
+  try {
+    const r = await runCli(['erase', 'corpus', '--yes'], { env: dirs.env });
+    assert.is(r.code, 2);
+    assert.match(r.stderr, /not "corpus" \(did you mean erase-corpus\?\)/);
+    assert.not.match((await runCli(['erase', 'everything', '--yes'], { env: dirs.env })).stderr, /did you mean/);
+  } finally {
+    dirs.cleanup();
   }
 });
 
