@@ -62,6 +62,8 @@ test('a URL setting with a user name or password in it is refused without quotin
     const r = await t.request('PUT', `/api/settings/${group}`, { body: { settings } });
     assert.is(r.status, 422, `${group}: ${r.text}`);
     assert.ok(r.json().detail.some((d: any) => d.type === 'url_userinfo'), r.text);
+    // Where the secret goes instead, for this group (an AI URL's key is not the cloud password).
+    assert.is(/cloud_password/.test(r.text), group === 'cloud', `${group}: ${r.text}`);
     assert.not.ok(leaks(r.text), `${group} quoted the URL: ${r.text}`);
     assert.not.ok(leaks((await t.request('GET', `/api/settings/${group}`)).text), `${group} stored it`);
   }

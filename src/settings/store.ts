@@ -46,7 +46,8 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
         const problem = checkSettingValue(def, value);
         if (problem) issues.push({ loc: [...loc, key], input: value, ...problem });
         else if (urlCarriesCredentials(def, value)) {
-          issues.push({ loc: [...loc, key], msg: 'The URL must not carry a user name or password; store secrets with `svc credentials set` (the cloud password is cloud_password)', type: 'url_userinfo' });
+          const where = group === 'cloud' ? 'the user name is cloud.username, the password the cloud_password credential' : "a key is the provider's credential, such as openai_api_key";
+          issues.push({ loc: [...loc, key], msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo' });
         } else if (badHost(def, value)) {
           issues.push({ loc: [...loc, key], msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host' });
         } else accepted.push([key, value]);
