@@ -90,6 +90,9 @@ test('daemon status: lock ground truth, probe of the lock port, is_self; a stale
     const stale = (await t.request('GET', '/api/service/daemon-status')).json();
     assert.equal([stale.lock_present, stale.running, stale.lock_pid], [true, false, 2147483000]);
     assert.match(stale.error, /stale/);
+    const said = await runCli(['daemon', 'status'], { env: t.dirs.env });
+    assert.is(said.code, 1);
+    assert.match(said.stdout, /not answering: .*stale lock\)\. `svc daemon start` takes the stale lock over/);
   } finally {
     await t.close();
   }
@@ -155,7 +158,7 @@ test('CLI: two daemon starts at once: one starts, one attaches; status, health, 
     await waitFor(() => !fs.existsSync(path.join(dirs.stateDir, 'daemon.lock')), 5000, 'lock removed');
     const after = await runCli(['daemon', 'status'], { env: dirs.env });
     assert.is(after.code, 1);
-    assert.match(after.stdout, /No daemon/);
+    assert.match(after.stdout, /^No daemon is running \(no lock\); `svc daemon start` starts one\.$/m);
   } finally {
     await runCli(['daemon', 'stop'], { env: dirs.env });
     dirs.cleanup();
