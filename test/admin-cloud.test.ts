@@ -43,6 +43,8 @@ test('link refuses bad URLs and wrong passwords without echoing the password; a 
   const down = await link({ url: 'http://127.0.0.1:1/', username: 'alice', password: PASSWORD });
   assert.is(down.status, 502);
   assert.not.ok(down.text.includes(PASSWORD));
+  // Why, in words (not fetch's "TypeError"), and what to do.
+  assert.match(down.json().detail.message, /cannot be reached \(bad port\); check the URL and that the server is up/);
   const invalid = await link({ url: davUrl, username: '', password: PASSWORD });
   assert.is(invalid.status, 422);
   assert.not.ok(invalid.text.includes(PASSWORD), 'validation errors never echo the password');

@@ -31,7 +31,7 @@ function checkUrl(raw: string): URL {
     throw badRequest('cloud_url_invalid', 'The cloud URL is not a URL.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('cloud_url_invalid', 'The cloud URL must start with https:// (or http:// for a server on this machine).');
-  if (url.username || url.password) throw badRequest('cloud_url_invalid', 'Put the user name in username and the password in password, not in the URL.');
+  if (url.username || url.password) throw badRequest('cloud_url_invalid', 'The cloud URL must not carry a user name or password: give the user name apart (username; --user) and the password apart (password; stdin or the prompt).');
   if (url.search || url.hash) throw badRequest('cloud_url_invalid', 'The cloud URL must not have a query or fragment.');
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
@@ -55,8 +55,10 @@ async function dav(ctx: Context, url: URL, method: string, authorization: string
   } catch (err) {
     // Stopped by the caller (Ctrl-C): its reason, not an unreachable server.
     if (stop?.aborted) throw stop.reason;
-    const cause = ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name) || 'network error';
-    throw new SvcError(502, 'cloud_unreachable', `The cloud server ${url.host} cannot be reached (${cause}).`);
+    // fetch says "TypeError: fetch failed"; the cause has the code (ECONNREFUSED) or a sentence ("bad port").
+    const inner = (err as { cause?: { code?: string; message?: string } }).cause;
+    const cause = (inner?.code ?? inner?.message ?? (err as Error).name) || 'network error';
+    throw new SvcError(502, 'cloud_unreachable', `The cloud server ${url.host} cannot be reached (${cause}); check the URL and that the server is up, then try again.`);
   }
 }
 
