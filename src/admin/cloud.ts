@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from '../context.js';
-import { SvcError, badRequest, conflict } from '../errors.js';
+import { SvcError, badRequest, conflict, notFound } from '../errors.js';
+import { getExecution } from '../executions/repo.js';
 import { backupsDir, backupView, createBackup } from './backup.js';
 import { insertBackup, lastBackup } from './repo.js';
 
@@ -126,6 +127,8 @@ export async function cloudBackup(ctx: Context, executionIds: number[] | null, s
   if (s.provider !== 'webdav' || !s.url) throw conflict('cloud_not_linked', 'No cloud account is linked; link one first (`svc cloud link`).');
   const password = ctx.credentials.reveal(PASSWORD);
   if (!password) throw conflict('cloud_password_missing', 'The cloud password is not stored; link the account again.');
+  // A mistyped id would otherwise upload a bundle without the report that was wanted, and say nothing.
+  for (const id of executionIds ?? []) if (!getExecution(ctx.db, id)) throw notFound('execution_not_found', `No execution ${id}; nothing was uploaded.`);
   const base = new URL(String(s.url));
   const folder = String(s.remote_folder);
   const authorization = auth(String(s.username), password);
