@@ -105,6 +105,13 @@ test('CLI: settings set converts to the type; get reads back; bad words are usag
   assert.is(badType.code, 2);
   assert.is(badType.stderr.trim().split('\n').length, 1, 'one line');
   assert.is((await runCli(['settings', 'set', 'email', 'nope', '1'], { env })).code, 2);
+  // A password asked for as a setting: where it goes instead, never the value back.
+  const secret = await runCli(['settings', 'set', 'email', 'smtp_password', 'hunter2-x9'], { env });
+  assert.is(secret.code, 2);
+  assert.match(secret.stderr, /smtp_password is a credential: store it with `svc credentials set smtp_password`/);
+  assert.not.match(secret.stderr, /hunter2-x9/);
+  assert.match((await runCli(['settings', 'set', 'cloud', 'password', 'x'], { env })).stderr, /`svc credentials set cloud_password`/);
+  assert.match((await runCli(['settings', 'set', 'ai', 'api_key', 'x'], { env })).stderr, /Secrets are credentials, never settings/);
   assert.is((await runCli(['settings', 'get', 'nogroup'], { env })).code, 2);
   const badEmail = await runCli(['settings', 'set', 'email', 'contact_email', 'me at example'], { env });
   assert.is(badEmail.code, 2);
