@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ERASE_SCOPES, SCOPES, eraseScope, isEraseScope } from '../src/admin/erase.js';
 import { eraseText } from './lib/admin-format.js';
-import { promptCancelled } from './lib/confirm.js';
+import { notConfirmed, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -32,7 +32,7 @@ export function register(program: Command, io: Io): void {
         }
         if (!(await typedConfirm(io, scope, opts.yes))) {
           io.exitCode = EXIT.failed;
-          return io.err('Not confirmed; nothing erased.');
+          return notConfirmed(io, { scope, erased: false }, 'Not confirmed; nothing erased.');
         }
         const r = eraseScope(ctx, scope, scope);
         emit(io, r, () => eraseText(r));

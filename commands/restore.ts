@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { RESTORE_CONFIRM, UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../src/admin/restore.js';
 import { verifyText } from './lib/admin-format.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
@@ -20,7 +20,7 @@ export function register(program: Command, io: Io): void {
       withContext(io, async (ctx) => {
         if (!file) throw usageError('Name the bundle: svc restore FILE --vault-parent DIR (or: svc restore status|cancel).', 'missing_argument');
         const question = `Stage a restore of ${path.basename(file)}? At the next start it replaces the database (the current one is kept as an undo copy).`;
-        if (!(await confirmDestructive(io, question, opts.yes))) return io.err('Nothing staged.');
+        if (!(await confirmDestructive(io, question, opts.yes))) return notConfirmed(io, { staged: false }, 'Nothing staged.');
         const staged = await stageRestore(ctx, {
           path: path.resolve(file),
           confirm: RESTORE_CONFIRM,
@@ -58,7 +58,7 @@ export function register(program: Command, io: Io): void {
     .action((_opts: { yes?: boolean }, cmd: Command) =>
       withContext(io, async (ctx) => {
         const yes = Boolean(cmd.optsWithGlobals().yes);
-        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', yes))) return io.err('Nothing deleted.');
+        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', yes))) return notConfirmed(io, { deleted: 0 }, 'Nothing deleted.');
         const r = deleteUndoCopies(ctx, UNDO_DELETE_CONFIRM);
         emit(io, r, () => (r.deleted ? `Deleted ${count(r.deleted, 'undo copy', 'undo copies')}.` : 'No undo copies to delete.'));
       }),
