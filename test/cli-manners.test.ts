@@ -128,13 +128,18 @@ function onTerminal(args: string[], keys: string): Promise<{ transcript: string;
   });
 }
 
-test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase)', async () => {
+test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, deliveries, routine target)', async () => {
   const cases: [string[], string, RegExp, number][] = [
     [['--json', 'restore', path.join(dirs.root, 'any.tar')], 'n', /\{\s*"staged": false\s*\}/, 0],
     [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
     [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
     [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"scope": "erase-configs",\s*"erased": false\s*\}/, 1],
+    [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
+    [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
+    [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
   ];
+  const targets = JSON.parse((await svc(['--json', 'routine', 'target', 'list', '1'])).stdout).targets;
+  cases.push([['--json', 'routine', 'target', 'remove', '1', String(targets[0].id)], 'n', new RegExp(`\\{\\s*"id": ${targets[0].id},\\s*"removed": false\\s*\\}`), 0]);
   for (const [args, keys, doc, code] of cases) {
     const r = await onTerminal(args, keys);
     assert.match(r.transcript, doc, `${args.join(' ')}: ${r.transcript}`);
