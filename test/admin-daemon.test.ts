@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_HOST_KEY, type ServiceHost } from '../src/daemon/unit.js';
 import { acquireLock, readLock, releaseLock } from '../src/daemon/lock.js';
@@ -160,6 +161,22 @@ test('CLI: two daemon starts at once: one starts, one attaches; status, health, 
     assert.is(after.code, 1);
     assert.match(after.stdout, /^No daemon is running \(no lock\); `svc daemon start` starts one\.$/m);
   } finally {
+    await runCli(['daemon', 'stop'], { env: dirs.env });
+    dirs.cleanup();
+  }
+});
+
+test('CLI: a daemon that cannot start says why (its last log line), not only where the log is', async () => {
+  const dirs = tempDirs();
+  const busy = net.createServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  try {
+    const port = (busy.address() as net.AddressInfo).port;
+    const r = await runCli(['daemon', 'start', '--port', String(port)], { env: dirs.env });
+    assert.is(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`exited \\(code \\d+\\) before answering: Port ${port} is in use; .*; see .*daemon\\.log\\.`));
+  } finally {
+    await new Promise((r) => busy.close(r));
     await runCli(['daemon', 'stop'], { env: dirs.env });
     dirs.cleanup();
   }
