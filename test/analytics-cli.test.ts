@@ -62,6 +62,14 @@ test('svc analytics refusals are usage errors (exit 2) naming the flag', async (
     assert.ok(JSON.parse(r.stdout).error, args.join(' '));
   }
   assert.match((await cli('analytics', '--window', 'week')).stderr, /--window must be a number of days/);
+  // A flag of another view is named, not ignored; an unknown routine is not read as "no keywords".
+  const misplaced = await cli('analytics', 'summary', '--split', 'source');
+  assert.is(misplaced.code, 2);
+  assert.match(misplaced.stderr, /--split applies to the volume view only/);
+  assert.match((await cli('analytics', '--routine', String(routineId))).stderr, /--routine applies to the keywords view only/);
+  const unknown = await cli('analytics', 'keywords', '--routine', '999', '--json');
+  assert.equal([unknown.code, JSON.parse(unknown.stdout).error], [3, 'routine_not_found']);
+  assert.is((await cli('analytics', 'keywords', '--routine', String(routineId))).code, 0);
 });
 
 test('svc watchdog and svc lifecycle: a mistyped subcommand is named as one (exit 2), not passed to the default', async () => {
