@@ -92,6 +92,11 @@ test('a damaged, truncated or tampered bundle is refused by verify and by restor
   assert.is(cliRestore.code, 4, cliRestore.stderr);
   assert.match(cliRestore.stderr, /not a readable tar archive.*`svc backup`/);
   assert.is(readPlan(t.ctx), null);
+  // The bundle has a vault: the refusal names the command-line flag, not only the HTTP field.
+  const noParent = await runCli(['restore', bundle, '--yes'], { env: t.dirs.env });
+  assert.is(noParent.code, 2, noParent.stderr);
+  assert.match(noParent.stderr, /`svc restore FILE --vault-parent DIR`/);
+  assert.is(readPlan(t.ctx), null);
   // A folder named by mistake is a wrong argument (exit 2), not a damaged bundle.
   const folder = await runCli(['--json', 'backup', 'verify', path.dirname(bundle)], { env: t.dirs.env });
   assert.equal([folder.code, JSON.parse(folder.stdout).error], [2, 'bundle_is_folder']);
