@@ -100,7 +100,8 @@ test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
   const key = `missed_fires:${routineId}:2025-01-01T06:00:00.000Z`;
   assert.ok(w.findings.some((f: any) => f.key === key));
   const human = await cli('watchdog');
-  assert.match(human.stdout, /UNUSUAL\s+Routine "missed one" missed 1 scheduled fire/);
+  assert.match(human.stdout, /UNUSUAL\s+Routine "missed one" missed 1 scheduled fire, the latest/);
+  assert.not.match(human.stdout, /\(s\)/, 'counts are spelled, not "(s)"');
   if (w.could_not_judge.length) assert.match(human.stdout, new RegExp(`Could not judge:[\\s\\S]*${w.could_not_judge[0].check}`));
   const muted = await cli('watchdog', 'mute', key, '--note', 'laptop was off', '--json');
   assert.equal([muted.code, JSON.parse(muted.stdout).muted, JSON.parse(muted.stdout).alarm_total], [0, true, w.alarm_total - 1]);
