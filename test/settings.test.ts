@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import path from 'node:path';
 import { GENERIC_GROUPS, SETTINGS } from '../src/settings/schema.js';
 import { runCli, startTestServer, type TestServer } from './_setup.js';
 
@@ -119,6 +120,15 @@ test('CLI: settings set converts to the type; get reads back; bad words are usag
   assert.is((await t.request('PUT', '/api/settings/email', { body: { settings: { contact_email: 'me@' } } })).status, 422, 'the same rule at the HTTP door');
   assert.is((await runCli(['settings', 'set', 'email', 'contact_email', 'me@example.org'], { env })).code, 0);
   assert.is((await runCli(['settings', 'set', 'email', 'contact_email', ''], { env })).code, 0, 'empty clears it');
+  // The reports folder is absolute: relative on the command line means under the current directory, over HTTP it is refused,
+  // and one stored relative before reads as the default (each process would have resolved it somewhere else).
+  const rel = JSON.parse((await runCli(['--json', 'settings', 'set', 'storage', 'reports_dir', 'rel-reports'], { env })).stdout);
+  assert.ok(path.isAbsolute(rel.value) && rel.value.endsWith(`${path.sep}rel-reports`), rel.value);
+  const relHttp = await t.request('PUT', '/api/settings/storage', { body: { settings: { reports_dir: 'rel-reports' } } });
+  assert.equal([relHttp.status, relHttp.json().detail[0].type], [422, 'path_not_absolute']);
+  t.ctx.db.prepare("UPDATE settings SET value_json = '\"old-relative\"' WHERE group_name = 'storage' AND key = 'reports_dir'").run();
+  assert.is((await t.request('GET', '/api/settings/storage')).json().settings.reports_dir, '');
+  assert.is((await runCli(['settings', 'set', 'storage', 'reports_dir', ''], { env })).code, 0);
   const all = JSON.parse((await runCli(['--json', 'settings', 'get'], { env })).stdout);
   assert.ok(all.execution && all.assistant);
 });
