@@ -32,7 +32,8 @@ export function register(program: Command, io: Io): void {
         }
         if (!(await typedConfirm(io, scope, opts.yes))) {
           io.exitCode = EXIT.failed;
-          return notConfirmed(io, { scope, erased: false }, 'Not confirmed; nothing erased.');
+          // A failure (exit 1): under --json the document has the error shape of svc(1).
+          return notConfirmed(io, { error: 'not_confirmed', message: `The typed name did not match ${scope}; nothing erased.` }, `svc: The typed name did not match ${scope}; nothing erased.`);
         }
         const r = eraseScope(ctx, scope, scope);
         emit(io, r, () => eraseText(r));

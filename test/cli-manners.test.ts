@@ -133,7 +133,7 @@ test('a declined confirmation on a terminal still prints one JSON document under
     [['--json', 'restore', path.join(dirs.root, 'any.tar')], 'n', /\{\s*"staged": false\s*\}/, 0],
     [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
     [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
-    [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"scope": "erase-configs",\s*"erased": false\s*\}/, 1],
+    [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
     [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
     [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
     [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
