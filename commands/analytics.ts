@@ -13,6 +13,14 @@ import { healthText, keywordsText, lagText, overviewText, sourcesText, summaryTe
 /** The views, named as the assistant's get_analytics names them. */
 export const VIEWS = ['overview', 'summary', 'volume', 'sources', 'keywords', 'routine-health', 'discovery-lag'] as const;
 
+/** The flags that belong to one view. */
+const VIEW_FLAGS = [
+  ['--split', 'split', 'volume'],
+  ['--top', 'top', 'volume'],
+  ['--runs', 'runs', 'routine-health'],
+  ['--routine', 'routine', 'keywords'],
+] as const;
+
 interface Flags {
   window?: string;
   split?: string;
@@ -33,6 +41,10 @@ export function register(program: Command, io: Io): void {
     .description('what the corpus and the routines did: tables, and bar charts of volume and lag on a terminal')
     .action((rawView: string | undefined, flags: Flags) => {
       const view = enumFlag(rawView ?? 'overview', 'view', VIEWS)!;
+      // A flag of another view would be ignored without a word: say which view it belongs to.
+      for (const [flag, key, owner] of VIEW_FLAGS) {
+        if (flags[key] !== undefined && view !== owner) throw usageError(`${flag} applies to the ${owner} view only (svc analytics ${owner} ${flag} …).`);
+      }
       let window;
       try {
         window = parseWindow(flags.window, new Date());

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { cloudBackup, cloudStatus, linkCloud, unlinkCloud } from '../src/admin/cloud.js';
 import { SvcError } from '../src/errors.js';
 import { bytes } from './lib/admin-format.js';
-import { confirmDestructive, promptCancelled } from './lib/confirm.js';
+import { confirmDestructive, notConfirmed, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { idArg, listFlag } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
@@ -45,7 +45,7 @@ export function register(program: Command, io: Io): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .action((opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, 'Unlink the cloud account and delete its stored password?', opts.yes))) return io.err('Nothing changed.');
+        if (!(await confirmDestructive(io, 'Unlink the cloud account and delete its stored password?', opts.yes))) return notConfirmed(io, { unlinked: false }, 'Nothing changed.');
         const s = unlinkCloud(ctx);
         emit(io, s, () => (s.unlinked ? 'Unlinked.' : 'No account was linked.'));
       }),

@@ -59,9 +59,11 @@ export function register(program: Command, io: Io): void {
     .action((name: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
         nameArg(name);
+        // Nothing stored: nothing to confirm, and "deleted" would be untrue.
+        if (ctx.credentials.status(name) === 'absent') return emit(io, { name, status: 'absent', deleted: false }, () => `${name} is not stored; nothing deleted.`);
         if (!(await confirmDestructive(io, `Delete the stored ${name}?`, opts.yes))) return declined(io, { name });
         ctx.credentials.remove(name);
-        emit(io, { name, status: ctx.credentials.status(name) }, () => `${name}: deleted`);
+        emit(io, { name, status: ctx.credentials.status(name), deleted: true }, () => `${name}: deleted`);
       }),
     );
   credentials

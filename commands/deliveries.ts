@@ -3,7 +3,7 @@ import type { Context } from '../src/context.js';
 import { DELIVERY_STATES } from '../src/delivery/repo.js';
 import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews, releaseDelivery, requireDelivery, retryDelivery, ROUTINE_DELIVERIES_LIMIT, routineDeliveries, skipDelivery, type DeliveryView } from '../src/delivery/service.js';
 import { attemptNow } from '../src/delivery/worker.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -97,7 +97,7 @@ export function buildDeliveries(cmd: Command, io: Io): void {
     .action((raw: string, opts: { yes?: boolean }) => {
       const id = idArg(raw, 'delivery');
       return withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, `Skip delivery ${id}? It will not be sent.`, opts.yes))) return io.err('Nothing skipped.');
+        if (!(await confirmDestructive(io, `Skip delivery ${id}? It will not be sent.`, opts.yes))) return notConfirmed(io, { id, skipped: false }, 'Nothing skipped.');
         const view = skipDelivery(ctx, id);
         emit(io, view, () => line(view));
       });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ERASE_SCOPES, SCOPES, eraseScope, isEraseScope } from '../src/admin/erase.js';
 import { eraseText } from './lib/admin-format.js';
-import { promptCancelled } from './lib/confirm.js';
+import { notConfirmed, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -25,10 +25,15 @@ export function register(program: Command, io: Io): void {
     .option('-y, --yes', 'do not ask for the typed confirmation')
     .action((scope: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
-        if (!isEraseScope(scope)) throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not "${scope}".`);
+        if (!isEraseScope(scope)) {
+          // `svc erase corpus` is the natural guess: name the scope it probably meant.
+          const meant = isEraseScope(`erase-${scope}`) ? ` (did you mean erase-${scope}?)` : '';
+          throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not "${scope.slice(0, 64)}"${meant}.`);
+        }
         if (!(await typedConfirm(io, scope, opts.yes))) {
           io.exitCode = EXIT.failed;
-          return io.err('Not confirmed; nothing erased.');
+          // A failure (exit 1): under --json the document has the error shape of svc(1).
+          return notConfirmed(io, { error: 'not_confirmed', message: `The typed name did not match ${scope}; nothing erased.` }, `svc: The typed name did not match ${scope}; nothing erased.`);
         }
         const r = eraseScope(ctx, scope, scope);
         emit(io, r, () => eraseText(r));

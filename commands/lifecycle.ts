@@ -1,6 +1,6 @@
 import { Help, type Command } from 'commander';
 import { CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
-import { documentLifecycle, lifecycleOverview, runView } from '../src/lifecycle/service.js';
+import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
@@ -19,15 +19,25 @@ export function register(program: Command, io: Io): void {
     .command('status', { isDefault: true })
     .argument('[unknown]', 'not a lifecycle command', undefined)
     .description('recorded events and corpus coverage (how many papers were checked and when)')
-    .action((unknown: string | undefined) => unknown !== undefined ? unknownSubcommand('lifecycle', unknown, ['status', 'check', 'stop', 'show']) : withContext(io, (ctx) => {
-      const o = lifecycleOverview(ctx, { limit: 20, offset: 0 });
+    .option('--limit <n>', `events shown, newest first (${EVENTS_LIMIT.min} to ${EVENTS_LIMIT.max}, default 20)`)
+    .option('--offset <n>', 'skip this many of the newest events (default 0)')
+    .action((unknown: string | undefined, opts: { limit?: string; offset?: string }) => unknown !== undefined ? unknownSubcommand('lifecycle', unknown, ['status', 'check', 'stop', 'show']) : withContext(io, (ctx) => {
+      const limit = intFlag(opts.limit, '--limit', EVENTS_LIMIT, 20);
+      const offset = intFlag(opts.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);
+      const o = lifecycleOverview(ctx, { limit, offset });
       emit(io, o, () => {
         const c = o.coverage;
+        const coverage = c.checked
+          ? `${c.checked} of ${c.documents_total} papers checked (last ${c.last_checked_at_utc}, oldest ${c.oldest_checked_at_utc}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`
+          : c.documents_total
+            ? `None of the ${c.documents_total} papers has been checked yet; \`svc lifecycle check\` asks the sources.`
+            : 'The corpus has no papers yet.';
         return [
-          `${c.checked} of ${c.documents_total} papers checked (last ${c.last_checked_at_utc ?? 'never'}, oldest ${c.oldest_checked_at_utc ?? '–'}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`,
+          coverage,
           `${o.events_total} events: ${o.by_kind.retraction} retractions, ${o.by_kind.preprint_to_published} preprints published, ${o.by_kind.version_change} version changes.`,
           o.check.running ? `A check is running (run ${o.check.current!.run_id}, ${o.check.current!.checked} checked so far).` : '',
           o.events.length ? eventRows(o.events, true) : '',
+          o.next_offset !== null ? `Events ${offset + 1} to ${offset + o.events.length} of ${o.events_total} shown, newest first; \`svc lifecycle --offset ${o.next_offset}\` shows the next ones.` : '',
         ].filter(Boolean).join('\n');
       });
     }));

@@ -8,7 +8,7 @@ import { createProfile, deleteProfile, listProfiles, readProfile, requireProfile
 import { starterProfiles } from '../src/profiles/starter.js';
 import { exportProfile, importProfiles } from '../src/profiles/transfer.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -133,7 +133,7 @@ export function register(program: Command, io: Io): void {
     .description('delete a profile and its matches (the papers stay in the corpus)')
     .action((id: string, opts: { yes?: boolean }) => withContext(io, async (ctx) => {
       const row = requireProfile(ctx, idArg(id, 'profile'));
-      if (!(await confirmDestructive(io, `Delete watch profile ${row.id} (${row.name}) and its matches?`, opts.yes))) return io.err('Nothing deleted.');
+      if (!(await confirmDestructive(io, `Delete watch profile ${row.id} (${row.name}) and its matches?`, opts.yes))) return declined(io, { id: row.id });
       const answer = deleteProfile(ctx, row.id);
       emit(io, answer, () => `Profile ${row.id} deleted with ${count(answer.matches_removed, 'match', 'matches')}; the papers stay in the corpus.`);
     }));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, removeFromQueue, saveToQueue, setQueueStatus } from '../src/queue/service.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, intFlag } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -58,7 +58,7 @@ export function register(program: Command, io: Io): void {
     .action((raw: string, o: { yes?: boolean }) => {
       const id = idArg(raw, 'document');
       return withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, `Remove ${id} from the reading queue?`, o.yes))) return io.err('Nothing removed.');
+        if (!(await confirmDestructive(io, `Remove ${id} from the reading queue?`, o.yes))) return notConfirmed(io, { document_id: id, removed: false }, 'Nothing removed.');
         emit(io, removeFromQueue(ctx, id), () => `Removed ${id} from the reading queue; the paper stays in the corpus.`);
       });
     });

@@ -2,10 +2,11 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { RESTORE_CONFIRM, UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../src/admin/restore.js';
 import { verifyText } from './lib/admin-format.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 export function register(program: Command, io: Io): void {
   const restore = program
@@ -19,7 +20,7 @@ export function register(program: Command, io: Io): void {
       withContext(io, async (ctx) => {
         if (!file) throw usageError('Name the bundle: svc restore FILE --vault-parent DIR (or: svc restore status|cancel).', 'missing_argument');
         const question = `Stage a restore of ${path.basename(file)}? At the next start it replaces the database (the current one is kept as an undo copy).`;
-        if (!(await confirmDestructive(io, question, opts.yes))) return io.err('Nothing staged.');
+        if (!(await confirmDestructive(io, question, opts.yes))) return notConfirmed(io, { staged: false }, 'Nothing staged.');
         const staged = await stageRestore(ctx, {
           path: path.resolve(file),
           confirm: RESTORE_CONFIRM,
@@ -52,11 +53,14 @@ export function register(program: Command, io: Io): void {
     .command('delete-undo')
     .description('delete the databases and vault folders a restore set aside (irreversible)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action((opts: { yes?: boolean }) =>
+    // `restore` has its own --yes and commander gives a parent's option to the parent wherever it stands,
+    // so `restore delete-undo --yes` sets restore's: read both.
+    .action((_opts: { yes?: boolean }, cmd: Command) =>
       withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', opts.yes))) return io.err('Nothing deleted.');
+        const yes = Boolean(cmd.optsWithGlobals().yes);
+        if (!(await confirmDestructive(io, 'Delete every undo copy? This cannot be undone.', yes))) return notConfirmed(io, { deleted: 0 }, 'Nothing deleted.');
         const r = deleteUndoCopies(ctx, UNDO_DELETE_CONFIRM);
-        emit(io, r, () => `Deleted ${r.deleted} undo copies.`);
+        emit(io, r, () => (r.deleted ? `Deleted ${count(r.deleted, 'undo copy', 'undo copies')}.` : 'No undo copies to delete.'));
       }),
     );
 }

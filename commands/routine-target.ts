@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DELIVERY_CHANNELS } from '../src/routines/delivery-summary.js';
 import { TARGET_MODES } from '../src/delivery/repo.js';
 import { createTarget, deleteTarget, listTargets, requireTarget, revealWebhookSecret, updateTarget, type TargetView } from '../src/delivery/targets.js';
-import { confirmDestructive } from './lib/confirm.js';
+import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { emailNotReady } from '../src/delivery/email-ready.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, usageError } from './lib/flags.js';
@@ -97,7 +97,7 @@ export function addCommand(routine: Command, io: Io): void {
       const targetId = idArg(targetRaw, 'destination');
       return withContext(io, async (ctx) => {
         const row = requireTarget(ctx, routineId, targetId);
-        if (!(await confirmDestructive(io, `Remove the ${row.channel} destination ${row.id} of routine ${routineId}?`, opts.yes))) return io.err('Nothing removed.');
+        if (!(await confirmDestructive(io, `Remove the ${row.channel} destination ${row.id} of routine ${routineId}?`, opts.yes))) return notConfirmed(io, { id: row.id, removed: false }, 'Nothing removed.');
         emit(io, deleteTarget(ctx, routineId, targetId), () => `Destination ${targetId} removed.`);
       });
     });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
+import { findCredentialName } from '../src/credentials/names.js';
 import { parseSettingWord } from '../src/settings/check.js';
 import { SETTINGS, SETTINGS_GROUPS, isSettingsGroup, type SettingsGroup } from '../src/settings/schema.js';
 import { withContext } from './lib/context.js';
@@ -11,8 +12,18 @@ function groupOf(name: string): SettingsGroup {
   return name;
 }
 
+/** A password or key asked for as a setting: say where secrets go instead (the credentials store, read from stdin). */
+function secretHint(group: SettingsGroup, key: string): string {
+  const named = findCredentialName(key) ?? findCredentialName(`${group}_${key}`);
+  if (named) return ` ${named.name} is a credential: store it with \`svc credentials set ${named.name}\` (it reads stdin, never the command line).`;
+  if (/pass(word)?|secret|token|api_?key/i.test(key)) return ' Secrets are credentials, never settings: `svc credentials list` shows the names, `svc credentials set NAME` stores one.';
+  return '';
+}
+
 function keyOf(group: SettingsGroup, key: string): string {
-  if (!SETTINGS[group][key]) throw new SvcError(400, 'unknown_key', `No setting "${key}" in ${group}; keys: ${Object.keys(SETTINGS[group]).join(', ')}.`);
+  if (!SETTINGS[group][key]) {
+    throw new SvcError(400, 'unknown_key', `No setting "${key.slice(0, 64)}" in ${group}; keys: ${Object.keys(SETTINGS[group]).join(', ')}.${secretHint(group, key)}`);
+  }
   return key;
 }
 

@@ -3,14 +3,31 @@ import { muteFinding, unmuteFinding, watchdogFindings } from '../src/watchdog/se
 import { withContext } from './lib/context.js';
 import { unknownSubcommand, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
-import { count } from './lib/words.js';
+import { clip, count } from './lib/words.js';
 
 type Answer = ReturnType<typeof watchdogFindings>;
+
+const when = (iso: unknown) => (typeof iso === 'string' ? iso.slice(0, 16).replace('T', ' ') : '–');
+
+/** The evidence the what-to-do points at ("the runs listed"), one line each: run ids to open, a delivery id. */
+function evidenceLines(e: Record<string, any>): string[] {
+  const runs: any[] = Array.isArray(e.runs) ? e.runs : Array.isArray(e.recent_runs) ? e.recent_runs : e.last_run ? [e.last_run] : [];
+  const lines = runs.map((r) => {
+    const what = r.zero_reason ? `${r.zero_reason}${r.http_status ? ` (HTTP ${r.http_status})` : ''}${r.message ? ` — ${clip(String(r.message), 120)}` : ''}` : `${count(r.result_count ?? 0, 'result')}, ${r.new_count ?? 0} new`;
+    return `  run ${r.execution_id} (${when(r.started_at_utc)}): ${what}`;
+  });
+  if (e.latest_delivery_id !== undefined) {
+    lines.push(`  delivery ${e.latest_delivery_id} (run ${e.latest_execution_id}): ${count(e.attempts ?? 0, 'attempt')}${e.last_error ? `, last error: ${clip(String(e.last_error), 120)}` : ''}`);
+  }
+  if (e.missed_count) lines.push(`  ${count(e.missed_count, 'missed fire')}, the last due ${when(e.last_due_at_utc)}`);
+  return lines;
+}
 
 function findingsText(w: Answer): string {
   const lines = [`${count(w.alarm_total, 'alarm')}: ${w.by_label.broken} broken, ${w.by_label.unusual} unusual${w.muted_total ? `; ${w.muted_total} muted` : ''}.`];
   for (const f of w.findings) {
     lines.push('', `${f.label.toUpperCase()}${f.muted ? ' (muted)' : ''}  ${f.title}`, `  key: ${f.key}`, `  what to do: ${f.what_to_do}`);
+    lines.push(...evidenceLines(f.evidence));
     lines.push(`  thresholds: ${Object.entries(f.thresholds).map(([k, v]) => `${k}=${v}`).join(', ')}`);
   }
   if (w.could_not_judge.length) {

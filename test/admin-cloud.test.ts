@@ -43,6 +43,8 @@ test('link refuses bad URLs and wrong passwords without echoing the password; a 
   const down = await link({ url: 'http://127.0.0.1:1/', username: 'alice', password: PASSWORD });
   assert.is(down.status, 502);
   assert.not.ok(down.text.includes(PASSWORD));
+  // Why, in words (not fetch's "TypeError"), and what to do.
+  assert.match(down.json().detail.message, /cannot be reached \(bad port\); check the URL and that the server is up/);
   const invalid = await link({ url: davUrl, username: '', password: PASSWORD });
   assert.is(invalid.status, 422);
   assert.not.ok(invalid.text.includes(PASSWORD), 'validation errors never echo the password');
@@ -71,10 +73,18 @@ test('cloud backup uploads a complete, verifiable bundle; execution_ids limit th
   assert.is(read.manifest_sha256, a.manifest_sha256);
   assert.equal(fs.readdirSync(path.join(t.dirs.dataDir, 'backups')).filter((n) => !n.startsWith('svc-backup-')), [], 'no local copy left behind');
   await new Promise((r) => setTimeout(r, 1100)); // bundle names have one-second resolution
-  const none = (await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [999] } })).json();
-  assert.is(none.counts.report, 0);
+  // An unknown id (a typo) is refused before anything is written or uploaded, not a bundle quietly without it.
+  const uploadedBefore = fs.readdirSync(path.dirname(uploaded)).length;
+  const unknown = await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [inst.executionId, 999] } });
+  assert.equal([unknown.status, unknown.json().detail.reason], [404, 'execution_not_found']);
+  assert.match(unknown.json().detail.message, /No execution 999; nothing was uploaded/);
+  assert.is(fs.readdirSync(path.dirname(uploaded)).length, uploadedBefore);
+  const cli = await runCli(['cloud', 'backup', '--executions', '999'], { env: t.dirs.env });
+  assert.is(cli.code, 3, cli.stderr);
+  const one = (await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [inst.executionId] } })).json();
+  assert.is(one.counts.report, 1);
   const status = (await t.request('GET', '/api/cloud/status')).json();
-  assert.is(status.last_upload.remote_path, none.remote_path);
+  assert.is(status.last_upload.remote_path, one.remote_path);
   assert.is((await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [0] } })).status, 422);
 });
 

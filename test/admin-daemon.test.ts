@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_HOST_KEY, type ServiceHost } from '../src/daemon/unit.js';
 import { acquireLock, readLock, releaseLock } from '../src/daemon/lock.js';
@@ -90,6 +91,9 @@ test('daemon status: lock ground truth, probe of the lock port, is_self; a stale
     const stale = (await t.request('GET', '/api/service/daemon-status')).json();
     assert.equal([stale.lock_present, stale.running, stale.lock_pid], [true, false, 2147483000]);
     assert.match(stale.error, /stale/);
+    const said = await runCli(['daemon', 'status'], { env: t.dirs.env });
+    assert.is(said.code, 1);
+    assert.match(said.stdout, /not answering: .*stale lock\)\. `svc daemon start` takes the stale lock over/);
   } finally {
     await t.close();
   }
@@ -155,8 +159,24 @@ test('CLI: two daemon starts at once: one starts, one attaches; status, health, 
     await waitFor(() => !fs.existsSync(path.join(dirs.stateDir, 'daemon.lock')), 5000, 'lock removed');
     const after = await runCli(['daemon', 'status'], { env: dirs.env });
     assert.is(after.code, 1);
-    assert.match(after.stdout, /No daemon/);
+    assert.match(after.stdout, /^No daemon is running \(no lock\); `svc daemon start` starts one\.$/m);
   } finally {
+    await runCli(['daemon', 'stop'], { env: dirs.env });
+    dirs.cleanup();
+  }
+});
+
+test('CLI: a daemon that cannot start says why (its last log line), not only where the log is', async () => {
+  const dirs = tempDirs();
+  const busy = net.createServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  try {
+    const port = (busy.address() as net.AddressInfo).port;
+    const r = await runCli(['daemon', 'start', '--port', String(port)], { env: dirs.env });
+    assert.is(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`exited \\(code \\d+\\) before answering: Port ${port} is in use; .*; see .*daemon\\.log\\.`));
+  } finally {
+    await new Promise((r) => busy.close(r));
     await runCli(['daemon', 'stop'], { env: dirs.env });
     dirs.cleanup();
   }

@@ -6,7 +6,7 @@ import { unclassifiedTables } from '../src/admin/repo.js';
 import { TABLE_CATEGORIES } from '../src/admin/tables.js';
 import { ERASE_SCOPES } from '../src/admin/erase.js';
 import { seededInstallation } from './_admin.js';
-import { startTestServer } from './_setup.js';
+import { runCli, startTestServer, tempDirs } from './_setup.js';
 
 test('every table of the database is classified (a new table must be given a category in src/admin/tables.ts)', async () => {
   const t = await startTestServer();
@@ -90,9 +90,31 @@ test('erasing runs or papers is refused while a run is in progress', async () =>
       assert.is(r.json().detail.reason, 'executions_running');
     }
     assert.is((await inst.t.request('POST', '/api/admin/erase-ai-keys', { body: { confirm: 'erase-ai-keys' } })).status, 200);
+    // The refusal names the runs and how to cancel them (the owner, this process, reported just now).
+    inst.t.ctx.db.prepare('UPDATE executions SET owner_pid = ?, last_seen_at_utc = ? WHERE id = ?').run(process.pid, new Date().toISOString(), inst.executionId);
+    const refused = await runCli(['erase', 'erase-executions', '--yes'], { env: inst.t.dirs.env });
+    assert.is(refused.code, 4);
+    assert.match(refused.stderr, new RegExp(`Runs are in progress \\(${inst.executionId}\\); cancel them \\(\`svc executions cancel ID\`\\)`));
+    // A run left 'running' by a process that was killed outright blocks nothing.
+    inst.t.ctx.db.prepare('UPDATE executions SET owner_pid = 2147483000, owner_runtime_id = ? WHERE id = ?').run('00000000-0000-4000-8000-000000000000', inst.executionId);
+    const erased = await runCli(['--json', 'erase', 'erase-corpus', '--yes'], { env: inst.t.dirs.env });
+    assert.is(erased.code, 0, erased.stderr);
+    assert.ok(JSON.parse(erased.stdout).erased.rows.documents > 0);
   } finally {
     inst.t.ctx.db.prepare("UPDATE executions SET status = 'completed' WHERE id = ?").run(inst.executionId);
     await inst.close();
+  }
+});
+
+test('svc erase with a scope named without its erase- prefix says which scope it probably meant, and erases nothing', async () => {
+  const dirs = tempDirs();
+  try {
+    const r = await runCli(['erase', 'corpus', '--yes'], { env: dirs.env });
+    assert.is(r.code, 2);
+    assert.match(r.stderr, /not "corpus" \(did you mean erase-corpus\?\)/);
+    assert.not.match((await runCli(['erase', 'everything', '--yes'], { env: dirs.env })).stderr, /did you mean/);
+  } finally {
+    dirs.cleanup();
   }
 });
 

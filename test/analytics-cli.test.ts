@@ -62,6 +62,14 @@ test('svc analytics refusals are usage errors (exit 2) naming the flag', async (
     assert.ok(JSON.parse(r.stdout).error, args.join(' '));
   }
   assert.match((await cli('analytics', '--window', 'week')).stderr, /--window must be a number of days/);
+  // A flag of another view is named, not ignored; an unknown routine is not read as "no keywords".
+  const misplaced = await cli('analytics', 'summary', '--split', 'source');
+  assert.is(misplaced.code, 2);
+  assert.match(misplaced.stderr, /--split applies to the volume view only/);
+  assert.match((await cli('analytics', '--routine', String(routineId))).stderr, /--routine applies to the keywords view only/);
+  const unknown = await cli('analytics', 'keywords', '--routine', '999', '--json');
+  assert.equal([unknown.code, JSON.parse(unknown.stdout).error], [3, 'routine_not_found']);
+  assert.is((await cli('analytics', 'keywords', '--routine', String(routineId))).code, 0);
 });
 
 test('svc watchdog and svc lifecycle: a mistyped subcommand is named as one (exit 2), not passed to the default', async () => {
@@ -92,7 +100,8 @@ test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
   const key = `missed_fires:${routineId}:2025-01-01T06:00:00.000Z`;
   assert.ok(w.findings.some((f: any) => f.key === key));
   const human = await cli('watchdog');
-  assert.match(human.stdout, /UNUSUAL\s+Routine "missed one" missed 1 scheduled fire/);
+  assert.match(human.stdout, /UNUSUAL\s+Routine "missed one" missed 1 scheduled fire, the latest/);
+  assert.not.match(human.stdout, /\(s\)/, 'counts are spelled, not "(s)"');
   if (w.could_not_judge.length) assert.match(human.stdout, new RegExp(`Could not judge:[\\s\\S]*${w.could_not_judge[0].check}`));
   const muted = await cli('watchdog', 'mute', key, '--note', 'laptop was off', '--json');
   assert.equal([muted.code, JSON.parse(muted.stdout).muted, JSON.parse(muted.stdout).alarm_total], [0, true, w.alarm_total - 1]);
@@ -119,6 +128,38 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   assert.is((await cli('lifecycle', 'show', '99999')).code, 3);
   assert.is((await cli('lifecycle', 'show', 'abc')).code, 2);
   assert.equal(JSON.parse((await cli('lifecycle', 'stop', '--json')).stdout).stop_requested, false);
+});
+
+
+test('svc analytics volume: a long run of empty months is one line in the human view; --json keeps every month', async () => {
+  const own = tempDirs();
+  try {
+    const ctx = createContext({ env: own.env });
+    store(ctx, [
+      record({ source: 'arxiv', nativeId: 'old-1', title: 'An old paper', publicationDate: '2001-03-15', datePrecision: 'day' }),
+      record({ source: 'arxiv', nativeId: 'new-1', title: 'A new paper', publicationDate: '2024-02-01', datePrecision: 'day' }),
+      record({ source: 'arxiv', nativeId: 'new-2', title: 'Another new paper', publicationDate: '2024-04-01', datePrecision: 'day' }),
+    ]);
+    await ctx.close();
+    const json = await runCli(['analytics', 'volume', '--json'], { env: own.env });
+    const months = JSON.parse(json.stdout).months;
+    assert.equal([months.length, months[0].month, months.at(-1).month], [278, '2001-03', '2024-04']);
+    const human = await runCli(['analytics', 'volume'], { env: own.env });
+    assert.is(human.code, 0, human.stderr);
+    const lines = human.stdout.trim().split('\n');
+    assert.ok(lines.length < 12, `${lines.length} lines:\n${human.stdout}`);
+    assert.match(human.stdout, /^2001-03\s+1\s+1$/m);
+    assert.match(human.stdout, /^2001-04\.\.2024-01\s+0\s+0$/m);
+    assert.match(human.stdout, /^2024-03\s+0\s+0$/m, 'a single empty month stays a month');
+    assert.match(human.stdout, /--json lists every month/);
+    // Nothing to show is said in words, with what to do, not as a bare header or "0 of 0".
+    const health = await runCli(['analytics', 'routine-health'], { env: own.env });
+    assert.match(health.stdout, /No routine to judge yet: `svc routine add`/);
+    assert.not.match(health.stdout, /ROUTINE/);
+    assert.not.match((await runCli(['analytics', 'keywords'], { env: own.env })).stdout, /0 of 0 papers/);
+  } finally {
+    own.cleanup();
+  }
 });
 
 test.run();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mergeRecords } from '../src/corpus/merge.js';
 import { startCheck } from '../src/lifecycle/check.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
-import { fixture, waitFor, type TestServer } from './_setup.js';
+import { fixture, runCli, waitFor, type TestServer } from './_setup.js';
 import { serverWithSources } from './_executions.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -56,6 +56,8 @@ async function checkToEnd(body: unknown): Promise<any> {
 }
 
 test('before any check: coverage says nothing was checked and there are no events', async () => {
+  const human = await runCli(['lifecycle'], { env: t.dirs.env });
+  assert.match(human.stdout, /^None of the 7 papers has been checked yet; `svc lifecycle check` asks the sources\.$/m);
   const answer = (await t.request('GET', '/api/lifecycle')).json();
   assert.equal([answer.events_total, answer.coverage.documents_total, answer.coverage.checked, answer.coverage.never_checked], [0, 7, 0, 7]);
   assert.is(answer.check.running, false);
@@ -99,6 +101,17 @@ test('check against recorded Crossref and arXiv answers: correction, preprint pu
   assert.equal(arxiv.requests.length, 1, 'arXiv asked once for the whole slice (id_list)');
   assert.equal(arxiv.requests[0]!.query.get('id_list')!.split(',').sort(), ['1202.4527', '1812.11470', '2204.08348']);
   crossref.assertDone();
+});
+
+test('svc lifecycle pages the events: --limit and --offset, and says how to see the next ones', async () => {
+  const first = await runCli(['lifecycle', '--limit', '2'], { env: t.dirs.env });
+  assert.is(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^7 of 7 papers checked/m);
+  assert.match(first.stdout, /Events 1 to 2 of 5 shown, newest first; `svc lifecycle --offset 2` shows the next ones\./);
+  const last = await runCli(['--json', 'lifecycle', 'status', '--limit', '2', '--offset', '4'], { env: t.dirs.env });
+  assert.equal([JSON.parse(last.stdout).events.length, JSON.parse(last.stdout).next_offset], [1, null]);
+  assert.not.match((await runCli(['lifecycle', '--offset', '4'], { env: t.dirs.env })).stdout, /shows the next ones/);
+  assert.is((await runCli(['lifecycle', '--limit', '501'], { env: t.dirs.env })).code, 2);
 });
 
 test('a second check records no event twice', async () => {

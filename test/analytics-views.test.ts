@@ -146,6 +146,8 @@ test('refusals: window, split, top, runs, routine_id', async () => {
     assert.is(r.status, 422, path);
     assert.ok(Array.isArray(r.json().detail), path);
   }
+  const unknown = await t.request('GET', '/api/analytics/keyword-contribution?routine_id=987654');
+  assert.equal([unknown.status, unknown.json().detail.reason], [404, 'routine_not_found']);
   assert.is((await t.request('GET', '/api/analytics/summary?window=all')).status, 200);
   assert.is((await t.request('GET', '/api/analytics/summary', { token: null })).status, 401);
 });

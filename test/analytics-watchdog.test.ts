@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { insertFire } from '../src/routines/jobs.js';
 import { PRODUCERS } from '../src/watchdog/service.js';
-import { startTestServer, type TestServer } from './_setup.js';
+import { runCli, startTestServer, type TestServer } from './_setup.js';
 import { routineBody } from './_scheduler.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 
@@ -57,6 +57,16 @@ test('findings from constructed run histories: failing and unreliable sources, a
   assert.equal(f[`missed_fires:${missed}:2025-01-02T06:00:00.000Z`].evidence.missed_count, 2);
   assert.equal([w.alarm_total, w.by_label, w.muted_total], [5, { broken: 2, unusual: 3 }, 0]);
   assert.equal(w.findings.map((x: any) => x.label), ['broken', 'broken', 'unusual', 'unusual', 'unusual'], 'broken first');
+});
+
+test('svc watchdog lists the evidence its what-to-do points at: the runs (with zero reason and HTTP status), missed fires', async () => {
+  const r = await runCli(['watchdog'], { env: t.dirs.env });
+  assert.is(r.code, 0, r.stderr);
+  const crossref = r.stdout.split('\n\n').find((block) => block.includes('key: source_failing:crossref'))!;
+  assert.is(crossref.match(/^  run \d+ \(\d{4}-\d\d-\d\d \d\d:\d\d\): upstream_failure \(HTTP 503\)/gm)?.length, 3, crossref);
+  const quietBlock = r.stdout.split('\n\n').find((block) => block.includes(`key: routine_quiet:${quiet}`))!;
+  assert.match(quietBlock, /^  run \d+ \([^)]*\): 8 results, 0 new$/m);
+  assert.match(r.stdout, /^  2 missed fires, the last due 2025-01-02 06:00$/m);
 });
 
 test('what could not be judged is listed with reasons', async () => {

@@ -9,6 +9,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Command } from 'commander';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS, describeError } from '../commands/main.js';
@@ -104,6 +105,46 @@ test('destructive commands without --yes off a terminal: exit 2, one line naming
   assert.is(JSON.parse((await svc(['--json', 'config', 'list'])).stdout).total, 1);
   assert.is((await svc(['profile', 'show', '1'])).code, 0);
   assert.is((await svc(['chat', 'show', '1'])).code, 0);
+});
+
+/**
+ * Run svc on a real terminal (util-linux `script` gives it a pty), type `keys` once the prompt is up,
+ * and answer the transcript (stdout and stderr together, escapes removed) and the exit code.
+ */
+function onTerminal(args: string[], keys: string): Promise<{ transcript: string; code: number | null }> {
+  const quoted = [process.execPath, path.join(ROOT, 'bin', 'svc.js'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const typing = setTimeout(() => child.stdin.write(keys), 2500);
+  const closing = setTimeout(() => child.stdin.end(), 4000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(typing);
+      clearTimeout(closing);
+      resolve({ transcript: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code });
+    });
+  });
+}
+
+test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, deliveries, routine target)', async () => {
+  const cases: [string[], string, RegExp, number][] = [
+    [['--json', 'restore', path.join(dirs.root, 'any.tar')], 'n', /\{\s*"staged": false\s*\}/, 0],
+    [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
+    [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
+    [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
+    [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
+    [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
+    [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
+  ];
+  const targets = JSON.parse((await svc(['--json', 'routine', 'target', 'list', '1'])).stdout).targets;
+  cases.push([['--json', 'routine', 'target', 'remove', '1', String(targets[0].id)], 'n', new RegExp(`\\{\\s*"id": ${targets[0].id},\\s*"removed": false\\s*\\}`), 0]);
+  for (const [args, keys, doc, code] of cases) {
+    const r = await onTerminal(args, keys);
+    assert.match(r.transcript, doc, `${args.join(' ')}: ${r.transcript}`);
+    assert.is(r.code, code, args.join(' '));
+  }
 });
 
 test('a command\'s own --version is its own: evidence add --version is validated, not svc\'s version', async () => {

@@ -64,6 +64,19 @@ test('health finds a running server through the port and token files', async () 
     // A named port is never widened to another one.
     const named = await runCli(['health'], { env: { ...t.dirs.env, SVC_PORT: String(t.port === 65535 ? 1 : t.port + 1) } });
     assert.is(named.code, 1);
+    // A token file the server does not accept (left by an earlier server, or another program on the port):
+    // exit 6 and what to do, not the server's "read it again" (the CLI just did).
+    const tokenFile = path.join(t.dirs.stateDir, `api-token-${t.port}`);
+    const real = fs.readFileSync(tokenFile, 'utf8');
+    fs.writeFileSync(tokenFile, 'x'.repeat(43), { mode: 0o600 });
+    try {
+      const refused = await runCli(['health'], { env: t.dirs.env });
+      assert.is(refused.code, 6);
+      assert.match(refused.stderr, /does not accept the token published for port \d+: .*restart `svc serve`/);
+      assert.not.match(refused.stderr, /read it again/);
+    } finally {
+      fs.writeFileSync(tokenFile, real, { mode: 0o600 });
+    }
   } finally {
     await t.close();
   }

@@ -75,6 +75,11 @@ test('an unreadable credentials file says unreadable and is not overwritten', as
     assert.is(put.status, 500);
     assert.is(put.json().detail.reason, 'credentials_unreadable');
     assert.is(fs.readFileSync(file, 'utf8'), '{not json', 'left for the person to repair');
+    // The refusal names the file to repair.
+    const cli = await runCli(['credentials', 'set', 'ads_api_key'], { env: t.dirs.env, stdin: 'ads-value-never-shown' });
+    assert.is(cli.code, 1);
+    assert.ok(cli.stderr.includes(`The credentials file ${file} cannot be read`), cli.stderr);
+    assert.not.ok(cli.stderr.includes('ads-value-never-shown'));
   } finally {
     fs.writeFileSync(file, saved);
   }
@@ -95,6 +100,13 @@ test('CLI: set reads the value from stdin (never argv), list shows status only, 
   assert.match(noYes.stderr, /--yes/);
   assert.is((await runCli(['credentials', 'delete', 'ieee_api_key', '--yes'], { env })).code, 0);
   assert.is((await t.request('GET', '/api/credentials')).json().credentials.find((c: any) => c.name === 'ieee_api_key').status, 'absent');
+  // Deleting what is not stored says so (no prompt, no --yes needed), instead of "deleted".
+  const absent = await runCli(['credentials', 'delete', 'ieee_api_key'], { env });
+  assert.equal([absent.code, absent.stdout.trim()], [0, 'ieee_api_key is not stored; nothing deleted.']);
+  assert.is(JSON.parse((await runCli(['--json', 'credentials', 'delete', 'ieee_api_key'], { env })).stdout).deleted, false);
+  const validate = await runCli(['credentials', 'validate', 'openai_api_key'], { env });
+  assert.is(validate.code, 2);
+  assert.match(validate.stderr, /no openai_api_key is stored; store it with `svc credentials set openai_api_key`/);
   assert.is((await runCli(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 2, 'an unknown name is a usage error');
   assert.is((await runCli(['credentials', 'set', 'ads_api_key'], { env, stdin: '' })).code, 2);
 });

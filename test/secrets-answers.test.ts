@@ -62,11 +62,33 @@ test('a URL setting with a user name or password in it is refused without quotin
     const r = await t.request('PUT', `/api/settings/${group}`, { body: { settings } });
     assert.is(r.status, 422, `${group}: ${r.text}`);
     assert.ok(r.json().detail.some((d: any) => d.type === 'url_userinfo'), r.text);
+    // Where the secret goes instead, for this group (an AI URL's key is not the cloud password).
+    assert.is(/cloud_password/.test(r.text), group === 'cloud', `${group}: ${r.text}`);
     assert.not.ok(leaks(r.text), `${group} quoted the URL: ${r.text}`);
     assert.not.ok(leaks((await t.request('GET', `/api/settings/${group}`)).text), `${group} stored it`);
   }
   // Plain URLs are still fine.
   assert.is((await t.request('PUT', '/api/settings/ai', { body: { settings: { base_url: 'http://127.0.0.1:11434/v1' } } })).status, 200);
+});
+
+test('the mail server host holds a host name only: one with a user name, password or scheme is refused unquoted, and an old stored one is not answered', async () => {
+  for (const smtp_host of [`me:${SECRET}@smtp.example.org`, `smtps://me:${SECRET}@smtp.example.org`, `${SECRET}@smtp.example.org`]) {
+    const r = await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_host } } });
+    assert.is(r.status, 422, r.text);
+    assert.ok(r.json().detail.some((d: any) => d.type === 'host' && d.loc.join('.') === 'body.settings.smtp_host'), r.text);
+    assert.not.ok(leaks(r.text), `quoted the host: ${r.text}`);
+    assert.not.ok(leaks((await t.request('GET', '/api/settings/email')).text), 'stored it');
+  }
+  for (const smtp_host of ['smtp.example.org', '127.0.0.1', '::1', '[::1]', 'mail_relay']) {
+    const r = await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_host } } });
+    assert.is(r.status, 200, `${smtp_host}: ${r.text}`);
+    assert.is(r.json().smtp_host ?? r.json().settings?.smtp_host, smtp_host);
+  }
+  // Written before it was refused: reads as unset, never answered.
+  t.ctx.db.prepare("UPDATE settings SET value_json = ? WHERE group_name = 'email' AND key = 'smtp_host'").run(JSON.stringify(`me:${SECRET}@smtp.example.org`));
+  const read = await t.request('GET', '/api/settings/email');
+  assert.not.ok(leaks(read.text), read.text);
+  assert.is(read.json().smtp_host ?? read.json().settings?.smtp_host, '');
 });
 
 test('no read answers the token, a stored credential or a webhook secret (every GET, with ids of real rows)', async () => {

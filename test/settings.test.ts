@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import path from 'node:path';
 import { GENERIC_GROUPS, SETTINGS } from '../src/settings/schema.js';
 import { runCli, startTestServer, type TestServer } from './_setup.js';
 
@@ -105,6 +106,13 @@ test('CLI: settings set converts to the type; get reads back; bad words are usag
   assert.is(badType.code, 2);
   assert.is(badType.stderr.trim().split('\n').length, 1, 'one line');
   assert.is((await runCli(['settings', 'set', 'email', 'nope', '1'], { env })).code, 2);
+  // A password asked for as a setting: where it goes instead, never the value back.
+  const secret = await runCli(['settings', 'set', 'email', 'smtp_password', 'hunter2-x9'], { env });
+  assert.is(secret.code, 2);
+  assert.match(secret.stderr, /smtp_password is a credential: store it with `svc credentials set smtp_password`/);
+  assert.not.match(secret.stderr, /hunter2-x9/);
+  assert.match((await runCli(['settings', 'set', 'cloud', 'password', 'x'], { env })).stderr, /`svc credentials set cloud_password`/);
+  assert.match((await runCli(['settings', 'set', 'ai', 'api_key', 'x'], { env })).stderr, /Secrets are credentials, never settings/);
   assert.is((await runCli(['settings', 'get', 'nogroup'], { env })).code, 2);
   const badEmail = await runCli(['settings', 'set', 'email', 'contact_email', 'me at example'], { env });
   assert.is(badEmail.code, 2);
@@ -112,6 +120,15 @@ test('CLI: settings set converts to the type; get reads back; bad words are usag
   assert.is((await t.request('PUT', '/api/settings/email', { body: { settings: { contact_email: 'me@' } } })).status, 422, 'the same rule at the HTTP door');
   assert.is((await runCli(['settings', 'set', 'email', 'contact_email', 'me@example.org'], { env })).code, 0);
   assert.is((await runCli(['settings', 'set', 'email', 'contact_email', ''], { env })).code, 0, 'empty clears it');
+  // The reports folder is absolute: relative on the command line means under the current directory, over HTTP it is refused,
+  // and one stored relative before reads as the default (each process would have resolved it somewhere else).
+  const rel = JSON.parse((await runCli(['--json', 'settings', 'set', 'storage', 'reports_dir', 'rel-reports'], { env })).stdout);
+  assert.ok(path.isAbsolute(rel.value) && rel.value.endsWith(`${path.sep}rel-reports`), rel.value);
+  const relHttp = await t.request('PUT', '/api/settings/storage', { body: { settings: { reports_dir: 'rel-reports' } } });
+  assert.equal([relHttp.status, relHttp.json().detail[0].type], [422, 'path_not_absolute']);
+  t.ctx.db.prepare("UPDATE settings SET value_json = '\"old-relative\"' WHERE group_name = 'storage' AND key = 'reports_dir'").run();
+  assert.is((await t.request('GET', '/api/settings/storage')).json().settings.reports_dir, '');
+  assert.is((await runCli(['settings', 'set', 'storage', 'reports_dir', ''], { env })).code, 0);
   const all = JSON.parse((await runCli(['--json', 'settings', 'get'], { env })).stdout);
   assert.ok(all.execution && all.assistant);
 });

@@ -3,21 +3,25 @@ import type { BackupAnswer, VerifyAnswer } from '../../src/admin/backup.js';
 import type { EraseResult } from '../../src/admin/erase.js';
 import type { restoreStatus } from '../../src/admin/restore.js';
 import { drawsOnTerminal, type Io } from './io.js';
+import { count } from './words.js';
 
 export const bytes = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(2)} GiB` : n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
 
 export function backupText(b: BackupAnswer): string {
   return [
     `Backup written: ${b.path}`,
-    `  ${b.file_count} files (database ${b.counts.database}, vault ${b.counts.vault}, reports ${b.counts.report}), ${bytes(b.byte_size)}`,
+    `  ${count(b.file_count, 'file')} (database ${b.counts.database}, vault ${b.counts.vault}, reports ${b.counts.report}), ${bytes(b.byte_size)}`,
     `  manifest sha256 ${b.manifest_sha256}`,
+    ...(b.reports_left_out
+      ? [`  ${b.reports_left_out} report files were left out: they are in a folder that is neither <data dir>/reports nor storage.reports_dir (move them into one to back them up)`]
+      : []),
   ].join('\n');
 }
 
 export function verifyText(v: VerifyAnswer): string {
   return [
     `Bundle OK: ${v.path}`,
-    `  written ${v.created_at_utc}, schema ${v.schema_version}, ${v.files_checked} files checked, ${bytes(v.byte_size)}${v.known_to_this_installation ? ', written by this installation' : ''}`,
+    `  written ${v.created_at_utc}, schema ${v.schema_version}, ${count(v.files_checked, 'file')} checked, ${bytes(v.byte_size)}${v.known_to_this_installation ? ', written by this installation' : ''}`,
     'A restore would:',
     ...v.restore_would.map((s) => `  + ${s}`),
     'A restore would not:',
@@ -30,7 +34,7 @@ export function restoreStatusText(s: ReturnType<typeof restoreStatus>): string {
   lines.push(s.staged ? `Staged: ${s.staged.bundle_path} (written ${s.staged.bundle_created_at_utc}); applies at the next start of \`svc serve\` or the daemon` : 'No restore staged.');
   if (s.last_restore) {
     lines.push(`Last restore: ${s.last_restore.applied_at_utc} from ${s.last_restore.bundle_path}`);
-    if (s.last_restore.show_card) lines.push('  Not restored:', ...s.last_restore.not_restored.map((n) => `    - ${n}`));
+    if (s.last_restore.show_card) lines.push('  Not restored:', ...s.last_restore.not_restored.map((n) => `    - ${n}`), '  (dismiss this note with `svc restore acknowledge`)');
   }
   lines.push(s.undo_copy.exists ? `Undo copies: ${s.undo_copy.count} (${bytes(s.undo_copy.byte_size)}); remove with \`svc restore delete-undo\`` : 'No undo copies.');
   return lines.join('\n');

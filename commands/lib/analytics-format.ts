@@ -11,13 +11,48 @@ export function bar(n: number, max: number): string {
 
 const windowLine = (w: { days: number | null; from_utc: string | null }) => (w.days === null ? 'Window: everything collected' : `Window: the last ${w.days} days (since ${w.from_utc!.slice(0, 10)})`);
 
+/**
+ * Empty months in a row from this many on are one line (first..last) in the human view: one
+ * paper from 2001 in a 2024 corpus otherwise buries the months that matter under ~280 zero rows.
+ * The answer (--json, HTTP) still lists every month.
+ */
+export const EMPTY_RUN_FOLDED = 3;
+
+type VolumeMonth = { month: string; total: number; by: Record<string, number> };
+
+/** The months as rows: a month with papers alone, a long run of empty months as one span. */
+function volumeRows(months: VolumeMonth[]): { label: string; month: VolumeMonth; empty: number }[] {
+  const out: { label: string; month: VolumeMonth; empty: number }[] = [];
+  for (let i = 0; i < months.length; ) {
+    let j = i;
+    while (j < months.length && months[j]!.total === 0) j++;
+    if (j - i >= EMPTY_RUN_FOLDED) out.push({ label: `${months[i]!.month}..${months[j - 1]!.month}`, month: months[i]!, empty: j - i });
+    else for (let k = i; k < j; k++) out.push({ label: months[k]!.month, month: months[k]!, empty: 0 });
+    if (j < months.length) out.push({ label: months[j]!.month, month: months[j]!, empty: 0 });
+    i = j + 1;
+  }
+  return out;
+}
+
 export function volumeText(v: any, tty: boolean): string {
-  const months = v.months as { month: string; total: number; by: Record<string, number> }[];
+  const months = v.months as VolumeMonth[];
   const keys = (v.series as { key: string }[]).map((s) => s.key);
   const max = Math.max(0, ...months.map((m) => m.total));
   const rows = [['MONTH', 'PAPERS', ...keys.map((k) => k.toUpperCase()), ...(tty ? [''] : [])]];
-  for (const m of months) rows.push([m.month, String(m.total), ...keys.map((k) => String(m.by[k] ?? 0)), ...(tty ? [bar(m.total, max)] : [])]);
-  return [windowLine(v.window), `Publication volume by ${v.split}`, table(rows), `${v.totals.dated_papers} dated papers; ${v.totals.year_only_papers} dated only to the year and ${v.totals.undated_papers} undated are not placed in a month.`].join('\n');
+  const shown = volumeRows(months);
+  for (const r of shown) {
+    const m = r.month;
+    if (r.empty) rows.push([r.label, '0', ...keys.map(() => '0'), ...(tty ? [`(${count(r.empty, 'month')} with no paper)`] : [])]);
+    else rows.push([r.label, String(m.total), ...keys.map((k) => String(m.by[k] ?? 0)), ...(tty ? [bar(m.total, max)] : [])]);
+  }
+  const folded = shown.filter((r) => r.empty).length;
+  return [
+    windowLine(v.window),
+    `Publication volume by ${v.split}`,
+    months.length ? table(rows) : 'No paper in the window is dated to the month.',
+    `${v.totals.dated_papers} dated papers; ${v.totals.year_only_papers} dated only to the year and ${v.totals.undated_papers} undated are not placed in a month.`,
+    ...(folded ? [`${EMPTY_RUN_FOLDED} or more months in a row with no paper are one line (first..last); --json lists every month.`] : []),
+  ].join('\n');
 }
 
 export function lagText(l: any, tty: boolean): string {
@@ -50,11 +85,12 @@ export function keywordsText(k: any): string {
     k.keywords.length
       ? table([['KEYWORD', 'RUNS', 'PAPERS FOUND', 'MATCHING', 'ONLY THIS KEYWORD'], ...k.keywords.map((x: any) => [x.keyword, String(x.runs), String(x.papers_found), String(x.papers_matching), String(x.only_this_keyword)])])
       : 'No run in the window carried keywords.',
-    `${k.totals.papers_matching_no_keyword} of ${k.totals.papers} papers match none of their runs' keywords (expected: most sources rank by relevance).`,
+    ...(k.keywords.length ? [`${k.totals.papers_matching_no_keyword} of ${k.totals.papers} papers match none of their runs' keywords (expected: most sources rank by relevance).`] : []),
   ].join('\n');
 }
 
 export function healthText(h: any): string {
+  if (!h.routines.length) return [windowLine(h.window), 'No routine to judge yet: `svc routine add` saves a search that runs on a schedule.'].join('\n');
   return [
     windowLine(h.window),
     table([

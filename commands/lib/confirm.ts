@@ -21,8 +21,13 @@ export function promptCancelled(message: string): SvcError {
   return new SvcError(499, 'cancelled', message);
 }
 
-/** The person said no: stdout still gets its one JSON document under --json. */
+/** The person said no: stdout still gets its one JSON document under --json, the message goes to stderr. */
+export function notConfirmed(io: Io, data: Record<string, unknown>, message: string): void {
+  if (io.json) io.out(JSON.stringify(data, null, 2));
+  io.err(message);
+}
+
+/** Declined a delete. */
 export function declined(io: Io, data: Record<string, unknown>): void {
-  if (io.json) io.out(JSON.stringify({ ...data, deleted: false }, null, 2));
-  io.err('Nothing deleted.');
+  notConfirmed(io, { ...data, deleted: false }, 'Nothing deleted.');
 }

@@ -21,6 +21,9 @@ export function exitCodeFor(err: unknown): number {
   // No server where one is needed: the operation ran and failed (a health check that finds none).
   if (err.reason === 'server_not_running') return EXIT.failed;
   if (err.reason === 'cancelled') return EXIT.interrupted;
+  // A bundle that fails its check is a refused check (like \`library check\` finding problems), not a usage error;
+  // over HTTP it stays 422 bundle_invalid.
+  if (err.reason === 'bundle_invalid') return EXIT.conflict;
   switch (err.status) {
     case 400:
     case 413:

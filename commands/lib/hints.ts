@@ -17,6 +17,9 @@ const LISTED_BY: Record<string, string> = {
   answer_not_found: '`svc answer list PROJECT` lists them',
   answer_not_live: '`svc answer show PROJECT ANSWER` prints an answer that has ended',
   session_not_found: '`svc assistant list` lists the conversations',
+  // Not a listing, but the same question: what now.
+  bundle_invalid: 'do not restore from this bundle; write a fresh one with `svc backup`, or check an older one with `svc backup verify FILE`',
+  bundle_not_found: 'bundles are written to <data dir>/backups/ unless `svc backup -o` named another place',
 };
 
 /** The message with the listing command added, unless it already tells the reader a command. */

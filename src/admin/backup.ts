@@ -44,6 +44,8 @@ export interface BackupAnswer {
   include_reports: boolean;
   schema_version: number;
   counts: { database: number; vault: number; report: number };
+  /** Report files on disk that are in neither reports folder (an earlier storage.reports_dir): not in the bundle. */
+  reports_left_out: number;
   vault: Manifest['vault'];
 }
 
@@ -81,13 +83,23 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       sources.push({ path: `vault/${MARKER_NAME}`, kind: 'vault', from: path.join(root, MARKER_NAME) });
       for (const rel of facts.vaultFiles) sources.push({ path: `vault/${rel}`, kind: 'vault', from: path.join(root, ...rel.split('/')) });
     }
+    let reportsLeftOut = 0;
     if (options.includeReports) {
       const wanted = options.executionIds ? new Set(options.executionIds) : null;
-      const dirOfReports = reportsDir(ctx);
+      // The folders a restore puts reports back in: the default one and storage.reports_dir. Reports
+      // written before reports_dir changed stay in the default folder and belong in the bundle too.
+      const folders = new Set([path.resolve(ctx.paths.reportsDir), reportsDir(ctx)]);
+      const names = new Set<string>();
       for (const r of facts.reports) {
         if (wanted && !wanted.has(r.execution_id)) continue;
-        if (path.dirname(path.resolve(r.path)) !== dirOfReports || !fs.existsSync(r.path)) continue;
-        sources.push({ path: `reports/${path.basename(r.path)}`, kind: 'report', from: r.path });
+        if (!fs.existsSync(r.path)) continue;
+        const name = path.basename(r.path);
+        if (!folders.has(path.dirname(path.resolve(r.path))) || names.has(name)) {
+          reportsLeftOut++;
+          continue;
+        }
+        names.add(name);
+        sources.push({ path: `reports/${name}`, kind: 'report', from: r.path });
       }
     }
     for (const s of sources) {
@@ -118,7 +130,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
       remote_path: null,
     };
     if (options.record !== false) insertBackup(ctx.db, record);
-    return { path: target, created_at_utc: createdAt, byte_size: written.size, manifest_sha256: written.manifest_sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, vault };
+    return { path: target, created_at_utc: createdAt, byte_size: written.size, manifest_sha256: written.manifest_sha256, file_count: record.file_count, include_reports: options.includeReports, schema_version: schemaVersion, counts, reports_left_out: reportsLeftOut, vault };
   } finally {
     await snapshotting?.stop();
     for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(snapshot + suffix, { force: true });
@@ -174,7 +186,7 @@ export async function verifyBackup(ctx: Context, bundlePath: string): Promise<Ve
 export function resolveBundlePath(ctx: Context, given: string): string {
   if (given) return path.resolve(given);
   const last = lastBackup(ctx.db, 'local');
-  if (!last) throw new SvcError(404, 'no_backup', 'No backup has been written yet; name a bundle with path.');
+  if (!last) throw new SvcError(404, 'no_backup', 'No backup has been written yet; name a bundle file, or write one with `svc backup`.');
   return last.path;
 }
 
@@ -185,7 +197,7 @@ export function describeBundle(ctx: Context, file: string, manifest: Manifest, s
   const tableTotal = Object.values(manifest.tables ?? {}).reduce((a, b) => a + b, 0);
   const would = [
     `replace the database with the one in the bundle (schema ${manifest.schema_version}, ${Object.keys(manifest.tables ?? {}).length} tables, ${tableTotal} rows) at the next start`,
-    'set the current database aside as an undo copy (delete it later with the undo-copy delete)',
+    'set the current database aside as an undo copy (delete it later with `svc restore delete-undo`, or POST /api/restore/undo-copy/delete)',
   ];
   const wouldNot = [
     'restore API keys and passwords: a bundle never holds secrets; store them again',

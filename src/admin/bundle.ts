@@ -86,6 +86,8 @@ export async function readBundle(file: string, extractTo?: (entry: string) => st
   } catch {
     throw new SvcError(404, 'bundle_not_found', 'No backup bundle at that path.');
   }
+  // A folder (the backups folder, say) is a wrong argument, not a damaged bundle.
+  if (stat.isDirectory()) throw new SvcError(400, 'bundle_is_folder', 'That path is a folder, not a bundle; name the .tar file of a backup inside it.');
   if (!stat.isFile()) throw bundleInvalid('The path is not a regular file.');
   const seen = new Map<string, { size: number; sha256: string }>();
   const extracted: string[] = [];

@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from '../context.js';
-import { SvcError, badRequest, conflict } from '../errors.js';
+import { SvcError, badRequest, conflict, notFound } from '../errors.js';
+import { getExecution } from '../executions/repo.js';
 import { backupsDir, backupView, createBackup } from './backup.js';
 import { insertBackup, lastBackup } from './repo.js';
 
@@ -31,7 +32,7 @@ function checkUrl(raw: string): URL {
     throw badRequest('cloud_url_invalid', 'The cloud URL is not a URL.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('cloud_url_invalid', 'The cloud URL must start with https:// (or http:// for a server on this machine).');
-  if (url.username || url.password) throw badRequest('cloud_url_invalid', 'Put the user name in username and the password in password, not in the URL.');
+  if (url.username || url.password) throw badRequest('cloud_url_invalid', 'The cloud URL must not carry a user name or password: give the user name apart (username; --user) and the password apart (password; stdin or the prompt).');
   if (url.search || url.hash) throw badRequest('cloud_url_invalid', 'The cloud URL must not have a query or fragment.');
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
@@ -55,8 +56,10 @@ async function dav(ctx: Context, url: URL, method: string, authorization: string
   } catch (err) {
     // Stopped by the caller (Ctrl-C): its reason, not an unreachable server.
     if (stop?.aborted) throw stop.reason;
-    const cause = ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name) || 'network error';
-    throw new SvcError(502, 'cloud_unreachable', `The cloud server ${url.host} cannot be reached (${cause}).`);
+    // fetch says "TypeError: fetch failed"; the cause has the code (ECONNREFUSED) or a sentence ("bad port").
+    const inner = (err as { cause?: { code?: string; message?: string } }).cause;
+    const cause = (inner?.code ?? inner?.message ?? (err as Error).name) || 'network error';
+    throw new SvcError(502, 'cloud_unreachable', `The cloud server ${url.host} cannot be reached (${cause}); check the URL and that the server is up, then try again.`);
   }
 }
 
@@ -124,6 +127,8 @@ export async function cloudBackup(ctx: Context, executionIds: number[] | null, s
   if (s.provider !== 'webdav' || !s.url) throw conflict('cloud_not_linked', 'No cloud account is linked; link one first (`svc cloud link`).');
   const password = ctx.credentials.reveal(PASSWORD);
   if (!password) throw conflict('cloud_password_missing', 'The cloud password is not stored; link the account again.');
+  // A mistyped id would otherwise upload a bundle without the report that was wanted, and say nothing.
+  for (const id of executionIds ?? []) if (!getExecution(ctx.db, id)) throw notFound('execution_not_found', `No execution ${id}; nothing was uploaded.`);
   const base = new URL(String(s.url));
   const folder = String(s.remote_folder);
   const authorization = auth(String(s.username), password);

@@ -10,7 +10,9 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
-import { eraseCategories, runningExecutionCount } from './repo.js';
+import { eraseCategories } from './repo.js';
+import { runningExecutions } from '../executions/repo.js';
+import { isLiveRun } from '../executions/recovery.js';
 import type { TableCategory } from './tables.js';
 
 export const ERASE_SCOPES = [
@@ -75,8 +77,11 @@ export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): Er
   requireConfirm(confirm, scope);
   const def = SCOPES[scope];
   const touchesRuns = def.categories.some((c) => c === 'executions' || c === 'corpus');
-  if (touchesRuns && runningExecutionCount(ctx.db) > 0) {
-    throw conflict('executions_running', 'Runs are in progress; cancel them (or wait) before erasing executions or papers.');
+  // Only runs whose owner is alive count: a row left 'running' by a process killed outright would
+  // otherwise block erasing until some server starts and marks it interrupted.
+  const live = touchesRuns ? runningExecutions(ctx.db).filter((r) => isLiveRun(ctx, r)) : [];
+  if (live.length) {
+    throw conflict('executions_running', `Runs are in progress (${live.map((r) => r.id).join(', ')}); cancel them (\`svc executions cancel ID\`) or wait, before erasing executions or papers.`);
   }
   const dir = def.reports ? reportsDir(ctx) : null; // before the settings that name it are erased
   const rows = eraseCategories(ctx.db, def.categories);

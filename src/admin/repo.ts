@@ -54,10 +54,6 @@ export function eraseCategories(db: Database, categories: TableCategory[]): Reco
   return rows;
 }
 
-export function runningExecutionCount(db: Database): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM executions WHERE status = 'running'").get() as { n: number }).n;
-}
-
 export interface BackupRecord {
   id: number;
   kind: 'local' | 'cloud';

@@ -54,14 +54,14 @@ export function readPlan(ctx: Context): StagedPlan | null {
 }
 
 function checkVaultParent(given: string): string {
-  if (!path.isAbsolute(given)) throw badRequest('vault_parent_invalid', 'vault_parent must be an absolute path to an existing folder.');
+  if (!path.isAbsolute(given)) throw badRequest('vault_parent_invalid', 'vault_parent (--vault-parent) must be an absolute path to an existing folder.');
   let real: string;
   try {
     real = fs.realpathSync(given);
   } catch {
-    throw badRequest('vault_parent_missing', 'vault_parent does not exist; create the folder first.');
+    throw badRequest('vault_parent_missing', 'vault_parent (--vault-parent) does not exist; create the folder first.');
   }
-  if (!fs.statSync(real).isDirectory()) throw badRequest('vault_parent_invalid', 'vault_parent is not a folder.');
+  if (!fs.statSync(real).isDirectory()) throw badRequest('vault_parent_invalid', 'vault_parent (--vault-parent) is not a folder.');
   return real;
 }
 
@@ -162,11 +162,11 @@ async function stageRestoreNow(ctx: Context, input: StageInput): Promise<{ stage
       return null;
     });
     const m = read.manifest;
-    if (m.vault && !parent) throw badRequest('vault_parent_required', 'The bundle holds a Library vault; name the folder to put it in with vault_parent.');
+    if (m.vault && !parent) throw badRequest('vault_parent_required', 'The bundle holds a Library vault; name the existing folder to put it in (vault_parent; `svc restore FILE --vault-parent DIR`).');
     if (m.schema_version > ctx.schemaVersion) throw conflict('bundle_too_new', `The bundle has schema ${m.schema_version}, newer than this svc knows (${ctx.schemaVersion}); upgrade svc first.`);
     const db = checkDatabase(path.join(stage, 'database', 'svc.db'));
     if (db.fkViolations > 0 && !input.accept_fk_violations) {
-      throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); send accept_fk_violations true to restore it anyway.`, { count: db.fkViolations, tables: db.tables });
+      throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); to restore it anyway, send accept_fk_violations true (\`svc restore FILE --accept-fk-violations\`).`, { count: db.fkViolations, tables: db.tables });
     }
     const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256);
     const stagedAt = ctx.nowIso();

@@ -1,5 +1,7 @@
 /** What each source and each keyword brought: delivered, and found by nothing else. */
 import type { Context } from '../context.js';
+import { notFound } from '../errors.js';
+import { getRoutine } from '../routines/repo.js';
 import { NOT_ANSWERED } from '../sources/types.js';
 import * as repo from './repo.js';
 import type { AnalyticsWindow } from './window.js';
@@ -70,6 +72,8 @@ function keywordsOf(parametersJson: string): string[] {
 }
 
 export function keywordContribution(ctx: Context, window: AnalyticsWindow, routineId: number | null = null) {
+  // A mistyped routine id would otherwise read as "no run carried keywords".
+  if (routineId !== null && !getRoutine(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}.`);
   const runs = repo.settledRuns(ctx.db, window.from_utc, routineId);
   const stats = new Map<string, { runs: number; found: Set<number> }>();
   const docKeywords = new Map<number, Set<string>>();

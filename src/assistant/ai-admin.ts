@@ -47,7 +47,7 @@ function keyOf(ctx: Context, provider: ApiProvider, given: string | null | undef
     return given;
   }
   const stored = ctx.credentials.reveal(provider.credential);
-  if (!stored) throw badRequest('credential_absent', `No key was given and no ${provider.credential} is stored.`, { credential: provider.credential });
+  if (!stored) throw badRequest('credential_absent', `No key was given and no ${provider.credential} is stored; store it with \`svc credentials set ${provider.credential}\`.`, { credential: provider.credential });
   return stored;
 }
 

@@ -53,6 +53,10 @@ export async function callServer(ctx: Context, server: ServerHandle, method: str
     const detail = (parsed as { detail?: unknown } | null)?.detail;
     const reason = typeof detail === 'object' && detail && 'reason' in detail ? String((detail as { reason: unknown }).reason) : `http_${response.status}`;
     const message = typeof detail === 'string' ? detail : typeof detail === 'object' && detail && 'message' in detail ? String((detail as { message: unknown }).message) : `The server answered ${response.status}.`;
+    // The server's own words ("read it again from api-token-<port>") are for a client that can; this one just did.
+    if (reason === 'token_invalid' || reason === 'token_missing') {
+      throw new SvcError(response.status, reason, `The server on ${server.baseUrl} does not accept the token published for port ${server.port}: another program may hold that port, or the token file is left from an earlier server; restart \`svc serve\`.`);
+    }
     throw new SvcError(response.status, reason, message);
   }
   return parsed;

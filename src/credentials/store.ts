@@ -59,7 +59,7 @@ export function createCredentialStore(file: string, log: Logger): CredentialStor
     const state = load();
     if (state.ok) return { ...state.values };
     if (!fs.existsSync(file)) return {};
-    throw new SvcError(500, 'credentials_unreadable', 'The credentials file cannot be read; fix its permissions or delete it and store the keys again.');
+    throw new SvcError(500, 'credentials_unreadable', `The credentials file ${file} cannot be read (damaged, or not yours to read); fix its permissions, or move it aside and store the keys again.`);
   };
 
   return {

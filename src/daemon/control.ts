@@ -59,6 +59,7 @@ export async function startDaemon(ctx: Context, options: StartDaemonOptions): Pr
   const logFile = path.join(ctx.paths.stateDir, 'daemon.log');
   ensureOwnedDir(ctx.paths.stateDir);
   const log = openOwnedAppend(logFile);
+  const logStart = fs.fstatSync(log).size;
   const env = { ...options.env };
   delete env.SVC_API_TOKEN; // the daemon mints its own token
   const args = [SVC_BIN, 'serve', '--daemon', '--foreground', ...(options.port === undefined ? [] : ['--port', String(options.port)])];
@@ -75,10 +76,30 @@ export async function startDaemon(ctx: Context, options: StartDaemonOptions): Pr
       if (status.running) return { started: lock.pid === child.pid, attached: lock.pid !== child.pid, status, log_file: logFile };
     }
     if (exitCode !== null && !(lock && isPidAlive(lock.pid))) {
-      throw new SvcError(500, 'daemon_failed', `The daemon exited (code ${exitCode}) before answering; see ${logFile}.`);
+      const why = lastLogLine(logFile, logStart);
+      throw new SvcError(500, 'daemon_failed', `The daemon exited (code ${exitCode}) before answering${why ? `: ${why}` : ''}; see ${logFile}.`);
     }
     if (Date.now() > deadline) throw new SvcError(500, 'daemon_failed', `The daemon did not answer within ${(options.timeoutMs ?? 15_000) / 1000} s; see ${logFile}.`);
     await sleep(100);
+  }
+}
+
+/** The last line the spawned daemon wrote (its one-line error), without the "svc: " prefix. */
+function lastLogLine(file: string, from: number): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = Math.min(fs.fstatSync(fd).size - from, 64 * 1024);
+      if (size <= 0) return '';
+      const buf = Buffer.alloc(size);
+      fs.readSync(fd, buf, 0, size, from);
+      const line = buf.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '';
+      return line.replace(/^svc: /, '').replace(/\.$/, '').slice(0, 300);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }
 

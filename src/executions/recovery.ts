@@ -20,6 +20,15 @@ function reasonFor(ctx: Context, row: ExecutionRow, role: string, alive: PidProb
   return ownerAlive ? 'unknown' : 'owner_dead';
 }
 
+/**
+ * Whether a row marked running is really going: this process runs it, or its owner is alive and
+ * reported recently. A row left by a process killed outright is not (the next start marks it interrupted).
+ */
+export function isLiveRun(ctx: Context, row: ExecutionRow, alive: PidProbe = isPidAlive): boolean {
+  if (row.owner_runtime_id !== null && row.owner_runtime_id === ctx.runtimeId) return true;
+  return reasonFor(ctx, row, '', alive) === null;
+}
+
 /** Mark every orphaned running execution interrupted; answers the ids marked. */
 export function recoverInterrupted(ctx: Context, role: string, alive: PidProbe = isPidAlive): number[] {
   const marked: number[] = [];

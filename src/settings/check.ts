@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SettingDef } from './schema.js';
 
 /** One address, no display name: local@domain.tld with no spaces (what SMTP and the polite pools accept). */
@@ -24,6 +25,10 @@ export function checkSettingValue(def: SettingDef, value: unknown): { msg: strin
       if (def.type === 'string' && def.email && value !== '' && !EMAIL.test(value)) {
         return { msg: 'Input should be an email address like name@example.org (or empty)', type: 'email' };
       }
+      // A relative folder would mean a different place for every process (each resolves it from its own working directory).
+      if (def.type === 'string' && def.absolutePath && value !== '' && !path.isAbsolute(value)) {
+        return { msg: 'Input should be an absolute path (or empty for the default)', type: 'path_not_absolute' };
+      }
       if (def.oneOf && !def.oneOf.includes(value)) {
         return { msg: `Input should be one of: ${def.oneOf.join(', ')}`, type: 'enum', ctx: { expected: def.oneOf } };
       }
@@ -47,6 +52,18 @@ export function urlCarriesCredentials(def: SettingDef, value: unknown): boolean 
   }
 }
 
+/** A host name, an IPv4 address, or an IPv6 address (bare or in brackets). */
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?|\[?(?=[^\]]*:[^\]]*:)[0-9A-Fa-f:.]+\]?)$/;
+
+/**
+ * A host setting holds a host name and nothing else: "user:pass@smtp.example.org" or
+ * "smtps://user:pass@host" would store (and print) a password. Refused without quoting it,
+ * and a stored one reads as the default.
+ */
+export function badHost(def: SettingDef, value: unknown): boolean {
+  return def.type === 'string' && def.host === true && typeof value === 'string' && value !== '' && !HOST.test(value);
+}
+
 /** Turn a command-line word into the setting's type ("true" → true, "25" → 25, "null" → null). */
 export function parseSettingWord(def: SettingDef, word: string): unknown {
   if (def.type === 'boolean') {
@@ -55,5 +72,7 @@ export function parseSettingWord(def: SettingDef, word: string): unknown {
   }
   if (def.type === 'integer') return /^-?\d+$/.test(word) ? Number(word) : word;
   if (def.type === 'nullable-string' && word === 'null') return null;
+  // On the command line a relative folder means one under the current directory: store where that is.
+  if (def.type === 'string' && def.absolutePath && word !== '') return path.resolve(word);
   return word;
 }

@@ -4,7 +4,7 @@
  * are never settings: they live in the credentials store.
  */
 export type SettingDef =
-  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; doc: string }
+  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; host?: true; absolutePath?: true; doc: string }
   | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; doc: string }
   | { type: 'boolean'; default: boolean; doc: string }
   | { type: 'integer'; default: number; min: number; max: number; doc: string };
@@ -24,7 +24,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     max_output_tokens: { type: 'integer', default: 1024, min: 64, max: 65536, doc: 'Upper bound of tokens a model may write per request.' },
   },
   email: {
-    smtp_host: { type: 'string', default: '', maxLength: 255, doc: 'Mail server host name.' },
+    smtp_host: { type: 'string', default: '', maxLength: 255, host: true, doc: 'Mail server host name or IP address (no scheme, port or user name).' },
     smtp_port: { type: 'integer', default: 587, min: 1, max: 65535, doc: 'Mail server port.' },
     smtp_secure: { type: 'boolean', default: false, doc: 'Use TLS from the first byte (port 465); otherwise STARTTLS when offered.' },
     smtp_username: { type: 'string', default: '', maxLength: 255, doc: 'Login name; the password is the smtp_password credential.' },
@@ -46,7 +46,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     remote_folder: { type: 'string', default: 'svc', maxLength: 255, doc: 'Folder under the WebDAV root that receives backups.' },
   },
   storage: {
-    reports_dir: { type: 'string', default: '', maxLength: 4096, doc: 'Where report files are written; empty means <data dir>/reports.' },
+    reports_dir: { type: 'string', default: '', maxLength: 4096, absolutePath: true, doc: 'Absolute path of the folder report files are written to; empty means <data dir>/reports.' },
     keep_execution_logs_days: { type: 'integer', default: 0, min: 0, max: 36500, doc: 'Delete execution logs older than this many days; 0 keeps them forever.' },
     default_reference_format: { type: 'string', default: 'bibtex', oneOf: ['bibtex', 'ris', 'csv', 'json'], doc: 'Reference format exports use when none is named.' },
   },

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { SETTINGS, type SettingsGroup } from './schema.js';
-import { checkSettingValue, urlCarriesCredentials } from './check.js';
+import { badHost, checkSettingValue, urlCarriesCredentials } from './check.js';
 
 export type SettingsValues = Record<string, string | number | boolean | null>;
 
@@ -28,8 +28,8 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
       const def = defs[row.key];
       if (!def) continue;
       const value = JSON.parse(row.value_json);
-      // A stored value that no longer fits (a narrowed range) falls back to the default.
-      if (checkSettingValue(def, value) === undefined) values[row.key] = value;
+      // A stored value that no longer fits (a narrowed range, a host holding a password) falls back to the default.
+      if (checkSettingValue(def, value) === undefined && !badHost(def, value)) values[row.key] = value;
     }
     return values;
   };
@@ -46,7 +46,10 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
         const problem = checkSettingValue(def, value);
         if (problem) issues.push({ loc: [...loc, key], input: value, ...problem });
         else if (urlCarriesCredentials(def, value)) {
-          issues.push({ loc: [...loc, key], msg: 'The URL must not carry a user name or password; store secrets with `svc credentials set` (the cloud password is cloud_password)', type: 'url_userinfo' });
+          const where = group === 'cloud' ? 'the user name is cloud.username, the password the cloud_password credential' : "a key is the provider's credential, such as openai_api_key";
+          issues.push({ loc: [...loc, key], msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo' });
+        } else if (badHost(def, value)) {
+          issues.push({ loc: [...loc, key], msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host' });
         } else accepted.push([key, value]);
       }
       if (issues.length) throw new ValidationError(issues);

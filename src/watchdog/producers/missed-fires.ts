@@ -18,7 +18,7 @@ export const missedFiresProducer: Producer = {
         check: 'missed_fires',
         label: 'unusual',
         subject: { kind: 'routine', id: routine.id, name: routine.name },
-        title: `Routine "${routine.name}" missed ${missed_fires.count} scheduled fire(s), the latest due ${missed_fires.last_due_at_utc}`,
+        title: `Routine "${routine.name}" missed ${missed_fires.count} scheduled fire${missed_fires.count === 1 ? '' : 's'}, the latest due ${missed_fires.last_due_at_utc}`,
         what_to_do:
           'Fires come due only while a scheduler runs: install the background daemon (`svc service install`) so routines fire while the window is closed, or run the routine now with `svc routine run ID`. `svc routine show ID` lists the missed fires.',
         evidence: { missed_count: missed_fires.count, last_due_at_utc: missed_fires.last_due_at_utc },

@@ -86,7 +86,7 @@ export const sourceFailing: Producer = {
       const finding = judge(source, rows);
       if (finding) result.findings.push(finding);
       else if (rows.length < SOURCE_THRESHOLDS.min_runs) {
-        result.unjudged.push({ check: 'source_failing', subject: { kind: 'source', id: source, name: findSource(source)?.name ?? source }, reason: `only ${rows.length} settled run(s); a failure rate needs ${SOURCE_THRESHOLDS.min_runs}` });
+        result.unjudged.push({ check: 'source_failing', subject: { kind: 'source', id: source, name: findSource(source)?.name ?? source }, reason: `only ${rows.length} settled run${rows.length === 1 ? '' : 's'}; a failure rate needs ${SOURCE_THRESHOLDS.min_runs}` });
       }
     }
     return result;
