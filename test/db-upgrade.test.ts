@@ -212,6 +212,26 @@ test('the repair step changes nothing on a new database, and a user name already
   fresh.close();
 });
 
+test('an SMTP host stored with a password or scheme keeps only its host at upgrade; one with no readable host is removed', () => {
+  const cases: [string, string | undefined][] = [
+    ['"mail.example.org"', '"mail.example.org"'],
+    ['"alice:hunter2@mail.example.org"', '"mail.example.org"'],
+    ['"smtps://alice:hunter2@mail.example.org:465/"', '"mail.example.org"'],
+    ['"smtp://[2001:db8::1]:25"', '"[2001:db8::1]"'],
+    ['"alice:hunter2@"', undefined],
+    ['42', undefined],
+  ];
+  for (const [stored, kept] of cases) {
+    const db = new Sqlite(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version < 22), now);
+    db.prepare("INSERT INTO settings VALUES ('email', 'smtp_host', ?, 'x'), ('email', 'smtp_port', '465', 'x')").run(stored);
+    migrate(db, MIGRATIONS, now);
+    assert.is(db.prepare("SELECT value_json FROM settings WHERE key = 'smtp_host'").pluck().get(), kept, stored);
+    assert.is(db.prepare("SELECT value_json FROM settings WHERE key = 'smtp_port'").pluck().get(), '465', 'other settings kept');
+    db.close();
+  }
+});
+
 test('a migration that fails part-way leaves the old database as it was, and usable', () => {
   const dirs = tempDirs();
   try {

@@ -18,6 +18,7 @@ import { embeddings } from './009-embeddings.js';
 import { links } from './010-links.js';
 import { similarityOwners } from './019-similarity-owners.js';
 import { answers } from './018-answers.js';
+import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 
 /**
@@ -57,6 +58,7 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
-  // area: upgrade repairs (21)
+  // area: upgrade repairs (21, 22)
   settingsUrlUserinfo,
+  settingsSmtpHost,
 ];
