@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { Paths } from '../paths.js';
-import { ensureOwnedDir, readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
+import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import { svcVersion } from '../version.js';
 import path from 'node:path';
 import { isPidAlive } from '../util/pid.js';
@@ -18,7 +18,6 @@ export interface DaemonLock {
   started_at: string;
 }
 
-const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
 
 export function readLock(paths: Paths): DaemonLock | null {
   let bytes: Buffer | undefined;
@@ -37,22 +36,6 @@ export function readLock(paths: Paths): DaemonLock | null {
   }
 }
 
-function createExclusive(file: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return true;
-}
 
 /**
  * Take the lock for this process. Answers null when it was taken, else the
@@ -64,7 +47,7 @@ export function acquireLock(paths: Paths, startedAt: string, alive = isPidAlive)
   const mine: DaemonLock = { pid: process.pid, port: null, version: svcVersion(), started_at: startedAt };
   const text = JSON.stringify(mine) + '\n';
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createExclusive(paths.daemonLock, text)) return null;
+    if (createOwnedFileExclusive(paths.daemonLock, text)) return null;
     const held = readLock(paths);
     if (!held) continue; // removed meanwhile: try again
     if (held.pid === 0 || alive(held.pid)) return held;

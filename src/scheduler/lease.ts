@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
+import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
 export const LEASE_FILE = 'scheduler.lease';
@@ -40,7 +40,6 @@ export interface Lease {
   release(): void;
 }
 
-const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
 
 function read(file: string): LeaseHolder | null {
   let bytes: Buffer | undefined;
@@ -59,22 +58,6 @@ function read(file: string): LeaseHolder | null {
   return { pid: 0, runtime_id: '', role: 'unknown', port: null, since_utc: '' };
 }
 
-function createExclusive(file: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return true;
-}
 
 function ageMs(file: string): number {
   try {
@@ -110,7 +93,7 @@ export function fileLease(o: LeaseOptions): Lease {
       ensureOwnedDir(o.dataDir);
       const text = JSON.stringify({ pid: process.pid, runtime_id: o.runtimeId, role: o.role(), port, since_utc: o.now() } satisfies LeaseHolder) + '\n';
       for (let attempt = 0; attempt < 3; attempt++) {
-        if (createExclusive(file, text)) return null;
+        if (createOwnedFileExclusive(file, text)) return null;
         const held = read(file);
         if (!held) continue; // released meanwhile: try again
         if (mine(held)) return lease.renew() ? null : held;
@@ -156,7 +139,7 @@ export function fileLease(o: LeaseOptions): Lease {
       if (!mine(held)) return;
       const temp = `${file}.${o.runtimeId}.tmp`;
       fs.rmSync(temp, { force: true });
-      if (createExclusive(temp, JSON.stringify({ ...held!, port: p }) + '\n')) fs.renameSync(temp, file);
+      if (createOwnedFileExclusive(temp, JSON.stringify({ ...held!, port: p }) + '\n')) fs.renameSync(temp, file);
     },
     release() {
       if (mine(read(file))) fs.rmSync(file, { force: true });

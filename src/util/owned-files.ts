@@ -98,3 +98,25 @@ export function openOwnedAppend(file: string): number {
 export function removeOwnedFile(file: string): void {
   fs.rmSync(file, { force: true });
 }
+
+/**
+ * Create `file` owner-only with `text`, only if nothing is there yet (O_EXCL, never
+ * through a link): of several processes racing for a lock or lease, exactly one
+ * gets true; the others get false.
+ */
+export function createOwnedFileExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if (errno(err) === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
