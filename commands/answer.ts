@@ -4,8 +4,6 @@
  * of that preview and a confirmation (a prompt on a terminal, --yes
  * otherwise); watch follows the events; export writes the ZIP or HTML.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { isUuid4 } from '../src/random.js';
@@ -17,7 +15,7 @@ import { enumFlag, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { followAnswer } from './lib/answer-watch.js';
 import { parseSelect, resolveVersions } from './lib/answer-select.js';
-import { writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { choicesFromFlags } from './lib/answer-choices.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
@@ -142,7 +140,8 @@ export function register(program: Command, io: Io): void {
     .action(action(async (connect, project: string, answerId: string, o: { format: string; output: string; force?: boolean }) => {
       const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;
       const at = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/export`;
-      if (!o.force && fs.existsSync(path.resolve(o.output))) throw usageError(`${o.output} already exists; add --force to replace it.`, 'output_exists');
+      // Refused before the answer is fetched: an existing file, a link, a missing folder.
+      checkOutputFile(o.output, { force: o.force, existsHint: 'add --force to replace it' });
       const c = await connect();
       const q = new URLSearchParams({ expected_vault_id: c.vaultId, format });
       const { bytes, headers } = await c.bytes(`${at}?${q}`);

@@ -8,6 +8,7 @@ import { exportConfigurations, importConfigurations, MAX_IMPORT_BYTES } from '..
 import { parseStrictJson } from '../src/util/json-strict.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
+import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { emit, table, type Io } from './lib/io.js';
 import { enumFlag, idArg } from './lib/flags.js';
 
@@ -63,14 +64,17 @@ export function register(program: Command, io: Io): void {
   config
     .command('export')
     .argument('<ids...>', 'configuration ids')
-    .option('-o, --output <file>', 'write the file here instead of standard output')
+    .option('-o, --output <file>', 'write the file here (mode 0600) instead of standard output')
+    .option('--force', 'with -o: replace an existing file')
     .description('write the configurations to one JSON file')
-    .action((ids: string[], opts: { output?: string }) => withContext(io, (ctx) => {
+    .action((ids: string[], opts: { output?: string; force?: boolean }) => withContext(io, (ctx) => {
+      const into = { force: opts.force, existsHint: 'add --force to replace it' };
+      if (opts.output) checkOutputFile(opts.output, into);
       const file = exportConfigurations(ctx, ids.map((id) => idArg(id, 'configuration')));
       if (!opts.output) return io.out(file.text.trimEnd());
-      fs.writeFileSync(opts.output, file.text);
-      io.err(`Wrote ${file.count} configuration(s) to ${path.resolve(opts.output)}`);
-      if (io.json) io.out(JSON.stringify({ path: path.resolve(opts.output), count: file.count }));
+      const written = writeOutputFile(opts.output, file.text, into);
+      io.err(`Wrote ${file.count} configuration(s) to ${written}`);
+      if (io.json) io.out(JSON.stringify({ path: written, count: file.count }));
     }));
   config
     .command('import')

@@ -6,6 +6,7 @@ import { usageError } from './lib/flags.js';
 import { confirmDestructive, declined, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 /** A credential name is one of a closed list: anything else is a usage error (exit 2). */
 function nameArg(name: string): string {
@@ -68,14 +69,15 @@ export function register(program: Command, io: Io): void {
     );
   credentials
     .command('validate')
-    .description('check a stored AI key against its provider (lists models; spends no tokens)')
+    .description('check a stored AI key against its provider\'s models endpoint and print the models it reaches (spends no tokens)')
     .argument('<name>', 'credential name, e.g. openai_api_key')
     .option('--base-url <url>', 'send to this endpoint instead of the configured one')
     .action((name: string, opts: { baseUrl?: string }) =>
       withContext(io, async (ctx) => {
         const { validateStoredCredential } = await import('../src/assistant/ai-admin.js');
         const result = await validateStoredCredential(ctx, name, opts.baseUrl);
-        emit(io, result, () => `${name}: ${result.status} (${result.message})`);
+        const models = 'models' in result ? result.models : undefined;
+        emit(io, result, () => [`${name}: ${result.status} (${result.message})`, ...(models ? [`${count(models.length, 'model')} the key reaches:`, ...models.map((m) => `  ${m}`)] : [])].join('\n'));
         if (!result.valid) io.exitCode = 1;
       }),
     );

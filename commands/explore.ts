@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import { exportExplorer } from '../src/explorer/export.js';
 import { explorerFacets } from '../src/explorer/facets.js';
@@ -9,6 +8,7 @@ import { ValidationError } from '../src/errors.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { count } from './lib/words.js';
 
 interface Opts {
@@ -23,6 +23,7 @@ interface Opts {
   next?: string;
   export?: string;
   output?: string;
+  force?: boolean;
   facets?: boolean;
 }
 
@@ -76,7 +77,8 @@ export function register(program: Command, io: Io): void {
     .option('--next <cursor>', 'the next page: the cursor the previous page printed')
     .option('--facets', 'print the values and counts of each filter instead of papers')
     .option('--export <format>', `every matching paper (not the page) as ${REFERENCE_FORMATS.join(', ')}`)
-    .option('-o, --output <file>', 'with --export: write to this file instead of stdout')
+    .option('-o, --output <file>', 'with --export: write to this file (mode 0600) instead of stdout')
+    .option('--force', 'with --output: replace an existing file')
     .action((query: string | undefined, o: Opts) => {
       const filters = body(query, o);
       const sort = enumFlag(o.sort, '--sort', EXPLORER_SORTS);
@@ -88,11 +90,14 @@ export function register(program: Command, io: Io): void {
       if (o.output && !format) throw usageError('--output goes with --export.');
       if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
       if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
+      const into = { force: o.force, existsHint: 'add --force to replace it' };
+      // Refused before every matching paper is rendered, not after.
+      if (o.output) checkOutputFile(o.output, into);
       return withContext(io, async (ctx) => {
         if (format) {
           const rendered = await fromFlags(() => exportExplorer(ctx, parseExportBody({ ...filters, format })));
           if (o.output) {
-            fs.writeFileSync(o.output, rendered.text, { mode: 0o600 });
+            writeOutputFile(o.output, rendered.text, into);
             if (io.json) io.out(JSON.stringify({ format, count: rendered.count, file: o.output }, null, 2));
             io.err(`${rendered.count} references written to ${o.output}`);
           } else emit(io, { format, count: rendered.count, filename: rendered.filename, text: rendered.text }, () => rendered.text.replace(/\r?\n$/, ''));

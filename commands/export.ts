@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
 import { withContext } from './lib/context.js';
 import type { Io } from './lib/io.js';
+import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 
 const ids = (value: string, previous: number[] = []) => {
   for (const part of value.split(',')) {
@@ -23,16 +22,20 @@ export function register(program: Command, io: Io): void {
     .option('--docs <ids>', 'document ids (repeat or comma-separate)', ids)
     .option('--format <format>', 'bibtex, ris, csv or json (with the global --json: an envelope {format, count, filename, text})', 'bibtex')
     .option('--include-ids', 'add stored document ids (JSON id, CSV document_id)')
-    .option('-o, --output <file>', 'write to this file instead of stdout')
-    .action((opts: { exec?: number[]; docs?: number[]; format: string; includeIds?: boolean; output?: string }) =>
+    .option('-o, --output <file>', 'write to this file (mode 0600) instead of stdout')
+    .option('--force', 'with -o: replace an existing file')
+    .action((opts: { exec?: number[]; docs?: number[]; format: string; includeIds?: boolean; output?: string; force?: boolean }) =>
       withContext(io, (ctx) => {
         if (!opts.exec?.length && !opts.docs?.length) throw new SvcError(400, 'nothing_selected', 'Name executions with --exec or documents with --docs.');
         const format = checkFormat(opts.format, ['--format']);
+        const into = { force: opts.force, existsHint: 'add --force to replace it' };
+        // Refused before the references are gathered, not after.
+        if (opts.output) checkOutputFile(opts.output, into);
         const rendered = renderReferences(unionReferences(ctx, opts.exec ?? [], opts.docs ?? []), format, 'svc-references', opts.includeIds);
         if (opts.output) {
-          fs.writeFileSync(opts.output, rendered.text);
+          const output = writeOutputFile(opts.output, rendered.text, into);
           io.err(`${rendered.count} references written to ${opts.output}`);
-          if (io.json) io.out(JSON.stringify({ format: rendered.format, count: rendered.count, output: path.resolve(opts.output) }, null, 2));
+          if (io.json) io.out(JSON.stringify({ format: rendered.format, count: rendered.count, output }, null, 2));
         } else if (io.json) {
           // One JSON document whatever the format: the rendered text travels inside an envelope.
           io.out(JSON.stringify({ format: rendered.format, count: rendered.count, filename: rendered.filename, text: rendered.text }, null, 2));

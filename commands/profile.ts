@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { BASES, type Basis } from '../src/profiles/bases.js';
 import { MATCHES_DEFAULT_LIMIT, MATCHES_MAX_LIMIT, profileLifecycle, profileMatches } from '../src/profiles/matches.js';
@@ -10,6 +9,7 @@ import { exportProfile, importProfiles } from '../src/profiles/transfer.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
+import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { enumFlag, idArg, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { clip, count } from './lib/words.js';
@@ -137,15 +137,18 @@ export function register(program: Command, io: Io): void {
       const answer = deleteProfile(ctx, row.id);
       emit(io, answer, () => `Profile ${row.id} deleted with ${count(answer.matches_removed, 'match', 'matches')}; the papers stay in the corpus.`);
     }));
-  profile.command('export').argument('<id>', 'profile id').option('-o, --output <file>', 'write the file here instead of standard output')
+  profile.command('export').argument('<id>', 'profile id').option('-o, --output <file>', 'write the file here (mode 0600) instead of standard output')
+    .option('--force', 'with -o: replace an existing file')
     .description('write a profile as JSON to share or import elsewhere')
-    .action((id: string, opts: { output?: string }) => withContext(io, (ctx) => {
+    .action((id: string, opts: { output?: string; force?: boolean }) => withContext(io, (ctx) => {
+      const into = { force: opts.force, existsHint: 'add --force to replace it' };
+      if (opts.output) checkOutputFile(opts.output, into);
       const exported = exportProfile(ctx, idArg(id, 'profile'));
       const text = `${JSON.stringify(exported, null, 2)}\n`;
       if (!opts.output) return io.out(text.trimEnd());
-      fs.writeFileSync(opts.output, text, { flag: 'wx' });
-      io.err(`Wrote profile ${id} to ${path.resolve(opts.output)}`);
-      if (io.json) io.out(JSON.stringify({ path: path.resolve(opts.output) }));
+      const written = writeOutputFile(opts.output, text, into);
+      io.err(`Wrote profile ${id} to ${written}`);
+      if (io.json) io.out(JSON.stringify({ path: written }));
     }));
   profile.command('import').argument('<file>', 'a file written by export, or a list of profiles')
     .description('import profiles: all of them or, on any error, none')

@@ -89,6 +89,24 @@ test('export refuses to overwrite an existing file without --force', async () =>
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('export refuses a link or a missing folder before it asks the server for the answer', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-answer-out-'));
+  try {
+    const noServer = { ...env, SVC_DATA_DIR: path.join(dir, 'data') };
+    const link = path.join(dir, 'link.zip');
+    fs.symlinkSync(path.join(dir, 'nowhere.zip'), link);
+    for (const out of [link, path.join(dir, 'no', 'such', 'a.zip')]) {
+      // No server runs for noServer: a refusal here was made before any connection.
+      const r = await runCli(['--json', 'answer', 'export', s.projectId, UUID, '--format', 'zip', '-o', out, '--force'], { env: noServer });
+      assert.is(r.code, 2, r.stdout + r.stderr);
+      assert.is(JSON.parse(r.stdout).error, 'output_unwritable');
+    }
+    assert.not.ok(fs.existsSync(path.join(dir, 'nowhere.zip')));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('end to end: preview, send (which follows the run), list, show, export ZIP and HTML; a failed answer exits 1', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-answer-e2e-'));
   try {

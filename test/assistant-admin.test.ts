@@ -133,9 +133,18 @@ test('svc credentials validate NAME uses the stored key and never prints it', as
   const ok = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
   assert.is(ok.code, 0, ok.stderr);
   assert.is(JSON.parse(ok.stdout).valid, true);
+  // The help says the models are listed: they are, in JSON and for a person.
+  assert.equal(JSON.parse(ok.stdout).models, ['model-a', 'model-b']);
+  const human = await runCli(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
+  assert.is(human.code, 0, human.stderr);
+  assert.is(human.stdout.trim(), 'openai_api_key: valid (OpenAI accepted the key.)\n2 models the key reaches:\n  model-a\n  model-b');
+  assert.match((await runCli(['credentials', 'validate', '--help'], { env: cliEnv() })).stdout, /print the\s+models it reaches/);
   await runCli(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: 'sk-bad-abcdefghijklm' });
   const bad = await runCli(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
   assert.is(bad.code, 1);
+  assert.not.match(bad.stdout, /models/, 'a refused key lists no models');
+  const badJson = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
+  assert.is(JSON.parse(badJson.stdout).models, undefined);
   assert.not.ok((bad.stdout + bad.stderr).includes('sk-bad-abcdefghijklm'));
   assert.is((await runCli(['credentials', 'validate', 'smtp_password'], { env: cliEnv() })).code, 2);
   assert.is((await runCli(['credentials', 'validate', 'no_such'], { env: cliEnv() })).code, 3);

@@ -87,7 +87,7 @@ test('a refused key is an upstream error whose message never carries the key', a
 test('models lists and key checks use the models endpoint of each family', async () => {
   assert.equal((await listModels('openai_chat', { baseUrl: `${fake.url}/openai`, key: KEY })).sort(), ['model-a', 'model-b']);
   assert.equal(await listModels('gemini_generate_content', { baseUrl: `${fake.url}/gemini`, key: KEY }), ['gemini-2.0-flash', 'gemini-1.5-pro']);
-  assert.equal(await checkKey('anthropic_messages', { baseUrl: `${fake.url}/anthropic`, key: KEY }), { valid: true, modelCount: 2 });
+  assert.equal(await checkKey('anthropic_messages', { baseUrl: `${fake.url}/anthropic`, key: KEY }), { valid: true, models: ['model-a', 'model-b'] });
   const bad = await checkKey('openai_chat', { baseUrl: `${fake.url}/openai`, key: 'nope-nope-nope' });
   assert.is(bad.valid, false);
   const down = await checkKey('openai_chat', { baseUrl: 'http://127.0.0.1:1', key: KEY });

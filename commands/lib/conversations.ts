@@ -3,19 +3,18 @@
  * list, show, export, delete, and the chat action (one message, piped stdin,
  * or an interactive loop on a terminal where Ctrl-C cancels the turn).
  */
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import { requireChoices, type Choices } from '../../src/assistant/choices.js';
 import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
 import { exportSession } from '../../src/assistant/export.js';
 import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
-import { writeOwnerOnlyFile } from '../../src/util/owned-files.js';
 import { exitFor, repl, runOneTurn } from './assistant-chat.js';
 import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
 import { withContext } from './context.js';
 import { enumFlag, idArg, intFlag, usageError } from './flags.js';
 import { emit, type Io } from './io.js';
+import { checkOutputFile, writeOutputFile } from './output-file.js';
 
 export interface NewOpts {
   title?: string;
@@ -92,11 +91,12 @@ export function addConversationCommands(cmd: Command, io: Io): void {
     .description('export a conversation as JSON or Markdown')
     .action((id: string, o: { format: string; output?: string }) =>
       withContext(io, (ctx) => {
-        const env = exportSession(ctx, idArg(id, 'conversation'), enumFlag(o.format, '--format', ['json', 'markdown'] as const)!);
-        if (o.output) {
-          if (fs.existsSync(o.output)) throw usageError(`${o.output} already exists; name a new file.`, 'file_exists');
-          writeOwnerOnlyFile(o.output, env.text);
-        }
+        // Never over an existing file (no --force): a conversation export names a new file.
+        const into = { existsHint: 'name a new file' };
+        const format = enumFlag(o.format, '--format', ['json', 'markdown'] as const)!;
+        if (o.output) checkOutputFile(o.output, into);
+        const env = exportSession(ctx, idArg(id, 'conversation'), format);
+        if (o.output) writeOutputFile(o.output, env.text, into);
         if (io.json) emit(io, { ...env, ...(o.output ? { written_to: o.output, text: undefined } : {}) }, () => '');
         else if (o.output) io.err(`Wrote ${env.filename} to ${o.output}`);
         else io.out(env.text);

@@ -28,11 +28,12 @@ function refusal(given: string, err: unknown): SvcError {
 }
 
 /**
- * Write `content` (bytes, text, or a file to copy) to the path a person gave;
- * answers the absolute path written.
- * @example writeOutputFile('inventory.json', text, { existsHint: 'add --force to replace it' })
+ * Refuse, before any work, an output path that writeOutputFile would refuse:
+ * a link, a folder, an existing file without `force`, a missing folder.
+ * Answers what is at the path now (undefined when nothing).
+ * @example checkOutputFile(o.output, { force: o.force, existsHint: 'add --force to replace it' })
  */
-export function writeOutputFile(given: string, content: Buffer | string | { copyFrom: string }, options: OutputOptions): string {
+export function checkOutputFile(given: string, options: OutputOptions): fs.Stats | undefined {
   const target = path.resolve(given);
   let existing: fs.Stats | undefined;
   try {
@@ -43,6 +44,25 @@ export function writeOutputFile(given: string, content: Buffer | string | { copy
   if (existing?.isDirectory()) throw refusal(given, Object.assign(new Error(), { code: 'EISDIR' }));
   if (existing?.isSymbolicLink()) throw usageError(`${given} is a symbolic link; svc does not write through links. Choose another output file.`, 'output_unwritable');
   if (existing && !options.force) throw usageError(`${given} already exists; ${options.existsHint}.`, 'output_exists');
+  if (!existing) {
+    // A missing folder is said before the work, not after it.
+    try {
+      if (!fs.statSync(path.dirname(target)).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
+    } catch (err) {
+      throw refusal(given, err);
+    }
+  }
+  return existing;
+}
+
+/**
+ * Write `content` (bytes, text, or a file to copy) to the path a person gave;
+ * answers the absolute path written.
+ * @example writeOutputFile('inventory.json', text, { existsHint: 'add --force to replace it' })
+ */
+export function writeOutputFile(given: string, content: Buffer | string | { copyFrom: string }, options: OutputOptions): string {
+  const target = path.resolve(given);
+  const existing = checkOutputFile(given, options);
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   let created = false;
   let linking = false;

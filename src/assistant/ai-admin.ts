@@ -58,7 +58,7 @@ export async function validateCredential(ctx: Context, input: ValidateInput) {
   const key = keyOf(ctx, provider, input.key);
   const check = await checkKey(provider.family, { baseUrl, key, fetch: ctx.fetch, signal: AbortSignal.timeout(15_000) }, provider.label);
   const base = { provider: provider.id, credential: provider.credential, key_source: input.key ? 'request' : 'stored', checked_at_utc: ctx.nowIso(), endpoint: 'models' };
-  if (check.valid) return { ...base, valid: true, status: 'valid', message: `${provider.label} accepted the key.` };
+  if (check.valid) return { ...base, valid: true, status: 'valid', message: `${provider.label} accepted the key.`, models: check.models };
   const status = check.kind === 'unauthorized' ? 'invalid' : check.kind === 'unreachable' ? 'unreachable' : 'error';
   return { ...base, valid: false, status, message: check.message };
 }

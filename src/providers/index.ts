@@ -39,7 +39,7 @@ export function listModels(family: RequestFamily, req: ModelsRequest, label?: st
   }
 }
 
-export type KeyCheck = { valid: true; modelCount: number } | { valid: false; kind: UpstreamError['kind']; message: string };
+export type KeyCheck = { valid: true; models: string[] } | { valid: false; kind: UpstreamError['kind']; message: string };
 
 /**
  * Check a key against the cheapest authenticated endpoint of its family (the
@@ -48,7 +48,8 @@ export type KeyCheck = { valid: true; modelCount: number } | { valid: false; kin
 export async function checkKey(family: RequestFamily, req: ModelsRequest, label?: string): Promise<KeyCheck> {
   try {
     const models = await listModels(family, req, label);
-    return { valid: true, modelCount: models.length };
+    // The list is the answer anyway: given back (each id once, sorted) so a check can show what the key reaches.
+    return { valid: true, models: [...new Set(models)].sort() };
   } catch (err) {
     if (err instanceof UpstreamError) return { valid: false, kind: err.kind, message: err.message };
     throw err;

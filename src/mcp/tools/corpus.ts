@@ -121,6 +121,8 @@ export const getPaperLifecycle = defineTool({
 });
 
 export const MAX_EXPORT_DOCS = 500;
+/** Document 3, Limits: export text at most 8 MiB per format. */
+export const MAX_EXPORT_TEXT_BYTES = 8 * 1024 * 1024;
 
 export const exportReferences = defineTool({
   name: 'export_references',
@@ -137,6 +139,16 @@ export const exportReferences = defineTool({
     const answer = await backend.call('POST', '/api/export/references', {
       body: args.exec_id !== undefined ? { execution_ids: [args.exec_id], format: args.format } : { document_ids: args.doc_ids, format: args.format },
     });
+    // Document 3, Limits: export text at most 8 MiB per format, refused rather than truncated. An execution
+    // has no paper count bound and 500 papers with long abstracts can pass it too, so the bytes decide, on both paths.
+    const bytes = Buffer.byteLength(answer.text, 'utf8');
+    if (bytes > MAX_EXPORT_TEXT_BYTES) {
+      const what = args.exec_id !== undefined ? `execution ${args.exec_id}` : `those ${args.doc_ids!.length} papers`;
+      throw invalidArgument(
+        `The ${args.format} export of ${what} would be ${bytes} bytes, over the ${MAX_EXPORT_TEXT_BYTES}-byte (8 MiB) limit; it is refused, not truncated. Export fewer papers at a time with doc_ids (get_execution_results lists an execution's paper ids).`,
+        { limit_bytes: MAX_EXPORT_TEXT_BYTES, size_bytes: bytes },
+      );
+    }
     return { format: args.format, text: answer.text };
   },
 });
