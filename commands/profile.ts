@@ -10,7 +10,7 @@ import { parseStrictJson } from '../src/util/json-strict.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
-import { enumFlag, idArg, intFlag, listFlag, usageError } from './lib/flags.js';
+import { enumFlag, idArg, intFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { clip, count } from './lib/words.js';
 
