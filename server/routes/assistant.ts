@@ -94,7 +94,7 @@ export const assistantRoutes = [
   route('POST', '/api/assistant/sessions/{session_id}/messages', async (event, { ctx, runtime }, p) => {
     const id = sessionId(p);
     const body = await readValid(event, MessageBody, { limit: 1024 * 1024 });
-    const turn = sendMessage(ctx, id, body, { serverPort: runtime.port, token: runtime.token, tools: assistantTools(ctx) });
+    const turn = sendMessage(ctx, id, body, { serverPort: runtime.port, permissionPort: runtime.port, token: runtime.token, tools: assistantTools(ctx) });
     return sseResponse(async function* (signal) {
       // The reader went away: ask the worker to stop; the claim stays until it finishes.
       signal.addEventListener('abort', () => turn.abandon(), { once: true });
