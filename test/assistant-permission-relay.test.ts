@@ -25,7 +25,7 @@ test.before(async () => {
   agentDir = path.join(probe.dirs.root + '-relay-agent');
   await probe.close();
   const agent = writeFakeAgent(agentDir);
-  t = await startTestServer({ env: { SVC_AGENT_CLI: agent, PATH: process.env.PATH! } });
+  t = await startTestServer({ env: { SVC_AGENT_CLI: agent, PATH: process.env.PATH! }, context: { tuning: { permissionKeepaliveMs: 100 } } });
 });
 test.after(async () => {
   await t.close();
@@ -100,6 +100,17 @@ test('a turn cancelled while a permission is open closes the request: nothing st
   const late = await t.request('POST', `/api/assistant/permissions/${asked.data.request_id}`, { body: { allow: true } });
   assert.is(late.status, 409);
   assert.not.ok(said(turn.frames).includes('ran Bash'));
+});
+
+test('a held request is kept alive with spaces while the person thinks (fetch gives up on a body silent for 300 s), and still parses as the answer', async () => {
+  const id = await create();
+  const held = openStream(t.port, t.token, '/api/assistant/permissions', { session_id: id, tool_name: 'Bash', tool_use_id: null, input: {} });
+  const pending = await waitFor(() => permissionBroker(t.ctx).pending(id)[0], 5000, 'request opened');
+  await waitFor(() => held.text().length >= 4, 5000, 'keepalive spaces');
+  assert.match(held.text(), /^ +$/);
+  await t.request('POST', `/api/assistant/permissions/${pending.request_id}`, { body: { allow: true } });
+  await held.ended;
+  assert.is(JSON.parse(held.text()).allow, true);
 });
 
 /** `svc mcp --permission-relay` as the agent starts it, with a real MCP client. */

@@ -108,15 +108,24 @@ export const assistantRoutes = [
     const { requestId, held } = permissionBroker(ctx).open(body, abort.signal);
     event.req.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     const encoder = new TextEncoder();
-    // Held open until answered: a leading space flushes the headers (with the request id) at once.
+    // Held open until answered: a leading space flushes the headers (with the request id) at once, and
+    // another now and then keeps the body from looking dead to the client while the person thinks.
+    let keepalive: NodeJS.Timeout | undefined;
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         controller.enqueue(encoder.encode(' '));
+        keepalive = setInterval(() => controller.enqueue(encoder.encode(' ')), ctx.tuning.permissionKeepaliveMs);
         const answer = await held;
-        controller.enqueue(encoder.encode(JSON.stringify(answer) + '\n'));
-        controller.close();
+        clearInterval(keepalive);
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(answer) + '\n'));
+          controller.close();
+        } catch {
+          // The requester went away first (its abort denied the request): nobody to tell.
+        }
       },
       cancel() {
+        clearInterval(keepalive);
         abort.abort();
       },
     });
