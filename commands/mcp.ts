@@ -14,17 +14,21 @@ export function register(program: Command, io: Io): void {
     .description('serve the MCP tool surface on stdio (a client of the running service)')
     .option('--port <port>', 'the service port (as SVC_PORT; never widened to the default)')
     .option('--state-dir <dir>', 'the state directory holding the port and token files (as SVC_STATE_DIR)')
-    .action(async (opts: { port?: string; stateDir?: string }) => {
+    .option('--permission-relay', "internal: serve only the assistant's permission prompt tool for the conversation in SVC_ASSISTANT_SESSION_ID")
+    .action(async (opts: { port?: string; stateDir?: string; permissionRelay?: boolean }) => {
       const port = intFlag(opts.port, '--port', { min: 1, max: 65535 });
       const env = { ...io.env, ...(port ? { SVC_PORT: String(port) } : {}), ...(opts.stateDir ? { SVC_STATE_DIR: opts.stateDir } : {}) };
       // Talk goes to stderr: stdout belongs to the protocol.
       const ctx = createContext({ env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
-      const [{ createBackend }, { createMcpServer }, { StdioServerTransport }] = await Promise.all([
+      const [{ createBackend }, { createMcpServer }, relay, { StdioServerTransport }] = await Promise.all([
         import('../src/mcp/backend.js'),
         import('../src/mcp/server.js'),
+        import('../src/mcp/permission-relay.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
       ]);
-      const server = createMcpServer(createBackend({ port: ctx.config.port, paths: ctx.paths, fetch: ctx.fetch }));
+      const backend = createBackend({ port: ctx.config.port, paths: ctx.paths, fetch: ctx.fetch });
+      // The relay is a separate server: the public surface (contract v2.3) keeps exactly its 25 tools.
+      const server = opts.permissionRelay ? relay.createRelayServer(backend, relay.relaySessionId(io.env)) : createMcpServer(backend);
       await server.connect(new StdioServerTransport());
       await new Promise<void>((resolve) => {
         server.onclose = () => resolve();

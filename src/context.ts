@@ -29,6 +29,11 @@ export interface Tuning {
   executionHeartbeatMs: number;
   /** A running execution not seen for this long has no live owner (admission and recovery). */
   executionStaleMs: number;
+  /**
+   * How often a held permission request sends a space (JSON allows it before the answer): an
+   * HTTP client (fetch gives up on a body silent for 300 s) must not end the wait for a person.
+   */
+  permissionKeepaliveMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -39,6 +44,7 @@ export const DEFAULT_TUNING: Tuning = {
   sourceMaxAttempts: 4,
   executionHeartbeatMs: 1000,
   executionStaleMs: 30_000,
+  permissionKeepaliveMs: 30_000,
 };
 
 export interface Context {

@@ -114,9 +114,20 @@ export async function startFakeProvider(key: string): Promise<FakeProvider> {
 /**
  * A fake agent CLI: reads the prompt on stdin and answers in stream-json.
  * Prompts containing SLOW wait (cancel tests); FAIL exits 3 after writing
- * the given text to stderr. It records its argv and env in <dir>/calls.jsonl.
+ * the given text to stderr. It records its argv, env and the MCP
+ * configuration it was given (text and file mode) in <dir>/calls.jsonl.
+ *
+ * PERMIT does what Claude Code does for a tool that is not allowed up front:
+ * with --permission-prompt-tool mcp__<server>__<tool>, it starts that server
+ * from the --mcp-config file with a real MCP stdio client and calls the tool
+ * with {tool_name: 'Bash', input: {command: 'echo hi'}, tool_use_id}; on
+ * {"behavior":"allow","updatedInput"} it "runs" the tool (says `ran Bash
+ * with <updatedInput>`), on {"behavior":"deny","message"} it says `refused
+ * Bash: <message>`. Without a permission prompt tool the call is refused.
  */
 export function writeFakeAgent(dir: string): string {
+  const sdkClient = import.meta.resolve('@modelcontextprotocol/sdk/client/index.js');
+  const sdkStdio = import.meta.resolve('@modelcontextprotocol/sdk/client/stdio.js');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'fake-agent');
   fs.writeFileSync(
@@ -127,11 +138,36 @@ const path = require('path');
 let input = '';
 process.stdin.on('data', (d) => (input += d));
 process.stdin.on('end', async () => {
-  fs.appendFileSync(path.join(${JSON.stringify(dir)}, 'calls.jsonl'), JSON.stringify({ argv: process.argv.slice(2), env: process.env, prompt: input }) + '\\n');
+  const argAfter = (flag) => { const i = process.argv.indexOf(flag); return i > 0 ? process.argv[i + 1] : undefined; };
+  const configPath = argAfter('--mcp-config');
+  const mcpConfig = configPath && fs.existsSync(configPath) ? fs.readFileSync(configPath, 'utf8') : null;
+  const mcpConfigMode = mcpConfig !== null ? fs.statSync(configPath).mode & 0o777 : null;
+  fs.appendFileSync(path.join(${JSON.stringify(dir)}, 'calls.jsonl'), JSON.stringify({ argv: process.argv.slice(2), env: process.env, prompt: input, mcpConfig, mcpConfigMode }) + '\\n');
   const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
   if (input.includes('FAIL')) { process.stderr.write('agent broke: ' + input + '\\n'); process.exit(3); }
   const resume = process.argv.indexOf('--resume');
   out({ type: 'system', subtype: 'init', model: 'agent-reported-model', session_id: resume > 0 ? process.argv[resume + 1] : 'native-abc' });
+  if (input.includes('PERMIT')) {
+    const promptTool = argAfter('--permission-prompt-tool');
+    const m = /^mcp__(.+?)__(.+)$/.exec(promptTool || '');
+    let said;
+    if (!m || !mcpConfig) said = 'refused Bash: no permission prompt tool';
+    else {
+      const server = JSON.parse(mcpConfig).mcpServers[m[1]];
+      const { Client } = await import(${JSON.stringify(sdkClient)});
+      const { StdioClientTransport } = await import(${JSON.stringify(sdkStdio)});
+      const client = new Client({ name: 'fake-agent', version: '0' });
+      await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: { ...process.env, ...(server.env || {}) }, stderr: 'inherit' }));
+      out({ type: 'assistant', message: { content: [{ type: 'text', text: 'asking; ' }] } });
+      const r = await client.callTool({ name: m[2], arguments: { tool_name: 'Bash', input: { command: 'echo hi' }, tool_use_id: 'toolu_fake_1' } }, undefined, { timeout: 600000 });
+      const decision = JSON.parse(r.content[0].text);
+      said = decision.behavior === 'allow' ? 'ran Bash with ' + JSON.stringify(decision.updatedInput) : 'refused Bash: ' + decision.message;
+      await client.close();
+    }
+    out({ type: 'assistant', message: { content: [{ type: 'text', text: said }] } });
+    out({ type: 'result', subtype: 'success', is_error: false, result: 'ok', usage: { input_tokens: 1, output_tokens: 1 } });
+    return;
+  }
   if (input.includes('SLOW')) { out({ type: 'assistant', message: { content: [{ type: 'text', text: 'thinking' }] } }); await new Promise((r) => setTimeout(r, 30000)); }
   out({ type: 'assistant', message: { content: [{ type: 'text', text: 'agent says: ' + input.trim() + ' effort=' + (process.env.MAX_THINKING_TOKENS || 'none') }] } });
   out({ type: 'result', subtype: 'success', is_error: false, result: 'ok', total_cost_usd: 0.0123, usage: { input_tokens: 20, output_tokens: 6 } });

@@ -7,6 +7,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import fs from 'node:fs';
 import path from 'node:path';
 import * as repo from '../src/assistant/repo.js';
 import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
@@ -92,6 +93,29 @@ test('assistant chat with no service running offers no tools (they could only fa
     assert.is(r.stdout, 'Hello from the fake\n');
     assert.equal(fake.seen.slice(before).map((s) => s.body?.tools), [undefined]);
     assert.not.match(String(fake.seen[before]!.body.system), /tools/, 'no tools, no word of them');
+  } finally {
+    alone.cleanup();
+  }
+});
+
+test('assistant chat runs an agent turn itself: the agent asks this process, and with nobody at a terminal it is refused at once with the reason', async () => {
+  const { NO_TERMINAL_REASON } = await import('../commands/lib/permission-prompt.js');
+  const alone = tempDirs();
+  try {
+    // With the service running (read tools from it, permissions at the chat's own door) and with none (the door alone).
+    for (const dirs of [t.dirs, alone]) {
+      const id = await newConversation(['--runtime', 'agent_cli', '--title', 'relay'], dirs);
+      const r = await cli(['assistant', 'chat', String(id), '-m', 'PERMIT please', '--json'], { dirs: dirs });
+      const outcome = JSON.parse(r.stdout);
+      assert.is(outcome.status, 'completed');
+      assert.ok(outcome.text.endsWith(`refused Bash: ${NO_TERMINAL_REASON}`), outcome.text);
+      assert.equal(outcome.permissions, [{ tool_name: 'Bash', allow: false, reason: NO_TERMINAL_REASON }]);
+      // The door's token file goes with the turn; only a running server's stays.
+      const tokens = fs.readdirSync((dirs).stateDir).filter((f) => f.startsWith('api-token-'));
+      assert.equal(tokens, dirs === t.dirs ? [`api-token-${t.port}`] : []);
+      const human = await cli(['assistant', 'chat', String(id), '-m', 'PERMIT again'], { dirs: dirs });
+      assert.match(human.stderr, /\[refused Bash: Nobody could be asked/);
+    }
   } finally {
     alone.cleanup();
   }

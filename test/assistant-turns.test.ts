@@ -144,9 +144,9 @@ test('agent CLI turn: effort, native session resumed, MCP config names port and 
   let call = agentCalls().at(-1);
   assert.not.ok(call.argv.includes('--resume'));
   assert.ok(call.argv.includes('sonnet'));
-  const configPath = call.argv[call.argv.indexOf('--mcp-config') + 1];
-  const config = fs.readFileSync(configPath, 'utf8');
-  assert.is(fs.statSync(configPath).mode & 0o777, 0o600);
+  // As the agent read it (the file is removed when the turn ends).
+  const config = call.mcpConfig as string;
+  assert.is(call.mcpConfigMode, 0o600);
   assert.ok(config.includes(String(t.port)) && config.includes(t.dirs.stateDir));
   assert.not.ok(config.includes(t.token));
   assert.not.ok(JSON.stringify(call.env).includes(t.token), 'the child environment has no token');

@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import type { Context } from '../../src/context.js';
 import { isStale, readPublishedPort, readPublishedToken, type PublishedPort } from '../../src/runtime/token.js';
-import type { ToolBox } from '../../src/assistant/runner.js';
-import { sendMessage } from '../../src/assistant/turns.js';
+import type { RunOptions, ToolBox } from '../../src/assistant/runner.js';
+import { boundRuntime, sendMessage } from '../../src/assistant/turns.js';
+import { askPermission } from './permission-prompt.js';
 import { toolCallText } from './assistant-format.js';
 import { EXIT } from './exit-codes.js';
 import { clip } from './words.js';
@@ -21,6 +22,8 @@ export interface TurnOutcome {
   reports: { sequence: number; model: string; source: string }[];
   /** The read tools the model called during the turn (API conversations), in order. */
   tool_calls: { name: string; input: unknown; is_error: boolean | null }[];
+  /** What the person answered to each permission the agent asked for during the turn. */
+  permissions: { tool_name: string; allow: boolean; reason: string | null }[];
   error: { reason: string; message: string } | null;
 }
 
@@ -42,9 +45,19 @@ async function readToolsOf(ctx: Context, published: PublishedPort | undefined): 
 export async function runOneTurn(ctx: Context, io: Io, sessionId: number, text: string, onStart?: (cancel: () => void) => void): Promise<TurnOutcome> {
   const published = fs.existsSync(ctx.paths.portFile) ? readPublishedPort(ctx.paths) : undefined;
   const port = published?.port;
-  const turn = sendMessage(ctx, sessionId, { text }, { serverPort: port, ...(await readToolsOf(ctx, published)) });
+  // This process runs the turn, so it holds the agent's permission requests: the relay asks at this process's own door.
+  const door = boundRuntime(ctx, sessionId) === 'agent_cli' ? await (await import('../../server/permission-door.js')).openPermissionDoor(ctx) : undefined;
+  try {
+    return await followTurn(ctx, io, sessionId, text, { serverPort: port, permissionPort: door?.port, ...(await readToolsOf(ctx, published)) }, onStart);
+  } finally {
+    await door?.close();
+  }
+}
+
+async function followTurn(ctx: Context, io: Io, sessionId: number, text: string, options: RunOptions, onStart?: (cancel: () => void) => void): Promise<TurnOutcome> {
+  const turn = sendMessage(ctx, sessionId, { text }, options);
   onStart?.(() => turn.abandon());
-  const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], tool_calls: [], error: null };
+  const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], tool_calls: [], permissions: [], error: null };
   let lineOpen = false; // stdout has text not yet ended by a newline
   const endLine = () => {
     if (lineOpen) process.stdout.write('\n');
@@ -70,6 +83,12 @@ export async function runOneTurn(ctx: Context, io: Io, sessionId: number, text: 
       const call = outcome.tool_calls.find((c) => c.is_error === null && c.name === d.name);
       if (call) call.is_error = d.is_error === true;
       if (!io.json && d.is_error) io.err(`[tool ${d.name} failed: ${clip(String((d.output as { message?: unknown } | null)?.message ?? 'no answer'), 200)}]`);
+    } else if (frame.event === 'permission_request') {
+      if (!io.json) endLine();
+      const said = await askPermission(ctx, io, d as { request_id: string; tool_name: string; input?: unknown });
+      if (!io.json) io.err(said.allow ? `[allowed ${d.tool_name}]` : `[refused ${d.tool_name}: ${said.reason}]`);
+    } else if (frame.event === 'permission_answered') {
+      outcome.permissions.push({ tool_name: d.tool_name, allow: d.allow, reason: d.reason ?? null });
     } else if (frame.event === 'turn_model_report') outcome.reports.push({ sequence: d.sequence, model: d.model, source: d.source });
     else if (frame.event === 'error') outcome.error = { reason: d.reason, message: d.message };
     else if (frame.event === 'done') outcome.status = d.status;

@@ -94,7 +94,7 @@ export const assistantRoutes = [
   route('POST', '/api/assistant/sessions/{session_id}/messages', async (event, { ctx, runtime }, p) => {
     const id = sessionId(p);
     const body = await readValid(event, MessageBody, { limit: 1024 * 1024 });
-    const turn = sendMessage(ctx, id, body, { serverPort: runtime.port, token: runtime.token, tools: assistantTools(ctx) });
+    const turn = sendMessage(ctx, id, body, { serverPort: runtime.port, permissionPort: runtime.port, token: runtime.token, tools: assistantTools(ctx) });
     return sseResponse(async function* (signal) {
       // The reader went away: ask the worker to stop; the claim stays until it finishes.
       signal.addEventListener('abort', () => turn.abandon(), { once: true });
@@ -108,15 +108,24 @@ export const assistantRoutes = [
     const { requestId, held } = permissionBroker(ctx).open(body, abort.signal);
     event.req.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     const encoder = new TextEncoder();
-    // Held open until answered: a leading space flushes the headers (with the request id) at once.
+    // Held open until answered: a leading space flushes the headers (with the request id) at once, and
+    // another now and then keeps the body from looking dead to the client while the person thinks.
+    let keepalive: NodeJS.Timeout | undefined;
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         controller.enqueue(encoder.encode(' '));
+        keepalive = setInterval(() => controller.enqueue(encoder.encode(' ')), ctx.tuning.permissionKeepaliveMs);
         const answer = await held;
-        controller.enqueue(encoder.encode(JSON.stringify(answer) + '\n'));
-        controller.close();
+        clearInterval(keepalive);
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(answer) + '\n'));
+          controller.close();
+        } catch {
+          // The requester went away first (its abort denied the request): nobody to tell.
+        }
       },
       cancel() {
+        clearInterval(keepalive);
         abort.abort();
       },
     });

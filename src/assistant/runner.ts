@@ -16,6 +16,8 @@ import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
 import { TOOLS } from '../mcp/tools/index.js';
+import { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV } from '../mcp/permission-relay.js';
+import { removeOwnedFile } from '../util/owned-files.js';
 import type { Choices } from './choices.js';
 import type { FrameQueue } from './frames.js';
 import type { ActiveTurn } from './registry.js';
@@ -32,6 +34,12 @@ export type Lane = { kind: 'api'; provider: ApiProvider; baseUrl: string; key: s
 export interface RunOptions {
   /** The serving port, named in the agent's MCP configuration (never the token). */
   serverPort?: number;
+  /**
+   * The port of the process that runs this turn and holds its permission
+   * requests (the server itself, or the CLI's own door): the agent CLI's
+   * permission prompt tool asks there. None: a tool not allowed up front is refused.
+   */
+  permissionPort?: number;
   /** Scrubbed from everything relayed. */
   token?: string;
   spawn?: Spawner;
@@ -93,11 +101,25 @@ const MCP_SERVER = 'svc';
  */
 export const AGENT_ALLOWED_TOOLS: readonly string[] = TOOLS.filter((t) => !t.write).map((t) => `mcp__${MCP_SERVER}__${t.name}`);
 
-function mcpConfig(ctx: Context, port: number): string {
+/**
+ * The agent's MCP configuration for one turn: svc's tool surface (when a
+ * service runs) and the permission relay of this conversation. Names ports,
+ * the state directory and the conversation id, never the token. One file per
+ * conversation (two conversations' turns may run at once), removed when the turn ends.
+ */
+function mcpConfig(ctx: Context, sessionId: number, serverPort: number | undefined, permissionPort: number | undefined): string {
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'svc.js');
-  const file = path.join(ctx.paths.stateDir, `assistant-mcp-${port}.json`);
-  const config = { mcpServers: { [MCP_SERVER]: { command: process.execPath, args: [bin, 'mcp', '--port', String(port), '--state-dir', ctx.paths.stateDir] } } };
-  writeOwnerOnlyFile(file, JSON.stringify(config, null, 2) + '\n');
+  const file = path.join(ctx.paths.stateDir, `assistant-mcp-${serverPort ?? permissionPort}-${sessionId}.json`);
+  const servers: Record<string, unknown> = {};
+  if (serverPort) servers[MCP_SERVER] = { command: process.execPath, args: [bin, 'mcp', '--port', String(serverPort), '--state-dir', ctx.paths.stateDir] };
+  if (permissionPort) {
+    servers[RELAY_SERVER] = {
+      command: process.execPath,
+      args: [bin, 'mcp', '--permission-relay', '--port', String(permissionPort), '--state-dir', ctx.paths.stateDir],
+      env: { [RELAY_SESSION_ENV]: String(sessionId) },
+    };
+  }
+  writeOwnerOnlyFile(file, JSON.stringify({ mcpServers: servers }, null, 2) + '\n');
   return file;
 }
 
@@ -113,12 +135,15 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
   const env: Record<string, string | undefined> = { PATH: ctx.config.ai.searchPath, HOME: ctx.config.osDirs.home, SVC_STATE_DIR: ctx.paths.stateDir };
   if (options.serverPort) env.SVC_PORT = String(options.serverPort);
   if (job.choices.effort) env.MAX_THINKING_TOKENS = String(EFFORT_THINKING_TOKENS[job.choices.effort]);
-  return runAgentCli({
+  const configPath = options.serverPort || options.permissionPort ? mcpConfig(ctx, job.sessionId, options.serverPort, options.permissionPort) : null;
+  return withCleanup(runAgentCli({
     binary: job.lane.binary,
     args: buildAgentArgs({
       model: job.choices.model,
       resume: job.nativeSessionId,
-      mcpConfigPath: options.serverPort ? mcpConfig(ctx, options.serverPort) : null,
+      mcpConfigPath: configPath,
+      // Tools not allowed up front are asked of the person through the relay (print mode cannot ask itself).
+      permissionTool: options.permissionPort ? RELAY_PROMPT_TOOL : null,
       allowedTools: options.serverPort ? AGENT_ALLOWED_TOOLS : [],
     }),
     prompt: job.text,
@@ -128,7 +153,15 @@ function laneEvents(ctx: Context, job: TurnJob, turns: Turn[], options: RunOptio
     signal,
     secrets: [options.token],
     onProcess: (pid) => (job.active.cliPid = pid ?? null),
-  });
+  }), () => configPath && removeOwnedFile(configPath));
+}
+
+async function* withCleanup<T>(events: AsyncGenerator<T>, cleanup: () => unknown): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } finally {
+    cleanup();
+  }
 }
 
 /**

@@ -152,3 +152,8 @@ export function cancelTurn(ctx: Context, sessionId: number): { session_id: numbe
   const outcome = turnRegistry(ctx).cancel(sessionId);
   return { session_id: sessionId, outcome, cancelled: outcome !== 'no_active_turn' };
 }
+
+/** The runtime a conversation is bound to (agent_cli or api_key), or null before binding. */
+export function boundRuntime(ctx: Context, sessionId: number): string | null {
+  return repo.getChoices(ctx.db, sessionId)?.runtime ?? null;
+}

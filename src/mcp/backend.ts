@@ -36,6 +36,11 @@ export interface CallOptions {
   body?: unknown;
   /** Answer non-2xx as data instead of throwing (the caller maps it). */
   acceptStatus?: number[];
+  /**
+   * A request the backend holds open until a person answers (a permission
+   * request): no CALL_TIMEOUT_MS, only this signal ends it early.
+   */
+  held?: AbortSignal;
 }
 
 export interface Backend {
@@ -104,7 +109,7 @@ export function createBackend(options: BackendOptions): Backend {
         method,
         headers: { authorization: `Bearer ${where.token}`, ...(callOptions.body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+        signal: callOptions.held ?? AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch {
       located = undefined; // the server went away: look again next time
