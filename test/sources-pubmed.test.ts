@@ -234,6 +234,40 @@ test('an esearch ERROR is upstream_failure with the message', async () => {
   assert.match(outcome.message!, /Invalid query/);
 });
 
+// A Bookshelf chapter written for this test after the PubMed DTD (pubmed_250101): BookDocument
+// with its own PMID, Book (publisher, title, date) and ArticleTitle.
+const bookRecord = `<PubmedBookArticle><BookDocument><PMID Version="1">32809474</PMID>
+<ArticleIdList><ArticleId IdType="bookaccession">NBK560639</ArticleId></ArticleIdList>
+<Book><Publisher><PublisherName>StatPearls Publishing</PublisherName><PublisherLocation>Treasure Island (FL)</PublisherLocation></Publisher>
+<BookTitle book="statpearls">StatPearls</BookTitle><PubDate><Year>2024</Year><Month>01</Month></PubDate></Book>
+<ArticleTitle book="statpearls" part="article-28396">Minimal Change Disease</ArticleTitle>
+<AuthorList Type="authors"><Author><LastName>Zamora</LastName><ForeName>Gerald</ForeName><Initials>G</Initials></Author></AuthorList>
+</BookDocument><PubmedBookData><History><PubMedPubDate PubStatus="pubmed"><Year>2020</Year><Month>8</Month><Day>19</Day></PubMedPubDate></History><PublicationStatus>ppublish</PublicationStatus>
+<ArticleIdList><ArticleId IdType="pubmed">32809474</ArticleId></ArticleIdList></PubmedBookData></PubmedBookArticle>`;
+
+test('a book among articles keeps its place in the esearch order (PubMed\'s ranking), not after the articles', async () => {
+  // The recorded esearch answer with its ids replaced by these three, in this order; the recorded
+  // efetch answer (two articles) with the book added after them, as the parser groups them.
+  const search = esearch()
+    .toString('utf8')
+    .replace('<Count>63</Count><RetMax>20</RetMax>', '<Count>3</Count><RetMax>3</RetMax>')
+    .replace(/<IdList>[\s\S]*<\/IdList>/, '<IdList><Id>11748933</Id><Id>32809474</Id><Id>11700088</Id></IdList>');
+  const body = efetchTwo().toString('utf8').replace('</PubmedArticleSet>', `${bookRecord}</PubmedArticleSet>`);
+  const { outcome, stub } = await ask(
+    [
+      { path: '/esearch.fcgi', body: search, headers: xml },
+      { path: '/efetch.fcgi', query: { id: '11748933,32809474,11700088' }, body, headers: xml },
+    ],
+    { maxResults: 3 },
+  );
+  done(stub);
+  assert.equal(outcome.records.map((r) => r.nativeId), ['11748933', '32809474', '11700088']);
+  const book = outcome.records[1]!;
+  assert.is(book.title, 'Minimal Change Disease');
+  assert.is(book.type, 'book-chapter');
+  assert.is(book.venue, 'StatPearls');
+});
+
 test('an ORCID in the plain 16-character form of the PubMed DTD example is kept, hyphenated; the URL form too', async () => {
   // The recorded efetch answer with Identifier elements added to two authors, in the forms PubMed
   // uses: the DTD's own example value (no hyphens) and an orcid.org URL without hyphens.

@@ -46,6 +46,13 @@ export function parseResponse(body: string): ParsedPage {
   return parsePubmedArticleSet(body);
 }
 
+/** Records in the order esearch listed their PMIDs; any PMID it did not list goes last, as it came. */
+export function inSearchOrder<T extends { nativeId: string }>(records: T[], ids: string[]): T[] {
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  const at = (r: T) => rank.get(r.nativeId) ?? ids.length;
+  return [...records].sort((a, b) => at(a) - at(b)); // sort is stable: unlisted ones keep their order
+}
+
 /** Parameters NCBI wants on every call: the tool, a contact address, the key. */
 function identify(params: URLSearchParams, req: SearchRequest): URLSearchParams {
   params.set('tool', 'svc');
@@ -90,6 +97,8 @@ export const pubmed: SourceAdapter = {
 
     const fetch = identify(new URLSearchParams({ db: 'pubmed', id: found.ids.join(','), retmode: 'xml' }), req);
     const page = parseResponse((await http.get(`${req.baseUrl}/efetch.fcgi?${fetch}`)).text);
+    // The parser reads articles and books as two lists; esearch's id order is PubMed's ranking.
+    page.records = inSearchOrder(page.records, found.ids);
     const nextStart = start + found.ids.length;
     const more = nextStart < Math.min(found.count, ESEARCH_CEILING);
     return { ...page, total: found.count, next: more ? String(nextStart) : undefined };
