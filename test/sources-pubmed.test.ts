@@ -212,6 +212,25 @@ test('an esearch with no hits (PhraseNotFound) is answered_empty, and efetch is 
   assert.is(outcome.zeroReason, 'answered_empty');
   assert.is(outcome.evidence.total_reported, 0);
   assert.is(stub.requests.length, 1);
+  // PubMed's ErrorList says which word it did not know; the search record keeps it.
+  assert.is(outcome.message, 'PubMed found nothing for this query. PubMed said: phrase not found: abcXYZ.');
+});
+
+test('a quoted keyword PubMed does not know as a phrase: answered_empty, and the message carries its QuotedPhraseNotFound warning', async () => {
+  // The recorded empty answer with its ErrorList replaced by the warning PubMed gives for an
+  // unknown quoted phrase (WarningList/QuotedPhraseNotFound, as the esearch DTD names it).
+  const body = fixture('pubmed/esearch-empty-abcXYZ.xml')
+    .toString('utf8')
+    .replace('<ErrorList><PhraseNotFound>abcXYZ</PhraseNotFound></ErrorList><WarningList>', '<WarningList><QuotedPhraseNotFound>"qwerty asdfg"[All Fields]</QuotedPhraseNotFound>');
+  assert.ok(body.includes('<QuotedPhraseNotFound>') && !body.includes('ErrorList'));
+  const { outcome, stub } = await ask([{ path: '/esearch.fcgi', query: { term: '("qwerty asdfg")' }, body }], { query: '', keywords: ['qwerty asdfg'] });
+  done(stub);
+  assert.is(outcome.zeroReason, 'answered_empty');
+  assert.is(outcome.message, 'PubMed found nothing for this query. PubMed said: quoted phrase not found: "qwerty asdfg"[All Fields].');
+  // Only an OutputMessage: that is what PubMed said.
+  const bare = fixture('pubmed/esearch-empty-abcXYZ.xml').toString('utf8').replace('<ErrorList><PhraseNotFound>abcXYZ</PhraseNotFound></ErrorList>', '');
+  const plain = await ask([{ path: '/esearch.fcgi', body: bare }], { query: 'abcXYZ' });
+  assert.is(plain.outcome.message, 'PubMed found nothing for this query. PubMed said: No items found.');
 });
 
 test('a malformed efetch answer is parse_failure; an HTML page instead of esearch XML too', async () => {

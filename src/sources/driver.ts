@@ -202,6 +202,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     signal: options.signal,
   };
 
+  let notice: string | undefined;
   try {
     const onPage = options.onPage;
     const guarded: DriveOptions['onPage'] = onPage
@@ -213,7 +214,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
           }
         }
       : undefined;
-    await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, guarded);
+    notice = await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, guarded);
   } catch (err) {
     if (err instanceof PageHandlerError) throw err.original; // storing failed here, not at the source
     if (options.signal.aborted) {
@@ -239,7 +240,9 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   if (evidence.received > 0 && evidence.unusable > 0 && evidence.unusable >= evidence.received) {
     return finish('records_unusable', `${entry.name} answered ${evidence.received} entries, none usable (no title).`);
   }
-  return finish('answered_empty', evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`);
+  // The source's own words about the query (PubMed: "quoted phrase not found") say why, where a count cannot.
+  const said = notice ? ` ${entry.name} said: ${notice.replace(/\.$/, '')}.` : '';
+  return finish('answered_empty', (evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`) + said);
 }
 
 function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number; network?: NetworkKind } {

@@ -170,6 +170,8 @@ export interface PageResult {
   rightsFiltered?: number;
   /** The cursor of the next page; absent at the end. */
   next?: string;
+  /** What the source said about the query itself (PubMed: a phrase it does not know), for the search record. */
+  notice?: string;
 }
 
 export interface SourceAdapter {
