@@ -79,6 +79,11 @@ function baseUrlOf(ctx: Context, id: string, fallback: string): string {
   return (ctx.config.sourceUrls[id] ?? fallback).replace(/\/+$/, '');
 }
 
+/** SVC_SOURCE_<ID>_URL when it overrides the source's base URL, so a message can name what to fix. */
+export function urlSettingOf(ctx: Context, id: string): string | undefined {
+  return ctx.config.sourceUrls[id] ? `SVC_SOURCE_${id.toUpperCase()}_URL` : undefined;
+}
+
 /**
  * HTTP for one source within its politeness: the source's rate limit (the
  * faster one with a key, where the source grants it), shared by every run in
@@ -97,6 +102,7 @@ function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefin
     maxAttempts: ctx.tuning.sourceMaxAttempts,
     maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
     secrets: apiKey ? [apiKey] : [],
+    urlSetting: urlSettingOf(ctx, entry.id),
   });
 }
 

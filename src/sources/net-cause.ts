@@ -79,7 +79,8 @@ export function networkCause(err: unknown, url: string, timeoutMs: number): Netw
   const timedOut = e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError';
   if (timedOut) return { code: 'TimeoutError', kind: 'timeout', text: `timeout after ${Math.round(timeoutMs / 100) / 10} s`, retry: true };
   const coded = codedCause(err);
-  if (!coded) return undefined;
+  // A URL fetch cannot parse is no trouble on the wire (requestProblem names it).
+  if (!coded || coded.code === 'ERR_INVALID_URL') return undefined;
   const code = String(coded.code);
   const kind: NetworkKind = KIND[code] ?? (isTls(code) ? 'tls' : 'other');
   let where = '';
@@ -92,6 +93,61 @@ export function networkCause(err: unknown, url: string, timeoutMs: number): Netw
   if (kind === 'dns' && typeof coded.hostname === 'string') where = coded.hostname;
   const text = kind === 'tls' ? `TLS error ${code} talking to ${where}` : `${code} ${where} (${PHRASE[kind]})`.replace('  ', ' ');
   return { code, kind, text, retry: kind === 'timeout' || kind === 'reset' || kind === 'other' };
+}
+
+/** A request fetch refused to send, or that failed with no coded cause: what to tell, whether to try again. */
+export interface RequestProblem {
+  /** Evidence for the search record: InvalidURL, UnsupportedScheme, BlockedPort, or the error's class. */
+  code: string;
+  text: string;
+  retry: boolean;
+}
+
+/** The errors in a cause chain, outermost first (ofetch's FetchError → TypeError "fetch failed" → undici's reason). */
+function chain(err: unknown): { name?: unknown; message?: unknown; code?: unknown }[] {
+  const out: { name?: unknown; message?: unknown; code?: unknown }[] = [];
+  let current = err as { cause?: unknown } | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    out.push(current as never);
+    current = current.cause as typeof current;
+  }
+  return out;
+}
+
+/** Any URL, or anything with a query string, out of a message: it may carry a key or a private address. */
+const noUrls = (text: string) => text.replace(/\S*(:\/\/|\?)\S*/g, '<url>');
+
+/**
+ * Why fetch gave no answer when no network code says (networkCause found none). fetch refuses
+ * some requests before sending them: a URL it cannot parse (an SVC_SOURCE_*_URL override with a
+ * typo), a scheme other than http(s), a port on the Fetch standard's "bad port" list (6000, 6666,
+ * 5060…; undici says only "bad port"). None of these changes on a retry. `setting` names the
+ * environment variable the base URL came from, when it was overridden. The URL itself is never
+ * quoted: it may hold a key.
+ */
+export function requestProblem(err: unknown, url: string, setting: string | undefined): RequestProblem {
+  const errors = chain(err);
+  const fix = setting ? `; check ${setting}` : '';
+  if (errors.some((e) => e.code === 'ERR_INVALID_URL')) return { code: 'InvalidURL', text: `invalid URL${setting ? ` in ${setting}` : ''} (fetch cannot parse it)`, retry: false };
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { code: 'InvalidURL', text: `invalid URL${setting ? ` in ${setting}` : ''} (fetch cannot parse it)`, retry: false };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { code: 'UnsupportedScheme', text: `${parsed.protocol} URLs cannot be fetched; use http or https${setting ? ` in ${setting}` : ''}`, retry: false };
+  }
+  const innermost = errors[errors.length - 1];
+  const said = typeof innermost?.message === 'string' ? innermost.message.replace(/\s+/g, ' ').trim() : '';
+  if (said === 'bad port') {
+    const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+    return { code: 'BlockedPort', text: `port ${port} is blocked by fetch (a port browsers refuse too)${fix}`, retry: false };
+  }
+  const name = String(errors[1]?.name ?? errors[0]?.name ?? 'Error');
+  const words = noUrls(said).slice(0, 120);
+  // "fetch failed" alone says nothing more than the class.
+  return { code: name, text: words && words !== 'fetch failed' ? `request failed (${name}: ${words})` : `request failed (${name})`, retry: true };
 }
 
 /** Kinds that say this machine, not the source, is cut off. */
