@@ -31,7 +31,8 @@ const done = (stub: Stub) => stub.assertDone();
 test('esearch then efetch of the PMIDs it found; records from the recorded PubMed XML', async () => {
   const { outcome, stub } = await ask(
     [
-      { path: '/esearch.fcgi', query: { db: 'pubmed', term: '(biopython)', retstart: '0', retmax: '2', retmode: 'xml', tool: 'svc' }, body: esearch(), headers: xml },
+      // sort=relevance: esearch otherwise lists the newest first (the recorded ids descend), and max_results would keep those.
+      { path: '/esearch.fcgi', query: { db: 'pubmed', term: '(biopython)', retstart: '0', retmax: '2', retmode: 'xml', tool: 'svc', sort: 'relevance' }, body: esearch(), headers: xml },
       { path: '/efetch.fcgi', query: { db: 'pubmed', id: ESEARCH_IDS, retmode: 'xml', tool: 'svc' }, body: efetchTwo(), headers: xml },
     ],
     {},
@@ -178,6 +179,18 @@ test('one end of the window is enough: the other is closed far away, as E-utilit
     { dateFrom: '2020-03-01' },
   );
   done(stub);
+});
+
+test('an author alone has no words to rank: no sort, so esearch lists the newest first', async () => {
+  const { stub } = await ask(
+    [
+      { path: '/esearch.fcgi', query: { term: '0000-0002-1825-0097[auid]' }, body: esearch() },
+      { path: '/efetch.fcgi', body: efetchTwo() },
+    ],
+    { query: '', author: 'https://orcid.org/0000-0002-1825-0097' },
+  );
+  done(stub);
+  assert.is(stub.requests[0]!.query.get('sort'), null);
 });
 
 test('an author and keywords join the term', async () => {

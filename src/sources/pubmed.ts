@@ -107,6 +107,9 @@ export const pubmed: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
     const search = new URLSearchParams({ db: 'pubmed', term: pubmedTerm(req), retstart: String(start), retmax: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), retmode: 'xml' });
+    // esearch lists the most recent first unless asked for relevance (Best Match, the web default);
+    // with words to rank by, max_results should keep the best matches. An author or a window alone: newest first.
+    if (combinedQuery(req.query, req.keywords)) search.set('sort', 'relevance');
     if (req.dateFrom || req.dateTo) {
       // mindate and maxdate only work as a pair; an open end is closed far away.
       search.set('datetype', 'pdat');

@@ -3,6 +3,10 @@
  * normalized record they all produce. The driver (driver.ts) does the rest:
  * credentials, the date window, paging to max_results, politeness, and turning
  * an empty answer into exactly one zero reason.
+ *
+ * Order: with query text an adapter asks for the source's relevance ranking, with
+ * none (a window or an author alone) for the newest first, so that max_results
+ * keeps the best matches, as search answers say (most sources are relevance-ranked).
  */
 import type { SourceHttp } from './http.js';
 
