@@ -275,7 +275,10 @@ test('an SVC_SOURCE_*_URL fetch cannot parse, or with a scheme other than http(s
   // undici's own error quotes the whole URL with its key ("Failed to parse URL from …?key=…"): none of it is kept.
   assert.not.ok(JSON.stringify(invalid).includes('drv-secret-93ac1'));
   const ftp = await driveAt('ftp://127.0.0.1/api');
-  assert.is(ftp.message, 'Driver test source: ftp: URLs cannot be fetched; use http or https in SVC_SOURCE_DRV_URL');
+  assert.is(ftp.message, 'Driver test source: "ftp:" is not a scheme fetch can use; start SVC_SOURCE_DRV_URL with http:// or https://');
+  // A missing http:// reads as a scheme too ("localhost:").
+  const bare = await driveAt('localhost:8080/api');
+  assert.is(bare.message, 'Driver test source: "localhost:" is not a scheme fetch can use; start SVC_SOURCE_DRV_URL with http:// or https://');
   assert.equal([ftp.evidence.exception_class, ftp.traces.length], ['UnsupportedScheme', 1]);
 });
 

@@ -136,7 +136,8 @@ export function requestProblem(err: unknown, url: string, setting: string | unde
     return { code: 'InvalidURL', text: `invalid URL${setting ? ` in ${setting}` : ''} (fetch cannot parse it)`, retry: false };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { code: 'UnsupportedScheme', text: `${parsed.protocol} URLs cannot be fetched; use http or https${setting ? ` in ${setting}` : ''}`, retry: false };
+    // "localhost:8080/api" parses too, as the scheme "localhost:": the usual slip is a missing http://.
+    return { code: 'UnsupportedScheme', text: `"${parsed.protocol}" is not a scheme fetch can use; start ${setting ?? 'the URL'} with http:// or https://`, retry: false };
   }
   const innermost = errors[errors.length - 1];
   const said = typeof innermost?.message === 'string' ? innermost.message.replace(/\s+/g, ' ').trim() : '';
