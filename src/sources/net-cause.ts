@@ -128,12 +128,13 @@ const noUrls = (text: string) => text.replace(/\S*(:\/\/|\?)\S*/g, '<url>');
 export function requestProblem(err: unknown, url: string, setting: string | undefined): RequestProblem {
   const errors = chain(err);
   const fix = setting ? `; check ${setting}` : '';
-  if (errors.some((e) => e.code === 'ERR_INVALID_URL')) return { code: 'InvalidURL', text: `invalid URL${setting ? ` in ${setting}` : ''} (fetch cannot parse it)`, retry: false };
-  let parsed: URL | undefined;
+  const invalid: RequestProblem = { code: 'InvalidURL', text: `invalid URL${setting ? ` in ${setting}` : ''} (fetch cannot parse it)`, retry: false };
+  if (errors.some((e) => e.code === 'ERR_INVALID_URL')) return invalid;
+  let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return { code: 'InvalidURL', text: `invalid URL${setting ? ` in ${setting}` : ''} (fetch cannot parse it)`, retry: false };
+    return invalid;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     // "localhost:8080/api" parses too, as the scheme "localhost:": the usual slip is a missing http://.
