@@ -114,14 +114,24 @@ function chain(err: unknown): { name?: unknown; message?: unknown; code?: unknow
   return out;
 }
 
+/**
+ * The Fetch standard's "bad ports" (https://fetch.spec.whatwg.org/#port-blocking): fetch refuses
+ * them before connecting, and undici says only "bad port", with no code, so the port decides.
+ */
+const BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137,
+  139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723,
+  2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
 /** Any URL, or anything with a query string, out of a message: it may carry a key or a private address. */
 const noUrls = (text: string) => text.replace(/\S*(:\/\/|\?)\S*/g, '<url>');
 
 /**
  * Why fetch gave no answer when no network code says (networkCause found none). fetch refuses
  * some requests before sending them: a URL it cannot parse (an SVC_SOURCE_*_URL override with a
- * typo), a scheme other than http(s), a port on the Fetch standard's "bad port" list (6000, 6666,
- * 5060…; undici says only "bad port"). None of these changes on a retry. `setting` names the
+ * typo), a scheme other than http(s), a port on the Fetch standard's bad-port list (6000, 6666,
+ * 5060…). None of these changes on a retry. `setting` names the
  * environment variable the base URL came from, when it was overridden. The URL itself is never
  * quoted: it may hold a key.
  */
@@ -140,12 +150,11 @@ export function requestProblem(err: unknown, url: string, setting: string | unde
     // "localhost:8080/api" parses too, as the scheme "localhost:": the usual slip is a missing http://.
     return { code: 'UnsupportedScheme', text: `"${parsed.protocol}" is not a scheme fetch can use; start ${setting ?? 'the URL'} with http:// or https://`, retry: false };
   }
+  if (parsed.port && BAD_PORTS.has(Number(parsed.port))) {
+    return { code: 'BlockedPort', text: `port ${parsed.port} is blocked by fetch (a port browsers refuse too)${fix}`, retry: false };
+  }
   const innermost = errors[errors.length - 1];
   const said = typeof innermost?.message === 'string' ? innermost.message.replace(/\s+/g, ' ').trim() : '';
-  if (said === 'bad port') {
-    const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
-    return { code: 'BlockedPort', text: `port ${port} is blocked by fetch (a port browsers refuse too)${fix}`, retry: false };
-  }
   const name = String(errors[1]?.name ?? errors[0]?.name ?? 'Error');
   const words = noUrls(said).slice(0, 120);
   // "fetch failed" alone says nothing more than the class.
