@@ -31,7 +31,7 @@ async function search(expectations: Expectation[], params: Partial<SourceParams>
 
 test('a recorded answer normalizes; rich fields are asked for and the token goes in the Authorization header', async () => {
   const { out, requests } = await search([
-    { path: '/search/query', query: { q: '(water protostars)', fl: ADS_FIELDS, rows: '10', start: '0', sort: 'date desc' }, body: PERSSON },
+    { path: '/search/query', query: { q: '(water protostars)', fl: ADS_FIELDS, rows: '10', start: '0', sort: 'score desc' }, body: PERSSON },
   ]);
   assert.is(out.zeroReason, null);
   assert.is(requests[0]!.headers.authorization, `Bearer ${KEY}`);
@@ -104,6 +104,13 @@ test('the window is sent as pubdate months and an author as author:""', async ()
   assert.equal(out.window.answered, { from: '2011-03-15', to: '2011-06-30' });
   assert.is(out.records.length, 1);
   assert.is(adsQuery({ query: '', keywords: [], dateFrom: '2020-01-01' }), 'pubdate:[2020-01 TO *]');
+});
+
+test('words are ranked by ADS\'s relevance score, so max_results keeps the best matches; a window alone is asked newest first', async () => {
+  const ranked = await search([{ path: '/search/query', query: { q: '(water protostars)', sort: 'score desc' }, body: PERSSON }], { maxResults: 1 });
+  assert.is(ranked.out.records[0]!.title, 'Origin of water around deeply embedded low-mass protostars');
+  const windowOnly = await search([{ path: '/search/query', query: { q: 'pubdate:[2011-01 TO 2011-12]', sort: 'date desc' }, body: PERSSON }], { query: '', dateFrom: '2011-01-01', dateTo: '2011-12-31' });
+  assert.is(windowOnly.out.pages, 1);
 });
 
 test('paging asks start after what arrived', async () => {

@@ -44,8 +44,8 @@ test('a recorded search answer normalizes; the key goes in the Authorization hea
   assert.is(first!.title, 'A dynamical interpretation of flutter instability in a continuous medium');
   assert.is(first!.publicationDate, '2010-10-09');
   assert.is(first!.datePrecision, 'day');
-  // The journal has no title, so the publisher names the venue, without CORE's quotes.
-  assert.is(first!.venue, 'Elsevier BV');
+  // The journal has no title (only its ISSN): no venue. The publisher ('Elsevier BV') is not one.
+  assert.is(first!.venue, undefined);
   // CORE repeats merged author names ("Bigoni" nine times): each is kept once.
   assert.is(first!.authors.filter((a) => a.name === 'Bigoni').length, 1);
   assert.is(first!.authors.length, 9);
@@ -59,6 +59,17 @@ test('a recorded search answer normalizes; the key goes in the Authorization hea
   assert.is(second!.openAccess, true);
   assert.is(second!.title, 'Supersonic flutter analysis of flat composite panels by unified formulation');
   assert.equal(second!.authors[0], { name: 'E Carrera', given: 'E', family: 'Carrera' });
+  // 'AIP Publishing' and no journal: no venue either.
+  assert.is(out.records[2]!.venue, undefined);
+});
+
+test('a journal title is the venue, without CORE\'s quotes; the publisher never is', () => {
+  // The recorded first work with the title of the journal its ISSN (0022-5096) names filled in.
+  const body = JSON.parse(PAGE.toString('utf8'));
+  body.results[0].journals[0].title = "'Journal of the Mechanics and Physics of Solids'";
+  const page = parseResponse(JSON.stringify(body));
+  assert.is(page.records[0]!.venue, 'Journal of the Mechanics and Physics of Solids');
+  assert.ok(!page.records.some((r) => r.venue === 'Elsevier BV' || r.venue === 'AIP Publishing'));
 });
 
 test('the window goes into q as yearPublished bounds; CORE answers whole years and the driver trims to the day', async () => {

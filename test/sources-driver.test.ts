@@ -247,6 +247,60 @@ test('network: a TLS failure is named by its code; a dropped connection is retri
   assert.equal([reset.out.evidence.exception_class, reset.out.evidence.network], ['ECONNRESET', 'reset']);
 });
 
+/** One search of the test source at `base` (the SVC_SOURCE_DRV_URL override) with the real fetch; a key rides in the URL. */
+async function driveAt(base: string, tuning: Partial<SourceTestContext['ctx']['tuning']> = {}) {
+  const t = sourceContext({ drv: base }, { sourceMaxAttempts: 3, ...tuning });
+  t.ctx.credentials.set(CREDENTIAL, 'drv-secret-93ac1');
+  try {
+    return await searchSource(t.ctx, testSource(optional), { query: 'ice', keywords: [], maxResults: 10 }, { signal: signal() });
+  } finally {
+    await t.close();
+  }
+}
+
+test('fetch refuses a blocked port (undici: "bad port", no code): the port and the setting are named, not retried, no URL in the message', async () => {
+  // 6000 (X11) is on the Fetch standard's bad-port list: nothing is sent, so no server is needed.
+  const out = await driveAt('http://127.0.0.1:6000/api');
+  assert.is(out.zeroReason, 'upstream_failure');
+  assert.is(out.message, 'Driver test source: port 6000 is blocked by fetch (a port browsers refuse too); check SVC_SOURCE_DRV_URL');
+  assert.equal([out.evidence.exception_class, out.evidence.network, out.evidence.http_status, out.traces.length], ['BlockedPort', undefined, null, 1]);
+  assert.is(out.traces[0]!.error, 'BlockedPort');
+  assert.not.ok(JSON.stringify(out).includes('drv-secret-93ac1'));
+});
+
+test('an SVC_SOURCE_*_URL fetch cannot parse, or with a scheme other than http(s), names the setting; not retried, no network kind', async () => {
+  const invalid = await driveAt('http://exa mple.org/api');
+  assert.is(invalid.message, 'Driver test source: invalid URL in SVC_SOURCE_DRV_URL (fetch cannot parse it)');
+  assert.equal([invalid.evidence.exception_class, invalid.evidence.network, invalid.traces.length], ['InvalidURL', undefined, 1]);
+  // undici's own error quotes the whole URL with its key ("Failed to parse URL from …?key=…"): none of it is kept.
+  assert.not.ok(JSON.stringify(invalid).includes('drv-secret-93ac1'));
+  const ftp = await driveAt('ftp://127.0.0.1/api');
+  assert.is(ftp.message, 'Driver test source: "ftp:" is not a scheme fetch can use; start SVC_SOURCE_DRV_URL with http:// or https://');
+  // A missing http:// reads as a scheme too ("localhost:").
+  const bare = await driveAt('localhost:8080/api');
+  assert.is(bare.message, 'Driver test source: "localhost:" is not a scheme fetch can use; start SVC_SOURCE_DRV_URL with http:// or https://');
+  assert.equal([ftp.evidence.exception_class, ftp.traces.length], ['UnsupportedScheme', 1]);
+});
+
+test('a failure whose cause has no code: its words are kept (URLs and keys out), and it is retried', async () => {
+  let calls = 0;
+  const { out } = await drive([], {
+    stored: 'drv-secret-93ac1',
+    caps: optional,
+    tuning: { sourceMaxAttempts: 2 },
+    before: (t) => {
+      t.ctx.fetch = async (input) => {
+        calls++;
+        throw new TypeError('fetch failed', { cause: new Error(`other side closed while reading ${String(input)}`) });
+      };
+    },
+  });
+  assert.is(calls, 2);
+  assert.is(out.message, 'Driver test source: request failed (TypeError: other side closed while reading <url>)');
+  assert.is(out.evidence.exception_class, 'TypeError');
+  assert.not.ok(JSON.stringify(out).includes('drv-secret-93ac1'));
+});
+
 test('upstream_failure: a 404 is not retried', async () => {
   const { out, stub } = await drive([{ path: '/items', status: 404, body: 'no' }], { tuning: { sourceMaxAttempts: 4 } });
   assert.is(out.zeroReason, 'upstream_failure');

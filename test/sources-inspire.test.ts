@@ -11,11 +11,13 @@ const EMPTY = 'inspire/literature-search-empty-doi.json';
 
 test('a real literature answer: q with window and author, fields=, and the normalized record', async () => {
   const q = '(entropy current) and de >= 2019-01-01 and de <= 2019-12-31 and a Becattini, F.';
-  const stub = await startStub([{ path: '/literature', query: { q, size: '10', page: '1', sort: 'mostrecent', fields: INSPIRE_FIELDS }, body: fixture(RECORD) }]);
+  const stub = await startStub([{ path: '/literature', query: { q, size: '10', page: '1', fields: INSPIRE_FIELDS }, body: fixture(RECORD) }]);
   const t = sourceContext({ inspire: stub.url });
   try {
     const out = await searchSource(t.ctx, inspire, { query: 'entropy current', keywords: [], maxResults: 10, dateFrom: '2019-01-01', dateTo: '2019-12-31', author: 'Becattini, F.' }, { signal: signal() });
     stub.assertDone();
+    // Words to rank by: no sort, so INSPIRE answers most relevant first (its default with a q), not most recent.
+    assert.is(stub.requests[0]!.query.get('sort'), null);
     assert.is(out.zeroReason, null);
     assert.is(out.evidence.total_reported, 1);
     assert.is(out.pages, 1); // total 1: no second page
@@ -53,6 +55,20 @@ test('an empty answer is answered_empty', async () => {
     assert.is(out.zeroReason, 'answered_empty');
     assert.is(out.evidence.received, 0);
     assert.is(out.evidence.total_reported, 0);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test('a window and an author with no words: nothing to rank, so newest first (sort=mostrecent)', async () => {
+  const q = 'de >= 2019-01-01 and de <= 2019-12-31 and a Becattini, F.';
+  const stub = await startStub([{ path: '/literature', query: { q, sort: 'mostrecent' }, body: fixture(RECORD) }]);
+  const t = sourceContext({ inspire: stub.url });
+  try {
+    const out = await searchSource(t.ctx, inspire, { query: '', keywords: [], maxResults: 10, dateFrom: '2019-01-01', dateTo: '2019-12-31', author: 'Becattini, F.' }, { signal: signal() });
+    stub.assertDone();
+    assert.is(out.records.length, 1);
   } finally {
     await t.close();
     await stub.close();

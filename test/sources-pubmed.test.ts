@@ -31,7 +31,8 @@ const done = (stub: Stub) => stub.assertDone();
 test('esearch then efetch of the PMIDs it found; records from the recorded PubMed XML', async () => {
   const { outcome, stub } = await ask(
     [
-      { path: '/esearch.fcgi', query: { db: 'pubmed', term: '(biopython)', retstart: '0', retmax: '2', retmode: 'xml', tool: 'svc' }, body: esearch(), headers: xml },
+      // sort=relevance: esearch otherwise lists the newest first (the recorded ids descend), and max_results would keep those.
+      { path: '/esearch.fcgi', query: { db: 'pubmed', term: '(biopython)', retstart: '0', retmax: '2', retmode: 'xml', tool: 'svc', sort: 'relevance' }, body: esearch(), headers: xml },
       { path: '/efetch.fcgi', query: { db: 'pubmed', id: ESEARCH_IDS, retmode: 'xml', tool: 'svc' }, body: efetchTwo(), headers: xml },
     ],
     {},
@@ -180,6 +181,18 @@ test('one end of the window is enough: the other is closed far away, as E-utilit
   done(stub);
 });
 
+test('an author alone has no words to rank: no sort, so esearch lists the newest first', async () => {
+  const { stub } = await ask(
+    [
+      { path: '/esearch.fcgi', query: { term: '0000-0002-1825-0097[auid]' }, body: esearch() },
+      { path: '/efetch.fcgi', body: efetchTwo() },
+    ],
+    { query: '', author: 'https://orcid.org/0000-0002-1825-0097' },
+  );
+  done(stub);
+  assert.is(stub.requests[0]!.query.get('sort'), null);
+});
+
 test('an author and keywords join the term', async () => {
   const { stub } = await ask(
     [
@@ -212,6 +225,25 @@ test('an esearch with no hits (PhraseNotFound) is answered_empty, and efetch is 
   assert.is(outcome.zeroReason, 'answered_empty');
   assert.is(outcome.evidence.total_reported, 0);
   assert.is(stub.requests.length, 1);
+  // PubMed's ErrorList says which word it did not know; the search record keeps it.
+  assert.is(outcome.message, 'PubMed found nothing for this query. PubMed said: phrase not found: abcXYZ.');
+});
+
+test('a quoted keyword PubMed does not know as a phrase: answered_empty, and the message carries its QuotedPhraseNotFound warning', async () => {
+  // The recorded empty answer with its ErrorList replaced by the warning PubMed gives for an
+  // unknown quoted phrase (WarningList/QuotedPhraseNotFound, as the esearch DTD names it).
+  const body = fixture('pubmed/esearch-empty-abcXYZ.xml')
+    .toString('utf8')
+    .replace('<ErrorList><PhraseNotFound>abcXYZ</PhraseNotFound></ErrorList><WarningList>', '<WarningList><QuotedPhraseNotFound>"qwerty asdfg"[All Fields]</QuotedPhraseNotFound>');
+  assert.ok(body.includes('<QuotedPhraseNotFound>') && !body.includes('ErrorList'));
+  const { outcome, stub } = await ask([{ path: '/esearch.fcgi', query: { term: '("qwerty asdfg")' }, body }], { query: '', keywords: ['qwerty asdfg'] });
+  done(stub);
+  assert.is(outcome.zeroReason, 'answered_empty');
+  assert.is(outcome.message, 'PubMed found nothing for this query. PubMed said: quoted phrase not found: "qwerty asdfg"[All Fields].');
+  // Only an OutputMessage: that is what PubMed said.
+  const bare = fixture('pubmed/esearch-empty-abcXYZ.xml').toString('utf8').replace('<ErrorList><PhraseNotFound>abcXYZ</PhraseNotFound></ErrorList>', '');
+  const plain = await ask([{ path: '/esearch.fcgi', body: bare }], { query: 'abcXYZ' });
+  assert.is(plain.outcome.message, 'PubMed found nothing for this query. PubMed said: No items found.');
 });
 
 test('a malformed efetch answer is parse_failure; an HTML page instead of esearch XML too', async () => {
@@ -232,6 +264,40 @@ test('an esearch ERROR is upstream_failure with the message', async () => {
   const { outcome } = await ask([{ path: '/esearch.fcgi', body }], {});
   assert.is(outcome.zeroReason, 'upstream_failure');
   assert.match(outcome.message!, /Invalid query/);
+});
+
+// A Bookshelf chapter written for this test after the PubMed DTD (pubmed_250101): BookDocument
+// with its own PMID, Book (publisher, title, date) and ArticleTitle.
+const bookRecord = `<PubmedBookArticle><BookDocument><PMID Version="1">32809474</PMID>
+<ArticleIdList><ArticleId IdType="bookaccession">NBK560639</ArticleId></ArticleIdList>
+<Book><Publisher><PublisherName>StatPearls Publishing</PublisherName><PublisherLocation>Treasure Island (FL)</PublisherLocation></Publisher>
+<BookTitle book="statpearls">StatPearls</BookTitle><PubDate><Year>2024</Year><Month>01</Month></PubDate></Book>
+<ArticleTitle book="statpearls" part="article-28396">Minimal Change Disease</ArticleTitle>
+<AuthorList Type="authors"><Author><LastName>Zamora</LastName><ForeName>Gerald</ForeName><Initials>G</Initials></Author></AuthorList>
+</BookDocument><PubmedBookData><History><PubMedPubDate PubStatus="pubmed"><Year>2020</Year><Month>8</Month><Day>19</Day></PubMedPubDate></History><PublicationStatus>ppublish</PublicationStatus>
+<ArticleIdList><ArticleId IdType="pubmed">32809474</ArticleId></ArticleIdList></PubmedBookData></PubmedBookArticle>`;
+
+test('a book among articles keeps its place in the esearch order (PubMed\'s ranking), not after the articles', async () => {
+  // The recorded esearch answer with its ids replaced by these three, in this order; the recorded
+  // efetch answer (two articles) with the book added after them, as the parser groups them.
+  const search = esearch()
+    .toString('utf8')
+    .replace('<Count>63</Count><RetMax>20</RetMax>', '<Count>3</Count><RetMax>3</RetMax>')
+    .replace(/<IdList>[\s\S]*<\/IdList>/, '<IdList><Id>11748933</Id><Id>32809474</Id><Id>11700088</Id></IdList>');
+  const body = efetchTwo().toString('utf8').replace('</PubmedArticleSet>', `${bookRecord}</PubmedArticleSet>`);
+  const { outcome, stub } = await ask(
+    [
+      { path: '/esearch.fcgi', body: search, headers: xml },
+      { path: '/efetch.fcgi', query: { id: '11748933,32809474,11700088' }, body, headers: xml },
+    ],
+    { maxResults: 3 },
+  );
+  done(stub);
+  assert.equal(outcome.records.map((r) => r.nativeId), ['11748933', '32809474', '11700088']);
+  const book = outcome.records[1]!;
+  assert.is(book.title, 'Minimal Change Disease');
+  assert.is(book.type, 'book-chapter');
+  assert.is(book.venue, 'StatPearls');
 });
 
 test('an ORCID in the plain 16-character form of the PubMed DTD example is kept, hyphenated; the URL form too', async () => {

@@ -8,7 +8,7 @@
 import type { Context } from '../context.js';
 import { parseCrossrefWork } from '../sources/crossref.js';
 import { arxiv, parseResponse as parseArxiv } from '../sources/arxiv.js';
-import { userAgent } from '../sources/driver.js';
+import { urlSettingOf, userAgent } from '../sources/driver.js';
 import { createSourceHttp, UpstreamError, type RedactingSourceHttp } from '../sources/http.js';
 import { openalex, parseResponse as parseOpenAlex } from '../sources/openalex.js';
 import { parsePubmedArticleSet } from '../sources/pubmed-xml.js';
@@ -56,6 +56,7 @@ function clientFor(ctx: Context, adapter: SourceAdapter, signal: AbortSignal): C
     maxAttempts: ctx.tuning.sourceMaxAttempts,
     maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
     secrets: apiKey ? [apiKey] : [],
+    urlSetting: urlSettingOf(ctx, adapter.id),
   });
   return { http, baseUrl: (ctx.config.sourceUrls[adapter.id] ?? adapter.defaultBaseUrl).replace(/\/+$/, ''), apiKey, contactEmail };
 }

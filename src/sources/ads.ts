@@ -104,7 +104,10 @@ export const ads: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const start = Number(cursor ?? 0);
-    const params = new URLSearchParams({ q: adsQuery(req), fl: ADS_FIELDS, rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), start: String(start), sort: 'date desc' });
+    // ADS ranks by its relevance score ("score desc", its documented default); newest first only
+    // when there are no words to rank by. "date desc" with max_results kept the newest matches, not the best.
+    const sort = fieldSyntaxQuery(req.query, req.keywords) ? 'score desc' : 'date desc';
+    const params = new URLSearchParams({ q: adsQuery(req), fl: ADS_FIELDS, rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), start: String(start), sort });
     const answer = await http.get(`${req.baseUrl}/search/query?${params}`, { headers: { authorization: `Bearer ${req.apiKey ?? ''}`, accept: 'application/json' } });
     const page = parseResponse(answer.text);
     const next = start + page.received;

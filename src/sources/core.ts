@@ -16,7 +16,7 @@ const PAGE_SIZE = 100;
 /** Plain offset paging stops at 10,000 hits (deeper needs the scroll API, which costs more tokens). */
 const MAX_OFFSET = 10_000;
 
-/** CORE wraps some publisher names in single quotes: "'Elsevier BV'". */
+/** CORE wraps some names in single quotes, as it does publishers: "'Elsevier BV'". */
 function unquote(text: string | null | undefined): string | undefined {
   const clean = markupToText(text)?.replace(/^'(.*)'$/, '$1').trim();
   return clean || undefined;
@@ -44,7 +44,8 @@ export function parseCoreWork(work: any): NormalizedRecord | undefined {
     abstract: markupToText(work.abstract),
     publicationDate: date?.date,
     datePrecision: date?.precision,
-    venue: unquote((work.journals ?? []).map((j: any) => j?.title).find(Boolean)) ?? unquote(work.publisher),
+    // Only a journal title is a venue: the publisher ("Elsevier BV") is not, and BibTeX would print it as the journal.
+    venue: unquote((work.journals ?? []).map((j: any) => j?.title).find(Boolean)),
     doi: normalizeDoi(work.doi ?? identifier(work, 'DOI')),
     ids: { core: id, arxiv: arxiv?.id, arxiv_version: arxiv?.version, pmid: normalizePmid(work.pubmedId) },
     landingUrl: links.find((l) => l?.type === 'display')?.url ?? `https://core.ac.uk/works/${id}`,

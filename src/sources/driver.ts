@@ -79,6 +79,11 @@ function baseUrlOf(ctx: Context, id: string, fallback: string): string {
   return (ctx.config.sourceUrls[id] ?? fallback).replace(/\/+$/, '');
 }
 
+/** SVC_SOURCE_<ID>_URL when it overrides the source's base URL, so a message can name what to fix. */
+export function urlSettingOf(ctx: Context, id: string): string | undefined {
+  return ctx.config.sourceUrls[id] ? `SVC_SOURCE_${id.toUpperCase()}_URL` : undefined;
+}
+
 /**
  * HTTP for one source within its politeness: the source's rate limit (the
  * faster one with a key, where the source grants it), shared by every run in
@@ -97,6 +102,7 @@ function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefin
     maxAttempts: ctx.tuning.sourceMaxAttempts,
     maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
     secrets: apiKey ? [apiKey] : [],
+    urlSetting: urlSettingOf(ctx, entry.id),
   });
 }
 
@@ -202,6 +208,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     signal: options.signal,
   };
 
+  let notice: string | undefined;
   try {
     const onPage = options.onPage;
     const guarded: DriveOptions['onPage'] = onPage
@@ -213,7 +220,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
           }
         }
       : undefined;
-    await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, guarded);
+    notice = await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, guarded);
   } catch (err) {
     if (err instanceof PageHandlerError) throw err.original; // storing failed here, not at the source
     if (options.signal.aborted) {
@@ -239,7 +246,9 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   if (evidence.received > 0 && evidence.unusable > 0 && evidence.unusable >= evidence.received) {
     return finish('records_unusable', `${entry.name} answered ${evidence.received} entries, none usable (no title).`);
   }
-  return finish('answered_empty', evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`);
+  // The source's own words about the query (PubMed: "quoted phrase not found") say why, where a count cannot.
+  const said = notice ? ` ${entry.name} said: ${notice.replace(/\.$/, '')}.` : '';
+  return finish('answered_empty', (evidence.received > 0 ? `${entry.name} answered, but nothing matched the keywords or the date window.` : `${entry.name} found nothing for this query.`) + said);
 }
 
 function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): { reason: ZeroReason; status: number | null; exceptionClass: string; message: string; retryAfterMs?: number; network?: NetworkKind } {

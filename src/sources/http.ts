@@ -10,7 +10,7 @@ import { ofetch } from 'ofetch';
 import { ParseError, type RateLimit } from './types.js';
 import type { Throttle } from './throttle.js';
 import { sleep } from '../util/sleep.js';
-import { networkCause, type NetworkKind } from './net-cause.js';
+import { networkCause, requestProblem, type NetworkKind } from './net-cause.js';
 import { readBodyBounded } from '../util/bounded-body.js';
 
 export interface HttpTrace {
@@ -75,6 +75,8 @@ export interface SourceHttpDeps {
   maxRetryAfterMs: number;
   /** Values to blank out of traced URLs (the API key). */
   secrets: string[];
+  /** The environment variable the base URL came from (SVC_SOURCE_PUBMED_URL), when one overrides the default: named when fetch refuses the URL. */
+  urlSetting?: string;
   random?: () => number;
 }
 
@@ -184,9 +186,10 @@ export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError';
       const cause = networkCause(timedOut ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err, url, deps.timeoutMs);
       if (!cause) {
-        const name = e.cause?.name ?? e.name ?? 'Error';
-        trace.error = name;
-        return { error: new UpstreamError(`request failed (${name})`, null, name), retry: true };
+        // Refused before sending (a bad URL, scheme or port: retrying cannot help), or a cause with no code.
+        const problem = requestProblem(err, url, deps.urlSetting);
+        trace.error = problem.code;
+        return { error: new UpstreamError(redact(problem.text), null, problem.code), retry: problem.retry };
       }
       // The code names the cause (ENOTFOUND, ECONNREFUSED, a TLS code, TimeoutError); a missing
       // host or a refused connection will not change in a second, so it is not retried.

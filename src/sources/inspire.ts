@@ -132,13 +132,12 @@ export const inspire: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const page = cursor ? Number(cursor) : 1;
     const size = Math.min(PAGE_SIZE, Math.max(1, req.maxResults));
-    const params = new URLSearchParams({
-      q: inspireQuery(combinedQuery(req.query, req.keywords), req.dateFrom, req.dateTo, req.author),
-      size: String(size),
-      page: String(page),
-      sort: 'mostrecent',
-      fields: INSPIRE_FIELDS,
-    });
+    const text = combinedQuery(req.query, req.keywords);
+    const params = new URLSearchParams({ q: inspireQuery(text, req.dateFrom, req.dateTo, req.author), size: String(size), page: String(page) });
+    // With a q INSPIRE sorts most relevant first unless told otherwise (its only literature sorts are
+    // mostrecent and mostcited); a q of only a window or an author has nothing to rank: newest first.
+    if (!text) params.set('sort', 'mostrecent');
+    params.set('fields', INSPIRE_FIELDS);
     const { hasNext, ...result } = parseResponse((await http.get(`${req.baseUrl}/literature?${params}`)).text);
     const more = hasNext || (result.total !== undefined && page * size < result.total);
     return { ...result, next: result.received > 0 && more && (page + 1) * size <= RESULT_CEILING ? String(page + 1) : undefined };

@@ -39,8 +39,11 @@ function foldPage(outcome: SourceOutcome, page: PageResult, seen: Set<string>, t
   return added;
 }
 
-/** Page through `entry` for `request`, folding every page into `outcome`. Throws what the source throws. */
-export async function pageThrough(entry: SourceAdapter, request: SearchRequest, http: SourceHttp, outcome: SourceOutcome, asked: LocalWindow | null, onPage: DriveOptions['onPage']): Promise<void> {
+/**
+ * Page through `entry` for `request`, folding every page into `outcome`. Answers what the source
+ * said about the query (the first page's notice), if anything. Throws what the source throws.
+ */
+export async function pageThrough(entry: SourceAdapter, request: SearchRequest, http: SourceHttp, outcome: SourceOutcome, asked: LocalWindow | null, onPage: DriveOptions['onPage']): Promise<string | undefined> {
   const caps = entry.capabilities;
   const maxResults = request.maxResults;
   const trim = caps.dateWindow === 'year' ? asked : null;
@@ -49,6 +52,7 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
   // answers (some answer fewer than asked), plus a few; sources filtered locally declare their own.
   let pageLimit = caps.scanLimitPages ?? Math.ceil(maxResults / caps.pageSize) + 5;
   let cursor: string | undefined;
+  let notice: string | undefined;
   while (outcome.records.length < maxResults) {
     if (outcome.pages >= pageLimit) {
       outcome.evidence.scan_limit_reached = true;
@@ -56,6 +60,7 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
     }
     const page = await entry.fetchPage(request, cursor, http);
     outcome.pages++;
+    notice ??= page.notice;
     const added = foldPage(outcome, page, seen, trim, maxResults);
     onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added });
     if (!page.next || page.received === 0) break;
@@ -69,4 +74,5 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
     if (added.length === 0 && (page.filteredOut ?? 0) === 0 && page.records.length > 0 && page.records.every((r) => seen.has(r.nativeId))) break;
     cursor = page.next;
   }
+  return notice;
 }

@@ -29,21 +29,50 @@ export function pubmedTerm(req: Pick<SearchRequest, 'query' | 'keywords' | 'auth
   return parts.length ? parts.join(' AND ') : 'all[sb]';
 }
 
-/** One esearch answer (pure): the PMIDs of this page and the total. */
-export function parseSearch(body: string): { ids: string[]; count: number; error?: string } {
-  const result = parseXml(body, ['Id'])?.eSearchResult;
+/** What esearch's ErrorList and WarningList name, in PubMed's terms. */
+const SEARCH_NOTES: [list: 'ErrorList' | 'WarningList', tag: string, words: string][] = [
+  ['WarningList', 'QuotedPhraseNotFound', 'quoted phrase not found'],
+  ['ErrorList', 'PhraseNotFound', 'phrase not found'],
+  ['ErrorList', 'FieldNotFound', 'field not found'],
+  ['WarningList', 'PhraseIgnored', 'phrase ignored'],
+];
+
+/**
+ * PubMed's own words about the term: a quoted phrase or a phrase it does not know, a field
+ * it does not have, a word it ignored; its OutputMessage only when it named nothing more
+ * precise ("No items found." says less than "quoted phrase not found"). Short, one line.
+ */
+function searchNotice(result: any): string | undefined {
+  const named = (list: any, tag: string) => asArray(list?.[tag]).map((v) => textOf(v)?.replace(/\s+/g, ' ').trim()).filter(Boolean) as string[];
+  const parts = SEARCH_NOTES.flatMap(([list, tag, words]) => named(result[list], tag).map((v) => `${words}: ${v}`));
+  if (parts.length === 0) parts.push(...named(result.WarningList, 'OutputMessage'));
+  const text = [...new Set(parts)].join('; ');
+  return !text ? undefined : text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/** One esearch answer (pure): the PMIDs of this page, the total, and PubMed's notes on the term. */
+export function parseSearch(body: string): { ids: string[]; count: number; error?: string; notice?: string } {
+  const result = parseXml(body, ['Id', 'PhraseNotFound', 'QuotedPhraseNotFound', 'FieldNotFound', 'PhraseIgnored', 'OutputMessage'])?.eSearchResult;
   if (!result || typeof result !== 'object') throw new ParseError('PubMed esearch answered without an eSearchResult.');
   const error = textOf(result.ERROR);
   const count = Number(textOf(result.Count));
   if (error !== undefined && !Number.isFinite(count)) return { ids: [], count: 0, error };
   if (!Number.isFinite(count)) throw new ParseError('PubMed esearch answered without a Count.');
-  // PhraseNotFound in ErrorList with Count 0 is an ordinary empty answer, not a failure.
-  return { ids: asArray(result.IdList?.Id).map((id) => textOf(id)!.trim()), count };
+  // PhraseNotFound in ErrorList with Count 0 is an ordinary empty answer, not a failure; what
+  // PubMed said about the term goes with it, so the search record says why nothing matched.
+  return { ids: asArray(result.IdList?.Id).map((id) => textOf(id)!.trim()), count, notice: searchNotice(result) };
 }
 
 /** Parse one efetch answer (pure: used by fetchPage, tests and the parse benchmark). */
 export function parseResponse(body: string): ParsedPage {
   return parsePubmedArticleSet(body);
+}
+
+/** Records in the order esearch listed their PMIDs; any PMID it did not list goes last, as it came. */
+export function inSearchOrder<T extends { nativeId: string }>(records: T[], ids: string[]): T[] {
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  const at = (r: T) => rank.get(r.nativeId) ?? ids.length;
+  return [...records].sort((a, b) => at(a) - at(b)); // sort is stable: unlisted ones keep their order
 }
 
 /** Parameters NCBI wants on every call: the tool, a contact address, the key. */
@@ -78,6 +107,9 @@ export const pubmed: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
     const search = new URLSearchParams({ db: 'pubmed', term: pubmedTerm(req), retstart: String(start), retmax: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), retmode: 'xml' });
+    // esearch lists the most recent first unless asked for relevance (Best Match, the web default);
+    // with words to rank by, max_results should keep the best matches. An author or a window alone: newest first.
+    if (combinedQuery(req.query, req.keywords)) search.set('sort', 'relevance');
     if (req.dateFrom || req.dateTo) {
       // mindate and maxdate only work as a pair; an open end is closed far away.
       search.set('datetype', 'pdat');
@@ -86,12 +118,14 @@ export const pubmed: SourceAdapter = {
     }
     const found = parseSearch((await http.get(`${req.baseUrl}/esearch.fcgi?${identify(search, req)}`)).text);
     if (found.error !== undefined) throw new UpstreamError(`PubMed refused the search: ${found.error}`, 200, 'ESearchError');
-    if (found.ids.length === 0) return { records: [], received: 0, total: found.count };
+    if (found.ids.length === 0) return { records: [], received: 0, total: found.count, notice: found.notice };
 
     const fetch = identify(new URLSearchParams({ db: 'pubmed', id: found.ids.join(','), retmode: 'xml' }), req);
     const page = parseResponse((await http.get(`${req.baseUrl}/efetch.fcgi?${fetch}`)).text);
+    // The parser reads articles and books as two lists; esearch's id order is PubMed's ranking.
+    page.records = inSearchOrder(page.records, found.ids);
     const nextStart = start + found.ids.length;
     const more = nextStart < Math.min(found.count, ESEARCH_CEILING);
-    return { ...page, total: found.count, next: more ? String(nextStart) : undefined };
+    return { ...page, total: found.count, notice: found.notice, next: more ? String(nextStart) : undefined };
   },
 };

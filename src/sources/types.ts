@@ -3,6 +3,10 @@
  * normalized record they all produce. The driver (driver.ts) does the rest:
  * credentials, the date window, paging to max_results, politeness, and turning
  * an empty answer into exactly one zero reason.
+ *
+ * Order: with query text an adapter asks for the source's relevance ranking, with
+ * none (a window or an author alone) for the newest first, so that max_results
+ * keeps the best matches, as search answers say (most sources are relevance-ranked).
  */
 import type { SourceHttp } from './http.js';
 
@@ -170,6 +174,8 @@ export interface PageResult {
   rightsFiltered?: number;
   /** The cursor of the next page; absent at the end. */
   next?: string;
+  /** What the source said about the query itself (PubMed: a phrase it does not know), for the search record. */
+  notice?: string;
 }
 
 export interface SourceAdapter {
