@@ -120,7 +120,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
     level: outcome.records.length === 0 && !answered ? 'warn' : 'info',
     data: { records: outcome.records.length, new: newCount, zero_reason: outcome.zeroReason, pages: outcome.pages, ms: outcome.ms, cancelled: outcome.cancelled },
   });
-  return { source: sourceId, cancelled: outcome.cancelled, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${new URL(outcome.request.base_url).hostname}` : undefined };
+  return { source: sourceId, cancelled: outcome.cancelled, answered, records: outcome.records.length, zeroReason: outcome.zeroReason, message: outcome.message, network: outcome.evidence.network, networkText: outcome.evidence.network ? `${outcome.evidence.exception_class} ${hostOf(outcome.request.base_url)}` : undefined };
 }
 
 export async function runExecution(ctx: Context, executionId: number, spec: RunSpec, options: RunOptions): Promise<ExecutionStatus> {
@@ -164,4 +164,13 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   });
   await runAfterRunSteps(ctx, { id: executionId, status });
   return status;
+}
+
+/** The host a source was asked at, for the offline message; a base URL that does not parse is named as it is. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).hostname;
+  } catch {
+    return baseUrl;
+  }
 }
