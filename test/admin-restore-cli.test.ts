@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cancelRestore } from '../src/admin/restore.js';
-import { installationWithBundle, type Installation } from './_admin.js';
+import { installationWithBundle, restart, type Installation } from './_admin.js';
 import { runCli } from './_setup.js';
 
 let inst: Installation;
@@ -59,6 +59,26 @@ test('the note about API keys: none when every key the bundle\'s settings use is
   cancelRestore(t.ctx);
   t.ctx.credentials.set('smtp_password', 'smtp-test-password');
   fs.rmSync(withKeys);
+});
+
+test('after a restore, backup verify still knows the bundle as written by this installation, and backup last still names it', async () => {
+  const { t } = inst;
+  const staged = await svc(['restore', bundle, '--vault-parent', inst.parent, '--yes']);
+  assert.is(staged.code, 0, staged.stderr);
+  const next = await restart(t);
+  try {
+    const verify = await svc(['--json', 'backup', 'verify', bundle]);
+    assert.is(verify.code, 0, verify.stderr);
+    assert.is(JSON.parse(verify.stdout).known_to_this_installation, true);
+    const last = (await next.request('GET', '/api/backup/last')).json();
+    assert.is(last.last_restore.bundle_path, bundle);
+    const backups = next.ctx.db.prepare('SELECT path FROM admin_backups ORDER BY id').pluck().all() as string[];
+    assert.equal(backups.filter((p) => p === bundle).length, 1, 'recorded once');
+    const status = await svc(['restore', 'status']);
+    assert.match(status.stdout, /The restore did not:/);
+  } finally {
+    await next.server.close();
+  }
 });
 
 test.run();

@@ -18,7 +18,7 @@ import { readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned
 import { readBundle } from './bundle.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
-import { acknowledgeRestores, insertRestore, lastRestore } from './repo.js';
+import { acknowledgeRestores, carryHistory, insertRestore, lastRestore } from './repo.js';
 import { reportsDir } from '../executions/report.js';
 import { resecretWebhookTargets } from '../delivery/targets.js';
 import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
@@ -313,7 +313,11 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     fs.renameSync(from, to);
   }
   if (plan.vault_target) db.prepare('UPDATE library_vaults SET root_path = ? WHERE id = 1').run(plan.vault_target);
-  // 5. The bundle carried no webhook secrets: each webhook destination gets a new one.
+  // 5. The record of backups and restores is this installation's (no erase touches it either): the
+  // bundle's database was snapshotted before its own backup was recorded, so without the set-aside
+  // database's records svc would forget this bundle and every later one it wrote.
+  carryHistoryFrom(ctx, path.join(undo, 'svc.db'));
+  // 6. The bundle carried no webhook secrets: each webhook destination gets a new one.
   const resecreted = resecretWebhookTargets(ctx);
   if (resecreted.length) ctx.log.warn(`gave ${resecreted.length} webhook destination(s) a new signing secret; give it to each receiver again (\`svc routine target secret\`)`);
   const recorded = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?').get(plan.staged_at_utc, plan.bundle_path);
@@ -331,6 +335,20 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
   fs.rmSync(stage, { recursive: true, force: true });
   ctx.log.warn(`restored the backup of ${plan.bundle_created_at_utc} from ${path.basename(plan.bundle_path)}; the previous database is kept as an undo copy`);
   return plan;
+}
+
+function carryHistoryFrom(ctx: Context, undoDb: string): void {
+  if (!exists(undoDb)) return; // nothing was set aside: a first restore into an empty installation
+  let before: Sqlite.Database | null = null;
+  try {
+    before = new Sqlite(undoDb, { readonly: true, fileMustExist: true });
+    carryHistory(ctx.db, before);
+  } catch (err) {
+    // The restore itself has happened; only the record is incomplete (an undo copy from before migration 11, say).
+    ctx.log.warn(`kept the restored database's record of backups only; the set-aside one could not be read (${(err as Error).message})`);
+  } finally {
+    before?.close();
+  }
 }
 
 export function acknowledgeRestore(ctx: Context): { acknowledged: number } {
