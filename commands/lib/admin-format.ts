@@ -13,7 +13,7 @@ export function backupText(b: BackupAnswer): string {
     `  ${count(b.file_count, 'file')} (database ${b.counts.database}, vault ${b.counts.vault}, reports ${b.counts.report}), ${bytes(b.byte_size)}`,
     `  manifest sha256 ${b.manifest_sha256}`,
     ...(b.reports_left_out
-      ? [`  ${b.reports_left_out} report files were left out: they are in a folder that is neither <data dir>/reports nor storage.reports_dir (move them into one to back them up)`]
+      ? [`  ${count(b.reports_left_out, 'report file')} ${b.reports_left_out === 1 ? 'was' : 'were'} left out: in a folder that is neither <data dir>/reports nor storage.reports_dir (move ${b.reports_left_out === 1 ? 'it' : 'them'} into one to back ${b.reports_left_out === 1 ? 'it' : 'them'} up)`]
       : []),
   ].join('\n');
 }
