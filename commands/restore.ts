@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { RESTORE_CONFIRM, UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../src/admin/restore.js';
-import { verifyText } from './lib/admin-format.js';
+import { UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, prepareRestore, restoreStatus, type StageAnswer } from '../src/admin/restore.js';
+import { stagedText, verifyText } from './lib/admin-format.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
@@ -19,15 +19,28 @@ export function register(program: Command, io: Io): void {
     .action((file: string | undefined, opts: { vaultParent?: string; acceptFkViolations?: boolean; yes?: boolean }) =>
       withContext(io, async (ctx) => {
         if (!file) throw usageError('Name the bundle: svc restore FILE --vault-parent DIR (or: svc restore status|cancel).', 'missing_argument');
-        const question = `Stage a restore of ${path.basename(file)}? At the next start it replaces the database (the current one is kept as an undo copy).`;
-        if (!(await confirmDestructive(io, question, opts.yes))) return notConfirmed(io, { staged: false }, 'Nothing staged.');
-        const staged = await stageRestore(ctx, {
+        // Every check a restore makes (bundle, flags, hashes, database) runs before the question, so a
+        // "yes" is never followed by a refusal; the answer to it only decides whether the plan is written.
+        const prepared = await prepareRestore(ctx, {
           path: path.resolve(file),
-          confirm: RESTORE_CONFIRM,
           vault_parent: opts.vaultParent ? path.resolve(opts.vaultParent) : '',
           accept_fk_violations: Boolean(opts.acceptFkViolations),
         });
-        emit(io, staged, () => `${verifyText(staged.verify)}\nStaged. The restore happens ${staged.applies} (restart \`svc serve\` or \`svc daemon\`).`);
+        let staged: StageAnswer;
+        const asks = !opts.yes && io.stdinIsTTY && io.stdoutIsTTY;
+        try {
+          if (asks) io.err(verifyText(prepared.verify));
+          const question = `Stage the restore of ${path.basename(file)}? At the next start of \`svc serve\` or the daemon it replaces the database (the current one is kept as an undo copy).`;
+          if (!(await confirmDestructive(io, question, opts.yes))) {
+            prepared.discard();
+            return notConfirmed(io, { staged: false }, 'Nothing staged.');
+          }
+          staged = prepared.commit();
+        } catch (err) {
+          prepared.discard();
+          throw err;
+        }
+        emit(io, staged, () => stagedText(staged, !asks));
       }),
     );
   restore.command('status').description('the staged restore, the last restore and the undo copies').action(() =>

@@ -4,11 +4,22 @@ import { withContext } from './lib/context.js';
 import { intFlag } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 
-type Status = ReturnType<typeof serviceStatus> & { commands_run?: string[] };
-const statusText = (s: Status) =>
+type Status = ReturnType<typeof serviceStatus> & { commands_run?: string[]; registered?: boolean };
+
+/** What to run next, after `status` or `install` (an uninstall the person just ran needs none). */
+function nextStep(s: Status, after: 'status' | 'install'): string[] {
+  if (!s.supported) return [];
+  if (!s.installed) return ['  Install it with `svc service install --register` (writes the unit and starts the daemon now and at every login).'];
+  if (after === 'install' && !s.registered) return ['  Written, not started: `svc service install --register` also enables and starts it.'];
+  if (after === 'status') return ['  `svc daemon status` says whether the daemon runs; `svc service uninstall --deregister` removes the unit.'];
+  return [];
+}
+
+const statusText = (s: Status, after?: 'status' | 'install') =>
   [
     s.supported ? `${s.kind} unit ${s.installed ? 'installed' : 'not installed'}: ${s.path}` : `No service unit on ${s.platform}.${'note' in s ? ` ${s.note}` : ''}`,
     ...(s.commands_run ?? []).map((c) => `  ran: ${c}`),
+    ...(after ? nextStep(s, after) : []),
   ].join('\n');
 
 export function register(program: Command, io: Io): void {
@@ -16,7 +27,7 @@ export function register(program: Command, io: Io): void {
   service.command('status').description('whether the unit file is installed, and its path').action(() =>
     withContext(io, (ctx) => {
       const s = serviceStatus(ctx);
-      emit(io, s, () => statusText(s));
+      emit(io, s, () => statusText(s, 'status'));
     }),
   );
   service
@@ -27,7 +38,7 @@ export function register(program: Command, io: Io): void {
     .action((opts: { port?: string; register?: boolean }) =>
       withContext(io, async (ctx) => {
         const s = await installService(ctx, { port: intFlag(opts.port, '--port', { min: 0, max: 65535 }) ?? null, register: Boolean(opts.register) });
-        emit(io, s, () => statusText(s));
+        emit(io, s, () => statusText(s, 'install'));
       }),
     );
   service
@@ -37,7 +48,7 @@ export function register(program: Command, io: Io): void {
     .action((opts: { deregister?: boolean }) =>
       withContext(io, async (ctx) => {
         const s = await uninstallService(ctx, { deregister: Boolean(opts.deregister) });
-        emit(io, s, () => statusText(s));
+        emit(io, s, () => (s.removed ? [`${s.kind} unit removed: ${s.path}`, ...s.commands_run.map((c) => `  ran: ${c}`)].join('\n') : statusText(s)));
       }),
     );
 }

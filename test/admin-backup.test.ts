@@ -33,7 +33,7 @@ test('backup keeps the reports written before storage.reports_dir changed, and s
   const human = await runCli(['backup', '-o', path.join(t.dirs.root, 'foreign.tar')], { env: t.dirs.env });
   assert.is(human.code, 0, human.stderr);
   assert.match(human.stdout, /4 files \(database 1, vault 3, reports 0\)/);
-  assert.match(human.stdout, /1 report files were left out: .*storage\.reports_dir/);
+  assert.match(human.stdout, /1 report file was left out: .*storage\.reports_dir \(move it into one/);
   t.ctx.db.prepare('UPDATE executions SET report_path = ? WHERE id = ?').run(report, inst.executionId);
   assert.is((await runCli(['settings', 'set', 'storage', 'reports_dir', ''], { env: t.dirs.env })).code, 0);
   for (const f of [out, path.join(t.dirs.root, 'foreign.tar')]) fs.rmSync(f);

@@ -38,8 +38,10 @@ test('link refuses bad URLs and wrong passwords without echoing the password; a 
   assert.is((await link({ url: 'ftp://x/', username: 'alice', password: PASSWORD })).json().detail.reason, 'cloud_url_invalid');
   assert.is((await link({ url: `http://alice:${PASSWORD}@127.0.0.1:1/`, username: 'alice', password: PASSWORD })).json().detail.reason, 'cloud_url_invalid');
   const wrong = await link({ url: davUrl, username: 'alice', password: 'not-it' });
-  assert.is(wrong.status, 400);
+  // The cloud server's refusal, like its other failures (502; exit 1), not a malformed request.
+  assert.is(wrong.status, 502);
   assert.is(wrong.json().detail.reason, 'cloud_credentials_refused');
+  assert.not.ok(wrong.text.includes('not-it'));
   const down = await link({ url: 'http://127.0.0.1:1/', username: 'alice', password: PASSWORD });
   assert.is(down.status, 502);
   assert.not.ok(down.text.includes(PASSWORD));
@@ -103,6 +105,18 @@ test('CLI: cloud status, backup and unlink (password never on argv)', async () =
   const up = await runCli(['--json', 'cloud', 'backup'], { env });
   assert.is(up.code, 0, up.stderr);
   assert.match(JSON.parse(up.stdout).remote_path, /^svc\/svc-backup-/);
+  // A wrong password: exit 1 (the cloud server failed, svc-admin(1)), not 2 (usage), with what to do.
+  const wrongLink = await runCli(['--json', 'cloud', 'link', davUrl, '--user', 'alice'], { env, stdin: 'not-it\n' });
+  assert.equal([wrongLink.code, JSON.parse(wrongLink.stdout).error], [1, 'cloud_credentials_refused'], wrongLink.stdout);
+  assert.match(JSON.parse(wrongLink.stdout).message, /refused the user name or password \(401\); link again/);
+  // A stored password the server no longer takes is found before a whole bundle is written (the backups folder is untouched).
+  inst.t.ctx.credentials.set('cloud_password', 'changed-on-the-server');
+  const backups = path.join(inst.t.dirs.dataDir, 'backups');
+  const before = fs.statSync(backups).mtimeMs;
+  const refused = await runCli(['--json', 'cloud', 'backup'], { env });
+  assert.equal([refused.code, JSON.parse(refused.stdout).error], [1, 'cloud_credentials_refused'], refused.stdout);
+  assert.is(fs.statSync(backups).mtimeMs, before, 'no bundle was written');
+  inst.t.ctx.credentials.set('cloud_password', PASSWORD);
 });
 
 test.run();

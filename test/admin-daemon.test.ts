@@ -77,6 +77,23 @@ test('service unit on macOS is a launchd agent; Windows is described and refused
   }
 });
 
+test('CLI: service status says what to run next (install when there is no unit; daemon status and uninstall when there is)', async () => {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return;
+  const dirs = tempDirs();
+  try {
+    const svc = (args: string[]) => runCli(args, { env: dirs.env });
+    const none = await svc(['service', 'status']);
+    assert.is(none.code, 0, none.stderr);
+    assert.match(none.stdout, /not installed: .*\n {2}Install it with `svc service install --register`/);
+    const written = await svc(['service', 'install']);
+    assert.match(written.stdout, /Written, not started: `svc service install --register` also enables and starts it/);
+    assert.match((await svc(['service', 'status'])).stdout, /installed: .*\n {2}`svc daemon status` says whether the daemon runs; `svc service uninstall --deregister` removes the unit/);
+    assert.match((await svc(['service', 'uninstall'])).stdout, /unit removed: /);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 test('daemon status: lock ground truth, probe of the lock port, is_self; a stale lock is reported', async () => {
   const t = await startTestServer();
   try {

@@ -233,7 +233,7 @@ test('a restore staged by a server killed with -9 applies cleanly at the next st
     assert.is(last.last_restore.bundle_path, bundle);
     const status = await runCli(['restore', 'status'], { env: t.dirs.env });
     assert.match(status.stdout, /Last restore/);
-    assert.match(status.stdout, /Not restored:[\s\S]*dismiss this note with `svc restore acknowledge`/);
+    assert.match(status.stdout, /The restore did not:[\s\S]*dismiss this note with `svc restore acknowledge`/);
     assert.match(status.stdout, /remove with `svc restore delete-undo`/);
     // `restore` has a --yes of its own: the subcommand's --yes must still reach delete-undo.
     const deleted = await runCli(['restore', 'delete-undo', '--yes'], { env: t.dirs.env });

@@ -129,8 +129,11 @@ function onTerminal(args: string[], keys: string): Promise<{ transcript: string;
 }
 
 test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, deliveries, routine target)', async () => {
+  // restore asks only once the bundle has passed every check: a real one (a missing one is refused before any question).
+  const bundle = path.join(dirs.root, 'any.tar');
+  assert.is((await svc(['backup', '-o', bundle])).code, 0);
   const cases: [string[], string, RegExp, number][] = [
-    [['--json', 'restore', path.join(dirs.root, 'any.tar')], 'n', /\{\s*"staged": false\s*\}/, 0],
+    [['--json', 'restore', bundle], 'n', /A restore would:[\s\S]*\{\s*"staged": false\s*\}/, 0],
     [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
     [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
     [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
@@ -145,6 +148,7 @@ test('a declined confirmation on a terminal still prints one JSON document under
     assert.match(r.transcript, doc, `${args.join(' ')}: ${r.transcript}`);
     assert.is(r.code, code, args.join(' '));
   }
+  assert.not.ok(fs.existsSync(path.join(dirs.dataDir, 'restore-staged')), 'a declined restore leaves nothing extracted');
 });
 
 test('a command\'s own --version is its own: evidence add --version is validated, not svc\'s version', async () => {

@@ -1,7 +1,7 @@
 /** Human views for `svc backup`, `svc restore` and `svc erase`. */
 import type { BackupAnswer, VerifyAnswer } from '../../src/admin/backup.js';
 import type { EraseResult } from '../../src/admin/erase.js';
-import type { restoreStatus } from '../../src/admin/restore.js';
+import type { restoreStatus, StageAnswer } from '../../src/admin/restore.js';
 import { drawsOnTerminal, type Io } from './io.js';
 import { count } from './words.js';
 
@@ -13,7 +13,7 @@ export function backupText(b: BackupAnswer): string {
     `  ${count(b.file_count, 'file')} (database ${b.counts.database}, vault ${b.counts.vault}, reports ${b.counts.report}), ${bytes(b.byte_size)}`,
     `  manifest sha256 ${b.manifest_sha256}`,
     ...(b.reports_left_out
-      ? [`  ${b.reports_left_out} report files were left out: they are in a folder that is neither <data dir>/reports nor storage.reports_dir (move them into one to back them up)`]
+      ? [`  ${count(b.reports_left_out, 'report file')} ${b.reports_left_out === 1 ? 'was' : 'were'} left out: in a folder that is neither <data dir>/reports nor storage.reports_dir (move ${b.reports_left_out === 1 ? 'it' : 'them'} into one to back ${b.reports_left_out === 1 ? 'it' : 'them'} up)`]
       : []),
   ].join('\n');
 }
@@ -29,12 +29,24 @@ export function verifyText(v: VerifyAnswer): string {
   ].join('\n');
 }
 
+/** `svc restore`: the verification (unless it was shown above the question), then what happens next. */
+export function stagedText(s: StageAnswer, withVerify: boolean): string {
+  return [
+    ...(withVerify ? [verifyText(s.verify)] : []),
+    `Staged the restore of ${s.plan.bundle_path} (written ${s.plan.bundle_created_at_utc}).`,
+    ...(s.plan.vault_target ? [`  The Library vault goes to ${s.plan.vault_target}.`] : []),
+    ...(s.plan.fk_violations ? [`  Its database has ${count(s.plan.fk_violations, 'foreign-key violation')} (accepted with --accept-fk-violations).`] : []),
+    '  Nothing has moved yet: it happens at the next start of `svc serve` or the daemon (restart a running one).',
+    '  Until then `svc restore cancel` forgets it; afterwards `svc restore status` shows what was not restored.',
+  ].join('\n');
+}
+
 export function restoreStatusText(s: ReturnType<typeof restoreStatus>): string {
   const lines: string[] = [];
   lines.push(s.staged ? `Staged: ${s.staged.bundle_path} (written ${s.staged.bundle_created_at_utc}); applies at the next start of \`svc serve\` or the daemon` : 'No restore staged.');
   if (s.last_restore) {
     lines.push(`Last restore: ${s.last_restore.applied_at_utc} from ${s.last_restore.bundle_path}`);
-    if (s.last_restore.show_card) lines.push('  Not restored:', ...s.last_restore.not_restored.map((n) => `    - ${n}`), '  (dismiss this note with `svc restore acknowledge`)');
+    if (s.last_restore.show_card) lines.push('  The restore did not:', ...s.last_restore.not_restored.map((n) => `    - ${n}`), '  (dismiss this note with `svc restore acknowledge`)');
   }
   lines.push(s.undo_copy.exists ? `Undo copies: ${s.undo_copy.count} (${bytes(s.undo_copy.byte_size)}); remove with \`svc restore delete-undo\`` : 'No undo copies.');
   return lines.join('\n');

@@ -16,6 +16,7 @@ import { readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './b
 import { writeBundle } from './bundle-writer.js';
 import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
 import { startSnapshot } from './snapshot.js';
+import type { BundleSecretsFacts } from './restore-facts.js';
 import { isPidAlive } from '../util/pid.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
@@ -190,7 +191,25 @@ export function resolveBundlePath(ctx: Context, given: string): string {
   return last.path;
 }
 
-export function describeBundle(ctx: Context, file: string, manifest: Manifest, size: number, manifestSha256: string): VerifyAnswer {
+/**
+ * The line about secrets. A bundle holds none and a restore never touches the stored credentials
+ * (they are in the state directory), so it only needs saying when some are missing: with
+ * `credentialsUsed` (known once the bundle's database is read, at staging) exactly those its
+ * settings use that are not stored here; without (verify), whether any are stored here at all.
+ */
+function secretsLine(ctx: Context, credentialsUsed: string[] | undefined): string | null {
+  const stored = new Set(ctx.credentials.statuses().filter((c) => c.status === 'present').map((c) => c.name));
+  if (credentialsUsed) {
+    const missing = credentialsUsed.filter((n) => !stored.has(n));
+    if (!missing.length) return null;
+    return `restore API keys or passwords (a bundle holds none): its settings use ${missing.join(', ')}, not stored here; store ${missing.length === 1 ? 'it' : 'them'} with \`svc credentials set NAME\``;
+  }
+  if (stored.size) return `restore API keys or passwords: a bundle holds none; the ${stored.size} stored here stay as they are`;
+  return 'restore API keys or passwords: a bundle holds none, and none are stored here; store those you use with `svc credentials set NAME`';
+}
+
+/** `facts` come from the bundle's database once it is read (staging); verify, which reads no database, goes without. */
+export function describeBundle(ctx: Context, file: string, manifest: Manifest, size: number, manifestSha256: string, facts?: BundleSecretsFacts): VerifyAnswer {
   const counts = { database: 0, vault: 0, report: 0 };
   for (const f of manifest.files) counts[f.kind]++;
   const known = ctx.db.prepare('SELECT 1 FROM admin_backups WHERE manifest_sha256 = ? AND byte_size = ?').get(manifestSha256, size) !== undefined;
@@ -199,15 +218,18 @@ export function describeBundle(ctx: Context, file: string, manifest: Manifest, s
     `replace the database with the one in the bundle (schema ${manifest.schema_version}, ${Object.keys(manifest.tables ?? {}).length} tables, ${tableTotal} rows) at the next start`,
     'set the current database aside as an undo copy (delete it later with `svc restore delete-undo`, or POST /api/restore/undo-copy/delete)',
   ];
+  const secrets = secretsLine(ctx, facts?.credentialsUsed);
   const wouldNot = [
-    'restore API keys and passwords: a bundle never holds secrets; store them again',
-    'restore the signing secrets of webhook destinations: each gets a new one at restore; give it to the receiver again (`svc routine target secret`)',
+    ...(secrets ? [secrets] : []),
+    ...(facts && !facts.webhookDestinations
+      ? []
+      : ['restore the signing secrets of webhook destinations: each gets a new one at restore; give it to the receiver again (`svc routine target secret`)']),
     'restore the token, port or daemon lock files, or the service unit',
     `restore anything written after ${manifest.created_at_utc}`,
   ];
-  if (manifest.vault) would.push(`place the Library vault ${manifest.vault.folder_name} (${counts.vault - 1} files) under the vault parent you name; a folder already there is set aside`);
+  if (manifest.vault) would.push(`place the Library vault ${manifest.vault.folder_name} (${counts.vault - 1 === 1 ? '1 file' : `${counts.vault - 1} files`}) under the vault parent you name; a folder already there is set aside`);
   else wouldNot.push('restore a Library vault: the bundle has none');
-  if (manifest.include_reports) would.push(`put back ${counts.report} report files`);
+  if (manifest.include_reports) would.push(`put back ${counts.report === 1 ? '1 report file' : `${counts.report} report files`}`);
   else wouldNot.push('restore report files: the bundle was written without them');
   if (manifest.schema_version > ctx.schemaVersion) wouldNot.push(`open at all: its schema ${manifest.schema_version} is newer than this svc knows (${ctx.schemaVersion}); upgrade svc first`);
   return {

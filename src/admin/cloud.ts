@@ -64,7 +64,11 @@ async function dav(ctx: Context, url: URL, method: string, authorization: string
 }
 
 function refusedBy(res: Response, host: string, what: string): SvcError {
-  if (res.status === 401 || res.status === 403) return badRequest('cloud_credentials_refused', `${host} refused the user name or password (${res.status}).`);
+  // The cloud server's refusal, not a malformed request: 502 like its other failures (exit 1), never 401/403,
+  // which would read as svc's own guard refusing the caller.
+  if (res.status === 401 || res.status === 403) {
+    return new SvcError(502, 'cloud_credentials_refused', `${host} refused the user name or password (${res.status}); link again with the right ones (\`svc cloud link URL --user NAME\`, the password on stdin or at the prompt).`);
+  }
   return new SvcError(502, 'cloud_refused', `${host} answered ${res.status} to ${what}.`);
 }
 
@@ -134,11 +138,12 @@ export async function cloudBackup(ctx: Context, executionIds: number[] | null, s
   const authorization = auth(String(s.username), password);
   const name = `svc-backup-${ctx.nowIso().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar`;
   const local = path.join(backupsDir(ctx), `.cloud-${name}`);
+  // The account and folder first: a refused password or an unreachable server is said before a whole bundle is written.
+  await ensureFolder(ctx, base, folder, authorization, signal);
   // createBackup removes its own .partial when stopped; the finally below removes the finished local copy.
   const bundle = await createBackup(ctx, { includeReports: true, executionIds, output: local, kind: 'cloud', record: false, signal });
   try {
     signal?.throwIfAborted();
-    await ensureFolder(ctx, base, folder, authorization, signal);
     const target = new URL(encodeURIComponent(name), folderUrl(base, folder));
     const body = Readable.toWeb(fs.createReadStream(local)) as unknown as ReadableStream;
     const put = await dav(ctx, target, 'PUT', authorization, { body, duplex: 'half', headers: { 'content-type': 'application/x-tar', 'content-length': String(bundle.byte_size) } } as RequestInit & { headers: Record<string, string> }, signal);

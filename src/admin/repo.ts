@@ -104,3 +104,32 @@ export function lastRestore(db: Database): RestoreRecord | undefined {
 export function acknowledgeRestores(db: Database, at: string): number {
   return db.prepare('UPDATE admin_restores SET acknowledged_at_utc = ? WHERE acknowledged_at_utc IS NULL').run(at).changes;
 }
+
+/**
+ * Add to `db` the backup and restore records of `before` (the database a restore set aside) that
+ * it lacks, oldest first. Records already there are recognised by their bundle (backups) or by
+ * when and what was staged (restores), so running it twice adds nothing.
+ */
+export function carryHistory(db: Database, before: Database): { backups: number; restores: number } {
+  const backups = before.prepare('SELECT kind, path, created_at_utc, byte_size, manifest_sha256, include_reports, file_count, schema_version, remote_path FROM admin_backups ORDER BY id').all() as Omit<BackupRecord, 'id'>[];
+  const restores = before.prepare('SELECT bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json, acknowledged_at_utc FROM admin_restores ORDER BY id').all() as Omit<RestoreRecord, 'id'>[];
+  const hasBackup = db.prepare('SELECT 1 FROM admin_backups WHERE kind = ? AND path = ? AND manifest_sha256 = ? AND byte_size = ?');
+  const hasRestore = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?');
+  const addRestore = db.prepare(
+    'INSERT INTO admin_restores (bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json, acknowledged_at_utc) VALUES (@bundle_path, @bundle_created_at_utc, @staged_at_utc, @applied_at_utc, @undo_path, @vault_path, @not_restored_json, @acknowledged_at_utc)',
+  );
+  const added = { backups: 0, restores: 0 };
+  db.transaction(() => {
+    for (const b of backups) {
+      if (hasBackup.get(b.kind, b.path, b.manifest_sha256, b.byte_size)) continue;
+      insertBackup(db, b);
+      added.backups++;
+    }
+    for (const r of restores) {
+      if (hasRestore.get(r.staged_at_utc, r.bundle_path)) continue;
+      addRestore.run(r);
+      added.restores++;
+    }
+  })();
+  return added;
+}

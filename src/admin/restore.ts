@@ -18,9 +18,10 @@ import { readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned
 import { readBundle } from './bundle.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
-import { acknowledgeRestores, insertRestore, lastRestore } from './repo.js';
+import { acknowledgeRestores, carryHistory, insertRestore, lastRestore } from './repo.js';
 import { reportsDir } from '../executions/report.js';
 import { resecretWebhookTargets } from '../delivery/targets.js';
+import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
 
 export const RESTORE_CONFIRM = 'restore';
 export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
@@ -65,7 +66,7 @@ function checkVaultParent(given: string): string {
   return real;
 }
 
-function checkDatabase(file: string): { fkViolations: number; tables: string[] } {
+function checkDatabase(file: string): { fkViolations: number; tables: string[]; secrets: BundleSecretsFacts } {
   let db: Sqlite.Database;
   try {
     db = new Sqlite(file, { fileMustExist: true });
@@ -76,7 +77,7 @@ function checkDatabase(file: string): { fkViolations: number; tables: string[] }
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new SvcError(422, 'bundle_invalid', 'The database in the bundle fails its integrity check.');
     const violations = db.pragma('foreign_key_check') as { table: string }[];
-    return { fkViolations: violations.length, tables: [...new Set(violations.map((v) => v.table))] };
+    return { fkViolations: violations.length, tables: [...new Set(violations.map((v) => v.table))], secrets: secretsFacts(db) };
   } catch (err) {
     if (err instanceof SvcError) throw err;
     throw new SvcError(422, 'bundle_invalid', 'The database in the bundle cannot be read.');
@@ -125,21 +126,62 @@ export function freshStamp(ctx: Context, stagedAt: string, vaultTarget: string |
   }
 }
 
+export type StageAnswer = { staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer };
+
+/**
+ * A bundle verified and extracted into the staging folder, not yet staged: every check a restore
+ * makes has passed, and nothing decides the next start until `commit` writes staged.json. The
+ * command asks its question here, so a "yes" is never followed by a refusal; `discard` (a "no")
+ * removes what was extracted (a failed commit discards too). One of the two must be called; a
+ * second discard does nothing.
+ */
+export interface PreparedRestore {
+  verify: VerifyAnswer;
+  commit(): StageAnswer;
+  discard(): void;
+}
+
 /** Verify a bundle completely and stage it for the next start. */
-export async function stageRestore(ctx: Context, input: StageInput): Promise<{ staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer }> {
+export async function stageRestore(ctx: Context, input: StageInput): Promise<StageAnswer> {
   requireConfirm(input.confirm, RESTORE_CONFIRM);
+  return (await prepareRestore(ctx, input)).commit();
+}
+
+/** Every check of `stageRestore` and the extraction, without staging (see PreparedRestore). */
+export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'confirm'>): Promise<PreparedRestore> {
   const key = ctx.paths.dataDir;
   // Two stagings at once would extract into the same folder; the second is refused, the first goes on.
   if (staging.has(key)) throw conflict('restore_in_progress', 'A restore is being verified and staged right now; wait for it, then cancel it if it is not wanted.');
   staging.add(key);
   try {
-    return await stageRestoreNow(ctx, input);
-  } finally {
+    const prepared = await prepareNow(ctx, input);
+    let settled = false;
+    const discard = () => {
+      if (settled) return; // after a commit (or a discard) there is nothing left to remove
+      settled = true;
+      staging.delete(key);
+      prepared.discard();
+    };
+    const commit = () => {
+      if (settled) throw new Error('this prepared restore was already committed or discarded');
+      try {
+        const answer = prepared.commit();
+        settled = true;
+        staging.delete(key);
+        return answer;
+      } catch (err) {
+        discard();
+        throw err;
+      }
+    };
+    return { verify: prepared.verify, commit, discard };
+  } catch (err) {
     staging.delete(key);
+    throw err;
   }
 }
 
-async function stageRestoreNow(ctx: Context, input: StageInput): Promise<{ staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer }> {
+async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Promise<PreparedRestore> {
   if (readPlan(ctx)) throw conflict('restore_already_staged', 'A restore is already staged; cancel it first (`svc restore cancel`).');
   const file = resolveBundlePath(ctx, input.path);
   const parent = input.vault_parent ? checkVaultParent(input.vault_parent) : null;
@@ -148,6 +190,10 @@ async function stageRestoreNow(ctx: Context, input: StageInput): Promise<{ stage
   ensureOwnedDir(stage);
   let vaultStaging: string | null = null;
   const reports: string[] = [];
+  const discard = () => {
+    fs.rmSync(stage, { recursive: true, force: true });
+    if (vaultStaging) fs.rmSync(vaultStaging, { recursive: true, force: true });
+  };
   try {
     const read = await readBundle(file, (name) => {
       if (name === 'database/svc.db') return path.join(stage, 'database', 'svc.db');
@@ -168,27 +214,30 @@ async function stageRestoreNow(ctx: Context, input: StageInput): Promise<{ stage
     if (db.fkViolations > 0 && !input.accept_fk_violations) {
       throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); to restore it anyway, send accept_fk_violations true (\`svc restore FILE --accept-fk-violations\`).`, { count: db.fkViolations, tables: db.tables });
     }
-    const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256);
-    const stagedAt = ctx.nowIso();
-    const vaultTarget = m.vault && parent ? path.join(parent, m.vault.folder_name) : null;
-    const plan: StagedPlan = {
-      version: 1,
-      bundle_path: file,
-      manifest_sha256: read.manifest_sha256,
-      bundle_created_at_utc: m.created_at_utc,
-      staged_at_utc: stagedAt,
-      stamp: freshStamp(ctx, stagedAt, vaultTarget),
-      vault_target: vaultTarget,
-      vault_staging: vaultStaging,
-      reports,
-      fk_violations: db.fkViolations,
-      not_restored: verify.restore_would_not,
+    const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256, db.secrets);
+    const commit = (): StageAnswer => {
+      const stagedAt = ctx.nowIso();
+      const vaultTarget = m.vault && parent ? path.join(parent, m.vault.folder_name) : null;
+      const plan: StagedPlan = {
+        version: 1,
+        bundle_path: file,
+        manifest_sha256: read.manifest_sha256,
+        bundle_created_at_utc: m.created_at_utc,
+        staged_at_utc: stagedAt,
+        stamp: freshStamp(ctx, stagedAt, vaultTarget),
+        vault_target: vaultTarget,
+        vault_staging: vaultStaging,
+        reports,
+        fk_violations: db.fkViolations,
+        not_restored: verify.restore_would_not,
+      };
+      if (readPlan(ctx)) throw conflict('restore_already_staged', 'A restore was staged meanwhile; cancel it first (`svc restore cancel`).');
+      writeOwnerOnlyFile(planFile(ctx), JSON.stringify(plan, null, 2) + '\n');
+      return { staged: true, applies: 'at the next start of the server or daemon', plan, verify };
     };
-    writeOwnerOnlyFile(planFile(ctx), JSON.stringify(plan, null, 2) + '\n');
-    return { staged: true, applies: 'at the next start of the server or daemon', plan, verify };
+    return { verify, commit, discard };
   } catch (err) {
-    fs.rmSync(stage, { recursive: true, force: true });
-    if (vaultStaging) fs.rmSync(vaultStaging, { recursive: true, force: true });
+    discard();
     throw err;
   }
 }
@@ -264,7 +313,11 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     fs.renameSync(from, to);
   }
   if (plan.vault_target) db.prepare('UPDATE library_vaults SET root_path = ? WHERE id = 1').run(plan.vault_target);
-  // 5. The bundle carried no webhook secrets: each webhook destination gets a new one.
+  // 5. The record of backups and restores is this installation's (no erase touches it either): the
+  // bundle's database was snapshotted before its own backup was recorded, so without the set-aside
+  // database's records svc would forget this bundle and every later one it wrote.
+  carryHistoryFrom(ctx, path.join(undo, 'svc.db'));
+  // 6. The bundle carried no webhook secrets: each webhook destination gets a new one.
   const resecreted = resecretWebhookTargets(ctx);
   if (resecreted.length) ctx.log.warn(`gave ${resecreted.length} webhook destination(s) a new signing secret; give it to each receiver again (\`svc routine target secret\`)`);
   const recorded = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?').get(plan.staged_at_utc, plan.bundle_path);
@@ -282,6 +335,20 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
   fs.rmSync(stage, { recursive: true, force: true });
   ctx.log.warn(`restored the backup of ${plan.bundle_created_at_utc} from ${path.basename(plan.bundle_path)}; the previous database is kept as an undo copy`);
   return plan;
+}
+
+function carryHistoryFrom(ctx: Context, undoDb: string): void {
+  if (!exists(undoDb)) return; // nothing was set aside: a first restore into an empty installation
+  let before: Sqlite.Database | null = null;
+  try {
+    before = new Sqlite(undoDb, { readonly: true, fileMustExist: true });
+    carryHistory(ctx.db, before);
+  } catch (err) {
+    // The restore itself has happened; only the record is incomplete (an undo copy from before migration 11, say).
+    ctx.log.warn(`kept the restored database's record of backups only; the set-aside one could not be read (${(err as Error).message})`);
+  } finally {
+    before?.close();
+  }
 }
 
 export function acknowledgeRestore(ctx: Context): { acknowledged: number } {
