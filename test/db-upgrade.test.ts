@@ -232,6 +232,23 @@ test('an SMTP host stored with a password or scheme keeps only its host at upgra
   }
 });
 
+test('the password of an SMTP host repaired at upgrade is gone from the database file, not only from the row (a backup copies every page)', () => {
+  const dirs = tempDirs();
+  try {
+    for (const [stored, what] of [['"alice:Pw4SmtpXyzzy@mail.example.org"', 'kept host'], ['"alice:Pw4SmtpXyzzy@"', 'removed row']] as const) {
+      const file = path.join(dirs.root, `smtp-${what.replace(' ', '-')}.db`);
+      const db = new Sqlite(file);
+      migrate(db, MIGRATIONS.filter((m) => m.version < 22), now);
+      db.prepare("INSERT INTO settings VALUES ('email', 'smtp_host', ?, 'x')").run(stored);
+      migrate(db, MIGRATIONS, now);
+      db.close();
+      assert.not.ok(fs.readFileSync(file).includes('Pw4SmtpXyzzy'), `${what}: the password's bytes are overwritten`);
+    }
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 test('a migration that fails part-way leaves the old database as it was, and usable', () => {
   const dirs = tempDirs();
   try {

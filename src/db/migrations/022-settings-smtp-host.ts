@@ -32,7 +32,14 @@ export const settingsSmtpHost: Migration = {
     }
     if (typeof value === 'string' && (value === '' || HOST.test(value))) return;
     const host = typeof value === 'string' ? hostOf(value) : '';
-    if (host && HOST.test(host)) db.prepare("UPDATE settings SET value_json = ? WHERE group_name = 'email' AND key = 'smtp_host'").run(JSON.stringify(host));
-    else db.prepare("DELETE FROM settings WHERE group_name = 'email' AND key = 'smtp_host'").run();
+    // Overwrite the old value's bytes, not only free them: a backup copies every page, free ones too.
+    const secureDelete = db.pragma('secure_delete', { simple: true }) as number;
+    db.pragma('secure_delete = ON');
+    try {
+      if (host && HOST.test(host)) db.prepare("UPDATE settings SET value_json = ? WHERE group_name = 'email' AND key = 'smtp_host'").run(JSON.stringify(host));
+      else db.prepare("DELETE FROM settings WHERE group_name = 'email' AND key = 'smtp_host'").run();
+    } finally {
+      db.pragma(`secure_delete = ${secureDelete ? 'ON' : 'OFF'}`);
+    }
   },
 };
