@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cancelRestore } from '../src/admin/restore.js';
+import { cancelRestore, prepareRestore } from '../src/admin/restore.js';
 import { installationWithBundle, restart, type Installation } from './_admin.js';
 import { runCli } from './_setup.js';
 
@@ -28,6 +28,23 @@ test('svc restore checks the bundle and its flags before it asks: a missing --va
   assert.equal([unconfirmed.code, JSON.parse(unconfirmed.stdout).error], [2, 'confirmation_required'], unconfirmed.stdout);
   assert.match(JSON.parse(unconfirmed.stdout).message, new RegExp(`Stage the restore of ${path.basename(bundle)}\\?.*--yes`));
   assert.not.ok(stagingLeft(), 'what was extracted for the checks is removed');
+});
+
+test('while one process holds a checked restore (its person at the question), another process is refused and does not touch what was extracted', async () => {
+  const stagedDb = path.join(inst.t.dirs.dataDir, 'restore-staged', 'database', 'svc.db');
+  const prepared = await prepareRestore(inst.t.ctx, { path: bundle, vault_parent: inst.parent, accept_fk_violations: false });
+  try {
+    assert.ok(fs.existsSync(stagedDb));
+    const other = await svc(['--json', 'restore', bundle, '--vault-parent', inst.parent]);
+    assert.equal([other.code, JSON.parse(other.stdout).error], [4, 'restore_in_progress'], other.stdout);
+    assert.ok(fs.existsSync(stagedDb), 'the first restore\'s extracted database is still there');
+  } finally {
+    prepared.discard();
+  }
+  assert.not.ok(stagingLeft());
+  // Once the first is done, the next one may go on (up to the question).
+  const after = await svc(['--json', 'restore', bundle, '--vault-parent', inst.parent]);
+  assert.equal([after.code, JSON.parse(after.stdout).error], [2, 'confirmation_required'], after.stdout);
 });
 
 test('the note about API keys: none when every key the bundle\'s settings use is stored; otherwise exactly the missing ones', async () => {

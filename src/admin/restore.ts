@@ -14,7 +14,8 @@ import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { badRequest, conflict, notFound, SvcError } from '../errors.js';
-import { readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned-files.js';
+import { createOwnedFileExclusive, readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned-files.js';
+import { isPidAlive } from '../util/pid.js';
 import { readBundle } from './bundle.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
@@ -42,6 +43,39 @@ export interface StagedPlan {
 
 const stagingDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-staged');
 const planFile = (ctx: Context) => path.join(stagingDir(ctx), 'staged.json');
+const stagingLock = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-staging.lock');
+
+const inProgress = () => conflict('restore_in_progress', 'A restore is being verified and staged right now; wait for it, then cancel it if it is not wanted.');
+
+/**
+ * Of the processes of one data directory (the server, a `svc restore` waiting at its question), one
+ * stages at a time: they share the staging folder, and a second would wipe the first's extraction.
+ * A lock left by a process that is gone does not count.
+ */
+function takeStagingLock(ctx: Context): () => void {
+  const file = stagingLock(ctx);
+  ensureOwnedDir(ctx.paths.dataDir);
+  const mine = `${process.pid}\n`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (createOwnedFileExclusive(file, mine)) {
+      return () => {
+        if (readOwnedFile(file)?.toString('utf8') === mine) fs.rmSync(file, { force: true });
+      };
+    }
+    let held: string | undefined;
+    try {
+      held = readOwnedFile(file)?.toString('utf8');
+    } catch {
+      throw inProgress();
+    }
+    if (held === undefined) continue; // released meanwhile
+    const pid = Number(held.trim());
+    // Empty: being written this instant by the process that created it.
+    if (!held.trim() || isPidAlive(pid)) throw inProgress();
+    fs.rmSync(file, { force: true });
+  }
+  throw inProgress();
+}
 export const undoRoot = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-undo');
 
 export function readPlan(ctx: Context): StagedPlan | null {
@@ -151,7 +185,8 @@ export async function stageRestore(ctx: Context, input: StageInput): Promise<Sta
 export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'confirm'>): Promise<PreparedRestore> {
   const key = ctx.paths.dataDir;
   // Two stagings at once would extract into the same folder; the second is refused, the first goes on.
-  if (staging.has(key)) throw conflict('restore_in_progress', 'A restore is being verified and staged right now; wait for it, then cancel it if it is not wanted.');
+  if (staging.has(key)) throw inProgress();
+  const release = takeStagingLock(ctx);
   staging.add(key);
   try {
     const prepared = await prepareNow(ctx, input);
@@ -159,8 +194,12 @@ export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'conf
     const discard = () => {
       if (settled) return; // after a commit (or a discard) there is nothing left to remove
       settled = true;
-      staging.delete(key);
-      prepared.discard();
+      try {
+        prepared.discard();
+      } finally {
+        staging.delete(key);
+        release();
+      }
     };
     const commit = () => {
       if (settled) throw new Error('this prepared restore was already committed or discarded');
@@ -168,6 +207,7 @@ export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'conf
         const answer = prepared.commit();
         settled = true;
         staging.delete(key);
+        release();
         return answer;
       } catch (err) {
         discard();
@@ -177,6 +217,7 @@ export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'conf
     return { verify: prepared.verify, commit, discard };
   } catch (err) {
     staging.delete(key);
+    release();
     throw err;
   }
 }
