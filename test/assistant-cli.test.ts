@@ -121,6 +121,32 @@ test('assistant chat runs an agent turn itself: the agent asks this process, and
   }
 });
 
+test('a permission request settled before the chat reaches it (the turn ended meanwhile) is not asked: no question waits for a person, none claims an answer that did not count', async () => {
+  const { askPermission } = await import('../commands/lib/permission-prompt.js');
+  const { permissionBroker } = await import('../src/assistant/permissions.js');
+  const id = await newConversation(['--runtime', 'agent_cli', '--title', 'late']);
+  const broker = permissionBroker(t.ctx);
+  const { requestId, held } = broker.open({ session_id: id, tool_name: 'Bash', tool_use_id: null, input: { command: 'ls' } });
+  broker.denyAll(id, 'The turn ended before an answer.');
+  assert.is((await held).allow, false);
+  const io = { out: () => {}, err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
+  const shown: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (shown.push(String(chunk)), true)) as typeof process.stderr.write;
+  // Should a question open anyway, dismiss it after a while so the test ends.
+  const dismiss = setTimeout(() => t.ctx.bus.emit('assistant.permission', { kind: 'answered', request_id: requestId, session_id: id }), 1500);
+  let said: { allow: boolean; reason: string | null };
+  try {
+    said = await askPermission(t.ctx, io, { request_id: requestId, tool_name: 'Bash', input: { command: 'ls' } });
+  } finally {
+    clearTimeout(dismiss);
+    process.stderr.write = write;
+  }
+  assert.not.ok(shown.join('').includes('Allow?'), 'no question is asked');
+  assert.is(said.allow, false);
+  assert.match(String(said.reason), /settled before it could be asked/);
+});
+
 test('a refused key: the error says which credential to store again (never the key), and show marks the turn that got no reply', async () => {
   const dirs = tempDirs();
   try {
