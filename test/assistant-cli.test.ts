@@ -147,6 +147,31 @@ test('a permission request settled before the chat reaches it (the turn ended me
   assert.match(String(said.reason), /settled before it could be asked/);
 });
 
+test('a permission question shows the whole input the person allows, however long, with characters that could disguise it escaped', async () => {
+  const { askPermission } = await import('../commands/lib/permission-prompt.js');
+  const { permissionBroker } = await import('../src/assistant/permissions.js');
+  const id = await newConversation(['--runtime', 'agent_cli', '--title', 'long input']);
+  const command = `echo ${'a'.repeat(400)}; rm -rf ~/papers \u202e# harmless`;
+  const broker = permissionBroker(t.ctx);
+  const { requestId } = broker.open({ session_id: id, tool_name: 'Bash', tool_use_id: null, input: { command } });
+  const lines: string[] = [];
+  const io = { out: () => {}, err: (line: string) => void lines.push(line), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: unknown) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+  // The person does not answer here: the turn ends, which settles the request.
+  const end = setTimeout(() => broker.denyAll(id, 'The turn ended before an answer.'), 500);
+  try {
+    await askPermission(t.ctx, io, { request_id: requestId, tool_name: 'Bash', input: { command } });
+  } finally {
+    clearTimeout(end);
+    process.stderr.write = write;
+  }
+  const shown = lines.join('\n');
+  assert.ok(shown.includes('rm -rf ~/papers'), 'the end of a long command is shown');
+  assert.not.ok(shown.includes('\u202e'), 'no raw right-to-left override reaches the terminal');
+  assert.ok(shown.includes('\\u202e'), 'it is shown escaped');
+});
+
 test('a refused key: the error says which credential to store again (never the key), and show marks the turn that got no reply', async () => {
   const dirs = tempDirs();
   try {

@@ -19,6 +19,15 @@ export interface PermissionRequestFrame {
 
 export const NO_TERMINAL_REASON = 'Nobody could be asked: svc chat is not running on a terminal, so tool calls that need permission are refused. Run svc chat on a terminal to answer them.';
 
+/**
+ * The agent's text as shown before a question: characters that a terminal would act on or that
+ * reorder or hide what is read (C0/C1 controls but the newline, zero-width and bidirectional
+ * marks) are written as \u escapes, so what is shown is what is allowed.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export const SETTLED_REASON = 'The request was settled before it could be asked (the turn ended or was cancelled).';
 
 export async function askPermission(ctx: Context, io: Io, request: PermissionRequestFrame): Promise<{ allow: boolean; reason: string | null }> {
@@ -45,9 +54,11 @@ export async function askPermission(ctx: Context, io: Io, request: PermissionReq
     // Settled before this frame was read (a question asked before it was still open): nothing to ask.
     if (!permissionBroker(ctx).pending().some((p) => p.request_id === request.request_id)) return { allow: false, reason: SETTLED_REASON };
     const { confirm, isCancel } = await import('@clack/prompts');
-    const input = clip(JSON.stringify(request.input ?? {}), 300);
-    // On stderr: stdout carries the answer (and the one JSON document under --json).
-    const said = await confirm({ message: `The assistant asks to use ${request.tool_name} with ${input}. Allow?`, initialValue: false, output: process.stderr, signal: settled.signal });
+    const tool = terminalSafe(clip(request.tool_name, 200));
+    // The whole input, never clipped: the person allows exactly what they could read (a command's
+    // dangerous part may come after any cut). On stderr: stdout carries the answer (and the one JSON document under --json).
+    io.err(`The assistant asks to use ${tool} with this input:\n${terminalSafe(JSON.stringify(request.input ?? {}, null, 2))}`);
+    const said = await confirm({ message: `Allow ${tool} with the input above?`, initialValue: false, output: process.stderr, signal: settled.signal });
     if (isCancel(said)) return answer(false, 'The person dismissed the question.');
     return said ? answer(true, null) : answer(false, 'The person denied this tool call.');
   } finally {
