@@ -154,6 +154,33 @@ test('a lease file that cannot be read or written is logged; the scheduler neith
   }
 });
 
+test('a lease path no process can hold (a link, a folder) is refused and logged, never taken as this process\'s own: the link is not followed', () => {
+  const dirs = newDirs();
+  const lines: string[] = [];
+  const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'debug', sink: (l) => lines.push(l) }) });
+  try {
+    const file = path.join(ctx.paths.dataDir, LEASE_FILE);
+    fs.mkdirSync(ctx.paths.dataDir, { recursive: true });
+    const target = path.join(dirs.root, 'elsewhere.txt');
+    fs.writeFileSync(target, 'not a lease');
+    fs.symlinkSync(target, file);
+    const now = () => new Date().toISOString();
+    const lease = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-one', role: () => 'server', now });
+    assert.throws(() => lease.acquire(), /scheduler lease .* cannot be read.*remove it/);
+    const scheduler = createScheduler(ctx, { start: () => null, runDue: () => [], nextDueAt: () => null, stop: () => {} }, { timers: manualTimers(), lease });
+    scheduler.start();
+    assert.ok(lines.some((l) => /the scheduler lease cannot be taken/.test(l)), 'said in the log');
+    scheduler.stop();
+    assert.is(fs.readFileSync(target, 'utf8'), 'not a lease', 'nothing written through the link');
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    assert.throws(() => lease.acquire(), /cannot be read/);
+  } finally {
+    void ctx.close();
+    dirs.cleanup();
+  }
+});
+
 test('a standby takes over at its next look; a catch-up that fails there is logged, never thrown out of the timer', () => {
   const dirs = newDirs();
   const lines: string[] = [];

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SvcError } from '../errors.js';
 import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
@@ -67,6 +68,15 @@ function ageMs(file: string): number {
   }
 }
 
+function present(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Written before this boot: no process of that time runs any more. */
 function beforeBoot(file: string): boolean {
   return ageMs(file) > os.uptime() * 1000;
@@ -95,7 +105,12 @@ export function fileLease(o: LeaseOptions): Lease {
       for (let attempt = 0; attempt < 3; attempt++) {
         if (createOwnedFileExclusive(file, text)) return null;
         const held = read(file);
-        if (!held) continue; // released meanwhile: try again
+        if (!held) {
+          // Something no process can hold (a link, a folder, a file of another user) would otherwise
+          // read as "nobody holds it", and every process would schedule, silently.
+          if (present(file)) throw new SvcError(500, 'unsafe_file', `The scheduler lease ${file} cannot be read (a link, a folder, or not this user's); remove it so that one process schedules routines.`);
+          continue; // released meanwhile: try again
+        }
         if (mine(held)) return lease.renew() ? null : held;
         if (!stale(held)) return held;
         const aside = `${file}.stale-${o.runtimeId}`;
