@@ -106,4 +106,24 @@ for (const c of COMMANDS) {
   });
 }
 
+test('-o on a disk without hard links (FAT, exFAT, some shares): the file is still written 0600, nothing left beside it, and an existing one still kept', async () => {
+  const { writeOutputFile } = await import('../commands/lib/output-file.js');
+  const dir = fs.mkdtempSync(path.join(dirs.root, 'nolinks-'));
+  const link = fs.linkSync;
+  fs.linkSync = (() => {
+    throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+  }) as typeof fs.linkSync;
+  try {
+    const out = path.join(dir, 'refs.txt');
+    assert.is(writeOutputFile(out, 'the references\n', { existsHint: 'add --force to replace it' }), out);
+    assert.is(fs.readFileSync(out, 'utf8'), 'the references\n');
+    assert.is(fs.statSync(out).mode & 0o777, 0o600);
+    assert.equal(fs.readdirSync(dir), ['refs.txt'], 'no temporary file is left');
+    assert.throws(() => writeOutputFile(out, 'other', { existsHint: 'add --force to replace it' }), /already exists/);
+    assert.is(fs.readFileSync(out, 'utf8'), 'the references\n');
+  } finally {
+    fs.linkSync = link;
+  }
+});
+
 test.run();

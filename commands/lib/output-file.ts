@@ -55,6 +55,22 @@ export function checkOutputFile(given: string, options: OutputOptions): fs.Stats
   return existing;
 }
 
+/** What link() answers on a file system that has no hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Copy the finished temporary file to a name that must not exist yet (O_EXCL: never over a file
+ * that appeared meanwhile, never through a link), removing what it made if the copy fails.
+ */
+function copyExclusive(from: string, to: string): void {
+  try {
+    fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(to, { force: true });
+    throw err;
+  }
+}
+
 /**
  * Write `content` (bytes, text, or a file to copy) to the path a person gave;
  * answers the absolute path written.
@@ -79,7 +95,12 @@ export function writeOutputFile(given: string, content: Buffer | string | { copy
     else {
       // link() refuses an existing name atomically: a file that appeared meanwhile is kept.
       linking = true;
-      fs.linkSync(tmp, target);
+      try {
+        fs.linkSync(tmp, target);
+      } catch (err) {
+        if (!NO_HARD_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        copyExclusive(tmp, target); // a disk without hard links (FAT, exFAT, some network shares)
+      }
       fs.rmSync(tmp, { force: true });
     }
   } catch (err) {
