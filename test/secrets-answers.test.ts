@@ -91,6 +91,18 @@ test('the mail server host holds a host name only: one with a user name, passwor
   assert.is(read.json().smtp_host ?? read.json().settings?.smtp_host, '');
 });
 
+test('a host or URL setting that carries a password and also breaks another rule (too long) is refused without quoting it', async () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['email', { smtp_host: `me:${SECRET}@${'a'.repeat(260)}.example.org` }],
+    ['ai', { base_url: `https://me:${SECRET}@proxy.example/${'v'.repeat(2100)}` }],
+  ];
+  for (const [group, settings] of cases) {
+    const r = await t.request('PUT', `/api/settings/${group}`, { body: { settings } });
+    assert.is(r.status, 422, `${group}: ${r.text.slice(0, 300)}`);
+    assert.not.ok(leaks(r.text), `${group} quoted the value: ${r.text.slice(0, 300)}`);
+  }
+});
+
 test('no read answers the token, a stored credential or a webhook secret (every GET, with ids of real rows)', async () => {
   const values = CREDENTIAL_NAMES.map((c, i) => `${c.name.slice(0, 6)}-VALUE-${i}-9d8c7b6a`);
   CREDENTIAL_NAMES.forEach((c, i) => t.ctx.credentials.set(c.name, values[i]!));

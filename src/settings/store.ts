@@ -44,7 +44,8 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
         const def = defs[key];
         if (!def) continue;
         const problem = checkSettingValue(def, value);
-        if (problem) issues.push({ loc: [...loc, key], input: value, ...problem });
+        // A value with a password in it is never quoted back, whatever else is wrong with it.
+        if (problem) issues.push({ loc: [...loc, key], ...(urlCarriesCredentials(def, value) || badHost(def, value) ? {} : { input: value }), ...problem });
         else if (urlCarriesCredentials(def, value)) {
           const where = group === 'cloud' ? 'the user name is cloud.username, the password the cloud_password credential' : "a key is the provider's credential, such as openai_api_key";
           issues.push({ loc: [...loc, key], msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo' });
