@@ -221,6 +221,10 @@ const INLINE_TAGS = new Set([
   'math', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mrow', 'msub', 'msup', 'msubsup', 'mover', 'munder', 'munderover', 'mstyle',
 ]);
 
+// A tag's attributes are name="value" pairs (XML always, the markup sources send in practice):
+// "<b and c>" in "a<b and c>d" has bare words, so it is text (a comparison), not a tag to cut out.
+const TAG = /<\/?([a-z][\w.:-]*)(?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))*\s*\/?>/gi;
+
 /**
  * HTML/JATS/MathML markup to plain text. Unlike stripMarkup, only things that
  * look like tags (`<name …>`, `</name>`) are removed, so a bare "p<0.05 … age>65"
@@ -228,7 +232,7 @@ const INLINE_TAGS = new Set([
  */
 export function markupToText(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined) return undefined;
-  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase().replace(/^[\w.-]*:/, '')) ? '' : ' '));
+  const untagged = String(raw).replace(TAG, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase().replace(/^[\w.-]*:/, '')) ? '' : ' '));
   const text = decodeEntities(untagged).replace(/\s+/g, ' ').trim();
   return text === '' ? undefined : text;
 }
