@@ -123,7 +123,8 @@ export function splitName(name: string): { given?: string; family?: string } {
   return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1] };
 }
 
-const NAME_SUFFIX = /^(?:jr|sr|jnr|snr)\.?$|^(?:ii|iii|iv)$/i;
+// Roman numerals only in capitals, as suffixes are written: "Ii" is a Japanese family name (井伊).
+const NAME_SUFFIX = { test: (word: string) => /^(?:jr|sr|jnr|snr)\.?$/i.test(word) || /^(?:II|III|IV)$/.test(word) };
 
 export function author(name: string, extra: Partial<Author> = {}): Author {
   const clean = name.replace(/\s+/g, ' ').trim();
