@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { COVERAGE_DEFAULT_LIMIT, COVERAGE_MAX_LIMIT, routineCoverage } from '../src/routines/coverage.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
+import { getRoutine } from '../src/routines/repo.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/routines/jobs-view.js';
 import { schedulerLease } from '../src/routines/due-fires.js';
@@ -60,7 +61,9 @@ export function register(program: Command, io: Io): void {
       // Where the report went, in the summary (and the JSON document): every destination with its outcome.
       const deliveries = (detail: { id: number; status: string }) => {
         const list = executionDeliveries(ctx, detail.id).deliveries;
-        const row = requireRoutine(ctx, routineId);
+        // The routine may have been deleted while it ran (its run goes on): the summary still prints.
+        const row = getRoutine(ctx.db, routineId);
+        if (!row) return { fields: { deliveries: list }, text: list.length ? runDeliveriesText(routineId, detail.status, list, [], false) : `Deliveries: none (routine ${routineId} was deleted during the run; its report goes nowhere).` };
         return { fields: { deliveries: list }, text: runDeliveriesText(routineId, detail.status, list, listTargets(ctx, routineId).targets, row.email_enabled === 1) };
       };
       io.exitCode = await runInForeground(ctx, io, () => {

@@ -200,6 +200,10 @@ test('assistant list: the connection of each conversation, the command for the n
   assert.match(second, new RegExp(`\\n${a} +list-a +OpenAI gpt-4o-mini +0 `));
   assert.not.match(second, /More:/, 'the last page has no next command');
   assert.is((await cli(['assistant', 'list', '--query', 'no-such-title'])).stdout, 'No conversation title contains "no-such-title".\n');
+  // A page past the oldest conversation is the end of the list, not a corpus without conversations.
+  assert.is((await cli(['assistant', 'list', '--before', String(a), '--query', 'list-'])).stdout, `No conversation title contains "list-" before ${a}.\n`);
+  const pastEnd = (await cli(['assistant', 'list', '--before', '1'])).stdout;
+  assert.is(pastEnd, 'No conversations before 1.\n');
 });
 
 test('a conversation from before connection choices: show and list say its connection was not recorded', async () => {

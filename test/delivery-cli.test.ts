@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deliveryTuning } from '../src/delivery/tuning.js';
-import { runCli } from './_setup.js';
+import { fixture, runCli } from './_setup.js';
+import { startStub } from './_stub.js';
 import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startWebhook, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
 
 let env: DeliveryEnv;
@@ -144,6 +145,37 @@ test('svc routine run says where the report went (each delivery, its destination
   r = await runCli(['routine', 'run', String(bare)], { env: runEnv });
   assert.match(r.stdout, new RegExp(`Deliveries: none \\(routine ${bare} has no delivery destination; add one with \`svc routine target add ${bare}\`\\)`));
   assert.match((await cli(['routine', 'show', String(bare)])).stdout, /delivers to\n    none/);
+});
+
+test('a routine deleted while svc routine run runs it: the run still ends with its summary, and says its report went nowhere', async () => {
+  const t = env.t;
+  const slow = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), delayMs: 1500, times: Infinity }]);
+  // The CLI's run has asked the (slow) source: its execution row is there, still running.
+  const runStarted = async (routineId: number) => {
+    const asked = () => t.ctx.db.prepare(`SELECT 1 FROM executions WHERE routine_id = ? AND status = 'running'`).get(routineId) !== undefined && slow.requests.length > 0;
+    for (let i = 0; i < 200 && !asked(); i++) await new Promise((r) => setTimeout(r, 25));
+    slow.requests.length = 0;
+  };
+  try {
+    const routine = await newRoutine(t, { name: 'deleted mid-run' });
+    await addTarget(t, routine, { channel: 'folder', target: fs.mkdtempSync(path.join(t.dirs.root, 'fg-gone-')) });
+    const running = runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: slow.url } });
+    await runStarted(routine);
+    assert.is((await t.request('DELETE', `/api/routines/${routine}`)).status, 200);
+    const r = await running;
+    assert.is(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal([doc.status, doc.deliveries], ['completed', []]);
+    const routine2 = await newRoutine(t, { name: 'deleted mid-run, text' });
+    const text = runCli(['routine', 'run', String(routine2)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: slow.url } });
+    await runStarted(routine2);
+    assert.is((await t.request('DELETE', `/api/routines/${routine2}`)).status, 200);
+    const shown = await text;
+    assert.is(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^Execution \\d+ completed: .*\\nDeliveries: none \\(routine ${routine2} was deleted during the run; its report goes nowhere\\)\\.\\n?$`, 's'));
+  } finally {
+    await slow.close();
+  }
 });
 
 test('a foreground svc routine run whose delivery fails exits 1 and names the delivery (its JSON stays one document)', async () => {

@@ -121,4 +121,14 @@ test('a literal "<" or ">" in a plain-text abstract or title is text, not the st
   assert.is(out.records[0]!.abstract, 'Flutter speed rose (p<0.05) for panels aged >65 cycles; Tc fell.');
 });
 
+test('a comparison pair around words ("a<b and c>d") is text, not a tag with attributes', async () => {
+  // A tag's attributes are name="value" pairs; "<b and c>" has bare words, as mathematical text does.
+  const body = JSON.parse(PAGE.toString('utf8'));
+  body.results[0].title = 'Bounds when n<m and m>k hold';
+  body.results[0].abstract = 'The rate holds for a<b and c>d; for i<j or j>0 too. <i>Drosophila</i> data and a <a href="https://x.test/">link</a> stay readable.';
+  const { out } = await search([{ path: '/search/works/', query: { offset: '0' }, body: JSON.stringify(body) }]);
+  assert.is(out.records[0]!.title, 'Bounds when n<m and m>k hold');
+  assert.is(out.records[0]!.abstract, 'The rate holds for a<b and c>d; for i<j or j>0 too. Drosophila data and a link stay readable.');
+});
+
 test.run();

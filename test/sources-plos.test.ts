@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { searchSource } from '../src/sources/driver.js';
 import { isArticleId, parseResponse, plos, PLOS_FIELDS } from '../src/sources/plos.js';
+import { author } from '../src/sources/normalize.js';
 import { fixture } from './_setup.js';
 import { sourceContext, signal } from './_sources.js';
 import { startStub } from './_stub.js';
@@ -91,6 +92,13 @@ test('a colon that is a title\'s punctuation is not sent as field syntax (PLOS w
     await t.close();
     await stub.close();
   }
+});
+
+test('a generational suffix is a capital roman numeral: the Japanese family name Ii stays the family name', () => {
+  assert.equal(author('Naoki Ii'), { name: 'Naoki Ii', given: 'Naoki', family: 'Ii' });
+  assert.equal(author('Henry Ford II'), { name: 'Henry Ford II', given: 'Henry', family: 'Ford' });
+  assert.equal(author('Thurston Howell III'), { name: 'Thurston Howell III', given: 'Thurston', family: 'Howell' });
+  assert.equal(author('Martin Luther King jr'), { name: 'Martin Luther King jr', given: 'Martin Luther', family: 'King' });
 });
 
 test.run();

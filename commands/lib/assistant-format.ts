@@ -93,8 +93,13 @@ function connectionCell(row: Page['sessions'][number]): string {
 }
 
 /** `assistant list`: one row per conversation, and how to get the next page (or why there is nothing). */
-export function listText(page: Page, flags: { limit: number; query?: string }): string {
-  if (!page.sessions.length) return flags.query ? `No conversation title contains "${flags.query}".` : 'No conversations yet; `svc assistant chat` starts one.';
+export function listText(page: Page, flags: { limit: number; query?: string; before?: string }): string {
+  if (!page.sessions.length) {
+    // With --before, an empty page is past the end of the list, not a list without conversations.
+    const before = flags.before ? ` before ${flags.before}` : '';
+    if (flags.query) return `No conversation title contains "${flags.query}"${before}.`;
+    return before ? `No conversations${before}.` : 'No conversations yet; `svc assistant chat` starts one.';
+  }
   const rows = page.sessions.map((s) => [String(s.id), s.display_title, connectionCell(s), String(s.message_count), s.updated_at_utc]);
   const lines = [table([['ID', 'TITLE', 'CONNECTION', 'MESSAGES', 'UPDATED'], ...rows])];
   if (page.next_before_id !== null) {

@@ -72,7 +72,7 @@ export function addConversationCommands(cmd: Command, io: Io): void {
         if (o.query !== undefined && o.query.length > 200) throw usageError('--query may have at most 200 characters.');
         const limit = intFlag(o.limit, '--limit', { min: 1, max: 100 }, 50);
         const page = browseSessions(ctx, { limit, beforeId: o.before ? BigInt(idArg(o.before, 'conversation')) : null, throughId: null, q: o.query || null });
-        emit(io, page, () => listText(page, { limit, query: o.query || undefined }));
+        emit(io, page, () => listText(page, { limit, query: o.query || undefined, before: o.before }));
       }),
     );
   cmd.command('show')

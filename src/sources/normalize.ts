@@ -123,7 +123,8 @@ export function splitName(name: string): { given?: string; family?: string } {
   return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1] };
 }
 
-const NAME_SUFFIX = /^(?:jr|sr|jnr|snr)\.?$|^(?:ii|iii|iv)$/i;
+// Roman numerals only in capitals, as suffixes are written: "Ii" is a Japanese family name (井伊).
+const NAME_SUFFIX = { test: (word: string) => /^(?:jr|sr|jnr|snr)\.?$/i.test(word) || /^(?:II|III|IV)$/.test(word) };
 
 export function author(name: string, extra: Partial<Author> = {}): Author {
   const clean = name.replace(/\s+/g, ' ').trim();
@@ -221,6 +222,10 @@ const INLINE_TAGS = new Set([
   'math', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mrow', 'msub', 'msup', 'msubsup', 'mover', 'munder', 'munderover', 'mstyle',
 ]);
 
+// A tag's attributes are name="value" pairs (XML always, the markup sources send in practice):
+// "<b and c>" in "a<b and c>d" has bare words, so it is text (a comparison), not a tag to cut out.
+const TAG = /<\/?([a-z][\w.:-]*)(?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))*\s*\/?>/gi;
+
 /**
  * HTML/JATS/MathML markup to plain text. Unlike stripMarkup, only things that
  * look like tags (`<name …>`, `</name>`) are removed, so a bare "p<0.05 … age>65"
@@ -228,7 +233,7 @@ const INLINE_TAGS = new Set([
  */
 export function markupToText(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined) return undefined;
-  const untagged = String(raw).replace(/<\/?([a-z][\w.:-]*)(?:\s[^<>]*)?\/?>/gi, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase().replace(/^[\w.-]*:/, '')) ? '' : ' '));
+  const untagged = String(raw).replace(TAG, (_tag, name: string) => (INLINE_TAGS.has(name.toLowerCase().replace(/^[\w.-]*:/, '')) ? '' : ' '));
   const text = decodeEntities(untagged).replace(/\s+/g, ' ').trim();
   return text === '' ? undefined : text;
 }
