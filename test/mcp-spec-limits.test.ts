@@ -219,4 +219,16 @@ async function waitUntil(check: () => boolean): Promise<void> {
   assert.ok(check(), 'answered');
 }
 
+test('every advertised argument pattern means what the tool checks: JSON Schema patterns have no flags, so no tool pattern may carry one', () => {
+  for (const tool of TOOLS) {
+    for (const [name, spec] of Object.entries(tool.args)) {
+      if (spec.type === 'string' && spec.pattern) assert.is(spec.pattern.flags, '', `${tool.name}.${name}`);
+    }
+  }
+  const window = TOOLS.find((t) => t.name === 'get_analytics')!.args.window as { pattern: RegExp };
+  const advertised = new RegExp(window.pattern.source);
+  for (const ok of ['30', '30d', '30D', 'all', 'ALL']) assert.ok(advertised.test(ok), ok);
+  for (const bad of ['d30', 'al', '30 days']) assert.not.ok(advertised.test(bad), bad);
+});
+
 test.run();

@@ -20,7 +20,8 @@ export const getAnalytics = defineTool({
       type: 'string',
       description: 'Optional window: the last N days of collection, written 30 or 30d (1 to 3650 days), or all (the default).',
       maxLength: 32,
-      pattern: /^(?:\d{1,5}d?|all)$/i,
+      // Spelled without flags: the advertised JSON-Schema pattern is this regex's source, which has none.
+      pattern: /^(?:\d{1,5}[dD]?|[aA][lL][lL])$/,
       patternHint: 'must be a number of days (30 or 30d) or all',
     },
   },
