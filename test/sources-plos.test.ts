@@ -101,4 +101,13 @@ test('a generational suffix is a capital roman numeral: the Japanese family name
   assert.equal(author('Martin Luther King jr'), { name: 'Martin Luther King jr', given: 'Martin Luther', family: 'King' });
 });
 
+test('in the comma form the suffix is neither the family nor the given name', () => {
+  for (const name of ['Jimenez Jr., Victor M.', 'Jimenez, Victor M., Jr.', 'Jimenez, Jr., Victor M.']) {
+    assert.equal(author(name), { name, given: 'Victor M.', family: 'Jimenez' }, name);
+  }
+  assert.equal(author('Ii, Naoki'), { name: 'Ii, Naoki', given: 'Naoki', family: 'Ii' });
+  assert.equal(author('Smith, John'), { name: 'Smith, John', given: 'John', family: 'Smith' });
+  assert.equal(author('Jr.'), { name: 'Jr.', family: 'Jr.' });
+});
+
 test.run();

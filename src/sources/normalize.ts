@@ -112,8 +112,12 @@ export function decodeEntities(text: string): string {
 export function splitName(name: string): { given?: string; family?: string } {
   const trimmed = name.replace(/\s+/g, ' ').trim();
   if (trimmed.includes(',')) {
-    const [family, given] = trimmed.split(',', 2).map((s) => s.trim());
-    return { family: family || undefined, given: given || undefined };
+    // "Jimenez, Victor, Jr.", "Jimenez, Jr., Victor" and "Jimenez Jr., Victor": the suffix is neither family nor given name.
+    const [family, given] = trimmed
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s && !NAME_SUFFIX.test(s));
+    return { family: family ? withoutSuffix(family) : undefined, given: given || undefined };
   }
   const parts = trimmed.split(' ');
   // A generational suffix ("Victor M. Jimenez Jr.") is not the family name: the word before it is.
@@ -121,6 +125,12 @@ export function splitName(name: string): { given?: string; family?: string } {
   if (parts.length > 1 && NAME_SUFFIX.test(parts[parts.length - 1]!)) parts.pop();
   if (parts.length === 1) return { family: parts[0] };
   return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1] };
+}
+
+/** "Jimenez Jr." → "Jimenez"; a lone word stays as it is. */
+function withoutSuffix(family: string): string {
+  const words = family.split(' ');
+  return words.length > 1 && NAME_SUFFIX.test(words[words.length - 1]!) ? words.slice(0, -1).join(' ') : family;
 }
 
 // Roman numerals only in capitals, as suffixes are written: "Ii" is a Japanese family name (井伊).
