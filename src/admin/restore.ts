@@ -142,9 +142,6 @@ export interface StageInput {
   accept_fk_violations: boolean;
 }
 
-/** Data folders whose restore is being staged by this process right now. */
-const staging = new Set<string>();
-
 /**
  * A stamp naming this restore's undo folder and set-aside vault folder that no earlier restore
  * used: applying must never mistake an earlier undo copy for its own (it would then skip setting
@@ -183,11 +180,9 @@ export async function stageRestore(ctx: Context, input: StageInput): Promise<Sta
 
 /** Every check of `stageRestore` and the extraction, without staging (see PreparedRestore). */
 export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'confirm'>): Promise<PreparedRestore> {
-  const key = ctx.paths.dataDir;
   // Two stagings at once would extract into the same folder; the second is refused, the first goes on.
-  if (staging.has(key)) throw inProgress();
+  // The lock names this process too, so a second staging in this process is refused the same way.
   const release = takeStagingLock(ctx);
-  staging.add(key);
   try {
     const prepared = await prepareNow(ctx, input);
     let settled = false;
@@ -197,7 +192,6 @@ export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'conf
       try {
         prepared.discard();
       } finally {
-        staging.delete(key);
         release();
       }
     };
@@ -206,7 +200,6 @@ export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'conf
       try {
         const answer = prepared.commit();
         settled = true;
-        staging.delete(key);
         release();
         return answer;
       } catch (err) {
@@ -216,7 +209,6 @@ export async function prepareRestore(ctx: Context, input: Omit<StageInput, 'conf
     };
     return { verify: prepared.verify, commit, discard };
   } catch (err) {
-    staging.delete(key);
     release();
     throw err;
   }
