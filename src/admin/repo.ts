@@ -91,10 +91,15 @@ export interface RestoreRecord {
   acknowledged_at_utc: string | null;
 }
 
-export function insertRestore(db: Database, r: Omit<RestoreRecord, 'id' | 'acknowledged_at_utc'>): void {
+export function insertRestore(db: Database, r: Omit<RestoreRecord, 'id' | 'acknowledged_at_utc'> & { acknowledged_at_utc?: string | null }): void {
   db.prepare(
-    'INSERT INTO admin_restores (bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json) VALUES (@bundle_path, @bundle_created_at_utc, @staged_at_utc, @applied_at_utc, @undo_path, @vault_path, @not_restored_json)',
-  ).run(r);
+    'INSERT INTO admin_restores (bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json, acknowledged_at_utc) VALUES (@bundle_path, @bundle_created_at_utc, @staged_at_utc, @applied_at_utc, @undo_path, @vault_path, @not_restored_json, @acknowledged_at_utc)',
+  ).run({ acknowledged_at_utc: null, ...r });
+}
+
+/** A restore is recognised by when and what was staged. */
+export function hasRestore(db: Database, stagedAt: string, bundlePath: string): boolean {
+  return db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?').get(stagedAt, bundlePath) !== undefined;
 }
 
 export function lastRestore(db: Database): RestoreRecord | undefined {
@@ -114,10 +119,6 @@ export function carryHistory(db: Database, before: Database): { backups: number;
   const backups = before.prepare('SELECT kind, path, created_at_utc, byte_size, manifest_sha256, include_reports, file_count, schema_version, remote_path FROM admin_backups ORDER BY id').all() as Omit<BackupRecord, 'id'>[];
   const restores = before.prepare('SELECT bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json, acknowledged_at_utc FROM admin_restores ORDER BY id').all() as Omit<RestoreRecord, 'id'>[];
   const hasBackup = db.prepare('SELECT 1 FROM admin_backups WHERE kind = ? AND path = ? AND manifest_sha256 = ? AND byte_size = ?');
-  const hasRestore = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?');
-  const addRestore = db.prepare(
-    'INSERT INTO admin_restores (bundle_path, bundle_created_at_utc, staged_at_utc, applied_at_utc, undo_path, vault_path, not_restored_json, acknowledged_at_utc) VALUES (@bundle_path, @bundle_created_at_utc, @staged_at_utc, @applied_at_utc, @undo_path, @vault_path, @not_restored_json, @acknowledged_at_utc)',
-  );
   const added = { backups: 0, restores: 0 };
   db.transaction(() => {
     for (const b of backups) {
@@ -126,8 +127,8 @@ export function carryHistory(db: Database, before: Database): { backups: number;
       added.backups++;
     }
     for (const r of restores) {
-      if (hasRestore.get(r.staged_at_utc, r.bundle_path)) continue;
-      addRestore.run(r);
+      if (hasRestore(db, r.staged_at_utc, r.bundle_path)) continue;
+      insertRestore(db, r);
       added.restores++;
     }
   })();

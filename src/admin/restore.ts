@@ -19,7 +19,7 @@ import { isPidAlive } from '../util/pid.js';
 import { readBundle } from './bundle.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
-import { acknowledgeRestores, carryHistory, insertRestore, lastRestore } from './repo.js';
+import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastRestore } from './repo.js';
 import { reportsDir } from '../executions/report.js';
 import { resecretWebhookTargets } from '../delivery/targets.js';
 import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
@@ -353,8 +353,7 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
   // 6. The bundle carried no webhook secrets: each webhook destination gets a new one.
   const resecreted = resecretWebhookTargets(ctx);
   if (resecreted.length) ctx.log.warn(`gave ${resecreted.length} webhook destination(s) a new signing secret; give it to each receiver again (\`svc routine target secret\`)`);
-  const recorded = db.prepare('SELECT 1 FROM admin_restores WHERE staged_at_utc = ? AND bundle_path = ?').get(plan.staged_at_utc, plan.bundle_path);
-  if (!recorded) {
+  if (!hasRestore(db, plan.staged_at_utc, plan.bundle_path)) {
     insertRestore(db, {
       bundle_path: plan.bundle_path,
       bundle_created_at_utc: plan.bundle_created_at_utc,
