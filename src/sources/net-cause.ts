@@ -51,21 +51,27 @@ const PHRASE: Record<NetworkKind, string> = {
 interface Coded {
   code?: unknown;
   name?: unknown;
+  message?: unknown;
   hostname?: unknown;
   address?: unknown;
   port?: unknown;
   cause?: unknown;
 }
 
-/** The innermost error in the cause chain that carries a code. */
-function codedCause(err: unknown): Coded | undefined {
-  let found: Coded | undefined;
+/** The errors in a cause chain, outermost first (ofetch's FetchError → TypeError "fetch failed" → undici's reason). */
+function chain(err: unknown): Coded[] {
+  const out: Coded[] = [];
   let current = err as Coded | undefined;
   for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
-    if (typeof current.code === 'string') found = current;
+    out.push(current);
     current = current.cause as Coded | undefined;
   }
-  return found;
+  return out;
+}
+
+/** The innermost error in the cause chain that carries a code. */
+function codedCause(err: unknown): Coded | undefined {
+  return chain(err).findLast((e) => typeof e.code === 'string');
 }
 
 const isTls = (code: string) => /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_CERT)/.test(code) || code.includes('CERT');
@@ -101,17 +107,6 @@ export interface RequestProblem {
   code: string;
   text: string;
   retry: boolean;
-}
-
-/** The errors in a cause chain, outermost first (ofetch's FetchError → TypeError "fetch failed" → undici's reason). */
-function chain(err: unknown): { name?: unknown; message?: unknown; code?: unknown }[] {
-  const out: { name?: unknown; message?: unknown; code?: unknown }[] = [];
-  let current = err as { cause?: unknown } | undefined;
-  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
-    out.push(current as never);
-    current = current.cause as typeof current;
-  }
-  return out;
 }
 
 /**

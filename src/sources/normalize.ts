@@ -86,13 +86,6 @@ export function dateInWindow(date: string | undefined, from?: string, to?: strin
   return true;
 }
 
-/** Remove HTML/JATS tags and entities, collapse white space. */
-export function stripMarkup(raw: string | null | undefined): string | undefined {
-  if (raw === null || raw === undefined) return undefined;
-  const text = decodeEntities(String(raw).replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
-  return text === '' ? undefined : text;
-}
-
 // The few names also seen in capitals (&AMP;); every other name is case-sensitive (&Alpha; ≠ &alpha;).
 const ANY_CASE = new Set(['amp', 'lt', 'gt', 'quot', 'apos', 'nbsp']);
 
@@ -237,9 +230,9 @@ const INLINE_TAGS = new Set([
 const TAG = /<\/?([a-z][\w.:-]*)(?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))*\s*\/?>/gi;
 
 /**
- * HTML/JATS/MathML markup to plain text. Unlike stripMarkup, only things that
- * look like tags (`<name …>`, `</name>`) are removed, so a bare "p<0.05 … age>65"
- * in an abstract survives; entities are decoded after the tags are gone.
+ * HTML/JATS/MathML markup to plain text. Only things that look like tags
+ * (`<name …>`, `</name>`) are removed, so a bare "p<0.05 … age>65" in an
+ * abstract survives; entities are decoded after the tags are gone.
  */
 export function markupToText(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined) return undefined;
