@@ -4,7 +4,7 @@ import { runRoutineNow } from '../src/routines/dispatch.js';
 import { getRoutine } from '../src/routines/repo.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/routines/jobs-view.js';
-import { schedulerLease } from '../src/routines/due-fires.js';
+import { schedulerLease } from '../src/routines/scheduler-lease.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
