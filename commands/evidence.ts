@@ -14,7 +14,7 @@ import { withContext } from './lib/context.js';
 import { notesText, pageText } from './lib/evidence-format.js';
 import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
-import { writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { fileRef, inCliWords } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
@@ -159,12 +159,15 @@ export function register(program: Command, io: Io): void {
   cmd.command('bundle').description('write a ZIP of manifest.json and notes.md (with --files, the files too, rehashed)').argument('<project>', PROJECT).argument('<files...>', 'files by ID or FILE_ID from `svc library list`')
     .requiredOption('-o, --output <file>', 'the ZIP to write (must not exist)').option('--files', 'include the file bytes, verified').option('--revision <n>', 'the revision you saw')
     .action(action(async (ctx, project: string, fileIds: string[], o: { output: string; files?: boolean; revision?: string }) => {
+      const into = { existsHint: 'choose another --output' };
+      // Refused before the bundle is built (with --files every file is rehashed), not after.
+      checkOutputFile(o.output, into);
       const ref = refOf(ctx, project);
       const files = fileIds.map((f) => versionOf(ctx, ref.expectedVaultId, f));
       const b = await ev.buildBundle(ctx, { ...ref, expectedRevision: revisionOf(ctx, ref, o.revision), files, includeFiles: Boolean(o.files) });
       let output: string;
       try {
-        output = writeOutputFile(o.output, { copyFrom: b.path }, { existsHint: 'choose another --output' });
+        output = writeOutputFile(o.output, { copyFrom: b.path }, into);
       } finally {
         b.release();
       }

@@ -4,7 +4,7 @@ import { runRoutineNow } from '../src/routines/dispatch.js';
 import { getRoutine } from '../src/routines/repo.js';
 import { activateRoutine, deactivateRoutine, deleteRoutine, getRoutineView, listRoutineViews, requireRoutine, updateRoutine } from '../src/routines/service.js';
 import { schedulerJobs } from '../src/routines/jobs-view.js';
-import { schedulerLease } from '../src/routines/due-fires.js';
+import { schedulerLease } from '../src/routines/scheduler-lease.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
@@ -87,8 +87,9 @@ export function register(program: Command, io: Io): void {
       .description(description)
       .action((id: string) => withContext(io, (ctx) => {
         const answer = fn(ctx, idArg(id, 'routine'));
-        const next = 'next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${fireTime(new Date(answer.next_run_at_utc), getRoutineView(ctx, answer.id).schedule.timezone)}` : '';
-        emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${next}` : 'inactive'}.`);
+        // The routine's zone is read for the text only: --json prints the answer as it is.
+        const next = () => ('next_run_at_utc' in answer && answer.next_run_at_utc ? `; next fire ${fireTime(new Date(answer.next_run_at_utc), getRoutineView(ctx, answer.id).schedule.timezone)}` : '');
+        emit(io, answer, () => `Routine ${answer.id} is ${answer.is_active ? `active${next()}` : 'inactive'}.`);
       }));
   }
   routine

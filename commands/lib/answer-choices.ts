@@ -6,7 +6,7 @@
  * preview prints before anyone consents.
  */
 import { choicesProblems } from '../../src/assistant/choices.js';
-import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/index.js';
+import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
 import { usageError } from './flags.js';
 
 export interface AnswerChoiceFlags {

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { busyWith } from './dispatch.js';
+import { liveSince } from '../executions/admission.js';
 import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
 import { emptyQueryRefused } from './parameters.js';
@@ -105,7 +105,8 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
 export function deleteRoutine(ctx: Context, id: number): { id: number; deleted: true; job_removed: boolean; running_execution_id: number | null } {
   return ctx.db.transaction(() => {
     requireRoutine(ctx, id);
-    const running = busyWith(ctx, id)?.executionId ?? null;
+    // Only a running execution is named: busyWith's fire-queue and lease-file look-ups would go unused.
+    const running = repo.runningExecutionOf(ctx.db, id, liveSince(ctx)) ?? null;
     const jobRemoved = deleteJob(ctx.db, id);
     repo.deleteRoutine(ctx.db, id);
     return { id, deleted: true as const, job_removed: jobRemoved, running_execution_id: running };
