@@ -57,10 +57,11 @@ export function register(program: Command, io: Io): void {
     .description('run now, in the foreground, outside the schedule (also an inactive routine)')
     .action((id: string) => withContext(io, async (ctx) => {
       let executionId = 0;
+      let delivered: ReturnType<typeof executionDeliveries>['deliveries'] | undefined;
       const routineId = idArg(id, 'routine');
       // Where the report went, in the summary (and the JSON document): every destination with its outcome.
       const deliveries = (detail: { id: number; status: string }) => {
-        const list = executionDeliveries(ctx, detail.id).deliveries;
+        const list = (delivered = executionDeliveries(ctx, detail.id).deliveries);
         // The routine may have been deleted while it ran (its run goes on): the summary still prints.
         const row = getRoutine(ctx.db, routineId);
         if (!row) return { fields: { deliveries: list }, text: list.length ? runDeliveriesText(routineId, detail.status, list, [], false) : `Deliveries: none (routine ${routineId} was deleted during the run; its report goes nowhere).` };
@@ -73,7 +74,7 @@ export function register(program: Command, io: Io): void {
         return { id: run.execution_id, status: 'running', replayed: false };
       }, deliveries);
       // A run that found papers nobody received failed its purpose: exit 1 and say which delivery.
-      const failing = executionDeliveries(ctx, executionId).deliveries.filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
+      const failing = (delivered ?? executionDeliveries(ctx, executionId).deliveries).filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
       for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${d.last_error}`);
       if (failing.length && io.exitCode === EXIT.ok) io.exitCode = EXIT.failed;
     }));
