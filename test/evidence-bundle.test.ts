@@ -134,7 +134,7 @@ test('refusals: empty, too many, duplicate, non-member, stale revision, bad shap
   const one = { file_id: a.file_id, version_id: a.version_id };
   const post = (body: Record<string, unknown>) => s.call('POST', `${s.P(projectId)}/bundle`, { expected_vault_id: s.vaultId, expected_revision: rev, ...body });
   refusal(await post({ files: [] }), 422, 'selection_invalid');
-  refusal(await post({ files: [one, { file_id: b.file_id, version_id: b.version_id }, { file_id: c.file_id, version_id: c.version_id }, one] }), 422, 'selection_invalid');
+  refusal(await post({ files: [one, { file_id: b.file_id, version_id: b.version_id }, { file_id: c.file_id, version_id: c.version_id }, one] }), 413, 'bundle_limit');
   refusal(await post({ files: [one, one] }), 422, 'selection_invalid');
   refusal(await post({ files: [{ ...one, version_id: b.version_id }] }), 409, 'version_mismatch');
   refusal(await post({ files: [{ file_id: a.file_id }] }), 422, 'invalid_selection');

@@ -2,7 +2,7 @@
  * The limits of spec 2 that had no test at one side of their bound: Evidence
  * and answer JSON bodies at most 256 KiB, the bundle's 4 MiB manifest and
  * 4 MiB notes (scaled), the PDF reader's 100 form invocations (scaled), the
- * 20,000-codepoint note body on edit. Each
+ * 20,000-codepoint note body on edit, the bundle's 20 file versions. Each
  * bound: the edge accepted, one past refused with the exact status and reason.
  */
 import { test } from 'uvu';
@@ -86,6 +86,25 @@ test('bundle manifest and notes (scaled): a part of exactly the limit is bundled
     limits().bundleManifestBytes = DEFAULT_EVIDENCE_LIMITS.bundleManifestBytes;
     limits().bundleNotesBytes = DEFAULT_EVIDENCE_LIMITS.bundleNotesBytes;
   }
+});
+
+test('bundle selection: 20 file versions (the default limit) are bundled; 21 are a resource limit, 413 bundle_limit, not malformed input', async () => {
+  const project = (await s.project('Twenty-one')).project_id;
+  const files: FileRef[] = [];
+  for (let i = 1; i <= 21; i++) {
+    const f = await s.file(`bundle-${i}.txt`, `Bundle file ${i}\n`);
+    await s.add(project, f);
+    files.push(f);
+  }
+  const post = async (chosen: FileRef[]) =>
+    postBytes(`${s.P(project)}/bundle`, { expected_vault_id: s.vaultId, expected_revision: await s.revision(project), files: chosen.map((f) => ({ file_id: f.file_id, version_id: f.version_id })) });
+  assert.is(DEFAULT_EVIDENCE_LIMITS.bundleFilesMax, 20);
+  assert.is((await post(files.slice(0, 20))).status, 200);
+  const over = await s.call('POST', `${s.P(project)}/bundle`, { expected_vault_id: s.vaultId, expected_revision: await s.revision(project), files: files.map((f) => ({ file_id: f.file_id, version_id: f.version_id })) });
+  refusal(over, 413, 'bundle_limit');
+  assert.equal([over.json().detail.part, over.json().detail.limit], ['files', 20]);
+  // An empty selection stays malformed input.
+  refusal(await s.call('POST', `${s.P(project)}/bundle`, { expected_vault_id: s.vaultId, expected_revision: await s.revision(project), files: [] }), 422, 'selection_invalid');
 });
 
 test('note edit: a body of 20,000 codepoints (astral count one) is saved, 20,001 is 422 body_invalid', async () => {

@@ -47,7 +47,9 @@ export interface Bundle {
 function snapshot(ctx: Context, req: BundleRequest): Snapshot {
   const ev = evidenceOf(ctx);
   const max = ev.limits.bundleFilesMax;
-  if (req.files.length < 1 || req.files.length > max) throw reasons.selectionInvalid(`must name 1 to ${max} file versions`);
+  if (req.files.length < 1) throw reasons.selectionInvalid(`must name 1 to ${max} file versions`);
+  // Spec 2: resource limits are 413; an empty selection is malformed input (422).
+  if (req.files.length > max) throw reasons.bundleFileLimit(max);
   const ids = new Set(req.files.map((f) => f.fileId));
   if (ids.size !== req.files.length) throw reasons.selectionInvalid('names a file more than once');
   const repo = ev.repo();

@@ -47,4 +47,5 @@ export const tooManyProjects = (limit: number) => e(413, 'project_limit', `A vau
 export const tooManyMembers = (limit: number) => e(413, 'member_limit', `A project may hold at most ${limit} file versions.`, { limit });
 export const tooManyNotes = (limit: number) => e(413, 'note_limit', `A project may hold at most ${limit} notes.`, { limit });
 export const pageLimit = (reason: string | null) => e(413, 'page_limit_exceeded', 'The page exceeds a reader limit; no passage can be anchored on it.', { page_reason: reason });
+export const bundleFileLimit = (limit: number) => e(413, 'bundle_limit', `A bundle may hold at most ${limit} file versions; nothing was produced.`, { part: 'files', limit });
 export const bundleTooLarge = (what: string, limit: number) => e(413, 'bundle_limit', `The bundle's ${what} would exceed ${limit} bytes; nothing was produced.`, { part: what, limit_bytes: limit });
