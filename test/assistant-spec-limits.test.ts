@@ -99,4 +99,20 @@ test('session creation: title null accepted; the message body refuses extra fiel
   assert.is(send.status, 422, send.text);
 });
 
+test('the default model setting follows the model rule: blank or with a Unicode control is refused 422 and not stored; empty still means none', async () => {
+  const put = (assistant_model: unknown) => t.request('PUT', '/api/settings/assistant', { body: { settings: { assistant_model } } });
+  const stored = async () => (await t.request('GET', '/api/settings/assistant')).json().settings.assistant_model;
+  assert.is((await put('opus')).status, 200);
+  for (const bad of ['   ', 'a\u0007b', 'tab\there', 'zero\u200bwidth', 'line\u2028sep']) {
+    refusedAt(await put(bad), ['body', 'settings', 'assistant_model'], JSON.stringify(bad));
+    assert.is(await stored(), 'opus', `${JSON.stringify(bad)} is not stored`);
+  }
+  // So a new conversation never captures a default that no send could use.
+  assert.is((await t.request('GET', '/api/assistant/status')).json().composer_choices.default_error, null);
+  assert.is((await put('')).status, 200);
+  assert.is((await put(null)).status, 200);
+  assert.is((await put('m'.repeat(512))).status, 200);
+  await put(null);
+});
+
 test.run();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { modelProblem } from '../assistant/choices.js';
 import type { SettingDef } from './schema.js';
 
 /** One address, no display name: local@domain.tld with no spaces (what SMTP and the polite pools accept). */
@@ -28,6 +29,12 @@ export function checkSettingValue(def: SettingDef, value: unknown): { msg: strin
       // A relative folder would mean a different place for every process (each resolves it from its own working directory).
       if (def.type === 'string' && def.absolutePath && value !== '' && !path.isAbsolute(value)) {
         return { msg: 'Input should be an absolute path (or empty for the default)', type: 'path_not_absolute' };
+      }
+      // The default model is what new conversations bind to: it follows the composer's model rule
+      // (document 3: nonblank, no Unicode controls), or every later creation would capture an unusable default.
+      if (def.type === 'nullable-string' && def.model && value !== '') {
+        const problem = modelProblem(value);
+        if (problem) return { msg: `Input should be a model name: ${problem} (null or empty for none)`, type: 'model_invalid' };
       }
       if (def.oneOf && !def.oneOf.includes(value)) {
         return { msg: `Input should be one of: ${def.oneOf.join(', ')}`, type: 'enum', ctx: { expected: def.oneOf } };

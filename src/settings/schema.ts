@@ -5,7 +5,7 @@
  */
 export type SettingDef =
   | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; host?: true; absolutePath?: true; doc: string }
-  | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; doc: string }
+  | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; model?: true; doc: string }
   | { type: 'boolean'; default: boolean; doc: string }
   | { type: 'integer'; default: number; min: number; max: number; doc: string };
 
@@ -57,7 +57,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
   },
   assistant: {
     assistant_runtime: { type: 'string', default: 'agent_cli', oneOf: ['agent_cli', 'api_key'], doc: 'How the assistant runs: a local agent CLI or a provider API key.' },
-    assistant_model: { type: 'nullable-string', default: null, maxLength: 512, doc: 'Default model for new conversations; null lets the runtime choose.' },
+    assistant_model: { type: 'nullable-string', default: null, maxLength: 512, model: true, doc: 'Default model for new conversations; null lets the runtime choose.' },
     assistant_effort: { type: 'nullable-string', default: null, oneOf: ['low', 'medium', 'high', 'xhigh', 'max'], doc: 'Default effort for the CLI runtime; null for none.' },
   },
   execution: {
