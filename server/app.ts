@@ -10,12 +10,16 @@ import { sendError } from './errors.js';
 import { pathMatcher, toRouterPath, type AppDeps, type RouteDef } from './registry.js';
 import { ROUTES } from './routes/index.js';
 
+const NO_STORE_PATHS = /^\/api\/(?:library|evidence)(?:\/|$)/;
+
 export function createApp(deps: AppDeps, routes: RouteDef[] = ROUTES): H3 {
   const { ctx, runtime } = deps;
   const app = new H3({ silent: true });
   const guard = createGuard(runtime, ctx.clock);
 
   app.use(async (event, next) => {
+    // Spec 2: Library, Evidence and answer responses are no-store, whoever refuses them (the token guard, an unoffered method).
+    if (NO_STORE_PATHS.test(event.url.pathname)) event.res.headers.set('cache-control', 'no-store');
     const decision = await guard(event);
     if (!decision.pass) {
       if ('preflight' in decision) return decision.preflight;

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { refusal } from './_library.js';
+import { rawRequest } from './_setup.js';
+import { LIB_HEADERS, refusal } from './_library.js';
 import { startEvidenceServer, type EvidenceServer } from './_evidence.js';
 
 let s: EvidenceServer;
@@ -21,6 +22,22 @@ test('the Library guard runs first: no header, foreign origin, repeated header a
   const ok = await s.call('GET', path);
   assert.is(ok.status, 200);
   assert.is(ok.headers['cache-control'], 'no-store');
+});
+
+test('every Evidence and answer response is no-store, a refusal of the token guard or an unoffered method included', async () => {
+  const host = `127.0.0.1:${s.t.port}`;
+  const paths = [`${s.P()}?${s.V}`, `${s.P('00000000-0000-4000-8000-000000000000')}/answers?${s.V}`];
+  for (const path of paths) {
+    const noToken = await rawRequest(s.t.port, { path, headers: { host, ...LIB_HEADERS } });
+    refusal(noToken, 401, 'token_missing');
+    assert.is(noToken.headers['cache-control'], 'no-store', `401 on ${path}`);
+    const badHost = await rawRequest(s.t.port, { path, headers: { host: `example.org:${s.t.port}`, authorization: `Bearer ${s.t.token}`, ...LIB_HEADERS } });
+    assert.is(badHost.status, 403);
+    assert.is(badHost.headers['cache-control'], 'no-store', `403 on ${path}`);
+    const put = await rawRequest(s.t.port, { method: 'PUT', path, headers: { host, authorization: `Bearer ${s.t.token}`, ...LIB_HEADERS } });
+    assert.is(put.status, 405);
+    assert.is(put.headers['cache-control'], 'no-store', `405 on ${path}`);
+  }
 });
 
 test('create: name trimmed, 1 to 120 codepoints (astral characters count one), revision 1; bad input refused', async () => {
