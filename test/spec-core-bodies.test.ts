@@ -52,6 +52,7 @@ test('a JSON array is not a request body: 422 at body, nothing done (every field
     assert.ok(Array.isArray(detail), `${method} ${path}: validation shape`);
     assert.equal(detail[0].loc, ['body'], `${method} ${path}: ${JSON.stringify(detail)}`);
     assert.is(detail[0].type, 'object_type', `${method} ${path}`);
+    assert.ok(['loc', 'msg', 'type', 'input', 'ctx'].every((k) => k in detail[0]), `${method} ${path}: the whole 422 item shape`);
   }
   const lifecycle = (await t.request('GET', '/api/lifecycle')).json();
   assert.is(lifecycle.check.last, null, 'no lifecycle check was started by []');
