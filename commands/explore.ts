@@ -116,6 +116,7 @@ export function register(program: Command, io: Io): void {
           if (answer.mode_unavailable) lines.push(`(${answer.mode_unavailable.message})`);
           if (answer.mode === 'semantic') {
             // Ranked by nearness, not by date: say by what, and whether that nearness is meaning or shared words.
+            if (answer.unranked_count) lines.push(`(${count(answer.unranked_count, 'matching paper')} ${answer.unranked_count === 1 ? 'has' : 'have'} no vector for ${answer.model} yet and ${answer.unranked_count === 1 ? 'is' : 'are'} not ranked; \`svc embed backfill\` embeds ${answer.unranked_count === 1 ? 'it' : 'them'}.)`);
             lines.push(`Nearest first by ${answer.model}${answer.kind === 'lexical' ? ' (lexical: shared words, not meaning)' : ''}:`);
             lines.push(answer.papers.length ? table([['ID', 'DISTANCE', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map((p) => { const [id, ...rest] = paperLine(p); return [id, typeof p.distance === 'number' ? p.distance.toFixed(4) : '—', ...rest]; })]) : 'No paper matches.');
             return lines.join('\n');

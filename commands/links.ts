@@ -63,8 +63,10 @@ export function register(program: Command, io: Io): void {
       if (ids.length === 0 || ids.length > FOR_DOCUMENTS_MAX) throw usageError(`Give 1 to ${FOR_DOCUMENTS_MAX} document ids, not ${ids.length}.`);
       return withContext(io, (ctx) => {
         const p = collapsePreview(ctx, ids);
+        // An id typed wrong must not read as a paper with no links.
+        const unknown = p.unknown_ids.length ? [`Not in the corpus: ${p.unknown_ids.join(', ')}.`] : [];
         emit(io, p, () =>
-          p.groups.length === 0 ? 'Nothing would fold: no links among these ids.' : [...p.groups.map((g) => `keep ${g.keep}, fold ${g.fold.join(', ')} (${g.methods.join(', ')})`), p.note].join('\n'),
+          (p.groups.length === 0 ? ['Nothing would fold: no links among these ids.', ...unknown] : [...p.groups.map((g) => `keep ${g.keep}, fold ${g.fold.join(', ')} (${g.methods.join(', ')})`), ...unknown, p.note]).join('\n'),
         );
       });
     });

@@ -67,4 +67,14 @@ test('svc links scan / status / show / preview', async () => {
   assert.is((await cli(['links', 'preview', 'x,y'])).code, 2);
 });
 
+test('svc links preview names the ids that are not in the corpus instead of answering them as having no links', async () => {
+  const [pre, pub] = ids.slice(-2);
+  let r = await cli(['links', 'preview', `${pre},${pub},999991,999992`]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`keep ${pub}, fold ${pre}`));
+  assert.match(r.stdout, /Not in the corpus: 999991, 999992\./);
+  r = await cli(['links', 'preview', `${ids[0]},999991`]);
+  assert.match(r.stdout, /Nothing would fold: no links among these ids\.\nNot in the corpus: 999991\./);
+});
+
 test.run();

@@ -109,7 +109,8 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
           papers: page.map((h) => ({ ...byId.get(h.document_id)!, distance: h.distance })),
           next_cursor: ranked.length > limit && tail ? encodeCursor(print, { kind: 'distance', distance: tail.distance, id: tail.document_id, seen: seen + page.length }) : null,
           ranked_count: page.length,
-          unranked_count: 0,
+          // Papers the filters admit that have no vector for the model: not on any page, but not hidden either.
+          unranked_count: answer.unranked ?? 0,
           model: answer.model,
           kind: answer.kind ?? null,
         };

@@ -14,7 +14,8 @@ export interface SemanticHit {
 }
 
 /** kind: lexical (shared words) or semantic (meaning), when the search says; a lexical ranking must not pass for meaning. */
-export type SemanticAnswer = { model: string; kind?: 'lexical' | 'semantic' | null; results: SemanticHit[] } | { unavailable: string; message?: string };
+/** unranked: candidates with no vector for the model, so left out of the ranking (0 when not said). */
+export type SemanticAnswer = { model: string; kind?: 'lexical' | 'semantic' | null; results: SemanticHit[]; unranked?: number } | { unavailable: string; message?: string };
 
 export interface SemanticOptions {
   limit: number;

@@ -48,6 +48,16 @@ export function countVectors(db: Database, model: string): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM embedding_vectors WHERE model = ?').get(model) as { n: number }).n;
 }
 
+/** How many of `ids` have a vector for `model` (ids taken in chunks, under SQLite's parameter limit). */
+export function countVectorsAmong(db: Database, model: string, ids: readonly number[]): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    n += (db.prepare(`SELECT COUNT(*) AS n FROM embedding_vectors WHERE model = ? AND document_id IN (${chunk.map(() => '?').join(',')})`).get(model, ...chunk) as { n: number }).n;
+  }
+  return n;
+}
+
 export function vectorsByModel(db: Database): { model: string; count: number }[] {
   return db.prepare('SELECT model, COUNT(*) AS count FROM embedding_vectors GROUP BY model ORDER BY count DESC').all() as { model: string; count: number }[];
 }

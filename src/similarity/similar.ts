@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import { SvcError, notFound } from '../errors.js';
 import { isLane, resolveLane } from './lanes.js';
-import { countVectors, documentExists, documentSummaries, modelsOfDocument, readVector } from './repo.js';
+import { countDocuments, countVectors, countVectorsAmong, documentExists, documentSummaries, modelsOfDocument, readVector } from './repo.js';
 import { nearest, loadExtension } from './vec-index.js';
 
 export const SIMILAR_DEFAULT_LIMIT = 25;
@@ -80,7 +80,14 @@ export async function similarDocuments(ctx: Context, documentId: number, limit =
 }
 
 export type SemanticSearchAnswer =
-  | { model: string; kind: 'lexical' | 'semantic'; results: { document_id: number; distance: number }[]; query_method: 'vec0' | 'exact_scan' }
+  | {
+      model: string;
+      kind: 'lexical' | 'semantic';
+      results: { document_id: number; distance: number }[];
+      query_method: 'vec0' | 'exact_scan';
+      /** Candidates (the given ids, else the corpus) with no vector for the model: left out of the ranking. */
+      unranked: number;
+    }
   | { unavailable: string; message: string };
 
 /**
@@ -114,5 +121,8 @@ export async function semanticSearch(ctx: Context, query: string, options: { lim
     kind: lane.kind,
     results: neighbours.map((n) => ({ document_id: n.document_id, distance: Math.round(n.distance * 1e6) / 1e6 })),
     query_method: method,
+    unranked: options.documentIds
+      ? options.documentIds.length - countVectorsAmong(ctx.db, lane.key, options.documentIds)
+      : countDocuments(ctx.db) - countVectors(ctx.db, lane.key),
   };
 }
