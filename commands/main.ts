@@ -84,11 +84,41 @@ function buildProgram(io: Io, withVersion: boolean): Command {
     .option('--json', 'print one JSON document on stdout')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')),
+      // Said once, as one line, by runCli's catch (which knows the command to point at).
+      outputError: () => {},
+    });
   program.hook('preAction', (_cmd, action) => {
     io.json = Boolean(action.optsWithGlobals().json);
   });
   return program;
+}
+
+/**
+ * Commander's parse error as one line that says what to do: its suggestion joins the
+ * line ("unknown option '--sortt' (did you mean --sort?)") and the command's help is named.
+ */
+function usageLine(text: string, command: string): string {
+  const joined = text
+    .replace(/^error: /, '')
+    .replace(/\s*\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+  return `svc: ${joined}; see svc ${command ? `${command} ` : ''}--help`;
+}
+
+/** The command path argv names ("queue list"), as far as the program knows its words. */
+function commandPath(program: Command, argv: string[]): string {
+  const words: string[] = [];
+  let at = program;
+  for (const arg of argv) {
+    if (arg.startsWith('-')) continue;
+    const next = at.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!next) break;
+    words.push(next.name());
+    at = next;
+  }
+  return words.join(' ');
 }
 
 /** One validation issue as the command line says it: no `body.` prefix, no valibot "received undefined". */
@@ -132,8 +162,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
       if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
       if (err.exitCode === 0) return EXIT.ok;
-      // commander has already said what is wrong on stderr; --json still gets one document.
-      if (wantsJson()) io.out(JSON.stringify({ error: 'usage', message: err.message.replace(/^error: /, '') }, null, 2));
+      const line = usageLine(err.message, commandPath(program, argv));
+      if (wantsJson()) io.out(JSON.stringify({ error: 'usage', message: line.replace(/^svc: /, '') }, null, 2));
+      io.err(line);
       return EXIT.usage;
     }
     const described = describeError(err);

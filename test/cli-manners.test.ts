@@ -187,6 +187,17 @@ test('errors are one line that never says undefined: missing keys, ids, non-Erro
   }
 });
 
+test('a parse error is one line with commander\'s suggestion and the help to read; --json gets it without a newline', async () => {
+  const typo = await svc(['explore', '--sortt', 'newest']);
+  assert.is(typo.code, 2);
+  assert.is(typo.stderr.trim(), "svc: unknown option '--sortt' (did you mean --sort?); see svc explore --help");
+  const sub = await svc(['queue', 'lst', '--json']);
+  assert.is(sub.code, 2);
+  assert.is(sub.stderr.trim().split('\n').length, 1);
+  assert.equal(JSON.parse(sub.stdout), { error: 'usage', message: "unknown command 'lst' (did you mean list?); see svc queue --help" });
+  assert.is((await svc(['queue', 'read'])).stderr.trim(), "svc: missing required argument 'doc_id'; see svc queue read --help");
+});
+
 test('a snapshot that fails in its worker says why (a SqliteError loses its message crossing threads)', async () => {
   const file = path.join(dirs.root, 'not-a-database.db');
   fs.writeFileSync(file, 'not a database '.repeat(400));
