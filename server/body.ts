@@ -81,14 +81,19 @@ export async function readJson(event: H3Event, options: ReadOptions = {}): Promi
   if (type !== null && !/\bjson\b/i.test(type)) {
     throw new SvcError(415, 'unsupported_media_type', 'Send the body as application/json.');
   }
+  let value: unknown;
   try {
-    return parseStrictJson(bytes.toString('utf8'));
+    value = parseStrictJson(bytes.toString('utf8'));
   } catch (err) {
     if (err instanceof StrictJsonError && err.kind === 'duplicate_key') {
       throw invalid(['body'], err.message, 'json_duplicate_key', undefined, { key: err.key });
     }
     throw invalid(['body'], 'JSON decode error', 'json_invalid', undefined, { error: (err as Error).message });
   }
+  // Every JSON body of the spec is an object; valibot's object schema lets an array through (as {}),
+  // which ran an install or a backup with the defaults. The array is not quoted: it may hold a secret.
+  if (Array.isArray(value)) throw invalid(['body'], 'Input should be a valid object', 'object_type', null, { expected: 'Object', received: 'Array' });
+  return value;
 }
 
 /**

@@ -1,0 +1,53 @@
+/**
+ * Route-by-route conformance of the administration routes of spec 1
+ * ("Credentials, settings, configurations, cloud" and "Backup, restore,
+ * service, admin, runtime") over real HTTP: request bodies are objects, a
+ * refusal answers its status and reason, and nothing the request carried as
+ * a secret comes back.
+ */
+import fs from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, type TestServer } from './_setup.js';
+
+let t: TestServer;
+test.before(async () => {
+  t = await startTestServer();
+});
+test.after(async () => t.close());
+
+const objectRefusal = (r: { status: number; text: string; json(): any }, what: string) => {
+  assert.is(r.status, 422, `${what}: ${r.text}`);
+  const detail = r.json().detail;
+  assert.ok(Array.isArray(detail), `${what}: validation shape`);
+  assert.equal(detail[0].loc, ['body'], `${what}: ${r.text}`);
+  assert.is(detail[0].type, 'object_type', what);
+  assert.ok(['loc', 'msg', 'type', 'input', 'ctx'].every((k) => k in detail[0]), `${what}: the spec's issue shape`);
+};
+
+test('a JSON array is not a request body: 422 at body, and nothing is done', async () => {
+  const routes: [string, string][] = [
+    ['POST', '/api/backup'],
+    ['POST', '/api/backup/verify'],
+    ['POST', '/api/service/install'],
+    ['POST', '/api/service/uninstall'],
+    ['POST', '/api/cloud/backup'],
+    ['POST', '/api/admin/erase-configs'],
+    ['POST', '/api/restore/undo-copy/delete'],
+    ['PUT', '/api/credentials/openai_api_key'],
+    ['PUT', '/api/settings/ai'],
+    ['PUT', '/api/settings/execution'],
+    ['POST', '/api/configurations'],
+    ['POST', '/api/auth/renderer-origin'],
+  ];
+  for (const [method, path] of routes) objectRefusal(await t.request(method, path, { body: [] }), `${method} ${path}`);
+  // A secret sent inside an array is not quoted back either.
+  const secret = await t.request('PUT', '/api/credentials/openai_api_key', { body: ['sk-array-secret-0123456789'] });
+  objectRefusal(secret, 'credential in an array');
+  assert.not.ok(secret.text.includes('sk-array-secret'));
+  assert.is(fs.existsSync(`${t.dirs.dataDir}/backups`) ? fs.readdirSync(`${t.dirs.dataDir}/backups`).filter((f) => f.endsWith('.tar')).length : 0, 0, 'no bundle written');
+  const unit = (await t.request('GET', '/api/service/status')).json();
+  assert.is(unit.installed, false, 'no unit installed');
+});
+
+test.run();
