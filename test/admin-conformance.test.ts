@@ -50,4 +50,23 @@ test('a JSON array is not a request body: 422 at body, and nothing is done', asy
   assert.is(unit.installed, false, 'no unit installed');
 });
 
+test('two backups in the same second are two bundles (201 both), not a 409 asking for a name the request cannot give', async () => {
+  const frozen = new Date('2026-03-01T12:00:00.000Z');
+  const f = await startTestServer({ context: { clock: { now: () => frozen } } });
+  try {
+    const paths: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await f.request('POST', '/api/backup', { body: { include_reports: false } });
+      assert.is(r.status, 201, r.text);
+      paths.push(r.json().path);
+    }
+    assert.equal(paths.map((p) => p.split('/').pop()), ['svc-backup-20260301T120000Z.tar', 'svc-backup-20260301T120000Z-2.tar', 'svc-backup-20260301T120000Z-3.tar']);
+    for (const p of paths) assert.is((await f.request('POST', '/api/backup/verify', { body: { path: p } })).status, 200, p);
+    // The last bundle written is the one verify reads by default.
+    assert.is((await f.request('POST', '/api/backup/verify')).json().path, paths[2]);
+  } finally {
+    await f.close();
+  }
+});
+
 test.run();
