@@ -69,4 +69,22 @@ test('two backups in the same second are two bundles (201 both), not a 409 askin
   }
 });
 
+test('credentials validate and ai/models: a malformed base_url, endpoint or header_prefix is 422 without quoting it (the body carries a key)', async () => {
+  const key = 'AIzaSyQuotedKey0123456789';
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['/api/credentials/validate', { provider: 'gemini', key, base_url: `generativelanguage.googleapis.com/v1beta?key=${key}` }, 'base_url'],
+    ['/api/credentials/validate', { provider: 'gemini', key, base_url: `ftp://host/?key=${key}` }, 'base_url'],
+    ['/api/ai/models', { provider: 'gemini', key, base_url: `generativelanguage.googleapis.com/v1beta?key=${key}` }, 'base_url'],
+    ['/api/ai/models', { provider: 'openai', key, endpoint: `/models?key=${key} ` }, 'endpoint'],
+    ['/api/ai/models', { provider: 'openai', key, header_prefix: `Bearer ${key}` }, 'header_prefix'],
+  ];
+  for (const [path, body, field] of cases) {
+    const r = await t.request('POST', path, { body });
+    assert.is(r.status, 422, `${path} ${field}: ${r.text}`);
+    assert.equal(r.json().detail[0].loc, ['body', field]);
+    assert.not.ok(r.text.includes('QuotedKey'), `${path} ${field} quoted the key: ${r.text}`);
+  }
+  assert.not.ok(t.logLines.join('\n').includes('QuotedKey'), 'the key reached a log line');
+});
+
 test.run();
