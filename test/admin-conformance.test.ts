@@ -87,4 +87,46 @@ test('credentials validate and ai/models: a malformed base_url, endpoint or head
   assert.not.ok(t.logLines.join('\n').includes('QuotedKey'), 'the key reached a log line');
 });
 
+test('a URL setting takes an http or https URL (or empty): anything else is 422 and changes nothing; one stored before reads as unset', async () => {
+  for (const [group, value] of [['cloud', 'dav.example.org/remote.php'], ['cloud', 'ftp://dav.example.org/'], ['ai', 'localhost:11434/v1'], ['ai', 'not a url']] as const) {
+    const r = await t.request('PUT', `/api/settings/${group}`, { body: { settings: { url: value, base_url: value } } });
+    assert.is(r.status, 422, `${group} ${value}: ${r.text}`);
+    const detail = r.json().detail;
+    assert.equal(detail[0].loc, ['body', 'settings', group === 'cloud' ? 'url' : 'base_url']);
+    assert.is(detail[0].type, 'url_parsing');
+  }
+  assert.is(t.ctx.settings.read('cloud').url, '');
+  assert.is(t.ctx.settings.read('ai').base_url, '');
+  // Without a scheme, a password in it is still named as such, and not quoted.
+  const userinfo = await t.request('PUT', '/api/settings/cloud', { body: { settings: { url: 'me:pw-no-scheme-77@dav.example.org/' } } });
+  assert.is(userinfo.status, 422, userinfo.text);
+  assert.is(userinfo.json().detail[0].type, 'url_userinfo');
+  assert.not.ok(userinfo.text.includes('pw-no-scheme-77'));
+  // The embeddings settings (their own route) follow the same rules.
+  for (const [base_url, type] of [['localhost:11434', 'url_parsing'], ['me:pw-no-scheme-77@127.0.0.1:11434', 'url_userinfo'], ['ftp://me:pw-no-scheme-77@127.0.0.1/', 'url_userinfo']]) {
+    const r = await t.request('PUT', '/api/settings/embeddings', { body: { settings: { provider: 'ollama', base_url } } });
+    assert.is(r.status, 422, `${base_url}: ${r.text}`);
+    assert.is(r.json().detail[0].type, type, base_url);
+    assert.not.ok(r.text.includes('pw-no-scheme-77'), r.text);
+  }
+  assert.is(t.ctx.settings.read('embeddings').base_url, '');
+  for (const value of ['https://dav.example.org/remote.php/dav/files/me', 'http://127.0.0.1:11434/v1', '']) {
+    const r = await t.request('PUT', '/api/settings/ai', { body: { settings: { base_url: value } } });
+    assert.is(r.status, 200, `${value}: ${r.text}`);
+    assert.is(r.json().settings.base_url, value);
+  }
+  // A cloud account stored with such a URL (before it was refused) is not linked: cloud backup says so (409), not 500.
+  t.ctx.db.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES ('cloud', 'provider', '\"webdav\"', 'x'), ('cloud', 'url', '\"dav.example.org/remote.php\"', 'x')").run();
+  t.ctx.credentials.set('cloud_password', 'cloud-pw-0123456789');
+  try {
+    assert.is(t.ctx.settings.read('cloud').url, '');
+    const backup = await t.request('POST', '/api/cloud/backup');
+    assert.is(backup.status, 409, backup.text);
+    assert.is(backup.json().detail.reason, 'cloud_not_linked');
+  } finally {
+    t.ctx.db.prepare("DELETE FROM settings WHERE group_name = 'cloud'").run();
+    t.ctx.credentials.remove('cloud_password');
+  }
+});
+
 test.run();
