@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './_setup.js';
+import { runCli, startTestServer, type TestServer } from './_setup.js';
 
 let t: TestServer;
 test.before(async () => {
@@ -127,6 +127,16 @@ test('a URL setting takes an http or https URL (or empty): anything else is 422 
     t.ctx.db.prepare("DELETE FROM settings WHERE group_name = 'cloud'").run();
     t.ctx.credentials.remove('cloud_password');
   }
+});
+
+test('svc config import of a file that is not there: exit 3, one line that does not send the reader to the Library', async () => {
+  const missing = `${t.dirs.root}/no-such-export.json`;
+  const r = await runCli(['config', 'import', missing], { env: t.dirs.env });
+  assert.is(r.code, 3, r.stderr);
+  assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.ok(r.stderr.includes(missing), r.stderr);
+  assert.not.ok(/library/i.test(r.stderr), r.stderr);
+  assert.match(r.stderr, /svc config export/);
 });
 
 test.run();
