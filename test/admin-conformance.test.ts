@@ -139,4 +139,22 @@ test('svc config import of a file that is not there: exit 3, one line that does 
   assert.match(r.stderr, /svc config export/);
 });
 
+test('cloud.remote_folder is a relative folder under the WebDAV URL: empty, absolute or climbing names are 422 (they sent the backup to the server root or a folder above)', async () => {
+  for (const remote_folder of ['', '/', '/svc', '../other-user', 'svc/../../x', 'a//b', 'a\\b', './svc']) {
+    const r = await t.request('PUT', '/api/settings/cloud', { body: { settings: { remote_folder } } });
+    assert.is(r.status, 422, `[${remote_folder}]: ${r.text}`);
+    assert.equal(r.json().detail[0].loc, ['body', 'settings', 'remote_folder']);
+  }
+  assert.is(t.ctx.settings.read('cloud').remote_folder, 'svc');
+  for (const remote_folder of ['backups', 'backups/svc', 'Svc Backups']) {
+    const r = await t.request('PUT', '/api/settings/cloud', { body: { settings: { remote_folder } } });
+    assert.is(r.status, 200, r.text);
+    assert.is(r.json().settings.remote_folder, remote_folder);
+  }
+  // One stored before reads as the default.
+  t.ctx.db.prepare("UPDATE settings SET value_json = '\"../up\"' WHERE group_name = 'cloud' AND key = 'remote_folder'").run();
+  assert.is(t.ctx.settings.read('cloud').remote_folder, 'svc');
+  t.ctx.db.prepare("DELETE FROM settings WHERE group_name = 'cloud'").run();
+});
+
 test.run();

@@ -14,6 +14,10 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+function isRelativeFolder(value: string): boolean {
+  return value !== '' && !value.split('/').some((part) => part === '' || part === '.' || part === '..') && !/[\\\0?#]/.test(value);
+}
+
 /** Why a value does not fit its setting, or undefined when it fits. */
 export function checkSettingValue(def: SettingDef, value: unknown): { msg: string; type: string; ctx?: Record<string, unknown> } | undefined {
   switch (def.type) {
@@ -39,6 +43,10 @@ export function checkSettingValue(def: SettingDef, value: unknown): { msg: strin
       // (the cloud backup answered 500 internal_error): refused here, and one stored before reads as unset.
       if (def.type === 'string' && def.url && value !== '' && !isHttpUrl(value)) {
         return { msg: 'Input should be a URL starting with http:// or https:// (or empty)', type: 'url_parsing' };
+      }
+      // The WebDAV folder is resolved under the account's URL: "" or "/" would be the server root, ".." a folder above.
+      if (def.type === 'string' && def.relativeFolder && !isRelativeFolder(value)) {
+        return { msg: 'Input should be a relative folder name such as svc or backups/svc (no leading /, no . or .. parts)', type: 'folder_invalid' };
       }
       // A relative folder would mean a different place for every process (each resolves it from its own working directory).
       if (def.type === 'string' && def.absolutePath && value !== '' && !path.isAbsolute(value)) {
