@@ -83,7 +83,7 @@ export function register(program: Command, io: Io): void {
     .action((files: string[]) => withContext(io, (ctx) => {
       let total = 0;
       const read = files.map((f) => {
-        if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new SvcError(404, 'file_not_found', `No file ${f} to import.`);
+        if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new SvcError(404, 'file_not_found', `No file ${f} to import; name a JSON file \`svc config export\` wrote.`);
         const size = fs.statSync(f).size;
         total += size;
         if (total > MAX_IMPORT_BYTES) throw new SvcError(413, 'body_too_large', `The files add up to more than ${MAX_IMPORT_BYTES} bytes.`);

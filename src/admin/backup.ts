@@ -52,6 +52,18 @@ export interface BackupAnswer {
 
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
+/**
+ * The default bundle name, svc-backup-<time>.tar, or -2, -3… when a bundle (or one being written) of the
+ * same second is there: a second backup within a second is a new bundle, not a refusal to choose a name
+ * the request has no field for.
+ */
+function freeDefaultName(dir: string, time: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = path.join(dir, `svc-backup-${time}${n === 1 ? '' : `-${n}`}.tar`);
+    if (!fs.existsSync(candidate) && !fs.existsSync(`${candidate}.partial`)) return candidate;
+  }
+}
+
 /** Write a backup bundle. @example await createBackup(ctx, { includeReports: true }) */
 export async function createBackup(ctx: Context, options: BackupOptions): Promise<BackupAnswer> {
   const busy = ctx.service('admin.backup-busy', () => ({ running: false }));
@@ -65,7 +77,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   let snapshotting: ReturnType<typeof startSnapshot> | null = null;
   try {
     const createdAt = ctx.nowIso();
-    const target = options.output ? path.resolve(options.output) : path.join(dir, `svc-backup-${stamp(createdAt)}.tar`);
+    const target = options.output ? path.resolve(options.output) : freeDefaultName(dir, stamp(createdAt));
     if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
     // The writer never overwrites a partial bundle: another backup may be writing it (one killed leaves it).
     const partialExists = () =>

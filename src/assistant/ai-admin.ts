@@ -28,15 +28,16 @@ function providerOrThrow(id: string, loc: string[]): ApiProvider {
   return provider;
 }
 
+// The bodies that reach these checks carry a key (a URL may too, as ?key=): a refusal never quotes the value.
 function baseUrlOf(ctx: Context, provider: ApiProvider, given: string | null | undefined, loc: string[]): string {
   if (given === null || given === undefined || given === '') return apiBaseUrl(ctx, provider);
   let url: URL;
   try {
     url = new URL(given);
   } catch {
-    throw invalid(loc, 'Input should be an http or https URL', 'url_parsing', given.slice(0, 200));
+    throw invalid(loc, 'Input should be an http or https URL', 'url_parsing');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(loc, 'Input should be an http or https URL', 'url_scheme', given.slice(0, 200));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(loc, 'Input should be an http or https URL', 'url_scheme');
   if (url.username || url.password) throw invalid(loc, 'The URL must not carry a user name or password', 'url_userinfo');
   return given;
 }
@@ -74,10 +75,10 @@ export async function listModelIds(ctx: Context, input: ModelsInput) {
   const provider = providerOrThrow(input.provider, ['body', 'provider']);
   const baseUrl = baseUrlOf(ctx, provider, input.base_url, ['body', 'base_url']);
   if (input.endpoint && !/^\/?[A-Za-z0-9._~\-/]+(\?[A-Za-z0-9._~\-=&]*)?$/.test(input.endpoint)) {
-    throw invalid(['body', 'endpoint'], 'Input should be a path such as /models', 'path_invalid', input.endpoint.slice(0, 200));
+    throw invalid(['body', 'endpoint'], 'Input should be a path such as /models', 'path_invalid');
   }
   if (input.header_prefix && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(input.header_prefix)) {
-    throw invalid(['body', 'header_prefix'], 'Input should be a single word such as Bearer', 'word_invalid', input.header_prefix.slice(0, 40));
+    throw invalid(['body', 'header_prefix'], 'Input should be a single word such as Bearer', 'word_invalid');
   }
   const key = keyOf(ctx, provider, input.key);
   const models = await listModels(

@@ -1,9 +1,23 @@
 import path from 'node:path';
 import { modelProblem } from '../assistant/choices.js';
+import type { ValidationIssue } from '../errors.js';
 import type { SettingDef } from './schema.js';
 
 /** One address, no display name: local@domain.tld with no spaces (what SMTP and the polite pools accept). */
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]{2,}$/;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isRelativeFolder(value: string): boolean {
+  return value !== '' && !value.split('/').some((part) => part === '' || part === '.' || part === '..') && !/[\\\0?#]/.test(value);
+}
 
 /** Why a value does not fit its setting, or undefined when it fits. */
 export function checkSettingValue(def: SettingDef, value: unknown): { msg: string; type: string; ctx?: Record<string, unknown> } | undefined {
@@ -25,6 +39,15 @@ export function checkSettingValue(def: SettingDef, value: unknown): { msg: strin
       }
       if (def.type === 'string' && def.email && value !== '' && !EMAIL.test(value)) {
         return { msg: 'Input should be an email address like name@example.org (or empty)', type: 'email' };
+      }
+      // A URL without http:// (dav.example.org/…, localhost:11434) is stored fine and fails at its first use
+      // (the cloud backup answered 500 internal_error): refused here, and one stored before reads as unset.
+      if (def.type === 'string' && def.url && value !== '' && !isHttpUrl(value)) {
+        return { msg: 'Input should be a URL starting with http:// or https:// (or empty)', type: 'url_parsing' };
+      }
+      // The WebDAV folder is resolved under the account's URL: "" or "/" would be the server root, ".." a folder above.
+      if (def.type === 'string' && def.relativeFolder && !isRelativeFolder(value)) {
+        return { msg: 'Input should be a relative folder name such as svc or backups/svc (no leading /, no . or .. parts)', type: 'folder_invalid' };
       }
       // A relative folder would mean a different place for every process (each resolves it from its own working directory).
       if (def.type === 'string' && def.absolutePath && value !== '' && !path.isAbsolute(value)) {
@@ -52,11 +75,12 @@ export function urlCarriesCredentials(def: SettingDef, value: unknown): boolean 
   if (def.type !== 'string' || !def.url || typeof value !== 'string' || value === '') return false;
   try {
     const url = new URL(value);
-    return url.username !== '' || url.password !== '';
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.username !== '' || url.password !== '';
   } catch {
-    // Not a URL at all; "user:pass@host" without a scheme still says where a password would go.
-    return /^[^/?#]*@/.test(value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
+    // Not a URL at all: read as written below.
   }
+  // "user:pass@host" without a scheme (which URL reads as the scheme "user:") still says where a password would go.
+  return /^[^/?#]*@/.test(value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
 }
 
 /** A host name, an IPv4 address, or an IPv6 address (bare or in brackets). */
@@ -82,4 +106,23 @@ export function parseSettingWord(def: SettingDef, word: string): unknown {
   // On the command line a relative folder means one under the current directory: store where that is.
   if (def.type === 'string' && def.absolutePath && word !== '') return path.resolve(word);
   return word;
+}
+
+/**
+ * The 422 issue for one value written to a setting, or undefined when it fits. A value with a
+ * password in it is never quoted back, whatever else is wrong with it, and "me:pw@host" is answered
+ * with where the password goes rather than only "not an http URL".
+ */
+export function settingIssue(group: string, def: SettingDef, value: unknown, loc: (string | number)[]): ValidationIssue | undefined {
+  const problem = checkSettingValue(def, value);
+  const userinfo = urlCarriesCredentials(def, value);
+  if (problem && !(userinfo && problem.type === 'url_parsing')) return { loc, ...(userinfo || badHost(def, value) ? {} : { input: value }), ...problem };
+  if (userinfo) {
+    const where = group === 'cloud' ? 'the user name is cloud.username, the password the cloud_password credential' : "a key is the provider's credential, such as openai_api_key";
+    return { loc, msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo' };
+  }
+  if (badHost(def, value)) {
+    return { loc, msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host' };
+  }
+  return undefined;
 }

@@ -4,7 +4,7 @@
  * are never settings: they live in the credentials store.
  */
 export type SettingDef =
-  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; host?: true; absolutePath?: true; doc: string }
+  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; host?: true; absolutePath?: true; relativeFolder?: true; doc: string }
   | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; model?: true; doc: string }
   | { type: 'boolean'; default: boolean; doc: string }
   | { type: 'integer'; default: number; min: number; max: number; doc: string };
@@ -43,7 +43,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     provider: { type: 'string', default: 'none', oneOf: ['none', 'webdav'], doc: 'Cloud backup target kind.' },
     url: { type: 'string', default: '', maxLength: 2048, url: true, doc: 'WebDAV base URL; the password is the cloud_password credential.' },
     username: { type: 'string', default: '', maxLength: 255, doc: 'WebDAV user name.' },
-    remote_folder: { type: 'string', default: 'svc', maxLength: 255, doc: 'Folder under the WebDAV root that receives backups.' },
+    remote_folder: { type: 'string', default: 'svc', maxLength: 255, relativeFolder: true, doc: 'Folder under the WebDAV root that receives backups.' },
   },
   storage: {
     reports_dir: { type: 'string', default: '', maxLength: 4096, absolutePath: true, doc: 'Absolute path of the folder report files are written to; empty means <data dir>/reports.' },

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { SETTINGS, type SettingsGroup } from './schema.js';
-import { badHost, checkSettingValue, urlCarriesCredentials } from './check.js';
+import { badHost, checkSettingValue, settingIssue } from './check.js';
 
 export type SettingsValues = Record<string, string | number | boolean | null>;
 
@@ -43,15 +43,9 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
       for (const [key, value] of Object.entries(values)) {
         const def = defs[key];
         if (!def) continue;
-        const problem = checkSettingValue(def, value);
-        // A value with a password in it is never quoted back, whatever else is wrong with it.
-        if (problem) issues.push({ loc: [...loc, key], ...(urlCarriesCredentials(def, value) || badHost(def, value) ? {} : { input: value }), ...problem });
-        else if (urlCarriesCredentials(def, value)) {
-          const where = group === 'cloud' ? 'the user name is cloud.username, the password the cloud_password credential' : "a key is the provider's credential, such as openai_api_key";
-          issues.push({ loc: [...loc, key], msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo' });
-        } else if (badHost(def, value)) {
-          issues.push({ loc: [...loc, key], msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host' });
-        } else accepted.push([key, value]);
+        const issue = settingIssue(group, def, value, [...loc, key]);
+        if (issue) issues.push(issue);
+        else accepted.push([key, value]);
       }
       if (issues.length) throw new ValidationError(issues);
       const upsert = db().prepare(

@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import { SvcError, ValidationError } from '../errors.js';
 import { SETTINGS } from '../settings/schema.js';
-import { checkSettingValue } from '../settings/check.js';
+import { settingIssue } from '../settings/check.js';
 import type { SettingsValues } from '../settings/store.js';
 import { backfillRunning } from './backfill.js';
 import { estimateTokens } from './lexical.js';
@@ -60,8 +60,8 @@ export function checkEmbeddingSettings(ctx: Context, incoming: Record<string, un
   for (const [key, value] of Object.entries(incoming)) {
     const def = SETTINGS.embeddings[key];
     if (!def) continue;
-    const problem = checkSettingValue(def, value);
-    if (problem) issues.push({ loc: [...loc, key], input: value, ...problem });
+    const issue = settingIssue(GROUP, def, value, [...loc, key]);
+    if (issue) issues.push(issue);
     else merged[key] = value as SettingsValues[string];
   }
   if (issues.length) throw new ValidationError(issues);
