@@ -1,0 +1,187 @@
+/**
+ * Test helpers for the man pages: the CLI's command tree as commander builds it,
+ * and what a page's SYNOPSIS and headings name (commands, subcommands, flags),
+ * read from the groff source with its fonts (bold is literal, italic a value).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { COMMANDS } from '../commands/main.js';
+import type { Io } from '../commands/lib/io.js';
+import { ROOT } from './_setup.js';
+
+export interface CliCommand {
+  /** Words after `svc`, e.g. `routine target add`. */
+  path: string;
+  aliases: string[];
+  /** Each option's spellings: the long flag (`--output`, commander's `--no-x` as written) and the short one (`-o`). */
+  options: string[][];
+  /** Every spelling of every option. */
+  flags: string[];
+  hasSubcommands: boolean;
+  /** The subcommand run when none is named (`svc watchdog` is `svc watchdog show`). */
+  defaultSub?: string;
+}
+
+const quietIo: Io = { out() {}, err() {}, readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false };
+
+/** Every command and subcommand, each command's module registered on its own program, as runCli does. */
+export async function cliTree(): Promise<CliCommand[]> {
+  const out: CliCommand[] = [];
+  const walk = (cmd: Command, at: string) => {
+    const options = cmd.options.map((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
+    // commander keeps the default subcommand's name in a field it does not type.
+    const defaultSub = (cmd as unknown as { _defaultCommandName?: string | null })._defaultCommandName ?? undefined;
+    out.push({ path: at, aliases: cmd.aliases(), options, flags: options.flat(), hasSubcommands: cmd.commands.length > 0, defaultSub });
+    for (const sub of cmd.commands) walk(sub, `${at} ${sub.name()}`);
+  };
+  for (const entry of COMMANDS) {
+    const program = new Command('svc');
+    (await entry.load()).register(program, quietIo);
+    for (const cmd of program.commands) walk(cmd, cmd.name());
+  }
+  return out;
+}
+
+export const MAN_DIR = path.join(ROOT, 'man');
+
+/** Page name → its groff source; a `.so` page (svc-deliver.1) is left out: it only points at another. */
+export function manPages(dir = MAN_DIR): Map<string, string> {
+  const pages = new Map<string, string>();
+  for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.1')).sort()) {
+    const text = fs.readFileSync(path.join(dir, name), 'utf8');
+    if (!/^\.so /.test(text)) pages.set(name, text);
+  }
+  return pages;
+}
+
+interface Word {
+  text: string;
+  font: 'B' | 'I' | 'R';
+}
+
+/** groff escapes a page uses in literal text, undone. */
+const unescape = (s: string) => s.replace(/\\-/g, '-').replace(/\\\(em/g, '—').replace(/\\\(dq/g, '"').replace(/\\&/g, '').replace(/\\ /g, ' ').replace(/\\e/g, '\\');
+
+/** A macro's arguments: space separated, "quoted" ones kept whole. */
+function macroArgs(rest: string): string[] {
+  return [...rest.matchAll(/"((?:[^"]|"")*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1] : m[2]!));
+}
+
+/** One line of groff as words with their font (font macros and \fB \fI \fR \fP inline). */
+export function lineWords(line: string): Word[] {
+  const words: Word[] = [];
+  const push = (text: string, font: Word['font']) => {
+    for (const w of unescape(text).split(/\s+/).filter(Boolean)) words.push({ text: w, font });
+  };
+  const inline = (text: string, start: Word['font']) => {
+    let font = start;
+    for (const part of text.split(/(\\f[BIRP])/)) {
+      if (/^\\f[BIRP]$/.test(part)) font = part[2] === 'P' ? start : (part[2] as Word['font']);
+      else push(part, font);
+    }
+  };
+  const m = /^\.(B|I|BR|RB|BI|IB|IR|RI|SS|TP)\b\s*(.*)$/.exec(line);
+  if (!m) {
+    if (!line.startsWith('.')) inline(line, 'R');
+    return words;
+  }
+  const [macro, rest] = [m[1]!, m[2]!];
+  if (macro === 'B' || macro === 'I') inline(macroArgs(rest).join(' '), macro);
+  else if (macro === 'SS') inline(macroArgs(rest).join(' '), 'B');
+  else if (macro !== 'TP') macroArgs(rest).forEach((arg, i) => inline(arg, macro[i % 2] as Word['font']));
+  return words;
+}
+
+/** A page's text as plain words (for "is this flag named anywhere on the page"). */
+export function plainText(page: string): string {
+  return page
+    .split('\n')
+    .flatMap((l) => lineWords(l).map((w) => w.text))
+    .join(' ');
+}
+
+export interface Usage {
+  /** Command paths it names, e.g. `restore status`, `restore cancel` for `restore status|cancel`. */
+  paths: string[];
+  /** Flags it shows. */
+  flags: string[];
+  /** Where it is, for messages. */
+  where: string;
+}
+
+/**
+ * One usage: `svc`, `[--json]`, then the command words — bold words before the
+ * first flag, argument or other text, a roman `|` between bold words giving
+ * alternatives at the same depth (`restore status | cancel`), a bold word in
+ * roman brackets an optional subcommand (`lifecycle [status]`). In a heading
+ * (bold throughout) an UPPER-case word or a bracket ends the command words.
+ */
+function usageOf(words: Word[], where: string, heading: boolean): Usage | null {
+  let i = 0;
+  while (i < words.length && ['svc', '[', ']', '[--json]', '--json'].includes(words[i]!.text)) i++;
+  if (i === 0 || i >= words.length) return null;
+  const levels: string[][] = [];
+  let alternative = false;
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    const literal = w.font === 'B' && /^[a-z][a-z-]*$/.test(w.text);
+    if (w.text === '|' || (heading && w.text === '|')) {
+      alternative = true;
+      continue;
+    }
+    if (w.font === 'R' && (w.text === '[' || w.text === ']') && !heading) continue;
+    if (!literal) break;
+    if (alternative && levels.length > 0) levels[levels.length - 1]!.push(w.text);
+    else levels.push([w.text]);
+    alternative = false;
+  }
+  if (levels.length === 0) return null;
+  // Every prefix with each alternative of the last level.
+  const paths: string[] = [];
+  let prefixes = [''];
+  for (const level of levels) {
+    prefixes = prefixes.flatMap((p) => level.map((w) => (p ? `${p} ${w}` : w)));
+    paths.push(...prefixes);
+  }
+  const flags = words.slice(i).flatMap((w) => [...w.text.matchAll(/(?<![\w-])--?[a-z][a-z0-9-]*/g)].map((f) => f[0]));
+  return { paths, flags, where };
+}
+
+/**
+ * The usages a page gives: each SYNOPSIS entry (`.br` and `.PP` separate them) and
+ * each `.SS` or `.TP` heading that starts with `svc`.
+ */
+export function usages(name: string, page: string): Usage[] {
+  const out: Usage[] = [];
+  const lines = page.split('\n');
+  let section = '';
+  let entry: Word[] = [];
+  const endEntry = (where: string) => {
+    const u = entry.length ? usageOf(entry, where, false) : null;
+    if (u) out.push(u);
+    entry = [];
+  };
+  lines.forEach((line, n) => {
+    const where = `${name}:${n + 1}`;
+    if (line.startsWith('.SH ')) {
+      if (section === 'SYNOPSIS') endEntry(where);
+      section = macroArgs(line.slice(4)).join(' ');
+      return;
+    }
+    if (section === 'SYNOPSIS') {
+      if (line === '.br' || line === '.PP') endEntry(where);
+      else entry.push(...lineWords(line));
+      return;
+    }
+    const heading = line.startsWith('.SS ') || (n > 0 && lines[n - 1] === '.TP');
+    if (!heading) return;
+    const words = lineWords(line);
+    if (words[0]?.text !== 'svc') return;
+    // A heading is bold throughout: its values are UPPER case (ID, GROUP) or bracketed.
+    const marked = words.map((w) => ({ ...w, font: /^[a-z][a-z-]*$/.test(w.text) ? ('B' as const) : ('R' as const) }));
+    const u = usageOf(marked, where, true);
+    if (u) out.push(u);
+  });
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * The man pages and the CLI agree: every command and subcommand commander has is
+ * given a usage in some page (SYNOPSIS, or a `.SS`/`.TP` heading starting `svc`),
+ * every usage names a command that exists, every flag a command's --help lists is
+ * on a page that documents it, and no usage shows a flag its command lacks.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cliTree, manPages, MAN_DIR, plainText, usages, type CliCommand, type Usage } from './_man.js';
+
+/** `svc deliver` is `svc deliveries` under another name (svc-deliver(1) is a `.so` of svc-deliveries(1)). */
+const SAME_AS: Record<string, string> = { deliver: 'deliveries' };
+/** Flags every command has (svc(1) GLOBAL OPTIONS). */
+const GLOBAL = ['--json', '--help', '-h', '--version', '-V'];
+
+const canonical = (p: string) => {
+  const [first, ...rest] = p.split(' ');
+  return [SAME_AS[first!] ?? first, ...rest].join(' ');
+};
+
+interface Docs {
+  usages: (Usage & { page: string })[];
+  text: Map<string, string>;
+}
+
+function readDocs(dir = MAN_DIR): Docs {
+  const pages = manPages(dir);
+  const all = [...pages].flatMap(([name, page]) => usages(name, page).map((u) => ({ ...u, page: name })));
+  return { usages: all, text: new Map([...pages].map(([name, page]) => [name, plainText(page)])) };
+}
+
+/** Every path of the CLI, and each alias spelled as a path too (`assistant sessions`). */
+function knownPaths(tree: CliCommand[]): Set<string> {
+  const known = new Set<string>();
+  for (const c of tree) {
+    known.add(c.path);
+    const parent = c.path.split(' ').slice(0, -1).join(' ');
+    for (const a of c.aliases) known.add(parent ? `${parent} ${a}` : a);
+  }
+  return known;
+}
+
+/** What is wrong between the CLI and the pages, one line each. */
+function problems(tree: CliCommand[], docs: Docs): string[] {
+  const out: string[] = [];
+  const known = knownPaths(tree);
+  const documented = new Map<string, Set<string>>(); // path → pages that give it a usage
+  const byPath = new Map(tree.map((c) => [c.path, c]));
+  // A usage of a command with a default subcommand documents that subcommand too (`svc watchdog [--muted]`).
+  const withDefault = (p: string) => [p, ...(byPath.get(p)?.defaultSub ? [`${p} ${byPath.get(p)!.defaultSub}`] : [])];
+  for (const u of docs.usages) for (const p of u.paths.flatMap(withDefault)) (documented.get(p) ?? documented.set(p, new Set()).get(p)!).add(u.page);
+
+  for (const c of tree) {
+    if (SAME_AS[c.path.split(' ')[0]!] && c.path.includes(' ')) continue;
+    // A group with subcommands and no action of its own is covered by its subcommands.
+    const pages = documented.get(canonical(c.path));
+    if (!pages && !c.hasSubcommands) out.push(`svc ${c.path}: no man page gives its usage`);
+    if (!pages && c.hasSubcommands && c.flags.length > 0) out.push(`svc ${c.path}: has flags but no man page gives its usage`);
+    const where = pages ?? documented.get(canonical(c.path).split(' ').slice(0, -1).join(' ')) ?? new Set<string>();
+    for (const spellings of c.options) {
+      if (spellings.some((f) => GLOBAL.includes(f))) continue;
+      // Either spelling will do (`-o` for --output, `--yes` for -y).
+      const named = [...where].some((page) => spellings.some((f) => new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(docs.text.get(page)!)));
+      if (!named) out.push(`svc ${c.path} ${spellings[0]}: in --help, on no page that documents svc ${c.path}`);
+    }
+  }
+  for (const u of docs.usages) {
+    for (const p of u.paths) if (!known.has(p)) out.push(`${u.where}: svc ${p} is no command`);
+    const deepest = u.paths.filter((p) => known.has(p)).flatMap(withDefault);
+    for (const flag of u.flags) {
+      if (GLOBAL.includes(flag)) continue;
+      // The flag belongs to the command the usage names, or to a command above it (commander hands those on).
+      const owners = deepest.flatMap((p) => p.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' ')));
+      if (!owners.some((p) => byPath.get(p)?.flags.includes(flag))) out.push(`${u.where}: svc ${u.paths.at(-1)} ${flag} is no flag of that command`);
+    }
+  }
+  return out;
+}
+
+test('every command, subcommand and flag of the CLI is in a man page, and every usage in a page exists', async () => {
+  const found = problems(await cliTree(), readDocs());
+  assert.equal(found, [], found.join('\n'));
+});
+
+test('the check fails on a page that documents a missing command or flag, or leaves one out', async () => {
+  const tree = await cliTree();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-man-'));
+  try {
+    for (const f of fs.readdirSync(MAN_DIR)) fs.copyFileSync(path.join(MAN_DIR, f), path.join(dir, f));
+    const search = path.join(dir, 'svc-search.1');
+    const text = fs.readFileSync(search, 'utf8');
+    fs.writeFileSync(
+      search,
+      text
+        .replace('.B svc executions list [\\-\\-status S] [\\-\\-limit N]', '.B svc executions list [\\-\\-status S] [\\-\\-limit N] [\\-\\-since D]')
+        .replace('.B svc executions record ID', '.B svc executions records ID')
+        .replace(' | report | record | ', ' | report | ')
+        .replace('with \\fB\\-\\-include\\-ids\\fR also', 'with \\fB\\-\\-with\\-ids\\fR also')
+        .replace('.B svc sources\n', '.B svc sources\n.br\n.B svc sources refresh\n'),
+    );
+    const found = problems(tree, readDocs(dir)).join('\n');
+    assert.match(found, /svc executions list --since is no flag/);
+    assert.match(found, /svc executions records is no command/);
+    assert.match(found, /svc executions record: no man page gives its usage/);
+    assert.match(found, /svc sources refresh is no command/);
+    assert.match(found, /svc export references --include-ids: in --help, on no page/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the man page parser reads fonts: bold words are commands, a roman | gives alternatives', () => {
+  const [u] = usages('x.1', '.SH SYNOPSIS\n.B svc\n.RB [ \\-\\-json ]\n.BR "restore status" | cancel\n.RB [ \\-\\-yes ]\n.I file\n.SH DESCRIPTION\n');
+  assert.equal(u!.paths, ['restore', 'restore status', 'restore cancel']);
+  assert.equal(u!.flags, ['--yes']);
+  const [h] = usages('x.1', '.SH COMMANDS\n.SS "svc routine list | show ID [\\-\\-all]"\n');
+  assert.equal(h!.paths, ['routine', 'routine list', 'routine show']);
+  assert.equal(h!.flags, ['--all']);
+});
+
+test.run();
