@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ROOT } from './_setup.js';
 import { cliTree, manPages, MAN_DIR, plainText, usages, type CliCommand, type Usage } from './_man.js';
 
 /** `svc deliver` is `svc deliveries` under another name (svc-deliver(1) is a `.so` of svc-deliveries(1)). */
@@ -119,6 +120,41 @@ test('the man page parser reads fonts: bold words are commands, a roman | gives 
   const [h] = usages('x.1', '.SH COMMANDS\n.SS "svc routine list | show ID [\\-\\-all]"\n');
   assert.equal(h!.paths, ['routine', 'routine list', 'routine show']);
   assert.equal(h!.flags, ['--all']);
+});
+
+/** Every file under these folders, as text. */
+const sources = (dirs: string[]): string[] => {
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [fs.readFileSync(path.join(dir, e.name), 'utf8')] : []));
+  return dirs.flatMap((d) => walk(path.join(ROOT, d)));
+};
+
+/**
+ * The SVC_* variables the code reads (`env.SVC_X`, a quoted 'SVC_X', a prefix
+ * matched as /^SVC_X_(/) against those the pages name: one line per mismatch.
+ */
+function envProblems(code: string[], pages: string[]): string[] {
+  const read = new Set<string>();
+  const prefixes = new Set<string>();
+  for (const text of code) {
+    for (const m of text.matchAll(/env\.(SVC_[A-Z0-9_]+)|['"`](SVC_[A-Z0-9_]+)['"`=]/g)) read.add((m[1] ?? m[2])!);
+    for (const m of text.matchAll(/\/\^(SVC_[A-Z0-9]+_)\(/g)) prefixes.add(m[1]!);
+  }
+  const named = new Set(pages.flatMap((t) => [...t.matchAll(/SVC_[A-Z0-9_]+/g)].map((m) => m[0])));
+  const out: string[] = [];
+  for (const name of read) if (!named.has(name)) out.push(`${name}: read by the code, named on no man page`);
+  for (const prefix of prefixes) if (![...named].some((n) => n.startsWith(prefix))) out.push(`${prefix}<ID>_URL: read by the code, named on no man page`);
+  for (const name of named) if (!read.has(name) && ![...prefixes].some((p) => name.startsWith(p))) out.push(`${name}: named on a man page, read by no code`);
+  return out;
+}
+
+test('every SVC_* variable the code reads is on a man page, and every one a page names is read', () => {
+  const pages = [...manPages().values()].map(plainText);
+  const found = envProblems(sources(['src', 'server', 'commands']), pages);
+  assert.equal(found, [], found.join('\n'));
+  // And the check can fail: a renamed variable, an undocumented one, an undocumented prefix.
+  const broken = envProblems(["nonEmpty(env.SVC_DATA_DIR); env.SVC_NEW_THING; /^SVC_SOURCE_([A-Z]+)_URL$/; /^SVC_MODEL_([A-Z]+)_URL$/"], ['SVC_DATA_DIR SVC_DATA_PATH SVC_SOURCE_PUBMED_URL']);
+  assert.equal(broken.sort(), ['SVC_DATA_PATH: named on a man page, read by no code', 'SVC_MODEL_<ID>_URL: read by the code, named on no man page', 'SVC_NEW_THING: read by the code, named on no man page']);
 });
 
 test.run();
