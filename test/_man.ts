@@ -19,6 +19,12 @@ export interface CliCommand {
   /** Every spelling of every option. */
   flags: string[];
   hasSubcommands: boolean;
+  /** Whether it runs something itself (`svc chat [id]`), not only groups subcommands. */
+  hasAction: boolean;
+  /** Flags that take a value (`--limit <n>`), so the next word is not an argument. */
+  valued: string[];
+  /** How many arguments it takes (Infinity for a variadic one). */
+  maxArgs: number;
   /** The subcommand run when none is named (`svc watchdog` is `svc watchdog show`). */
   defaultSub?: string;
 }
@@ -32,7 +38,9 @@ export async function cliTree(): Promise<CliCommand[]> {
     const options = cmd.options.map((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
     // commander keeps the default subcommand's name in a field it does not type.
     const defaultSub = (cmd as unknown as { _defaultCommandName?: string | null })._defaultCommandName ?? undefined;
-    out.push({ path: at, aliases: cmd.aliases(), options, flags: options.flat(), hasSubcommands: cmd.commands.length > 0, defaultSub });
+    const valued = cmd.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
+    const maxArgs = cmd.registeredArguments.some((a) => a.variadic) ? Infinity : cmd.registeredArguments.length;
+    out.push({ path: at, aliases: cmd.aliases(), options, flags: options.flat(), valued, maxArgs, hasSubcommands: cmd.commands.length > 0, hasAction: Boolean((cmd as unknown as { _actionHandler?: unknown })._actionHandler), defaultSub });
     for (const sub of cmd.commands) walk(sub, `${at} ${sub.name()}`);
   };
   for (const entry of COMMANDS) {
@@ -182,6 +190,75 @@ export function usages(name: string, page: string): Usage[] {
     const marked = words.map((w) => ({ ...w, font: /^[a-z][a-z-]*$/.test(w.text) ? ('B' as const) : ('R' as const) }));
     const u = usageOf(marked, where, true);
     if (u) out.push(u);
+  });
+  return out;
+}
+
+const GLOBAL_FLAGS = ['--json', '--help', '-h', '--version', '-V'];
+
+/**
+ * What is wrong with one command line as a page or the README shows it (the
+ * words after `svc`): the longest known command path is taken; a word after a
+ * command that only groups subcommands must be one of them; every flag must be
+ * the command's, an enclosing command's or global. Words after the command are
+ * otherwise arguments: with `countArgs` (a real command line, not a usage with
+ * placeholders and brackets), no more of them than the command takes.
+ */
+export function mentionProblems(tree: CliCommand[], words: string[], o: { countArgs?: boolean } = {}): string[] {
+  const byPath = new Map<string, CliCommand>(tree.map((c) => [c.path, c]));
+  for (const c of tree) {
+    const parent = c.path.split(' ').slice(0, -1).join(' ');
+    for (const a of c.aliases) byPath.set(parent ? `${parent} ${a}` : a, c);
+  }
+  const line = `svc ${words.join(' ')}`;
+  let at = '';
+  let i = 0;
+  for (; i < words.length; i++) {
+    const next = at ? `${at} ${words[i]}` : words[i]!;
+    if (!byPath.has(next)) break;
+    at = next;
+  }
+  const flagsIn = (ws: string[]) => ws.flatMap((w) => [...w.matchAll(/(?<![\w-])--?[a-zA-Z][a-z0-9-]*/g)].map((m) => m[0]));
+  if (!at) {
+    if (words.length && words.every((w) => w.startsWith('-'))) return flagsIn(words).filter((f) => !GLOBAL_FLAGS.includes(f)).map((f) => `${line}: ${f} is no flag of svc`);
+    return [`${line}: "${words[0]}" is no command`];
+  }
+  const cmd = byPath.get(at)!;
+  const out: string[] = [];
+  const owners = at.split(' ').map((_, k, ws) => ws.slice(0, k + 1).join(' '));
+  if (cmd.defaultSub) owners.push(`${at} ${cmd.defaultSub}`);
+  const runs = cmd.defaultSub ? byPath.get(`${at} ${cmd.defaultSub}`)! : cmd;
+  // The arguments: words after the command that are neither flags nor a flag's value.
+  const args: string[] = [];
+  for (let k = i; k < words.length; k++) {
+    const w = words[k]!;
+    if (!w.startsWith('-')) args.push(w);
+    else if (!w.includes('=') && owners.some((p) => byPath.get(p)?.valued.includes(w))) k++;
+  }
+  if (args.length > 0 && cmd.hasSubcommands && !cmd.hasAction && !cmd.defaultSub) out.push(`${line}: "${args[0]}" is not a subcommand of svc ${at}`);
+  for (const flag of flagsIn(words.slice(i))) {
+    if (GLOBAL_FLAGS.includes(flag)) continue;
+    if (!owners.some((p) => byPath.get(p)?.flags.includes(flag))) out.push(`${line}: ${flag} is no flag of svc ${at}`);
+  }
+  // An unknown flag's value would count as an argument: only a line whose flags are all known is counted.
+  if (o.countArgs && out.length === 0 && args.length > runs.maxArgs) out.push(`${line}: svc ${at} takes ${runs.maxArgs || 'no'} argument${runs.maxArgs === 1 ? '' : 's'}, not "${args.slice(runs.maxArgs).join(' ')}"`);
+  return out;
+}
+
+/** Each `svc …` a page shows in bold (`\fBsvc routine run\fR`, `.B svc serve \-\-daemon`), as the words after svc. */
+export function boldMentions(name: string, page: string): { where: string; words: string[] }[] {
+  const out: { where: string; words: string[] }[] = [];
+  page.split('\n').forEach((line, n) => {
+    let run: string[] = [];
+    const flush = () => {
+      if (run[0] === 'svc' && run.length > 1) out.push({ where: `${name}:${n + 1}`, words: run.slice(1) });
+      run = [];
+    };
+    for (const w of lineWords(line)) {
+      if (w.font === 'B') run.push(w.text.replace(/[,.;:)]+$/, ''));
+      else flush();
+    }
+    flush();
   });
   return out;
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './_setup.js';
-import { cliTree, manPages, MAN_DIR, plainText, usages, type CliCommand, type Usage } from './_man.js';
+import { boldMentions, cliTree, manPages, mentionProblems, MAN_DIR, plainText, usages, type CliCommand, type Usage } from './_man.js';
 
 /** `svc deliver` is `svc deliveries` under another name (svc-deliver(1) is a `.so` of svc-deliveries(1)). */
 const SAME_AS: Record<string, string> = { deliver: 'deliveries' };
@@ -120,6 +120,17 @@ test('the man page parser reads fonts: bold words are commands, a roman | gives 
   const [h] = usages('x.1', '.SH COMMANDS\n.SS "svc routine list | show ID [\\-\\-all]"\n');
   assert.equal(h!.paths, ['routine', 'routine list', 'routine show']);
   assert.equal(h!.flags, ['--all']);
+});
+
+test('every `svc …` a page shows in bold names a command the CLI has, with flags it has', async () => {
+  const tree = await cliTree();
+  const mentions = [...manPages()].flatMap(([name, page]) => boldMentions(name, page));
+  assert.ok(mentions.length > 100, `only ${mentions.length} mentions found: the reader lost them`);
+  const found = mentions.flatMap((m) => mentionProblems(tree, m.words).map((p) => `${m.where}: ${p}`));
+  assert.equal(found, [], found.join('\n'));
+  // And the check can fail: a misspelled subcommand, a flag of another command, a flag of none.
+  const broken = boldMentions('x.1', '\\fBsvc executions records\\fR, \\fBsvc routine run \\-\\-max\\fR and\n.B svc dive \\-\\-since\n.BR "svc watchdog \\-\\-muted" ,').flatMap((m) => mentionProblems(tree, m.words));
+  assert.equal(broken, ['svc executions records: "records" is not a subcommand of svc executions', 'svc routine run --max: --max is no flag of svc routine run', 'svc dive --since: --since is no flag of svc dive']);
 });
 
 /** Every file under these folders, as text. */
