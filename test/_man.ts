@@ -262,3 +262,45 @@ export function boldMentions(name: string, page: string): { where: string; words
   });
   return out;
 }
+
+/**
+ * The `svc …` commands a TypeScript source shows in its strings (hints and
+ * errors): a code span in a quoted string ('… `svc routine list` …') or an
+ * escaped one in a template (`… \`svc routine show ${id}\` …`, each ${…} read
+ * as a word X). A small scanner, not a parser: comments are skipped; a regular
+ * expression holding a quote could mislead it, which a failing test would show.
+ */
+export function sourceMentions(text: string): string[] {
+  const literals: { body: string; template: boolean }[] = [];
+  let i = 0;
+  const n = text.length;
+  const readQuoted = (q: string) => {
+    let body = '';
+    for (i++; i < n && text[i] !== q && text[i] !== '\n'; i++) body += text[i] === '\\' ? text[i] + text[++i] : text[i];
+    literals.push({ body, template: false });
+  };
+  const readTemplate = () => {
+    let body = '';
+    for (i++; i < n && text[i] !== '`'; i++) {
+      if (text[i] === '\\') body += text[i] + text[++i];
+      else if (text[i] === '$' && text[i + 1] === '{') {
+        // Skip the expression, braces balanced (a nested template is skipped whole).
+        let depth = 0;
+        for (i++; i < n; i++) {
+          if (text[i] === '{') depth++;
+          else if (text[i] === '}' && --depth === 0) break;
+        }
+        body += /\S$/.test(body) ? ' X' : 'X';
+      } else body += text[i];
+    }
+    literals.push({ body, template: true });
+  };
+  for (; i < n; i++) {
+    const c = text[i]!;
+    if (c === '/' && text[i + 1] === '/') i = text.indexOf('\n', i) === -1 ? n : text.indexOf('\n', i);
+    else if (c === '/' && text[i + 1] === '*') i = text.indexOf('*/', i + 2) === -1 ? n : text.indexOf('*/', i + 2) + 1;
+    else if (c === "'" || c === '"') readQuoted(c);
+    else if (c === '`') readTemplate();
+  }
+  return literals.flatMap(({ body, template }) => [...body.matchAll(template ? /\\`svc ([^`\\]+)\\`/g : /`svc ([^`]+)`/g)].map((m) => m[1]!));
+}

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './_setup.js';
-import { boldMentions, cliTree, manPages, mentionProblems, MAN_DIR, plainText, usages, type CliCommand, type Usage } from './_man.js';
+import { boldMentions, cliTree, manPages, mentionProblems, MAN_DIR, plainText, sourceMentions, usages, type CliCommand, type Usage } from './_man.js';
 
 /** `svc deliver` is `svc deliveries` under another name (svc-deliver(1) is a `.so` of svc-deliveries(1)). */
 const SAME_AS: Record<string, string> = { deliver: 'deliveries' };
@@ -131,6 +131,23 @@ test('every `svc …` a page shows in bold names a command the CLI has, with fla
   // And the check can fail: a misspelled subcommand, a flag of another command, a flag of none.
   const broken = boldMentions('x.1', '\\fBsvc executions records\\fR, \\fBsvc routine run \\-\\-max\\fR and\n.B svc dive \\-\\-since\n.BR "svc watchdog \\-\\-muted" ,').flatMap((m) => mentionProblems(tree, m.words));
   assert.equal(broken, ['svc executions records: "records" is not a subcommand of svc executions', 'svc routine run --max: --max is no flag of svc routine run', 'svc dive --since: --since is no flag of svc dive']);
+});
+
+test('every `svc …` an error or hint in the code names is a command the CLI has, with flags it has', async () => {
+  const tree = await cliTree();
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  const files = ['src', 'server', 'commands'].flatMap((d) => walk(path.join(ROOT, d)));
+  const named = files.flatMap((file) => sourceMentions(fs.readFileSync(file, 'utf8')).map((text) => ({ file: path.relative(ROOT, file), words: text.split(/\s+/) })));
+  assert.ok(named.length > 100, `only ${named.length} found: the scanner lost them`);
+  // A command built at run time (`svc ${type} --config ${id}`) is not checked.
+  const found = named.filter((m) => m.words[0] !== 'X').flatMap((m) => mentionProblems(tree, m.words).map((p) => `${m.file}: ${p}`));
+  assert.equal(found, [], found.join('\n'));
+  // And the check can fail: the hint `svc dive --config` gave for a saved routine before it was fixed.
+  const old = sourceMentions("throw usageError(`--config ${n} is a saved ${t}; run it with \\`svc ${t === 'routine' ? 'routine add' : t} --config ${id}\\`.`);\nconst hint = 'see `svc routine lst`'; // `svc not checked`");
+  assert.equal(old, ['X --config X', 'routine lst']);
+  assert.equal(mentionProblems(tree, ['routine', 'add', '--config', '1']), ['svc routine add --config 1: --config is no flag of svc routine add']);
+  assert.equal(mentionProblems(tree, ['routine', 'lst']), ['svc routine lst: "lst" is not a subcommand of svc routine']);
 });
 
 /** Every file under these folders, as text. */
