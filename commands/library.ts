@@ -105,7 +105,7 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, files: string[], opts: { document?: string }) => runImport(ctx, io, files, intFlag(opts.document, '--document', ID))));
 
   library.command('list').description('files, newest first (a page at a time)')
-    .option('--q <text>', 'literal name substring, ASCII case-insensitive').option('--limit <n>', 'page size, 1 to 100')
+    .option('--q <text>', 'literal name substring, ASCII case-insensitive').option('--limit <n>', `page size, 1 to ${DEFAULT_LIMITS.listMax} (default ${DEFAULT_LIMITS.listDefault})`)
     .option('--through <id>', 'the ceiling of the first page').option('--before <id>', 'the next page: ids below this')
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
       const flags = { q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) };

@@ -45,9 +45,10 @@ function bodyOf(opts: FieldOpts & { noOrcid?: boolean }): Record<string, unknown
   return body;
 }
 
-const fieldOptions = (cmd: Command) =>
+/** `add` and `edit` share these; only a new profile has a default kind (edit keeps the stored one). */
+const fieldOptions = (cmd: Command, kindHelp = 'person or group (default person)') =>
   cmd
-    .option('--kind <kind>', `person or group (default person)`)
+    .option('--kind <kind>', kindHelp)
     .option('--display-name <text>', 'how to show it')
     .option('--orcid <id>', 'ORCID iD: matches by identity')
     .option('--orcid-cited', 'also match papers whose source record cites the ORCID iD outside an author record')
@@ -120,7 +121,7 @@ export function register(program: Command, io: Io): void {
       });
     }));
   fieldOptions(profile.command('edit').argument('<id>', 'profile id').option('--name <name>', 'the name as papers write it').option('--no-orcid', 'remove the ORCID iD')
-    .description('change a profile (lists given replace the old ones); matches are recomputed'))
+    .description('change a profile (lists given replace the old ones); matches are recomputed'), 'person or group')
     .action((id: string, opts: Omit<FieldOpts, 'orcid'> & { orcid?: string | boolean }) => withContext(io, (ctx) => {
       // commander turns --no-orcid into orcid: false, and gives orcid: true when neither flag is given.
       const noOrcid = opts.orcid === false;

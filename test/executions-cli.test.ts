@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fixture, ROOT, runCli, tempDirs, waitFor } from './_setup.js';
 import { startStub } from './_stub.js';
+import { cliTree, mentionProblems } from './_man.js';
 
 test('svc dive piped: one line per event on stderr, the summary on stdout, exit 0', async () => {
   const dirs = tempDirs();
@@ -40,6 +41,26 @@ test('svc dive piped: one line per event on stderr, the summary on stdout, exit 
     assert.match(wrongType.stderr, /is a saved dive; run it with `svc dive --config 1`/);
   } finally {
     await stub.close();
+    dirs.cleanup();
+  }
+});
+
+test('svc dive --config with a saved routine: exit 2, and every command the refusal names exists with those flags', async () => {
+  const dirs = tempDirs();
+  try {
+    const saved = await runCli(['config', 'add', '--name', 'weekly', '--type', 'routine', '--parameters', '{"repositories":["arxiv"],"query":"graphs","window_days":7}'], { env: dirs.env });
+    assert.is(saved.code, 0, saved.stderr);
+    const tree = await cliTree();
+    for (const command of ['dive', 'sweep']) {
+      const r = await runCli([command, '--config', 'weekly'], { env: dirs.env });
+      assert.is(r.code, 2, r.stderr);
+      assert.match(r.stderr, /is a saved routine/);
+      // It named `svc routine add --config 1`, a flag routine add does not have.
+      const named = [...r.stderr.matchAll(/`svc ([^`]+)`/g)].map((m) => m[1]!.split(' '));
+      assert.ok(named.length > 0, r.stderr);
+      assert.equal(named.flatMap((words) => mentionProblems(tree, words, { countArgs: true })), [], r.stderr);
+    }
+  } finally {
     dirs.cleanup();
   }
 });

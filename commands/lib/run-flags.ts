@@ -65,6 +65,8 @@ export function requireSearchable(ctx: Context, ids: string[], flag: string): vo
 export function savedRequest(ctx: Context, nameOrId: string | undefined, type: 'dive' | 'sweep'): Record<string, unknown> {
   if (nameOrId === undefined) return {};
   const row = findConfiguration(ctx, nameOrId);
-  if (row.config_type !== type) throw usageError(`--config ${nameOrId} is a saved ${row.config_type}; run it with \`svc ${row.config_type === 'routine' ? 'routine add' : row.config_type} --config ${row.id}\`.`);
-  return { ...(JSON.parse(row.parameters_json) as Record<string, unknown>), saved_configuration_id: row.id };
+  if (row.config_type === type) return { ...(JSON.parse(row.parameters_json) as Record<string, unknown>), saved_configuration_id: row.id };
+  // A routine configuration is no run: `svc routine add` takes its parameters as flags (it has no --config).
+  if (row.config_type === 'routine') throw usageError(`--config ${nameOrId} is a saved routine, not a ${type}; \`svc config export ${row.id}\` prints its parameters, to give to \`svc routine add\` as flags.`);
+  throw usageError(`--config ${nameOrId} is a saved ${row.config_type}; run it with \`svc ${row.config_type} --config ${row.id}\`.`);
 }
