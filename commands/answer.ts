@@ -15,7 +15,7 @@ import { enumFlag, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { followAnswer } from './lib/answer-watch.js';
 import { parseSelect, resolveVersions } from './lib/answer-select.js';
-import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { choicesFromFlags } from './lib/answer-choices.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
@@ -141,11 +141,11 @@ export function register(program: Command, io: Io): void {
       const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;
       const at = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/export`;
       // Refused before the answer is fetched: an existing file, a link, a missing folder.
-      checkOutputFile(o.output, { force: o.force, existsHint: 'add --force to replace it' });
+      checkOutputFile(o.output, replaceableWithForce(o.force));
       const c = await connect();
       const q = new URLSearchParams({ expected_vault_id: c.vaultId, format });
       const { bytes, headers } = await c.bytes(`${at}?${q}`);
-      const output = writeOutputFile(o.output, bytes, { force: o.force, existsHint: 'add --force to replace it' });
+      const output = writeOutputFile(o.output, bytes, replaceableWithForce(o.force));
       const r = { output, format, byte_size: bytes.length, sha256: headers.get('x-svc-sha256') ?? (await import('../src/answers/canonical-json.js')).sha256Hex(bytes) };
       emit(io, r, () => `Wrote ${o.output} (${format}, ${r.byte_size} bytes, sha256 ${r.sha256})`);
     }));

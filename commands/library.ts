@@ -17,7 +17,7 @@ import { idArg, intFlag, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
-import { writeOutputFile } from './lib/output-file.js';
+import { replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { sha256Hex } from '../src/answers/canonical-json.js';
 import { count } from './lib/words.js';
 
@@ -141,7 +141,7 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, opts: { output?: string; force?: boolean }) => {
       const envelope = exportInventory(ctx, { expectedVaultId: vaultId(ctx) });
       if (!opts.output) return emit(io, envelope, () => envelope.text);
-      const output = writeOutputFile(opts.output, envelope.text, { force: opts.force, existsHint: 'add --force to replace it' });
+      const output = writeOutputFile(opts.output, envelope.text, replaceableWithForce(opts.force));
       const r = { output, bytes: Buffer.byteLength(envelope.text), file_count: (JSON.parse(envelope.text) as { file_count: number }).file_count, sha256: sha256Hex(envelope.text) };
       emit(io, r, () => `Wrote ${opts.output} (${count(r.file_count, 'file')}, ${count(r.bytes, 'byte')}, sha256 ${r.sha256})`);
     }));
