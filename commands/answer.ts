@@ -5,7 +5,6 @@
  * otherwise); watch follows the events; export writes the ZIP or HTML.
  */
 import type { Command } from 'commander';
-import { SvcError } from '../src/errors.js';
 import { isUuid4 } from '../src/random.js';
 import { connectAnswers, type AnswerClient } from './lib/answer-client.js';
 import { answerText, historyText, previewText } from './lib/answer-format.js';
@@ -14,25 +13,15 @@ import { withContext } from './lib/context.js';
 import { enumFlag, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { followAnswer } from './lib/answer-watch.js';
+import { inCliWords } from './lib/cli-words.js';
 import { parseSelect, resolveVersions } from './lib/answer-select.js';
-import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { choicesFromFlags } from './lib/answer-choices.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
 const P = (project: string) => `/api/evidence/projects/${uuid(project, 'project')}`;
-
-/** Refusals that name body fields, worded with the flags and the next command instead. */
-function inCliWords(err: unknown): unknown {
-  if (!(err instanceof SvcError)) return err;
-  const words: Record<string, string> = {
-    request_hash_mismatch: '--sha is not the request hash of this preview; copy the `svc answer send` line the preview printed, or preview again.',
-    note_empty: `Note ${err.extra.note_id} has no text to send (a passage note with an empty body); give it one with \`svc evidence note edit PROJECT ${err.extra.note_id} --body TEXT\`, or leave out --note ${err.extra.note_id}.`,
-    revision_conflict: `The project changed: it is at revision ${err.extra.revision} now, not the --revision given; read \`svc evidence show PROJECT\` and preview again (with no --revision the current one is used).`,
-  };
-  return words[err.reason] ? new SvcError(err.status, err.reason, words[err.reason]!, err.extra) : err;
-}
 
 export function register(program: Command, io: Io): void {
   const cmd = program.command('answer').description('selected-evidence answers: preview, send, watch, cancel, list, show, export');
@@ -42,7 +31,7 @@ export function register(program: Command, io: Io): void {
     try {
       await withContext(io, async (ctx) => fn(() => connectAnswers(ctx), ...args));
     } catch (err) {
-      throw inCliWords(err);
+      throw inCliWords('answer', err);
     }
   };
 
@@ -141,11 +130,11 @@ export function register(program: Command, io: Io): void {
       const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;
       const at = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/export`;
       // Refused before the answer is fetched: an existing file, a link, a missing folder.
-      checkOutputFile(o.output, { force: o.force, existsHint: 'add --force to replace it' });
+      checkOutputFile(o.output, replaceableWithForce(o.force));
       const c = await connect();
       const q = new URLSearchParams({ expected_vault_id: c.vaultId, format });
       const { bytes, headers } = await c.bytes(`${at}?${q}`);
-      const output = writeOutputFile(o.output, bytes, { force: o.force, existsHint: 'add --force to replace it' });
+      const output = writeOutputFile(o.output, bytes, replaceableWithForce(o.force));
       const r = { output, format, byte_size: bytes.length, sha256: headers.get('x-svc-sha256') ?? (await import('../src/answers/canonical-json.js')).sha256Hex(bytes) };
       emit(io, r, () => `Wrote ${o.output} (${format}, ${r.byte_size} bytes, sha256 ${r.sha256})`);
     }));

@@ -8,7 +8,7 @@ import { exportConfigurations, importConfigurations, MAX_IMPORT_BYTES } from '..
 import { parseStrictJson } from '../src/util/json-strict.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { emit, table, type Io } from './lib/io.js';
 import { enumFlag, idArg } from './lib/flags.js';
 
@@ -68,7 +68,7 @@ export function register(program: Command, io: Io): void {
     .option('--force', 'with -o: replace an existing file')
     .description('write the configurations to one JSON file')
     .action((ids: string[], opts: { output?: string; force?: boolean }) => withContext(io, (ctx) => {
-      const into = { force: opts.force, existsHint: 'add --force to replace it' };
+      const into = replaceableWithForce(opts.force);
       if (opts.output) checkOutputFile(opts.output, into);
       const file = exportConfigurations(ctx, ids.map((id) => idArg(id, 'configuration')));
       if (!opts.output) return io.out(file.text.trimEnd());

@@ -4,6 +4,7 @@ import { DELIVERY_STATES } from '../src/delivery/repo.js';
 import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews, releaseDelivery, requireDelivery, retryDelivery, ROUTINE_DELIVERIES_LIMIT, routineDeliveries, skipDelivery, type DeliveryView } from '../src/delivery/service.js';
 import { attemptNow } from '../src/delivery/worker.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
+import { utcMinute } from './lib/dates.js';
 import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -23,7 +24,7 @@ const rows = (list: DeliveryView[]) =>
           d.target_id !== null ? String(d.target_id) : d.origin === 'routine_email' ? 'routine email' : '-',
           `${d.attempts}/${d.max_attempts}`,
           // When a retry comes (made by a running server or daemon); '-' when none is due.
-          d.next_attempt_at_utc ? d.next_attempt_at_utc.slice(0, 16).replace('T', ' ') : '-',
+          utcMinute(d.next_attempt_at_utc),
           d.last_error ?? '',
         ]),
       ])

@@ -15,7 +15,8 @@ import { notesText, pageText } from './lib/evidence-format.js';
 import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
-import { fileRef, inCliWords } from './lib/evidence-args.js';
+import { inCliWords } from './lib/cli-words.js';
+import { fileRef } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const FILE = 'the ID or FILE_ID `svc library list` prints';
@@ -69,7 +70,7 @@ export function register(program: Command, io: Io): void {
     try {
       await withContext(io, (ctx) => fn(ctx, ...args));
     } catch (err) {
-      throw inCliWords(err);
+      throw inCliWords('evidence', err);
     }
   };
 

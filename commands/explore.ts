@@ -8,7 +8,7 @@ import { ValidationError } from '../src/errors.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
-import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { count } from './lib/words.js';
 
 interface Opts {
@@ -90,7 +90,7 @@ export function register(program: Command, io: Io): void {
       if (o.output && !format) throw usageError('--output goes with --export.');
       if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
       if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
-      const into = { force: o.force, existsHint: 'add --force to replace it' };
+      const into = replaceableWithForce(o.force);
       // Refused before every matching paper is rendered, not after.
       if (o.output) checkOutputFile(o.output, into);
       return withContext(io, async (ctx) => {

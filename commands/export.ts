@@ -3,7 +3,7 @@ import { SvcError } from '../src/errors.js';
 import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
 import { withContext } from './lib/context.js';
 import type { Io } from './lib/io.js';
-import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 
 const ids = (value: string, previous: number[] = []) => {
   for (const part of value.split(',')) {
@@ -28,7 +28,7 @@ export function register(program: Command, io: Io): void {
       withContext(io, (ctx) => {
         if (!opts.exec?.length && !opts.docs?.length) throw new SvcError(400, 'nothing_selected', 'Name executions with --exec or documents with --docs.');
         const format = checkFormat(opts.format, ['--format']);
-        const into = { force: opts.force, existsHint: 'add --force to replace it' };
+        const into = replaceableWithForce(opts.force);
         // Refused before the references are gathered, not after.
         if (opts.output) checkOutputFile(opts.output, into);
         const rendered = renderReferences(unionReferences(ctx, opts.exec ?? [], opts.docs ?? []), format, 'svc-references', opts.includeIds);

@@ -12,12 +12,13 @@ import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus
 import { DEFAULT_LIMITS } from '../src/library/limits.js';
 import { vaultExists, vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
+import { inCliWords } from './lib/cli-words.js';
 import { withContext } from './lib/context.js';
 import { idArg, intFlag, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
-import { writeOutputFile } from './lib/output-file.js';
+import { replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { sha256Hex } from '../src/answers/canonical-json.js';
 import { count } from './lib/words.js';
 
@@ -27,17 +28,6 @@ function fileArg(ctx: Context, raw: string): { expectedVaultId: string; fileId: 
   const expectedVaultId = vaultId(ctx);
   return { expectedVaultId, fileId: resolveFileId(ctx, expectedVaultId, raw) };
 }
-
-/** The same refusals the HTTP door gives, worded for the command line (arguments and commands, not body fields). */
-const CLI_WORDING: Record<string, string> = {
-  vault_not_configured: 'No Library vault yet: create one with `svc library init <folder>`.',
-  vault_mismatch: 'The Library vault changed while this command ran; run it again.',
-  parent_not_directory: 'The <folder> given to `svc library init` is a file, not a folder.',
-  parent_not_writable: 'svc may not create its vault folder inside the <folder> given to `svc library init`.',
-  file_not_found: 'No such file in the Library; `svc library list` shows the ID and FILE_ID of each.',
-  vault_exists: 'A vault is already configured and its root cannot be switched; `svc library status` names it, and it keeps every file.',
-  not_text: 'Only TXT and MD files have a text read; this file is a PDF. Read its pages with `svc evidence read PROJECT FILE --page N` (add it to a project with `svc evidence add`).',
-};
 
 /** What a person does about each kind of problem `check` finds (svc-library(1), WHEN IMPORTS ARE BLOCKED). */
 const FIX: Record<string, string> = {
@@ -50,11 +40,11 @@ const FIX: Record<string, string> = {
   unsafe: 'replace each named link, hard-linked or special file with the plain file.',
 };
 
-function inCliWords(err: unknown): unknown {
+/** The same refusals the HTTP door gives, worded for the command line (arguments and commands, not body fields). */
+function libraryWords(err: unknown): unknown {
   // A version_id given for a file already names the file it belongs to: keep that message.
   if (err instanceof SvcError && err.extra.version_id !== undefined) return err;
-  if (err instanceof SvcError && CLI_WORDING[err.reason]) return new SvcError(err.status, err.reason, CLI_WORDING[err.reason]!, err.extra);
-  return err;
+  return inCliWords('library', err);
 }
 
 const ID = { min: 1, max: Number.MAX_SAFE_INTEGER };
@@ -77,7 +67,7 @@ export function register(program: Command, io: Io): void {
     try {
       await withContext(io, (ctx) => fn(ctx, ...args));
     } catch (err) {
-      throw inCliWords(err);
+      throw libraryWords(err);
     }
   };
 
@@ -141,7 +131,7 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, opts: { output?: string; force?: boolean }) => {
       const envelope = exportInventory(ctx, { expectedVaultId: vaultId(ctx) });
       if (!opts.output) return emit(io, envelope, () => envelope.text);
-      const output = writeOutputFile(opts.output, envelope.text, { force: opts.force, existsHint: 'add --force to replace it' });
+      const output = writeOutputFile(opts.output, envelope.text, replaceableWithForce(opts.force));
       const r = { output, bytes: Buffer.byteLength(envelope.text), file_count: (JSON.parse(envelope.text) as { file_count: number }).file_count, sha256: sha256Hex(envelope.text) };
       emit(io, r, () => `Wrote ${opts.output} (${count(r.file_count, 'file')}, ${count(r.bytes, 'byte')}, sha256 ${r.sha256})`);
     }));

@@ -9,7 +9,7 @@ import { exportProfile, importProfiles } from '../src/profiles/transfer.js';
 import { parseStrictJson } from '../src/util/json-strict.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
+import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { enumFlag, idArg, intFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { clip, count } from './lib/words.js';
@@ -142,7 +142,7 @@ export function register(program: Command, io: Io): void {
     .option('--force', 'with -o: replace an existing file')
     .description('write a profile as JSON to share or import elsewhere')
     .action((id: string, opts: { output?: string; force?: boolean }) => withContext(io, (ctx) => {
-      const into = { force: opts.force, existsHint: 'add --force to replace it' };
+      const into = replaceableWithForce(opts.force);
       if (opts.output) checkOutputFile(opts.output, into);
       const exported = exportProfile(ctx, idArg(id, 'profile'));
       const text = `${JSON.stringify(exported, null, 2)}\n`;

@@ -1,12 +1,36 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, prepareRestore, restoreStatus, type StageAnswer } from '../src/admin/restore.js';
+import { UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, prepareRestore, restoreStatus, type PreparedRestore, type StageAnswer } from '../src/admin/restore.js';
 import { stagedText, verifyText } from './lib/admin-format.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { count } from './lib/words.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Killed while its person is at the question (SIGTERM, a closed terminal): what was extracted for
+ * the checks — a whole copy of the vault beside the user's folders among it — is removed, then the
+ * signal ends the process as it would have. Answers the function that stops listening.
+ */
+function discardOnSignal(prepared: PreparedRestore): () => void {
+  const off = () => {
+    for (const signal of SIGNALS) process.off(signal, on);
+  };
+  const on = (signal: NodeJS.Signals) => {
+    off();
+    try {
+      prepared.discard();
+    } finally {
+      if (process.stdin.isTTY) process.stdin.setRawMode(false); // the prompt had the terminal in raw mode
+      process.kill(process.pid, signal);
+    }
+  };
+  for (const signal of SIGNALS) process.on(signal, on);
+  return off;
+}
 
 export function register(program: Command, io: Io): void {
   const restore = program
@@ -28,6 +52,7 @@ export function register(program: Command, io: Io): void {
         });
         let staged: StageAnswer;
         const asks = !opts.yes && io.stdinIsTTY && io.stdoutIsTTY;
+        const offSignals = discardOnSignal(prepared);
         try {
           if (asks) io.err(verifyText(prepared.verify));
           const question = `Stage the restore of ${path.basename(file)}? At the next start of \`svc serve\` or the daemon it replaces the database (the current one is kept as an undo copy).`;
@@ -39,6 +64,8 @@ export function register(program: Command, io: Io): void {
         } catch (err) {
           prepared.discard();
           throw err;
+        } finally {
+          offSignals();
         }
         emit(io, staged, () => stagedText(staged, !asks));
       }),

@@ -1,13 +1,14 @@
 import { Help, type Command } from 'commander';
 import { muteFinding, unmuteFinding, watchdogFindings } from '../src/watchdog/service.js';
 import { withContext } from './lib/context.js';
+import { utcMinute } from './lib/dates.js';
 import { unknownSubcommand, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { clip, count } from './lib/words.js';
 
 type Answer = ReturnType<typeof watchdogFindings>;
 
-const when = (iso: unknown) => (typeof iso === 'string' ? iso.slice(0, 16).replace('T', ' ') : '–');
+const when = (iso: unknown) => utcMinute(typeof iso === 'string' ? iso : null, '–');
 
 /** The evidence the what-to-do points at ("the runs listed"), one line each: run ids to open, a delivery id. */
 function evidenceLines(e: Record<string, any>): string[] {

@@ -12,11 +12,12 @@ import { createOriginRegistry } from '../src/runtime/origins.js';
 import { provideAssistantTools } from '../src/assistant/runner.js';
 import { createBackend } from '../src/mcp/backend.js';
 import { assistantToolBox } from '../src/mcp/assistant-tools.js';
-import { chooseToken, publishPort, publishToken, withdrawPort, withdrawToken } from '../src/runtime/token.js';
+import { publishPort, withdrawPort } from '../src/runtime/token.js';
 import { createApp } from './app.js';
 import type { ServerRuntime, SignedRoute } from './runtime.js';
 import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
+import { tokenFile } from './token-file.js';
 import { applyStagedRestore } from '../src/admin/restore.js';
 import { schedulerLease } from '../src/routines/due-fires.js';
 
@@ -46,9 +47,10 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
   const requestedPort = options.port ?? ctx.config.port ?? DEFAULT_PORT;
   applyStagedRestore(ctx); // a restore staged earlier happens now, before anything reads the database
   void ctx.schemaVersion; // open and migrate before accepting requests
+  const custody = tokenFile(ctx, options.token);
   const runtime: ServerRuntime = {
     port: requestedPort,
-    token: chooseToken(options.token, ctx.random),
+    token: custody.token,
     origins: createOriginRegistry(options.rendererOrigin ?? null),
     startedAtUtc: ctx.nowIso(),
     rendererLastSeenAtUtc: null,
@@ -56,7 +58,6 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     signedRoutes: options.signedRoutes ?? [],
     role: options.role ?? 'server',
   };
-  ctx.log.addSecret(runtime.token);
   const deps = { ctx, runtime };
   await runStartupTasks(deps);
   // requireHostHeader off: a request without Host must reach the guard and get 403 host_refused.
@@ -78,7 +79,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     server.listen(requestedPort, '127.0.0.1');
   });
   runtime.port = (server.address() as AddressInfo).port;
-  publishToken(ctx.paths, runtime.port, runtime.token);
+  custody.publish(runtime.port);
   if (!publishPort(ctx.paths, runtime.port, runtime.startedAtUtc)) {
     ctx.log.warn('another svc server of this data directory is running; its port file is left as it is (clients find that one)');
   }
@@ -94,7 +95,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     runtime,
     close() {
       closing ??= (async () => {
-        withdrawToken(ctx.paths, runtime.port);
+        custody.withdraw();
         withdrawPort(ctx.paths, runtime.port);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -13,10 +13,10 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import type { Context } from '../src/context.js';
 import { createOriginRegistry } from '../src/runtime/origins.js';
-import { chooseToken, publishToken, withdrawToken } from '../src/runtime/token.js';
 import { createApp } from './app.js';
 import { ROUTES } from './routes/index.js';
 import type { ServerRuntime } from './runtime.js';
+import { tokenFile } from './token-file.js';
 
 export interface PermissionDoor {
   port: number;
@@ -26,9 +26,10 @@ export interface PermissionDoor {
 const DOOR_PATHS = new Set(['/api/health', '/api/assistant/permissions', '/api/assistant/permissions/{request_id}']);
 
 export async function openPermissionDoor(ctx: Context): Promise<PermissionDoor> {
+  const custody = tokenFile(ctx);
   const runtime: ServerRuntime = {
     port: 0,
-    token: chooseToken(undefined, ctx.random),
+    token: custody.token,
     origins: createOriginRegistry(null),
     startedAtUtc: ctx.nowIso(),
     rendererLastSeenAtUtc: null,
@@ -36,7 +37,6 @@ export async function openPermissionDoor(ctx: Context): Promise<PermissionDoor> 
     signedRoutes: [],
     role: 'server',
   };
-  ctx.log.addSecret(runtime.token);
   const app = createApp({ ctx, runtime }, ROUTES.filter((r) => DOOR_PATHS.has(r.path)));
   const server = http.createServer({ requireHostHeader: false }, toNodeHandler(app));
   await new Promise<void>((resolve, reject) => {
@@ -44,13 +44,13 @@ export async function openPermissionDoor(ctx: Context): Promise<PermissionDoor> 
     server.listen(0, '127.0.0.1', () => resolve());
   });
   runtime.port = (server.address() as AddressInfo).port;
-  publishToken(ctx.paths, runtime.port, runtime.token);
+  custody.publish(runtime.port);
   let closing: Promise<void> | undefined;
   return {
     port: runtime.port,
     close() {
       closing ??= (async () => {
-        withdrawToken(ctx.paths, runtime.port);
+        custody.withdraw();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -98,7 +98,7 @@ test('daemon status: lock ground truth, probe of the lock port, is_self; a stale
   const t = await startTestServer();
   try {
     const none = (await t.request('GET', '/api/service/daemon-status')).json();
-    assert.equal([none.lock_present, none.running, none.is_self, none.error], [false, false, false, null]);
+    assert.equal([none.lock_present, none.running, none.is_self, none.error, none.stale_lock], [false, false, false, null, false]);
     for (const key of ['lock_present', 'running', 'pid', 'port', 'version', 'started_at', 'lock_pid', 'lock_port', 'lock_version', 'error', 'is_self']) assert.ok(key in none, key);
     // This server pretends to be the daemon: the lock names its pid and port.
     fs.writeFileSync(t.ctx.paths.daemonLock, JSON.stringify({ pid: process.pid, port: t.port, version: '0.1.0', started_at: '2026-01-01T00:00:00.000Z' }));
@@ -106,7 +106,7 @@ test('daemon status: lock ground truth, probe of the lock port, is_self; a stale
     assert.equal([self.lock_present, self.running, self.is_self, self.pid, self.port, self.lock_port], [true, true, true, process.pid, t.port, t.port]);
     fs.writeFileSync(t.ctx.paths.daemonLock, JSON.stringify({ pid: 2147483000, port: t.port, version: '0.1.0', started_at: 'x' }));
     const stale = (await t.request('GET', '/api/service/daemon-status')).json();
-    assert.equal([stale.lock_present, stale.running, stale.lock_pid], [true, false, 2147483000]);
+    assert.equal([stale.lock_present, stale.running, stale.lock_pid, stale.stale_lock], [true, false, 2147483000, true]);
     assert.match(stale.error, /stale/);
     const said = await runCli(['daemon', 'status'], { env: t.dirs.env });
     assert.is(said.code, 1);

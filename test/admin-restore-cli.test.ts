@@ -1,10 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cancelRestore, prepareRestore } from '../src/admin/restore.js';
 import { installationWithBundle, restart, type Installation } from './_admin.js';
-import { runCli } from './_setup.js';
+import { ROOT, runCli, waitFor } from './_setup.js';
 
 let inst: Installation;
 let bundle: string;
@@ -96,6 +97,44 @@ test('after a restore, backup verify still knows the bundle as written by this i
   } finally {
     await next.server.close();
   }
+});
+
+
+/** `svc restore` on a real terminal (util-linux `script` gives it a pty), killed with `signal` once it asks (the pid is in its staging folder's name). */
+async function killedAtQuestion(signal: NodeJS.Signals): Promise<void> {
+  const quoted = [process.execPath, path.join(ROOT, 'bin', 'svc.js'), 'restore', bundle, '--vault-parent', inst.parent].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...inst.t.dirs.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  try {
+    // The checks' summary comes just before the question (whose text the pty's zero width scatters).
+    await waitFor(() => out.includes('A restore would not:'), 20_000, 'the question');
+    await new Promise((r) => setTimeout(r, 500));
+    const staging = fs.readdirSync(inst.parent).find((n) => n.startsWith('.svc-restore-'));
+    assert.ok(staging, 'the vault was extracted for the checks');
+    process.kill(Number(/^\.svc-restore-(\d+)-/.exec(staging!)![1]), signal);
+  } finally {
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    child.stdin.end();
+    await closed;
+  }
+}
+
+test('svc restore killed at its question (SIGTERM) removes the vault copy and what it extracted', async () => {
+  await killedAtQuestion('SIGTERM');
+  assert.not.ok(stagingLeft(), fs.readdirSync(inst.parent).join(', '));
+  // And the next restore is not refused by the killed one's lock.
+  const after = await svc(['--json', 'restore', bundle, '--vault-parent', inst.parent]);
+  assert.equal([after.code, JSON.parse(after.stdout).error], [2, 'confirmation_required'], after.stdout);
+});
+
+test('a vault copy left by a restore killed outright (SIGKILL) is removed by the next restore', async () => {
+  await killedAtQuestion('SIGKILL');
+  assert.ok(fs.readdirSync(inst.parent).some((n) => n.startsWith('.svc-restore-')), 'SIGKILL cannot be caught: the copy is left');
+  const after = await svc(['--json', 'restore', bundle, '--vault-parent', inst.parent]);
+  assert.equal([after.code, JSON.parse(after.stdout).error], [2, 'confirmation_required'], after.stdout);
+  assert.not.ok(stagingLeft(), fs.readdirSync(inst.parent).join(', '));
 });
 
 test.run();

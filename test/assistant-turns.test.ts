@@ -1,15 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as repo from '../src/assistant/repo.js';
-import { startTestServer, waitFor, type TestServer } from './_setup.js';
+import { runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
 import { openStream, parseFrames, startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
 
 const KEY = 'sk-turns-key-abcdefghijklmnop';
 let t: TestServer;
 let fake: FakeProvider;
 let agentDir: string;
+let agent: string;
 
 const CLI = { version: 1, runtime: 'agent_cli', provider: 'agent_code', model: 'sonnet', effort: 'high' };
 const OPENAI = { version: 1, runtime: 'api_key', provider: 'openai', model: 'gpt-4o-mini', effort: null };
@@ -19,7 +21,7 @@ test.before(async () => {
   const probe = await startTestServer(); // only for a temp dir beside the server's
   agentDir = path.join(probe.dirs.root + '-agent');
   await probe.close();
-  const agent = writeFakeAgent(agentDir);
+  agent = writeFakeAgent(agentDir);
   t = await startTestServer({
     env: { SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, SVC_AI_GEMINI_URL: `${fake.url}/gemini`, SVC_AGENT_CLI: agent, PATH: process.env.PATH! },
   });
@@ -195,6 +197,40 @@ test('409 turn_active while a turn runs; cancel is idempotent and says which hap
   assert.equal([after.outcome, after.cancelled], ['no_active_turn', false]);
   assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => [m.role, m.content]), [['user', 'SLOW please'], ['assistant', 'thinking']]);
   assert.is((await t.request('POST', '/api/assistant/sessions/999999/cancel')).status, 404);
+});
+
+test('one turn at a time across processes: `svc chat N` is refused while the server runs N, and a claim left by a dead process is taken over', async () => {
+  const id = await create(CLI);
+  const stream = openStream(t.port, t.token, `/api/assistant/sessions/${id}/messages`, { text: 'SLOW please' });
+  await waitFor(() => stream.frames.some((f) => f.event === 'text'), 10_000, 'first text');
+  const cliEnv = { ...t.dirs.env, SVC_AGENT_CLI: agent, PATH: process.env.PATH };
+  const busy = await runCli(['chat', String(id), '-m', 'me too', '--json'], { env: cliEnv });
+  assert.is(busy.code, 4, busy.stderr);
+  assert.match(busy.stdout + busy.stderr, /already has a running turn/);
+  assert.equal(repo.messagesOf(t.ctx.db, id).filter((m) => m.role === 'user').map((m) => m.content), ['SLOW please']);
+  await t.request('POST', `/api/assistant/sessions/${id}/cancel`);
+  await stream.ended;
+  assert.is(repo.getTurnClaim(t.ctx.db, id), undefined, 'released when the turn ends');
+
+  // A CLI chat killed mid-turn leaves its claim behind: a dead pid does not keep the conversation busy.
+  const gone = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, ['-e', '']);
+    child.on('exit', () => resolve(child.pid!));
+  });
+  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: gone, runtime_id: 'another-process', claimed_at_ms: Date.now() });
+  assert.not.ok((await t.request('GET', `/api/assistant/sessions/${id}`)).json().activity_observation.turn_claimed);
+  const next = await runCli(['chat', String(id), '-m', 'after the crash', '--json'], { env: cliEnv });
+  assert.is(next.code, 0, next.stderr);
+  // Held by a live process (this one, under another runtime id): the server refuses, as for its own turn.
+  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: Date.now() });
+  assert.ok((await t.request('GET', `/api/assistant/sessions/${id}`)).json().activity_observation.turn_claimed);
+  const held = await send(id, { text: 'refused' });
+  assert.is(held.status, 409);
+  assert.is(held.json().detail.reason, 'turn_active');
+  assert.is((await t.request('DELETE', `/api/assistant/sessions/${id}`)).status, 409);
+  // Written before the machine booted: its pid may be someone else's now.
+  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: 0 });
+  assert.is((await send(id, { text: 'after a reboot' })).status, 200);
 });
 
 test('a reader disconnect keeps the claim until the worker finishes, and asks it to stop', async () => {

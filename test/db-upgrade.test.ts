@@ -206,7 +206,8 @@ test('the repair step changes nothing on a new database, and a user name already
   migrate(db, MIGRATIONS, now);
   assert.equal(db.prepare("SELECT key, value_json FROM settings ORDER BY key").all(), [{ key: 'url', value_json: '"https://dav.example.org/"' }, { key: 'username', value_json: '"carol"' }]);
   const fresh = new Sqlite(':memory:');
-  migrate(fresh, MIGRATIONS, now);
+  // Through the repair steps (21, 22) only: later steps may add tables of their own.
+  migrate(fresh, MIGRATIONS.filter((m) => m.version <= 22), now);
   assert.equal(snapshot(fresh), before);
   db.close();
   fresh.close();

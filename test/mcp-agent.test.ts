@@ -173,6 +173,49 @@ test('a service restarted between two calls (same port, a new token) is found ag
   }
 });
 
+test('the source catalog is asked once per service: kept across tool calls, asked again after a restart or for a source it lacks', async () => {
+  const dirs = tempDirs();
+  const port = await freePort();
+  const context = () => createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => undefined }) });
+  const start = () => startServer(context(), { port });
+  const running: { close(): Promise<void> }[] = [];
+  const reader = context();
+  let asked = 0;
+  const counting = ((input: string, init?: RequestInit) => {
+    if (new URL(input).pathname === '/api/repositories/catalog') asked++;
+    return fetch(input, init);
+  }) as typeof fetch;
+  const ok = async (name: string, args: Record<string, unknown>) => {
+    const r = await callTool(tools, name, args);
+    assert.not.ok(r.isError, `${name}: ${JSON.stringify(r.structuredContent)}`);
+    return r.structuredContent as any;
+  };
+  const tools = createBackend({ port, paths: reader.paths, fetch: counting });
+  try {
+    running.push(await start());
+    assert.ok((await ok('list_sources', {})).sources.length > 0);
+    await ok('list_sources', { offset: 5 });
+    await ok('search_corpus', { query: 'x', sources: ['arxiv', 'pubmed'] });
+    assert.is(asked, 1, 'one catalog for three calls');
+    // An id the kept catalog lacks is checked against a fresh one before it is refused.
+    const unknown = await callTool(tools, 'search_corpus', { query: 'x', sources: ['nosuch'] });
+    assert.is((unknown.structuredContent as any).error, 'invalid_argument');
+    assert.is(asked, 2);
+    // A restart (a new token) is noticed by the next call; the catalog is then asked of the new service.
+    await running.pop()!.close();
+    running.push(await start());
+    await ok('list_routines', {});
+    await ok('list_sources', {});
+    assert.is(asked, 3);
+    await ok('list_sources', {});
+    assert.is(asked, 3);
+  } finally {
+    for (const server of running) await server.close();
+    await reader.close();
+    dirs.cleanup();
+  }
+});
+
 test('a read that meets a connection closed under it is sent once more; a write is never sent twice', async () => {
   const seen: string[] = [];
   let failNext = 0;

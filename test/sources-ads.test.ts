@@ -5,6 +5,8 @@ import { searchSource, type SourceParams } from '../src/sources/driver.js';
 import { fixture } from './_setup.js';
 import { sourceContext, signal } from './_sources.js';
 import { startStub, type Expectation } from './_stub.js';
+import type { SourceHttp } from '../src/sources/http.js';
+import type { SearchRequest } from '../src/sources/types.js';
 
 const KEY = 'ads-token-2e6b7f';
 const PERSSON = fixture('ads/search-query-persson-origin-of-water-fl-abstract.json');
@@ -144,6 +146,36 @@ test('a literal "<" or ">" in an abstract is text, not the start of a tag to cut
   body.response.docs[0].abstract = 'Water at T < 100 K and n(H<SUB>2</SUB>) > 10^6 cm^-3 is traced.';
   const { out } = await search([{ path: '/search/query', body: JSON.stringify(body) }]);
   assert.is(out.records[0]!.abstract, 'Water at T < 100 K and n(H2) > 10^6 cm^-3 is traced.');
+});
+
+test('the query and its sort are built once per search, not again for every page', async () => {
+  const doc = (n: number) => ({ bibcode: `2020Test..${n}`, title: [`Paper ${n}`] });
+  const urls: string[] = [];
+  const http = {
+    traces: [],
+    async get(url: string) {
+      urls.push(url);
+      const start = Number(new URL(url).searchParams.get('start'));
+      return { text: JSON.stringify({ response: { numFound: 3, docs: start === 0 ? [doc(1), doc(2)] : [doc(3)] } }) };
+    },
+  } as unknown as SourceHttp;
+  let reads = 0;
+  // A request that counts how often its words are read: the query is built from them.
+  const req = {
+    query: 'water',
+    get keywords() {
+      reads++;
+      return ['protostars'];
+    },
+    maxResults: 200,
+    baseUrl: 'http://ads.invalid/v1',
+    signal: signal(),
+  } as SearchRequest;
+  const first = await ads.fetchPage(req, undefined, http);
+  await ads.fetchPage(req, first.next, http);
+  assert.is(urls.length, 2);
+  assert.equal(urls.map((u) => [new URL(u).searchParams.get('q'), new URL(u).searchParams.get('sort')]), [['(water protostars)', 'score desc'], ['(water protostars)', 'score desc']]);
+  assert.is(reads, 1);
 });
 
 test.run();

@@ -5,6 +5,8 @@ import { parseResponse, pubmed } from '../src/sources/pubmed.js';
 import { fixture } from './_setup.js';
 import { sourceContext, signal, type SourceTestContext } from './_sources.js';
 import { startStub, type Expectation, type Stub } from './_stub.js';
+import type { SourceHttp } from '../src/sources/http.js';
+import type { SearchRequest } from '../src/sources/types.js';
 
 const esearch = () => fixture('pubmed/esearch-pubmed-biopython.xml');
 const efetchTwo = () => fixture('pubmed/efetch-pubmed-11748933-11700088.xml');
@@ -320,6 +322,36 @@ test('an ORCID in the plain 16-character form of the PubMed DTD example is kept,
   assert.is(authors[0]!.orcid, '0000-0001-7984-1889');
   assert.is(authors[1]!.orcid, '0000-0002-1825-0097');
   assert.is(authors[2]!.orcid, undefined); // 16 digits whose check character is wrong: not an iD
+});
+
+test('the esearch term and its sort are built once per search, not again for every page', async () => {
+  const urls: string[] = [];
+  const ids = ['11748933', '11700088'];
+  const http = {
+    traces: [],
+    async get(url: string) {
+      urls.push(url);
+      if (url.includes('/esearch.fcgi')) return { text: `<eSearchResult><Count>4</Count><IdList>${ids.map((id) => `<Id>${id}</Id>`).join('')}</IdList></eSearchResult>` };
+      return { text: fixture('pubmed/efetch-pubmed-11748933-11700088.xml').toString('utf8') };
+    },
+  } as unknown as SourceHttp;
+  let reads = 0;
+  const req = {
+    query: 'biopython',
+    get keywords() {
+      reads++;
+      return ['parsing'];
+    },
+    maxResults: 200,
+    baseUrl: 'http://eutils.invalid',
+    signal: signal(),
+  } as SearchRequest;
+  const first = await pubmed.fetchPage(req, undefined, http);
+  assert.is(first.next, '2');
+  await pubmed.fetchPage(req, first.next, http);
+  const searches = urls.filter((u) => u.includes('/esearch.fcgi')).map((u) => new URL(u).searchParams);
+  assert.equal(searches.map((p) => [p.get('term'), p.get('sort'), p.get('retstart')]), [['(biopython parsing)', 'relevance', '0'], ['(biopython parsing)', 'relevance', '2']]);
+  assert.is(reads, 1);
 });
 
 test.run();

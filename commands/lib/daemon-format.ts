@@ -10,7 +10,7 @@ export function statusText(s: DaemonStatus): string {
     return `Daemon running: pid ${s.pid}, http://127.0.0.1:${s.port}, svc ${s.version}, started ${s.started_at}${s.is_self ? ' (this process)' : ''}${standby}`;
   }
   // What to do depends on why it does not answer: gone (a start takes the lock over) or still starting (wait).
-  const next = /stale/.test(s.error ?? '')
+  const next = s.stale_lock
     ? '`svc daemon start` takes the stale lock over and starts one.'
     : `\`svc daemon attach\` waits for a starting daemon; if it stays silent, \`svc daemon stop\` stops it (its log is daemon.log in the state directory).`;
   return `Daemon lock present (pid ${s.lock_pid ?? 'unknown'}, port ${s.lock_port ?? 'none'}) but not answering: ${s.error}. ${next}`;

@@ -6,8 +6,9 @@
  */
 import type { DeliveryView } from '../../src/delivery/service.js';
 import type { TargetView } from '../../src/delivery/targets.js';
+import { utcMinute } from './dates.js';
 
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
 export function destinationOf(d: Pick<DeliveryView, 'target_id' | 'origin'>): string {
   return d.target_id !== null ? `destination ${d.target_id}` : d.origin === 'routine_email' ? 'the routine email (email settings recipient)' : 'a removed destination';

@@ -18,6 +18,14 @@ export interface OutputOptions {
   existsHint: string;
 }
 
+/**
+ * The options of an -o that `--force` lets replace an existing file; the hint says so.
+ * @example writeOutputFile(o.output, text, replaceableWithForce(o.force))
+ */
+export function replaceableWithForce(force: boolean | undefined): OutputOptions {
+  return { force, existsHint: 'add --force to replace it' };
+}
+
 function refusal(given: string, err: unknown): SvcError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return usageError(`Cannot write ${given}: its folder does not exist; create the folder first or choose another output file.`, 'output_unwritable');
@@ -31,7 +39,7 @@ function refusal(given: string, err: unknown): SvcError {
  * Refuse, before any work, an output path that writeOutputFile would refuse:
  * a link, a folder, an existing file without `force`, a missing folder.
  * Answers what is at the path now (undefined when nothing).
- * @example checkOutputFile(o.output, { force: o.force, existsHint: 'add --force to replace it' })
+ * @example checkOutputFile(o.output, replaceableWithForce(o.force))
  */
 export function checkOutputFile(given: string, options: OutputOptions): fs.Stats | undefined {
   const target = path.resolve(given);
@@ -74,7 +82,7 @@ function copyExclusive(from: string, to: string): void {
 /**
  * Write `content` (bytes, text, or a file to copy) to the path a person gave;
  * answers the absolute path written.
- * @example writeOutputFile('inventory.json', text, { existsHint: 'add --force to replace it' })
+ * @example writeOutputFile('inventory.json', text, { existsHint: 'choose another --output' })
  */
 export function writeOutputFile(given: string, content: Buffer | string | { copyFrom: string }, options: OutputOptions): string {
   const target = path.resolve(given);

@@ -6,6 +6,7 @@
  */
 import type { Context } from '../../src/context.js';
 import { promptCancelled } from './confirm.js';
+import { utcMinute, zoneMinute } from './dates.js';
 import { CronSyntaxError, parseSchedule } from '../../src/scheduler/cron.js';
 import { searchableRepositories } from '../../src/sources/catalog.js';
 
@@ -32,10 +33,9 @@ const required = (what: string) => (value: string | undefined) => (value && valu
 export function previewLines(expression: string, now: Date, n = 3): string[] {
   const schedule = parseSchedule(expression, now);
   return schedule.nextRuns(n, now).map((d) => {
-    const utc = `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const utc = `${utcMinute(d.toISOString())} UTC`;
     if (!schedule.timezone) return utc;
-    const local = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(d);
-    return `${utc}  (${local.replace(',', '')} ${schedule.timezone})`;
+    return `${utc}  (${zoneMinute(d, schedule.timezone)} ${schedule.timezone})`;
   });
 }
 

@@ -3,18 +3,18 @@ import { describeHolder } from '../../src/scheduler/scheduler.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
+import { utcMinute, zoneMinute } from './dates.js';
 import { table } from './io.js';
 import { count } from './words.js';
 
 type Routine = ReturnType<typeof routineView>;
-const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '-');
+const when = (iso: string | null | undefined) => utcMinute(iso);
 
 /** A fire time as a person reads it: the UTC instant, plus the routine's own zone (CRON_TZ) when it has one. */
 export function fireTime(d: Date, timezone: string | null): string {
-  const utc = `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const utc = `${utcMinute(d.toISOString())} UTC`;
   if (!timezone || timezone === 'UTC') return utc;
-  const local = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(d);
-  return `${utc} (${local.replace(',', '')} ${timezone})`;
+  return `${utc} (${zoneMinute(d, timezone)} ${timezone})`;
 }
 
 export function routineTable(routines: Routine[]): string {

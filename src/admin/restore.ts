@@ -121,11 +121,33 @@ function checkDatabase(file: string): { fkViolations: number; tables: string[]; 
 }
 
 /**
+ * Where the vault's staging folder of the restore being prepared is noted (in the data directory's
+ * staging folder, written before the folder is made): a process killed before it could discard
+ * (SIGKILL, a crash) leaves a copy of the vault in the user's folder that only this note finds.
+ */
+const vaultStagingNote = (ctx: Context) => path.join(stagingDir(ctx), 'vault-staging.txt');
+const VAULT_STAGING_NAME = /^\.svc-restore-(\d+)-\d+\.staging$/;
+
+/**
+ * Remove the vault staging copy an abandoned preparation left. Called with the staging lock held
+ * and no restore staged, so no live restore can still need it; its process must be gone too.
+ */
+function clearAbandonedVaultStaging(ctx: Context): void {
+  const noted = readOwnedFile(vaultStagingNote(ctx))?.toString('utf8').trim();
+  const owner = noted ? VAULT_STAGING_NAME.exec(path.basename(noted)) : null;
+  if (!noted || !owner || !path.isAbsolute(noted)) return;
+  const pid = Number(owner[1]);
+  if (pid !== process.pid && isPidAlive(pid)) return;
+  fs.rmSync(noted, { recursive: true, force: true });
+}
+
+/**
  * The staged vault's folder in the user's parent, made here (0700) before anything is written
  * into it: a link or folder planted at the guessable name is refused, never written through.
  */
-function newStagingFolder(parent: string): string {
+function newStagingFolder(ctx: Context, parent: string): string {
   const dir = path.join(parent, `.svc-restore-${process.pid}-${Date.now()}.staging`);
+  writeOwnerOnlyFile(vaultStagingNote(ctx), dir + '\n');
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
@@ -219,7 +241,9 @@ async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Pro
   const file = resolveBundlePath(ctx, input.path);
   const parent = input.vault_parent ? checkVaultParent(input.vault_parent) : null;
   const stage = stagingDir(ctx);
-  fs.rmSync(stage, { recursive: true, force: true }); // leftovers of a staging that never finished
+  // Leftovers of a staging that never finished (its process was killed at the question, say).
+  clearAbandonedVaultStaging(ctx);
+  fs.rmSync(stage, { recursive: true, force: true });
   ensureOwnedDir(stage);
   let vaultStaging: string | null = null;
   const reports: string[] = [];
@@ -235,7 +259,7 @@ async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Pro
         return path.join(stage, ...name.split('/'));
       }
       if (name.startsWith('vault/') && parent) {
-        vaultStaging ??= newStagingFolder(parent);
+        vaultStaging ??= newStagingFolder(ctx, parent);
         return path.join(vaultStaging, ...name.slice('vault/'.length).split('/'));
       }
       return null;

@@ -78,6 +78,8 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   assistant_session_choices: 'conversations',
   assistant_turn_choices: 'conversations',
   assistant_model_reports: 'conversations',
+  // Which process runs a conversation's turn now; goes with its conversation.
+  assistant_turn_claims: 'conversations',
 };
 
 /**

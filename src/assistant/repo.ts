@@ -187,3 +187,29 @@ export function insertReport(db: Database, turnId: number, model: string, source
 export function setNativeSession(db: Database, sessionId: number, nativeId: string | null): void {
   db.prepare('UPDATE assistant_sessions SET native_session_id = ? WHERE id = ?').run(nativeId, sessionId);
 }
+
+/** A conversation's turn claim: which process (pid, runtime id) runs its turn now. */
+export interface TurnClaimRow {
+  session_id: number;
+  pid: number;
+  runtime_id: string;
+  claimed_at_ms: number;
+}
+
+export function getTurnClaim(db: Database, sessionId: number): TurnClaimRow | undefined {
+  return db.prepare('SELECT * FROM assistant_turn_claims WHERE session_id = ?').get(sessionId) as TurnClaimRow | undefined;
+}
+
+/** Write the claim, replacing a stale one (the caller judged it so in the same transaction). */
+export function putTurnClaim(db: Database, row: TurnClaimRow): void {
+  db.prepare('INSERT OR REPLACE INTO assistant_turn_claims (session_id, pid, runtime_id, claimed_at_ms) VALUES (@session_id, @pid, @runtime_id, @claimed_at_ms)').run(row);
+}
+
+/** Drop a claim only when this process holds it (a takeover may have replaced it). */
+export function deleteTurnClaim(db: Database, sessionId: number, runtimeId: string): void {
+  db.prepare('DELETE FROM assistant_turn_claims WHERE session_id = ? AND runtime_id = ?').run(sessionId, runtimeId);
+}
+
+export function deleteTurnClaimsOf(db: Database, runtimeId: string): void {
+  db.prepare('DELETE FROM assistant_turn_claims WHERE runtime_id = ?').run(runtimeId);
+}

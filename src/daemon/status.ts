@@ -22,6 +22,8 @@ export interface DaemonStatus {
   lock_port: number | null;
   lock_version: string | null;
   error: string | null;
+  /** The lock names a process that is gone: `svc daemon start` takes it over (error says so in words). */
+  stale_lock: boolean;
   is_self: boolean;
   /** The daemon's scheduler as its health says: running, or standby while another process of the data directory fires routines (held_by). Null when it did not answer. */
   scheduler: { state: string; held_by: LeaseHolder | null } | null;
@@ -40,11 +42,12 @@ export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOU
     lock_port: lock?.port ?? null,
     lock_version: lock?.version || null,
     error: null,
+    stale_lock: false,
     is_self: false,
     scheduler: null,
   };
   if (!lock) return base;
-  if (lock.pid > 0 && !isPidAlive(lock.pid)) return { ...base, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
+  if (lock.pid > 0 && !isPidAlive(lock.pid)) return { ...base, stale_lock: true, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
   if (lock.port === null) return { ...base, error: 'the daemon is starting (no port in the lock yet)' };
   const token = readPublishedToken(ctx.paths, lock.port);
   if (!token) return { ...base, error: `the daemon published no token file for port ${lock.port}` };

@@ -48,6 +48,12 @@ export interface Backend {
   /** GET and parse, mapping refusals to MCP errors. */
   get<T = any>(path: string, query?: CallOptions['query']): Promise<T>;
   send<T = any>(method: string, path: string, body?: unknown, query?: CallOptions['query']): Promise<T>;
+  /**
+   * GET an answer that only changes when the service does (the source catalog): asked once, then
+   * kept while this backend talks to the same service. A restart (noticed by a refused token or a
+   * closed connection, which make the backend look for the service again) asks again; so does `fresh`.
+   */
+  getStable<T = any>(path: string, options?: { fresh?: boolean }): Promise<T>;
 }
 
 interface Located {
@@ -81,6 +87,8 @@ function queryString(query: CallOptions['query']): string {
 
 export function createBackend(options: BackendOptions): Backend {
   let located: Located | undefined;
+  // Answers of getStable, each with the service (the Located found) that gave it.
+  const stable = new Map<string, { from: Located; answer: unknown }>();
 
   const unavailable = (tried: string[], why: string) =>
     new McpToolError('backend_unavailable', `The svc service is not running (${why}); start it with \`svc serve\` or \`svc daemon start\`.`, { tried });
@@ -156,6 +164,14 @@ export function createBackend(options: BackendOptions): Backend {
     },
     async send(method, path, body, query) {
       return (await call(method, path, { body, query })).json as any;
+    },
+    async getStable(path, stableOptions = {}) {
+      const kept = stable.get(path);
+      if (kept && !stableOptions.fresh && kept.from === (await locate())) return kept.answer as any;
+      const answer = (await call('GET', path)).json;
+      // The service that answered: `call` may have found it again (a restart) on the way.
+      if (located) stable.set(path, { from: located, answer });
+      return answer as any;
     },
   };
 }

@@ -6,6 +6,7 @@
  * https://ui.adsabs.harvard.edu/help/api/api-docs.html
  */
 import { fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
+import { perSearch } from './per-search.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 
@@ -76,14 +77,21 @@ export function parseResponse(text: string): ParsedPage {
 }
 
 /** The q parameter: words, author:"…", pubdate:[from TO to] at month precision. */
-export function adsQuery(req: { query: string; keywords: string[]; author?: string; dateFrom?: string; dateTo?: string }): string {
+export function adsQuery(req: { query: string; keywords: string[]; author?: string; dateFrom?: string; dateTo?: string }, text = fieldSyntaxQuery(req.query, req.keywords)): string {
   const parts: string[] = [];
-  const text = fieldSyntaxQuery(req.query, req.keywords);
   if (text) parts.push(/\s/.test(text) ? `(${text})` : text);
   if (req.author) parts.push(`author:"${req.author.replace(/"/g, '')}"`);
   if (req.dateFrom || req.dateTo) parts.push(`pubdate:[${req.dateFrom?.slice(0, 7) ?? '*'} TO ${req.dateTo?.slice(0, 7) ?? '*'}]`);
   return parts.join(' AND ') || '*:*';
 }
+
+/** q and sort, once per search. */
+const adsSearch = perSearch((req) => {
+  const text = fieldSyntaxQuery(req.query, req.keywords);
+  // ADS ranks by its relevance score ("score desc", its documented default); newest first only
+  // when there are no words to rank by. "date desc" with max_results kept the newest matches, not the best.
+  return { q: adsQuery(req, text), sort: text ? 'score desc' : 'date desc' };
+});
 
 export const ads: SourceAdapter = {
   id: 'ads',
@@ -104,10 +112,8 @@ export const ads: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const start = Number(cursor ?? 0);
-    // ADS ranks by its relevance score ("score desc", its documented default); newest first only
-    // when there are no words to rank by. "date desc" with max_results kept the newest matches, not the best.
-    const sort = fieldSyntaxQuery(req.query, req.keywords) ? 'score desc' : 'date desc';
-    const params = new URLSearchParams({ q: adsQuery(req), fl: ADS_FIELDS, rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), start: String(start), sort });
+    const { q, sort } = adsSearch(req);
+    const params = new URLSearchParams({ q, fl: ADS_FIELDS, rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), start: String(start), sort });
     const answer = await http.get(`${req.baseUrl}/search/query?${params}`, { headers: { authorization: `Bearer ${req.apiKey ?? ''}`, accept: 'application/json' } });
     const page = parseResponse(answer.text);
     const next = start + page.received;

@@ -7,6 +7,7 @@
  * https://www.ncbi.nlm.nih.gov/books/NBK25499/
  */
 import { UpstreamError } from './http.js';
+import { perSearch } from './per-search.js';
 import { parsePubmedArticleSet } from './pubmed-xml.js';
 import { combinedQuery, normalizeOrcid } from './normalize.js';
 import { asArray, parseXml, textOf } from './xml.js';
@@ -17,9 +18,8 @@ const PAGE_SIZE = 100;
 const ESEARCH_CEILING = 10_000;
 
 /** The esearch term: query and keywords, an author ([Author], or an ORCID as [auid]). */
-export function pubmedTerm(req: Pick<SearchRequest, 'query' | 'keywords' | 'author'>): string {
+export function pubmedTerm(req: Pick<SearchRequest, 'query' | 'keywords' | 'author'>, text = combinedQuery(req.query, req.keywords)): string {
   const parts: string[] = [];
-  const text = combinedQuery(req.query, req.keywords);
   if (text) parts.push(`(${text})`);
   if (req.author) {
     const orcid = normalizeOrcid(req.author);
@@ -85,6 +85,12 @@ function identify(params: URLSearchParams, req: SearchRequest): URLSearchParams 
 
 const eutilsDate = (date: string) => date.replace(/-/g, '/');
 
+/** The term and whether it has words to rank by, once per search. */
+const pubmedSearch = perSearch((req) => {
+  const text = combinedQuery(req.query, req.keywords);
+  return { term: pubmedTerm(req, text), ranked: text !== '' };
+});
+
 export const pubmed: SourceAdapter = {
   id: 'pubmed',
   name: 'PubMed',
@@ -106,10 +112,11 @@ export const pubmed: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
-    const search = new URLSearchParams({ db: 'pubmed', term: pubmedTerm(req), retstart: String(start), retmax: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), retmode: 'xml' });
+    const { term, ranked } = pubmedSearch(req);
+    const search = new URLSearchParams({ db: 'pubmed', term, retstart: String(start), retmax: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), retmode: 'xml' });
     // esearch lists the most recent first unless asked for relevance (Best Match, the web default);
     // with words to rank by, max_results should keep the best matches. An author or a window alone: newest first.
-    if (combinedQuery(req.query, req.keywords)) search.set('sort', 'relevance');
+    if (ranked) search.set('sort', 'relevance');
     if (req.dateFrom || req.dateTo) {
       // mindate and maxdate only work as a pair; an open end is closed far away.
       search.set('datetype', 'pdat');

@@ -1,4 +1,5 @@
 import { ID, LIMIT } from '../args.js';
+import { sourceCatalog } from '../source-catalog.js';
 import { invalidArgument } from '../errors.js';
 import { defineTool, RELEVANCE_NOTE } from '../tool.js';
 
@@ -46,7 +47,7 @@ export const searchCorpus = defineTool({
     if (args.offset !== undefined) throw invalidArgument('search_corpus pages by cursor: pass next_cursor as cursor; an offset is refused.', { argument: 'offset' });
     // The search filters by source without judging the ids: a misspelt one would answer "nothing found".
     if (args.sources?.length) {
-      const known = new Set(((await backend.get('/api/repositories/catalog')).repositories as { id: string }[]).map((r) => r.id));
+      const known = new Set((await sourceCatalog(backend, args.sources as string[])).map((r) => r.id));
       const unknown = (args.sources as string[]).filter((id) => !known.has(id)).map((id) => id.slice(0, 64));
       if (unknown.length) throw invalidArgument(`search_corpus: sources names no source ${unknown.map((id) => `"${id}"`).join(', ')}; list_sources lists them.`, { argument: 'sources', unknown });
     }

@@ -1,4 +1,5 @@
 import { ID, LIMIT, OFFSET } from '../args.js';
+import { sourceCatalog } from '../source-catalog.js';
 import { McpToolError } from '../errors.js';
 import { defineTool, page } from '../tool.js';
 
@@ -80,8 +81,7 @@ export const createRoutine = defineTool({
     const routine = await backend.get(`/api/routines/${(created as { id: number }).id}`);
     if (!args.entity) return { routine };
     // The catalog nests what a source can do under capabilities (null for a retired source).
-    const catalog = (await backend.get('/api/repositories/catalog')) as { repositories?: { id: string; name?: string; needs_key?: boolean; capabilities?: { author_search?: boolean } | null }[] };
-    const byAuthor = (catalog.repositories ?? []).filter((r) => r.capabilities?.author_search === true);
+    const byAuthor = (await sourceCatalog(backend, args.sources as string[])).filter((r) => r.capabilities?.author_search === true);
     if (byAuthor.some((r) => (args.sources as string[]).includes(r.id))) return { routine };
     const keyless = byAuthor.filter((r) => !r.needs_key && r.id !== 'orcid').map((r) => r.id);
     return {
