@@ -72,9 +72,16 @@ function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
 }
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
-const spoolLeft = () => {
+/**
+ * What is left in the spool once the server is done. A bundle's spool is released when its
+ * file stream closes, which can come just after the client has read the last byte: so wait
+ * up to 2 s for the folder to empty, and answer what is still there.
+ */
+const spoolLeft = async () => {
   const dir = path.join(s.t.dirs.dataDir, 'spool', 'evidence');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const left = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  for (let waited = 0; left().length && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  return left();
 };
 
 test('metadata mode (the default): manifest and notes only, says bytes were not checked', async () => {
@@ -103,7 +110,7 @@ test('metadata mode (the default): manifest and notes only, says bytes were not 
   const md = entries.get('notes.md')!.toString('utf8');
   assert.ok(md.includes('````text\nBody with ``` fence\n````'), 'literal text is fenced beyond its own backticks');
   assert.not.ok(md.includes('not selected'));
-  assert.equal(spoolLeft(), [], 'the spool is cleaned after the answer');
+  assert.equal(await spoolLeft(), [], 'the spool is cleaned after the answer');
 });
 
 test('file mode: every file rehashed into the archive; read back with yauzl, every hash checks', async () => {
@@ -126,7 +133,7 @@ test('file mode: every file rehashed into the archive; read back with yauzl, eve
   }
   assert.is(sha(entries.get(`files/${a.file_id}/${a.version_id}.txt`)!), a.sha256);
   assert.is(sha(entries.get(`files/${b.file_id}/${b.version_id}.pdf`)!), b.sha256);
-  assert.equal(spoolLeft(), []);
+  assert.equal(await spoolLeft(), []);
 });
 
 test('refusals: empty, too many, duplicate, non-member, stale revision, bad shapes', async () => {
@@ -161,7 +168,7 @@ test('over the byte limit, or a corrupt file: no archive at all, nothing left in
   assert.not.ok(corrupt.headers['content-type']?.includes('zip'));
   fs.rmSync(stored);
   refusal(await post(c), 409, 'file_missing');
-  assert.equal(spoolLeft(), []);
+  assert.equal(await spoolLeft(), []);
 });
 
 test.run();
