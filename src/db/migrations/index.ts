@@ -20,6 +20,7 @@ import { similarityOwners } from './019-similarity-owners.js';
 import { answers } from './018-answers.js';
 import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
+import { settingsUrlPassword } from './023-settings-url-password.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -27,7 +28,8 @@ import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
  * queue, 7 lifecycle and watchdog, 8 watch profiles, 9 embeddings, 10 links,
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
- * similarity runs, 20 corpus counts kept by merge.
+ * similarity runs, 20 corpus counts kept by merge; 21-23 repair settings
+ * stored before their checks (passwords in URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -58,7 +60,8 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
-  // area: upgrade repairs (21, 22)
+  // area: upgrade repairs (21, 22, 23)
   settingsUrlUserinfo,
   settingsSmtpHost,
+  settingsUrlPassword,
 ];
