@@ -20,7 +20,7 @@ import { similarityOwners } from './019-similarity-owners.js';
 import { answers } from './018-answers.js';
 import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
-import { settingsUrlPassword } from './023-settings-url-password.js';
+import { settingsUrlPassword } from './024-settings-url-password.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,

@@ -31,7 +31,7 @@ function isHttpUrl(value: string): boolean {
  * database has no such row, so this step changes nothing there.
  */
 export const settingsUrlPassword: Migration = {
-  version: 23,
+  version: 24,
   name: 'settings-url-password',
   creates: [],
   up(db) {
