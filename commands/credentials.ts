@@ -8,9 +8,12 @@ import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 import { count } from './lib/words.js';
 
-/** A credential name is one of a closed list: anything else is a usage error (exit 2). */
+/**
+ * A credential name is one of a closed list: anything else is a usage error (exit 2) for set, delete and
+ * validate alike, with the reason the HTTP routes answer (credential_unknown).
+ */
 function nameArg(name: string): string {
-  if (!findCredentialName(name)) throw usageError(`No credential is called "${name.slice(0, 64)}"; \`svc credentials list\` shows the names.`, 'unknown_credential');
+  if (!findCredentialName(name)) throw usageError(`No credential is called "${name.slice(0, 64)}"; \`svc credentials list\` shows the names.`, 'credential_unknown');
   return name;
 }
 
@@ -74,6 +77,7 @@ export function register(program: Command, io: Io): void {
     .option('--base-url <url>', 'send to this endpoint instead of the configured one')
     .action((name: string, opts: { baseUrl?: string }) =>
       withContext(io, async (ctx) => {
+        nameArg(name);
         const { validateStoredCredential } = await import('../src/assistant/ai-admin.js');
         const result = await validateStoredCredential(ctx, name, opts.baseUrl);
         const models = 'models' in result ? result.models : undefined;

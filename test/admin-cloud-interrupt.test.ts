@@ -26,7 +26,9 @@ async function stallingDav(): Promise<{ url: string; puts: () => number; onPut: 
       return;
     }
     req.resume();
-    if (req.method === 'PROPFIND') res.writeHead(207, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>');
+    // No bundle is there before the upload: the name svc checks is free.
+    if (req.method === 'PROPFIND' && req.url?.endsWith('.tar')) res.writeHead(404).end();
+    else if (req.method === 'PROPFIND') res.writeHead(207, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>');
     else res.writeHead(201).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { v2 as webdav } from 'webdav-server';
 import { readBundle } from '../src/admin/bundle.js';
-import { runCli } from './_setup.js';
+import { runCli, startTestServer } from './_setup.js';
 import { seededInstallation, type Installation } from './_admin.js';
 
 const PASSWORD = 'dav-secret-pw-4821';
@@ -117,6 +117,34 @@ test('CLI: cloud status, backup and unlink (password never on argv)', async () =
   assert.equal([refused.code, JSON.parse(refused.stdout).error], [1, 'cloud_credentials_refused'], refused.stdout);
   assert.is(fs.statSync(backups).mtimeMs, before, 'no bundle was written');
   inst.t.ctx.credentials.set('cloud_password', PASSWORD);
+});
+
+test('two cloud backups within the same second are two remote bundles (-2, -3), and a remote file already there is never replaced', async () => {
+  const frozen = new Date('2026-03-01T12:00:00.000Z');
+  const f = await startTestServer({ context: { clock: { now: () => frozen } } });
+  try {
+    const linked = await f.request('POST', '/api/cloud/link', { body: { url: davUrl, username: 'alice', password: PASSWORD, remote_folder: 'same-second' } });
+    assert.is(linked.status, 200, linked.text);
+    const folder = path.join(davRoot, 'same-second');
+    // Someone else's file under the name this second would take first.
+    fs.writeFileSync(path.join(folder, 'svc-backup-20260301T120000Z.tar'), 'not ours');
+    const answers = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await f.request('POST', '/api/cloud/backup', { body: { execution_ids: null } });
+      assert.is(r.status, 201, r.text);
+      answers.push(r.json());
+    }
+    assert.equal(answers.map((a) => a.remote_path), ['same-second/svc-backup-20260301T120000Z-2.tar', 'same-second/svc-backup-20260301T120000Z-3.tar']);
+    assert.is(fs.readFileSync(path.join(folder, 'svc-backup-20260301T120000Z.tar'), 'utf8'), 'not ours');
+    for (const a of answers) {
+      const read = await readBundle(path.join(davRoot, ...a.remote_path.split('/')));
+      assert.is(read.manifest_sha256, a.manifest_sha256, a.remote_path);
+    }
+    assert.is((await f.request('GET', '/api/cloud/status')).json().last_upload.remote_path, answers[1].remote_path);
+    assert.equal(fs.readdirSync(path.join(f.dirs.dataDir, 'backups')).filter((n) => n.startsWith('.cloud-')), [], 'no hidden local copy left');
+  } finally {
+    await f.close();
+  }
 });
 
 test.run();

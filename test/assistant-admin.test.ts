@@ -147,7 +147,9 @@ test('svc credentials validate NAME uses the stored key and never prints it', as
   assert.is(JSON.parse(badJson.stdout).models, undefined);
   assert.not.ok((bad.stdout + bad.stderr).includes('sk-bad-abcdefghijklm'));
   assert.is((await runCli(['credentials', 'validate', 'smtp_password'], { env: cliEnv() })).code, 2);
-  assert.is((await runCli(['credentials', 'validate', 'no_such'], { env: cliEnv() })).code, 3);
+  // An unknown name is the same usage error as for set and delete (exit 2, credential_unknown), not "not found".
+  const unknown = await runCli(['credentials', 'validate', 'no_such', '--json'], { env: cliEnv() });
+  assert.equal([unknown.code, JSON.parse(unknown.stdout).error], [2, 'credential_unknown'], unknown.stdout);
 });
 
 test.run();

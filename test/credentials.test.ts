@@ -108,6 +108,11 @@ test('CLI: set reads the value from stdin (never argv), list shows status only, 
   assert.is(validate.code, 2);
   assert.match(validate.stderr, /no openai_api_key is stored; store it with `svc credentials set openai_api_key`/);
   assert.is((await runCli(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 2, 'an unknown name is a usage error');
+  // One mistake, one answer: the reason the HTTP routes give (credential_unknown) and exit 2, whichever subcommand.
+  for (const args of [['set', 'nope'], ['delete', 'nope', '--yes'], ['validate', 'nope']]) {
+    const r = await runCli(['--json', 'credentials', ...args], { env, stdin: 'x' });
+    assert.equal([r.code, JSON.parse(r.stdout).error], [2, 'credential_unknown'], `${args[0]}: ${r.stdout}`);
+  }
   assert.is((await runCli(['credentials', 'set', 'ads_api_key'], { env, stdin: '' })).code, 2);
 });
 

@@ -250,6 +250,49 @@ test('the password of an SMTP host repaired at upgrade is gone from the database
   }
 });
 
+test('a URL setting stored as "me:pw@host" (no scheme, which passed the userinfo check) is removed at upgrade, and its password is gone from the database file', async () => {
+  const schema19 = INSTALLATIONS.find((i) => i.name.startsWith('schema 19'))!;
+  // After migration 21 (which already moved a user name and password out of a URL that it could read) and 22.
+  const schema22 = { name: 'schema 22 (1-13, 15-22)', versions: [...schema19.versions, 20, 21, 22] };
+  for (const inst of [schema19, schema22]) {
+    const dirs = tempDirs();
+    try {
+      const file = path.join(dirs.dataDir, 'svc.db');
+      const old = buildOldDatabase(file, inst.versions);
+      fillOldDatabase(old, inst.versions, dirs.root);
+      const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
+      put.run('cloud', 'url', JSON.stringify('me:Pw9CloudXyzzy@dav.example.org/remote.php/dav'));
+      put.run('cloud', 'provider', JSON.stringify('webdav'));
+      put.run('ai', 'base_url', JSON.stringify('bob:Pw8AiXyzzy@127.0.0.1:11434/v1'));
+      put.run('embeddings', 'base_url', JSON.stringify('https://eve:Pw7EmbXyzzy@emb.example.org/v1'));
+      old.close();
+      const { db } = openDatabase(file, now);
+      const stored = (group: string, key: string) => db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string | undefined;
+      assert.not.ok(/Xyzzy/.test(JSON.stringify(db.prepare('SELECT * FROM settings').all())), `${inst.name}: no password left in a row`);
+      assert.is(stored('embeddings', 'base_url'), '"https://emb.example.org/v1"', 'an http(s) URL keeps all but its userinfo');
+      if (inst === schema22) {
+        assert.is(stored('cloud', 'url'), undefined, 'the value with the password is removed (it read as unset)');
+        assert.is(stored('ai', 'base_url'), undefined);
+      }
+      assert.is(stored('email', 'smtp_host'), '"smtp.example.org"', 'other settings kept');
+      db.close();
+      for (const f of [file, `${file}-wal`]) {
+        if (fs.existsSync(f)) assert.not.ok(/Pw[789]\w+Xyzzy/.test(fs.readFileSync(f, 'latin1')), `${inst.name}: no password bytes in ${path.basename(f)} (a backup copies every page)`);
+      }
+      const t = await startTestServer({ env: { SVC_DATA_DIR: dirs.dataDir, SVC_STATE_DIR: dirs.stateDir } });
+      try {
+        assert.is((await t.request('GET', '/api/settings/cloud')).json().settings.url, '');
+        assert.is((await t.request('GET', '/api/settings/ai')).json().settings.base_url, '');
+        assert.is((await t.request('GET', '/api/cloud/status')).json().linked, false);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      dirs.cleanup();
+    }
+  }
+});
+
 test('a migration that fails part-way leaves the old database as it was, and usable', () => {
   const dirs = tempDirs();
   try {

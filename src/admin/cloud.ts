@@ -3,9 +3,11 @@
  * it). Linking checks the URL and the account with a PROPFIND, creates the
  * remote folder, stores URL, user and folder as cloud settings and the
  * password as the cloud_password credential. A cloud backup writes a bundle,
- * uploads it with PUT, checks the uploaded size and removes the local copy.
+ * uploads it with PUT under a name no remote file has, checks the uploaded
+ * size and removes the local copy.
  * Errors name the host at most, never the password.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -122,6 +124,33 @@ export function cloudStatus(ctx: Context) {
 }
 
 /**
+ * Upload the bundle under a name no remote file has: svc-backup-<time>.tar, or -2, -3… when a bundle of
+ * the same second is already in the folder, as local backups are named. A second cloud backup within a
+ * second is a new remote bundle, never a replacement of the first. The PUT also sends If-None-Match: *,
+ * so a server that honours it (Nextcloud, ownCloud) refuses with 412 instead of replacing a bundle another
+ * svc uploaded between the check and the PUT; then the next name is tried.
+ */
+async function uploadNew(ctx: Context, dir: URL, time: string, local: string, byteSize: number, authorization: string, signal?: AbortSignal): Promise<{ name: string; target: URL }> {
+  for (let n = 1; n <= 100; n++) {
+    signal?.throwIfAborted();
+    const name = `svc-backup-${time}${n === 1 ? '' : `-${n}`}.tar`;
+    const target = new URL(encodeURIComponent(name), dir);
+    const probe = await dav(ctx, target, 'PROPFIND', authorization, { headers: { depth: '0' } }, signal);
+    await probe.arrayBuffer().catch(() => {});
+    if (probe.status === 207 || probe.status === 200) continue;
+    if (probe.status !== 404) throw refusedBy(probe, dir.host, 'checking that the backup name is free');
+    const body = Readable.toWeb(fs.createReadStream(local)) as unknown as ReadableStream;
+    const headers = { 'content-type': 'application/x-tar', 'content-length': String(byteSize), 'if-none-match': '*' };
+    const put = await dav(ctx, target, 'PUT', authorization, { body, duplex: 'half', headers } as RequestInit & { headers: Record<string, string> }, signal);
+    await put.arrayBuffer().catch(() => {});
+    if (put.status === 412) continue;
+    if (put.status !== 201 && put.status !== 204 && put.status !== 200) throw refusedBy(put, dir.host, 'the upload');
+    return { name, target };
+  }
+  throw new SvcError(502, 'cloud_refused', `${dir.host} holds a bundle under every name tried for this second; try again.`);
+}
+
+/**
  * Write a bundle and upload it; execution_ids limits the reports to those runs (null: all).
  * Aborting `signal` (the command's Ctrl-C) stops the writing or the upload, removes the hidden
  * local bundle and throws the signal's reason.
@@ -136,19 +165,16 @@ export async function cloudBackup(ctx: Context, executionIds: number[] | null, s
   const base = new URL(String(s.url));
   const folder = String(s.remote_folder);
   const authorization = auth(String(s.username), password);
-  const name = `svc-backup-${ctx.nowIso().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar`;
-  const local = path.join(backupsDir(ctx), `.cloud-${name}`);
+  // The hidden local copy is this process's own (the remote name is chosen once the bundle exists): a cloud
+  // backup from another process in the same second writes its own copy instead of finding this one in the way.
+  const local = path.join(backupsDir(ctx), `.cloud-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tar`);
   // The account and folder first: a refused password or an unreachable server is said before a whole bundle is written.
   await ensureFolder(ctx, base, folder, authorization, signal);
   // createBackup removes its own .partial when stopped; the finally below removes the finished local copy.
   const bundle = await createBackup(ctx, { includeReports: true, executionIds, output: local, kind: 'cloud', record: false, signal });
   try {
-    signal?.throwIfAborted();
-    const target = new URL(encodeURIComponent(name), folderUrl(base, folder));
-    const body = Readable.toWeb(fs.createReadStream(local)) as unknown as ReadableStream;
-    const put = await dav(ctx, target, 'PUT', authorization, { body, duplex: 'half', headers: { 'content-type': 'application/x-tar', 'content-length': String(bundle.byte_size) } } as RequestInit & { headers: Record<string, string> }, signal);
-    await put.arrayBuffer().catch(() => {});
-    if (put.status !== 201 && put.status !== 204 && put.status !== 200) throw refusedBy(put, base.host, 'the upload');
+    const time = bundle.created_at_utc.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const { name, target } = await uploadNew(ctx, folderUrl(base, folder), time, local, bundle.byte_size, authorization, signal);
     const check = await dav(ctx, target, 'PROPFIND', authorization, { headers: { depth: '0' } }, signal);
     const xml = await check.text().catch(() => '');
     const size = /getcontentlength>\s*(\d+)\s*</i.exec(xml)?.[1];

@@ -21,6 +21,7 @@ import { answers } from './018-answers.js';
 import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 import { assistantTurnClaims } from './023-assistant-turn-claims.js';
+import { settingsUrlPassword } from './024-settings-url-password.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -28,8 +29,9 @@ import { assistantTurnClaims } from './023-assistant-turn-claims.js';
  * queue, 7 lifecycle and watchdog, 8 watch profiles, 9 embeddings, 10 links,
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
- * similarity runs, 20 corpus counts kept by merge, 21–22 upgrade repairs,
- * 23 assistant turn claims across processes.
+ * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
+ * across processes; 21, 22 and 24 repair settings stored before their checks
+ * (passwords in URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -61,7 +63,8 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
-  // area: upgrade repairs (21, 22)
+  // area: upgrade repairs (21, 22, 24)
   settingsUrlUserinfo,
   settingsSmtpHost,
+  settingsUrlPassword,
 ];
