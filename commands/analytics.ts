@@ -6,7 +6,7 @@ import { analyticsOverview, analyticsSummary } from '../src/analytics/summary.js
 import { publicationVolume, VOLUME_SPLITS, VOLUME_TOP } from '../src/analytics/volume.js';
 import { parseWindow } from '../src/analytics/window.js';
 import { withContext } from './lib/context.js';
-import { enumFlag, idArg, intFlag, usageError } from './lib/flags.js';
+import { enumFlag, idArg, intFlag, given, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { healthText, keywordsText, lagText, overviewText, sourcesText, summaryText, volumeText } from './lib/analytics-format.js';
 
@@ -49,7 +49,7 @@ export function register(program: Command, io: Io): void {
       try {
         window = parseWindow(flags.window, new Date());
       } catch {
-        throw usageError(`--window must be a number of days from 1 to 3650 (e.g. 30 or 30d) or all, not "${flags.window}".`);
+        throw usageError(`--window must be a number of days from 1 to 3650 (e.g. 30 or 30d) or all, not ${given(String(flags.window))}.`);
       }
       const split = enumFlag(flags.split, '--split', VOLUME_SPLITS) ?? 'source';
       const top = intFlag(flags.top, '--top', VOLUME_TOP, VOLUME_TOP.default);

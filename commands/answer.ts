@@ -10,7 +10,7 @@ import { connectAnswers, type AnswerClient } from './lib/answer-client.js';
 import { answerText, historyText, previewText } from './lib/answer-format.js';
 import { promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { enumFlag, intFlag, usageError, uuidArg } from './lib/flags.js';
+import { enumFlag, intFlag, given, usageError, uuidArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { followAnswer } from './lib/answer-watch.js';
 import { inCliWords } from './lib/cli-words.js';
@@ -65,7 +65,7 @@ export function register(program: Command, io: Io): void {
     .requiredOption('--sha <request_sha256>', 'the request hash the preview printed').option('-y, --yes', 'confirm without a prompt (required when not on a terminal)').option('--no-watch', 'only admit it (it runs once a subscriber attaches: svc answer watch within 30 s)')
     .action(action(async (connect, project: string, previewId: string, o: { sha: string; yes?: boolean; watch?: boolean }) => {
       P(project);
-      if (!/^[0-9a-f]{64}$/.test(o.sha)) throw usageError(`--sha must be the 64 lowercase hex digits of the preview's request hash, not "${o.sha}".`);
+      if (!/^[0-9a-f]{64}$/.test(o.sha)) throw usageError(`--sha must be the 64 lowercase hex digits of the preview's request hash, not ${given(o.sha)}.`);
       uuid(previewId, 'preview_id');
       if (!o.yes) {
         if (!io.stdinIsTTY || !io.stdoutIsTTY) throw usageError('Sending selected evidence to a model needs consent: add --yes when not on a terminal.', 'confirmation_required');

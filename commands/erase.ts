@@ -3,7 +3,7 @@ import { ERASE_SCOPES, SCOPES, eraseScope, isEraseScope } from '../src/admin/era
 import { eraseText } from './lib/admin-format.js';
 import { notConfirmed, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { usageError } from './lib/flags.js';
+import { given, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, type Io } from './lib/io.js';
 
@@ -28,7 +28,7 @@ export function register(program: Command, io: Io): void {
         if (!isEraseScope(scope)) {
           // `svc erase corpus` is the natural guess: name the scope it probably meant.
           const meant = isEraseScope(`erase-${scope}`) ? ` (did you mean erase-${scope}?)` : '';
-          throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not "${scope.slice(0, 64)}"${meant}.`);
+          throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not ${given(scope)}${meant}.`);
         }
         if (!(await typedConfirm(io, scope, opts.yes))) {
           io.exitCode = EXIT.failed;

@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
 import { withContext } from './lib/context.js';
+import { given } from './lib/flags.js';
 import type { Io } from './lib/io.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 
 const ids = (value: string, previous: number[] = []) => {
   for (const part of value.split(',')) {
-    if (!/^[1-9]\d{0,14}$/.test(part.trim())) throw new SvcError(400, 'invalid_id', `Ids are positive whole numbers, not "${part}".`);
+    if (!/^[1-9]\d{0,14}$/.test(part.trim())) throw new SvcError(400, 'invalid_id', `Ids are positive whole numbers, not ${given(part)}.`);
     previous.push(Number(part.trim()));
   }
   return previous;

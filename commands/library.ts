@@ -14,7 +14,7 @@ import { vaultExists, vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
 import { inCliWords } from './lib/cli-words.js';
 import { withContext } from './lib/context.js';
-import { idArg, intFlag, usageError } from './lib/flags.js';
+import { idArg, intFlag, given, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runImport } from './library-import.js';
@@ -24,7 +24,7 @@ import { count } from './lib/words.js';
 
 /** A file as `svc library list` names it: the ID column (a number) or the FILE_ID column (a UUID). */
 function fileArg(ctx: Context, raw: string): { expectedVaultId: string; fileId: string } {
-  if (!/^[1-9]\d{0,14}$/.test(raw) && !isUuid4(raw)) throw usageError(`A Library file is named by the ID or FILE_ID that \`svc library list\` prints, not "${raw}".`, 'invalid_id');
+  if (!/^[1-9]\d{0,14}$/.test(raw) && !isUuid4(raw)) throw usageError(`A Library file is named by the ID or FILE_ID that \`svc library list\` prints, not ${given(raw)}.`, 'invalid_id');
   const expectedVaultId = vaultId(ctx);
   return { expectedVaultId, fileId: resolveFileId(ctx, expectedVaultId, raw) };
 }

@@ -10,7 +10,7 @@ import { parseStrictJson } from '../src/util/json-strict.js';
 import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
-import { enumFlag, idArg, intFlag, usageError } from './lib/flags.js';
+import { enumFlag, idArg, intFlag, given, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { clip, count } from './lib/words.js';
 
@@ -34,7 +34,7 @@ function bodyOf(opts: FieldOpts & { noOrcid?: boolean }): Record<string, unknown
   if (opts.kind !== undefined) body.kind = enumFlag(opts.kind, '--kind', PROFILE_KINDS);
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
   if (opts.orcid !== undefined) {
-    if (!parseOrcid(opts.orcid)) throw usageError(`--orcid must be an ORCID iD with a valid check digit (e.g. 0000-0002-1825-0097), not "${opts.orcid}".`);
+    if (!parseOrcid(opts.orcid)) throw usageError(`--orcid must be an ORCID iD with a valid check digit (e.g. 0000-0002-1825-0097), not ${given(opts.orcid)}.`);
     body.orcid = opts.orcid;
   }
   if (opts.noOrcid) body.orcid = null;

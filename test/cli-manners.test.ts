@@ -180,6 +180,11 @@ test('errors are one line that never says undefined: missing keys, ids, non-Erro
   assert.not.match(r.stderr, /undefined|body\./);
   assert.match(r.stderr, /parameters\.repository is required/);
   assert.match((await svc(['executions', 'show', 'abc'])).stderr, /An execution id is a positive whole number/);
+  // A refused value is quoted clipped to 60 characters and on one line, whatever was given.
+  const long = await svc(['evidence', 'show', 'x'.repeat(300)]);
+  assert.is(long.code, 2);
+  assert.ok(long.stderr.trim().length < 200 && long.stderr.includes('x'.repeat(50)) && !long.stderr.includes('x'.repeat(61)), long.stderr);
+  assert.is((await svc(['executions', 'show', 'a\nb'])).stderr.trim(), 'svc: An execution id is a positive whole number, not "a\\nb".');
   for (const thrown of [{ code: 'SQLITE_CANTOPEN' }, {}, new Error(''), undefined, 'two\nlines']) {
     const { message } = describeError(thrown);
     assert.not.match(message, /undefined|\[object|\n/, JSON.stringify(String(thrown)));

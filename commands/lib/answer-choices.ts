@@ -7,7 +7,7 @@
  */
 import { choicesProblems } from '../../src/assistant/choices.js';
 import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
-import { usageError } from './flags.js';
+import { given, usageError } from './flags.js';
 
 export interface AnswerChoiceFlags {
   runtime: 'agent_cli' | 'api_key';
@@ -18,11 +18,11 @@ export interface AnswerChoiceFlags {
 
 export function choicesFromFlags(o: AnswerChoiceFlags) {
   if (o.runtime === 'agent_cli') {
-    if (o.provider !== 'agent_code') throw usageError(`--runtime agent_cli takes --provider agent_code (the agent CLI), not "${o.provider}".`, 'invalid_choices');
-    if (o.effort !== undefined && !(AGENT_EFFORTS as readonly string[]).includes(o.effort)) throw usageError(`--effort must be one of ${AGENT_EFFORTS.join(', ')}, not "${o.effort}".`, 'invalid_choices');
+    if (o.provider !== 'agent_code') throw usageError(`--runtime agent_cli takes --provider agent_code (the agent CLI), not ${given(o.provider)}.`, 'invalid_choices');
+    if (o.effort !== undefined && !(AGENT_EFFORTS as readonly string[]).includes(o.effort)) throw usageError(`--effort must be one of ${AGENT_EFFORTS.join(', ')}, not ${given(o.effort)}.`, 'invalid_choices');
   } else {
     const provider = findApiProvider(o.provider);
-    if (!provider) throw usageError(`--provider for --runtime api_key must be one of ${API_PROVIDERS.map((p) => p.id).join(', ')}, not "${o.provider}".`, 'invalid_choices');
+    if (!provider) throw usageError(`--provider for --runtime api_key must be one of ${API_PROVIDERS.map((p) => p.id).join(', ')}, not ${given(o.provider)}.`, 'invalid_choices');
     if (o.effort !== undefined) throw usageError('--effort is for --runtime agent_cli only; API runtimes take no effort.', 'invalid_choices');
   }
   const model = o.model ?? (o.runtime === 'api_key' ? findApiProvider(o.provider)!.defaultModel : null);

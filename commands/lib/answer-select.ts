@@ -6,7 +6,7 @@
  */
 import type { SelectionInput, SelectionSegment } from '../../src/answers/types.js';
 import type { AnswerClient } from './answer-client.js';
-import { usageError } from './flags.js';
+import { given, usageError } from './flags.js';
 
 export interface Select { file_id: string; version_id: string | null; segment: SelectionSegment }
 
@@ -16,12 +16,12 @@ const FORM = new RegExp(`^(${FILE})(?:@(${UUID}))?:([1-9][0-9]{0,5})(?::([0-9]{1
 
 export function parseSelect(raw: string): Select {
   const m = FORM.exec(raw);
-  if (!m) throw usageError(`--select must be FILE[@version_id]:page or FILE[@version_id]:page:start-end (codepoints, end exclusive; FILE is the ID or FILE_ID \`svc library list\` prints), not "${raw}".`);
+  if (!m) throw usageError(`--select must be FILE[@version_id]:page or FILE[@version_id]:page:start-end (codepoints, end exclusive; FILE is the ID or FILE_ID \`svc library list\` prints), not ${given(raw)}.`);
   const page = Number(m[3]);
   if (m[4] === undefined) return { file_id: m[1]!, version_id: m[2] ?? null, segment: { kind: 'page', page } };
   const start = Number(m[4]);
   const end = Number(m[5]);
-  if (end <= start) throw usageError(`--select passage end must be after its start, not "${raw}".`);
+  if (end <= start) throw usageError(`--select passage end must be after its start, not ${given(raw)}.`);
   return { file_id: m[1]!, version_id: m[2] ?? null, segment: { kind: 'passage', page, start_codepoint: start, end_codepoint: end } };
 }
 

@@ -12,7 +12,7 @@ import { exitFor, repl, runOneTurn } from './assistant-chat.js';
 import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
 import { withContext } from './context.js';
-import { enumFlag, idArg, intFlag, usageError } from './flags.js';
+import { enumFlag, idArg, intFlag, given, usageError } from './flags.js';
 import { emit, type Io } from './io.js';
 import { checkOutputFile, writeOutputFile } from './output-file.js';
 
@@ -33,13 +33,13 @@ function choicesFromFlags(o: NewOpts): Choices | undefined {
   if (runtime === 'api_key') {
     const offered = API_PROVIDERS.map((p) => p.id).join(', ');
     if (!o.provider) throw usageError(`An API connection needs --provider: one of ${offered}.`);
-    if (!findApiProvider(o.provider)) throw usageError(`--provider must be one of ${offered} for --runtime api_key, not "${o.provider.slice(0, 64)}".`);
+    if (!findApiProvider(o.provider)) throw usageError(`--provider must be one of ${offered} for --runtime api_key, not ${given(o.provider)}.`);
     if (!o.model) throw usageError(`An API connection needs --model: the ${findApiProvider(o.provider)!.label} model id to ask for.`);
     if (o.effort) throw usageError('--effort is for the agent CLI only (--runtime agent_cli); an API connection takes none.');
   } else if (o.provider && o.provider !== 'agent_code') {
-    throw usageError(`--runtime agent_cli takes --provider agent_code (or none), not "${o.provider.slice(0, 64)}".`);
+    throw usageError(`--runtime agent_cli takes --provider agent_code (or none), not ${given(o.provider)}.`);
   } else if (o.effort && !(AGENT_EFFORTS as readonly string[]).includes(o.effort)) {
-    throw usageError(`--effort must be one of ${AGENT_EFFORTS.join(', ')}, not "${o.effort.slice(0, 64)}".`);
+    throw usageError(`--effort must be one of ${AGENT_EFFORTS.join(', ')}, not ${given(o.effort)}.`);
   }
   return requireChoices({ version: 1, runtime, provider: o.provider ?? (runtime === 'agent_cli' ? 'agent_code' : ''), model: o.model ?? null, effort: o.effort ?? null });
 }

@@ -5,8 +5,12 @@
  * refuse exactly the same values.
  */
 import { SvcError } from '../../src/errors.js';
+import { clip } from './words.js';
 
 /** A usage error: exit status 2, `{"error": "invalid_flag", …}` under --json. */
+/** A value the user gave, quoted for a refusal: at most 60 characters and always one line. */
+export const given = (raw: string): string => JSON.stringify(clip(raw, 60));
+
 export function usageError(message: string, reason = 'invalid_flag'): SvcError {
   return new SvcError(400, reason, message);
 }
@@ -24,21 +28,21 @@ export function intFlag(raw: string | undefined, flag: string, bounds: IntBounds
   const range = bounds.max >= Number.MAX_SAFE_INTEGER ? `at least ${bounds.min}` : `from ${bounds.min} to ${bounds.max}`;
   const value = /^-?\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (!Number.isSafeInteger(value) || value < bounds.min || value > bounds.max) {
-    throw usageError(`${flag} must be a whole number ${range}, not "${raw}".`);
+    throw usageError(`${flag} must be a whole number ${range}, not ${given(raw)}.`);
   }
   return value;
 }
 
 /** A positive row id given as an argument (`svc executions show 3`). */
 export function idArg(raw: string, what: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw usageError(`${/^[aeiou]/i.test(what) ? 'An' : 'A'} ${what} id is a positive whole number, not "${raw}".`, 'invalid_id');
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw usageError(`${/^[aeiou]/i.test(what) ? 'An' : 'A'} ${what} id is a positive whole number, not ${given(raw)}.`, 'invalid_id');
   return Number(raw);
 }
 
 /** One of a closed list of values. */
 export function enumFlag<T extends string>(raw: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw usageError(`${flag} must be one of ${allowed.join(', ')}, not "${raw}".`);
+  if (!(allowed as readonly string[]).includes(raw)) throw usageError(`${flag} must be one of ${allowed.join(', ')}, not ${given(raw)}.`);
   return raw as T;
 }
 
@@ -53,13 +57,13 @@ export function dateFlag(raw: string | undefined, flag: string): string | undefi
   if (raw === undefined) return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!d || d.toISOString().slice(0, 10) !== raw) throw usageError(`${flag} must be a date YYYY-MM-DD, not "${raw}".`);
+  if (!d || d.toISOString().slice(0, 10) !== raw) throw usageError(`${flag} must be a date YYYY-MM-DD, not ${given(raw)}.`);
   return raw;
 }
 
 /** A word after a command that has a default subcommand but is none of its subcommands (exit 2). */
 export function unknownSubcommand(command: string, word: string, known: string[]): never {
-  throw usageError(`"${word.slice(0, 60)}" is not a ${command} command; one of ${known.join(', ')}.`, 'unknown_command');
+  throw usageError(`${given(word)} is not a ${command} command; one of ${known.join(', ')}.`, 'unknown_command');
 }
 
 /** Where the CLI prints each kind of UUID, so a refusal says where to copy one from. */
@@ -76,5 +80,5 @@ const UUID_FOUND_IN: Record<string, string> = {
 export function uuidArg(value: string, what: string, isUuid: (v: string) => boolean): string {
   if (isUuid(value)) return value;
   const where = UUID_FOUND_IN[what];
-  throw usageError(`${what} must be a canonical lowercase UUID${where ? ` (${where})` : ''}, not "${value}".`);
+  throw usageError(`${what} must be a canonical lowercase UUID${where ? ` (${where})` : ''}, not ${given(value)}.`);
 }
