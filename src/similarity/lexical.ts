@@ -84,10 +84,19 @@ function features(input: LexicalInput): Map<number, number> {
   return out;
 }
 
+/**
+ * Features counted by `observe`, kept for the `embedLexical` of the same input that follows it
+ * (a backfill observes a batch, then embeds it): hashing a text is most of the cost of both.
+ * Keyed by the input object, so an entry goes with it; taken out when used.
+ */
+const observed = new WeakMap<LexicalInput, Map<number, number>>();
+
 /** Count the features of one document into the statistics (each bucket once per document). */
 export function observe(stats: LexicalStats, input: LexicalInput): void {
+  const counted = features(input);
+  observed.set(input, counted);
   const seen = new Set<number>();
-  for (const h of features(input).keys()) seen.add(h % DF_BUCKETS);
+  for (const h of counted.keys()) seen.add(h % DF_BUCKETS);
   for (const bucket of seen) stats.df[bucket]!++;
   stats.documents++;
 }
@@ -96,7 +105,9 @@ export function observe(stats: LexicalStats, input: LexicalInput): void {
 export function embedLexical(stats: LexicalStats, input: LexicalInput, dimension = LEXICAL_DIMENSION): Float32Array {
   const vector = new Float32Array(dimension);
   const n = stats.documents;
-  for (const [h, count] of features(input)) {
+  const counted = observed.get(input) ?? features(input);
+  observed.delete(input);
+  for (const [h, count] of counted) {
     const df = stats.df[h % DF_BUCKETS]!;
     const idf = Math.log((1 + n) / (1 + df)) + 1;
     const tf = count > 1 ? 1 + Math.log(count) : count;
