@@ -13,9 +13,11 @@ import { dive, finished, serverWithSources } from './_executions.js';
 const CANCER = JSON.parse(fixture('europepmc/search-cancer-lite.json').toString('utf8'));
 const PER_PAGE = CANCER.resultList.result.length as number;
 
-/** Europe PMC page n (other works on every page), pointing at page n + 1 unless it is the last. */
+/** Europe PMC page n (other works on every page and in every test), pointing at page n + 1 unless it is the last. */
+let works = 0;
 function page(n: number, last: boolean): string {
-  const result = CANCER.resultList.result.map((r: any) => ({ ...r, id: `${r.id}-${n}`, pmid: undefined, pmcid: undefined, doi: r.doi ? `${r.doi}.p${n}` : undefined, title: `${r.title} (page ${n})` }));
+  const w = ++works;
+  const result = CANCER.resultList.result.map((r: any) => ({ ...r, id: `${r.id}-${w}`, pmid: undefined, pmcid: undefined, doi: r.doi ? `${r.doi}.w${w}` : undefined, title: `${r.title} (works ${w})` }));
   return JSON.stringify({ ...CANCER, resultList: { result }, nextCursorMark: last ? `c${n}` : `c${n + 1}` });
 }
 
@@ -60,6 +62,29 @@ test('the next page is asked before the page before it is stored: its request go
     { cursor: 'c1', pagesStored: 0 },
     { cursor: 'c2', pagesStored: 1 },
   ]);
+});
+
+test('a long run indexes its papers for full-text search batch by batch while it pages, not all at the end', async () => {
+  const pages = 12; // the run stores 250 records at a time: after page 10, again at the end
+  for (let n = 0; n < pages; n++) stub.expect(pageAt(n, n === pages - 1));
+  // Papers the full-text index holds (a MATCH: the table's own count reads the documents); every title here says "works".
+  const searchable = () => count(`SELECT count(*) FROM documents_fts WHERE documents_fts MATCH 'works'`);
+  const before = searchable();
+  const indexed: number[] = [];
+  const real = t.ctx.fetch;
+  t.ctx.fetch = (input, init) => (indexed.push(searchable() - before), real(input, init));
+  try {
+    const detail = await finished(t, await dive(t, { repository: 'europepmc', query: 'cancer', max_results: pages * PER_PAGE }));
+    assert.is(detail.result_count, pages * PER_PAGE);
+  } finally {
+    t.ctx.fetch = real;
+  }
+  stub.assertDone();
+  // The request for the last page goes out after page 10's batch was stored: that batch is indexed by then.
+  assert.is(indexed.length, pages);
+  assert.is(indexed[pages - 1], 250);
+  assert.equal(indexed.slice(0, pages - 1), Array(pages - 1).fill(0));
+  assert.is(searchable() - before, pages * PER_PAGE);
 });
 
 test('a failure of the page asked ahead is recorded as before: the page before it is stored, the source answered with a partial failure', async () => {
