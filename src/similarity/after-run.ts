@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { SettledExecution } from '../executions/after-run.js';
 import { backfillRunning, runBackfill } from './backfill.js';
 import { isLane, resolveLane } from './lanes.js';
-import { lackingAmong } from './repo.js';
+import { countLackingAmong } from './repo.js';
 
 export const AFTER_RUN_MAX = 2000;
 export const AFTER_RUN_TIMEOUT_MS = 120_000;
@@ -24,6 +24,6 @@ export async function embedAfterRun(ctx: Context, execution: SettledExecution): 
       document_id: number;
     }[]
   ).map((r) => r.document_id);
-  if (lackingAmong(ctx.db, lane.key, ids).length === 0) return;
+  if (countLackingAmong(ctx.db, lane.key, ids) === 0) return;
   await runBackfill(ctx, { trigger: `after_run:${execution.id}`, ids, signal: AbortSignal.timeout(AFTER_RUN_TIMEOUT_MS) });
 }

@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { SvcError, conflict } from '../errors.js';
 import { observe } from './lexical.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
-import { documentTexts, documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, latestRun, type DocumentText, type RunRow } from './repo.js';
+import { documentTexts, documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { addToIndex } from './vec-index.js';
 import { interruptOrphanedRuns } from './recovery.js';
 
@@ -68,7 +68,7 @@ export async function runBackfill(ctx: Context, options: BackfillOptions = {}): 
   interruptOrphanedRuns(ctx);
   const lane = activeLane(ctx);
   const fittedThrough = options.ids ? 0 : await fitLexical(ctx, lane);
-  const total = options.ids ? lackingAmong(ctx.db, lane.key, options.ids).length : countLacking(ctx.db, lane.key).count;
+  const total = options.ids ? countLackingAmong(ctx.db, lane.key, options.ids) : countLacking(ctx.db, lane.key).count;
   const runId = startRun(ctx.db, lane.key, options.trigger ?? 'api', total, ctx.runtimeId, ctx.nowIso());
   options.onStart?.(runId);
   const progress: BackfillProgress = { run_id: runId, model: lane.key, total, embedded: 0, tokens: 0 };

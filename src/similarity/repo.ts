@@ -84,6 +84,18 @@ export function lackingAmong(db: Database, model: string, ids: number[]): Docume
     .all(JSON.stringify(ids), model) as DocumentText[];
 }
 
+/** How many of `ids` have no vector for `model` (without reading their texts). */
+export function countLackingAmong(db: Database, model: string, ids: number[]): number {
+  if (ids.length === 0) return 0;
+  return db
+    .prepare(
+      `SELECT count(*) FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value
+       WHERE NOT EXISTS (SELECT 1 FROM embedding_vectors v WHERE v.model = ? AND v.document_id = d.id)`,
+    )
+    .pluck()
+    .get(JSON.stringify(ids), model) as number;
+}
+
 export function countLacking(db: Database, model: string): { count: number; chars: number } {
   return db
     .prepare(
