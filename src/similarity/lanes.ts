@@ -59,7 +59,9 @@ export function resolveLane(ctx: Context, settings: LaneSettings = laneSettings(
     if (model !== LEXICAL_MODEL) throw new SvcError(422, 'embedding_model_unknown', `The local lane has one model, ${LEXICAL_MODEL}; "${model.slice(0, 64)}" is not it.`);
     const stored = readStats(ctx.db, key);
     const stats = stored ? statsFromBlob(stored.documents, stored.data) : emptyStats();
-    let dirty = false;
+    // What the table holds: persist writes when the counts differ, whoever counted (a backfill
+    // observes into `stats` directly, not through embedDocuments).
+    let persisted = stats.documents;
     return {
       provider: 'local',
       model,
@@ -70,7 +72,6 @@ export function resolveLane(ctx: Context, settings: LaneSettings = laneSettings(
       async embedDocuments(docs, options = {}) {
         if (options.observe !== false) {
           for (const doc of docs) observe(stats, doc);
-          dirty = docs.length > 0 || dirty;
         }
         return { vectors: docs.map((d) => embedLexical(stats, d)), tokens: docs.reduce((n, d) => n + estimateTokens(documentText(d)), 0) };
       },
@@ -78,8 +79,9 @@ export function resolveLane(ctx: Context, settings: LaneSettings = laneSettings(
         return embedLexical(stats, { title: text });
       },
       persist() {
-        if (dirty) writeStats(ctx.db, key, stats.documents, statsToBlob(stats), ctx.nowIso());
-        dirty = false;
+        if (stats.documents === persisted) return;
+        writeStats(ctx.db, key, stats.documents, statsToBlob(stats), ctx.nowIso());
+        persisted = stats.documents;
       },
     };
   }
