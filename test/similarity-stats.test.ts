@@ -65,4 +65,50 @@ test('a backfill keeps the document frequencies; a new process reads them; an af
   }
 });
 
+test('a backfill cancelled part-way counts nothing twice when the next one finishes; an after-run embedding before any backfill weights by the whole corpus', async () => {
+  const dirs = tempDirs();
+  const ctx = open(dirs);
+  try {
+    // More documents than one batch (256), so a cancel leaves some without a vector.
+    const corpus: SeedDoc[] = Array.from({ length: 600 }, (_, i) => ({ ...TOPICS[i % TOPICS.length]!, title: `${TOPICS[i % TOPICS.length]!.title} ${i % 50}` }));
+    const ids = seedDocuments(ctx.db, corpus);
+    // A run found the last two papers: embedded before any backfill.
+    await runBackfill(ctx, { trigger: 'after_run:1', ids: ids.slice(-2) });
+    const whole = statsOf(corpus);
+    assert.equal(Array.from(readVector(ctx.db, KEY, ids.at(-1)!)!), Array.from(embedLexical(whole, { ...corpus.at(-1)! })), 'the run’s papers are weighted by the whole corpus');
+    assert.is(readStats(ctx.db, KEY)?.documents, corpus.length);
+
+    let batches = 0;
+    const cancelled = await runBackfill(ctx, { trigger: 'test', isCancelled: () => batches > 0, onProgress: () => batches++ });
+    assert.is(cancelled.state, 'cancelled');
+    assert.ok(cancelled.embedded < cancelled.total, 'some papers are left without a vector');
+    await runBackfill(ctx, { trigger: 'test' });
+    const stored = readStats(ctx.db, KEY)!;
+    assert.is(stored.documents, corpus.length, 'each paper counted once');
+    assert.equal(Array.from(laneOf(ctx).stats!.df), Array.from(whole.df));
+    assert.equal(Array.from(readVector(ctx.db, KEY, ids[400]!)!), Array.from(embedLexical(whole, { ...corpus[400]! })), 'a paper of the second backfill has the same weights');
+  } finally {
+    await ctx.close();
+    dirs.cleanup();
+  }
+});
+
+test('a backfill with nothing new to count writes no statistics', async () => {
+  const dirs = tempDirs();
+  const ctx = open(dirs);
+  try {
+    seedDocuments(ctx.db, TOPICS);
+    await runBackfill(ctx, { trigger: 'test' });
+    ctx.db.prepare("UPDATE embedding_stats SET updated_at_utc = 'untouched'").run();
+    ctx.db.prepare('DELETE FROM embedding_vectors WHERE document_id IN (SELECT id FROM documents ORDER BY id LIMIT 3)').run();
+    const run = await runBackfill(ctx, { trigger: 'test' });
+    assert.is(run.embedded, 3);
+    assert.is(ctx.db.prepare('SELECT updated_at_utc FROM embedding_stats').pluck().get(), 'untouched', 'the 1 MiB of counts is written only when they change');
+    assert.is(readStats(ctx.db, KEY)?.documents, TOPICS.length, 'papers re-embedded are not counted again');
+  } finally {
+    await ctx.close();
+    dirs.cleanup();
+  }
+});
+
 test.run();

@@ -3,14 +3,14 @@
  * batches, in id order. Incremental by construction (only documents with no
  * vector are read), one run at a time per process, with progress in
  * embedding_runs. Cancel stops after the batch in flight; what was written is
- * kept. The first lexical backfill fits the document frequencies on the whole
- * corpus before it embeds anything.
+ * kept. A lexical backfill first counts the documents its statistics have not
+ * counted yet (lexical-fit.ts), then embeds with those statistics.
  */
 import type { Context } from '../context.js';
 import { SvcError, conflict } from '../errors.js';
-import { observe } from './lexical.js';
+import { countUncounted } from './lexical-fit.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
-import { documentTexts, documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
+import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { addToIndex } from './vec-index.js';
 import { interruptOrphanedRuns } from './recovery.js';
 
@@ -37,21 +37,6 @@ export function activeLane(ctx: Context): Lane {
   return lane;
 }
 
-/** Count every document into the lexical statistics (first backfill only); answers the highest id counted. */
-async function fitLexical(ctx: Context, lane: Lane): Promise<number> {
-  if (!lane.stats || lane.stats.documents > 0) return 0;
-  let afterId = 0;
-  for (;;) {
-    const page = documentTexts(ctx.db, afterId, 2000);
-    if (page.length === 0) break;
-    for (const doc of page) observe(lane.stats, doc);
-    afterId = page[page.length - 1]!.id;
-    await new Promise((r) => setImmediate(r));
-  }
-  lane.persist();
-  return afterId;
-}
-
 export interface BackfillOptions {
   trigger?: string;
   /** Only these documents (the after-run step); otherwise the whole corpus. */
@@ -67,14 +52,13 @@ export interface BackfillOptions {
 export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
   interruptOrphanedRuns(ctx);
   const lane = activeLane(ctx);
-  const fittedThrough = options.ids ? 0 : await fitLexical(ctx, lane);
+  await countUncounted(ctx, lane);
   const total = options.ids ? countLackingAmong(ctx.db, lane.key, options.ids) : countLacking(ctx.db, lane.key).count;
   const runId = startRun(ctx.db, lane.key, options.trigger ?? 'api', total, ctx.runtimeId, ctx.nowIso());
   options.onStart?.(runId);
   const progress: BackfillProgress = { run_id: runId, model: lane.key, total, embedded: 0, tokens: 0 };
   let afterId = 0;
   let pending = options.ids ? [...new Set(options.ids)].sort((a, b) => a - b) : undefined;
-  let batches = 0;
   try {
     while (!options.isCancelled?.() && !options.signal?.aborted) {
       let docs: DocumentText[];
@@ -87,8 +71,7 @@ export async function runBackfill(ctx: Context, options: BackfillOptions = {}): 
         docs = documentsLacking(ctx.db, lane.key, afterId, lane.batchSize);
         if (docs.length === 0) break;
       }
-      if (lane.stats) for (const doc of docs) if (doc.id > fittedThrough) observe(lane.stats, doc);
-      const { vectors, tokens } = await lane.embedDocuments(docs, { signal: options.signal, observe: false });
+      const { vectors, tokens } = await lane.embedDocuments(docs, { signal: options.signal });
       const rows = docs.map((d, i) => ({ id: d.id, vector: vectors[i]! }));
       progress.embedded += rows.length;
       progress.tokens += tokens;
@@ -98,15 +81,12 @@ export async function runBackfill(ctx: Context, options: BackfillOptions = {}): 
       })();
       await addToIndex(ctx, lane.key, rows);
       afterId = docs[docs.length - 1]!.id;
-      if (++batches % 20 === 0) lane.persist();
       options.onProgress?.({ ...progress });
       await new Promise((r) => setImmediate(r));
     }
-    lane.persist();
     const cancelled = Boolean(options.isCancelled?.() || options.signal?.aborted);
     finishRun(ctx.db, runId, cancelled ? 'cancelled' : 'completed', null, ctx.nowIso());
   } catch (err) {
-    lane.persist();
     const message = err instanceof SvcError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
     finishRun(ctx.db, runId, options.signal?.aborted ? 'cancelled' : 'failed', message.slice(0, 500), ctx.nowIso());
     throw err;

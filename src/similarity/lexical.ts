@@ -9,9 +9,11 @@
  * not semantic.
  *
  * Document frequencies are counted per hashed feature (DF_BUCKETS buckets) and
- * stored with the lane (embedding_stats). A first backfill fits them on the
- * whole corpus before embedding; later documents add their counts as they are
- * embedded, so a vector's weights are those in force when it was written.
+ * stored with the lane (embedding_stats), with the highest document id
+ * counted. Every backfill (the after-run one too) first counts the documents
+ * after that id, then embeds: each document is counted once, and a vector's
+ * weights are those of the corpus when it was written. Queries use the stored
+ * counts.
  */
 
 export const LEXICAL_MODEL = 'lexical-hash-v1';
@@ -28,11 +30,13 @@ const STOPWORDS = new Set(
 
 export interface LexicalStats {
   documents: number;
+  /** The highest document id counted (documents are counted in id order). */
+  countedThrough: number;
   df: Uint32Array;
 }
 
 export function emptyStats(): LexicalStats {
-  return { documents: 0, df: new Uint32Array(DF_BUCKETS) };
+  return { documents: 0, countedThrough: 0, df: new Uint32Array(DF_BUCKETS) };
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -159,8 +163,8 @@ export function statsToBlob(stats: LexicalStats): Buffer {
   return Buffer.from(stats.df.buffer, stats.df.byteOffset, stats.df.byteLength);
 }
 
-export function statsFromBlob(documents: number, blob: Buffer): LexicalStats {
+export function statsFromBlob(documents: number, blob: Buffer, countedThrough = 0): LexicalStats {
   const df = new Uint32Array(DF_BUCKETS);
   df.set(new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)).subarray(0, DF_BUCKETS));
-  return { documents, df };
+  return { documents, countedThrough, df };
 }
