@@ -31,9 +31,9 @@ import { lexicalStats } from './025-lexical-stats.js';
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
  * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
- * across processes, 25 lexical lane statistics counted once; 21, 22 and 24
- * repair settings stored before their checks (passwords in URLs and the mail
- * host).
+ * across processes, 25 lexical lane statistics counted once (its vectors
+ * from before removed, to be embedded again); 21, 22 and 24 repair settings
+ * stored before their checks (passwords in URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
