@@ -13,6 +13,7 @@ import * as assert from 'uvu/assert';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { backfillSettled } from '../src/similarity/backfill.js';
+import { embedAfterRun } from '../src/similarity/after-run.js';
 import { cancelLinkScan, linkScanSettled, runLinkScan } from '../src/similarity/link-scan.js';
 import { runCli, startTestServer, tempDirs, waitFor } from './_setup.js';
 import { labelledSet, seedDocuments, TOPICS } from './_similarity.js';
@@ -168,6 +169,38 @@ test('a cancel from another process stops a running link scan after the document
   } finally {
     await a.close();
     await b.close();
+    dirs.cleanup();
+  }
+});
+
+test('the step after a run skips while a whole-corpus backfill runs in another process, and waits for another run\'s step', async () => {
+  const dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env, log: quiet() });
+  const other = sleeper();
+  try {
+    const ids = seedDocuments(ctx.db, TOPICS);
+    const now = ctx.nowIso();
+    const exec = Number(ctx.db.prepare(`INSERT INTO executions (type, status, query, repositories_json, parameters_json, started_at_utc) VALUES ('dive', 'completed', 'q', '[]', '{}', ?)`).run(now).lastInsertRowid);
+    const link = ctx.db.prepare(`INSERT INTO execution_documents (execution_id, document_id, source, rank) VALUES (?, ?, 'arxiv', ?)`);
+    ids.forEach((id, i) => link.run(exec, id, i));
+    const vectors = () => (ctx.db.prepare('SELECT COUNT(*) AS n FROM embedding_vectors').get() as { n: number }).n;
+    const claim = (detail: string) =>
+      ctx.db.prepare(`INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, claimed_at_ms, claimed_at_utc) VALUES ('embeddings.backfill', ?, 'cli-runtime', 'cli', ?, ?, ?)`).run(other.pid, detail, Date.now(), now);
+
+    claim('cli');
+    await embedAfterRun(ctx, { id: exec, status: 'completed' });
+    assert.is(vectors(), 0, 'the whole-corpus backfill in the other process reaches these papers; nothing embedded twice');
+
+    claim('after_run:99');
+    const step = embedAfterRun(ctx, { id: exec, status: 'completed' });
+    await new Promise((r) => setTimeout(r, 400));
+    assert.is(vectors(), 0, 'waits while another run\'s step holds the backfill');
+    ctx.db.prepare(`DELETE FROM job_claims`).run();
+    await step;
+    assert.is(vectors(), ids.length, 'then embeds its papers');
+  } finally {
+    await kill(other);
+    await ctx.close();
     dirs.cleanup();
   }
 });
