@@ -22,7 +22,7 @@ import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 import { assistantTurnClaims } from './023-assistant-turn-claims.js';
 import { settingsUrlPassword } from './024-settings-url-password.js';
-import { jobClaims } from './025-job-claims.js';
+import { jobClaims } from './026-job-claims.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -31,7 +31,7 @@ import { jobClaims } from './025-job-claims.js';
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
  * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
- * across processes, 25 claims of long jobs (link scan, embedding backfill)
+ * across processes, 26 claims of long jobs (link scan, embedding backfill)
  * across processes; 21, 22 and 24 repair settings stored before their checks
  * (passwords in URLs and the mail host).
  */
@@ -51,7 +51,7 @@ export const MIGRATIONS: Migration[] = [
   lifecycleWatchdog,
   // area: profiles (8)
   watchProfiles,
-  // area: similarity (9, 10, 19, 25)
+  // area: similarity (9, 10, 19, 25, 26)
   embeddings,
   links,
   similarityOwners,

@@ -10,7 +10,7 @@ import type { Migration } from '../migration.js';
  * another process reaches the job: it reads the flag between batches.
  */
 export const jobClaims: Migration = {
-  version: 25,
+  version: 26,
   name: 'job-claims',
   creates: ['job_claims'],
   up(db) {
