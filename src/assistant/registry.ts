@@ -11,9 +11,9 @@
  * pid may belong to another process now); a process that died mid-turn never
  * locks its conversation for good.
  */
-import os from 'node:os';
 import type { Context } from '../context.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
+import { claimLive, wallNow } from '../util/process-claim.js';
 import * as repo from './repo.js';
 
 export interface ActiveTurn {
@@ -35,14 +35,10 @@ export interface TurnRegistry {
   idle(): Promise<void>;
 }
 
-/** Wall-clock time, not the context's clock: it is compared with the machine's boot time. */
-const wallNow = () => Date.now();
-const bootMs = () => wallNow() - os.uptime() * 1000;
-
 /** Held by another live process (not this context, not stale). */
 function heldElsewhere(ctx: Context, row: repo.TurnClaimRow | undefined, alive: PidProbe): boolean {
   if (!row || row.runtime_id === ctx.runtimeId) return false;
-  return alive(row.pid) && row.claimed_at_ms >= bootMs();
+  return claimLive(row, alive);
 }
 
 /** Take the conversation's row unless another live process holds it. */

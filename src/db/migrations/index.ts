@@ -23,6 +23,7 @@ import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 import { assistantTurnClaims } from './023-assistant-turn-claims.js';
 import { settingsUrlPassword } from './024-settings-url-password.js';
 import { lexicalStats } from './025-lexical-stats.js';
+import { jobClaims } from './026-job-claims.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -32,7 +33,8 @@ import { lexicalStats } from './025-lexical-stats.js';
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
  * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
  * across processes, 25 lexical lane statistics counted once (its vectors
- * from before removed, to be embedded again); 21, 22 and 24 repair settings
+ * from before removed, to be embedded again), 26 claims of long jobs (link
+ * scan, embedding backfill) across processes; 21, 22 and 24 repair settings
  * stored before their checks (passwords in URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
@@ -51,11 +53,12 @@ export const MIGRATIONS: Migration[] = [
   lifecycleWatchdog,
   // area: profiles (8)
   watchProfiles,
-  // area: similarity (9, 10, 19, 25)
+  // area: similarity (9, 10, 19, 25, 26)
   embeddings,
   links,
   similarityOwners,
   lexicalStats,
+  jobClaims,
   // area: admin (11)
   admin,
   // area: assistant (15, 23)
