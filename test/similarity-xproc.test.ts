@@ -132,6 +132,44 @@ test('a link scan claimed by another live process: 409 naming it, status names i
   }
 });
 
+test('an index rebuild and a backfill never run beside each other in any process: each is refused naming the other', async () => {
+  const t = await startTestServer();
+  const other = sleeper();
+  try {
+    seedDocuments(t.ctx.db, TOPICS);
+    await t.request('PUT', '/api/settings/embeddings', { body: { settings: { provider: 'local' } } });
+    await t.request('POST', '/api/embeddings/backfill');
+    await backfillSettled(t.ctx);
+    const claim = (job: string) =>
+      t.ctx.db
+        .prepare(`INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'cli-runtime', 'cli', ?, ?)`)
+        .run(job, other.pid, Date.now(), t.ctx.nowIso());
+
+    claim('embeddings.backfill');
+    const rebuild = await t.request('POST', '/api/embeddings/rebuild');
+    assert.is(rebuild.status, 409, rebuild.text);
+    assert.equal([rebuild.json().detail.reason, rebuild.json().detail.running_in.pid], ['backfill_already_running', other.pid]);
+    t.ctx.db.prepare(`DELETE FROM job_claims`).run();
+
+    claim('embeddings.index');
+    const backfill = await t.request('POST', '/api/embeddings/backfill');
+    assert.is(backfill.status, 503, backfill.text);
+    assert.equal([backfill.json().detail.reason, backfill.json().detail.running_in.pid], ['index_rebuilding', other.pid]);
+    assert.match(backfill.json().detail.message, new RegExp(`pid ${other.pid}`));
+    const second = await t.request('POST', '/api/embeddings/rebuild');
+    assert.is(second.status, 503);
+    assert.is(second.json().detail.reason, 'index_rebuilding');
+
+    await kill(other);
+    const rebuilt = await t.request('POST', '/api/embeddings/rebuild');
+    assert.is(rebuilt.status, 200, 'the claim of a dead process is taken over');
+    assert.is((t.ctx.db.prepare(`SELECT COUNT(*) AS n FROM job_claims WHERE job = 'embeddings.index'`).get() as { n: number }).n, 0, 'released when the rebuild ends');
+  } finally {
+    await kill(other);
+    await t.close();
+  }
+});
+
 test('a claim written before the last boot is taken over even when its pid runs again', async () => {
   const t = await startTestServer();
   try {

@@ -13,7 +13,8 @@ import { conflict, type SvcError } from '../errors.js';
 import { claimLive, wallNow } from '../util/process-claim.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-export type JobName = 'links.scan' | 'embeddings.backfill';
+/** embeddings.index: a rebuild of the vector index, which must not run beside a backfill (it writes to the index). */
+export type JobName = 'links.scan' | 'embeddings.backfill' | 'embeddings.index';
 
 interface ClaimRow {
   job: string;
@@ -86,13 +87,24 @@ export function describeHolder(h: JobHolder): string {
   return `${who} (pid ${h.pid}) since ${h.since_utc}`;
 }
 
-/** Take the job's claim, or answer who holds it. A stale claim is replaced. */
-export function claimJob(ctx: Context, job: JobName, detail: string | null = null, alive: PidProbe = isPidAlive): { holder: JobHolder | null } {
+/**
+ * Take the job's claim, or answer who holds it (`job`: the one held, this one or one of
+ * `blockedBy`, jobs that must not run beside it, checked in the same transaction). A stale claim is replaced.
+ */
+export function claimJob(
+  ctx: Context,
+  job: JobName,
+  detail: string | null = null,
+  alive: PidProbe = isPidAlive,
+  blockedBy: readonly JobName[] = [],
+): { holder: JobHolder | null; job?: JobName } {
   releaseOnClose(ctx);
   return ctx.db
     .transaction(() => {
-      const row = read(ctx, job);
-      if (held(ctx, row, alive)) return { holder: view(ctx, row) };
+      for (const name of [job, ...blockedBy]) {
+        const row = read(ctx, name);
+        if (held(ctx, row, alive)) return { holder: view(ctx, row), job: name };
+      }
       ctx.db
         .prepare(
           `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested)

@@ -17,7 +17,8 @@ import { SvcError, conflict } from '../errors.js';
 import { countUncounted } from './lexical-fit.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
 import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
-import { addToIndex } from './vec-index.js';
+import { addToIndex, indexRebuildingIn } from './vec-index.js';
+import { isPidAlive } from '../util/pid.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
 
@@ -66,8 +67,9 @@ export interface BackfillOptions {
 /** Run one backfill to its end (or cancel) in this process; answers the finished run row; 409 when one runs anywhere. */
 export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
   const lane = activeLane(ctx);
-  const { holder } = claimJob(ctx, JOB, options.trigger ?? 'api');
-  if (holder) throw alreadyRunning(holder);
+  // Not beside an index rebuild in any process either: the rebuild replaces the index this adds to.
+  const { holder, job } = claimJob(ctx, JOB, options.trigger ?? 'api', isPidAlive, ['embeddings.index']);
+  if (holder) throw job === JOB ? alreadyRunning(holder) : indexRebuildingIn(holder);
   try {
     return await backfillClaimed(ctx, lane, options);
   } finally {

@@ -11,6 +11,8 @@
  */
 import type { Context } from '../context.js';
 import { unavailable } from '../errors.js';
+import { claimJob, describeHolder, jobConflict, releaseJob, type JobHolder } from '../db/job-claims.js';
+import { isPidAlive } from '../util/pid.js';
 import { bumpIndexCount, clearIndexState, countVectors, iterateVectors, readIndexState, writeIndexState, blobToVector } from './repo.js';
 
 export const INDEX_TABLE = 'embedding_index';
@@ -57,6 +59,10 @@ export async function indexReadyFor(ctx: Context, model: string): Promise<boolea
   return state?.model === model && !building(ctx) && indexTableExists(ctx);
 }
 
+/** A rebuild runs in another process (or this one): the index is being replaced, so neither a second rebuild nor a backfill (which writes to it) may start. */
+export const indexRebuildingIn = (holder: JobHolder) =>
+  unavailable('index_rebuilding', `The vector index is being rebuilt in ${describeHolder(holder)}; try again when it ends (svc embed status).`, { running_in: holder });
+
 const building = (ctx: Context) => ctx.service('similarity.index-building', () => ({ on: false })).on;
 
 /**
@@ -68,6 +74,13 @@ export async function rebuildIndex(ctx: Context, model: string): Promise<{ model
   if (!ext.loaded) throw unavailable('extension_unavailable', `The sqlite-vec extension did not load (${ext.reason}); similarity uses an exact scan instead.`, { reason: ext.reason });
   const flag = ctx.service('similarity.index-building', () => ({ on: false }));
   if (flag.on) throw unavailable('index_rebuilding', 'The vector index is being rebuilt already.');
+  // One at a time per data directory, and never beside a backfill in any process: the rebuild
+  // drops the table the backfill adds to, and would miss vectors written below its position.
+  const { holder, job } = claimJob(ctx, 'embeddings.index', 'rebuild', isPidAlive, ['embeddings.backfill']);
+  if (holder) {
+    if (job === 'embeddings.index') throw indexRebuildingIn(holder);
+    throw jobConflict('backfill_already_running', `An embedding backfill is running in ${describeHolder(holder)}; rebuild the index when it ends (svc embed status), or stop it with svc embed cancel.`, holder, { run_id: holder.run_id });
+  }
   const started = Date.now();
   flag.on = true;
   try {
@@ -97,6 +110,7 @@ export async function rebuildIndex(ctx: Context, model: string): Promise<{ model
     return { model, vectors: count, dimension: first.dimension, ms: Date.now() - started };
   } finally {
     flag.on = false;
+    releaseJob(ctx, 'embeddings.index');
   }
 }
 
