@@ -271,6 +271,25 @@ test('the cancel route stops a turn that `svc chat N` runs in another process, a
   assert.is((await send(id, { text: 'next' })).status, 200);
 });
 
+test('`svc chat cancel N` in a terminal stops the turn the server runs for the desktop, as the cancel route does', async () => {
+  const id = await create(CLI);
+  const stream = openStream(t.port, t.token, `/api/assistant/sessions/${id}/messages`, { text: 'SLOW from the desktop' });
+  await waitFor(() => stream.frames.some((f) => f.event === 'text'), 10_000, 'first text');
+  const cliEnv = { ...t.dirs.env, SVC_AGENT_CLI: agent, PATH: process.env.PATH };
+  const cancel = await runCli(['chat', 'cancel', String(id), '--json'], { env: cliEnv });
+  assert.is(cancel.code, 0, cancel.stderr);
+  const answer = JSON.parse(cancel.stdout);
+  assert.equal([answer.session_id, answer.outcome, answer.cancelled, answer.owner, answer.stale_claim], [id, 'cancel_requested', true, 'other_process', null]);
+  await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the server turn did not stop')), 10_000))]);
+  assert.equal(stream.frames.at(-1)!.data.status, 'cancelled');
+  assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => [m.role, m.content]), [['user', 'SLOW from the desktop'], ['assistant', 'thinking']]);
+  assert.is(stream.frames.filter((f) => f.event === 'message').length, 1, 'the partial reply is announced as a local cancel does');
+  const again = await runCli(['assistant', 'cancel', String(id)], { env: cliEnv });
+  assert.is(again.code, 0, again.stderr);
+  assert.is(again.stdout.trim(), `Conversation ${id} has no running turn.`);
+  assert.is((await runCli(['chat', 'cancel', '999999'], { env: cliEnv })).code, 3);
+});
+
 test('a cancel of a claim left by a process that no longer runs says so, and asks nobody', async () => {
   const id = await create(CLI);
   const gone = await new Promise<number>((resolve) => {
