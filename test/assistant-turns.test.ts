@@ -257,6 +257,7 @@ test('the cancel route stops a turn that `svc chat N` runs in another process, a
     assert.ok(['already_cancelling', 'no_active_turn'].includes(second.outcome), second.outcome);
     const code = await Promise.race([cli.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
     assert.is(code, 130, `exit ${code}: ${cli.out.stderr}`);
+    assert.match(cli.out.stderr, /cancelled from another process/);
   } finally {
     cli.child.kill('SIGKILL');
   }
