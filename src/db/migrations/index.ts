@@ -22,7 +22,7 @@ import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 import { assistantTurnClaims } from './023-assistant-turn-claims.js';
 import { settingsUrlPassword } from './024-settings-url-password.js';
-import { assistantTurnCancel } from './025-assistant-turn-cancel.js';
+import { assistantTurnCancel } from './026-assistant-turn-cancel.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -31,7 +31,7 @@ import { assistantTurnCancel } from './025-assistant-turn-cancel.js';
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
  * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
- * across processes, 25 a cancel asked of another process's turn; 21, 22 and
+ * across processes, 26 a cancel asked of another process's turn; 21, 22 and
  * 24 repair settings stored before their checks (passwords in URLs and the
  * mail host).
  */
@@ -57,7 +57,7 @@ export const MIGRATIONS: Migration[] = [
   similarityOwners,
   // area: admin (11)
   admin,
-  // area: assistant (15, 23, 25)
+  // area: assistant (15, 23, 26)
   assistant,
   assistantTurnClaims,
   assistantTurnCancel,
