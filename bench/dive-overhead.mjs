@@ -6,6 +6,9 @@
 // (politeness scaled to zero, database on disk) that asks, parses, merges,
 // records events and writes its report. Median of 3 rounds each.
 // Optional argument: simulated server latency in ms (default 0).
+// `--against <dir>` (another checkout, built) also runs that build's dive, interleaved with this
+// one's and the raw fetch round by round (9 rounds; every round, min and median), for comparisons on a shared,
+// loaded machine where runs minutes apart are not comparable.
 // Run after `npm run build`.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +19,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = 40;
-const LATENCY_MS = Number(process.argv[2] ?? 0);
+const LATENCY_MS = /^\d+$/.test(process.argv[2] ?? '') ? Number(process.argv[2]) : 0;
+const against = process.argv.indexOf('--against');
+const OTHER = against > 0 ? path.resolve(process.argv[against + 1]) : undefined;
 
 if (process.argv[2] === '--server') {
   const latency = Number(process.argv[3]);
@@ -43,10 +48,13 @@ if (process.argv[2] === '--server') {
   const child = fork(fileURLToPath(import.meta.url), ['--server', String(LATENCY_MS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise((r) => child.once('message', r));
   const base = `http://127.0.0.1:${port}`;
-  const { createContext } = await import(path.join(root, 'dist/src/context.js'));
-  const { silentLogger } = await import(path.join(root, 'dist/src/log.js'));
-  const { executionManager } = await import(path.join(root, 'dist/src/executions/manager.js'));
-  const { parseDive } = await import(path.join(root, 'dist/src/executions/request.js'));
+  const build = async (dir) => ({
+    ...(await import(path.join(dir, 'dist/src/context.js'))),
+    ...(await import(path.join(dir, 'dist/src/log.js'))),
+    ...(await import(path.join(dir, 'dist/src/executions/manager.js'))),
+    ...(await import(path.join(dir, 'dist/src/executions/request.js'))),
+  });
+  const here = await build(root);
 
   async function raw() {
     const start = performance.now();
@@ -59,7 +67,7 @@ if (process.argv[2] === '--server') {
     return performance.now() - start;
   }
 
-  async function dive() {
+  async function dive({ createContext, silentLogger, executionManager, parseDive } = here) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-dive-bench-'));
     const ctx = createContext({ env: { SVC_DATA_DIR: dir, SVC_STATE_DIR: dir, SVC_SOURCE_EUROPEPMC_URL: base }, log: silentLogger, tuning: { sourceRateScale: 0 } });
     void ctx.schemaVersion; // open and migrate outside the timing, as a running server has
@@ -77,6 +85,28 @@ if (process.argv[2] === '--server') {
 
   await raw(); // warm up the connection pool and the JIT
   await dive();
+  if (OTHER) {
+    const other = await build(OTHER);
+    await dive(other);
+    const runs = { raw: [], here: [], other: [] };
+    for (let i = 0; i < 9; i++) {
+      runs.raw.push(await raw());
+      runs.other.push(await dive(other));
+      runs.here.push(await dive());
+    }
+    const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const line = (name, xs) => {
+      const over = (x, r) => (((x - r) / r) * 100).toFixed(1);
+      return `${name.padEnd(40)} min ${Math.min(...xs).toFixed(0).padStart(5)} ms  median ${mid(xs).toFixed(0).padStart(5)} ms${xs === runs.raw ? '' : `   (overhead: min ${over(Math.min(...xs), Math.min(...runs.raw))}%, median ${over(mid(xs), mid(runs.raw))}%)`}`;
+    };
+    console.log(`${PAGES} pages of 25 records, server latency ${LATENCY_MS} ms, 9 interleaved rounds`);
+    console.log(`rounds (ms): ${JSON.stringify(Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map(Math.round)])))}`);
+    console.log(line('raw fetch of the pages', runs.raw));
+    console.log(line(`dive, ${OTHER}`, runs.other));
+    console.log(line(`dive, ${root}`, runs.here));
+    child.kill();
+    process.exit(0);
+  }
   const raws = [];
   const dives = [];
   for (let i = 0; i < 3; i++) {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runBackfill, cancelBackfill, activeLane } from '../src/similarity/backfill.js';
 import { backfillEstimate, embeddingStatus, probeLane } from '../src/similarity/service.js';
 import { rebuildIndex } from '../src/similarity/vec-index.js';
+import { describeHolder } from '../src/db/job-claims.js';
 import { withContext } from './lib/context.js';
 import { onInterrupt, progressBar } from './lib/bar.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -14,6 +15,7 @@ function statusText(s: Awaited<ReturnType<typeof embeddingStatus>>): string {
     ['model', s.model ?? '-'],
     ['embedded', `${s.embedded} of ${s.total} documents (${s.missing} missing${s.missing > 0 ? ': `svc embed backfill` embeds them' : ''})`],
     ['run', s.run ? `#${s.run.id} ${s.run.state}, ${s.run.embedded}/${s.run.total}${s.run.error ? `: ${s.run.error}` : ''}` : 'none yet'],
+    ...(s.running_in ? [['running in', `${describeHolder(s.running_in)}${s.running_in.cancel_requested ? ', stopping' : ''}`]] : []),
     ['index', `${idx.state} (${idx.vectors} vectors; queries by ${idx.query_method})${(idx.state === 'missing' || idx.state === 'other_model') && s.extension.loaded && s.embedded > 0 ? '; `svc embed rebuild` builds it' : ''}`],
     ['sqlite-vec', s.extension.loaded ? `loaded ${s.extension.version}` : `not loaded: ${s.extension.reason}`],
   ]);
@@ -30,7 +32,7 @@ export function register(program: Command, io: Io): void {
     }));
   embed
     .command('backfill')
-    .description('embed every document lacking a vector for the active model (foreground; Ctrl-C stops after the batch in flight)')
+    .description('embed every document lacking a vector for the active model (foreground; Ctrl-C stops after the batch in flight; refused while a backfill runs in any process)')
     .action(() => withContext(io, async (ctx) => {
       const lane = activeLane(ctx);
       const bar = progressBar(io, `embedding (${lane.key})`);
@@ -47,7 +49,7 @@ export function register(program: Command, io: Io): void {
     }));
   embed
     .command('cancel')
-    .description('ask a backfill running in this process to stop (a server backfill: POST /api/embeddings/backfill/cancel)')
+    .description('ask the running backfill to stop after the batch in flight, in whichever process runs it (server or another svc embed backfill)')
     .action(() => withContext(io, (ctx) => {
       const answer = cancelBackfill(ctx);
       emit(io, answer, () => answer.message);

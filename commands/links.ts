@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { resumableCheckpoint, runLinkScan } from '../src/similarity/link-scan.js';
+import { cancelLinkScan, resumableCheckpoint, runLinkScan } from '../src/similarity/link-scan.js';
 import { FOR_DOCUMENTS_MAX, collapsePreview, documentLinks, linkStatus } from '../src/similarity/links.js';
+import { describeHolder } from '../src/db/job-claims.js';
 import { withContext } from './lib/context.js';
 import { onInterrupt, progressBar } from './lib/bar.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -8,10 +9,10 @@ import { idArg, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 
 export function register(program: Command, io: Io): void {
-  const links = program.command('links').description('near-duplicate links: scan, status, show DOC_ID, preview IDS (never merges)');
+  const links = program.command('links').description('near-duplicate links: scan, cancel, status, show DOC_ID, preview IDS (never merges)');
   links
     .command('scan')
-    .description('find near-duplicates in the whole corpus (foreground; Ctrl-C stops after the document in flight)')
+    .description('find near-duplicates in the whole corpus (foreground; Ctrl-C stops after the document in flight; refused while a scan runs in any process)')
     .action(() => withContext(io, async (ctx) => {
       const bar = progressBar(io, 'linking');
       let stop = false;
@@ -30,12 +31,20 @@ export function register(program: Command, io: Io): void {
       }
     }));
   links
+    .command('cancel')
+    .description('ask the running link scan to stop after the document in flight, in whichever process runs it')
+    .action(() => withContext(io, (ctx) => {
+      const answer = cancelLinkScan(ctx);
+      emit(io, answer, () => answer.message);
+    }));
+  links
     .command('status')
     .description('stored links by method and the last scan')
     .action(() => withContext(io, (ctx) => {
       const s = linkStatus(ctx);
       emit(io, s, () =>
         [table(Object.entries(s.by_method).map(([m, n]) => [m, String(n)])), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet',
+          ...(s.running_in ? [`running in ${describeHolder(s.running_in)}${s.running_in.cancel_requested ? ', stopping' : ''}`] : []),
           ...(s.next_scan_resumes_after_document_id !== null ? [`the next scan resumes after document ${s.next_scan_resumes_after_document_id}`] : [])].join('\n'),
       );
     }));

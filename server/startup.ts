@@ -7,6 +7,7 @@ import { startScheduler } from './scheduler-start.js';
 import type { AppDeps } from './registry.js';
 import { startDelivery } from '../src/delivery/startup.js';
 import { interruptOrphanedRuns } from '../src/similarity/recovery.js';
+import { setJobRole } from '../src/db/job-claims.js';
 import { recoverInterrupted as recoverAnswers } from '../src/answers/history.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
@@ -23,7 +24,8 @@ const recoverExecutions: StartupTask = ({ ctx, runtime }) => {
 const startDeliveries: StartupTask = ({ ctx, runtime }) => startDelivery(ctx, runtime);
 
 /** Embedding backfills and link scans left running by a process that is gone become interrupted. */
-const recoverSimilarityRuns: StartupTask = ({ ctx }) => {
+const recoverSimilarityRuns: StartupTask = ({ ctx, runtime }) => {
+  setJobRole(ctx, runtime.role); // the claims of its link scans and backfills name it
   const marked = interruptOrphanedRuns(ctx);
   const count = marked.embedding_runs.length + marked.link_scans.length;
   if (count) ctx.log.warn(`marked ${count} similarity run(s) interrupted`, marked);

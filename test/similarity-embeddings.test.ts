@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createContext } from '../src/context.js';
@@ -32,6 +33,20 @@ test('lexical vectors: fixed dimension, unit length, deterministic; shared rare 
   assert.equal(Array.from(embedLexical(stats, TOPICS[0]!)), Array.from(a));
   const cos = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
   assert.ok(cos(a, b) > cos(a, c) + 0.2, `reef pair ${cos(a, b)} vs reef/translation ${cos(a, c)}`);
+});
+
+test('lexical vectors are the same bytes as the vectors already stored (pinned: a faster hashing must not change them)', () => {
+  const docs = [
+    { title: 'Coral reef bleaching under marine heatwaves', abstract: 'Sea surface temperature anomalies drive mass coral bleaching; we model reef recovery.' },
+    { title: 'Naïve Bayes für Café-Rezensionen: a résumé', abstract: 'Crème brûlée <i>in vivo</i> and the Ångström unit, with αβγ and 漢字.' },
+    { title: 'A', abstract: null },
+    { title: 'The effects of X on Y in Z', abstract: 'x y zz the of and 42 3.14' },
+  ];
+  const stats = emptyStats();
+  for (const d of docs) observe(stats, d);
+  assert.is(stats.df.reduce((a, b) => a + b, 0), 137);
+  const digests = docs.map((d) => crypto.createHash('sha256').update(embedLexical(stats, d)).digest('hex').slice(0, 16));
+  assert.equal(digests, ['5c687e37287f69f6', '91b1a9d1c71ca140', '80422bc3d307b4a2', '3b8b05993a380246']);
 });
 
 test('settings read: nested writable settings plus capability metadata; a provider that cannot embed is refused', async () => {

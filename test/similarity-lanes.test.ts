@@ -151,8 +151,9 @@ test('cancel stops after the batch in flight; written vectors are kept; cancel w
     const started = await t.request('POST', '/api/embeddings/backfill');
     assert.is(started.status, 202);
     await waitFor(() => requests === 1, 5000, 'the first batch in flight');
-    const again = (await t.request('POST', '/api/embeddings/backfill')).json();
-    assert.is(again.already_running, true);
+    const again = await t.request('POST', '/api/embeddings/backfill');
+    assert.is(again.status, 409, 'a second start is the conflict the spec gives for a job already running');
+    assert.equal([again.json().detail.conflict, again.json().detail.run_id, again.json().detail.running_in.here], ['backfill_already_running', started.json().run.id, true]);
     const cancel = (await t.request('POST', '/api/embeddings/backfill/cancel')).json();
     assert.is(cancel.cancel_requested, true);
     release();

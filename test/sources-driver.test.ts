@@ -375,15 +375,80 @@ test('a failure on page 2 keeps the page-1 records: partialFailure set, no zero 
   assert.match(out.message!, /^Stopped after page 1/);
 });
 
-test('cancel between pages: cancelled, and the records already found are kept', async () => {
+test('cancel while a page is stored: cancelled, the records already found are kept, the next page (already asked) is not', async () => {
   const controller = new AbortController();
-  const { out, stub } = await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' })], {
+  const { out, stub } = await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' }), { ...ok(page([item('c')], { total: 9, next: '3' }), { page: '2' }), delayMs: 500 }], {
     options: { signal: controller.signal, onPage: () => controller.abort() },
   });
   assert.is(out.cancelled, true);
-  assert.is(out.records.length, 2);
+  assert.equal(out.records.map((r) => r.nativeId), ['a', 'b']);
   assert.is(out.zeroReason, null);
-  assert.is(stub.requests.length, 1);
+  assert.is(out.pages, 1);
+  // Page 2 was on the wire while page 1 was stored; the cancel aborted it, and nothing after it was asked.
+  assert.equal(out.traces.map((t) => t.status), [200, null]);
+  assert.ok(stub.requests.length <= 2);
+});
+
+test('the next page is asked before the page before it is stored (storing overlaps the wait for the source)', async () => {
+  const order: string[] = [];
+  const { out } = await drive(
+    [
+      ok(page([item('a'), item('b')], { total: 5, next: '2' }), { page: '1' }),
+      ok(page([item('c'), item('d')], { total: 5, next: '3' }), { page: '2' }),
+      ok(page([item('e')], { total: 5 }), { page: '3' }),
+    ],
+    {
+      before: (t) => {
+        const real = t.ctx.fetch;
+        t.ctx.fetch = (input, init) => (order.push(`ask ${new URL(String(input)).searchParams.get('page')}`), real(input, init));
+      },
+      options: { onPage: (p) => void order.push(`store ${p.page}`) },
+    },
+  );
+  assert.equal(order, ['ask 1', 'ask 2', 'store 1', 'ask 3', 'store 2', 'store 3']);
+  assert.equal(out.records.map((r) => r.nativeId), ['a', 'b', 'c', 'd', 'e']);
+  assert.is(out.pages, 3);
+});
+
+test('no page is asked that would not be asked after storing: max_results, the end and the page budget decide before the store', async () => {
+  const asked: string[] = [];
+  const count = (t: SourceTestContext) => {
+    const real = t.ctx.fetch;
+    t.ctx.fetch = (input, init) => (asked.push(new URL(String(input)).searchParams.get('page')!), real(input, init));
+  };
+  // max_results reached on page 2: page 3 is never asked, though the source offers it.
+  await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' }), ok(page([item('c'), item('d')], { total: 9, next: '3' }), { page: '2' })], {
+    params: { maxResults: 4 },
+    before: count,
+  });
+  assert.equal(asked, ['1', '2']);
+  // The page budget (scanLimitPages): the last page allowed is stored, the next one never asked.
+  asked.length = 0;
+  const { out } = await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' }), ok(page([item('c'), item('d')], { total: 9, next: '3' }), { page: '2' })], {
+    caps: { scanLimitPages: 2 },
+    before: count,
+  });
+  assert.equal(asked, ['1', '2']);
+  assert.is(out.evidence.scan_limit_reached, true);
+});
+
+test('a failure of the page asked ahead is recorded after the page before it is stored, as a partial failure', async () => {
+  const stored: number[] = [];
+  let calls = 0;
+  const { out } = await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' })], {
+    before: (t) => {
+      const real = t.ctx.fetch;
+      // Page 2 fails on the wire at once (a refused connection is not retried), before page 1 is stored.
+      t.ctx.fetch = (input, init) => (++calls === 1 ? real(input, init) : wireFailure({ code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 })());
+    },
+    options: { onPage: (p) => void stored.push(p.page) },
+  });
+  assert.equal(stored, [1]);
+  assert.equal(out.records.map((r) => r.nativeId), ['a', 'b']);
+  assert.is(out.zeroReason, null);
+  assert.is(out.pages, 1);
+  assert.is(out.partialFailure?.exception_class, 'ECONNREFUSED');
+  assert.match(out.message!, /^Stopped after page 1/);
 });
 
 test('a failure of the page handler (svc storing records) is thrown, never recorded as the source\'s parse_failure', async () => {

@@ -65,6 +65,8 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   embedding_index_state: 'corpus',
   document_links: 'corpus',
   link_scans: 'corpus',
+  // Which process runs the link scan or the backfill now; goes with the runs it guards.
+  job_claims: 'corpus',
   document_authors: 'corpus',
   document_categories: 'corpus',
   documents_fts_vocab: 'corpus',

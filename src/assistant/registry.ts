@@ -17,9 +17,9 @@
  * (same saved reply, same frames). A cancel of a stale claim says so: no
  * process is left to stop, and the next send takes the claim over.
  */
-import os from 'node:os';
 import type { Context } from '../context.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
+import { bootMs, claimLive, wallNow } from '../util/process-claim.js';
 import * as repo from './repo.js';
 
 export interface ActiveTurn {
@@ -48,14 +48,10 @@ export interface TurnRegistry {
   idle(): Promise<void>;
 }
 
-/** Wall-clock time, not the context's clock: it is compared with the machine's boot time. */
-const wallNow = () => Date.now();
-const bootMs = () => wallNow() - os.uptime() * 1000;
-
-/** Why another process's claim is stale (its pid no longer runs, or it predates this boot), or null when it is live. */
+/** Why another process's claim is stale (as claimLive judges it: from before this boot, or its pid no longer runs), or null when it is live. */
 function staleness(row: repo.TurnClaimRow, alive: PidProbe): 'process_gone' | 'before_boot' | null {
-  if (row.claimed_at_ms < bootMs()) return 'before_boot';
-  return alive(row.pid) ? null : 'process_gone';
+  if (claimLive(row, alive)) return null;
+  return row.claimed_at_ms < bootMs() ? 'before_boot' : 'process_gone';
 }
 
 /** Held by another live process (not this context, not stale). */

@@ -57,8 +57,8 @@ export interface DocumentView {
 export const DOCUMENT_COLUMNS = `d.id, d.title, d.abstract, d.authors_json, d.publication_date, d.date_precision, d.year, d.venue, d.doi, d.arxiv_id, d.pmid, d.pmcid,
   d.ids_json, d.landing_url, d.pdf_url, d.categories_json, d.license, d.open_access, d.doc_type, d.is_retracted, d.relations_json, d.first_seen_at_utc`;
 
-/** The best link for people: the landing page, else the DOI, else arXiv. */
-function urlOf(row: DocumentRow): string | null {
+/** The best link for people: the landing page, else the DOI, else arXiv, else PubMed. */
+export function urlOf(row: Pick<DocumentRow, 'landing_url' | 'doi' | 'arxiv_id' | 'pmid'>): string | null {
   if (row.landing_url) return row.landing_url;
   if (row.doi) return `https://doi.org/${row.doi}`;
   if (row.arxiv_id) return `https://arxiv.org/abs/${row.arxiv_id}`;

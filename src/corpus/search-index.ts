@@ -3,8 +3,9 @@
  * title, abstract, authors) and the explorer's facet rows (document_authors,
  * document_categories; migration 13). Merges queue changed documents, and the
  * flush derives the whole queue in a few statements, so each index page is
- * written once per run instead of once per merged page. Runs call it when
- * they end; anything that queries documents_fts, document_authors or
+ * written once per flush instead of once per merged page. Runs call it after
+ * each stored batch (while the next page is asked) and when they end;
+ * anything that queries documents_fts, document_authors or
  * document_categories must call it first.
  */
 import type { Database, Statement } from 'better-sqlite3';

@@ -5,11 +5,10 @@
  */
 import path from 'node:path';
 import type { Context } from '../context.js';
-import type { DocumentView } from '../corpus/read.js';
 import { findSource } from '../sources/index.js';
 import type { ZeroReason } from '../sources/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
-import { executionDocumentsPage } from './documents.js';
+import { executionCitations, executionDocumentCount, type CitedDocument } from './documents.js';
 import { getExecution, getSources, setReportPath } from './repo.js';
 import type { RunSpec } from './request.js';
 import { isRenderedReason, nothingReason, ZERO_REASON_MEANING } from './zero-reasons.js';
@@ -20,7 +19,7 @@ function seconds(from: string, to: string | null): string {
   return to ? `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s` : 'still running';
 }
 
-export function citationLine(doc: DocumentView): string {
+export function citationLine(doc: Omit<CitedDocument, 'is_new'>): string {
   const names = doc.authors.map((a) => a.family ?? a.name);
   const authors = names.length === 0 ? '' : names.length > 3 ? `${names.slice(0, 3).join(', ')} et al.` : names.join(', ');
   const where = [doc.venue, doc.year].filter(Boolean).join(', ');
@@ -56,7 +55,8 @@ export function renderReport(ctx: Context, executionId: number): string | undefi
       if (isRenderedReason(s.zero_reason)) lines.push(`  ${''.padEnd(18)} (${ZERO_REASON_MEANING[s.zero_reason as ZeroReason] ?? s.zero_reason})`);
     }
   }
-  const { total, documents } = executionDocumentsPage(ctx, executionId, REPORT_DOCUMENT_LIMIT, 0);
+  const total = executionDocumentCount(ctx, executionId);
+  const documents = executionCitations(ctx, executionId, REPORT_DOCUMENT_LIMIT);
   lines.push('', `Documents (${total}, newest first)`);
   documents.forEach((doc, i) => lines.push(`  ${String(i + 1).padStart(3)}. ${citationLine(doc)}${doc.is_new ? '' : ' [seen before]'}`));
   if (total > documents.length) lines.push(`  … and ${total - documents.length} more (export the references for the full list)`);

@@ -76,6 +76,9 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
     })();
     stored += records.length;
     newCount += merged.filter((m) => m.isNew).length;
+    // Indexed batch by batch, while the source is asked for the next page, rather than all at the
+    // end where the run waits for it: a few flushes cost about what one large flush does.
+    flushSearchIndex(ctx.db);
   };
   const storePage = (records: NormalizedRecord[]) => {
     buffer.push(...records);

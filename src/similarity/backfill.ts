@@ -1,18 +1,33 @@
 /**
  * Backfill: embed every document lacking a vector for the active model, in
  * batches, in id order. Incremental by construction (only documents with no
- * vector are read), one run at a time per process, with progress in
- * embedding_runs. Cancel stops after the batch in flight; what was written is
- * kept. The first lexical backfill fits the document frequencies on the whole
- * corpus before it embeds anything.
+ * vector are read), with progress in embedding_runs. Cancel stops after the
+ * batch in flight; what was written is kept. A lexical backfill first counts
+ * the documents its statistics have not counted yet (lexical-fit.ts), then
+ * embeds with those statistics.
+ *
+ * One backfill at a time per data directory, whichever process starts it (the
+ * route, `svc embed backfill`, the step after a run): it holds the job claim
+ * (db/job-claims.ts) from before the counting until it ends; a second start
+ * anywhere is a 409 backfill_already_running naming the process that runs it.
+ * A cancel from any process reaches it through the claim's flag.
  */
 import type { Context } from '../context.js';
 import { SvcError, conflict } from '../errors.js';
-import { observe } from './lexical.js';
+import { countUncounted } from './lexical-fit.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
-import { documentTexts, documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, latestRun, type DocumentText, type RunRow } from './repo.js';
+import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { addToIndex } from './vec-index.js';
 import { interruptOrphanedRuns } from './recovery.js';
+import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
+
+const JOB = 'embeddings.backfill';
+
+function alreadyRunning(holder: JobHolder) {
+  const run = holder.run_id === null ? '' : ` #${holder.run_id}`;
+  const cancel = holder.here ? '' : '; wait for it, or stop it with svc embed cancel';
+  return jobConflict('backfill_already_running', `An embedding backfill${run} is already running in ${describeHolder(holder)}${cancel}.`, holder, { run_id: holder.run_id });
+}
 
 export interface BackfillProgress {
   run_id: number;
@@ -37,21 +52,6 @@ export function activeLane(ctx: Context): Lane {
   return lane;
 }
 
-/** Count every document into the lexical statistics (first backfill only); answers the highest id counted. */
-async function fitLexical(ctx: Context, lane: Lane): Promise<number> {
-  if (!lane.stats || lane.stats.documents > 0) return 0;
-  let afterId = 0;
-  for (;;) {
-    const page = documentTexts(ctx.db, afterId, 2000);
-    if (page.length === 0) break;
-    for (const doc of page) observe(lane.stats, doc);
-    afterId = page[page.length - 1]!.id;
-    await new Promise((r) => setImmediate(r));
-  }
-  lane.persist();
-  return afterId;
-}
-
 export interface BackfillOptions {
   trigger?: string;
   /** Only these documents (the after-run step); otherwise the whole corpus. */
@@ -63,20 +63,32 @@ export interface BackfillOptions {
   isCancelled?: () => boolean;
 }
 
-/** Run one backfill to its end (or cancel) in this process; answers the finished run row. */
+/** Run one backfill to its end (or cancel) in this process; answers the finished run row; 409 when one runs anywhere. */
 export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
-  interruptOrphanedRuns(ctx);
   const lane = activeLane(ctx);
-  const fittedThrough = options.ids ? 0 : await fitLexical(ctx, lane);
-  const total = options.ids ? lackingAmong(ctx.db, lane.key, options.ids).length : countLacking(ctx.db, lane.key).count;
+  const { holder } = claimJob(ctx, JOB, options.trigger ?? 'api');
+  if (holder) throw alreadyRunning(holder);
+  try {
+    return await backfillClaimed(ctx, lane, options);
+  } finally {
+    releaseJob(ctx, JOB);
+  }
+}
+
+async function backfillClaimed(ctx: Context, lane: Lane, options: BackfillOptions): Promise<RunRow> {
+  interruptOrphanedRuns(ctx);
+  const cancelRequested = jobCancelPoll(ctx, JOB);
+  const cancelled = () => Boolean(options.isCancelled?.() || options.signal?.aborted || cancelRequested());
+  await countUncounted(ctx, lane);
+  const total = options.ids ? countLackingAmong(ctx.db, lane.key, options.ids) : countLacking(ctx.db, lane.key).count;
   const runId = startRun(ctx.db, lane.key, options.trigger ?? 'api', total, ctx.runtimeId, ctx.nowIso());
+  noteJobRun(ctx, JOB, runId);
   options.onStart?.(runId);
   const progress: BackfillProgress = { run_id: runId, model: lane.key, total, embedded: 0, tokens: 0 };
   let afterId = 0;
   let pending = options.ids ? [...new Set(options.ids)].sort((a, b) => a - b) : undefined;
-  let batches = 0;
   try {
-    while (!options.isCancelled?.() && !options.signal?.aborted) {
+    while (!cancelled()) {
       let docs: DocumentText[];
       if (pending) {
         docs = lackingAmong(ctx.db, lane.key, pending.slice(0, lane.batchSize));
@@ -87,8 +99,7 @@ export async function runBackfill(ctx: Context, options: BackfillOptions = {}): 
         docs = documentsLacking(ctx.db, lane.key, afterId, lane.batchSize);
         if (docs.length === 0) break;
       }
-      if (lane.stats) for (const doc of docs) if (doc.id > fittedThrough) observe(lane.stats, doc);
-      const { vectors, tokens } = await lane.embedDocuments(docs, { signal: options.signal, observe: false });
+      const { vectors, tokens } = await lane.embedDocuments(docs, { signal: options.signal });
       const rows = docs.map((d, i) => ({ id: d.id, vector: vectors[i]! }));
       progress.embedded += rows.length;
       progress.tokens += tokens;
@@ -98,15 +109,11 @@ export async function runBackfill(ctx: Context, options: BackfillOptions = {}): 
       })();
       await addToIndex(ctx, lane.key, rows);
       afterId = docs[docs.length - 1]!.id;
-      if (++batches % 20 === 0) lane.persist();
       options.onProgress?.({ ...progress });
       await new Promise((r) => setImmediate(r));
     }
-    lane.persist();
-    const cancelled = Boolean(options.isCancelled?.() || options.signal?.aborted);
-    finishRun(ctx.db, runId, cancelled ? 'cancelled' : 'completed', null, ctx.nowIso());
+    finishRun(ctx.db, runId, cancelled() ? 'cancelled' : 'completed', null, ctx.nowIso());
   } catch (err) {
-    lane.persist();
     const message = err instanceof SvcError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
     finishRun(ctx.db, runId, options.signal?.aborted ? 'cancelled' : 'failed', message.slice(0, 500), ctx.nowIso());
     throw err;
@@ -118,18 +125,17 @@ function latestRunById(ctx: Context, id: number): RunRow {
   return ctx.db.prepare('SELECT * FROM embedding_runs WHERE id = ?').get(id) as RunRow;
 }
 
-/** Start a backfill in the background and answer at once; a running one is answered as it is. */
-export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ run: RunRow; already_running: boolean }> {
+/** Start a backfill in the background and answer at once; 409 backfill_already_running when one runs in any process. */
+export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ run: RunRow; already_running: false }> {
   const holder = jobs(ctx);
-  if (holder.current) return { run: latestRunById(ctx, holder.current.runId), already_running: true };
   activeLane(ctx);
   const job: Job = { runId: 0, cancel: false, done: Promise.resolve(undefined) };
   let started!: (outcome: { id: number } | { error: unknown }) => void;
   const startedP = new Promise<{ id: number } | { error: unknown }>((r) => (started = r));
-  holder.current = job;
-  job.done = runBackfill(ctx, { trigger, onStart: (id) => ((job.runId = id), started({ id })), isCancelled: () => job.cancel })
+  // The job is this process's only once its claim is taken (a refused start must not replace a running one).
+  job.done = runBackfill(ctx, { trigger, onStart: (id) => ((job.runId = id), (holder.current = job), started({ id })), isCancelled: () => job.cancel })
     .catch((err) => {
-      ctx.log.warn('embedding backfill failed', { error: err instanceof Error ? err.message : String(err) });
+      if (!(err instanceof SvcError && err.reason === 'backfill_already_running')) ctx.log.warn('embedding backfill failed', { error: err instanceof Error ? err.message : String(err) });
       started({ error: err });
       return undefined;
     })
@@ -142,12 +148,14 @@ export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ ru
   return { run: latestRunById(ctx, outcome.id), already_running: false };
 }
 
-/** Ask the running backfill to stop after the batch in flight. */
-export function cancelBackfill(ctx: Context): { cancel_requested: boolean; run_id: number | null; message: string } {
+/** Ask the backfill to stop after the batch in flight, in whichever process runs it. */
+export function cancelBackfill(ctx: Context): { cancel_requested: boolean; run_id: number | null; running_in: JobHolder | null; message: string } {
   const job = jobs(ctx).current;
-  if (!job) return { cancel_requested: false, run_id: null, message: 'No backfill is running in this service.' };
-  job.cancel = true;
-  return { cancel_requested: true, run_id: job.runId, message: 'The backfill stops after the batch in flight; vectors already written are kept.' };
+  if (job) job.cancel = true;
+  const holder = requestJobCancel(ctx, JOB);
+  if (!holder) return { cancel_requested: false, run_id: null, running_in: null, message: 'No backfill is running.' };
+  const where = holder.here ? '' : ` in ${describeHolder(holder)}`;
+  return { cancel_requested: true, run_id: holder.run_id, running_in: holder, message: `The backfill${where} stops after the batch in flight; vectors already written are kept.` };
 }
 
 /** Wait for the background backfill of this process, if any (tests, shutdown). */
@@ -155,6 +163,7 @@ export async function backfillSettled(ctx: Context): Promise<void> {
   await jobs(ctx).current?.done;
 }
 
-export function backfillRunning(ctx: Context): boolean {
-  return jobs(ctx).current !== null;
+/** Who runs a backfill now (any process), or null. */
+export function backfillHolder(ctx: Context): JobHolder | null {
+  return jobHolder(ctx, JOB);
 }

@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
 import type { SettingsValues } from '../settings/store.js';
 import { embedOllama, embedOpenAI, type HttpLaneConfig } from './http-lanes.js';
-import { LEXICAL_MODEL, embedLexical, emptyStats, estimateTokens, observe, statsFromBlob, statsToBlob, type LexicalStats } from './lexical.js';
+import { LEXICAL_MODEL, embedLexical, emptyStats, estimateTokens, statsFromBlob, statsToBlob, type LexicalStats } from './lexical.js';
 import { modelKey, providerInfo, type ProviderId } from './providers.js';
 import { readStats, writeStats, type DocumentText } from './repo.js';
 
@@ -26,12 +26,12 @@ export interface Lane {
   key: string;
   kind: 'lexical' | 'semantic';
   batchSize: number;
-  /** Embed documents (title and abstract). `observe` adds them to the lane's statistics first. */
-  embedDocuments(docs: DocumentText[], options?: { signal?: AbortSignal; observe?: boolean }): Promise<{ vectors: Float32Array[]; tokens: number }>;
+  /** Embed documents (title and abstract); the lexical lane weights them by its statistics as they stand (see countUncounted). */
+  embedDocuments(docs: DocumentText[], options?: { signal?: AbortSignal }): Promise<{ vectors: Float32Array[]; tokens: number }>;
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
   /** Keep what the lane learned (the lexical document frequencies). */
   persist(): void;
-  /** The lexical lane's statistics, for fitting; undefined for other lanes. */
+  /** The lexical lane's statistics, counted by countUncounted (lexical-fit.ts); undefined for other lanes. */
   stats?: LexicalStats;
 }
 
@@ -58,8 +58,10 @@ export function resolveLane(ctx: Context, settings: LaneSettings = laneSettings(
   if (info.id === 'local') {
     if (model !== LEXICAL_MODEL) throw new SvcError(422, 'embedding_model_unknown', `The local lane has one model, ${LEXICAL_MODEL}; "${model.slice(0, 64)}" is not it.`);
     const stored = readStats(ctx.db, key);
-    const stats = stored ? statsFromBlob(stored.documents, stored.data) : emptyStats();
-    let dirty = false;
+    const stats = stored ? statsFromBlob(stored.documents, stored.data, stored.counted_through) : emptyStats();
+    // What the table holds: persist writes when the counts differ, whoever counted (a backfill
+    // counts into `stats` directly, not through embedDocuments).
+    let persisted = { documents: stats.documents, countedThrough: stats.countedThrough };
     return {
       provider: 'local',
       model,
@@ -67,19 +69,16 @@ export function resolveLane(ctx: Context, settings: LaneSettings = laneSettings(
       kind: 'lexical',
       batchSize: Math.max(256, settings.batch_size),
       stats,
-      async embedDocuments(docs, options = {}) {
-        if (options.observe !== false) {
-          for (const doc of docs) observe(stats, doc);
-          dirty = docs.length > 0 || dirty;
-        }
+      async embedDocuments(docs) {
         return { vectors: docs.map((d) => embedLexical(stats, d)), tokens: docs.reduce((n, d) => n + estimateTokens(documentText(d)), 0) };
       },
       async embedQuery(text) {
         return embedLexical(stats, { title: text });
       },
       persist() {
-        if (dirty) writeStats(ctx.db, key, stats.documents, statsToBlob(stats), ctx.nowIso());
-        dirty = false;
+        if (stats.documents === persisted.documents && stats.countedThrough === persisted.countedThrough) return;
+        writeStats(ctx.db, key, { documents: stats.documents, counted_through: stats.countedThrough, data: statsToBlob(stats) }, ctx.nowIso());
+        persisted = { documents: stats.documents, countedThrough: stats.countedThrough };
       },
     };
   }

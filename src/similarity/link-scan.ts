@@ -14,14 +14,30 @@
  * had judged (lower document at or below the checkpoint, both documents known
  * to it); pairs with a document added since are judged. A completed scan
  * clears the checkpoint, so the scan after it judges everything again.
+ *
+ * One scan at a time per data directory, whichever process starts it (the
+ * server's route, `svc links scan`): the scan holds the job claim
+ * (db/job-claims.ts) from before its row exists until it ends; a second start
+ * anywhere is a 409 link_scan_already_running naming the process that runs it.
+ * A cancel from any process reaches the scan through the claim's flag.
  */
 import type { Context } from '../context.js';
+import { SvcError } from '../errors.js';
 import { readAppState, writeAppState } from '../db/app-state.js';
 import { countDocuments } from './repo.js';
 import { hash32 } from './lexical.js';
 import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
 import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
+import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
+
+const JOB = 'links.scan';
+
+function alreadyRunning(holder: JobHolder) {
+  const scan = holder.run_id === null ? '' : ` #${holder.run_id}`;
+  const cancel = holder.here ? '' : holder.role === 'cli' ? '; wait for it, or stop it with svc links cancel' : '; wait for it, or stop it with svc links cancel (POST /api/links/scan/cancel)';
+  return jobConflict('link_scan_already_running', `A link scan${scan} is already running in ${describeHolder(holder)}${cancel}.`, holder, { scan_id: holder.run_id });
+}
 
 export const MAX_BLOCK = 100;
 const IDX_BITS = 2 ** 22; // documents per scan: 4,194,304
@@ -106,18 +122,30 @@ export function resumableCheckpoint(ctx: Context): ScanCheckpoint | undefined {
   return cp.through_document_id > 0 ? cp : undefined;
 }
 
-/** Run one scan to its end (or cancel) in this process; answers the finished scan row. */
+/** Run one scan to its end (or cancel) in this process; answers the finished scan row; 409 when one runs anywhere. */
 export async function runLinkScan(ctx: Context, options: ScanOptions = {}): Promise<ScanRow> {
+  const { holder } = claimJob(ctx, JOB);
+  if (holder) throw alreadyRunning(holder);
+  try {
+    return await scanClaimed(ctx, options);
+  } finally {
+    releaseJob(ctx, JOB);
+  }
+}
+
+async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow> {
   interruptOrphanedRuns(ctx);
   const resume = resumableCheckpoint(ctx);
   const total = countDocuments(ctx.db);
   const startedAt = ctx.nowIso();
   const scanId = startScan(ctx.db, total, ctx.runtimeId, startedAt);
+  noteJobRun(ctx, JOB, scanId);
   // This scan carries the checkpoint on (a resumed scan stopped again still resumes from it).
   let checkpoint: ScanCheckpoint | null = resume ? { ...resume, scan_id: scanId, started_at_utc: startedAt } : null;
   writeAppState(ctx.db, CHECKPOINT_KEY, checkpoint, startedAt);
   options.onStart?.(scanId);
-  const cancelled = () => options.isCancelled?.() ?? false;
+  const cancelRequested = jobCancelPoll(ctx, JOB);
+  const cancelled = () => (options.isCancelled?.() ?? false) || cancelRequested();
   let scanned = 0;
   let written = 0;
   let candidates = 0;
@@ -237,18 +265,18 @@ interface ScanJob {
 
 const scans = (ctx: Context) => ctx.service('similarity.link-scan', () => ({ current: null as ScanJob | null }));
 
-/** Start a scan in the background and answer at once; a running one is answered as it is. */
-export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; already_running: boolean; resumed_after_document_id?: number }> {
+/** Start a scan in the background and answer at once; 409 link_scan_already_running when one runs in any process. */
+export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; already_running: false; resumed_after_document_id?: number }> {
   const holder = scans(ctx);
-  if (holder.current) return { scan: scanById(ctx.db, holder.current.id)!, already_running: true };
   const resume = resumableCheckpoint(ctx);
   const job: ScanJob = { id: 0, cancel: false, done: Promise.resolve() };
-  holder.current = job;
   let started!: (outcome: { id: number } | { error: unknown }) => void;
   const startedP = new Promise<{ id: number } | { error: unknown }>((r) => (started = r));
-  job.done = runLinkScan(ctx, { isCancelled: () => job.cancel, onStart: (id) => ((job.id = id), started({ id })) })
+  // The job is this process's only once its claim is taken (a refused start must not replace a running one).
+  job.done = runLinkScan(ctx, { isCancelled: () => job.cancel, onStart: (id) => ((job.id = id), (holder.current = job), started({ id })) })
     .catch((err) => {
-      ctx.log.warn('link scan failed', { error: err instanceof Error ? err.message : String(err) });
+      // A refused start (one runs elsewhere) is the caller's answer, not a failure to log.
+      if (!(err instanceof SvcError && err.reason === 'link_scan_already_running')) ctx.log.warn('link scan failed', { error: err instanceof Error ? err.message : String(err) });
       started({ error: err });
     })
     .finally(() => {
@@ -259,15 +287,19 @@ export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; alre
   return { scan: scanById(ctx.db, outcome.id)!, already_running: false, ...(resume ? { resumed_after_document_id: resume.through_document_id } : {}) };
 }
 
-export function cancelLinkScan(ctx: Context): { cancel_requested: boolean; scan_id: number | null; message: string } {
+/** Ask the scan to stop after the document in flight, in whichever process runs it. */
+export function cancelLinkScan(ctx: Context): { cancel_requested: boolean; scan_id: number | null; running_in: JobHolder | null; message: string } {
   const job = scans(ctx).current;
-  if (!job) return { cancel_requested: false, scan_id: null, message: 'No link scan is running in this service.' };
-  job.cancel = true;
-  return { cancel_requested: true, scan_id: job.id, message: 'The scan stops after the document in flight; links already written are kept.' };
+  if (job) job.cancel = true;
+  const holder = requestJobCancel(ctx, JOB);
+  if (!holder) return { cancel_requested: false, scan_id: null, running_in: null, message: 'No link scan is running.' };
+  const where = holder.here ? '' : ` in ${describeHolder(holder)}`;
+  return { cancel_requested: true, scan_id: holder.run_id, running_in: holder, message: `The scan${where} stops after the document in flight; links already written are kept.` };
 }
 
-export function linkScanRunning(ctx: Context): boolean {
-  return scans(ctx).current !== null;
+/** Who runs the link scan now (any process), or null. */
+export function linkScanHolder(ctx: Context): JobHolder | null {
+  return jobHolder(ctx, JOB);
 }
 
 export async function linkScanSettled(ctx: Context): Promise<void> {

@@ -7,9 +7,9 @@ import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { documentExists, documentSummaries } from './repo.js';
 import { LINK_METHODS, linkFeatures } from './link-rules.js';
-import { linkScanRunning, resumableCheckpoint } from './link-scan.js';
+import { linkScanHolder, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
-import { withoutPid } from './recovery.js';
+import { interruptOrphanedRuns, withoutPid } from './recovery.js';
 
 export const FOR_DOCUMENTS_MAX = 500;
 
@@ -134,6 +134,9 @@ export function collapsePreview(ctx: Context, ids: number[]) {
 }
 
 export function linkStatus(ctx: Context) {
+  // A scan whose process went away reads interrupted, not running.
+  interruptOrphanedRuns(ctx);
+  const holder = linkScanHolder(ctx);
   const counts = linkCounts(ctx.db);
   const byMethod = Object.fromEntries(LINK_METHODS.map((m) => [m, 0]));
   for (const c of counts) byMethod[c.method] = c.count;
@@ -142,7 +145,9 @@ export function linkStatus(ctx: Context) {
     total: counts.reduce((n, c) => n + c.count, 0),
     by_method: byMethod,
     methods: LINK_METHODS,
-    scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && linkScanRunning(ctx) && scan.owner_runtime_id === ctx.runtimeId },
+    scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && holder?.here === true && holder.run_id === scan.id },
+    /** The process that runs a scan now (this one or another on the data directory), or null. */
+    running_in: holder,
     /** Where the next scan resumes (the last one stopped before its end), or null when it judges everything. */
     next_scan_resumes_after_document_id: resumableCheckpoint(ctx)?.through_document_id ?? null,
   };

@@ -84,6 +84,18 @@ export function lackingAmong(db: Database, model: string, ids: number[]): Docume
     .all(JSON.stringify(ids), model) as DocumentText[];
 }
 
+/** How many of `ids` have no vector for `model` (without reading their texts). */
+export function countLackingAmong(db: Database, model: string, ids: number[]): number {
+  if (ids.length === 0) return 0;
+  return db
+    .prepare(
+      `SELECT count(*) FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value
+       WHERE NOT EXISTS (SELECT 1 FROM embedding_vectors v WHERE v.model = ? AND v.document_id = d.id)`,
+    )
+    .pluck()
+    .get(JSON.stringify(ids), model) as number;
+}
+
 export function countLacking(db: Database, model: string): { count: number; chars: number } {
   return db
     .prepare(
@@ -126,15 +138,23 @@ export function* iterateVectors(db: Database, model: string, ids?: number[]): Ge
   }
 }
 
-export function readStats(db: Database, model: string): { documents: number; data: Buffer } | undefined {
-  return db.prepare('SELECT documents, data FROM embedding_stats WHERE model = ?').get(model) as { documents: number; data: Buffer } | undefined;
+export interface StoredStats {
+  documents: number;
+  /** The highest document id counted: every document up to it has been counted once. */
+  counted_through: number;
+  data: Buffer;
 }
 
-export function writeStats(db: Database, model: string, documents: number, data: Buffer, now: string): void {
+export function readStats(db: Database, model: string): StoredStats | undefined {
+  return db.prepare('SELECT documents, counted_through, data FROM embedding_stats WHERE model = ?').get(model) as StoredStats | undefined;
+}
+
+export function writeStats(db: Database, model: string, stats: StoredStats, now: string): void {
   db.prepare(
-    `INSERT INTO embedding_stats (model, documents, data, updated_at_utc) VALUES (?, ?, ?, ?)
-     ON CONFLICT (model) DO UPDATE SET documents = excluded.documents, data = excluded.data, updated_at_utc = excluded.updated_at_utc`,
-  ).run(model, documents, data, now);
+    `INSERT INTO embedding_stats (model, documents, counted_through, data, updated_at_utc) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (model) DO UPDATE SET documents = excluded.documents, counted_through = excluded.counted_through, data = excluded.data,
+       updated_at_utc = excluded.updated_at_utc`,
+  ).run(model, stats.documents, stats.counted_through, stats.data, now);
 }
 
 export function startRun(db: Database, model: string, trigger: string, total: number, runtimeId: string, now: string): number {

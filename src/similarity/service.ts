@@ -8,13 +8,13 @@ import { SvcError, ValidationError } from '../errors.js';
 import { SETTINGS } from '../settings/schema.js';
 import { settingIssue } from '../settings/check.js';
 import type { SettingsValues } from '../settings/store.js';
-import { backfillRunning } from './backfill.js';
+import { backfillHolder } from './backfill.js';
 import { estimateTokens } from './lexical.js';
 import { isLane, laneSettings, resolveLane } from './lanes.js';
 import { CANNOT_EMBED, PROVIDERS, modelKey, providerInfo } from './providers.js';
 import { countDocuments, countLacking, countVectors, latestRun, vectorsByModel } from './repo.js';
 import { indexStatus, loadExtension } from './vec-index.js';
-import { withoutPid } from './recovery.js';
+import { interruptOrphanedRuns, withoutPid } from './recovery.js';
 
 const GROUP = 'embeddings';
 
@@ -85,6 +85,9 @@ export async function embeddingStatus(ctx: Context) {
   const total = countDocuments(ctx.db);
   const embedded = key ? countVectors(ctx.db, key) : 0;
   const ext = await loadExtension(ctx);
+  // A backfill whose process went away reads interrupted, not running.
+  interruptOrphanedRuns(ctx);
+  const holder = backfillHolder(ctx);
   const run = latestRun(ctx.db) ?? null;
   return {
     provider: settings.provider,
@@ -96,7 +99,9 @@ export async function embeddingStatus(ctx: Context) {
     total,
     missing: key ? total - embedded : total,
     other_models: vectorsByModel(ctx.db).filter((m) => m.model !== key),
-    run: run && { ...withoutPid(run), running_here: run.state === 'running' && backfillRunning(ctx) && run.owner_runtime_id === ctx.runtimeId },
+    run: run && { ...withoutPid(run), running_here: run.state === 'running' && holder?.here === true && holder.run_id === run.id },
+    /** The process that runs a backfill now (this one or another on the data directory), or null. */
+    running_in: holder,
     index: await indexStatus(ctx, key),
     extension: { name: 'sqlite-vec', loaded: ext.loaded, version: ext.version, reason: ext.reason },
   };

@@ -28,7 +28,7 @@ export interface SimilarAnswer {
 const REASONS: Record<string, string> = {
   embeddings_off: 'Embeddings are off (provider none).',
   no_vector_yet: 'This paper has no vector for the active model yet; run a backfill (svc embed backfill).',
-  model_changed: 'This paper was embedded with another model; the active model has no vector for it yet. Run a backfill.',
+  model_changed: 'This paper was embedded with another model; the active model has no vector for it yet; run a backfill (svc embed backfill).',
   nothing_else_embedded: 'No other paper has a vector for the active model yet.',
   lane_unavailable: 'The embedding lane cannot be used right now.',
 };

@@ -40,8 +40,21 @@ function foldPage(outcome: SourceOutcome, page: PageResult, seen: Set<string>, t
 }
 
 /**
+ * Two turns of the event loop: a request started just before is on the wire when this resolves.
+ * Two, because undici hands a kept-alive connection back on a setImmediate once the previous
+ * answer completes, and the request queued for it is written on the turn after.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
+/**
  * Page through `entry` for `request`, folding every page into `outcome`. Answers what the source
  * said about the query (the first page's notice), if anything. Throws what the source throws.
+ *
+ * The next page is asked as soon as this one is folded, before `onPage` stores it: storing a page
+ * (merge, events) then overlaps the source's time to answer the next one instead of adding to it.
+ * Which pages are asked is decided from the folded page alone, so the requests, their politeness
+ * (each still waits for its throttle slot) and the page budget are the same as asking after
+ * storing; a failure of the next page surfaces only after this page is stored, as it did.
  */
 export async function pageThrough(entry: SourceAdapter, request: SearchRequest, http: SourceHttp, outcome: SourceOutcome, asked: LocalWindow | null, onPage: DriveOptions['onPage']): Promise<string | undefined> {
   const caps = entry.capabilities;
@@ -51,28 +64,51 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
   // A safety net against a source that never stops paging: pages needed at the size it actually
   // answers (some answer fewer than asked), plus a few; sources filtered locally declare their own.
   let pageLimit = caps.scanLimitPages ?? Math.ceil(maxResults / caps.pageSize) + 5;
-  let cursor: string | undefined;
   let notice: string | undefined;
-  while (outcome.records.length < maxResults) {
+
+  /** Whether another page may be asked: max_results not reached, the page budget not spent. */
+  const mayAsk = () => {
+    if (outcome.records.length >= maxResults) return false;
     if (outcome.pages >= pageLimit) {
       outcome.evidence.scan_limit_reached = true;
-      break;
+      return false;
     }
-    const page = await entry.fetchPage(request, cursor, http);
-    outcome.pages++;
-    notice ??= page.notice;
-    const added = foldPage(outcome, page, seen, trim, maxResults);
-    onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added });
-    if (!page.next || page.received === 0) break;
+    return true;
+  };
+  /** The cursor of the page after `page`, or undefined when paging stops there. */
+  const following = (page: PageResult, added: NormalizedRecord[]): string | undefined => {
+    if (!page.next || page.received === 0) return undefined;
     // A cursor source hands out a cursor even with the last page (Crossref, OpenAlex): once the entries
     // received reach the total it reported, the next page can only be empty, so it is not asked.
-    if (caps.paging === 'cursor' && page.total !== undefined && outcome.evidence.received >= page.total) break;
+    if (caps.paging === 'cursor' && page.total !== undefined && outcome.evidence.received >= page.total) return undefined;
     if (outcome.pages === 1 && caps.scanLimitPages === undefined && page.received < caps.pageSize) {
       pageLimit = Math.ceil(maxResults / page.received) + 5;
     }
     // A page of nothing but records already seen (and nothing filtered): the source repeats itself.
-    if (added.length === 0 && (page.filteredOut ?? 0) === 0 && page.records.length > 0 && page.records.every((r) => seen.has(r.nativeId))) break;
-    cursor = page.next;
+    if (added.length === 0 && (page.filteredOut ?? 0) === 0 && page.records.length > 0 && page.records.every((r) => seen.has(r.nativeId))) return undefined;
+    return mayAsk() ? page.next : undefined;
+  };
+  const ask = (cursor: string | undefined) => {
+    // Async, so an adapter that throws at once fails this request, not the storing of the page before.
+    const asking = (async () => entry.fetchPage(request, cursor, http))();
+    // Awaited below; until then a failure must not count as unhandled (it is thrown when awaited).
+    asking.catch(() => {});
+    return asking;
+  };
+
+  let next = mayAsk() ? ask(undefined) : undefined;
+  while (next) {
+    const page = await next;
+    next = undefined;
+    outcome.pages++;
+    notice ??= page.notice;
+    const added = foldPage(outcome, page, seen, trim, maxResults);
+    const cursor = following(page, added);
+    if (cursor !== undefined) {
+      next = ask(cursor);
+      await nextTurn();
+    }
+    onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added });
   }
   return notice;
 }

@@ -22,7 +22,9 @@ import { settingsSmtpHost } from './022-settings-smtp-host.js';
 import { settingsUrlUserinfo } from './021-settings-url-userinfo.js';
 import { assistantTurnClaims } from './023-assistant-turn-claims.js';
 import { settingsUrlPassword } from './024-settings-url-password.js';
-import { assistantTurnCancel } from './026-assistant-turn-cancel.js';
+import { lexicalStats } from './025-lexical-stats.js';
+import { jobClaims } from './026-job-claims.js';
+import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -31,9 +33,11 @@ import { assistantTurnCancel } from './026-assistant-turn-cancel.js';
  * 11 administration, 12 corpus provenance, 13 explorer facet counts,
  * 15 assistant, 16 library, 17 evidence, 18 selected answers, 19 owners of
  * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
- * across processes, 26 a cancel asked of another process's turn; 21, 22 and
- * 24 repair settings stored before their checks (passwords in URLs and the
- * mail host).
+ * across processes, 25 lexical lane statistics counted once (its vectors
+ * from before removed, to be embedded again), 26 claims of long jobs (link
+ * scan, embedding backfill) across processes, 27 a cancel asked of another
+ * process's assistant turn; 21, 22 and 24 repair settings stored before their
+ * checks (passwords in URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -51,13 +55,15 @@ export const MIGRATIONS: Migration[] = [
   lifecycleWatchdog,
   // area: profiles (8)
   watchProfiles,
-  // area: similarity (9, 10)
+  // area: similarity (9, 10, 19, 25, 26)
   embeddings,
   links,
   similarityOwners,
+  lexicalStats,
+  jobClaims,
   // area: admin (11)
   admin,
-  // area: assistant (15, 23, 26)
+  // area: assistant (15, 23, 27)
   assistant,
   assistantTurnClaims,
   assistantTurnCancel,

@@ -8,7 +8,7 @@ import type { Migration } from '../migration.js';
  * starts without a request (the row is replaced whole).
  */
 export const assistantTurnCancel: Migration = {
-  version: 26,
+  version: 27,
   name: 'assistant-turn-cancel',
   creates: [],
   up(db) {
