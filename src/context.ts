@@ -34,6 +34,8 @@ export interface Tuning {
    * HTTP client (fetch gives up on a body silent for 300 s) must not end the wait for a person.
    */
   permissionKeepaliveMs: number;
+  /** How often a process running an assistant turn looks for a cancel asked by another process. */
+  assistantCancelPollMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -45,6 +47,7 @@ export const DEFAULT_TUNING: Tuning = {
   executionHeartbeatMs: 1000,
   executionStaleMs: 30_000,
   permissionKeepaliveMs: 30_000,
+  assistantCancelPollMs: 300,
 };
 
 export interface Context {

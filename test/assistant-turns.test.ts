@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as repo from '../src/assistant/repo.js';
-import { runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { ROOT, runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
 import { openStream, parseFrames, startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
 
 const KEY = 'sk-turns-key-abcdefghijklmnop';
@@ -231,6 +231,91 @@ test('one turn at a time across processes: `svc chat N` is refused while the ser
   // Written before the machine booted: its pid may be someone else's now.
   repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: 0 });
   assert.is((await send(id, { text: 'after a reboot' })).status, 200);
+});
+
+/** `svc chat …` as a child process whose output the test can watch while it runs. */
+function startCli(args: string[], env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), ...args], { cwd: ROOT, env: { NO_COLOR: '1', ...env } as NodeJS.ProcessEnv });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (out.stdout += d));
+  child.stderr.on('data', (d) => (out.stderr += d));
+  child.stdin.end();
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out, exited };
+}
+
+test('the cancel route stops a turn that `svc chat N` runs in another process, as a local cancel does', async () => {
+  const id = await create(CLI);
+  const cli = startCli(['chat', String(id), '-m', 'SLOW from the terminal'], { ...t.dirs.env, SVC_AGENT_CLI: agent, PATH: process.env.PATH });
+  try {
+    await waitFor(() => cli.out.stdout.includes('thinking'), 15_000, 'the terminal turn to start');
+    assert.ok((await t.request('GET', `/api/assistant/sessions/${id}`)).json().activity_observation.turn_claimed);
+    const first = await t.request('POST', `/api/assistant/sessions/${id}/cancel`);
+    assert.is(first.status, 200);
+    assert.equal([first.json().outcome, first.json().cancelled, first.json().owner, first.json().stale_claim], ['cancel_requested', true, 'other_process', null]);
+    const second = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+    assert.ok(['already_cancelling', 'no_active_turn'].includes(second.outcome), second.outcome);
+    const code = await Promise.race([cli.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    assert.is(code, 130, `exit ${code}: ${cli.out.stderr}`);
+    assert.match(cli.out.stderr, /cancelled from another process/);
+  } finally {
+    cli.child.kill('SIGKILL');
+  }
+  // What a local cancel leaves: the user message and the partial reply, linked to its turn; the claim released.
+  assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => [m.role, m.content]), [['user', 'SLOW from the terminal'], ['assistant', 'thinking']]);
+  const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
+  assert.is(detail.turn_choices[0].assistant_message_id, detail.messages[1].id);
+  assert.not.ok(detail.activity_observation.turn_claimed);
+  assert.is(repo.getTurnClaim(t.ctx.db, id), undefined);
+  const after = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+  assert.equal([after.outcome, after.cancelled, after.owner], ['no_active_turn', false, null]);
+  assert.is((await send(id, { text: 'next' })).status, 200);
+});
+
+test('`svc chat cancel N` in a terminal stops the turn the server runs for the desktop, as the cancel route does', async () => {
+  const id = await create(CLI);
+  const stream = openStream(t.port, t.token, `/api/assistant/sessions/${id}/messages`, { text: 'SLOW from the desktop' });
+  await waitFor(() => stream.frames.some((f) => f.event === 'text'), 10_000, 'first text');
+  const cliEnv = { ...t.dirs.env, SVC_AGENT_CLI: agent, PATH: process.env.PATH };
+  const cancel = await runCli(['chat', 'cancel', String(id), '--json'], { env: cliEnv });
+  assert.is(cancel.code, 0, cancel.stderr);
+  const answer = JSON.parse(cancel.stdout);
+  assert.equal([answer.session_id, answer.outcome, answer.cancelled, answer.owner, answer.stale_claim], [id, 'cancel_requested', true, 'other_process', null]);
+  await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the server turn did not stop')), 10_000))]);
+  assert.equal(stream.frames.at(-1)!.data.status, 'cancelled');
+  assert.equal(repo.messagesOf(t.ctx.db, id).map((m) => [m.role, m.content]), [['user', 'SLOW from the desktop'], ['assistant', 'thinking']]);
+  assert.is(stream.frames.filter((f) => f.event === 'message').length, 1, 'the partial reply is announced as a local cancel does');
+  const again = await runCli(['assistant', 'cancel', String(id)], { env: cliEnv });
+  assert.is(again.code, 0, again.stderr);
+  assert.is(again.stdout.trim(), `Conversation ${id} has no running turn.`);
+  assert.is((await runCli(['chat', 'cancel', '999999'], { env: cliEnv })).code, 3);
+});
+
+test('a cancel of a claim left by a process that no longer runs says so, and asks nobody', async () => {
+  const id = await create(CLI);
+  const gone = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, ['-e', '']);
+    child.on('exit', () => resolve(child.pid!));
+  });
+  const at = Date.now();
+  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: gone, runtime_id: 'dead-process', claimed_at_ms: at });
+  const dead = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+  assert.equal([dead.outcome, dead.cancelled, dead.owner], ['no_active_turn', false, null]);
+  assert.equal(dead.stale_claim, { pid: gone, claimed_at_utc: new Date(at).toISOString(), reason: 'process_gone' });
+  assert.match(dead.message, new RegExp(`process ${gone}, which no longer runs`));
+  assert.is(repo.getTurnClaim(t.ctx.db, id)!.cancel_requested_at_utc, null, 'nothing stamped for nobody');
+  // A live pid from before the machine started is someone else's now.
+  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'dead-process', claimed_at_ms: 0 });
+  const old = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
+  assert.equal([old.outcome, old.stale_claim.reason], ['no_active_turn', 'before_boot']);
+  // Held by a live process: the request is stamped once, and a second ask says it is already stopping.
+  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'live-process', claimed_at_ms: Date.now() });
+  assert.equal((await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json().outcome, 'cancel_requested');
+  const stamped = repo.getTurnClaim(t.ctx.db, id)!.cancel_requested_at_utc;
+  assert.ok(stamped);
+  assert.equal((await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json().outcome, 'already_cancelling');
+  assert.is(repo.getTurnClaim(t.ctx.db, id)!.cancel_requested_at_utc, stamped);
+  repo.deleteTurnClaim(t.ctx.db, id, 'live-process');
 });
 
 test('a reader disconnect keeps the claim until the worker finishes, and asks it to stop', async () => {

@@ -56,7 +56,11 @@ export async function runOneTurn(ctx: Context, io: Io, sessionId: number, text: 
 
 async function followTurn(ctx: Context, io: Io, sessionId: number, text: string, options: RunOptions, onStart?: (cancel: () => void) => void): Promise<TurnOutcome> {
   const turn = sendMessage(ctx, sessionId, { text }, options);
-  onStart?.(() => turn.abandon());
+  let stoppedHere = false;
+  onStart?.(() => {
+    stoppedHere = true;
+    turn.abandon();
+  });
   const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], tool_calls: [], permissions: [], error: null };
   let lineOpen = false; // stdout has text not yet ended by a newline
   const endLine = () => {
@@ -95,6 +99,8 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
   }
   if (!io.json) endLine();
   if (outcome.error && !io.json) io.err(`svc: ${outcome.error.message}`);
+  // Not Ctrl-C here: the answer stopping mid-sentence needs a reason.
+  if (outcome.status === 'cancelled' && !stoppedHere && !io.json) io.err('svc: The answer was cancelled from another process (`svc chat cancel` or the desktop); what it wrote so far is kept.');
   return outcome;
 }
 

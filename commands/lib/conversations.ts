@@ -1,13 +1,14 @@
 /**
  * The conversation commands, shared by `svc chat` and `svc assistant`: new,
- * list, show, export, delete, and the chat action (one message, piped stdin,
- * or an interactive loop on a terminal where Ctrl-C cancels the turn).
+ * list, show, export, cancel, delete, and the chat action (one message, piped
+ * stdin, or an interactive loop on a terminal where Ctrl-C cancels the turn).
  */
 import type { Command } from 'commander';
 import { requireChoices, type Choices } from '../../src/assistant/choices.js';
 import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
 import { exportSession } from '../../src/assistant/export.js';
 import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
+import { cancelTurn } from '../../src/assistant/turns.js';
 import { exitFor, repl, runOneTurn } from './assistant-chat.js';
 import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
@@ -100,6 +101,15 @@ export function addConversationCommands(cmd: Command, io: Io): void {
         if (io.json) emit(io, { ...env, ...(o.output ? { written_to: o.output, text: undefined } : {}) }, () => '');
         else if (o.output) io.err(`Wrote ${env.filename} to ${o.output}`);
         else io.out(env.text);
+      }),
+    );
+  cmd.command('cancel')
+    .argument('<id>', 'conversation id')
+    .description("stop the conversation's running turn, in this or another process (the desktop through the server)")
+    .action((id: string) =>
+      withContext(io, (ctx) => {
+        const answer = cancelTurn(ctx, idArg(id, 'conversation'));
+        emit(io, answer, () => answer.message);
       }),
     );
   cmd.command('delete')

@@ -3,17 +3,23 @@
  * process and across the processes on one data directory (`svc chat N` and
  * the desktop through the server). A claim is held from admission until the
  * worker finishes, even if the reader went away; cancelling asks the worker
- * to stop and is idempotent (it reaches this process's turns only).
+ * to stop and is idempotent, whichever process runs the turn.
  *
  * Across processes the claim is a row taken in a write transaction, naming
  * the owner's pid and runtime id. A row is stale — and taken over — when its
  * pid no longer runs, or when it was written before the machine booted (the
  * pid may belong to another process now); a process that died mid-turn never
  * locks its conversation for good.
+ *
+ * A cancel asked of a turn another live process holds stamps that process's
+ * claim; while this process runs a turn it looks at its claims every
+ * `assistantCancelPollMs` and stops a stamped turn as a local cancel does
+ * (same saved reply, same frames). A cancel of a stale claim says so: no
+ * process is left to stop, and the next send takes the claim over.
  */
 import type { Context } from '../context.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
-import { claimLive, wallNow } from '../util/process-claim.js';
+import { bootMs, claimLive, wallNow } from '../util/process-claim.js';
 import * as repo from './repo.js';
 
 export interface ActiveTurn {
@@ -25,20 +31,48 @@ export interface ActiveTurn {
 
 export type CancelOutcome = 'cancel_requested' | 'already_cancelling' | 'no_active_turn';
 
+/** What a cancel did: `owner` says which process was asked; `stale` describes a claim left by a process that no longer runs. */
+export interface CancelResult {
+  outcome: CancelOutcome;
+  owner: 'this_process' | 'other_process' | null;
+  stale: { pid: number; claimedAtMs: number; reason: 'process_gone' | 'before_boot' } | null;
+}
+
 export interface TurnRegistry {
   /** Claim the session's bus, or undefined when a turn holds it. */
   claim(sessionId: number): ActiveTurn | undefined;
   release(turn: ActiveTurn): void;
   observe(sessionId: number): { claimed: boolean; cliPid: number | null };
-  cancel(sessionId: number): CancelOutcome;
+  cancel(sessionId: number): CancelResult;
   /** Resolves when no turn is running (shutdown, tests). */
   idle(): Promise<void>;
+}
+
+/** Why another process's claim is stale (as claimLive judges it: from before this boot, or its pid no longer runs), or null when it is live. */
+function staleness(row: repo.TurnClaimRow, alive: PidProbe): 'process_gone' | 'before_boot' | null {
+  if (claimLive(row, alive)) return null;
+  return row.claimed_at_ms < bootMs() ? 'before_boot' : 'process_gone';
 }
 
 /** Held by another live process (not this context, not stale). */
 function heldElsewhere(ctx: Context, row: repo.TurnClaimRow | undefined, alive: PidProbe): boolean {
   if (!row || row.runtime_id === ctx.runtimeId) return false;
-  return claimLive(row, alive);
+  return staleness(row, alive) === null;
+}
+
+/** Stamp another live process's claim with a cancel request, judged and written in one write transaction. */
+function cancelElsewhere(ctx: Context, sessionId: number, alive: PidProbe): CancelResult {
+  return ctx.db
+    .transaction((): CancelResult => {
+      const row = repo.getTurnClaim(ctx.db, sessionId);
+      if (!row || row.runtime_id === ctx.runtimeId) return { outcome: 'no_active_turn', owner: null, stale: null };
+      const reason = staleness(row, alive);
+      if (reason) return { outcome: 'no_active_turn', owner: null, stale: { pid: row.pid, claimedAtMs: row.claimed_at_ms, reason } };
+      const already = row.cancel_requested_at_utc != null;
+      repo.requestTurnCancel(ctx.db, sessionId, row.runtime_id, ctx.nowIso());
+      return { outcome: already ? 'already_cancelling' : 'cancel_requested', owner: 'other_process', stale: null };
+    })
+    .immediate();
 }
 
 /** Take the conversation's row unless another live process holds it. */
@@ -57,6 +91,26 @@ export function turnRegistry(ctx: Context): TurnRegistry {
   return ctx.service('assistant.turns', () => {
     const active = new Map<number, ActiveTurn>();
     let waiters: (() => void)[] = [];
+    let poll: NodeJS.Timeout | undefined;
+    const stop = (turn: ActiveTurn) => {
+      turn.cancelRequested = true;
+      turn.controller.abort();
+    };
+    // Only while a turn runs: a cheap read of this process's stamped claims.
+    const lookForRequests = () => {
+      try {
+        for (const id of repo.cancelRequestedClaims(ctx.db, ctx.runtimeId)) {
+          const turn = active.get(id);
+          if (turn && !turn.cancelRequested) stop(turn);
+        }
+      } catch (err) {
+        ctx.log.warn('assistant cancel requests not read', { error: String(err) });
+      }
+    };
+    const stopPolling = () => {
+      if (poll) clearInterval(poll);
+      poll = undefined;
+    };
     const registry: TurnRegistry = {
       claim(sessionId) {
         if (active.has(sessionId)) return undefined;
@@ -68,7 +122,12 @@ export function turnRegistry(ctx: Context): TurnRegistry {
         } finally {
           if (!claimed) active.delete(sessionId);
         }
-        return claimed ? turn : undefined;
+        if (!claimed) return undefined;
+        if (!poll) {
+          poll = setInterval(lookForRequests, ctx.tuning.assistantCancelPollMs);
+          poll.unref();
+        }
+        return turn;
       },
       release(turn) {
         if (active.get(turn.sessionId) === turn) {
@@ -76,6 +135,7 @@ export function turnRegistry(ctx: Context): TurnRegistry {
           repo.deleteTurnClaim(ctx.db, turn.sessionId, ctx.runtimeId);
         }
         if (active.size === 0) {
+          stopPolling();
           const w = waiters;
           waiters = [];
           for (const fn of w) fn();
@@ -88,17 +148,17 @@ export function turnRegistry(ctx: Context): TurnRegistry {
       },
       cancel(sessionId) {
         const turn = active.get(sessionId);
-        if (!turn) return 'no_active_turn';
-        if (turn.cancelRequested) return 'already_cancelling';
-        turn.cancelRequested = true;
-        turn.controller.abort();
-        return 'cancel_requested';
+        if (!turn) return cancelElsewhere(ctx, sessionId, alive);
+        if (turn.cancelRequested) return { outcome: 'already_cancelling', owner: 'this_process', stale: null };
+        stop(turn);
+        return { outcome: 'cancel_requested', owner: 'this_process', stale: null };
       },
       idle() {
         return active.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
       },
     };
     ctx.onClose(async () => {
+      stopPolling();
       for (const turn of active.values()) turn.controller.abort();
       await Promise.race([registry.idle(), new Promise((r) => setTimeout(r, 3000))]);
       // A worker that did not stop in time must not leave its conversation claimed by a live process.

@@ -194,13 +194,15 @@ export interface TurnClaimRow {
   pid: number;
   runtime_id: string;
   claimed_at_ms: number;
+  /** Set by another process that asked this turn to stop; the owner looks for it while the turn runs. */
+  cancel_requested_at_utc?: string | null;
 }
 
 export function getTurnClaim(db: Database, sessionId: number): TurnClaimRow | undefined {
   return db.prepare('SELECT * FROM assistant_turn_claims WHERE session_id = ?').get(sessionId) as TurnClaimRow | undefined;
 }
 
-/** Write the claim, replacing a stale one (the caller judged it so in the same transaction). */
+/** Write the claim, replacing a stale one (the caller judged it so in the same transaction); a new claim has no cancel request. */
 export function putTurnClaim(db: Database, row: TurnClaimRow): void {
   db.prepare('INSERT OR REPLACE INTO assistant_turn_claims (session_id, pid, runtime_id, claimed_at_ms) VALUES (@session_id, @pid, @runtime_id, @claimed_at_ms)').run(row);
 }
@@ -212,4 +214,18 @@ export function deleteTurnClaim(db: Database, sessionId: number, runtimeId: stri
 
 export function deleteTurnClaimsOf(db: Database, runtimeId: string): void {
   db.prepare('DELETE FROM assistant_turn_claims WHERE runtime_id = ?').run(runtimeId);
+}
+
+/**
+ * Ask the turn held under this claim to stop: stamps the request once (a
+ * second ask keeps the first time). False when the claim is no longer this
+ * owner's (its turn ended or was taken over meanwhile).
+ */
+export function requestTurnCancel(db: Database, sessionId: number, runtimeId: string, at: string): boolean {
+  return db.prepare('UPDATE assistant_turn_claims SET cancel_requested_at_utc = coalesce(cancel_requested_at_utc, ?) WHERE session_id = ? AND runtime_id = ?').run(at, sessionId, runtimeId).changes > 0;
+}
+
+/** The conversations whose turn this process holds and another process asked to stop. */
+export function cancelRequestedClaims(db: Database, runtimeId: string): number[] {
+  return db.prepare('SELECT session_id FROM assistant_turn_claims WHERE runtime_id = ? AND cancel_requested_at_utc IS NOT NULL').pluck().all(runtimeId) as number[];
 }

@@ -6,12 +6,13 @@
  * written when any step refuses.
  */
 import type { Context } from '../context.js';
+import { isoUtc } from '../clock.js';
 import { conflict, SvcError } from '../errors.js';
 import { findApiProvider } from '../providers/provider-catalog.js';
 import { explicitBasis, requireChoices, type Choices } from './choices.js';
 import { apiBaseUrl, availabilityOf, cliBinary, routeDigest } from './connections.js';
 import { frameQueue, type FrameQueue } from './frames.js';
-import { turnRegistry, type CancelOutcome } from './registry.js';
+import { turnRegistry, type CancelOutcome, type CancelResult } from './registry.js';
 import * as repo from './repo.js';
 import { runTurn, type Lane, type RunOptions } from './runner.js';
 import { bindingRow, requireSession } from './sessions.js';
@@ -147,10 +148,34 @@ export function sendMessage(ctx: Context, sessionId: number, body: SendBody, opt
   };
 }
 
-export function cancelTurn(ctx: Context, sessionId: number): { session_id: number; outcome: CancelOutcome; cancelled: boolean } {
+export interface CancelAnswer {
+  session_id: number;
+  outcome: CancelOutcome;
+  cancelled: boolean;
+  /** Which process was asked to stop the turn: this one, or another on the same data directory (null when none was). */
+  owner: 'this_process' | 'other_process' | null;
+  /** A claim left by a process that no longer runs (or from before a restart): nothing to stop, the next send takes it over. */
+  stale_claim: { pid: number; claimed_at_utc: string; reason: 'process_gone' | 'before_boot' } | null;
+  message: string;
+}
+
+function cancelMessage(sessionId: number, r: CancelResult): string {
+  if (r.stale) {
+    const why = r.stale.reason === 'before_boot' ? 'from before the machine last started' : `left by process ${r.stale.pid}, which no longer runs`;
+    return `Conversation ${sessionId} has no running turn: its claim is ${why}; the next message takes it over.`;
+  }
+  if (r.outcome === 'no_active_turn') return `Conversation ${sessionId} has no running turn.`;
+  if (r.outcome === 'already_cancelling') return `Conversation ${sessionId}'s turn is already stopping.`;
+  return r.owner === 'other_process'
+    ? `Asked the other process running conversation ${sessionId}'s turn to stop it; it stops within a second.`
+    : `Stopping conversation ${sessionId}'s turn.`;
+}
+
+export function cancelTurn(ctx: Context, sessionId: number): CancelAnswer {
   requireSession(ctx, sessionId);
-  const outcome = turnRegistry(ctx).cancel(sessionId);
-  return { session_id: sessionId, outcome, cancelled: outcome !== 'no_active_turn' };
+  const r = turnRegistry(ctx).cancel(sessionId);
+  const stale = r.stale && { pid: r.stale.pid, claimed_at_utc: isoUtc(new Date(r.stale.claimedAtMs)), reason: r.stale.reason };
+  return { session_id: sessionId, outcome: r.outcome, cancelled: r.outcome !== 'no_active_turn', owner: r.owner, stale_claim: stale, message: cancelMessage(sessionId, r) };
 }
 
 /** The runtime a conversation is bound to (agent_cli or api_key), or null before binding. */

@@ -24,6 +24,7 @@ import { assistantTurnClaims } from './023-assistant-turn-claims.js';
 import { settingsUrlPassword } from './024-settings-url-password.js';
 import { lexicalStats } from './025-lexical-stats.js';
 import { jobClaims } from './026-job-claims.js';
+import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -34,8 +35,9 @@ import { jobClaims } from './026-job-claims.js';
  * similarity runs, 20 corpus counts kept by merge, 23 assistant turn claims
  * across processes, 25 lexical lane statistics counted once (its vectors
  * from before removed, to be embedded again), 26 claims of long jobs (link
- * scan, embedding backfill) across processes; 21, 22 and 24 repair settings
- * stored before their checks (passwords in URLs and the mail host).
+ * scan, embedding backfill) across processes, 27 a cancel asked of another
+ * process's assistant turn; 21, 22 and 24 repair settings stored before their
+ * checks (passwords in URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -61,9 +63,10 @@ export const MIGRATIONS: Migration[] = [
   jobClaims,
   // area: admin (11)
   admin,
-  // area: assistant (15, 23)
+  // area: assistant (15, 23, 27)
   assistant,
   assistantTurnClaims,
+  assistantTurnCancel,
   library,
   // area: evidence (17)
   evidence,
