@@ -462,6 +462,32 @@ test('a failure of the page handler (svc storing records) is thrown, never recor
   assert.is(caught, local);
 });
 
+test('a failure of the page handler stops the page asked ahead: no request of the source runs on after the throw', async () => {
+  const local = new Error('SQLITE_FULL: database or disk is full');
+  const signals: AbortSignal[] = [];
+  let caught: unknown;
+  try {
+    await drive([ok(page([item('a'), item('b')], { total: 9, next: '2' }), { page: '1' }), { ...ok(page([item('c')], { total: 9, next: '3' }), { page: '2' }), delayMs: 1500 }], {
+      before: (t) => {
+        const real = t.ctx.fetch;
+        t.ctx.fetch = (input, init) => (signals.push(init!.signal!), real(input, init));
+      },
+      options: {
+        onPage: () => {
+          throw local;
+        },
+      },
+    });
+  } catch (err) {
+    caught = err;
+  }
+  assert.is(caught, local);
+  await new Promise((resolve) => setTimeout(resolve, 100)); // a request still on its way to the wire gets there
+  // Storing page 1 failed: the run is over, so page 2 (asked while page 1 was being stored) is abandoned
+  // instead of going on in the background (retries, the source's rate-limit slots) for nobody.
+  assert.ok(signals.every((s) => s.aborted) || signals.length === 1, `${signals.length} requests, ${signals.filter((s) => !s.aborted).length} still running`);
+});
+
 test('cancel during a request: cancelled, nothing found, the reason not recorded', async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);

@@ -192,7 +192,11 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   } else if (caps.dateWindow === 'required') outcome.window.answered = { from: windowFrom!, to: windowTo! };
 
   const contactEmail = String(ctx.settings.read('email').contact_email ?? '') || undefined;
-  const http = politeHttp(ctx, entry, apiKey, contactEmail, options.signal);
+  // The run's cancel, or this source's own stop: storing a page failed while the next one was
+  // already asked (page-loop.ts), and nobody will take that page any more.
+  const abandon = new AbortController();
+  const sourceSignal = AbortSignal.any([options.signal, abandon.signal]);
+  const http = politeHttp(ctx, entry, apiKey, contactEmail, sourceSignal);
   outcome.traces = http.traces;
   redact = http.redact;
   const request: SearchRequest = {
@@ -205,7 +209,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     apiKey,
     contactEmail,
     baseUrl: outcome.request.base_url,
-    signal: options.signal,
+    signal: sourceSignal,
   };
 
   let notice: string | undefined;
@@ -222,7 +226,10 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
       : undefined;
     notice = await pageThrough(entry, request, http, outcome, asked ? { from: params.dateFrom, to: params.dateTo } : null, guarded);
   } catch (err) {
-    if (err instanceof PageHandlerError) throw err.original; // storing failed here, not at the source
+    if (err instanceof PageHandlerError) {
+      abandon.abort(err.original); // the page asked ahead would otherwise go on (and retry) for nobody
+      throw err.original; // storing failed here, not at the source
+    }
     if (options.signal.aborted) {
       outcome.cancelled = true;
       return finish('not_recorded', 'The run was cancelled while this source was being asked.');
