@@ -97,6 +97,15 @@ test('an existing partial file is never overwritten (another backup may be writi
   assert.is(fs.readFileSync(`${target}.partial`, 'utf8'), 'someone else');
 });
 
+test('a bundle already at the target (finished by another writer after the caller looked) is never replaced', async () => {
+  const { sources } = files([10]);
+  const target = path.join(dirs.root, 'taken.tar');
+  fs.writeFileSync(target, 'the other backup');
+  await writeBundle(target, sources, head).then(() => assert.unreachable('wrote'), (e: NodeJS.ErrnoException) => assert.is(e.code, 'EEXIST'));
+  assert.is(fs.readFileSync(target, 'utf8'), 'the other backup');
+  assert.not.ok(fs.existsSync(`${target}.partial`));
+});
+
 test('long and non-ASCII names (ustar prefix, pax path) read back the same in tar-stream and GNU tar', async () => {
   const { sources } = files([3, 700, 1, 5]);
   const names = [`vault/${'a'.repeat(140)}.pdf`, `vault/${'d/'.repeat(70)}x.pdf`, `vault/files/${'é'.repeat(60)}/résumé-${'ü'.repeat(40)}.pdf`, `reports/${'r'.repeat(99)}`];

@@ -6,8 +6,12 @@
  * a secret comes back.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createBackup, verifyBackup } from '../src/admin/backup.js';
+import { createContext } from '../src/context.js';
+import { createLogger } from '../src/log.js';
 import { runCli, startTestServer, type TestServer } from './_setup.js';
 
 let t: TestServer;
@@ -65,6 +69,26 @@ test('two backups in the same second are two bundles (201 both), not a 409 askin
     // The last bundle written is the one verify reads by default.
     assert.is((await f.request('POST', '/api/backup/verify')).json().path, paths[2]);
   } finally {
+    await f.close();
+  }
+});
+
+test('two processes backing up in the same second write two bundles: neither is refused for the other\'s name, neither replaces the other', async () => {
+  const frozen = new Date('2026-03-01T12:00:00.000Z');
+  const f = await startTestServer({ context: { clock: { now: () => frozen } } });
+  // A second process of the same data directory (svc backup beside the server), in the same second.
+  const other = createContext({ env: f.dirs.env, clock: { now: () => frozen }, log: createLogger({ level: 'warn', sink: () => {} }) });
+  try {
+    const settled = await Promise.allSettled([createBackup(f.ctx, { includeReports: false }), createBackup(other, { includeReports: false })]);
+    const answers = settled.map((s) => {
+      if (s.status === 'rejected') throw new Error(`a backup was refused: ${(s.reason as Error).message}`);
+      return s.value;
+    });
+    const names = answers.map((a) => path.basename(a.path)).sort();
+    assert.equal(names, ['svc-backup-20260301T120000Z-2.tar', 'svc-backup-20260301T120000Z.tar']);
+    for (const a of answers) assert.is((await verifyBackup(f.ctx, a.path)).manifest_sha256, a.manifest_sha256, a.path);
+  } finally {
+    await other.close();
     await f.close();
   }
 });

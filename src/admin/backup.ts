@@ -57,8 +57,8 @@ const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
  * same second is there: a second backup within a second is a new bundle, not a refusal to choose a name
  * the request has no field for.
  */
-function freeDefaultName(dir: string, time: string): string {
-  for (let n = 1; ; n++) {
+function freeDefaultName(dir: string, time: string, from = 1): string {
+  for (let n = from; ; n++) {
     const candidate = path.join(dir, `svc-backup-${time}${n === 1 ? '' : `-${n}`}.tar`);
     if (!fs.existsSync(candidate) && !fs.existsSync(`${candidate}.partial`)) return candidate;
   }
@@ -77,7 +77,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   let snapshotting: ReturnType<typeof startSnapshot> | null = null;
   try {
     const createdAt = ctx.nowIso();
-    const target = options.output ? path.resolve(options.output) : freeDefaultName(dir, stamp(createdAt));
+    let target = options.output ? path.resolve(options.output) : freeDefaultName(dir, stamp(createdAt));
     if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
     // The writer never overwrites a partial bundle: another backup may be writing it (one killed leaves it).
     const partialExists = () =>
@@ -120,15 +120,18 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
     }
     sources.push({ path: 'database/svc.db', kind: 'database', from: snapshot, ready: snapshotting.done });
     const vault = facts.vault ? { vault_id: facts.vault.vault_id, label: facts.vault.label, folder_name: path.basename(facts.vault.root_path) } : null;
-    const written = await writeBundle(
-      target,
-      sources,
-      { format: 'svc-backup', version: 1, created_at_utc: createdAt, svc_version: svcVersion(), schema_version: schemaVersion, include_reports: options.includeReports, vault, tables: facts.tables },
-      options.onProgress,
-      options.signal,
-    ).catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'EEXIST' ? partialExists() : err;
-    });
+    const head = { format: 'svc-backup', version: 1, created_at_utc: createdAt, svc_version: svcVersion(), schema_version: schemaVersion, include_reports: options.includeReports, vault, tables: facts.tables } as const;
+    let written: Awaited<ReturnType<typeof writeBundle>> | undefined;
+    for (let n = 2; !written; n++) {
+      written = await writeBundle(target, sources, head, options.onProgress, options.signal).catch((err: NodeJS.ErrnoException & { targetExists?: boolean }) => {
+        if (err.code !== 'EEXIST') throw err;
+        // Another process took the default name since it was chosen (its partial, or its finished
+        // bundle): this bundle takes the next free one, as a second backup of the same second does.
+        if (!options.output && n <= 100) return undefined;
+        throw err.targetExists ? conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.') : partialExists();
+      });
+      if (!written) target = freeDefaultName(dir, stamp(createdAt), n);
+    }
     const counts = { database: 0, vault: 0, report: 0 };
     for (const f of written.manifest.files) counts[f.kind]++;
     const record: Omit<BackupRecord, 'id'> = {

@@ -80,6 +80,13 @@ export async function writeBundle(
   const unlessStopped = <T>(p: Promise<T>): Promise<T> => (signal ? Promise.race([p, stopped]) : p);
   const partial = `${target}.partial`;
   const out = fs.openSync(partial, 'wx', 0o600);
+  // The partial is this writer's claim on `target`: a bundle another writer finished under that name
+  // between the caller's look and this claim is never replaced by the rename below.
+  if (fs.existsSync(target)) {
+    fs.closeSync(out);
+    fs.rmSync(partial, { force: true });
+    throw Object.assign(new Error(`${path.basename(target)} exists`), { code: 'EEXIST', targetExists: true });
+  }
   const copiers = new Copiers(out, sources.length);
   const sync = new BackgroundSync(out);
   let closed = false;
