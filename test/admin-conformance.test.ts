@@ -153,6 +153,41 @@ test('a URL setting takes an http or https URL (or empty): anything else is 422 
   }
 });
 
+test('an endpoint stored before the URL check is kept as stored and refused at use (409 endpoint_invalid), never replaced by the provider\'s own endpoint (which would take the texts and the key elsewhere)', async () => {
+  t.ctx.db.prepare("DELETE FROM settings WHERE group_name IN ('embeddings', 'ai', 'cloud')").run();
+  const insert = t.ctx.db.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, 'x')");
+  insert.run('embeddings', 'provider', JSON.stringify('openai'));
+  insert.run('embeddings', 'base_url', JSON.stringify('localhost:11434'));
+  insert.run('ai', 'provider', JSON.stringify('openai'));
+  insert.run('ai', 'base_url', JSON.stringify('localhost:8080/v1'));
+  t.ctx.credentials.set('openai_api_key', 'sk-endpoint-test-0123456789');
+  try {
+    assert.is(t.ctx.settings.read('embeddings').base_url, 'localhost:11434');
+    assert.is((await t.request('GET', '/api/settings/ai')).json().settings.base_url, 'localhost:8080/v1', 'shown as stored, so it can be seen and fixed');
+    const probe = await t.request('POST', '/api/embeddings/probe', { body: {} });
+    // The probe answers its outcome (200, ok false) with the lane's refusal.
+    assert.equal([probe.status, probe.json().ok, probe.json().reason], [200, false, 'endpoint_invalid'], probe.text);
+    assert.match(probe.json().message, /svc settings set embeddings base_url http/);
+    const backfill = await t.request('POST', '/api/embeddings/backfill');
+    assert.is(backfill.status, 409, backfill.text);
+    assert.equal([backfill.json().detail.reason, backfill.json().detail.setting], ['endpoint_invalid', 'embeddings.base_url']);
+    const { apiBaseUrl } = await import('../src/assistant/connections.js');
+    const { findApiProvider } = await import('../src/providers/provider-catalog.js');
+    try {
+      apiBaseUrl(t.ctx, findApiProvider('openai')!);
+      assert.unreachable('the stored ai.base_url must not give way to the provider\'s own');
+    } catch (err) {
+      assert.is((err as { reason?: string }).reason, 'endpoint_invalid');
+    }
+    // A cloud URL has no default to fall back to: it still reads as unset (not linked).
+    insert.run('cloud', 'url', JSON.stringify('dav.example.org/remote.php'));
+    assert.is(t.ctx.settings.read('cloud').url, '');
+  } finally {
+    t.ctx.db.prepare("DELETE FROM settings WHERE group_name IN ('embeddings', 'ai', 'cloud')").run();
+    t.ctx.credentials.remove('openai_api_key');
+  }
+});
+
 test('svc config import of a file that is not there: exit 3, one line that does not send the reader to the Library', async () => {
   const missing = `${t.dirs.root}/no-such-export.json`;
   const r = await runCli(['config', 'import', missing], { env: t.dirs.env });

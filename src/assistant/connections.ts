@@ -5,6 +5,7 @@
  * neither, and sessions keep only a digest of the locator.
  */
 import { createHash } from 'node:crypto';
+import { usableEndpoint } from '../settings/check.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
@@ -40,13 +41,19 @@ export function cliBinary(ctx: Context, cli: CliProvider): string | null {
   return findOnPath(cli.binary, ctx.config.ai.searchPath);
 }
 
-/** The base URL svc sends to for `provider`: SVC_AI_<ID>_URL, then ai.base_url when ai.provider names it, then the provider's own. */
-export function apiBaseUrl(ctx: Context, provider: ApiProvider): string {
+/** Where `provider` is reached as configured: SVC_AI_<ID>_URL, then ai.base_url when ai.provider names it, then the provider's own. */
+function configuredBaseUrl(ctx: Context, provider: ApiProvider): { url: string; setting: boolean } {
   const override = ctx.config.ai.urls[provider.id];
-  if (override) return override;
+  if (override) return { url: override, setting: false };
   const ai = ctx.settings.read('ai');
-  if (ai.provider === provider.id && typeof ai.base_url === 'string' && ai.base_url !== '') return ai.base_url;
-  return provider.baseUrl;
+  if (ai.provider === provider.id && typeof ai.base_url === 'string' && ai.base_url !== '') return { url: ai.base_url, setting: true };
+  return { url: provider.baseUrl, setting: false };
+}
+
+/** The base URL svc sends to for `provider`; an ai.base_url that is not an http(s) URL is refused, never replaced by the provider's own. */
+export function apiBaseUrl(ctx: Context, provider: ApiProvider): string {
+  const { url, setting } = configuredBaseUrl(ctx, provider);
+  return setting ? usableEndpoint('ai', 'base_url', url) : url;
 }
 
 /** A digest of where a connection is reached; a bound conversation refuses to send once it changes. */
@@ -54,7 +61,7 @@ export function routeDigest(ctx: Context, runtime: Choices['runtime'], provider:
   let locator: string;
   if (runtime === 'api_key') {
     const p = findApiProvider(provider);
-    locator = p ? apiBaseUrl(ctx, p) : '';
+    locator = p ? configuredBaseUrl(ctx, p).url : '';
   } else {
     locator = ctx.config.ai.agentCli ? `path:${ctx.config.ai.agentCli}` : 'search:claude';
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { modelProblem } from '../assistant/choices.js';
-import type { ValidationIssue } from '../errors.js';
+import { SvcError, type ValidationIssue } from '../errors.js';
 import type { SettingDef } from './schema.js';
 
 /** One address, no display name: local@domain.tld with no spaces (what SMTP and the polite pools accept). */
@@ -13,6 +13,18 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * An endpoint setting (schema.ts `endpoint`) as a request uses it: a stored value from before the URL
+ * check reads as stored, and is refused here instead of being replaced by the provider's own endpoint.
+ */
+export function usableEndpoint(group: string, key: string, value: string): string {
+  if (isHttpUrl(value)) return value;
+  const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
+  throw new SvcError(409, 'endpoint_invalid', `The ${group}.${key} setting ${shown} is not an http:// or https:// URL; set it again (svc settings set ${group} ${key} http://…), or to "" for the provider's own endpoint.`, {
+    setting: `${group}.${key}`,
+  });
 }
 
 function isRelativeFolder(value: string): boolean {

@@ -4,7 +4,24 @@
  * are never settings: they live in the credentials store.
  */
 export type SettingDef =
-  | { type: 'string'; default: string; maxLength?: number; oneOf?: readonly string[]; email?: true; url?: true; host?: true; absolutePath?: true; relativeFolder?: true; doc: string }
+  | {
+      type: 'string';
+      default: string;
+      maxLength?: number;
+      oneOf?: readonly string[];
+      email?: true;
+      url?: true;
+      /**
+       * An endpoint whose empty value means the provider's own: a stored value that fails a newer
+       * check is read as stored (its use then fails and says so), never as empty, which would send
+       * the requests, and the key, to another destination.
+       */
+      endpoint?: true;
+      host?: true;
+      absolutePath?: true;
+      relativeFolder?: true;
+      doc: string;
+    }
   | { type: 'nullable-string'; default: string | null; maxLength?: number; oneOf?: readonly string[]; model?: true; doc: string }
   | { type: 'boolean'; default: boolean; doc: string }
   | { type: 'integer'; default: number; min: number; max: number; doc: string };
@@ -19,7 +36,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
   ai: {
     provider: { type: 'string', default: 'none', maxLength: 64, doc: 'Model provider for AI summaries and answers (none turns AI off).' },
     model: { type: 'string', default: '', maxLength: 512, doc: 'Model id at that provider.' },
-    base_url: { type: 'string', default: '', maxLength: 2048, url: true, doc: 'Custom endpoint for OpenAI-compatible or local servers; empty for the provider default.' },
+    base_url: { type: 'string', default: '', maxLength: 2048, url: true, endpoint: true, doc: 'Custom endpoint for OpenAI-compatible or local servers; empty for the provider default.' },
     summaries_enabled: { type: 'boolean', default: false, doc: 'Write an AI summary into reports when a run asks for AI.' },
     max_output_tokens: { type: 'integer', default: 1024, min: 64, max: 65536, doc: 'Upper bound of tokens a model may write per request.' },
   },
@@ -35,7 +52,7 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
   embeddings: {
     provider: { type: 'string', default: 'local', oneOf: ['none', 'local', 'openai', 'ollama'], doc: 'Embedding lane: local (lexical, offline), openai (or any OpenAI-compatible server), ollama, or none (similarity off). A provider that cannot embed is refused.' },
     model: { type: 'string', default: '', maxLength: 512, doc: 'Embedding model id at that provider; empty for the lane default.' },
-    base_url: { type: 'string', default: '', maxLength: 2048, url: true, doc: 'Endpoint of an OpenAI-compatible or Ollama server; empty for the provider default.' },
+    base_url: { type: 'string', default: '', maxLength: 2048, url: true, endpoint: true, doc: 'Endpoint of an OpenAI-compatible or Ollama server; empty for the provider default.' },
     batch_size: { type: 'integer', default: 32, min: 1, max: 1024, doc: 'Documents embedded per request.' },
     embed_after_runs: { type: 'boolean', default: true, doc: 'Embed the new documents of a run when it settles (bounded; never fails the run).' },
   },

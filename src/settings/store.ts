@@ -28,8 +28,10 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
       const def = defs[row.key];
       if (!def) continue;
       const value = JSON.parse(row.value_json);
-      // A stored value that no longer fits (a narrowed range, a host holding a password) falls back to the default.
+      // A stored value that no longer fits (a narrowed range, a host holding a password) falls back to the default,
+      // except an endpoint (schema.ts): its default is another destination, so it stays as stored and fails at use.
       if (checkSettingValue(def, value) === undefined && !badHost(def, value)) values[row.key] = value;
+      else if (def.type === 'string' && def.endpoint && typeof value === 'string' && value !== '' && !value.includes('@')) values[row.key] = value;
     }
     return values;
   };

@@ -5,6 +5,7 @@
  * vectors of different models never mix.
  */
 import type { Context } from '../context.js';
+import { usableEndpoint } from '../settings/check.js';
 import { SvcError } from '../errors.js';
 import type { SettingsValues } from '../settings/store.js';
 import { embedOllama, embedOpenAI, type HttpLaneConfig } from './http-lanes.js';
@@ -82,7 +83,7 @@ export function resolveLane(ctx: Context, settings: LaneSettings = laneSettings(
       },
     };
   }
-  const http: HttpLaneConfig = { provider: info.id as 'openai' | 'ollama', baseUrl: settings.base_url || info.default_base_url!, model };
+  const http: HttpLaneConfig = { provider: info.id as 'openai' | 'ollama', baseUrl: settings.base_url ? usableEndpoint('embeddings', 'base_url', settings.base_url) : info.default_base_url!, model };
   if (info.credential) {
     const secret = ctx.credentials.reveal(info.credential);
     if (secret) http.key = secret;
