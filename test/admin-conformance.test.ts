@@ -111,6 +111,19 @@ test('credentials validate and ai/models: a malformed base_url, endpoint or head
   assert.not.ok(t.logLines.join('\n').includes('QuotedKey'), 'the key reached a log line');
 });
 
+test('a URL setting without an http(s) scheme whose password holds a slash, ? or # is refused as a password and never quoted back', async () => {
+  for (const [route, body] of [
+    ['/api/settings/cloud', { settings: { url: 'me:pw/no-scheme-78@dav.example.org/' } }],
+    ['/api/settings/ai', { settings: { base_url: 'me:pw?no-scheme-78@127.0.0.1:11434/v1' } }],
+    ['/api/settings/embeddings', { settings: { provider: 'ollama', base_url: 'me:pw#no-scheme-78@127.0.0.1:11434' } }],
+  ] as const) {
+    const r = await t.request('PUT', route, { body });
+    assert.is(r.status, 422, `${route}: ${r.text}`);
+    assert.is(r.json().detail[0].type, 'url_userinfo', r.text);
+    assert.not.ok(r.text.includes('no-scheme-78'), r.text);
+  }
+});
+
 test('a URL setting takes an http or https URL (or empty): anything else is 422 and changes nothing; one stored before reads as unset', async () => {
   for (const [group, value] of [['cloud', 'dav.example.org/remote.php'], ['cloud', 'ftp://dav.example.org/'], ['ai', 'localhost:11434/v1'], ['ai', 'not a url']] as const) {
     const r = await t.request('PUT', `/api/settings/${group}`, { body: { settings: { url: value, base_url: value } } });

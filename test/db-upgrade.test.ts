@@ -293,6 +293,33 @@ test('a URL setting stored as "me:pw@host" (no scheme, which passed the userinfo
   }
 });
 
+test('a URL setting stored as "me:pw@host" whose password holds a slash, ? or # is removed at upgrade too, its bytes gone from the database file', () => {
+  const schema19 = INSTALLATIONS.find((i) => i.name.startsWith('schema 19'))!;
+  const schema22 = { name: 'schema 22 (1-13, 15-22)', versions: [...schema19.versions, 20, 21, 22] };
+  const dirs = tempDirs();
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const old = buildOldDatabase(file, schema22.versions);
+    fillOldDatabase(old, schema22.versions, dirs.root);
+    const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
+    // Each passed the check of schema 22: URL parsing reads "me:" as a scheme with no user name.
+    put.run('cloud', 'url', JSON.stringify('me:Pw9/CloudXyzzy@dav.example.org/remote.php/dav'));
+    put.run('ai', 'base_url', JSON.stringify('bob:Pw8?AiXyzzy@127.0.0.1:11434/v1'));
+    put.run('embeddings', 'base_url', JSON.stringify('eve:Pw7#EmbXyzzy@emb.example.org/v1'));
+    old.close();
+    const { db } = openDatabase(file, now);
+    const stored = (group: string, key: string) => db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string | undefined;
+    assert.equal([stored('cloud', 'url'), stored('ai', 'base_url'), stored('embeddings', 'base_url')], [undefined, undefined, undefined], 'every value with a password is removed (each read as unset)');
+    assert.is(stored('email', 'smtp_host'), '"smtp.example.org"', 'other settings kept');
+    db.close();
+    for (const f of [file, `${file}-wal`]) {
+      if (fs.existsSync(f)) assert.not.ok(/Pw[789]\W\w+Xyzzy/.test(fs.readFileSync(f, 'latin1')), `no password bytes in ${path.basename(f)}`);
+    }
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 test('a migration that fails part-way leaves the old database as it was, and usable', () => {
   const dirs = tempDirs();
   try {

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createContext } from '../src/context.js';
-import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
 import { seedDocuments, TOPICS } from './_similarity.js';
 
 let dirs: TempDirs;
@@ -75,6 +77,12 @@ test('svc links preview names the ids that are not in the corpus instead of answ
   assert.match(r.stdout, /Not in the corpus: 999991, 999992\./);
   r = await cli(['links', 'preview', `${ids[0]},999991`]);
   assert.match(r.stdout, /Nothing would fold: no links among these ids\.\nNot in the corpus: 999991\./);
+});
+
+test('svc-similarity(1): exit 130 also for a backfill or scan stopped by a cancel from another process (its run reads cancelled)', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-similarity.1'), 'utf8');
+  const exit = page.slice(page.indexOf('.SH EXIT STATUS')).replace(/\\f[BRI]|\\/g, '');
+  assert.match(exit.replace(/\s+/g, ' '), /130 a backfill or scan stopped by Ctrl-C or by a cancel from another process \(svc embed cancel, svc links cancel/);
 });
 
 test.run();

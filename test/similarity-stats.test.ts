@@ -11,6 +11,7 @@ import { runBackfill } from '../src/similarity/backfill.js';
 import { isLane, resolveLane, type Lane } from '../src/similarity/lanes.js';
 import { embedLexical, emptyStats, observe, type LexicalInput } from '../src/similarity/lexical.js';
 import { readStats, readVector } from '../src/similarity/repo.js';
+import { foldDocument } from '../src/corpus/fold.js';
 import { tempDirs, type TempDirs } from './_setup.js';
 import { seedDocuments, TOPICS, type SeedDoc } from './_similarity.js';
 
@@ -105,6 +106,27 @@ test('a backfill with nothing new to count writes no statistics', async () => {
     assert.is(run.embedded, 3);
     assert.is(ctx.db.prepare('SELECT updated_at_utc FROM embedding_stats').pluck().get(), 'untouched', 'the 1 MiB of counts is written only when they change');
     assert.is(readStats(ctx.db, KEY)?.documents, TOPICS.length, 'papers re-embedded are not counted again');
+  } finally {
+    await ctx.close();
+    dirs.cleanup();
+  }
+});
+
+test('a paper stored under the id of the newest paper, folded away after it was counted, is counted too', async () => {
+  const dirs = tempDirs();
+  const ctx = open(dirs);
+  try {
+    const ids = seedDocuments(ctx.db, TOPICS);
+    await runBackfill(ctx, { trigger: 'test' });
+    assert.is(readStats(ctx.db, KEY)?.counted_through, ids.at(-1));
+    // A record proves the newest paper and the first are one work: the newest is folded away.
+    ctx.db.transaction(() => foldDocument(ctx.db, ids[0]!, ids.at(-1)!))();
+    // SQLite gives the next paper the largest id again (no AUTOINCREMENT): the one just counted.
+    const [next] = seedDocuments(ctx.db, [LATER[0]!]);
+    assert.is(next, ids.at(-1), 'the id is given again');
+    await runBackfill(ctx, { trigger: 'after_run:1', ids: [next!] });
+    assert.is(readStats(ctx.db, KEY)?.documents, TOPICS.length + 1, 'the new paper is counted');
+    assert.equal(Array.from(readVector(ctx.db, KEY, next!)!), Array.from(embedLexical(statsOf([...TOPICS, LATER[0]!]), { ...LATER[0]! })), 'and weighted with itself counted');
   } finally {
     await ctx.close();
     dirs.cleanup();

@@ -91,8 +91,9 @@ export function urlCarriesCredentials(def: SettingDef, value: unknown): boolean 
   } catch {
     // Not a URL at all: read as written below.
   }
-  // "user:pass@host" without a scheme (which URL reads as the scheme "user:") still says where a password would go.
-  return /^[^/?#]*@/.test(value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
+  // "user:pass@host" without a scheme (which URL reads as the scheme "user:") still says where a password would go;
+  // so does any @ here, the password may hold a slash, ? or # ("me:a/b@host"), and such a value is refused anyway.
+  return value.includes('@');
 }
 
 /** A host name, an IPv4 address, or an IPv6 address (bare or in brackets). */

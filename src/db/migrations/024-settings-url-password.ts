@@ -24,7 +24,8 @@ function isHttpUrl(value: string): boolean {
  * "me:pw@host" was stored in a URL setting: URL parsing read "me:" as its
  * scheme, so the check for a user name or password passed. Reads now treat
  * it as unset, but the row, password included, stayed in the settings table
- * and went into every backup. Such a value is removed (the setting reads as
+ * and went into every backup. Such a value (any value that is not an http(s)
+ * URL and holds an @) is removed (the setting reads as
  * unset, as it already did); an http(s) URL with a user name or password
  * keeps everything but them, as migration 21 did. Secure delete overwrites
  * the old bytes, so no free page carries the password into a backup. A new
@@ -48,11 +49,14 @@ export const settingsUrlPassword: Migration = {
         } catch {
           continue;
         }
-        if (typeof value !== 'string' || !USERINFO.test(value)) continue;
+        if (typeof value !== 'string') continue;
         if (isHttpUrl(value)) {
+          if (!USERINFO.test(value)) continue;
           const kept = value.replace(USERINFO, (_, scheme: string | undefined) => scheme ?? '');
           db.prepare('UPDATE settings SET value_json = ? WHERE group_name = ? AND key = ?').run(JSON.stringify(kept), group, key);
-        } else {
+        } else if (value.includes('@')) {
+          // Not an http(s) URL, so it reads as unset: any @ may end a password, and one holding a
+          // slash, ? or # ("me:a/b@host") is not seen by USERINFO, which stops at them.
           db.prepare('DELETE FROM settings WHERE group_name = ? AND key = ?').run(group, key);
         }
       }

@@ -25,6 +25,7 @@ import { settingsUrlPassword } from './024-settings-url-password.js';
 import { lexicalStats } from './025-lexical-stats.js';
 import { jobClaims } from './026-job-claims.js';
 import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
+import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -36,8 +37,9 @@ import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
  * across processes, 25 lexical lane statistics counted once (its vectors
  * from before removed, to be embedded again), 26 claims of long jobs (link
  * scan, embedding backfill) across processes, 27 a cancel asked of another
- * process's assistant turn; 21, 22 and 24 repair settings stored before their
- * checks (passwords in URLs and the mail host).
+ * process's assistant turn, 28 lexical statistics follow a reused document
+ * id; 21, 22 and 24 repair settings stored before their checks (passwords in
+ * URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -55,12 +57,13 @@ export const MIGRATIONS: Migration[] = [
   lifecycleWatchdog,
   // area: profiles (8)
   watchProfiles,
-  // area: similarity (9, 10, 19, 25, 26)
+  // area: similarity (9, 10, 19, 25, 26, 28)
   embeddings,
   links,
   similarityOwners,
   lexicalStats,
   jobClaims,
+  lexicalStatsReusedId,
   // area: admin (11)
   admin,
   // area: assistant (15, 23, 27)
