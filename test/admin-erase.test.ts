@@ -106,6 +106,39 @@ test('erasing runs or papers is refused while a run is in progress', async () =>
   }
 });
 
+test('erasing papers is refused while a link scan, backfill or index rebuild runs in any process (it would write them back)', async () => {
+  const inst = await seededInstallation();
+  const { spawn } = await import('node:child_process');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  try {
+    for (const job of ['links.scan', 'embeddings.backfill', 'embeddings.index']) {
+      inst.t.ctx.db
+        .prepare(`INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'cli-runtime', 'cli', ?, ?)`)
+        .run(job, other.pid, Date.now(), new Date().toISOString());
+      for (const scope of ['erase-corpus', 'factory-reset']) {
+        const r = await inst.t.request('POST', `/api/admin/${scope}`, { body: { confirm: scope } });
+        assert.is(r.status, 409, `${job} ${scope}: ${r.text}`);
+        assert.equal([r.json().detail.reason, r.json().detail.job, r.json().detail.running_in.pid], ['corpus_job_running', job, other.pid]);
+      }
+      inst.t.ctx.db.prepare('DELETE FROM job_claims').run();
+    }
+    assert.ok((inst.t.ctx.db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n > 0, 'nothing erased');
+    assert.is((await inst.t.request('POST', '/api/admin/erase-configs', { body: { confirm: 'erase-configs' } })).status, 200, 'a scope without papers is not held up');
+    inst.t.ctx.db
+      .prepare(`INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES ('embeddings.backfill', ?, 'cli-runtime', 'cli', ?, ?)`)
+      .run(other.pid, Date.now(), new Date().toISOString());
+    const refused = await runCli(['erase', 'erase-corpus', '--yes'], { env: inst.t.dirs.env });
+    assert.is(refused.code, 4, refused.stderr);
+    assert.match(refused.stderr, new RegExp(`An embedding backfill is running in a command-line svc \\(pid ${other.pid}\\).*svc embed cancel`));
+    other.kill('SIGKILL');
+    await new Promise((r) => other.once('exit', r));
+    assert.is((await inst.t.request('POST', '/api/admin/erase-corpus', { body: { confirm: 'erase-corpus' } })).status, 200, 'the claim of a dead process holds nothing up');
+  } finally {
+    other.kill('SIGKILL');
+    await inst.close();
+  }
+});
+
 test('svc erase with a scope named without its erase- prefix says which scope it probably meant, and erases nothing', async () => {
   const dirs = tempDirs();
   try {

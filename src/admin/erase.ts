@@ -12,6 +12,7 @@ import { badRequest, conflict } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { eraseCategories } from './repo.js';
 import { runningExecutions } from '../executions/repo.js';
+import { describeHolder, jobHolder, type JobName } from '../db/job-claims.js';
 import { isLiveRun } from '../executions/recovery.js';
 import type { TableCategory } from './tables.js';
 
@@ -72,6 +73,13 @@ export function requireConfirm(confirm: string, expected: string): void {
   }
 }
 
+/** The long corpus jobs an erase of papers waits for: job, what it is, how to stop it. */
+const CORPUS_JOBS: [JobName, string, string][] = [
+  ['links.scan', 'A link scan', 'stop it (svc links cancel) or wait'],
+  ['embeddings.backfill', 'An embedding backfill', 'stop it (svc embed cancel) or wait'],
+  ['embeddings.index', 'A vector index rebuild', 'wait for it'],
+];
+
 /** Erase one scope. @example eraseScope(ctx, 'erase-corpus', 'erase-corpus') */
 export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): EraseResult {
   requireConfirm(confirm, scope);
@@ -82,6 +90,14 @@ export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): Er
   const live = touchesRuns ? runningExecutions(ctx.db).filter((r) => isLiveRun(ctx, r)) : [];
   if (live.length) {
     throw conflict('executions_running', `Runs are in progress (${live.map((r) => r.id).join(', ')}); cancel them (\`svc executions cancel ID\`) or wait, before erasing executions or papers.`);
+  }
+  // A link scan, backfill or index rebuild (in any process) would write links, vectors or counts of the
+  // papers being erased back after them, or mark a stale index ready: it is stopped first.
+  if (def.categories.includes('corpus')) {
+    for (const [job, what, stop] of CORPUS_JOBS) {
+      const holder = jobHolder(ctx, job);
+      if (holder) throw conflict('corpus_job_running', `${what} is running in ${describeHolder(holder)}; ${stop}, before erasing papers.`, { job, running_in: holder });
+    }
   }
   const dir = def.reports ? reportsDir(ctx) : null; // before the settings that name it are erased
   const rows = eraseCategories(ctx.db, def.categories);
