@@ -24,6 +24,14 @@ test.after(async () => {
   await slow.close();
 });
 
+test('running or analysing a routine that does not exist: 404 routine_not_found that says where the routines are listed (an agent is told list_routines)', async () => {
+  for (const [method, path] of [['POST', '/api/routines/987654/run'], ['GET', '/api/analytics/keyword-contribution?routine_id=987654']] as const) {
+    const r = await svc.request(method, path);
+    assert.equal([r.status, r.json().detail.reason], [404, 'routine_not_found'], path);
+    assert.is(r.json().detail.message, 'No routine 987654; GET /api/routines (or `svc routine list`) lists them.', path);
+  }
+});
+
 const slowRoutine = (name: string) => routineBody({ name, parameters: { repository: 'dblp', query: 'test', max_results: 1 } });
 
 test('a manual run answers the new execution id at once, through the dispatcher, and leaves a fire record', async () => {

@@ -60,7 +60,7 @@ export function runRoutineNow(ctx: Context, routineId: number): ManualRun {
   return ctx.db
     .transaction(() => {
       const row = getRoutine(ctx.db, routineId);
-      if (!row) throw notFound('routine_not_found', `No routine ${routineId}.`);
+      if (!row) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`);
       const busy = busyWith(ctx, routineId);
       if (busy?.kind === 'routine_already_running') {
         throw conflict('routine_already_running', `Routine ${routineId} is already running as execution ${busy.executionId}; wait for it or cancel it first.`, {
