@@ -79,8 +79,10 @@ test('document links, links for a page, collapse preview (nothing folded); body 
   assert.ok(link.score > 0.8 && link.evidence.title_similarity > 0.8);
 
   const lonely = set.pairs.find((p) => !p.label && p.kind === 'comment')!;
-  const page = (await t.request('POST', '/api/links/for-documents', { body: { document_ids: [truePair.a, truePair.b, lonely.b] } })).json();
-  assert.equal(Object.keys(page.links).sort(), [truePair.a, truePair.b, lonely.b].map(String).sort());
+  const page = (await t.request('POST', '/api/links/for-documents', { body: { document_ids: [truePair.a, truePair.b, lonely.b, 987654] } })).json();
+  assert.equal(Object.keys(page.links).sort(), [truePair.a, truePair.b, lonely.b, 987654].map(String).sort());
+  assert.equal(page.unknown_ids, [987654], 'an id not in the corpus is named, not passed off as a paper with no links');
+  assert.equal(page.links['987654'], []);
   assert.is(page.links[String(truePair.b)].some((l: any) => l.document_id === truePair.a), true);
   assert.equal(page.links[String(lonely.b)], []);
 

@@ -75,7 +75,12 @@ export function documentLinks(ctx: Context, documentId: number) {
 export function linksForDocuments(ctx: Context, ids: number[]) {
   const unique = [...new Set(ids)];
   const found = views(ctx, unique);
-  return { links: Object.fromEntries(unique.map((id) => [String(id), found.get(id)!])), linked_count: [...found.values()].filter((l) => l.length > 0).length };
+  return {
+    links: Object.fromEntries(unique.map((id) => [String(id), found.get(id)!])),
+    linked_count: [...found.values()].filter((l) => l.length > 0).length,
+    // As collapse-preview and lifecycle/for-documents say: an id not in the corpus is not a paper with no links.
+    unknown_ids: unique.filter((id) => !documentExists(ctx.db, id)),
+  };
 }
 
 /**
