@@ -11,11 +11,11 @@
  * first, so of two standbys taking over at once only one wins.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { SvcError } from '../errors.js';
 import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
+import { claimLive } from '../util/process-claim.js';
 
 export const LEASE_FILE = 'scheduler.lease';
 
@@ -77,11 +77,6 @@ function present(file: string): boolean {
   }
 }
 
-/** Written before this boot: no process of that time runs any more. */
-function beforeBoot(file: string): boolean {
-  return ageMs(file) > os.uptime() * 1000;
-}
-
 export interface LeaseOptions {
   dataDir: string;
   runtimeId: string;
@@ -96,7 +91,8 @@ export function fileLease(o: LeaseOptions): Lease {
   let port: number | null = null;
   const mine = (held: LeaseHolder | null) => held !== null && held.runtime_id === o.runtimeId;
   // An unreadable lease (being written, or damaged) gets a few seconds before it counts as abandoned.
-  const stale = (held: LeaseHolder) => (held.pid === 0 ? ageMs(file) > 5000 : !alive(held.pid) || beforeBoot(file));
+  // A lease is live by the rule every claim follows (util/process-claim.ts): its pid runs and it was written after boot.
+  const stale = (held: LeaseHolder) => (held.pid === 0 ? ageMs(file) > 5000 : !claimLive({ pid: held.pid, claimed_at_ms: Date.now() - ageMs(file) }, alive));
 
   const lease: Lease = {
     acquire() {
