@@ -250,6 +250,29 @@ test('the password of an SMTP host repaired at upgrade is gone from the database
   }
 });
 
+/**
+ * An installation of `versions` holding these settings values (as an older svc stored them), upgraded:
+ * the database, its file, and a reader of each stored value_json.
+ */
+function upgradedWithSettings(dataDir: string, root: string, versions: number[], values: [string, string, string][]) {
+  const file = path.join(dataDir, 'svc.db');
+  const old = buildOldDatabase(file, versions);
+  fillOldDatabase(old, versions, root);
+  const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
+  for (const [group, key, value] of values) put.run(group, key, JSON.stringify(value));
+  old.close();
+  const { db } = openDatabase(file, now);
+  const stored = (group: string, key: string) => db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string | undefined;
+  return { db, file, stored };
+}
+
+/** No bytes matching `password` left in the database file or its WAL (a backup copies every page). */
+function assertNoPasswordBytes(file: string, password: RegExp, what: string): void {
+  for (const f of [file, `${file}-wal`]) {
+    if (fs.existsSync(f)) assert.not.ok(password.test(fs.readFileSync(f, 'latin1')), `${what}: no password bytes in ${path.basename(f)}`);
+  }
+}
+
 test('a URL setting stored as "me:pw@host" (no scheme, which passed the userinfo check) is removed at upgrade, and its password is gone from the database file', async () => {
   const schema19 = INSTALLATIONS.find((i) => i.name.startsWith('schema 19'))!;
   // After migration 21 (which already moved a user name and password out of a URL that it could read) and 22.
@@ -257,17 +280,12 @@ test('a URL setting stored as "me:pw@host" (no scheme, which passed the userinfo
   for (const inst of [schema19, schema22]) {
     const dirs = tempDirs();
     try {
-      const file = path.join(dirs.dataDir, 'svc.db');
-      const old = buildOldDatabase(file, inst.versions);
-      fillOldDatabase(old, inst.versions, dirs.root);
-      const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
-      put.run('cloud', 'url', JSON.stringify('me:Pw9CloudXyzzy@dav.example.org/remote.php/dav'));
-      put.run('cloud', 'provider', JSON.stringify('webdav'));
-      put.run('ai', 'base_url', JSON.stringify('bob:Pw8AiXyzzy@127.0.0.1:11434/v1'));
-      put.run('embeddings', 'base_url', JSON.stringify('https://eve:Pw7EmbXyzzy@emb.example.org/v1'));
-      old.close();
-      const { db } = openDatabase(file, now);
-      const stored = (group: string, key: string) => db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string | undefined;
+      const { db, file, stored } = upgradedWithSettings(dirs.dataDir, dirs.root, inst.versions, [
+        ['cloud', 'url', 'me:Pw9CloudXyzzy@dav.example.org/remote.php/dav'],
+        ['cloud', 'provider', 'webdav'],
+        ['ai', 'base_url', 'bob:Pw8AiXyzzy@127.0.0.1:11434/v1'],
+        ['embeddings', 'base_url', 'https://eve:Pw7EmbXyzzy@emb.example.org/v1'],
+      ]);
       assert.not.ok(/Xyzzy/.test(JSON.stringify(db.prepare('SELECT * FROM settings').all())), `${inst.name}: no password left in a row`);
       assert.is(stored('embeddings', 'base_url'), '"https://emb.example.org/v1"', 'an http(s) URL keeps all but its userinfo');
       if (inst === schema22) {
@@ -276,9 +294,7 @@ test('a URL setting stored as "me:pw@host" (no scheme, which passed the userinfo
       }
       assert.is(stored('email', 'smtp_host'), '"smtp.example.org"', 'other settings kept');
       db.close();
-      for (const f of [file, `${file}-wal`]) {
-        if (fs.existsSync(f)) assert.not.ok(/Pw[789]\w+Xyzzy/.test(fs.readFileSync(f, 'latin1')), `${inst.name}: no password bytes in ${path.basename(f)} (a backup copies every page)`);
-      }
+      assertNoPasswordBytes(file, /Pw[789]\w+Xyzzy/, inst.name);
       const t = await startTestServer({ env: { SVC_DATA_DIR: dirs.dataDir, SVC_STATE_DIR: dirs.stateDir } });
       try {
         assert.is((await t.request('GET', '/api/settings/cloud')).json().settings.url, '');
@@ -300,23 +316,16 @@ test('a URL setting stored as "me:pw@host" whose password holds a slash, ? or # 
   const schema22 = { name: 'schema 22 (1-13, 15-22)', versions: [...schema19.versions, 20, 21, 22] };
   const dirs = tempDirs();
   try {
-    const file = path.join(dirs.dataDir, 'svc.db');
-    const old = buildOldDatabase(file, schema22.versions);
-    fillOldDatabase(old, schema22.versions, dirs.root);
-    const put = old.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES (?, ?, ?, '2026-11-20T09:00:00.000Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json");
     // Each passed the check of schema 22: URL parsing reads "me:" as a scheme with no user name.
-    put.run('cloud', 'url', JSON.stringify('me:Pw9/CloudXyzzy@dav.example.org/remote.php/dav'));
-    put.run('ai', 'base_url', JSON.stringify('bob:Pw8?AiXyzzy@127.0.0.1:11434/v1'));
-    put.run('embeddings', 'base_url', JSON.stringify('eve:Pw7#EmbXyzzy@emb.example.org/v1'));
-    old.close();
-    const { db } = openDatabase(file, now);
-    const stored = (group: string, key: string) => db.prepare('SELECT value_json FROM settings WHERE group_name = ? AND key = ?').pluck().get(group, key) as string | undefined;
+    const { db, file, stored } = upgradedWithSettings(dirs.dataDir, dirs.root, schema22.versions, [
+      ['cloud', 'url', 'me:Pw9/CloudXyzzy@dav.example.org/remote.php/dav'],
+      ['ai', 'base_url', 'bob:Pw8?AiXyzzy@127.0.0.1:11434/v1'],
+      ['embeddings', 'base_url', 'eve:Pw7#EmbXyzzy@emb.example.org/v1'],
+    ]);
     assert.equal([stored('cloud', 'url'), stored('ai', 'base_url'), stored('embeddings', 'base_url')], [undefined, undefined, undefined], 'every value with a password is removed (each read as unset)');
     assert.is(stored('email', 'smtp_host'), '"smtp.example.org"', 'other settings kept');
     db.close();
-    for (const f of [file, `${file}-wal`]) {
-      if (fs.existsSync(f)) assert.not.ok(/Pw[789]\W\w+Xyzzy/.test(fs.readFileSync(f, 'latin1')), `no password bytes in ${path.basename(f)}`);
-    }
+    assertNoPasswordBytes(file, /Pw[789]\W\w+Xyzzy/, 'schema 22');
   } finally {
     dirs.cleanup();
   }
