@@ -18,6 +18,7 @@ import { countUncounted } from './lexical-fit.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
 import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { addToIndex, indexRebuildingIn } from './vec-index.js';
+import { startInBackground, type JobSlot } from './background-job.js';
 import { isPidAlive } from '../util/pid.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
@@ -38,13 +39,7 @@ export interface BackfillProgress {
   tokens: number;
 }
 
-interface Job {
-  runId: number;
-  cancel: boolean;
-  done: Promise<RunRow | undefined>;
-}
-
-const jobs = (ctx: Context) => ctx.service('similarity.backfill', () => ({ current: null as Job | null }));
+const jobs = (ctx: Context) => ctx.service('similarity.backfill', (): JobSlot => ({ current: null }));
 
 /** The lane, or 409 embeddings_off. */
 export function activeLane(ctx: Context): Lane {
@@ -129,25 +124,9 @@ function latestRunById(ctx: Context, id: number): RunRow {
 
 /** Start a backfill in the background and answer at once; 409 backfill_already_running when one runs in any process. */
 export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ run: RunRow; already_running: false }> {
-  const holder = jobs(ctx);
   activeLane(ctx);
-  const job: Job = { runId: 0, cancel: false, done: Promise.resolve(undefined) };
-  let started!: (outcome: { id: number } | { error: unknown }) => void;
-  const startedP = new Promise<{ id: number } | { error: unknown }>((r) => (started = r));
-  // The job is this process's only once its claim is taken (a refused start must not replace a running one).
-  job.done = runBackfill(ctx, { trigger, onStart: (id) => ((job.runId = id), (holder.current = job), started({ id })), isCancelled: () => job.cancel })
-    .catch((err) => {
-      if (!(err instanceof SvcError && err.reason === 'backfill_already_running')) ctx.log.warn('embedding backfill failed', { error: err instanceof Error ? err.message : String(err) });
-      started({ error: err });
-      return undefined;
-    })
-    .finally(() => {
-      if (holder.current === job) holder.current = null;
-    });
-  const outcome = await startedP;
-  // A failure before the run row existed (no lane, no key) is the caller's answer.
-  if ('error' in outcome) throw outcome.error;
-  return { run: latestRunById(ctx, outcome.id), already_running: false };
+  const id = await startInBackground(ctx, jobs(ctx), 'embedding backfill', ['backfill_already_running', 'index_rebuilding'], (hooks) => runBackfill(ctx, { trigger, ...hooks }));
+  return { run: latestRunById(ctx, id), already_running: false };
 }
 
 /** Ask the backfill to stop after the batch in flight, in whichever process runs it. */

@@ -22,13 +22,13 @@
  * A cancel from any process reaches the scan through the claim's flag.
  */
 import type { Context } from '../context.js';
-import { SvcError } from '../errors.js';
 import { readAppState, writeAppState } from '../db/app-state.js';
 import { countDocuments } from './repo.js';
 import { hash32 } from './lexical.js';
 import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
 import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
+import { startInBackground, type JobSlot } from './background-job.js';
 import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
 
 const JOB = 'links.scan';
@@ -257,34 +257,13 @@ async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow>
   return scanById(ctx.db, scanId)!;
 }
 
-interface ScanJob {
-  id: number;
-  cancel: boolean;
-  done: Promise<unknown>;
-}
-
-const scans = (ctx: Context) => ctx.service('similarity.link-scan', () => ({ current: null as ScanJob | null }));
+const scans = (ctx: Context) => ctx.service('similarity.link-scan', (): JobSlot => ({ current: null }));
 
 /** Start a scan in the background and answer at once; 409 link_scan_already_running when one runs in any process. */
 export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; already_running: false; resumed_after_document_id?: number }> {
-  const holder = scans(ctx);
   const resume = resumableCheckpoint(ctx);
-  const job: ScanJob = { id: 0, cancel: false, done: Promise.resolve() };
-  let started!: (outcome: { id: number } | { error: unknown }) => void;
-  const startedP = new Promise<{ id: number } | { error: unknown }>((r) => (started = r));
-  // The job is this process's only once its claim is taken (a refused start must not replace a running one).
-  job.done = runLinkScan(ctx, { isCancelled: () => job.cancel, onStart: (id) => ((job.id = id), (holder.current = job), started({ id })) })
-    .catch((err) => {
-      // A refused start (one runs elsewhere) is the caller's answer, not a failure to log.
-      if (!(err instanceof SvcError && err.reason === 'link_scan_already_running')) ctx.log.warn('link scan failed', { error: err instanceof Error ? err.message : String(err) });
-      started({ error: err });
-    })
-    .finally(() => {
-      if (holder.current === job) holder.current = null;
-    });
-  const outcome = await startedP;
-  if ('error' in outcome) throw outcome.error;
-  return { scan: scanById(ctx.db, outcome.id)!, already_running: false, ...(resume ? { resumed_after_document_id: resume.through_document_id } : {}) };
+  const id = await startInBackground(ctx, scans(ctx), 'link scan', ['link_scan_already_running'], (hooks) => runLinkScan(ctx, hooks));
+  return { scan: scanById(ctx.db, id)!, already_running: false, ...(resume ? { resumed_after_document_id: resume.through_document_id } : {}) };
 }
 
 /** Ask the scan to stop after the document in flight, in whichever process runs it. */
