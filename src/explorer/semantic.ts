@@ -32,7 +32,6 @@ const builtinSemanticSearch: SemanticSearch = async (ctx, query, options) => {
 };
 
 const MESSAGES: Record<string, string> = {
-  embeddings_unavailable: 'Semantic ranking needs document embeddings, which this svc does not build yet; the answer is a keyword search instead.',
   fallback_continued: 'This cursor continues a keyword fallback page; start again without a cursor for a semantic ranking.',
   no_query: 'Semantic ranking needs a query to compare papers with; the answer is the filtered corpus in keyword mode instead.',
 };
