@@ -1,7 +1,7 @@
 /**
  * One at a time across processes: the claim of a long job of the data
- * directory (the link scan, the embedding backfill), one row per job in
- * job_claims, taken in an immediate write transaction so that of two
+ * directory (the link scan, the embedding backfill, a vector index rebuild)
+ * or of a conversation's assistant turn, one row per job in job_claims, taken in an immediate write transaction so that of two
  * processes starting at once exactly one wins. The row names its owner (pid,
  * runtime id, role), so a refused start and a status read say which process
  * runs the job; a row whose process is gone, or from before the last boot, is
@@ -10,11 +10,18 @@
  */
 import type { Context } from '../context.js';
 import { conflict, type SvcError } from '../errors.js';
-import { claimLive, wallNow } from '../util/process-claim.js';
+import { bootMs, claimLive, wallNow } from '../util/process-claim.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-/** embeddings.index: a rebuild of the vector index, which must not run beside a backfill (it writes to the index). */
-export type JobName = 'links.scan' | 'embeddings.backfill' | 'embeddings.index';
+/**
+ * embeddings.index: a rebuild of the vector index, which must not run beside
+ * a backfill (it writes to the index); assistant_turn:N: the running turn of
+ * conversation N (assistant/registry.ts).
+ */
+export type JobName = 'links.scan' | 'embeddings.backfill' | 'embeddings.index' | `${typeof TURN_PREFIX}${number}`;
+
+/** The job name prefix of assistant turns; admin/tables.ts files these rows with the conversations. */
+export const TURN_PREFIX = 'assistant_turn:';
 
 interface ClaimRow {
   job: string;
@@ -134,16 +141,56 @@ export function jobHolder(ctx: Context, job: JobName, alive: PidProbe = isPidAli
   return held(ctx, row, alive) ? view(ctx, row) : null;
 }
 
-/** Ask the job to stop wherever it runs; answers its holder (null when none runs). */
-export function requestJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobHolder | null {
+/** A claim another process left behind: its pid no longer runs, or it was written before this boot. */
+export interface StaleClaim {
+  pid: number;
+  claimed_at_ms: number;
+  reason: 'process_gone' | 'before_boot';
+}
+
+/** What a cancel asked: the live holder (null when none), whether it had been asked already, or the stale claim nobody runs. */
+export interface JobCancelAsk {
+  holder: JobHolder | null;
+  already: boolean;
+  stale: StaleClaim | null;
+}
+
+/** Ask the job to stop wherever it runs, judged and written in one write transaction. */
+export function askJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobCancelAsk {
   return ctx.db
-    .transaction(() => {
+    .transaction((): JobCancelAsk => {
       const row = read(ctx, job);
-      if (!held(ctx, row, alive)) return null;
+      if (!row) return { holder: null, already: false, stale: null };
+      const { pid, runtime_id, claimed_at_ms } = row;
+      if (!held(ctx, row, alive)) {
+        // A row of this runtime that it no longer holds is a leftover, not another process's.
+        if (runtime_id === ctx.runtimeId) return { holder: null, already: false, stale: null };
+        const reason = claimed_at_ms < bootMs() ? 'before_boot' : 'process_gone';
+        return { holder: null, already: false, stale: { pid, claimed_at_ms, reason } };
+      }
       ctx.db.prepare('UPDATE job_claims SET cancel_requested = 1 WHERE job = ? AND runtime_id = ?').run(job, row.runtime_id);
-      return view(ctx, { ...row, cancel_requested: 1 });
+      return { holder: view(ctx, { ...row, cancel_requested: 1 }), already: row.cancel_requested === 1, stale: null };
     })
     .immediate();
+}
+
+/** Ask the job to stop wherever it runs; answers its holder (null when none runs). */
+export function requestJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobHolder | null {
+  return askJobCancel(ctx, job, alive).holder;
+}
+
+/** The jobs named `prefix…` that this process holds and another process asked to stop (one read for all of them). */
+export function cancelRequestedJobs(ctx: Context, prefix: string): string[] {
+  return ctx.db
+    .prepare('SELECT job FROM job_claims WHERE runtime_id = ? AND cancel_requested = 1 AND substr(job, 1, ?) = ?')
+    .pluck()
+    .all(ctx.runtimeId, prefix.length, prefix) as string[];
+}
+
+/** Drop a job's row whoever wrote it: for a job that can no longer run (its conversation was deleted). */
+export function forgetJob(ctx: Context, job: JobName): void {
+  heldHere(ctx).delete(job);
+  ctx.db.prepare('DELETE FROM job_claims WHERE job = ?').run(job);
 }
 
 /**
@@ -165,8 +212,12 @@ export function jobCancelPoll(ctx: Context, job: JobName, everyMs = 200): () => 
   };
 }
 
-/** A process that closes gives up its claims (a job that did not stop in time must not hold the data directory). */
-function releaseOnClose(ctx: Context): void {
+/**
+ * A process that closes gives up its claims (a job that did not stop in time
+ * must not hold the data directory). Closers run last registered first: a
+ * service that waits for its jobs on close registers this before its own closer.
+ */
+export function releaseOnClose(ctx: Context): void {
   ctx.service('job-claims.release', () => {
     ctx.onClose(() => {
       try {

@@ -4,8 +4,8 @@
  * booted (before a reboot every process of that time is gone, and its pid
  * may belong to another process now). Age alone never makes a claim stale:
  * after the machine slept every claim is old and its holder alive. Shared by
- * the assistant's turn claims, the claims of long jobs (db/job-claims.ts)
- * and the scheduler lease (scheduler/lease.ts).
+ * the claims of long jobs and of assistant turns (db/job-claims.ts) and the
+ * scheduler lease (scheduler/lease.ts).
  */
 import os from 'node:os';
 import { isPidAlive, type PidProbe } from './pid.js';
