@@ -6,8 +6,12 @@
  * runtime id, role), so a refused start and a status read say which process
  * runs the job; a row whose process is gone, or from before the last boot, is
  * taken over (util/process-claim.ts). A cancel from any process sets the
- * row's flag; the job reads it between batches (jobCancelPoll).
+ * row's flag; the job reads it between batches (jobCancelPoll). A release
+ * the database refuses (busy past its timeout) is owed, not thrown: it is
+ * tried again on a timer and at exit, so the row does not keep the job
+ * looking held for as long as the process lives.
  */
+import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { conflict, type SvcError } from '../errors.js';
 import { bootMs, claimLive, wallNow } from '../util/process-claim.js';
@@ -119,6 +123,7 @@ export function claimJob(
         )
         .run(job, process.pid, ctx.runtimeId, roleOf(ctx).role, detail, wallNow(), ctx.nowIso());
       heldHere(ctx).add(job);
+      owedReleases(ctx).jobs.delete(job); // the row owed is replaced by this claim
       return { holder: null };
     })
     .immediate();
@@ -129,10 +134,72 @@ export function noteJobRun(ctx: Context, job: JobName, runId: number): void {
   ctx.db.prepare('UPDATE job_claims SET run_id = ? WHERE job = ? AND runtime_id = ?').run(runId, job, ctx.runtimeId);
 }
 
-/** Drop the claim only when this process holds it (a takeover may have replaced it). */
+/**
+ * Drop the claim only when this process holds it (a takeover may have
+ * replaced it). Never throws: the job's own outcome stands whatever the
+ * database says, and a release it refused is owed (settleReleases).
+ */
 export function releaseJob(ctx: Context, job: JobName): void {
   heldHere(ctx).delete(job);
-  ctx.db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(job, ctx.runtimeId);
+  const owed = owedReleases(ctx);
+  owed.db ??= ctx.db;
+  owed.jobs.add(job);
+  settleReleases(ctx, owed);
+}
+
+/** Releases this process owes: the database it holds them in, the jobs, the retry timer and exit hook while any is owed. */
+interface OwedReleases {
+  db?: Database;
+  jobs: Set<string>;
+  timer?: NodeJS.Timeout;
+  atExit?: () => void;
+}
+
+const owedReleases = (ctx: Context) => ctx.service('job-claims.owed', (): OwedReleases => ({ jobs: new Set() }));
+
+/**
+ * Try each owed release; keep those the database refused, for a timer
+ * (unref'd: it never keeps a process alive) and for process exit. Works on
+ * the database it was given, never reopening a closed one; a job claimed
+ * again here meanwhile is not released (its row is the new claim).
+ */
+function settleReleases(ctx: Context, owed: OwedReleases): void {
+  const db = owed.db;
+  for (const job of owed.jobs) {
+    if (!db?.open || heldHere(ctx).has(job)) {
+      owed.jobs.delete(job);
+      continue;
+    }
+    try {
+      db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(job, ctx.runtimeId);
+      owed.jobs.delete(job);
+    } catch (err) {
+      if (!owed.timer) ctx.log.warn('claim release failed; retrying', { job, error: String(err) });
+    }
+  }
+  if (owed.timer) clearTimeout(owed.timer);
+  owed.timer = undefined;
+  if (owed.jobs.size === 0) {
+    if (owed.atExit) process.off('exit', owed.atExit);
+    owed.atExit = undefined;
+    return;
+  }
+  owed.timer = setTimeout(() => settleReleases(ctx, owed), ctx.tuning.claimReleaseRetryMs);
+  owed.timer.unref();
+  if (!owed.atExit) {
+    owed.atExit = () => {
+      if (owed.timer) clearTimeout(owed.timer);
+      owed.timer = undefined;
+      for (const job of owed.jobs) {
+        try {
+          if (db?.open) db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(job, ctx.runtimeId);
+        } catch {
+          // still refused: the row names a process that is gone, which any claim takes over
+        }
+      }
+    };
+    process.on('exit', owed.atExit);
+  }
 }
 
 /** The live holder of a job, or null (nobody, or a stale claim). */
@@ -220,11 +287,16 @@ export function jobCancelPoll(ctx: Context, job: JobName, everyMs = 200): () => 
 export function releaseOnClose(ctx: Context): void {
   ctx.service('job-claims.release', () => {
     ctx.onClose(() => {
+      const owed = owedReleases(ctx);
       try {
         ctx.db.prepare('DELETE FROM job_claims WHERE runtime_id = ?').run(ctx.runtimeId);
+        owed.jobs.clear();
       } catch {
-        // the database is already closed or erased: nothing is held
+        // the database is already closed or erased: nothing is held; or it stayed busy: the rows name a
+        // process that is closing its database, and are taken over once it has exited
       }
+      if (owed.timer) clearTimeout(owed.timer);
+      owed.timer = undefined;
     });
     return true;
   });
