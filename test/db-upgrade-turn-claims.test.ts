@@ -3,7 +3,8 @@
  * table (schema 23-28): migration 29 moves a claim that is live as the
  * upgrade runs into job_claims (assistant_turn:N, with its cancel request)
  * and drops the stale ones and the old table; the server then judges, refuses
- * and cancels through the moved row as through one it wrote.
+ * and cancels through the moved row as through one it wrote (without the
+ * process identity 29 adds: such a row is judged by its pid and the clock).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -44,9 +45,9 @@ test('a live turn claim of the old table moves to job_claims with its cancel req
     try {
       assert.ok(schemaVersion >= 29);
       assert.is(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'assistant_turn_claims'").pluck().get(), 0, 'the old table is gone');
-      assert.equal(db.prepare('SELECT job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested FROM job_claims ORDER BY job').all(), [
-        { job: 'assistant_turn:1', pid: process.pid, runtime_id: 'old-runtime', role: 'unknown', detail: null, run_id: null, claimed_at_ms: at, claimed_at_utc: new Date(at).toISOString(), cancel_requested: 1 },
-        { job: 'assistant_turn:2', pid: process.pid, runtime_id: 'old-runtime', role: 'unknown', detail: null, run_id: null, claimed_at_ms: at, claimed_at_utc: new Date(at).toISOString(), cancel_requested: 0 },
+      assert.equal(db.prepare('SELECT job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested, boot_id, pid_start FROM job_claims ORDER BY job').all(), [
+        { job: 'assistant_turn:1', pid: process.pid, runtime_id: 'old-runtime', role: 'unknown', detail: null, run_id: null, claimed_at_ms: at, claimed_at_utc: new Date(at).toISOString(), cancel_requested: 1, boot_id: null, pid_start: null },
+        { job: 'assistant_turn:2', pid: process.pid, runtime_id: 'old-runtime', role: 'unknown', detail: null, run_id: null, claimed_at_ms: at, claimed_at_utc: new Date(at).toISOString(), cancel_requested: 0, boot_id: null, pid_start: null },
       ]);
     } finally {
       db.close();

@@ -14,7 +14,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { conflict, type SvcError } from '../errors.js';
-import { bootMs, claimLive, wallNow } from '../util/process-claim.js';
+import { claimLive, claimStaleness, ownIdentity, wallNow } from '../util/process-claim.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
 /**
@@ -37,6 +37,9 @@ interface ClaimRow {
   claimed_at_ms: number;
   claimed_at_utc: string;
   cancel_requested: number;
+  /** Who the process is beyond its pid (util/process-claim.ts); null where the system does not say, and in rows from before. */
+  boot_id: string | null;
+  pid_start: number | null;
 }
 
 /** Who runs a job now, as answers show it. */
@@ -116,12 +119,13 @@ export function claimJob(
         const row = read(ctx, name);
         if (held(ctx, row, alive)) return { holder: view(ctx, row), job: name };
       }
+      const me = ownIdentity();
       ctx.db
         .prepare(
-          `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested)
-           VALUES (?, ?, ?, ?, ?, NULL, ?, ?, 0)`,
+          `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested, boot_id, pid_start)
+           VALUES (?, ?, ?, ?, ?, NULL, ?, ?, 0, ?, ?)`,
         )
-        .run(job, process.pid, ctx.runtimeId, roleOf(ctx).role, detail, wallNow(), ctx.nowIso());
+        .run(job, process.pid, ctx.runtimeId, roleOf(ctx).role, detail, wallNow(), ctx.nowIso(), me?.boot_id ?? null, me?.pid_start ?? null);
       heldHere(ctx).add(job);
       owedReleases(ctx).jobs.delete(job); // the row owed is replaced by this claim
       return { holder: null };
@@ -228,11 +232,12 @@ export function askJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPid
     .transaction((): JobCancelAsk => {
       const row = read(ctx, job);
       if (!row) return { holder: null, already: false, stale: null };
-      const { pid, runtime_id, claimed_at_ms } = row;
+      const claim: ClaimRow = row; // (held() narrows row away below)
+      const { pid, runtime_id, claimed_at_ms } = claim;
       if (!held(ctx, row, alive)) {
         // A row of this runtime that it no longer holds is a leftover, not another process's.
         if (runtime_id === ctx.runtimeId) return { holder: null, already: false, stale: null };
-        const reason = claimed_at_ms < bootMs() ? 'before_boot' : 'process_gone';
+        const reason = claimStaleness(claim, alive) ?? 'process_gone';
         return { holder: null, already: false, stale: { pid, claimed_at_ms, reason } };
       }
       ctx.db.prepare('UPDATE job_claims SET cancel_requested = 1 WHERE job = ? AND runtime_id = ?').run(job, row.runtime_id);
@@ -266,11 +271,11 @@ export function forgetJob(ctx: Context, job: JobName): void {
  * the check can sit in a tight loop.
  */
 export function jobCancelPoll(ctx: Context, job: JobName, everyMs = 200): () => boolean {
-  let last = 0;
+  let last = -Infinity;
   let stop = false;
   return () => {
     if (stop) return true;
-    const now = wallNow();
+    const now = performance.now(); // monotonic: a wall clock set back must not stop the reads
     if (now - last < everyMs) return false;
     last = now;
     const row = read(ctx, job);

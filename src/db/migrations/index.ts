@@ -26,7 +26,7 @@ import { lexicalStats } from './025-lexical-stats.js';
 import { jobClaims } from './026-job-claims.js';
 import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
-import { turnClaimsInJobClaims } from './029-turn-claims-in-job-claims.js';
+import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -40,7 +40,7 @@ import { turnClaimsInJobClaims } from './029-turn-claims-in-job-claims.js';
  * scan, embedding backfill) across processes, 27 a cancel asked of another
  * process's assistant turn, 28 lexical statistics follow a reused document
  * id, 29 assistant turn claims folded into the job claims (23 and 27 made
- * the table it drops); 21, 22 and 24 repair settings stored before their checks (passwords in
+ * the table it drops) and claims naming their process's boot and start; 21, 22 and 24 repair settings stored before their checks (passwords in
  * URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
@@ -72,7 +72,7 @@ export const MIGRATIONS: Migration[] = [
   assistant,
   assistantTurnClaims,
   assistantTurnCancel,
-  turnClaimsInJobClaims,
+  jobClaimsTurnsIdentity,
   library,
   // area: evidence (17)
   evidence,

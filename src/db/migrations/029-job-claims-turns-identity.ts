@@ -10,7 +10,13 @@ interface OldClaim {
 }
 
 /**
- * One claim mechanism: a conversation's turn claim becomes the job
+ * Claims say who their process is, and there is one kind of claim.
+ *
+ * boot_id and pid_start (util/process-claim.ts) name the claiming process
+ * beyond its pid, where the system says (Linux); rows without them (those
+ * written before, or elsewhere) are judged by the pid and the wall clock.
+ *
+ * A conversation's turn claim becomes the job
  * `assistant_turn:N` of job_claims (26), judged, taken over and cancelled as
  * the link scan's is, and assistant_turn_claims (23, 27) goes. A claim that
  * is live as the upgrade runs (its pid runs, written after this boot) moves
@@ -19,11 +25,12 @@ interface OldClaim {
  * anyway. The old rows do not say which kind of process wrote them: role
  * `unknown`.
  */
-export const turnClaimsInJobClaims: Migration = {
+export const jobClaimsTurnsIdentity: Migration = {
   version: 29,
-  name: 'turn-claims-in-job-claims',
+  name: 'job-claims-turns-identity',
   creates: [],
   up(db) {
+    db.exec('ALTER TABLE job_claims ADD COLUMN boot_id TEXT; ALTER TABLE job_claims ADD COLUMN pid_start INTEGER;');
     const rows = db.prepare('SELECT * FROM assistant_turn_claims').all() as OldClaim[];
     const put = db.prepare(
       `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested)
