@@ -7,10 +7,11 @@
  *
  * Across processes the claim is the job `assistant_turn:N` of job_claims
  * (db/job-claims.ts), taken in a write transaction, naming the owner's pid
- * and runtime id. A row is stale — and taken over — when its
- * pid no longer runs, or when it was written before the machine booted (the
- * pid may belong to another process now); a process that died mid-turn never
- * locks its conversation for good.
+ * and runtime id (and, on Linux, its boot and start time). A row is stale —
+ * and taken over — when its process no longer runs, or when it was written
+ * before the machine booted (the pid may belong to another process now;
+ * util/process-claim.ts); a process that died mid-turn never locks its
+ * conversation for good.
  *
  * A cancel asked of a turn another live process holds stamps that process's
  * claim; while this process runs a turn it looks at its claims every

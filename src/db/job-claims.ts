@@ -296,6 +296,8 @@ export function releaseOnClose(ctx: Context): void {
       try {
         ctx.db.prepare('DELETE FROM job_claims WHERE runtime_id = ?').run(ctx.runtimeId);
         owed.jobs.clear();
+        if (owed.atExit) process.off('exit', owed.atExit);
+        owed.atExit = undefined;
       } catch {
         // the database is already closed or erased: nothing is held; or it stayed busy: the rows name a
         // process that is closing its database, and are taken over once it has exited
