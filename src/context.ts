@@ -36,6 +36,8 @@ export interface Tuning {
   permissionKeepaliveMs: number;
   /** How often a process running an assistant turn looks for a cancel asked by another process. */
   assistantCancelPollMs: number;
+  /** How soon a claim release that failed (the database busy past its timeout) is tried again. */
+  claimReleaseRetryMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -48,6 +50,7 @@ export const DEFAULT_TUNING: Tuning = {
   executionStaleMs: 30_000,
   permissionKeepaliveMs: 30_000,
   assistantCancelPollMs: 300,
+  claimReleaseRetryMs: 1000,
 };
 
 export interface Context {

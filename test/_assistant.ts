@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { Database } from 'better-sqlite3';
 
 export interface SeenRequest {
   method: string;
@@ -227,4 +228,26 @@ export function openStream(port: number, token: string, urlPath: string, body: u
     req.end(JSON.stringify(body));
   });
   return { status, frames, text: () => raw, ended, destroy: () => req.destroy() };
+}
+
+/** A conversation's turn claim as another process writes it: the job assistant_turn:N of job_claims. */
+export interface TurnClaim {
+  session_id: number;
+  pid: number;
+  runtime_id: string;
+  claimed_at_ms: number;
+}
+
+export function putTurnClaim(db: Database, c: TurnClaim): void {
+  db.prepare(
+    `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, ?, 'cli', ?, ?)`,
+  ).run(`assistant_turn:${c.session_id}`, c.pid, c.runtime_id, c.claimed_at_ms, new Date(c.claimed_at_ms).toISOString());
+}
+
+export function getTurnClaim(db: Database, sessionId: number): { pid: number; runtime_id: string; cancel_requested: number } | undefined {
+  return db.prepare('SELECT pid, runtime_id, cancel_requested FROM job_claims WHERE job = ?').get(`assistant_turn:${sessionId}`) as never;
+}
+
+export function deleteTurnClaim(db: Database, sessionId: number, runtimeId: string): void {
+  db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(`assistant_turn:${sessionId}`, runtimeId);
 }

@@ -32,6 +32,16 @@ export const INSTALLATIONS: Installation[] = [
   { name: 'schema 19 (ef4aed9: 1-13, 15-19)', versions: [...range(1, 13), ...range(15, 19)] },
 ];
 
+/** The last schema with assistant_turn_claims (23, 27), before 29 folded it into job_claims. */
+export const SCHEMA_28: Installation = { name: 'schema 28 (1-13, 15-28)', versions: [...range(1, 13), ...range(15, 28)] };
+
+/** A conversation's turn claim as the code of schema 23-28 wrote it (27 added the cancel stamp). */
+export function putOldTurnClaim(db: Database, c: { session_id: number; pid: number; runtime_id: string; claimed_at_ms: number; cancel_requested_at_utc?: string | null }): void {
+  db.prepare('INSERT INTO assistant_turn_claims (session_id, pid, runtime_id, claimed_at_ms, cancel_requested_at_utc) VALUES (?, ?, ?, ?, ?)').run(
+    c.session_id, c.pid, c.runtime_id, c.claimed_at_ms, c.cancel_requested_at_utc ?? null,
+  );
+}
+
 export const OLD_NOW = '2026-11-20T09:00:00.000Z';
 const T = (minute: number) => `2026-11-20T09:${String(minute).padStart(2, '0')}:00.000Z`;
 

@@ -139,6 +139,28 @@ test('erasing papers is refused while a link scan, backfill or index rebuild run
   }
 });
 
+test('erasing papers leaves the claim of a conversation\'s running turn (same table as the corpus jobs); erasing conversations takes it', async () => {
+  const inst = await seededInstallation();
+  try {
+    const db = inst.t.ctx.db;
+    const put = db.prepare(`INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'cli-runtime', 'cli', ?, ?)`);
+    put.run('assistant_turn:7', process.pid, Date.now(), new Date().toISOString());
+    put.run('links.scan', 999_999_999, Date.now(), new Date().toISOString()); // stale: erased with the papers
+    const jobs = () => db.prepare('SELECT job FROM job_claims ORDER BY job').pluck().all();
+    const corpus = await inst.t.request('POST', '/api/admin/erase-corpus', { body: { confirm: 'erase-corpus' } });
+    assert.is(corpus.status, 200, corpus.text);
+    assert.is(corpus.json().erased.rows.job_claims, 1);
+    assert.equal(jobs(), ['assistant_turn:7'], 'the turn stays one at a time');
+    const configs = await inst.t.request('POST', '/api/admin/erase-configs', { body: { confirm: 'erase-configs' } });
+    assert.is(configs.json().erased.rows.job_claims, undefined, 'a scope of neither category does not touch it');
+    const app = await inst.t.request('POST', '/api/admin/erase-app-data', { body: { confirm: 'erase-app-data' } });
+    assert.is(app.status, 200, app.text);
+    assert.equal(jobs(), [], 'gone with the conversations');
+  } finally {
+    await inst.close();
+  }
+});
+
 test('svc erase with a scope named without its erase- prefix says which scope it probably meant, and erases nothing', async () => {
   const dirs = tempDirs();
   try {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as repo from '../src/assistant/repo.js';
 import { ROOT, runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
-import { openStream, parseFrames, startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
+import { deleteTurnClaim, getTurnClaim, openStream, parseFrames, putTurnClaim, startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
 
 const KEY = 'sk-turns-key-abcdefghijklmnop';
 let t: TestServer;
@@ -210,26 +210,26 @@ test('one turn at a time across processes: `svc chat N` is refused while the ser
   assert.equal(repo.messagesOf(t.ctx.db, id).filter((m) => m.role === 'user').map((m) => m.content), ['SLOW please']);
   await t.request('POST', `/api/assistant/sessions/${id}/cancel`);
   await stream.ended;
-  assert.is(repo.getTurnClaim(t.ctx.db, id), undefined, 'released when the turn ends');
+  assert.is(getTurnClaim(t.ctx.db, id), undefined, 'released when the turn ends');
 
   // A CLI chat killed mid-turn leaves its claim behind: a dead pid does not keep the conversation busy.
   const gone = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, ['-e', '']);
     child.on('exit', () => resolve(child.pid!));
   });
-  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: gone, runtime_id: 'another-process', claimed_at_ms: Date.now() });
+  putTurnClaim(t.ctx.db, { session_id: id, pid: gone, runtime_id: 'another-process', claimed_at_ms: Date.now() });
   assert.not.ok((await t.request('GET', `/api/assistant/sessions/${id}`)).json().activity_observation.turn_claimed);
   const next = await runCli(['chat', String(id), '-m', 'after the crash', '--json'], { env: cliEnv });
   assert.is(next.code, 0, next.stderr);
   // Held by a live process (this one, under another runtime id): the server refuses, as for its own turn.
-  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: Date.now() });
+  putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: Date.now() });
   assert.ok((await t.request('GET', `/api/assistant/sessions/${id}`)).json().activity_observation.turn_claimed);
   const held = await send(id, { text: 'refused' });
   assert.is(held.status, 409);
   assert.is(held.json().detail.reason, 'turn_active');
   assert.is((await t.request('DELETE', `/api/assistant/sessions/${id}`)).status, 409);
   // Written before the machine booted: its pid may be someone else's now.
-  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: 0 });
+  putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'another-process', claimed_at_ms: 0 });
   assert.is((await send(id, { text: 'after a reboot' })).status, 200);
 });
 
@@ -266,7 +266,7 @@ test('the cancel route stops a turn that `svc chat N` runs in another process, a
   const detail = (await t.request('GET', `/api/assistant/sessions/${id}`)).json();
   assert.is(detail.turn_choices[0].assistant_message_id, detail.messages[1].id);
   assert.not.ok(detail.activity_observation.turn_claimed);
-  assert.is(repo.getTurnClaim(t.ctx.db, id), undefined);
+  assert.is(getTurnClaim(t.ctx.db, id), undefined);
   const after = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
   assert.equal([after.outcome, after.cancelled, after.owner], ['no_active_turn', false, null]);
   assert.is((await send(id, { text: 'next' })).status, 200);
@@ -298,24 +298,23 @@ test('a cancel of a claim left by a process that no longer runs says so, and ask
     child.on('exit', () => resolve(child.pid!));
   });
   const at = Date.now();
-  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: gone, runtime_id: 'dead-process', claimed_at_ms: at });
+  putTurnClaim(t.ctx.db, { session_id: id, pid: gone, runtime_id: 'dead-process', claimed_at_ms: at });
   const dead = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
   assert.equal([dead.outcome, dead.cancelled, dead.owner], ['no_active_turn', false, null]);
   assert.equal(dead.stale_claim, { pid: gone, claimed_at_utc: new Date(at).toISOString(), reason: 'process_gone' });
   assert.match(dead.message, new RegExp(`process ${gone}, which no longer runs`));
-  assert.is(repo.getTurnClaim(t.ctx.db, id)!.cancel_requested_at_utc, null, 'nothing stamped for nobody');
+  assert.is(getTurnClaim(t.ctx.db, id)!.cancel_requested, 0, 'nothing stamped for nobody');
   // A live pid from before the machine started is someone else's now.
-  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'dead-process', claimed_at_ms: 0 });
+  putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'dead-process', claimed_at_ms: 0 });
   const old = (await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json();
   assert.equal([old.outcome, old.stale_claim.reason], ['no_active_turn', 'before_boot']);
   // Held by a live process: the request is stamped once, and a second ask says it is already stopping.
-  repo.putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'live-process', claimed_at_ms: Date.now() });
+  putTurnClaim(t.ctx.db, { session_id: id, pid: process.pid, runtime_id: 'live-process', claimed_at_ms: Date.now() });
   assert.equal((await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json().outcome, 'cancel_requested');
-  const stamped = repo.getTurnClaim(t.ctx.db, id)!.cancel_requested_at_utc;
-  assert.ok(stamped);
+  assert.is(getTurnClaim(t.ctx.db, id)!.cancel_requested, 1, 'stamped');
   assert.equal((await t.request('POST', `/api/assistant/sessions/${id}/cancel`)).json().outcome, 'already_cancelling');
-  assert.is(repo.getTurnClaim(t.ctx.db, id)!.cancel_requested_at_utc, stamped);
-  repo.deleteTurnClaim(t.ctx.db, id, 'live-process');
+  assert.equal(getTurnClaim(t.ctx.db, id), { pid: process.pid, runtime_id: 'live-process', cancel_requested: 1 }, 'the same claim, still stamped');
+  deleteTurnClaim(t.ctx.db, id, 'live-process');
 });
 
 test('a reader disconnect keeps the claim until the worker finishes, and asks it to stop', async () => {

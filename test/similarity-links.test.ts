@@ -99,6 +99,31 @@ test('document links, links for a page, collapse preview (nothing folded); body 
   assert.is((await t.request('POST', '/api/links/collapse-preview', { body: { document_ids: 'x' } })).status, 422);
 });
 
+test('links for 500 ids: every id a key, the unknown ones named in the order asked, in a few queries rather than one per id', async () => {
+  const known = t.ctx.db.prepare('SELECT id FROM documents ORDER BY id LIMIT 250').pluck().all() as number[];
+  assert.is(known.length, 250);
+  const ids = known.flatMap((id, i) => [id, 9_000_000 - i]); // 250 papers, 250 ids not in the corpus, interleaved
+  const db = t.ctx.db;
+  const prepare = db.prepare;
+  let statements = 0;
+  db.prepare = ((sql: string) => (statements++, prepare.call(db, sql))) as typeof db.prepare;
+  let page: any;
+  try {
+    const r = await t.request('POST', '/api/links/for-documents', { body: { document_ids: ids } });
+    assert.is(r.status, 200, r.text);
+    page = r.json();
+  } finally {
+    db.prepare = prepare;
+  }
+  assert.ok(statements < 20, `${statements} statements for 500 ids`);
+  assert.equal(Object.keys(page).sort(), ['linked_count', 'links', 'unknown_ids']);
+  assert.equal(Object.keys(page.links).sort(), ids.map(String).sort());
+  assert.equal(page.unknown_ids, ids.filter((id) => !known.includes(id)));
+  for (const id of page.unknown_ids) assert.equal(page.links[String(id)], []);
+  assert.is(page.linked_count, Object.values(page.links).filter((l: any) => l.length > 0).length);
+  assert.ok(page.linked_count > 0, 'some of the papers have links');
+});
+
 test('scan cancel through the API: answers at once, the scan ends cancelled; cancel with nothing running says so', async () => {
   const idle = (await t.request('POST', '/api/links/scan/cancel')).json();
   assert.equal([idle.cancel_requested, idle.scan_id], [false, null]);

@@ -132,6 +132,35 @@ test('a link scan claimed by another live process: 409 naming it, status names i
   }
 });
 
+test('the two cancel routes answer alike, each naming its run under its own field (run_id, scan_id): idle, and a job another process runs', async () => {
+  const t = await startTestServer();
+  const other = sleeper();
+  try {
+    const cancel = async (p: string) => (await t.request('POST', p)).json();
+    assert.is(JSON.stringify(await cancel('/api/embeddings/backfill/cancel')), JSON.stringify({ cancel_requested: false, run_id: null, running_in: null, message: 'No backfill is running.' }));
+    assert.is(JSON.stringify(await cancel('/api/links/scan/cancel')), JSON.stringify({ cancel_requested: false, scan_id: null, running_in: null, message: 'No link scan is running.' }));
+    const at = Date.now();
+    const since = new Date(at).toISOString();
+    const put = t.ctx.db.prepare(`INSERT INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'cli-runtime', 'cli', ?, ?, ?, ?)`);
+    put.run('embeddings.backfill', other.pid, 'manual', 41, at, since);
+    put.run('links.scan', other.pid, null, 42, at, since);
+    const holder = (detail: string | null, run_id: number) => ({ pid: other.pid, runtime_id: 'cli-runtime', role: 'cli', detail, run_id, since_utc: since, cancel_requested: true, here: false });
+    const where = `in a command-line svc (pid ${other.pid}) since ${since}`;
+    assert.is(
+      JSON.stringify(await cancel('/api/embeddings/backfill/cancel')),
+      JSON.stringify({ cancel_requested: true, run_id: 41, running_in: holder('manual', 41), message: `The backfill ${where} stops after the batch in flight; vectors already written are kept.` }),
+    );
+    assert.is(
+      JSON.stringify(await cancel('/api/links/scan/cancel')),
+      JSON.stringify({ cancel_requested: true, scan_id: 42, running_in: holder(null, 42), message: `The scan ${where} stops after the document in flight; links already written are kept.` }),
+    );
+    t.ctx.db.prepare('DELETE FROM job_claims').run();
+  } finally {
+    await kill(other);
+    await t.close();
+  }
+});
+
 test('an index rebuild and a backfill never run beside each other in any process: each is refused naming the other', async () => {
   const t = await startTestServer();
   const other = sleeper();

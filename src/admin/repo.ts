@@ -3,7 +3,7 @@
  * and the backup and restore records.
  */
 import type { Database } from 'better-sqlite3';
-import { TABLE_CATEGORIES, type TableCategory } from './tables.js';
+import { ROW_CATEGORIES, TABLE_CATEGORIES, type TableCategory } from './tables.js';
 
 export interface TableInfo {
   name: string;
@@ -46,12 +46,25 @@ export function rowCount(db: Database, table: string): number {
 export function eraseCategories(db: Database, categories: TableCategory[]): Record<string, number> {
   const rows: Record<string, number> = {};
   if (categories.length === 0) return rows;
-  const tables = listTables(db).filter((t) => categories.includes(TABLE_CATEGORIES[t.name]!) && !t.externalContent);
+  const tables = listTables(db).filter((t) => !t.externalContent);
   db.transaction(() => {
     db.pragma('defer_foreign_keys = ON');
-    for (const t of tables) rows[t.name] = db.prepare(`DELETE FROM ${quote(t.name)}`).run().changes;
+    for (const t of tables) {
+      const where = eraseWhere(t.name, categories);
+      if (where !== null) rows[t.name] = db.prepare(`DELETE FROM ${quote(t.name)}${where}`).run().changes;
+    }
   })();
   return rows;
+}
+
+/** Which rows of a table an erase of `categories` takes: null none, '' all, else a WHERE clause (ROW_CATEGORIES). */
+function eraseWhere(table: string, categories: TableCategory[]): string | null {
+  const parts = ROW_CATEGORIES[table] ?? [];
+  const own = categories.includes(TABLE_CATEGORIES[table]!);
+  const taken = parts.filter((p) => categories.includes(p.category)).map((p) => `(${p.where})`);
+  if (own && taken.length === parts.length) return '';
+  if (own) taken.push(`NOT (${parts.map((p) => `(${p.where})`).join(' OR ')})`);
+  return taken.length ? ` WHERE ${taken.join(' OR ')}` : null;
 }
 
 export interface BackupRecord {

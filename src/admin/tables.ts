@@ -65,7 +65,8 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   embedding_index_state: 'corpus',
   document_links: 'corpus',
   link_scans: 'corpus',
-  // Which process runs the link scan or the backfill now; goes with the runs it guards.
+  // Which process runs the link scan, the backfill or an index rebuild now; goes with the runs it guards
+  // (a conversation's turn claim in the same table goes with the conversations: ROW_CATEGORIES).
   job_claims: 'corpus',
   document_authors: 'corpus',
   document_categories: 'corpus',
@@ -80,8 +81,17 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   assistant_session_choices: 'conversations',
   assistant_turn_choices: 'conversations',
   assistant_model_reports: 'conversations',
-  // Which process runs a conversation's turn now; goes with its conversation.
-  assistant_turn_claims: 'conversations',
+};
+
+/**
+ * Rows of a table that belong to another category than the table's, by a
+ * condition on the row. An erase of that category takes them, one of the
+ * table's own category leaves them: erasing papers must not free a
+ * conversation whose turn another process runs.
+ */
+export const ROW_CATEGORIES: Record<string, { category: TableCategory; where: string }[]> = {
+  // Which process runs a conversation's turn now (assistant_turn:N); goes with its conversation.
+  job_claims: [{ category: 'conversations', where: "job GLOB 'assistant_turn:*'" }],
 };
 
 /**

@@ -5,11 +5,13 @@
  * worker finishes, even if the reader went away; cancelling asks the worker
  * to stop and is idempotent, whichever process runs the turn.
  *
- * Across processes the claim is a row taken in a write transaction, naming
- * the owner's pid and runtime id. A row is stale — and taken over — when its
- * pid no longer runs, or when it was written before the machine booted (the
- * pid may belong to another process now); a process that died mid-turn never
- * locks its conversation for good.
+ * Across processes the claim is the job `assistant_turn:N` of job_claims
+ * (db/job-claims.ts), taken in a write transaction, naming the owner's pid
+ * and runtime id (and, on Linux, its boot and start time). A row is stale —
+ * and taken over — when its process no longer runs, or when it was written
+ * before the machine booted (the pid may belong to another process now;
+ * util/process-claim.ts); a process that died mid-turn never locks its
+ * conversation for good.
  *
  * A cancel asked of a turn another live process holds stamps that process's
  * claim; while this process runs a turn it looks at its claims every
@@ -18,9 +20,8 @@
  * process is left to stop, and the next send takes the claim over.
  */
 import type { Context } from '../context.js';
+import { askJobCancel, cancelRequestedJobs, claimJob, jobHolder, releaseJob, releaseOnClose, TURN_PREFIX, type JobName } from '../db/job-claims.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
-import { bootMs, claimLive, wallNow } from '../util/process-claim.js';
-import * as repo from './repo.js';
 
 export interface ActiveTurn {
   sessionId: number;
@@ -48,42 +49,15 @@ export interface TurnRegistry {
   idle(): Promise<void>;
 }
 
-/** Why another process's claim is stale (as claimLive judges it: from before this boot, or its pid no longer runs), or null when it is live. */
-function staleness(row: repo.TurnClaimRow, alive: PidProbe): 'process_gone' | 'before_boot' | null {
-  if (claimLive(row, alive)) return null;
-  return row.claimed_at_ms < bootMs() ? 'before_boot' : 'process_gone';
-}
+/** The claim's job name for a conversation. */
+export const turnJob = (sessionId: number): JobName => `${TURN_PREFIX}${sessionId}`;
 
-/** Held by another live process (not this context, not stale). */
-function heldElsewhere(ctx: Context, row: repo.TurnClaimRow | undefined, alive: PidProbe): boolean {
-  if (!row || row.runtime_id === ctx.runtimeId) return false;
-  return staleness(row, alive) === null;
-}
-
-/** Stamp another live process's claim with a cancel request, judged and written in one write transaction. */
+/** Stamp another live process's claim with a cancel request (this process runs no turn of the conversation). */
 function cancelElsewhere(ctx: Context, sessionId: number, alive: PidProbe): CancelResult {
-  return ctx.db
-    .transaction((): CancelResult => {
-      const row = repo.getTurnClaim(ctx.db, sessionId);
-      if (!row || row.runtime_id === ctx.runtimeId) return { outcome: 'no_active_turn', owner: null, stale: null };
-      const reason = staleness(row, alive);
-      if (reason) return { outcome: 'no_active_turn', owner: null, stale: { pid: row.pid, claimedAtMs: row.claimed_at_ms, reason } };
-      const already = row.cancel_requested_at_utc != null;
-      repo.requestTurnCancel(ctx.db, sessionId, row.runtime_id, ctx.nowIso());
-      return { outcome: already ? 'already_cancelling' : 'cancel_requested', owner: 'other_process', stale: null };
-    })
-    .immediate();
-}
-
-/** Take the conversation's row unless another live process holds it. */
-function claimRow(ctx: Context, sessionId: number, alive: PidProbe): boolean {
-  return ctx.db
-    .transaction(() => {
-      if (heldElsewhere(ctx, repo.getTurnClaim(ctx.db, sessionId), alive)) return false;
-      repo.putTurnClaim(ctx.db, { session_id: sessionId, pid: process.pid, runtime_id: ctx.runtimeId, claimed_at_ms: wallNow() });
-      return true;
-    })
-    .immediate();
+  const { holder, already, stale } = askJobCancel(ctx, turnJob(sessionId), alive);
+  if (stale) return { outcome: 'no_active_turn', owner: null, stale: { pid: stale.pid, claimedAtMs: stale.claimed_at_ms, reason: stale.reason } };
+  if (!holder) return { outcome: 'no_active_turn', owner: null, stale: null };
+  return { outcome: already ? 'already_cancelling' : 'cancel_requested', owner: 'other_process', stale: null };
 }
 
 export function turnRegistry(ctx: Context): TurnRegistry {
@@ -99,8 +73,8 @@ export function turnRegistry(ctx: Context): TurnRegistry {
     // Only while a turn runs: a cheap read of this process's stamped claims.
     const lookForRequests = () => {
       try {
-        for (const id of repo.cancelRequestedClaims(ctx.db, ctx.runtimeId)) {
-          const turn = active.get(id);
+        for (const job of cancelRequestedJobs(ctx, TURN_PREFIX)) {
+          const turn = active.get(Number(job.slice(TURN_PREFIX.length)));
           if (turn && !turn.cancelRequested) stop(turn);
         }
       } catch (err) {
@@ -118,7 +92,7 @@ export function turnRegistry(ctx: Context): TurnRegistry {
         active.set(sessionId, turn);
         let claimed = false;
         try {
-          claimed = claimRow(ctx, sessionId, alive);
+          claimed = claimJob(ctx, turnJob(sessionId), null, alive).holder === null;
         } finally {
           if (!claimed) active.delete(sessionId);
         }
@@ -132,7 +106,7 @@ export function turnRegistry(ctx: Context): TurnRegistry {
       release(turn) {
         if (active.get(turn.sessionId) === turn) {
           active.delete(turn.sessionId);
-          repo.deleteTurnClaim(ctx.db, turn.sessionId, ctx.runtimeId);
+          releaseJob(ctx, turnJob(turn.sessionId));
         }
         if (active.size === 0) {
           stopPolling();
@@ -144,7 +118,7 @@ export function turnRegistry(ctx: Context): TurnRegistry {
       observe(sessionId) {
         const turn = active.get(sessionId);
         if (turn) return { claimed: true, cliPid: turn.cliPid };
-        return { claimed: heldElsewhere(ctx, repo.getTurnClaim(ctx.db, sessionId), alive), cliPid: null };
+        return { claimed: jobHolder(ctx, turnJob(sessionId), alive) !== null, cliPid: null };
       },
       cancel(sessionId) {
         const turn = active.get(sessionId);
@@ -157,12 +131,13 @@ export function turnRegistry(ctx: Context): TurnRegistry {
         return active.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
       },
     };
+    // Registered first so that it runs after the closer below: a worker that did not stop in time
+    // must not leave its conversation claimed by a live process, but one that stops in time keeps its claim until then.
+    releaseOnClose(ctx);
     ctx.onClose(async () => {
       stopPolling();
       for (const turn of active.values()) turn.controller.abort();
       await Promise.race([registry.idle(), new Promise((r) => setTimeout(r, 3000))]);
-      // A worker that did not stop in time must not leave its conversation claimed by a live process.
-      repo.deleteTurnClaimsOf(ctx.db, ctx.runtimeId);
     });
     return registry;
   });

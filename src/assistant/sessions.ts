@@ -7,7 +7,8 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { defaultChoices, explicitBasis, requireChoices, type ChoiceBasis, type Choices } from './choices.js';
 import { routeDigest } from './connections.js';
 import * as repo from './repo.js';
-import { turnRegistry } from './registry.js';
+import { turnJob, turnRegistry } from './registry.js';
+import { forgetJob } from '../db/job-claims.js';
 import { browseRow, choicesView, messageView, sessionView, turnChoicesView } from './views.js';
 
 export interface CreateInput {
@@ -151,6 +152,10 @@ export function sessionDetail(ctx: Context, id: number) {
 export function deleteSession(ctx: Context, id: number) {
   requireSession(ctx, id);
   if (turnRegistry(ctx).observe(id).claimed) throw conflict('turn_active', `Conversation ${id} has a running turn; cancel it before deleting.`);
-  repo.deleteSession(ctx.db, id);
+  ctx.db.transaction(() => {
+    repo.deleteSession(ctx.db, id);
+    // What is left of a claim is stale (checked above); the conversation goes with it, as its messages do.
+    forgetJob(ctx, turnJob(id));
+  })();
   return { id, deleted: true };
 }

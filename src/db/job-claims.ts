@@ -1,20 +1,31 @@
 /**
  * One at a time across processes: the claim of a long job of the data
- * directory (the link scan, the embedding backfill), one row per job in
- * job_claims, taken in an immediate write transaction so that of two
+ * directory (the link scan, the embedding backfill, a vector index rebuild)
+ * or of a conversation's assistant turn, one row per job in job_claims, taken in an immediate write transaction so that of two
  * processes starting at once exactly one wins. The row names its owner (pid,
  * runtime id, role), so a refused start and a status read say which process
  * runs the job; a row whose process is gone, or from before the last boot, is
  * taken over (util/process-claim.ts). A cancel from any process sets the
- * row's flag; the job reads it between batches (jobCancelPoll).
+ * row's flag; the job reads it between batches (jobCancelPoll). A release
+ * the database refuses (busy past its timeout) is owed, not thrown: it is
+ * tried again on a timer and at exit, so the row does not keep the job
+ * looking held for as long as the process lives.
  */
+import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { conflict, type SvcError } from '../errors.js';
-import { claimLive, wallNow } from '../util/process-claim.js';
+import { claimLive, claimStaleness, ownIdentity, wallNow } from '../util/process-claim.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-/** embeddings.index: a rebuild of the vector index, which must not run beside a backfill (it writes to the index). */
-export type JobName = 'links.scan' | 'embeddings.backfill' | 'embeddings.index';
+/**
+ * embeddings.index: a rebuild of the vector index, which must not run beside
+ * a backfill (it writes to the index); assistant_turn:N: the running turn of
+ * conversation N (assistant/registry.ts).
+ */
+export type JobName = 'links.scan' | 'embeddings.backfill' | 'embeddings.index' | `${typeof TURN_PREFIX}${number}`;
+
+/** The job name prefix of assistant turns; admin/tables.ts files these rows with the conversations. */
+export const TURN_PREFIX = 'assistant_turn:';
 
 interface ClaimRow {
   job: string;
@@ -26,6 +37,9 @@ interface ClaimRow {
   claimed_at_ms: number;
   claimed_at_utc: string;
   cancel_requested: number;
+  /** Who the process is beyond its pid (util/process-claim.ts); null where the system does not say, and in rows from before. */
+  boot_id: string | null;
+  pid_start: number | null;
 }
 
 /** Who runs a job now, as answers show it. */
@@ -105,13 +119,15 @@ export function claimJob(
         const row = read(ctx, name);
         if (held(ctx, row, alive)) return { holder: view(ctx, row), job: name };
       }
+      const me = ownIdentity();
       ctx.db
         .prepare(
-          `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested)
-           VALUES (?, ?, ?, ?, ?, NULL, ?, ?, 0)`,
+          `INSERT OR REPLACE INTO job_claims (job, pid, runtime_id, role, detail, run_id, claimed_at_ms, claimed_at_utc, cancel_requested, boot_id, pid_start)
+           VALUES (?, ?, ?, ?, ?, NULL, ?, ?, 0, ?, ?)`,
         )
-        .run(job, process.pid, ctx.runtimeId, roleOf(ctx).role, detail, wallNow(), ctx.nowIso());
+        .run(job, process.pid, ctx.runtimeId, roleOf(ctx).role, detail, wallNow(), ctx.nowIso(), me?.boot_id ?? null, me?.pid_start ?? null);
       heldHere(ctx).add(job);
+      owedReleases(ctx).jobs.delete(job); // the row owed is replaced by this claim
       return { holder: null };
     })
     .immediate();
@@ -122,10 +138,72 @@ export function noteJobRun(ctx: Context, job: JobName, runId: number): void {
   ctx.db.prepare('UPDATE job_claims SET run_id = ? WHERE job = ? AND runtime_id = ?').run(runId, job, ctx.runtimeId);
 }
 
-/** Drop the claim only when this process holds it (a takeover may have replaced it). */
+/**
+ * Drop the claim only when this process holds it (a takeover may have
+ * replaced it). Never throws: the job's own outcome stands whatever the
+ * database says, and a release it refused is owed (settleReleases).
+ */
 export function releaseJob(ctx: Context, job: JobName): void {
   heldHere(ctx).delete(job);
-  ctx.db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(job, ctx.runtimeId);
+  const owed = owedReleases(ctx);
+  owed.db ??= ctx.db;
+  owed.jobs.add(job);
+  settleReleases(ctx, owed);
+}
+
+/** Releases this process owes: the database it holds them in, the jobs, the retry timer and exit hook while any is owed. */
+interface OwedReleases {
+  db?: Database;
+  jobs: Set<string>;
+  timer?: NodeJS.Timeout;
+  atExit?: () => void;
+}
+
+const owedReleases = (ctx: Context) => ctx.service('job-claims.owed', (): OwedReleases => ({ jobs: new Set() }));
+
+/**
+ * Try each owed release; keep those the database refused, for a timer
+ * (unref'd: it never keeps a process alive) and for process exit. Works on
+ * the database it was given, never reopening a closed one; a job claimed
+ * again here meanwhile is not released (its row is the new claim).
+ */
+function settleReleases(ctx: Context, owed: OwedReleases): void {
+  const db = owed.db;
+  for (const job of owed.jobs) {
+    if (!db?.open || heldHere(ctx).has(job)) {
+      owed.jobs.delete(job);
+      continue;
+    }
+    try {
+      db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(job, ctx.runtimeId);
+      owed.jobs.delete(job);
+    } catch (err) {
+      if (!owed.timer) ctx.log.warn('claim release failed; retrying', { job, error: String(err) });
+    }
+  }
+  if (owed.timer) clearTimeout(owed.timer);
+  owed.timer = undefined;
+  if (owed.jobs.size === 0) {
+    if (owed.atExit) process.off('exit', owed.atExit);
+    owed.atExit = undefined;
+    return;
+  }
+  owed.timer = setTimeout(() => settleReleases(ctx, owed), ctx.tuning.claimReleaseRetryMs);
+  owed.timer.unref();
+  if (!owed.atExit) {
+    owed.atExit = () => {
+      if (owed.timer) clearTimeout(owed.timer);
+      owed.timer = undefined;
+      for (const job of owed.jobs) {
+        try {
+          if (db?.open) db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(job, ctx.runtimeId);
+        } catch {
+          // still refused: the row names a process that is gone, which any claim takes over
+        }
+      }
+    };
+    process.on('exit', owed.atExit);
+  }
 }
 
 /** The live holder of a job, or null (nobody, or a stale claim). */
@@ -134,16 +212,57 @@ export function jobHolder(ctx: Context, job: JobName, alive: PidProbe = isPidAli
   return held(ctx, row, alive) ? view(ctx, row) : null;
 }
 
-/** Ask the job to stop wherever it runs; answers its holder (null when none runs). */
-export function requestJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobHolder | null {
+/** A claim another process left behind: its pid no longer runs, or it was written before this boot. */
+export interface StaleClaim {
+  pid: number;
+  claimed_at_ms: number;
+  reason: 'process_gone' | 'before_boot';
+}
+
+/** What a cancel asked: the live holder (null when none), whether it had been asked already, or the stale claim nobody runs. */
+export interface JobCancelAsk {
+  holder: JobHolder | null;
+  already: boolean;
+  stale: StaleClaim | null;
+}
+
+/** Ask the job to stop wherever it runs, judged and written in one write transaction. */
+export function askJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobCancelAsk {
   return ctx.db
-    .transaction(() => {
+    .transaction((): JobCancelAsk => {
       const row = read(ctx, job);
-      if (!held(ctx, row, alive)) return null;
+      if (!row) return { holder: null, already: false, stale: null };
+      const claim: ClaimRow = row; // (held() narrows row away below)
+      const { pid, runtime_id, claimed_at_ms } = claim;
+      if (!held(ctx, row, alive)) {
+        // A row of this runtime that it no longer holds is a leftover, not another process's.
+        if (runtime_id === ctx.runtimeId) return { holder: null, already: false, stale: null };
+        const reason = claimStaleness(claim, alive) ?? 'process_gone';
+        return { holder: null, already: false, stale: { pid, claimed_at_ms, reason } };
+      }
       ctx.db.prepare('UPDATE job_claims SET cancel_requested = 1 WHERE job = ? AND runtime_id = ?').run(job, row.runtime_id);
-      return view(ctx, { ...row, cancel_requested: 1 });
+      return { holder: view(ctx, { ...row, cancel_requested: 1 }), already: row.cancel_requested === 1, stale: null };
     })
     .immediate();
+}
+
+/** Ask the job to stop wherever it runs; answers its holder (null when none runs). */
+export function requestJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobHolder | null {
+  return askJobCancel(ctx, job, alive).holder;
+}
+
+/** The jobs named `prefix…` that this process holds and another process asked to stop (one read for all of them). */
+export function cancelRequestedJobs(ctx: Context, prefix: string): string[] {
+  return ctx.db
+    .prepare('SELECT job FROM job_claims WHERE runtime_id = ? AND cancel_requested = 1 AND substr(job, 1, ?) = ?')
+    .pluck()
+    .all(ctx.runtimeId, prefix.length, prefix) as string[];
+}
+
+/** Drop a job's row whoever wrote it: for a job that can no longer run (its conversation was deleted). */
+export function forgetJob(ctx: Context, job: JobName): void {
+  heldHere(ctx).delete(job);
+  ctx.db.prepare('DELETE FROM job_claims WHERE job = ?').run(job);
 }
 
 /**
@@ -152,11 +271,11 @@ export function requestJobCancel(ctx: Context, job: JobName, alive: PidProbe = i
  * the check can sit in a tight loop.
  */
 export function jobCancelPoll(ctx: Context, job: JobName, everyMs = 200): () => boolean {
-  let last = 0;
+  let last = -Infinity;
   let stop = false;
   return () => {
     if (stop) return true;
-    const now = wallNow();
+    const now = performance.now(); // monotonic: a wall clock set back must not stop the reads
     if (now - last < everyMs) return false;
     last = now;
     const row = read(ctx, job);
@@ -165,15 +284,26 @@ export function jobCancelPoll(ctx: Context, job: JobName, everyMs = 200): () => 
   };
 }
 
-/** A process that closes gives up its claims (a job that did not stop in time must not hold the data directory). */
-function releaseOnClose(ctx: Context): void {
+/**
+ * A process that closes gives up its claims (a job that did not stop in time
+ * must not hold the data directory). Closers run last registered first: a
+ * service that waits for its jobs on close registers this before its own closer.
+ */
+export function releaseOnClose(ctx: Context): void {
   ctx.service('job-claims.release', () => {
     ctx.onClose(() => {
+      const owed = owedReleases(ctx);
       try {
         ctx.db.prepare('DELETE FROM job_claims WHERE runtime_id = ?').run(ctx.runtimeId);
+        owed.jobs.clear();
+        if (owed.atExit) process.off('exit', owed.atExit);
+        owed.atExit = undefined;
       } catch {
-        // the database is already closed or erased: nothing is held
+        // the database is already closed or erased: nothing is held; or it stayed busy: the rows name a
+        // process that is closing its database, and are taken over once it has exited
       }
+      if (owed.timer) clearTimeout(owed.timer);
+      owed.timer = undefined;
     });
     return true;
   });

@@ -18,10 +18,10 @@ import { countUncounted } from './lexical-fit.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
 import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { addToIndex, indexRebuildingIn } from './vec-index.js';
-import { startInBackground, type JobSlot } from './background-job.js';
+import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
 import { isPidAlive } from '../util/pid.js';
 import { interruptOrphanedRuns } from './recovery.js';
-import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
+import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../db/job-claims.js';
 
 const JOB = 'embeddings.backfill';
 
@@ -130,13 +130,11 @@ export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ ru
 }
 
 /** Ask the backfill to stop after the batch in flight, in whichever process runs it. */
-export function cancelBackfill(ctx: Context): { cancel_requested: boolean; run_id: number | null; running_in: JobHolder | null; message: string } {
-  const job = jobs(ctx).current;
-  if (job) job.cancel = true;
-  const holder = requestJobCancel(ctx, JOB);
-  if (!holder) return { cancel_requested: false, run_id: null, running_in: null, message: 'No backfill is running.' };
-  const where = holder.here ? '' : ` in ${describeHolder(holder)}`;
-  return { cancel_requested: true, run_id: holder.run_id, running_in: holder, message: `The backfill${where} stops after the batch in flight; vectors already written are kept.` };
+export function cancelBackfill(ctx: Context): CancelAnswer<'run_id'> {
+  return cancelInBackground(ctx, jobs(ctx), JOB, 'run_id', {
+    none: 'No backfill is running.',
+    stops: (where) => `The backfill${where} stops after the batch in flight; vectors already written are kept.`,
+  });
 }
 
 /** Wait for the background backfill of this process, if any (tests, shutdown). */

@@ -9,6 +9,7 @@
  */
 import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
+import { describeHolder, requestJobCancel, type JobHolder, type JobName } from '../db/job-claims.js';
 
 export interface BackgroundJob {
   /** The run row's id, once it exists. */
@@ -44,4 +45,27 @@ export async function startInBackground(ctx: Context, slot: JobSlot, what: strin
   const outcome = await startedP;
   if ('error' in outcome) throw outcome.error;
   return outcome.id;
+}
+
+/** A cancel's answer; the run's id goes under the route's own name (`run_id` for a backfill, `scan_id` for a scan). */
+export type CancelAnswer<K extends string> = { cancel_requested: boolean } & { [P in K]: number | null } & { running_in: JobHolder | null; message: string };
+
+/**
+ * Ask a background job to stop, in whichever process runs it: this process's
+ * slot at once, any process through the claim's flag. `stops` says what the
+ * stop keeps, given where the job runs (empty here, " in …" elsewhere).
+ */
+export function cancelInBackground<K extends string>(
+  ctx: Context,
+  slot: JobSlot,
+  job: JobName,
+  idKey: K,
+  say: { none: string; stops: (where: string) => string },
+): CancelAnswer<K> {
+  if (slot.current) slot.current.cancel = true;
+  const holder = requestJobCancel(ctx, job);
+  const answer = (requested: boolean, id: number | null, message: string) =>
+    ({ cancel_requested: requested, [idKey]: id, running_in: holder, message }) as CancelAnswer<K>;
+  if (!holder) return answer(false, null, say.none);
+  return answer(true, holder.run_id, say.stops(holder.here ? '' : ` in ${describeHolder(holder)}`));
 }

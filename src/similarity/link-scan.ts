@@ -28,8 +28,8 @@ import { hash32 } from './lexical.js';
 import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
 import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
-import { startInBackground, type JobSlot } from './background-job.js';
-import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, requestJobCancel, type JobHolder } from '../db/job-claims.js';
+import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
+import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../db/job-claims.js';
 
 const JOB = 'links.scan';
 
@@ -267,13 +267,11 @@ export async function startLinkScan(ctx: Context): Promise<{ scan: ScanRow; alre
 }
 
 /** Ask the scan to stop after the document in flight, in whichever process runs it. */
-export function cancelLinkScan(ctx: Context): { cancel_requested: boolean; scan_id: number | null; running_in: JobHolder | null; message: string } {
-  const job = scans(ctx).current;
-  if (job) job.cancel = true;
-  const holder = requestJobCancel(ctx, JOB);
-  if (!holder) return { cancel_requested: false, scan_id: null, running_in: null, message: 'No link scan is running.' };
-  const where = holder.here ? '' : ` in ${describeHolder(holder)}`;
-  return { cancel_requested: true, scan_id: holder.run_id, running_in: holder, message: `The scan${where} stops after the document in flight; links already written are kept.` };
+export function cancelLinkScan(ctx: Context): CancelAnswer<'scan_id'> {
+  return cancelInBackground(ctx, scans(ctx), JOB, 'scan_id', {
+    none: 'No link scan is running.',
+    stops: (where) => `The scan${where} stops after the document in flight; links already written are kept.`,
+  });
 }
 
 /** Who runs the link scan now (any process), or null. */

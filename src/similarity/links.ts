@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
-import { documentExists, documentSummaries } from './repo.js';
+import { documentExists, documentSummaries, existingDocumentIds } from './repo.js';
 import { LINK_METHODS, linkFeatures } from './link-rules.js';
 import { linkScanHolder, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
@@ -75,11 +75,12 @@ export function documentLinks(ctx: Context, documentId: number) {
 export function linksForDocuments(ctx: Context, ids: number[]) {
   const unique = [...new Set(ids)];
   const found = views(ctx, unique);
+  const known = existingDocumentIds(ctx.db, unique);
   return {
     links: Object.fromEntries(unique.map((id) => [String(id), found.get(id)!])),
     linked_count: [...found.values()].filter((l) => l.length > 0).length,
     // As collapse-preview and lifecycle/for-documents say: an id not in the corpus is not a paper with no links.
-    unknown_ids: unique.filter((id) => !documentExists(ctx.db, id)),
+    unknown_ids: unique.filter((id) => !known.has(id)),
   };
 }
 

@@ -44,6 +44,12 @@ export function documentExists(db: Database, id: number): boolean {
   return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined;
 }
 
+/** Which of `ids` are papers of the corpus, in one query however many are asked. */
+export function existingDocumentIds(db: Database, ids: number[]): Set<number> {
+  if (ids.length === 0) return new Set();
+  return new Set(db.prepare('SELECT d.id FROM json_each(?) j JOIN documents d ON d.id = j.value').pluck().all(JSON.stringify(ids)) as number[]);
+}
+
 export function countVectors(db: Database, model: string): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM embedding_vectors WHERE model = ?').get(model) as { n: number }).n;
 }

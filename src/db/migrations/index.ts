@@ -26,6 +26,7 @@ import { lexicalStats } from './025-lexical-stats.js';
 import { jobClaims } from './026-job-claims.js';
 import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
+import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -38,7 +39,8 @@ import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
  * from before removed, to be embedded again), 26 claims of long jobs (link
  * scan, embedding backfill) across processes, 27 a cancel asked of another
  * process's assistant turn, 28 lexical statistics follow a reused document
- * id; 21, 22 and 24 repair settings stored before their checks (passwords in
+ * id, 29 assistant turn claims folded into the job claims (23 and 27 made
+ * the table it drops) and claims naming their process's boot and start; 21, 22 and 24 repair settings stored before their checks (passwords in
  * URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
@@ -66,10 +68,11 @@ export const MIGRATIONS: Migration[] = [
   lexicalStatsReusedId,
   // area: admin (11)
   admin,
-  // area: assistant (15, 23, 27)
+  // area: assistant (15, 23, 27, 29)
   assistant,
   assistantTurnClaims,
   assistantTurnCancel,
+  jobClaimsTurnsIdentity,
   library,
   // area: evidence (17)
   evidence,
