@@ -10,6 +10,9 @@ import { utcMinute } from './dates.js';
 
 const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
+/** A stored error is a sentence ending in a full stop; inside a longer line it loses it (no ".;" or ".."). */
+export const errorClause = (error: string) => error.replace(/\.+$/, '');
+
 export function destinationOf(d: Pick<DeliveryView, 'target_id' | 'origin'>): string {
   return d.target_id !== null ? `destination ${d.target_id}` : d.origin === 'routine_email' ? 'the routine email (email settings recipient)' : 'a removed destination';
 }
@@ -21,10 +24,10 @@ export function deliveryOutcome(d: DeliveryView): string {
     delivered: `delivered${d.delivered_at_utc ? ` ${when(d.delivered_at_utc)}` : ''}`,
     awaiting_review: `awaiting review: sent only after \`svc deliveries release ${d.id}\``,
     queued: d.last_error
-      ? `not delivered yet (${tries} of ${d.max_attempts}): ${d.last_error}; a running svc server or daemon tries again ${d.next_attempt_at_utc ? `at ${when(d.next_attempt_at_utc)}` : 'soon'}`
+      ? `not delivered yet (${tries} of ${d.max_attempts}): ${errorClause(d.last_error)}; a running svc server or daemon tries again ${d.next_attempt_at_utc ? `at ${when(d.next_attempt_at_utc)}` : 'soon'}`
       : 'queued: a running svc server or daemon sends it',
     delivering: 'being delivered now',
-    failed: `failed after ${tries}: ${d.last_error ?? 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
+    failed: `failed after ${tries}: ${d.last_error ? errorClause(d.last_error) : 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
     skipped: 'skipped',
   }[d.state];
   return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${what}`;
