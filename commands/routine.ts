@@ -17,7 +17,7 @@ import { executionDeliveries } from '../src/delivery/service.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
 import { listTargets } from '../src/delivery/targets.js';
 import { emailNotReady } from '../src/delivery/email-ready.js';
-import { destinationsText, runDeliveriesText } from './lib/delivery-format.js';
+import { destinationsText, lastReportText, runDeliveriesText } from './lib/delivery-format.js';
 
 
 export function register(program: Command, io: Io): void {
@@ -40,7 +40,9 @@ export function register(program: Command, io: Io): void {
       // The destinations with their addresses, for their owner (the HTTP read keeps only the summary by channel).
       const targets = listTargets(ctx, view.id).targets;
       const emailIssue = (target: string) => emailNotReady(ctx, target);
-      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled, emailIssue).join('\n')}`);
+      const lastRun = view.last_execution?.id ?? null;
+      const report = () => lastReportText(view.id, lastRun, lastRun === null ? [] : executionDeliveries(ctx, lastRun).deliveries, view.delivery_summary?.awaiting_review ?? 0);
+      emit(io, { ...view, delivery_targets: targets }, () => [routineDetail(view), '  delivers to', ...destinationsText(targets, view.email_enabled, emailIssue), ...report()].join('\n'));
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')

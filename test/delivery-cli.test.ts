@@ -144,6 +144,9 @@ test('svc routine run says where the report went (each delivery, its destination
   r = await cli(['routine', 'show', String(routine)]);
   assert.match(r.stdout, new RegExp(`delivers to\\n    ${folder.id}  folder  ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  automatic\\n    ${review.id}  webhook  `));
   assert.equal(JSON.parse((await cli(['--json', 'routine', 'show', String(routine)])).stdout).delivery_targets.map((x: any) => x.id), [folder.id, review.id]);
+  // show also says what became of the last run's report, and what waits for review from earlier runs.
+  assert.match(r.stdout, new RegExp(`  report of run ${doc.id}\\n    delivery \\d+  folder to destination ${folder.id}: delivered .*\\n    delivery (\\d+)  webhook to destination ${review.id}: awaiting review: sent only after \`svc deliveries release \\d+\``));
+  assert.match(r.stdout, new RegExp(`  awaiting review  2 deliveries in all \\(\`svc deliveries list --routine ${routine} --state awaiting_review\`\\)`));
 
   const bare = await newRoutine(t, { name: 'goes nowhere' });
   r = await runCli(['routine', 'run', String(bare)], { env: runEnv });

@@ -45,6 +45,18 @@ export function runDeliveriesText(routineId: number, runStatus: string, deliveri
   return 'Deliveries: none were created for this run.';
 }
 
+/**
+ * What became of the last run's report, and what waits for review across runs,
+ * for `svc routine show` (the read's delivery_summary in words, per delivery).
+ */
+export function lastReportText(routineId: number, lastRun: number | null, deliveries: DeliveryView[], awaitingReview: number): string[] {
+  const lines = lastRun !== null && deliveries.length ? [`  report of run ${lastRun}`, ...deliveries.map((d) => `  ${deliveryOutcome(d)}`)] : [];
+  const waitingHere = deliveries.filter((d) => d.state === 'awaiting_review').length;
+  if (awaitingReview > waitingHere)
+    lines.push(`  awaiting review  ${awaitingReview} deliver${awaitingReview === 1 ? 'y' : 'ies'} in all (\`svc deliveries list --routine ${routineId} --state awaiting_review\`)`);
+  return lines;
+}
+
 /** The destinations block of `svc routine show`. */
 export function destinationsText(targets: TargetView[], emailEnabled: boolean, emailIssue: (target: string) => string | null = () => null): string[] {
   const issue = (target: string) => {
