@@ -1,4 +1,6 @@
 /** Human views of routines, jobs and coverage for `svc routine`. */
+import type { Context } from '../../src/context.js';
+import { getProfile } from '../../src/profiles/repo.js';
 import { describeHolder } from '../../src/scheduler/scheduler.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
@@ -32,14 +34,22 @@ function overdue(r: Routine): boolean {
   return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
-export function routineDetail(r: Routine): string {
+/** The name of the watch profile a routine follows, for its detail view (undefined when it follows none or the profile is gone). */
+export function followedName(ctx: Context, r: Routine): string | undefined {
+  return r.entity ? getProfile(ctx.db, r.entity.profile_id)?.name : undefined;
+}
+
+export function routineDetail(r: Routine, profileName?: string): string {
   const p = r.parameters;
+  // A routine that follows a profile may have no words to search for: it asks for everything by that person.
+  const what = p.query ? `"${p.query}"` : r.entity ? 'everything by the followed person' : '""';
   const window = p.since_last_success ? `since the last completed run${p.window_days ? ` (else ${p.window_days} days)` : ''}` : p.window_days ? `last ${p.window_days} days` : 'no date limit';
   const lines = [
     `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
     `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
     `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
-    `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    ...(r.entity ? [`  follows    profile ${r.entity.profile_id}${profileName ? ` (${profileName})` : ''}, mode ${r.entity.mode}: each fire asks for this author's papers (\`svc profile matches ${r.entity.profile_id}\`)`] : []),
+    `  search     ${what}${p.query && r.entity ? ' by the followed person' : ''} on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
   ];
