@@ -174,7 +174,7 @@ export function addCommand(parent: Command, io: Io): void {
           throw GIVEN(flags) ? asFlagError(err) : err;
         }
         const view = getRoutineView(ctx, created.id);
-        emit(io, view, () => routineDetail(view, followedName(ctx, view)));
+        emit(io, view, () => routineDetail(view, { profileName: followedName(ctx, view) }));
       }),
     );
 }

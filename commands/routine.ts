@@ -14,6 +14,7 @@ import { coverageText, fireTime, followedName, jobsTable, routineDetail, routine
 import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
+import { getSources } from '../src/executions/repo.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
 import { listTargets } from '../src/delivery/targets.js';
 import { emailNotReady } from '../src/delivery/email-ready.js';
@@ -42,7 +43,7 @@ export function register(program: Command, io: Io): void {
       const emailIssue = (target: string) => emailNotReady(ctx, target);
       const lastRun = view.last_execution?.id ?? null;
       const report = () => lastReportText(view.id, lastRun, lastRun === null ? [] : executionDeliveries(ctx, lastRun).deliveries, view.delivery_summary?.awaiting_review ?? 0);
-      emit(io, { ...view, delivery_targets: targets }, () => [routineDetail(view, followedName(ctx, view)), '  delivers to', ...destinationsText(targets, view.email_enabled, emailIssue), ...report()].join('\n'));
+      emit(io, { ...view, delivery_targets: targets }, () => [routineDetail(view, { profileName: followedName(ctx, view), lastRunSources: lastRun === null ? [] : getSources(ctx.db, lastRun) }), '  delivers to', ...destinationsText(targets, view.email_enabled, emailIssue), ...report()].join('\n'));
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
@@ -57,7 +58,7 @@ export function register(program: Command, io: Io): void {
       } catch (err) {
         throw asFlagError(err);
       }
-      emit(io, view, () => routineDetail(view, followedName(ctx, view)));
+      emit(io, view, () => routineDetail(view, { profileName: followedName(ctx, view) }));
     }));
   routine
     .command('run')

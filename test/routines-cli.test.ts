@@ -9,7 +9,7 @@ import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { PARAMETER_KEYS } from '../src/routines/parameters.js';
 import { NICKNAMES } from '../src/scheduler/cron.js';
 import { fileLease } from '../src/scheduler/lease.js';
-import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { fixture, freePort, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
 let dirs: TempDirs;
@@ -210,6 +210,16 @@ test('on a terminal, add asks: name, query, sources from the catalog, schedule w
     await ctx.close();
     local.cleanup();
   }
+});
+
+test('routine show names the last run\'s sources that gave nothing, with the reason', async () => {
+  const r = await json('routine', 'add', '--name', 'silent source', '--schedule', '0 6 * * *', '--query', 'ecology', '--sources', 'crossref', '--inactive');
+  const down = `http://127.0.0.1:${await freePort()}`;
+  await runCli(['routine', 'run', String(r.id)], { env: { ...env, SVC_SOURCE_CROSSREF_URL: down } });
+  const shown = await svc('routine', 'show', String(r.id));
+  assert.match(shown.stdout, /  last run   execution \d+ failed, 0 results \(0 new\); nothing from crossref \(upstream_failure\)\n/);
+  await svc('routine', 'run', String(r.id));
+  assert.match((await svc('routine', 'show', String(r.id))).stdout, /  last run   execution \d+ completed, 2 results \(\d+ new\)\n/, 'a source that answered is not named');
 });
 
 test('a routine follows a watch profile from the command line: --profile (no --query needed), show says whom, --no-profile stops it', async () => {
