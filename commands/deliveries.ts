@@ -5,7 +5,7 @@ import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews,
 import { attemptNow } from '../src/delivery/worker.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { utcMinute } from './lib/dates.js';
-import { errorClause } from './lib/delivery-format.js';
+import { destinationGone, errorClause } from './lib/delivery-format.js';
 import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -36,7 +36,8 @@ const line = (d: DeliveryView) => {
   const tries = d.attempts ? ` after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}` : '';
   const error = d.last_error ? `: ${errorClause(d.last_error)}` : '';
   const next = d.next_attempt_at_utc && d.state === 'queued' ? `; next attempt ${utcMinute(d.next_attempt_at_utc)} UTC` : '';
-  const retry = d.state === 'failed' ? ` \`svc deliveries retry ${d.id}\` tries again.` : '';
+  const gone = destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed');
+  const retry = gone ? `${d.last_error ? '' : ' Its destination was removed:'} \`svc deliveries skip ${d.id} --yes\` clears it.` : d.state === 'failed' ? ` \`svc deliveries retry ${d.id}\` tries again.` : '';
   return `Delivery ${d.id} (${d.channel}) is ${d.state}${tries}${error}${next}.${retry}`;
 };
 

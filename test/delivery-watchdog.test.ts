@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freePort } from './_setup.js';
+import { freePort, runCli } from './_setup.js';
 import { deliveryTuning } from '../src/delivery/tuning.js';
 import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, type DeliveryEnv } from './_delivery.js';
 
@@ -62,6 +62,28 @@ test('a delivery still retrying: the finding names it and does not send the read
   } finally {
     tuning.backoffMs = saved;
   }
+});
+
+test('a delivery whose destination was removed: the finding says so (not the email settings recipient) and points to skip, not retry', async () => {
+  const { t } = env;
+  const routine = await newRoutine(t, { name: 'removed later' });
+  const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook`, mode: 'review' });
+  const exec = await runRoutine(t, routine);
+  const [waiting] = await deliveriesWhen(t, exec, (d) => d.state === 'awaiting_review');
+  assert.is((await t.request('DELETE', `/api/routines/${routine}/delivery-targets/${target.id}`)).status, 200);
+  // The CLI does not offer release for it: release can only fail it.
+  let shown = await runCli(['deliveries', 'show', String(waiting.id)], { env: t.dirs.env });
+  assert.match(shown.stdout, new RegExp(`^Delivery ${waiting.id} \\(webhook\\) is awaiting_review\\. Its destination was removed: \`svc deliveries skip ${waiting.id} --yes\` clears it\\.`));
+  await t.request('POST', `/api/deliveries/${waiting.id}/deliver`);
+  await deliveriesWhen(t, exec, (d) => d.state === 'failed');
+  const w = (await t.request('GET', '/api/watchdog')).json();
+  const f = w.findings.find((x: any) => x.check === 'deliveries_failing' && x.evidence.latest_delivery_id === waiting.id);
+  assert.ok(f, JSON.stringify(w.findings));
+  assert.match(f.title, /to a removed webhook destination failed for good/);
+  assert.not.match(f.title + f.what_to_do, /email settings|deliveries retry/);
+  assert.ok(f.what_to_do.includes(`svc deliveries skip ${waiting.id} --yes`), f.what_to_do);
+  shown = await runCli(['deliveries', 'show', String(waiting.id)], { env: t.dirs.env });
+  assert.not.match(shown.stdout, /deliveries retry/, 'retry would fail it again');
 });
 
 test.run();

@@ -17,9 +17,14 @@ export function destinationOf(d: Pick<DeliveryView, 'target_id' | 'origin'>): st
   return d.target_id !== null ? `destination ${d.target_id}` : d.origin === 'routine_email' ? 'the routine email (email settings recipient)' : 'a removed destination';
 }
 
+/** Its destination was removed: release or retry can only fail it, skip clears it. */
+export const destinationGone = (d: Pick<DeliveryView, 'target_id' | 'origin'>) => d.target_id === null && d.origin !== 'routine_email';
+
 /** One delivery's outcome in one line. */
 export function deliveryOutcome(d: DeliveryView): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  if (destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed'))
+    return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${d.state.replace('_', ' ')}, and it cannot be sent any more: \`svc deliveries skip ${d.id} --yes\` clears it`;
   const what = {
     delivered: `delivered${d.delivered_at_utc ? ` ${when(d.delivered_at_utc)}` : ''}`,
     awaiting_review: `awaiting review: sent only after \`svc deliveries release ${d.id}\``,
