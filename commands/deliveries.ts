@@ -5,6 +5,7 @@ import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews,
 import { attemptNow } from '../src/delivery/worker.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { utcMinute } from './lib/dates.js';
+import { destinationGone, errorClause } from './lib/delivery-format.js';
 import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -30,7 +31,15 @@ const rows = (list: DeliveryView[]) =>
       ])
     : 'No deliveries.';
 
-const line = (d: DeliveryView) => `Delivery ${d.id} (${d.channel}) is ${d.state}${d.attempts ? ` after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}` : ''}${d.last_error ? `: ${d.last_error}` : ''}${d.next_attempt_at_utc && d.state === 'queued' ? `; next attempt ${d.next_attempt_at_utc}` : ''}.`;
+/** One delivery in one sentence: its state, its last error, and what comes next (the retry a server makes, or the command that tries again). */
+const line = (d: DeliveryView) => {
+  const tries = d.attempts ? ` after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}` : '';
+  const error = d.last_error ? `: ${errorClause(d.last_error)}` : '';
+  const next = d.next_attempt_at_utc && d.state === 'queued' ? `; next attempt ${utcMinute(d.next_attempt_at_utc)} UTC` : '';
+  const gone = destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed');
+  const retry = gone ? `${d.last_error ? '' : ' Its destination was removed:'} \`svc deliveries skip ${d.id} --yes\` clears it.` : d.state === 'failed' ? ` \`svc deliveries retry ${d.id}\` tries again.` : '';
+  return `Delivery ${d.id} (${d.channel}) is ${d.state}${tries}${error}${next}.${retry}`;
+};
 
 /** Move a delivery to queued, attempt it now in this process, and answer exit 1 unless it arrived. */
 async function moveAndSend(ctx: Context, io: Io, id: number, move: (ctx: Context, id: number) => DeliveryView): Promise<void> {

@@ -13,10 +13,11 @@ import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
 import { createRoutine, findRoutinesNamed, getRoutineView } from '../src/routines/service.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { intFlag, listFlag, usageError } from './lib/flags.js';
+import { enumFlag, idArg, intFlag, listFlag, usageError } from './lib/flags.js';
+import { ENTITY_MODES } from '../src/routines/entity.js';
 import { askRoutine, clackPrompter } from './lib/routine-ask.js';
 import { requireSearchable } from './lib/run-flags.js';
-import { routineDetail } from './lib/routine-format.js';
+import { followedName, routineDetail } from './lib/routine-format.js';
 
 export interface RoutineFlags {
   name?: string;
@@ -31,6 +32,9 @@ export interface RoutineFlags {
   inactive?: boolean;
   ai?: boolean;
   notify?: boolean;
+  /** Follow a watch profile (entity.profile_id); false from --no-profile. */
+  profile?: string | false;
+  profileMode?: string;
 }
 
 const FLAG_FOR: Record<string, string> = {
@@ -43,10 +47,11 @@ const FLAG_FOR: Record<string, string> = {
   'parameters.max_results': '--max',
   'parameters.window_days': '--window-days',
   intent: '--intent',
+  entity: '--profile',
 };
 
 /** Name the flag, not the body field, in a refusal. */
-function asFlagError(err: unknown): unknown {
+export function asFlagError(err: unknown): unknown {
   if (!(err instanceof ValidationError)) return err;
   return new ValidationError(
     err.issues.map((i) => {
@@ -69,7 +74,25 @@ export function routineFlags(command: Command): Command {
     .option('--since-last-success', 'start the window at the last completed run instead')
     .option('--intent <sentence>', 'what belongs in the results (the coverage audit compares against it)')
     .option('--ai', 'ask for AI summaries')
-    .option('--notify', 'notify when a run completes');
+    .option('--notify', 'notify when a run completes')
+    .option('--profile <id>', 'follow a person watch profile (`svc profile list`): each fire asks for that author; --query may then be ""')
+    .option('--profile-mode <mode>', `what following the profile is for: ${ENTITY_MODES.join(' or ')} (default new_papers)`);
+}
+
+/** The entity the profile flags ask for; undefined when they say nothing. */
+function entityChange(flags: RoutineFlags, current?: RoutineRow): Record<string, unknown> | null | undefined {
+  if (flags.profile === false) {
+    if (flags.profileMode !== undefined) throw usageError('--profile-mode goes with --profile, not --no-profile.', 'invalid_flags');
+    return null;
+  }
+  const mode = enumFlag(flags.profileMode, '--profile-mode', ENTITY_MODES);
+  if (flags.profile === undefined) {
+    if (mode === undefined) return undefined;
+    const followed = current ? valuesOf(current).entity : null;
+    if (!followed) throw usageError('--profile-mode needs --profile ID (this routine follows no profile).', 'invalid_flags');
+    return { ...followed, mode };
+  }
+  return { profile_id: idArg(flags.profile, 'profile'), mode: mode ?? 'new_papers' };
 }
 
 
@@ -85,12 +108,18 @@ function parameterChanges(flags: RoutineFlags): Record<string, unknown> {
 }
 
 function createBody(flags: RoutineFlags): Record<string, unknown> {
-  const missing = (['name', 'schedule', 'query', 'sources'] as const).filter((k) => flags[k] === undefined).map((k) => `--${k}`);
+  const entity = entityChange(flags);
+  // A routine that follows a profile may search everything by that person: its query may be empty.
+  const needed = entity ? (['name', 'schedule', 'sources'] as const) : (['name', 'schedule', 'query', 'sources'] as const);
+  const missing = needed.filter((k) => flags[k] === undefined).map((k) => `--${k}`);
   if (missing.length) throw usageError( `svc routine add needs ${missing.join(', ')} (or no flags at all on a terminal, to be asked).`, 'missing_flags');
+  const parameters = parameterChanges(flags);
+  if (entity && parameters.query === undefined) parameters.query = '';
   return {
     name: flags.name,
     schedule_cron: flags.schedule,
-    parameters: parameterChanges(flags),
+    parameters,
+    ...(entity ? { entity } : {}),
     ...(typeof flags.intent === 'string' ? { intent: flags.intent } : {}),
     ...(flags.inactive ? { is_active: false } : {}),
     ...(flags.ai ? { ai_enabled: true } : {}),
@@ -106,9 +135,11 @@ export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Rec
   if (flags.intent !== undefined) body.intent = flags.intent === false ? null : flags.intent;
   if (flags.ai !== undefined) body.ai_enabled = flags.ai;
   if (flags.notify !== undefined) body.notify_on_complete = flags.notify;
+  const entity = entityChange(flags, current);
+  if (entity !== undefined) body.entity = entity;
   const changes = parameterChanges(flags);
   if (Object.keys(changes).length) body.parameters = { ...valuesOf(current).parameters, ...changes };
-  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent (see svc routine edit --help).', 'nothing_to_change');
+  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent, --profile (see svc routine edit --help).', 'nothing_to_change');
   return body;
 }
 
@@ -143,7 +174,7 @@ export function addCommand(parent: Command, io: Io): void {
           throw GIVEN(flags) ? asFlagError(err) : err;
         }
         const view = getRoutineView(ctx, created.id);
-        emit(io, view, () => routineDetail(view));
+        emit(io, view, () => routineDetail(view, { profileName: followedName(ctx, view) }));
       }),
     );
 }

@@ -9,15 +9,16 @@ import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
-import { coverageText, fireTime, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
+import { addCommand, asFlagError, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { coverageText, fireTime, followedName, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
+import { getSources } from '../src/executions/repo.js';
 import { addCommand as addTargetCommands } from './routine-target.js';
 import { listTargets } from '../src/delivery/targets.js';
 import { emailNotReady } from '../src/delivery/email-ready.js';
-import { destinationsText, runDeliveriesText } from './lib/delivery-format.js';
+import { destinationsText, lastReportText, runDeliveriesText } from './lib/delivery-format.js';
 
 
 export function register(program: Command, io: Io): void {
@@ -40,16 +41,24 @@ export function register(program: Command, io: Io): void {
       // The destinations with their addresses, for their owner (the HTTP read keeps only the summary by channel).
       const targets = listTargets(ctx, view.id).targets;
       const emailIssue = (target: string) => emailNotReady(ctx, target);
-      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled, emailIssue).join('\n')}`);
+      const lastRun = view.last_execution?.id ?? null;
+      const report = () => lastReportText(view.id, lastRun, lastRun === null ? [] : executionDeliveries(ctx, lastRun).deliveries, view.delivery_summary?.awaiting_review ?? 0);
+      emit(io, { ...view, delivery_targets: targets }, () => [routineDetail(view, { profileName: followedName(ctx, view), lastRunSources: lastRun === null ? [] : getSources(ctx.db, lastRun) }), '  delivers to', ...destinationsText(targets, view.email_enabled, emailIssue), ...report()].join('\n'));
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
+    .option('--no-profile', 'stop following the watch profile')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
       const body = routineUpdateBody(current, flags);
       checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id);
-      const view = updateRoutine(ctx, current.id, body);
-      emit(io, view, () => routineDetail(view));
+      let view;
+      try {
+        view = updateRoutine(ctx, current.id, body);
+      } catch (err) {
+        throw asFlagError(err);
+      }
+      emit(io, view, () => routineDetail(view, { profileName: followedName(ctx, view) }));
     }));
   routine
     .command('run')

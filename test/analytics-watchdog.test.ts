@@ -55,6 +55,7 @@ test('findings from constructed run histories: failing and unreliable sources, a
   assert.equal([key.label, key.evidence.credential, key.evidence.credential_status], ['broken', 'openalex_api_key', 'absent']);
   assert.match(key.what_to_do, /svc credentials set openalex_api_key/);
   assert.equal(f[`missed_fires:${missed}:2025-01-02T06:00:00.000Z`].evidence.missed_count, 2);
+  assert.match(f[`missed_fires:${missed}:2025-01-02T06:00:00.000Z`].what_to_do, new RegExp(`svc routine run ${missed}\`.*svc routine show ${missed}\``), 'names the routine, not ID');
   assert.equal([w.alarm_total, w.by_label, w.muted_total], [5, { broken: 2, unusual: 3 }, 0]);
   assert.equal(w.findings.map((x: any) => x.label), ['broken', 'broken', 'unusual', 'unusual', 'unusual'], 'broken first');
 });

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { rawRequest } from './_setup.js';
+import { freePort, rawRequest } from './_setup.js';
 import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startSmtp, startWebhook, type DeliveryEnv, type SmtpPeer, type WebhookPeer } from './_delivery.js';
 
 let env: DeliveryEnv;
@@ -125,7 +125,8 @@ test('email with a login: the smtp_password credential is used, and a refused lo
     await t.request('PUT', '/api/credentials/smtp_password', { body: { value: 'wrong-zq-password' } });
     r = await t.request('POST', '/api/settings/email/test');
     assert.is(r.status, 502);
-    assert.match(r.json().detail.message, /refused the login \(EAUTH, SMTP 535\)/);
+    // The line says what to do: the login name and the stored password, never their values.
+    assert.match(r.json().detail.message, /refused the login \(EAUTH, SMTP 535\); check smtp_username and store the password again \(`svc credentials set smtp_password`\)\.$/);
     for (const needle of [PASSWORD, 'wrong-zq-password', 'default-zq8', 'svc-user']) {
       assert.not.ok(r.text.includes(needle), needle);
       assert.not.ok(t.logLines.join('\n').includes(needle), `log: ${needle}`);
@@ -134,6 +135,23 @@ test('email with a login: the smtp_password credential is used, and a refused lo
     await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_port: original.smtp_port, smtp_username: '' } } });
     await t.request('DELETE', '/api/credentials/smtp_password');
     await authed.close();
+  }
+});
+
+test('email to a mail server nothing listens on: the error says which settings to check, and setting names survive the scrub', async () => {
+  const t = env.t;
+  const original = (await t.request('GET', '/api/settings/email')).json().settings;
+  try {
+    // A login name that is also a word of the hint: the hint must not be scrubbed into <address>.
+    await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_port: await freePort(), smtp_username: 'email' } } });
+    await t.request('PUT', '/api/credentials/smtp_password', { body: { value: 'pw-zq-closed' } });
+    const r = await t.request('POST', '/api/settings/email/test');
+    assert.is(r.status, 502, r.text);
+    assert.match(r.json().detail.message, /^Email to <address> failed: .*\((ECONNECTION|ESOCKET|ECONNREFUSED)\); check smtp_host, smtp_port and smtp_secure \(`svc settings get email`\)\.$/);
+    assert.not.ok(r.text.includes('pw-zq-closed'));
+  } finally {
+    await t.request('PUT', '/api/settings/email', { body: { settings: { smtp_port: original.smtp_port, smtp_username: '' } } });
+    await t.request('DELETE', '/api/credentials/smtp_password');
   }
 });
 

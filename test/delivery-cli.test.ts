@@ -82,6 +82,8 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
     // The list says when the retry comes.
     const next = failed.next_attempt_at_utc.slice(0, 16).replace('T', ' ');
     assert.match((await cli(['deliveries', 'list', '--exec', String(exec)])).stdout, new RegExp(`${a.id}\\s+queued\\s+webhook.*1/\\d+\\s+${next}\\s+Webhook answered HTTP 500`));
+    // show says it in one sentence: the error without its own full stop, then when the next attempt comes.
+    assert.is((await cli(['deliveries', 'show', String(a.id)])).stdout.split('\n')[0], `Delivery ${a.id} (webhook) is queued after 1 attempt: Webhook answered HTTP 500; next attempt ${next} UTC.`);
   } finally {
     hook.status = 200;
   }
@@ -102,6 +104,8 @@ test('svc deliveries list | show | release | retry | skip; exit 1 when a deliver
   r = await cli(['--json', 'deliveries', 'retry', String(a.id)]);
   assert.is(r.code, 0, r.stdout + r.stderr);
   assert.is(JSON.parse(r.stdout).state, 'delivered');
+  t.ctx.db.prepare("UPDATE deliveries SET state = 'failed', next_attempt_at_utc = NULL, last_error = 'Webhook answered HTTP 500.' WHERE id = ?").run(b.id);
+  assert.is((await cli(['deliveries', 'show', String(b.id)])).stdout.split('\n')[0], `Delivery ${b.id} (webhook) is failed after 1 attempt: Webhook answered HTTP 500. \`svc deliveries retry ${b.id}\` tries again.`);
   assert.is((await cli(['deliveries', 'skip', String(a.id), '--yes'])).code, 4);
   assert.is((await cli(['deliveries', 'show', '99999'])).code, 3);
   r = await cli(['deliveries', 'list', '--exec', String(exec)]);
@@ -140,6 +144,9 @@ test('svc routine run says where the report went (each delivery, its destination
   r = await cli(['routine', 'show', String(routine)]);
   assert.match(r.stdout, new RegExp(`delivers to\\n    ${folder.id}  folder  ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  automatic\\n    ${review.id}  webhook  `));
   assert.equal(JSON.parse((await cli(['--json', 'routine', 'show', String(routine)])).stdout).delivery_targets.map((x: any) => x.id), [folder.id, review.id]);
+  // show also says what became of the last run's report, and what waits for review from earlier runs.
+  assert.match(r.stdout, new RegExp(`  report of run ${doc.id}\\n    delivery \\d+  folder to destination ${folder.id}: delivered .*\\n    delivery (\\d+)  webhook to destination ${review.id}: awaiting review: sent only after \`svc deliveries release \\d+\``));
+  assert.match(r.stdout, new RegExp(`  awaiting review  2 deliveries in all \\(\`svc deliveries list --routine ${routine} --state awaiting_review\`\\)`));
 
   const bare = await newRoutine(t, { name: 'goes nowhere' });
   r = await runCli(['routine', 'run', String(bare)], { env: runEnv });
@@ -191,6 +198,7 @@ test('a foreground svc routine run whose delivery fails exits 1 and names the de
   assert.not.match(r.stderr, new RegExp(dir), 'the directory is not named');
   const text = await runCli(['routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
   assert.match(text.stdout, /Deliveries:\n  delivery \d+  folder to destination \d+: not delivered yet \(1 attempt of \d+\): .*<target>.*; a running svc server or daemon tries again at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  assert.not.match(text.stdout, /\.;/, 'the error loses its full stop inside the line');
   assert.not.match(text.stdout, new RegExp(dir), 'the directory is not named');
 });
 

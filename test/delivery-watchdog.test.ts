@@ -5,7 +5,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freePort } from './_setup.js';
+import { freePort, runCli } from './_setup.js';
+import { deliveryTuning } from '../src/delivery/tuning.js';
 import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, type DeliveryEnv } from './_delivery.js';
 
 let env: DeliveryEnv;
@@ -29,12 +30,60 @@ test('a failing destination is a broken deliveries_failing finding; the URL neve
   assert.ok(f, JSON.stringify(w.findings));
   assert.is(f.label, 'broken');
   assert.is(f.subject.id, target.id);
-  assert.match(f.what_to_do, /svc deliveries retry/);
+  const failed = await deliveriesWhen(t, exec, (d) => d.state === 'failed');
+  assert.ok(f.what_to_do.includes(`svc deliveries retry ${failed[0].id}`), f.what_to_do);
   assert.ok(f.evidence.failed >= 1);
   assert.not.ok(JSON.stringify(w).includes(url), 'no destination URL in the answer');
   const muted = await t.request('POST', '/api/watchdog/mute', { body: { key: f.key } });
   assert.is(muted.status, 200);
   assert.is((await t.request('GET', '/api/watchdog')).json().alarm_total, w.alarm_total - 1);
+});
+
+test('a delivery still retrying: the finding names it and does not send the reader to retry, which refuses a queued delivery', async () => {
+  const { t } = env;
+  const tuning = deliveryTuning(t.ctx);
+  const saved = tuning.backoffMs;
+  tuning.backoffMs = [600_000, 600_000];
+  try {
+    const routine = await newRoutine(t, { name: 'hooked later' });
+    const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook` });
+    const exec = await runRoutine(t, routine);
+    const [d] = await deliveriesWhen(t, exec, (x) => x.state === 'queued' && x.attempts === 1, 'first attempt failed, next one later');
+    const w = (await t.request('GET', '/api/watchdog')).json();
+    const f = w.findings.find((x: any) => x.check === 'deliveries_failing' && x.subject.id === target.id);
+    assert.ok(f, JSON.stringify(w.findings));
+    assert.is(f.label, 'unusual');
+    assert.not.match(f.what_to_do, /deliveries retry/, 'retry answers 409 for a queued delivery');
+    assert.ok(f.what_to_do.includes(`svc deliveries show ${d.id}`), f.what_to_do);
+    assert.ok(f.what_to_do.includes(`svc deliveries skip ${d.id} --yes`), f.what_to_do);
+    assert.ok(f.what_to_do.includes(`svc routine target edit ${routine} ${target.id}`), f.what_to_do);
+    assert.not.match(f.what_to_do, /email settings/, 'a webhook is not fixed in the email settings');
+    assert.is((await t.request('POST', `/api/deliveries/${d.id}/retry`)).status, 409, 'the move the old hint named is refused');
+  } finally {
+    tuning.backoffMs = saved;
+  }
+});
+
+test('a delivery whose destination was removed: the finding says so (not the email settings recipient) and points to skip, not retry', async () => {
+  const { t } = env;
+  const routine = await newRoutine(t, { name: 'removed later' });
+  const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook`, mode: 'review' });
+  const exec = await runRoutine(t, routine);
+  const [waiting] = await deliveriesWhen(t, exec, (d) => d.state === 'awaiting_review');
+  assert.is((await t.request('DELETE', `/api/routines/${routine}/delivery-targets/${target.id}`)).status, 200);
+  // The CLI does not offer release for it: release can only fail it.
+  let shown = await runCli(['deliveries', 'show', String(waiting.id)], { env: t.dirs.env });
+  assert.match(shown.stdout, new RegExp(`^Delivery ${waiting.id} \\(webhook\\) is awaiting_review\\. Its destination was removed: \`svc deliveries skip ${waiting.id} --yes\` clears it\\.`));
+  await t.request('POST', `/api/deliveries/${waiting.id}/deliver`);
+  await deliveriesWhen(t, exec, (d) => d.state === 'failed');
+  const w = (await t.request('GET', '/api/watchdog')).json();
+  const f = w.findings.find((x: any) => x.check === 'deliveries_failing' && x.evidence.latest_delivery_id === waiting.id);
+  assert.ok(f, JSON.stringify(w.findings));
+  assert.match(f.title, /to a removed webhook destination failed for good/);
+  assert.not.match(f.title + f.what_to_do, /email settings|deliveries retry/);
+  assert.ok(f.what_to_do.includes(`svc deliveries skip ${waiting.id} --yes`), f.what_to_do);
+  shown = await runCli(['deliveries', 'show', String(waiting.id)], { env: t.dirs.env });
+  assert.not.match(shown.stdout, /deliveries retry/, 'retry would fail it again');
 });
 
 test.run();

@@ -9,7 +9,7 @@ import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { PARAMETER_KEYS } from '../src/routines/parameters.js';
 import { NICKNAMES } from '../src/scheduler/cron.js';
 import { fileLease } from '../src/scheduler/lease.js';
-import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { fixture, freePort, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
 let dirs: TempDirs;
@@ -210,6 +210,39 @@ test('on a terminal, add asks: name, query, sources from the catalog, schedule w
     await ctx.close();
     local.cleanup();
   }
+});
+
+test('routine show names the last run\'s sources that gave nothing, with the reason', async () => {
+  const r = await json('routine', 'add', '--name', 'silent source', '--schedule', '0 6 * * *', '--query', 'ecology', '--sources', 'crossref', '--inactive');
+  const down = `http://127.0.0.1:${await freePort()}`;
+  await runCli(['routine', 'run', String(r.id)], { env: { ...env, SVC_SOURCE_CROSSREF_URL: down } });
+  const shown = await svc('routine', 'show', String(r.id));
+  assert.match(shown.stdout, /  last run   execution \d+ failed, 0 results \(0 new\); nothing from crossref \(upstream_failure\)\n/);
+  await svc('routine', 'run', String(r.id));
+  assert.match((await svc('routine', 'show', String(r.id))).stdout, /  last run   execution \d+ completed, 2 results \(\d+ new\)\n/, 'a source that answered is not named');
+});
+
+test('a routine follows a watch profile from the command line: --profile (no --query needed), show says whom, --no-profile stops it', async () => {
+  const profile = await json('profile', 'add', 'André Kessler');
+  const r = await json('routine', 'add', '--name', 'follows kessler', '--schedule', '0 8 * * 1', '--sources', 'crossref', '--profile', String(profile.id), '--inactive');
+  assert.equal([r.entity, r.parameters.query], [{ profile_id: profile.id, mode: 'new_papers' }, '']);
+  const shown = await svc('routine', 'show', String(r.id));
+  assert.match(shown.stdout, new RegExp(`  follows    profile ${profile.id} \\(André Kessler\\), mode new_papers`));
+  assert.match(shown.stdout, /  search     everything by the followed person on crossref/);
+  assert.is((await json('routine', 'edit', String(r.id), '--profile-mode', 'retractions')).entity.mode, 'retractions');
+  // Refusals name the flag and exit 2 before anything changes.
+  let bad = await svc('routine', 'add', '--name', 'x', '--schedule', '0 8 * * 1', '--sources', 'crossref', '--profile', '99999');
+  assert.equal([bad.code, /No watch profile 99999/.test(bad.stderr)], [2, true], bad.stderr);
+  bad = await svc('routine', 'add', '--name', 'x', '--schedule', '0 8 * * 1', '--query', 'q', '--sources', 'crossref', '--profile-mode', 'retractions');
+  assert.is(bad.code, 2);
+  bad = await svc('routine', 'edit', String(r.id), '--no-profile');
+  assert.equal([bad.code, /^svc: --query: /.test(bad.stderr)], [2, true], `an empty query needs the profile; the flag is named: ${bad.stderr}`);
+  // The profile cannot go while the routine follows it, and the refusal says how to take it off.
+  const del = await svc('profile', 'delete', String(profile.id), '--yes');
+  assert.equal([del.code, del.stderr.includes(`svc routine edit ${r.id} --no-profile`)], [4, true], del.stderr);
+  const off = await json('routine', 'edit', String(r.id), '--no-profile', '--query', 'chemical ecology');
+  assert.equal([off.entity, off.parameters.query], [null, 'chemical ecology']);
+  assert.is((await svc('profile', 'delete', String(profile.id), '--yes')).code, 0);
 });
 
 test('the man page documents every parameter key, config_type and nickname', () => {

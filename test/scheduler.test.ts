@@ -110,6 +110,11 @@ test('missed fires across a simulated shutdown: counted on reads while closed, r
         ['missed', 3, false],
       ],
     );
+    // One fire is "it", three are "they": the reason reads as a sentence either way.
+    assert.equal(closed.missed_fire_details!.map((d: any) => d.reason), [
+      'came due while no scheduler was running; a scheduler starting within the grace runs it once',
+      'came due while no scheduler was running, longer ago than the grace; they will not run',
+    ]);
   } finally {
     await reader.close();
   }

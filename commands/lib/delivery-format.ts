@@ -10,21 +10,29 @@ import { utcMinute } from './dates.js';
 
 const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
+/** A stored error is a sentence ending in a full stop; inside a longer line it loses it (no ".;" or ".."). */
+export const errorClause = (error: string) => error.replace(/\.+$/, '');
+
 export function destinationOf(d: Pick<DeliveryView, 'target_id' | 'origin'>): string {
   return d.target_id !== null ? `destination ${d.target_id}` : d.origin === 'routine_email' ? 'the routine email (email settings recipient)' : 'a removed destination';
 }
 
+/** Its destination was removed: release or retry can only fail it, skip clears it. */
+export const destinationGone = (d: Pick<DeliveryView, 'target_id' | 'origin'>) => d.target_id === null && d.origin !== 'routine_email';
+
 /** One delivery's outcome in one line. */
 export function deliveryOutcome(d: DeliveryView): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  if (destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed'))
+    return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${d.state.replace('_', ' ')}, and it cannot be sent any more: \`svc deliveries skip ${d.id} --yes\` clears it`;
   const what = {
     delivered: `delivered${d.delivered_at_utc ? ` ${when(d.delivered_at_utc)}` : ''}`,
     awaiting_review: `awaiting review: sent only after \`svc deliveries release ${d.id}\``,
     queued: d.last_error
-      ? `not delivered yet (${tries} of ${d.max_attempts}): ${d.last_error}; a running svc server or daemon tries again ${d.next_attempt_at_utc ? `at ${when(d.next_attempt_at_utc)}` : 'soon'}`
+      ? `not delivered yet (${tries} of ${d.max_attempts}): ${errorClause(d.last_error)}; a running svc server or daemon tries again ${d.next_attempt_at_utc ? `at ${when(d.next_attempt_at_utc)}` : 'soon'}`
       : 'queued: a running svc server or daemon sends it',
     delivering: 'being delivered now',
-    failed: `failed after ${tries}: ${d.last_error ?? 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
+    failed: `failed after ${tries}: ${d.last_error ? errorClause(d.last_error) : 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
     skipped: 'skipped',
   }[d.state];
   return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${what}`;
@@ -40,6 +48,18 @@ export function runDeliveriesText(routineId: number, runStatus: string, deliveri
   if (!targets.length && !emailEnabled) return `Deliveries: none (routine ${routineId} has no delivery destination; add one with \`svc routine target add ${routineId}\`).`;
   if (!targets.some((t) => t.enabled)) return `Deliveries: none (every destination of routine ${routineId} is disabled; \`svc routine target list ${routineId}\`).`;
   return 'Deliveries: none were created for this run.';
+}
+
+/**
+ * What became of the last run's report, and what waits for review across runs,
+ * for `svc routine show` (the read's delivery_summary in words, per delivery).
+ */
+export function lastReportText(routineId: number, lastRun: number | null, deliveries: DeliveryView[], awaitingReview: number): string[] {
+  const lines = lastRun !== null && deliveries.length ? [`  report of run ${lastRun}`, ...deliveries.map((d) => `  ${deliveryOutcome(d)}`)] : [];
+  const waitingHere = deliveries.filter((d) => d.state === 'awaiting_review').length;
+  if (awaitingReview > waitingHere)
+    lines.push(`  awaiting review  ${awaitingReview} deliver${awaitingReview === 1 ? 'y' : 'ies'} in all (\`svc deliveries list --routine ${routineId} --state awaiting_review\`)`);
+  return lines;
 }
 
 /** The destinations block of `svc routine show`. */

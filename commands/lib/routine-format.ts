@@ -1,5 +1,8 @@
 /** Human views of routines, jobs and coverage for `svc routine`. */
+import type { Context } from '../../src/context.js';
+import { getProfile } from '../../src/profiles/repo.js';
 import { describeHolder } from '../../src/scheduler/scheduler.js';
+import { nothingReason } from '../../src/executions/zero-reasons.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
 import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
@@ -32,16 +35,37 @@ function overdue(r: Routine): boolean {
   return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
-export function routineDetail(r: Routine): string {
+/** The name of the watch profile a routine follows, for its detail view (undefined when it follows none or the profile is gone). */
+export function followedName(ctx: Context, r: Routine): string | undefined {
+  return r.entity ? getProfile(ctx.db, r.entity.profile_id)?.name : undefined;
+}
+
+/** What the detail view adds from outside the routine read: the followed profile's name, the last run's per-source answers. */
+export interface DetailExtras {
+  profileName?: string;
+  lastRunSources?: { source: string; record_count: number; zero_reason: string | null; status: string | null }[];
+}
+
+/** The last run's sources that gave nothing for a reason other than an empty answer ("crossref (upstream_failure)"). */
+function silentSources(sources: DetailExtras['lastRunSources']): string {
+  const silent = (sources ?? []).filter((s) => s.record_count === 0 && s.zero_reason !== 'answered_empty');
+  return silent.length ? `; nothing from ${silent.map((s) => `${s.source} (${nothingReason(s.zero_reason, s.status)})`).join(', ')}` : '';
+}
+
+export function routineDetail(r: Routine, extras: DetailExtras = {}): string {
+  const profileName = extras.profileName;
   const p = r.parameters;
+  // A routine that follows a profile may have no words to search for: it asks for everything by that person.
+  const what = p.query ? `"${p.query}"` : r.entity ? 'everything by the followed person' : '""';
   const window = p.since_last_success ? `since the last completed run${p.window_days ? ` (else ${p.window_days} days)` : ''}` : p.window_days ? `last ${p.window_days} days` : 'no date limit';
   const lines = [
     `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
     `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
     `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
-    `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    ...(r.entity ? [`  follows    profile ${r.entity.profile_id}${profileName ? ` (${profileName})` : ''}, mode ${r.entity.mode}: each fire asks for this author's papers (\`svc profile matches ${r.entity.profile_id}\`)`] : []),
+    `  search     ${what}${p.query && r.entity ? ' by the followed person' : ''} on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
-    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
+    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)${silentSources(extras.lastRunSources)}` : '-'}`,
   ];
   if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);
   if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);

@@ -13,6 +13,8 @@ export interface FailingDelivery {
   routine_name: string | null;
   execution_id: number;
   target_id: number | null;
+  /** routine_email: sent to the email settings' recipient; target with a null target_id: its destination was removed. */
+  origin: 'target' | 'routine_email';
   channel: DeliveryChannel;
   /** failed: backoff gave up (needs retry or skip); retrying: queued for another attempt. */
   state: 'failed' | 'retrying';
@@ -30,6 +32,7 @@ export function listFailingDeliveries(ctx: Context, sinceIso: string): FailingDe
     routine_name: r.routine_name,
     execution_id: r.execution_id,
     target_id: r.target_id,
+    origin: r.origin,
     channel: r.channel,
     state: r.state === 'failed' ? 'failed' : 'retrying',
     attempts: r.attempts,

@@ -62,8 +62,10 @@ export function missedFires(ctx: Context, routineId: number, job: JobRow | undef
   const pending: MissedFireDetail[] = [];
   const note = (span: FireSpan, outcome: string, reason: string) =>
     pending.push({ first_due_at_utc: span.first.toISOString(), last_due_at_utc: span.last.toISOString(), count: span.count, outcome, ran: false, execution_id: null, recorded: false, recorded_at_utc: null, reason });
-  if (live.late) note(live.late, 'pending', 'came due while no scheduler was running; a scheduler starting within the grace runs it once');
-  if (live.missed) note(live.missed, 'missed', 'came due while no scheduler was running, longer ago than the grace; it will not run');
+  // One sentence for one fire or several (a span of ×N): "runs it once" / "runs them once".
+  const them = (span: FireSpan) => (span.count > 1 ? ['them', 'they'] : ['it', 'it']);
+  if (live.late) note(live.late, 'pending', `came due while no scheduler was running; a scheduler starting within the grace runs ${them(live.late)[0]} once`);
+  if (live.missed) note(live.missed, 'missed', `came due while no scheduler was running, longer ago than the grace; ${them(live.missed)[1]} will not run`);
   const rows = offScheduleFires(ctx.db, routineId, MISSED_DETAIL_LIMIT);
   return { missed_fires, missed_fire_details: [...pending, ...rows.map(detailOf)].slice(0, MISSED_DETAIL_LIMIT) };
 }

@@ -36,18 +36,32 @@ const SMTP_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the mail server refused the connection',
 };
 
+const CHECK_SERVER = 'check smtp_host, smtp_port and smtp_secure (`svc settings get email`)';
+/** What to do about each failure, added after the scrubbed words (so a setting name is never taken for a secret). */
+const SMTP_FIX: Record<string, string> = {
+  EAUTH: 'check smtp_username and store the password again (`svc credentials set smtp_password`)',
+  ECONNECTION: CHECK_SERVER,
+  ETIMEDOUT: CHECK_SERVER,
+  EDNS: 'check smtp_host (`svc settings get email`)',
+  ESOCKET: CHECK_SERVER,
+  EENVELOPE: 'check from_address and the recipient',
+  EPROTOCOL: CHECK_SERVER,
+  ETLS: CHECK_SERVER,
+  ECONNREFUSED: CHECK_SERVER,
+};
+
 /** Send one message with the stored settings; throws DeliveryFailure saying <address>. */
 export async function sendMail(ctx: Context, message: MailMessage): Promise<{ messageId: string }> {
   const settings = ctx.settings.read('email');
   const host = String(settings.smtp_host ?? '');
   const from = String(settings.from_address ?? '');
   const user = String(settings.smtp_username ?? '');
-  if (!host) throw new DeliveryFailure('Email to <address> not sent: no mail server is configured (settings email.smtp_host).', false);
-  if (!from) throw new DeliveryFailure('Email to <address> not sent: no sender is configured (settings email.from_address).', false);
+  if (!host) throw new DeliveryFailure('Email to <address> not sent: no mail server is configured (`svc settings set email smtp_host HOST`).', false);
+  if (!from) throw new DeliveryFailure('Email to <address> not sent: no sender is configured (`svc settings set email from_address ADDRESS`).', false);
   let pass: string | undefined;
   if (user) {
     pass = ctx.credentials.reveal('smtp_password');
-    if (!pass) throw new DeliveryFailure('Email to <address> not sent: the mail server login needs the smtp_password credential, which is not stored.', false);
+    if (!pass) throw new DeliveryFailure('Email to <address> not sent: the mail server login needs the smtp_password credential, which is not stored (`svc credentials set smtp_password`).', false);
     ctx.log.addSecret(pass);
   }
   const nodemailer = await import('nodemailer');
@@ -70,8 +84,9 @@ export async function sendMail(ctx: Context, message: MailMessage): Promise<{ me
     const code = typeof e.code === 'string' && /^[A-Z_]{2,20}$/.test(e.code) ? e.code : undefined;
     const words = (code && SMTP_WORDS[code]) ?? 'sending failed';
     const status = typeof e.responseCode === 'number' ? `SMTP ${e.responseCode}` : undefined;
-    const text = `Email to <address> failed: ${words}${code || status ? ` (${[code, status].filter(Boolean).join(', ')})` : ''}.`;
-    throw new DeliveryFailure(scrub(text, [message.to, host, user, pass, from], '<address>'));
+    const text = scrub(`Email to <address> failed: ${words}${code || status ? ` (${[code, status].filter(Boolean).join(', ')})` : ''}`, [message.to, host, user, pass, from], '<address>');
+    const fix = code && SMTP_FIX[code];
+    throw new DeliveryFailure(`${text}${fix ? `; ${fix}` : ''}.`);
   } finally {
     transport.close();
   }
@@ -80,7 +95,7 @@ export async function sendMail(ctx: Context, message: MailMessage): Promise<{ me
 /** The recipient: the destination's address, else the email settings' recipient. */
 export function recipientFor(ctx: Context, target: string): string {
   const to = target || String(ctx.settings.read('email').to_address ?? '');
-  if (!to) throw new DeliveryFailure('Email not sent: the destination names no <address> and the email settings have no recipient (to_address).', false);
+  if (!to) throw new DeliveryFailure('Email not sent: the destination names no <address> and the email settings have no recipient (`svc settings set email to_address ADDRESS`).', false);
   return to;
 }
 

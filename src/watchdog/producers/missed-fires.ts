@@ -20,7 +20,7 @@ export const missedFiresProducer: Producer = {
         subject: { kind: 'routine', id: routine.id, name: routine.name },
         title: `Routine "${routine.name}" missed ${missed_fires.count} scheduled fire${missed_fires.count === 1 ? '' : 's'}, the latest due ${missed_fires.last_due_at_utc}`,
         what_to_do:
-          'Fires come due only while a scheduler runs: install the background daemon (`svc service install`) so routines fire while the window is closed, or run the routine now with `svc routine run ID`. `svc routine show ID` lists the missed fires.',
+          `Fires come due only while a scheduler runs: install the background daemon (\`svc service install\`) so routines fire while the window is closed, or run the routine now with \`svc routine run ${routine.id}\`. \`svc routine show ${routine.id}\` lists the missed fires.`,
         evidence: { missed_count: missed_fires.count, last_due_at_utc: missed_fires.last_due_at_utc },
         thresholds: { missed_fires_at_least: 1 },
       });
