@@ -7,6 +7,7 @@ import { emailNotReady } from '../src/delivery/email-ready.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { count } from './lib/words.js';
 
 interface TargetFlags {
   channel?: string;
@@ -91,14 +92,15 @@ export function addCommand(routine: Command, io: Io): void {
     .argument('<routine>', 'routine id')
     .argument('<target>', 'destination id')
     .option('-y, --yes', 'do not ask for confirmation')
-    .description('remove a destination (its past deliveries stay, without it)')
+    .description('remove a destination (its past deliveries stay, without it; those still waiting are skipped)')
     .action((routineRaw: string, targetRaw: string, opts: { yes?: boolean }) => {
       const routineId = idArg(routineRaw, 'routine');
       const targetId = idArg(targetRaw, 'destination');
       return withContext(io, async (ctx) => {
         const row = requireTarget(ctx, routineId, targetId);
         if (!(await confirmDestructive(io, `Remove the ${row.channel} destination ${row.id} of routine ${routineId}?`, opts.yes))) return notConfirmed(io, { id: row.id, removed: false }, 'Nothing removed.');
-        emit(io, deleteTarget(ctx, routineId, targetId), () => `Destination ${targetId} removed.`);
+        const removed = deleteTarget(ctx, routineId, targetId);
+        emit(io, removed, () => `Destination ${targetId} removed.${removed.deliveries_skipped ? ` ${count(removed.deliveries_skipped, 'delivery', 'deliveries')} still waiting for it ${removed.deliveries_skipped === 1 ? 'was' : 'were'} skipped.` : ''}`);
       });
     });
   target

@@ -64,25 +64,44 @@ test('a delivery still retrying: the finding names it and does not send the read
   }
 });
 
-test('a delivery whose destination was removed: the finding says so (not the email settings recipient) and points to skip, not retry', async () => {
+test('removing a destination skips what still waited for it (awaiting review), so nothing waits forever', async () => {
   const { t } = env;
-  const routine = await newRoutine(t, { name: 'removed later' });
+  const routine = await newRoutine(t, { name: 'removed while waiting' });
   const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook`, mode: 'review' });
   const exec = await runRoutine(t, routine);
   const [waiting] = await deliveriesWhen(t, exec, (d) => d.state === 'awaiting_review');
-  assert.is((await t.request('DELETE', `/api/routines/${routine}/delivery-targets/${target.id}`)).status, 200);
-  // The CLI does not offer release for it: release can only fail it.
-  let shown = await runCli(['deliveries', 'show', String(waiting.id)], { env: t.dirs.env });
-  assert.match(shown.stdout, new RegExp(`^Delivery ${waiting.id} \\(webhook\\) is awaiting_review\\. Its destination was removed: \`svc deliveries skip ${waiting.id} --yes\` clears it\\.`));
-  await t.request('POST', `/api/deliveries/${waiting.id}/deliver`);
-  await deliveriesWhen(t, exec, (d) => d.state === 'failed');
+  const removed = await t.request('DELETE', `/api/routines/${routine}/delivery-targets/${target.id}`);
+  assert.equal([removed.status, removed.json()], [200, { id: target.id, routine_id: routine, deleted: true, deliveries_skipped: 1 }]);
+  const [after] = (await t.request('GET', `/api/executions/${exec}/deliveries`)).json().deliveries;
+  assert.equal([after.id, after.state, after.last_error], [waiting.id, 'skipped', 'The destination was removed before this delivery was sent.']);
+  assert.is((await t.request('GET', `/api/routines/${routine}`)).json().delivery_summary.awaiting_review, 0, 'no longer counted as awaiting review');
+  assert.is((await t.request('POST', `/api/deliveries/${waiting.id}/deliver`)).status, 409, 'a skipped delivery is not released');
+});
+
+test('svc routine target remove says how many waiting deliveries it skipped', async () => {
+  const { t } = env;
+  const routine = await newRoutine(t, { name: 'removed from the CLI' });
+  const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook`, mode: 'review' });
+  await deliveriesWhen(t, await runRoutine(t, routine), (d) => d.state === 'awaiting_review');
+  const out = await runCli(['routine', 'target', 'remove', String(routine), String(target.id), '--yes'], { env: t.dirs.env });
+  assert.equal([out.code, out.stdout.trim()], [0, `Destination ${target.id} removed. 1 delivery still waiting for it was skipped.`], out.stderr);
+});
+
+test('a delivery whose destination was removed after it failed: the finding says so (not the email settings recipient) and points to skip, not retry', async () => {
+  const { t } = env;
+  const routine = await newRoutine(t, { name: 'removed later' });
+  const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook` });
+  const exec = await runRoutine(t, routine);
+  const [failed] = await deliveriesWhen(t, exec, (d) => d.state === 'failed', 'webhook to a closed port fails');
+  const removed = await t.request('DELETE', `/api/routines/${routine}/delivery-targets/${target.id}`);
+  assert.equal([removed.status, removed.json().deliveries_skipped], [200, 0], 'a failed delivery is left as it ended');
   const w = (await t.request('GET', '/api/watchdog')).json();
-  const f = w.findings.find((x: any) => x.check === 'deliveries_failing' && x.evidence.latest_delivery_id === waiting.id);
+  const f = w.findings.find((x: any) => x.check === 'deliveries_failing' && x.evidence.latest_delivery_id === failed.id);
   assert.ok(f, JSON.stringify(w.findings));
   assert.match(f.title, /to a removed webhook destination failed for good/);
   assert.not.match(f.title + f.what_to_do, /email settings|deliveries retry/);
-  assert.ok(f.what_to_do.includes(`svc deliveries skip ${waiting.id} --yes`), f.what_to_do);
-  shown = await runCli(['deliveries', 'show', String(waiting.id)], { env: t.dirs.env });
+  assert.ok(f.what_to_do.includes(`svc deliveries skip ${failed.id} --yes`), f.what_to_do);
+  const shown = await runCli(['deliveries', 'show', String(failed.id)], { env: t.dirs.env });
   assert.not.match(shown.stdout, /deliveries retry/, 'retry would fail it again');
 });
 

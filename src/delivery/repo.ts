@@ -74,6 +74,13 @@ export function deleteTarget(db: Database, id: number): boolean {
   return db.prepare('DELETE FROM delivery_targets WHERE id = ?').run(id).changes > 0;
 }
 
+/** Skip what still waits to go to a destination (queued or awaiting review); answers how many. */
+export function skipPendingOfTarget(db: Database, targetId: number, note: string, now: string): number {
+  return db
+    .prepare(`UPDATE deliveries SET state = 'skipped', last_error = ?, next_attempt_at_utc = NULL, updated_at_utc = ? WHERE target_id = ? AND state IN ('queued', 'awaiting_review')`)
+    .run(note, now, targetId).changes;
+}
+
 export function webhookTargetsWithoutSecret(db: Database): number[] {
   return (db.prepare("SELECT id FROM delivery_targets WHERE channel = 'webhook' AND secret IS NULL ORDER BY id").all() as { id: number }[]).map((r) => r.id);
 }

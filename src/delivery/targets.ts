@@ -143,10 +143,20 @@ export function updateTarget(ctx: Context, routineId: number, targetId: number, 
   return targetView(repo.getTarget(ctx.db, row.id)!);
 }
 
-export function deleteTarget(ctx: Context, routineId: number, targetId: number): { id: number; routine_id: number; deleted: true } {
+/**
+ * Remove a destination. What still waited to go to it (queued, or awaiting
+ * review) is skipped in the same transaction, as a disabled destination's
+ * deliveries are: left waiting it could only fail, and a review would count
+ * it as awaiting forever. A delivery being sent finishes its attempt.
+ */
+export function deleteTarget(ctx: Context, routineId: number, targetId: number): { id: number; routine_id: number; deleted: true; deliveries_skipped: number } {
   const row = requireTarget(ctx, routineId, targetId);
-  repo.deleteTarget(ctx.db, row.id);
-  return { id: row.id, routine_id: routineId, deleted: true };
+  const skipped = ctx.db.transaction(() => {
+    const n = repo.skipPendingOfTarget(ctx.db, row.id, 'The destination was removed before this delivery was sent.', ctx.nowIso());
+    repo.deleteTarget(ctx.db, row.id);
+    return n;
+  })();
+  return { id: row.id, routine_id: routineId, deleted: true, deliveries_skipped: skipped };
 }
 
 /**
