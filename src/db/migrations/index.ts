@@ -26,6 +26,7 @@ import { lexicalStats } from './025-lexical-stats.js';
 import { jobClaims } from './026-job-claims.js';
 import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
+import { routineFollowLifecycle } from './031-routine-follow-lifecycle.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -38,7 +39,8 @@ import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
  * from before removed, to be embedded again), 26 claims of long jobs (link
  * scan, embedding backfill) across processes, 27 a cancel asked of another
  * process's assistant turn, 28 lexical statistics follow a reused document
- * id; 21, 22 and 24 repair settings stored before their checks (passwords in
+ * id, 31 what the lifecycle check of a routine that follows a profile
+ * found; 21, 22 and 24 repair settings stored before their checks (passwords in
  * URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
@@ -64,6 +66,8 @@ export const MIGRATIONS: Migration[] = [
   lexicalStats,
   jobClaims,
   lexicalStatsReusedId,
+  // area: routines follow (31)
+  routineFollowLifecycle,
   // area: admin (11)
   admin,
   // area: assistant (15, 23, 27)
