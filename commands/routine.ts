@@ -9,7 +9,9 @@ import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { addCommand, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { addCommand, checkRoutineBody, followAfterEdit, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { namingFollowFlags } from './lib/follow-flags.js';
+import { followedProfile } from '../src/routines/entity.js';
 import { coverageText, fireTime, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -29,7 +31,7 @@ export function register(program: Command, io: Io): void {
     .option('--active', 'only active routines')
     .action((opts: { active?: boolean }) => withContext(io, (ctx) => {
       const page = listRoutineViews(ctx, Boolean(opts.active));
-      emit(io, page, () => routineTable(page.routines));
+      emit(io, page, () => routineTable(page.routines, (r) => followedProfile(ctx, r.entity)));
     }));
   routine
     .command('show')
@@ -40,16 +42,17 @@ export function register(program: Command, io: Io): void {
       // The destinations with their addresses, for their owner (the HTTP read keeps only the summary by channel).
       const targets = listTargets(ctx, view.id).targets;
       const emailIssue = (target: string) => emailNotReady(ctx, target);
-      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view)}\n  delivers to\n${destinationsText(targets, view.email_enabled, emailIssue).join('\n')}`);
+      emit(io, { ...view, delivery_targets: targets }, () => `${routineDetail(view, followedProfile(ctx, view.entity))}\n  delivers to\n${destinationsText(targets, view.email_enabled, emailIssue).join('\n')}`);
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
+    .option('--no-follow', 'stop following the watch profile (the routine then needs a --query)')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
       const body = routineUpdateBody(current, flags);
-      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id);
-      const view = updateRoutine(ctx, current.id, body);
-      emit(io, view, () => routineDetail(view));
+      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id, followAfterEdit(current, body));
+      const view = namingFollowFlags(body.entity, () => updateRoutine(ctx, current.id, body));
+      emit(io, view, () => routineDetail(view, followedProfile(ctx, view.entity)));
     }));
   routine
     .command('run')

@@ -19,7 +19,8 @@ import { mergeRecords } from '../src/corpus/merge.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 import { serverWithSources } from './_executions.js';
-import { fixture, type TestServer } from './_setup.js';
+import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
+import { fixture, runCli, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
 const RETRACTED_DOI = '10.1371/journal.pone.0033693';
@@ -146,6 +147,87 @@ test('a lookup that fails is recorded and the run keeps the status its search ga
   assert.match(text, /could not check doi:10\.3389\/fgene\.2017\.00147: .*crossref: upstream_failure: HTTP 500/, text);
   const paper = (await t.request('GET', `/api/documents/${ids.failing}/lifecycle`)).json();
   assert.equal([paper.checked_at_utc, paper.last_attempt.outcome], [null, 'failed'], 'the paper stays first in line');
+});
+
+const svc = (...args: string[]) => runCli(args, { env: t.dirs.env });
+const oneLine = (r: { stderr: string }) => r.stderr.trim().split('\n').length === 1;
+
+test('svc routine add --follow, edit --follow-mode | --no-follow | --follow; show and list say who is followed and how', async () => {
+  const person = (await t.request('POST', '/api/profiles', { body: { name: 'Ada Follower' } })).json();
+  const add = await svc('--json', 'routine', 'add', '--name', 'follow ada', '--schedule', '@daily', '--sources', 'crossref', '--follow', String(person.id), '--follow-mode', 'retractions', '--inactive');
+  assert.is(add.code, 0, add.stderr);
+  const created = JSON.parse(add.stdout);
+  assert.equal([created.entity, created.parameters.query], [{ profile_id: person.id, mode: 'retractions' }, ''], 'no --query: everything by that person');
+  const id = String(created.id);
+  const show = await svc('routine', 'show', id);
+  assert.ok(show.stdout.includes(`  follows    Ada Follower (watch profile ${person.id}), mode retractions: each fire also checks their papers for retractions, corrections and new versions`), show.stdout);
+  assert.match(show.stdout, /search {5}everything by the followed person on crossref/);
+  const list = await svc('routine', 'list');
+  assert.match(list.stdout, /NAME +FOLLOWS/);
+  assert.match(list.stdout, new RegExp(`follow ada +Ada Follower \\(watch profile ${person.id}\\), mode retractions`));
+
+  const mode = await svc('--json', 'routine', 'edit', id, '--follow-mode', 'new_papers');
+  assert.equal(JSON.parse(mode.stdout).entity, { profile_id: person.id, mode: 'new_papers' });
+  const noQuery = await svc('routine', 'edit', id, '--no-follow');
+  assert.equal([noQuery.code, oneLine(noQuery)], [2, true]);
+  assert.match(noQuery.stderr, /give --query with --no-follow/);
+  const cleared = await svc('--json', 'routine', 'edit', id, '--no-follow', '--query', 'ecology');
+  assert.is(cleared.code, 0, cleared.stderr);
+  assert.is(JSON.parse(cleared.stdout).entity, null);
+  assert.not.match((await svc('routine', 'show', id)).stdout, /follows/);
+  const again = await svc('--json', 'routine', 'edit', id, '--follow', String(person.id));
+  assert.equal(JSON.parse(again.stdout).entity, { profile_id: person.id, mode: 'new_papers' });
+});
+
+test('refused with exit 2 and one line naming the flag: unknown or group profile, bad mode, no source that searches by author', async () => {
+  const group = (await t.request('POST', '/api/profiles', { body: { name: 'The Follow Consortium', kind: 'group' } })).json();
+  const person = (await t.request('POST', '/api/profiles', { body: { name: 'Bea Followed' } })).json();
+  const add = (...flags: string[]) => svc('routine', 'add', '--name', 'refused follow', '--schedule', '@daily', ...flags);
+  const cases: [string[], RegExp][] = [
+    [['--sources', 'crossref', '--follow', '9999'], /^svc: --follow 9999: No watch profile 9999; `svc profile list` lists them\.$/],
+    [['--sources', 'crossref', '--follow', String(group.id)], new RegExp(`^svc: --follow ${group.id}: Watch profile ${group.id} is a group profile; a routine can follow only a person`)],
+    [['--sources', 'crossref', '--follow', String(person.id), '--follow-mode', 'sometimes'], /^svc: --follow-mode "sometimes": entity\.mode must be new_papers or retractions\.$/],
+    [['--sources', 'crossref', '--follow', 'ada'], /^svc: --follow takes the id of a person watch profile/],
+    [['--sources', 'crossref', '--query', 'x', '--follow-mode', 'retractions'], /^svc: --follow-mode needs --follow <profile id>/],
+    [['--sources', 'dblp', '--follow', String(person.id)], new RegExp(`^svc: --follow ${person.id}: none of the sources \\(dblp\\) can search by author, so no fire could ask for Bea Followed's papers; add one that can to --sources, e\\.g\\. `)],
+    [['--sources', 'orcid', '--follow', String(person.id)], /--sources names a source that cannot be searched now — orcid: ORCID answers only for an ORCID iD/],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await add(...flags);
+    assert.equal([r.code, oneLine(r)], [2, true], `${flags.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr.trim(), message, r.stderr);
+  }
+  const json = await svc('--json', 'routine', 'add', '--name', 'refused follow', '--schedule', '@daily', '--sources', 'crossref', '--follow', '9999');
+  assert.is(JSON.parse(json.stdout || json.stderr).error, 'unknown_profile');
+  assert.not.ok((await t.request('GET', '/api/routines')).json().routines.some((r: any) => r.name === 'refused follow'), 'nothing was created');
+});
+
+test('on a terminal, add offers to follow a person profile when one exists', async () => {
+  const person = (await t.request('POST', '/api/profiles', { body: { name: 'Cyd Asked' } })).json();
+  const texts = ['asked follow', String(person.id), '', '@daily', '', ''];
+  const asked: string[] = [];
+  const prompter: Prompter = {
+    async text(opts) {
+      asked.push(opts.message);
+      const answer = texts.shift()!;
+      assert.is(opts.validate?.(answer), undefined, `${opts.message}: ${answer}`);
+      return answer;
+    },
+    async multiselect(opts) {
+      assert.is(opts.options.find((o) => o.value === 'dblp')?.hint, 'cannot search by author');
+      return ['crossref'];
+    },
+    async confirm(opts) {
+      asked.push(opts.message);
+      return true; // mode retractions, and the schedule
+    },
+    note() {},
+  };
+  const body = await askRoutine(t.ctx, prompter);
+  assert.equal(body.entity, { profile_id: person.id, mode: 'retractions' });
+  assert.equal((body.parameters as any).query, '');
+  assert.ok(asked.some((m) => m.startsWith('Follow a watch profile?') && m.includes(`${person.id} Cyd Asked`)));
+  assert.ok(asked.some((m) => /Cyd Asked's papers for retractions, corrections and new versions/.test(m)));
 });
 
 test.run();

@@ -6,8 +6,18 @@ import type { schedulerJobs } from '../../src/routines/jobs-view.js';
 import { utcMinute, zoneMinute } from './dates.js';
 import { table } from './io.js';
 import { count } from './words.js';
+import { MODE_MEANING } from '../../src/routines/entity.js';
 
 type Routine = ReturnType<typeof routineView>;
+/** The watch profile a routine follows, looked up by the command (routines/entity.ts followedProfile). */
+export type Followed = { id: number; name: string } | null;
+
+/** "Jane Doe (watch profile 3), mode retractions", or null for a routine that follows nobody. */
+export function followText(r: Pick<Routine, 'entity'>, followed: Followed): string | null {
+  if (!r.entity) return null;
+  const who = followed ? `${followed.name} (watch profile ${followed.id})` : `watch profile ${r.entity.profile_id} (no longer there)`;
+  return `${who}, mode ${r.entity.mode}`;
+}
 const when = (iso: string | null | undefined) => utcMinute(iso);
 
 /** A fire time as a person reads it: the UTC instant, plus the routine's own zone (CRON_TZ) when it has one. */
@@ -17,11 +27,14 @@ export function fireTime(d: Date, timezone: string | null): string {
   return `${utc} (${zoneMinute(d, timezone)} ${timezone})`;
 }
 
-export function routineTable(routines: Routine[]): string {
+export function routineTable(routines: Routine[], followedOf: (r: Routine) => Followed = () => null): string {
   if (routines.length === 0) return 'No routines yet; add one with `svc routine add`.';
+  // The FOLLOWS column only when some routine follows a profile.
+  const follows = routines.some((r) => r.entity);
+  const name = (r: Routine) => (follows ? [r.name, followText(r, followedOf(r)) ?? '-'] : [r.name]);
   return table([
-    ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME'],
-    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, `${when(r.schedule.next_run_at_utc)}${overdue(r) ? ' (overdue)' : ''}`, String(r.missed_fires.count), r.name]),
+    ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME', ...(follows ? ['FOLLOWS'] : [])],
+    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, `${when(r.schedule.next_run_at_utc)}${overdue(r) ? ' (overdue)' : ''}`, String(r.missed_fires.count), ...name(r)]),
   ]);
 }
 
@@ -32,14 +45,15 @@ function overdue(r: Routine): boolean {
   return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
-export function routineDetail(r: Routine): string {
+export function routineDetail(r: Routine, followed: Followed = null): string {
   const p = r.parameters;
   const window = p.since_last_success ? `since the last completed run${p.window_days ? ` (else ${p.window_days} days)` : ''}` : p.window_days ? `last ${p.window_days} days` : 'no date limit';
   const lines = [
     `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
     `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
     `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
-    `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    `  search     ${p.query || !r.entity ? `"${p.query}"` : 'everything by the followed person'} on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    ...(r.entity ? [`  follows    ${followText(r, followed)}: ${MODE_MEANING[r.entity.mode]}`] : []),
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
   ];
