@@ -13,13 +13,14 @@ import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
 import { createRoutine, findRoutinesNamed, getRoutineView } from '../src/routines/service.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { enumFlag, idArg, intFlag, listFlag, usageError } from './lib/flags.js';
-import { ENTITY_MODES } from '../src/routines/entity.js';
+import { intFlag, listFlag, usageError } from './lib/flags.js';
 import { askRoutine, clackPrompter } from './lib/routine-ask.js';
 import { requireSearchable } from './lib/run-flags.js';
-import { followedName, routineDetail } from './lib/routine-format.js';
+import { checkFollow, entityToCreate, entityToUpdate, namingFollowFlags, requireAuthorSource, type FollowFlags } from './lib/follow-flags.js';
+import { followedProfile } from '../src/routines/entity.js';
+import { routineDetail } from './lib/routine-format.js';
 
-export interface RoutineFlags {
+export interface RoutineFlags extends FollowFlags {
   name?: string;
   schedule?: string;
   query?: string;
@@ -32,9 +33,6 @@ export interface RoutineFlags {
   inactive?: boolean;
   ai?: boolean;
   notify?: boolean;
-  /** Follow a watch profile (entity.profile_id); false from --no-profile. */
-  profile?: string | false;
-  profileMode?: string;
 }
 
 const FLAG_FOR: Record<string, string> = {
@@ -47,11 +45,10 @@ const FLAG_FOR: Record<string, string> = {
   'parameters.max_results': '--max',
   'parameters.window_days': '--window-days',
   intent: '--intent',
-  entity: '--profile',
 };
 
 /** Name the flag, not the body field, in a refusal. */
-export function asFlagError(err: unknown): unknown {
+function asFlagError(err: unknown): unknown {
   if (!(err instanceof ValidationError)) return err;
   return new ValidationError(
     err.issues.map((i) => {
@@ -75,24 +72,8 @@ export function routineFlags(command: Command): Command {
     .option('--intent <sentence>', 'what belongs in the results (the coverage audit compares against it)')
     .option('--ai', 'ask for AI summaries')
     .option('--notify', 'notify when a run completes')
-    .option('--profile <id>', 'follow a person watch profile (`svc profile list`): each fire asks for that author; --query may then be ""')
-    .option('--profile-mode <mode>', `what following the profile is for: ${ENTITY_MODES.join(' or ')} (default new_papers)`);
-}
-
-/** The entity the profile flags ask for; undefined when they say nothing. */
-function entityChange(flags: RoutineFlags, current?: RoutineRow): Record<string, unknown> | null | undefined {
-  if (flags.profile === false) {
-    if (flags.profileMode !== undefined) throw usageError('--profile-mode goes with --profile, not --no-profile.', 'invalid_flags');
-    return null;
-  }
-  const mode = enumFlag(flags.profileMode, '--profile-mode', ENTITY_MODES);
-  if (flags.profile === undefined) {
-    if (mode === undefined) return undefined;
-    const followed = current ? valuesOf(current).entity : null;
-    if (!followed) throw usageError('--profile-mode needs --profile ID (this routine follows no profile).', 'invalid_flags');
-    return { ...followed, mode };
-  }
-  return { profile_id: idArg(flags.profile, 'profile'), mode: mode ?? 'new_papers' };
+    .option('--follow <profile>', 'follow a person watch profile (its id, see `svc profile list`): each fire asks the sources for their papers; --query may then be left out')
+    .option('--follow-mode <mode>', 'new_papers (default: report their new papers) or retractions (also check their papers for retractions, corrections and new versions, and report those)');
 }
 
 
@@ -108,17 +89,15 @@ function parameterChanges(flags: RoutineFlags): Record<string, unknown> {
 }
 
 function createBody(flags: RoutineFlags): Record<string, unknown> {
-  const entity = entityChange(flags);
-  // A routine that follows a profile may search everything by that person: its query may be empty.
+  const entity = entityToCreate(flags);
+  // Following a person, an empty query means everything by them.
   const needed = entity ? (['name', 'schedule', 'sources'] as const) : (['name', 'schedule', 'query', 'sources'] as const);
   const missing = needed.filter((k) => flags[k] === undefined).map((k) => `--${k}`);
   if (missing.length) throw usageError( `svc routine add needs ${missing.join(', ')} (or no flags at all on a terminal, to be asked).`, 'missing_flags');
-  const parameters = parameterChanges(flags);
-  if (entity && parameters.query === undefined) parameters.query = '';
   return {
     name: flags.name,
     schedule_cron: flags.schedule,
-    parameters,
+    parameters: { ...(entity ? { query: '' } : {}), ...parameterChanges(flags) },
     ...(entity ? { entity } : {}),
     ...(typeof flags.intent === 'string' ? { intent: flags.intent } : {}),
     ...(flags.inactive ? { is_active: false } : {}),
@@ -135,25 +114,47 @@ export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Rec
   if (flags.intent !== undefined) body.intent = flags.intent === false ? null : flags.intent;
   if (flags.ai !== undefined) body.ai_enabled = flags.ai;
   if (flags.notify !== undefined) body.notify_on_complete = flags.notify;
-  const entity = entityChange(flags, current);
-  if (entity !== undefined) body.entity = entity;
   const changes = parameterChanges(flags);
   if (Object.keys(changes).length) body.parameters = { ...valuesOf(current).parameters, ...changes };
-  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent, --profile (see svc routine edit --help).', 'nothing_to_change');
+  const entity = entityToUpdate(valuesOf(current).entity, flags, current.id);
+  if (entity !== undefined) body.entity = entity;
+  const query = (body.parameters as { query?: string } | undefined)?.query ?? valuesOf(current).parameters.query;
+  if (entity === null && !query) throw usageError(`Routine ${current.id} has no query (it asks for everything by the person it follows); give --query with --no-follow.`, 'missing_flags');
+  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent, --follow, --follow-mode, --no-follow (see svc routine edit --help).', 'nothing_to_change');
   return body;
 }
 
 /**
  * What the CLI refuses before creating a routine: a name another routine has
  * (names may repeat over HTTP; at a terminal a second "ecology" is a typo far
- * more often than a wish), and sources that cannot be searched now.
+ * more often than a wish), sources that cannot be searched now, and (with
+ * `follow`, the entity and sources the routine will have) a followed profile
+ * the service refuses or that none of the sources can ask about.
  */
-export function checkRoutineBody(ctx: Context, body: Record<string, unknown>, exceptId?: number): void {
+export function checkRoutineBody(ctx: Context, body: Record<string, unknown>, exceptId?: number, follow?: { entity: unknown; repositories: string[] }): void {
   const name = typeof body.name === 'string' ? body.name.trim() : undefined;
   const same = name ? findRoutinesNamed(ctx, name).filter((id) => id !== exceptId) : [];
   if (same.length) throw usageError(`A routine called "${name}" exists already (id ${same.join(', ')}); choose another --name or change it with \`svc routine edit ${same[0]}\`.`, 'duplicate_name');
+  const followed = follow ? checkFollow(ctx, follow.entity) : null;
   const parameters = body.parameters as { repositories?: unknown } | undefined;
-  if (Array.isArray(parameters?.repositories)) requireSearchable(ctx, parameters.repositories.filter((r): r is string => typeof r === 'string'), '--sources');
+  // A source that answers only for an ORCID iD is asked by a routine following a person who has one.
+  if (Array.isArray(parameters?.repositories)) requireSearchable(ctx, parameters.repositories.filter((r): r is string => typeof r === 'string'), '--sources', { orcid: Boolean(followed?.person.orcid) });
+  if (followed && follow) requireAuthorSource(ctx, followed.person, follow.repositories);
+}
+
+/** The entity and sources a routine body gives (`svc routine add`), for checkRoutineBody. */
+export function followOf(body: Record<string, unknown>): { entity: unknown; repositories: string[] } | undefined {
+  if (body.entity === undefined || body.entity === null) return undefined;
+  const repositories = (body.parameters as { repositories?: unknown } | undefined)?.repositories;
+  return { entity: body.entity, repositories: Array.isArray(repositories) ? repositories.filter((r): r is string => typeof r === 'string') : [] };
+}
+
+/** What an edit leaves the routine following, when it changes the entity or the sources of a routine that follows someone. */
+export function followAfterEdit(current: RoutineRow, body: Record<string, unknown>): { entity: unknown; repositories: string[] } | undefined {
+  const values = valuesOf(current);
+  const entity = 'entity' in body ? body.entity : values.entity;
+  if (!entity || !('entity' in body || body.parameters)) return undefined;
+  return followOf({ entity, parameters: body.parameters ?? values.parameters });
 }
 
 const GIVEN = (flags: RoutineFlags) => Object.values(flags).some((v) => v !== undefined);
@@ -166,15 +167,15 @@ export function addCommand(parent: Command, io: Io): void {
         let body: Record<string, unknown>;
         if (!GIVEN(flags) && io.stdinIsTTY && io.stdoutIsTTY) body = await askRoutine(ctx, await clackPrompter());
         else body = createBody(flags);
-        checkRoutineBody(ctx, body);
+        checkRoutineBody(ctx, body, undefined, followOf(body));
         let created;
         try {
-          created = createRoutine(ctx, body);
+          created = namingFollowFlags(body.entity, () => createRoutine(ctx, body));
         } catch (err) {
           throw GIVEN(flags) ? asFlagError(err) : err;
         }
         const view = getRoutineView(ctx, created.id);
-        emit(io, view, () => routineDetail(view, { profileName: followedName(ctx, view) }));
+        emit(io, view, () => routineDetail(view, followedProfile(ctx, view.entity)));
       }),
     );
 }

@@ -9,8 +9,10 @@ import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
-import { addCommand, asFlagError, checkRoutineBody, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
-import { coverageText, fireTime, followedName, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
+import { addCommand, checkRoutineBody, followAfterEdit, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { namingFollowFlags } from './lib/follow-flags.js';
+import { followedProfile } from '../src/routines/entity.js';
+import { coverageText, fireTime, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
 import { runInForeground } from './lib/run-foreground.js';
 import { EXIT } from './lib/exit-codes.js';
 import { executionDeliveries } from '../src/delivery/service.js';
@@ -30,7 +32,7 @@ export function register(program: Command, io: Io): void {
     .option('--active', 'only active routines')
     .action((opts: { active?: boolean }) => withContext(io, (ctx) => {
       const page = listRoutineViews(ctx, Boolean(opts.active));
-      emit(io, page, () => routineTable(page.routines));
+      emit(io, page, () => routineTable(page.routines, (r) => followedProfile(ctx, r.entity)));
     }));
   routine
     .command('show')
@@ -43,22 +45,18 @@ export function register(program: Command, io: Io): void {
       const emailIssue = (target: string) => emailNotReady(ctx, target);
       const lastRun = view.last_execution?.id ?? null;
       const report = () => lastReportText(view.id, lastRun, lastRun === null ? [] : executionDeliveries(ctx, lastRun).deliveries, view.delivery_summary?.awaiting_review ?? 0);
-      emit(io, { ...view, delivery_targets: targets }, () => [routineDetail(view, { profileName: followedName(ctx, view), lastRunSources: lastRun === null ? [] : getSources(ctx.db, lastRun) }), '  delivers to', ...destinationsText(targets, view.email_enabled, emailIssue), ...report()].join('\n'));
+      const detail = routineDetail(view, followedProfile(ctx, view.entity), lastRun === null ? [] : getSources(ctx.db, lastRun));
+      emit(io, { ...view, delivery_targets: targets }, () => [detail, '  delivers to', ...destinationsText(targets, view.email_enabled, emailIssue), ...report()].join('\n'));
     }));
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
-    .option('--no-profile', 'stop following the watch profile')
+    .option('--no-follow', 'stop following the watch profile (the routine then needs a --query)')
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
       const body = routineUpdateBody(current, flags);
-      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id);
-      let view;
-      try {
-        view = updateRoutine(ctx, current.id, body);
-      } catch (err) {
-        throw asFlagError(err);
-      }
-      emit(io, view, () => routineDetail(view, { profileName: followedName(ctx, view) }));
+      checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id, followAfterEdit(current, body));
+      const view = namingFollowFlags(body.entity, () => updateRoutine(ctx, current.id, body));
+      emit(io, view, () => routineDetail(view, followedProfile(ctx, view.entity)));
     }));
   routine
     .command('run')

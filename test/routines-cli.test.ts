@@ -222,25 +222,13 @@ test('routine show names the last run\'s sources that gave nothing, with the rea
   assert.match((await svc('routine', 'show', String(r.id))).stdout, /  last run   execution \d+ completed, 2 results \(\d+ new\)\n/, 'a source that answered is not named');
 });
 
-test('a routine follows a watch profile from the command line: --profile (no --query needed), show says whom, --no-profile stops it', async () => {
+test('a followed profile cannot be deleted, and the refusal says how to take it off the routine (--no-follow)', async () => {
   const profile = await json('profile', 'add', 'André Kessler');
-  const r = await json('routine', 'add', '--name', 'follows kessler', '--schedule', '0 8 * * 1', '--sources', 'crossref', '--profile', String(profile.id), '--inactive');
+  const r = await json('routine', 'add', '--name', 'follows kessler', '--schedule', '0 8 * * 1', '--sources', 'crossref', '--follow', String(profile.id), '--inactive');
   assert.equal([r.entity, r.parameters.query], [{ profile_id: profile.id, mode: 'new_papers' }, '']);
-  const shown = await svc('routine', 'show', String(r.id));
-  assert.match(shown.stdout, new RegExp(`  follows    profile ${profile.id} \\(André Kessler\\), mode new_papers`));
-  assert.match(shown.stdout, /  search     everything by the followed person on crossref/);
-  assert.is((await json('routine', 'edit', String(r.id), '--profile-mode', 'retractions')).entity.mode, 'retractions');
-  // Refusals name the flag and exit 2 before anything changes.
-  let bad = await svc('routine', 'add', '--name', 'x', '--schedule', '0 8 * * 1', '--sources', 'crossref', '--profile', '99999');
-  assert.equal([bad.code, /No watch profile 99999/.test(bad.stderr)], [2, true], bad.stderr);
-  bad = await svc('routine', 'add', '--name', 'x', '--schedule', '0 8 * * 1', '--query', 'q', '--sources', 'crossref', '--profile-mode', 'retractions');
-  assert.is(bad.code, 2);
-  bad = await svc('routine', 'edit', String(r.id), '--no-profile');
-  assert.equal([bad.code, /^svc: --query: /.test(bad.stderr)], [2, true], `an empty query needs the profile; the flag is named: ${bad.stderr}`);
-  // The profile cannot go while the routine follows it, and the refusal says how to take it off.
   const del = await svc('profile', 'delete', String(profile.id), '--yes');
-  assert.equal([del.code, del.stderr.includes(`svc routine edit ${r.id} --no-profile`)], [4, true], del.stderr);
-  const off = await json('routine', 'edit', String(r.id), '--no-profile', '--query', 'chemical ecology');
+  assert.equal([del.code, del.stderr.includes(`svc routine edit ${r.id} --no-follow`)], [4, true], del.stderr);
+  const off = await json('routine', 'edit', String(r.id), '--no-follow', '--query', 'chemical ecology');
   assert.equal([off.entity, off.parameters.query], [null, 'chemical ecology']);
   assert.is((await svc('profile', 'delete', String(profile.id), '--yes')).code, 0);
 });

@@ -9,6 +9,8 @@ import { promptCancelled } from './confirm.js';
 import { utcMinute, zoneMinute } from './dates.js';
 import { CronSyntaxError, parseSchedule } from '../../src/scheduler/cron.js';
 import { searchableRepositories } from '../../src/sources/catalog.js';
+import { listProfiles } from '../../src/profiles/service.js';
+import { sourcesAskingAbout } from '../../src/routines/entity.js';
 
 export interface Prompter {
   text(opts: { message: string; placeholder?: string; defaultValue?: string; validate?: (value: string | undefined) => string | undefined }): Promise<string | symbol>;
@@ -42,12 +44,17 @@ export function previewLines(expression: string, now: Date, n = 3): string[] {
 /** Ask for a routine; answers a RoutineCreate body. */
 export async function askRoutine(ctx: Context, ask: Prompter): Promise<Record<string, unknown>> {
   const name = answered(await ask.text({ message: 'Name of the routine', placeholder: 'coral reef ecology', validate: required('name') }));
-  const query = answered(await ask.text({ message: 'Search query', placeholder: 'coral bleaching', validate: required('query') }));
+  const entity = await askFollow(ctx, ask);
+  const query = entity
+    ? answered(await ask.text({ message: 'Search query, AND-ed with the person (Enter alone: everything by them)', placeholder: '' }))
+    : answered(await ask.text({ message: 'Search query', placeholder: 'coral bleaching', validate: required('query') }));
   const sources = searchableRepositories(ctx).repositories.filter((r) => r.reason !== 'retired');
+  const byAuthor = new Set(entity ? sourcesAskingAbout(sources.map((s) => s.id), entity.orcid) : []);
+  const hint = (s: (typeof sources)[number]) => (entity && !byAuthor.has(s.id) ? 'cannot search by author' : s.searchable ? undefined : (s.message ?? undefined));
   const repositories = answered(
     await ask.multiselect({
       message: 'Sources to search (space to select)',
-      options: sources.map((s) => ({ value: s.id, label: `${s.name} (${s.id})`, hint: s.searchable ? undefined : (s.message ?? undefined) })),
+      options: sources.map((s) => ({ value: s.id, label: `${s.name} (${s.id})`, hint: hint(s) })),
       required: true,
     }),
   );
@@ -86,5 +93,23 @@ export async function askRoutine(ctx: Context, ask: Prompter): Promise<Record<st
     schedule_cron: schedule,
     parameters: { repositories, query: query.trim(), ...(windowDays ? { window_days: Number(windowDays) } : {}) },
     ...(intent ? { intent } : {}),
+    ...(entity ? { entity: { profile_id: entity.profile_id, mode: entity.mode } } : {}),
   };
+}
+
+/** Asked only when person profiles exist: which one the routine follows (none by default), and how. */
+async function askFollow(ctx: Context, ask: Prompter): Promise<{ profile_id: number; mode: 'new_papers' | 'retractions'; orcid: string | null } | null> {
+  const people = listProfiles(ctx, 'person').profiles;
+  if (people.length === 0) return null;
+  const shown = people.slice(0, 8).map((p) => `${p.id} ${p.name}`).join(', ');
+  const raw = answered(
+    await ask.text({
+      message: `Follow a watch profile? Its id (${shown}${people.length > 8 ? ', … see svc profile list' : ''}); Enter alone: none`,
+      validate: (value) => (!value?.trim() || people.some((p) => String(p.id) === value.trim()) ? undefined : 'The id of a person profile from the list, or nothing.'),
+    }),
+  ).trim();
+  const person = people.find((p) => String(p.id) === raw);
+  if (!person) return null;
+  const retractions = answered(await ask.confirm({ message: `Watch ${person.name}'s papers for retractions, corrections and new versions, and report those instead of new papers (mode retractions)?`, initialValue: false }));
+  return { profile_id: person.id, mode: retractions ? 'retractions' : 'new_papers', orcid: person.orcid ?? null };
 }

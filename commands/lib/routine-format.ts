@@ -1,6 +1,4 @@
 /** Human views of routines, jobs and coverage for `svc routine`. */
-import type { Context } from '../../src/context.js';
-import { getProfile } from '../../src/profiles/repo.js';
 import { describeHolder } from '../../src/scheduler/scheduler.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
@@ -9,8 +7,18 @@ import type { schedulerJobs } from '../../src/routines/jobs-view.js';
 import { utcMinute, zoneMinute } from './dates.js';
 import { table } from './io.js';
 import { count } from './words.js';
+import { MODE_MEANING } from '../../src/routines/entity.js';
 
 type Routine = ReturnType<typeof routineView>;
+/** The watch profile a routine follows, looked up by the command (routines/entity.ts followedProfile). */
+export type Followed = { id: number; name: string } | null;
+
+/** "Jane Doe (watch profile 3), mode retractions", or null for a routine that follows nobody. */
+export function followText(r: Pick<Routine, 'entity'>, followed: Followed): string | null {
+  if (!r.entity) return null;
+  const who = followed ? `${followed.name} (watch profile ${followed.id})` : `watch profile ${r.entity.profile_id} (no longer there)`;
+  return `${who}, mode ${r.entity.mode}`;
+}
 const when = (iso: string | null | undefined) => utcMinute(iso);
 
 /** A fire time as a person reads it: the UTC instant, plus the routine's own zone (CRON_TZ) when it has one. */
@@ -20,11 +28,14 @@ export function fireTime(d: Date, timezone: string | null): string {
   return `${utc} (${zoneMinute(d, timezone)} ${timezone})`;
 }
 
-export function routineTable(routines: Routine[]): string {
+export function routineTable(routines: Routine[], followedOf: (r: Routine) => Followed = () => null): string {
   if (routines.length === 0) return 'No routines yet; add one with `svc routine add`.';
+  // The FOLLOWS column only when some routine follows a profile.
+  const follows = routines.some((r) => r.entity);
+  const name = (r: Routine) => (follows ? [r.name, followText(r, followedOf(r)) ?? '-'] : [r.name]);
   return table([
-    ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME'],
-    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, `${when(r.schedule.next_run_at_utc)}${overdue(r) ? ' (overdue)' : ''}`, String(r.missed_fires.count), r.name]),
+    ['ID', 'ACTIVE', 'SCHEDULE', 'NEXT RUN (UTC)', 'MISSED', 'NAME', ...(follows ? ['FOLLOWS'] : [])],
+    ...routines.map((r) => [String(r.id), r.is_active ? 'yes' : 'no', r.schedule_cron, `${when(r.schedule.next_run_at_utc)}${overdue(r) ? ' (overdue)' : ''}`, String(r.missed_fires.count), ...name(r)]),
   ]);
 }
 
@@ -35,37 +46,26 @@ function overdue(r: Routine): boolean {
   return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
-/** The name of the watch profile a routine follows, for its detail view (undefined when it follows none or the profile is gone). */
-export function followedName(ctx: Context, r: Routine): string | undefined {
-  return r.entity ? getProfile(ctx.db, r.entity.profile_id)?.name : undefined;
-}
-
-/** What the detail view adds from outside the routine read: the followed profile's name, the last run's per-source answers. */
-export interface DetailExtras {
-  profileName?: string;
-  lastRunSources?: { source: string; record_count: number; zero_reason: string | null; status: string | null }[];
-}
-
 /** The last run's sources that gave nothing for a reason other than an empty answer ("crossref (upstream_failure)"). */
-function silentSources(sources: DetailExtras['lastRunSources']): string {
+function silentSources(sources: LastRunSource[] | undefined): string {
   const silent = (sources ?? []).filter((s) => s.record_count === 0 && s.zero_reason !== 'answered_empty');
   return silent.length ? `; nothing from ${silent.map((s) => `${s.source} (${nothingReason(s.zero_reason, s.status)})`).join(', ')}` : '';
 }
 
-export function routineDetail(r: Routine, extras: DetailExtras = {}): string {
-  const profileName = extras.profileName;
+/** A source's answer in the last run, as the detail view names the silent ones. */
+export type LastRunSource = { source: string; record_count: number; zero_reason: string | null; status: string | null };
+
+export function routineDetail(r: Routine, followed: Followed = null, lastRunSources?: LastRunSource[]): string {
   const p = r.parameters;
-  // A routine that follows a profile may have no words to search for: it asks for everything by that person.
-  const what = p.query ? `"${p.query}"` : r.entity ? 'everything by the followed person' : '""';
   const window = p.since_last_success ? `since the last completed run${p.window_days ? ` (else ${p.window_days} days)` : ''}` : p.window_days ? `last ${p.window_days} days` : 'no date limit';
   const lines = [
     `Routine ${r.id}: ${r.name} (${r.is_active ? 'active' : 'inactive'})`,
     `  schedule   ${r.schedule_cron}  [${r.schedule.timezone}]`,
     `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
-    ...(r.entity ? [`  follows    profile ${r.entity.profile_id}${profileName ? ` (${profileName})` : ''}, mode ${r.entity.mode}: each fire asks for this author's papers (\`svc profile matches ${r.entity.profile_id}\`)`] : []),
-    `  search     ${what}${p.query && r.entity ? ' by the followed person' : ''} on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    `  search     ${p.query || !r.entity ? `"${p.query}"` : 'everything by the followed person'} on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
+    ...(r.entity ? [`  follows    ${followText(r, followed)}: ${MODE_MEANING[r.entity.mode]}`] : []),
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
-    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)${silentSources(extras.lastRunSources)}` : '-'}`,
+    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)${silentSources(lastRunSources)}` : '-'}`,
   ];
   if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);
   if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);

@@ -76,6 +76,9 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   lifecycle_events: 'corpus',
   lifecycle_checks: 'corpus',
   lifecycle_runs: 'corpus',
+  // What a routine that follows a profile checked at a fire, and the events it reported: part of its runs.
+  routine_follow_checks: 'executions',
+  routine_follow_events: 'executions',
   assistant_sessions: 'conversations',
   assistant_messages: 'conversations',
   assistant_session_choices: 'conversations',

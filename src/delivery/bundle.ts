@@ -9,7 +9,9 @@ import type { ExecutionDocument } from '../executions/documents.js';
 import { executionDocumentsPage } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
 import { renderReport } from '../executions/report.js';
+import { followNews, type FollowNews } from '../lifecycle/follow.js';
 import { getRoutine } from '../routines/repo.js';
+import { followDigestHtml, followDigestText, followDigestTitle } from './follow-digest.js';
 import { deliveryKey } from './key.js';
 import type { DeliveryRow } from './repo.js';
 
@@ -41,6 +43,8 @@ export interface ReportBundle {
   papers: PaperSummary[];
   papers_truncated: boolean;
   report_text: string;
+  /** A fire of a routine following a profile for retractions: what was checked and the new notices (its news); else null. */
+  follow: FollowNews | null;
 }
 
 function summary(doc: ExecutionDocument): PaperSummary {
@@ -75,10 +79,12 @@ export function buildBundle(ctx: Context, delivery: DeliveryRow): ReportBundle {
     papers,
     papers_truncated: page.total > papers.length,
     report_text: renderReport(ctx, execution.id) ?? '',
+    follow: followNews(ctx, execution.id),
   };
 }
 
 export function digestTitle(bundle: ReportBundle): string {
+  if (bundle.follow) return followDigestTitle({ ...bundle, follow: bundle.follow });
   const n = bundle.counts.new;
   return `${bundle.routine.name}: ${n} new paper${n === 1 ? '' : 's'} (run ${bundle.execution.id})`;
 }
@@ -91,6 +97,7 @@ function line(p: PaperSummary): string {
 export function digestText(bundle: ReportBundle, extra: string[] = []): string {
   const shown = bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT);
   const out = [digestTitle(bundle), '', `Query: "${bundle.execution.query}"`, `Results: ${bundle.counts.results} (${bundle.counts.new} new)`, ''];
+  if (bundle.follow) return [digestTitle(bundle), '', ...followDigestText({ ...bundle, follow: bundle.follow }), ...(extra.length ? ['', ...extra] : []), '', '— svc'].join('\n') + '\n';
   if (shown.length === 0) out.push('No new papers this run.');
   shown.forEach((p, i) => out.push(`${i + 1}. ${line(p)}`, ...(p.url ? [`   ${p.url}`] : [])));
   if (bundle.new_papers.length > shown.length) out.push(`… and ${bundle.new_papers.length - shown.length} more in the attached report.`);
@@ -112,6 +119,7 @@ const safeHref = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url
 
 export function digestHtml(bundle: ReportBundle, extra: string[] = []): string {
   const shown = bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT);
+  if (bundle.follow) return [`<h2>${escapeXml(digestTitle(bundle))}</h2>`, ...followDigestHtml({ ...bundle, follow: bundle.follow }, escapeXml, safeHref), ...extra.map((e) => `<p>${escapeXml(e)}</p>`)].join('\n');
   const items = shown.map((p) => {
     const href = safeHref(p.url);
     const title = href ? `<a href="${escapeXml(href)}">${escapeXml(p.title)}</a>` : escapeXml(p.title);

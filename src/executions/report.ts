@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Context } from '../context.js';
+import { followReportLines } from '../lifecycle/follow-report.js';
 import { findSource } from '../sources/index.js';
 import type { ZeroReason } from '../sources/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
@@ -55,6 +56,7 @@ export function renderReport(ctx: Context, executionId: number): string | undefi
       if (isRenderedReason(s.zero_reason)) lines.push(`  ${''.padEnd(18)} (${ZERO_REASON_MEANING[s.zero_reason as ZeroReason] ?? s.zero_reason})`);
     }
   }
+  lines.push(...followReportLines(ctx, executionId)); // area: follow — a routine following a profile for retractions
   const total = executionDocumentCount(ctx, executionId);
   const documents = executionCitations(ctx, executionId, REPORT_DOCUMENT_LIMIT);
   lines.push('', `Documents (${total}, newest first)`);

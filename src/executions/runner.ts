@@ -12,6 +12,7 @@ import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
 import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
+import { checkFollowedPapers } from '../lifecycle/follow.js';
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
@@ -153,6 +154,12 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     ctx.log.error(`execution ${executionId} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
     // The sources whose answer svc could not store: the search record says so instead of leaving them "running".
     settleUnfinishedSources(ctx.db, executionId, `svc could not finish storing this source's answer (${err instanceof Error ? err.name : 'Error'}); the source itself is not to blame.`, ctx.nowIso());
+  }
+  // area: follow — a completed fire of a routine following a profile for retractions checks that person's papers
+  // (only a completed run delivers its news); a lookup failure never changes the status, a cancel does.
+  if (status === 'completed') {
+    await checkFollowedPapers(ctx, executionId, spec, options.signal);
+    if (options.signal.aborted) status = 'cancelled';
   }
   flushSearchIndex(ctx.db);
   const settled = finishExecution(ctx.db, executionId, status, ctx.nowIso(), error);

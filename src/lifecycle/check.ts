@@ -9,7 +9,7 @@
 import type { Context } from '../context.js';
 import { conflict } from '../errors.js';
 import { eventsFrom } from './events.js';
-import { askAboutSlice, buildClients, type Asked } from './lookups.js';
+import { askAboutSlice, buildClients, type Asked, type Clients } from './lookups.js';
 import * as repo from './repo.js';
 
 export const CHECK_LIMIT = { min: 1, max: 5000, default: 1000 };
@@ -59,9 +59,45 @@ function outcomeOf(asked: Asked[]): { outcome: repo.CheckRow['outcome']; error: 
   return { outcome: failed.length ? 'partial' : 'checked', error: errors };
 }
 
+export interface SliceTotals {
+  checked: number;
+  failed: number;
+  events: number;
+  /** "doi:…: source: reason" of each paper no source could answer, as recorded on its check. */
+  errors: string[];
+}
+
+/**
+ * Ask the sources about one slice and record what came back: the events and
+ * each paper's check, in one transaction (with `alsoInTransaction`, e.g. a
+ * run's progress). A paper every source failed on keeps its last successful
+ * check time, so it stays first in line.
+ */
+export async function checkSlice(ctx: Context, clients: Clients, docs: repo.TargetDocument[], runId: number | null, signal: AbortSignal, alsoInTransaction?: (added: SliceTotals) => void): Promise<SliceTotals> {
+  const findPreprints = (doi: string | undefined, arxiv: string | undefined) => repo.documentsByIdentifier(ctx.db, doi, arxiv);
+  const answer = await askAboutSlice(clients, docs, signal);
+  const now = ctx.nowIso();
+  const added: SliceTotals = { checked: 0, failed: 0, events: 0, errors: [] };
+  ctx.db.transaction(() => {
+    for (const doc of docs) {
+      for (const { source, record } of answer.records.get(doc.id) ?? []) {
+        for (const event of eventsFrom(doc, source, record, findPreprints)) if (repo.insertEvent(ctx.db, event, runId, now)) added.events++;
+      }
+      const asked = answer.asked.get(doc.id) ?? [];
+      const { outcome, error } = outcomeOf(asked);
+      repo.recordCheck(ctx.db, doc.id, runId, outcome, asked, error, now);
+      if (outcome === 'failed') {
+        added.failed++;
+        if (error) added.errors.push(`${doc.doi ? `doi:${doc.doi}` : doc.arxiv_id ? `arXiv:${doc.arxiv_id}` : doc.pmid ? `PMID ${doc.pmid}` : `paper ${doc.id}`}: ${error}`);
+      } else added.checked++;
+    }
+    alsoInTransaction?.(added);
+  })();
+  return added;
+}
+
 async function runSlices(ctx: Context, runId: number, options: CheckOptions, signal: AbortSignal, onProgress?: (p: CheckProgress) => void): Promise<'completed' | 'stopped'> {
   const clients = buildClients(ctx, signal);
-  const findPreprints = (doi: string | undefined, arxiv: string | undefined) => repo.documentsByIdentifier(ctx.db, doi, arxiv);
   const totals = { checked: 0, failed: 0, events: 0 };
   let slice = 0;
   for (let pass = 1; ; pass++) {
@@ -70,22 +106,7 @@ async function runSlices(ctx: Context, runId: number, options: CheckOptions, sig
       if (repo.getRun(ctx.db, runId)?.stop_requested_at_utc) return 'stopped';
       const docs = repo.nextDocuments(ctx.db, runId, Math.min(options.sliceSize ?? SLICE_SIZE, options.limit - inPass));
       if (docs.length === 0) return 'completed';
-      const answer = await askAboutSlice(clients, docs, signal);
-      const now = ctx.nowIso();
-      const added = { checked: 0, failed: 0, events: 0 };
-      ctx.db.transaction(() => {
-        for (const doc of docs) {
-          for (const { source, record } of answer.records.get(doc.id) ?? []) {
-            for (const event of eventsFrom(doc, source, record, findPreprints)) if (repo.insertEvent(ctx.db, event, runId, now)) added.events++;
-          }
-          const asked = answer.asked.get(doc.id) ?? [];
-          const { outcome, error } = outcomeOf(asked);
-          repo.recordCheck(ctx.db, doc.id, runId, outcome, asked, error, now);
-          if (outcome === 'failed') added.failed++;
-          else added.checked++;
-        }
-        repo.progressRun(ctx.db, runId, added, now);
-      })();
+      const added = await checkSlice(ctx, clients, docs, runId, signal, (a) => repo.progressRun(ctx.db, runId, a, ctx.nowIso()));
       inPass += docs.length;
       slice++;
       totals.checked += added.checked;

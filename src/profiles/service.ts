@@ -115,7 +115,7 @@ export function deleteProfile(ctx: Context, id: number) {
   requireProfile(ctx, id);
   const following = repo.routinesFollowing(ctx.db, id);
   if (following.length) {
-    throw conflict('profile_followed', `Routine${following.length > 1 ? 's' : ''} ${following.join(', ')} follow${following.length > 1 ? '' : 's'} this profile: take the profile off ${following.length > 1 ? 'them' : 'it'} first (\`svc routine edit ${following[0]} --no-profile\`, or PUT /api/routines/${following[0]} with "entity": null).`, { routine_ids: following });
+    throw conflict('profile_followed', `Routine${following.length > 1 ? 's' : ''} ${following.join(', ')} follow${following.length > 1 ? '' : 's'} this profile: take the profile off ${following.length > 1 ? 'them' : 'it'} first (\`svc routine edit ${following[0]} --no-follow\`, or PUT /api/routines/${following[0]} with "entity": null).`, { routine_ids: following });
   }
   const matches = ctx.db.transaction(() => repo.deleteProfile(ctx.db, id))();
   return { id, deleted: true, matches_removed: matches };

@@ -8,6 +8,7 @@
 import type { Context } from '../context.js';
 import { badRequest } from '../errors.js';
 import { getProfile } from '../profiles/repo.js';
+import { findSource } from '../sources/index.js';
 
 export const ENTITY_MODES = ['new_papers', 'retractions'] as const;
 export type EntityMode = (typeof ENTITY_MODES)[number];
@@ -45,4 +46,26 @@ export function entityAuthor(ctx: Context, entity: RoutineEntity | null): { auth
   if (!entity) return null;
   const profile = getProfile(ctx.db, entity.profile_id);
   return profile ? { author: profile.name, authorOrcid: profile.orcid } : null;
+}
+
+/** The profile a routine follows, as the CLI names it (null when it follows none, or the profile is gone). */
+export function followedProfile(ctx: Context, entity: RoutineEntity | null): { id: number; name: string; orcid: string | null } | null {
+  if (!entity) return null;
+  const profile = getProfile(ctx.db, entity.profile_id);
+  return profile ? { id: profile.id, name: profile.name, orcid: profile.orcid } : null;
+}
+
+/** What each mode does at a fire, in one phrase (CLI views). */
+export const MODE_MEANING: Record<EntityMode, string> = {
+  new_papers: 'each fire asks the sources for their papers and reports the new ones',
+  retractions: 'each fire also checks their papers for retractions, corrections and new versions and reports those notices',
+};
+
+/** Sources of the list that can ask about this person at a fire: author search, and an ORCID iD for a source that answers only for one. */
+export function sourcesAskingAbout(ids: string[], orcid: string | null): string[] {
+  return ids.filter((id) => {
+    const entry = findSource(id);
+    if (!entry || entry.status !== 'active') return false;
+    return entry.capabilities.authorSearch && (!entry.capabilities.orcidOnly || Boolean(orcid));
+  });
 }

@@ -53,5 +53,6 @@ export function runSpecFor(ctx: Context, row: RoutineRow, fire: FireTimes): RunS
     routineId: row.id,
     author: followed?.author ?? null,
     authorOrcid: followed?.authorOrcid ?? null,
+    follow: values.entity ? { profileId: values.entity.profile_id, mode: values.entity.mode } : null,
   };
 }

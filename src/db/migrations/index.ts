@@ -27,6 +27,7 @@ import { jobClaims } from './026-job-claims.js';
 import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
 import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
+import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -40,7 +41,9 @@ import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
  * scan, embedding backfill) across processes, 27 a cancel asked of another
  * process's assistant turn, 28 lexical statistics follow a reused document
  * id, 29 assistant turn claims folded into the job claims (23 and 27 made
- * the table it drops) and claims naming their process's boot and start; 21, 22 and 24 repair settings stored before their checks (passwords in
+ * the table it drops) and claims naming their process's boot and start, 30
+ * what the lifecycle check of a routine that follows a profile found; 21, 22
+ * and 24 repair settings stored before their checks (passwords in
  * URLs and the mail host).
  */
 export const MIGRATIONS: Migration[] = [
@@ -66,6 +69,8 @@ export const MIGRATIONS: Migration[] = [
   lexicalStats,
   jobClaims,
   lexicalStatsReusedId,
+  // area: routines follow (30)
+  routineFollowLifecycle,
   // area: admin (11)
   admin,
   // area: assistant (15, 23, 27, 29)

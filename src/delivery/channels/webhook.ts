@@ -16,6 +16,11 @@ import type { ChannelInput } from './types.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
+function followEnvelope(f: NonNullable<ReportBundle['follow']>) {
+  const notices = f.events.map(({ kind, document_id, title, doi, notice_url, label, event_date, basis }) => ({ kind, document_id, title, doi, notice_url, label, event_date, basis }));
+  return { profile_id: f.profile_id, profile_name: f.profile_name, mode: f.mode, checked: f.checked, failed: f.failed, notices };
+}
+
 export function webhookEnvelope(ctx: Context, delivery: DeliveryRow, bundle: ReportBundle, secret: string) {
   return {
     type: 'svc.delivery',
@@ -29,6 +34,8 @@ export function webhookEnvelope(ctx: Context, delivery: DeliveryRow, bundle: Rep
     counts: bundle.counts,
     new_papers: bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT).map(({ id, title, authors, year, venue, doi, url }) => ({ id, title, authors, year, venue, doi, url })),
     new_papers_truncated: bundle.new_papers.length > DIGEST_PAPER_LIMIT,
+    // A routine following a profile for retractions: its news is the notices on the person's papers.
+    ...(bundle.follow ? { follow: followEnvelope(bundle.follow) } : {}),
     bundle: signedBundleLink(ctx, delivery.id, secret),
   };
 }

@@ -1,0 +1,85 @@
+/** SQL of a following routine's lifecycle check: the person's papers to check, the fire's record, the events it reported. */
+import type { Database } from 'better-sqlite3';
+import type { EventKind, EventRow, TargetDocument } from './repo.js';
+
+export interface FollowCheckRow {
+  execution_id: number;
+  routine_id: number | null;
+  profile_id: number;
+  profile_name: string;
+  papers: number;
+  checked: number;
+  failed: number;
+  lookup_errors_json: string;
+  error: string | null;
+  started_at_utc: string;
+  finished_at_utc: string | null;
+}
+
+export type FollowEventRow = EventRow & { basis: string | null; matched_author: string | null };
+
+export function countProfilePapers(db: Database, profileId: number): number {
+  return db.prepare('SELECT count(*) FROM profile_matches WHERE profile_id = ?').pluck().get(profileId) as number;
+}
+
+/**
+ * The profile's matched papers in the order a check takes them: never checked
+ * first, then never checked successfully, then the least recently checked
+ * (papers whose every lookup failed rotate by their last attempt).
+ */
+export function profilePapersToCheck(db: Database, profileId: number, limit: number): TargetDocument[] {
+  return db
+    .prepare(
+      `SELECT d.id, d.title, d.doi, d.arxiv_id, d.pmid, d.doc_type, d.ids_json
+       FROM profile_matches m JOIN documents d ON d.id = m.document_id LEFT JOIN lifecycle_checks c ON c.document_id = d.id
+       WHERE m.profile_id = ?
+       ORDER BY c.document_id IS NOT NULL, coalesce(c.checked_at_utc, ''), c.attempted_at_utc, d.id LIMIT ?`,
+    )
+    .all(profileId, limit) as TargetDocument[];
+}
+
+export function startFollowCheck(db: Database, row: Pick<FollowCheckRow, 'execution_id' | 'routine_id' | 'profile_id' | 'profile_name' | 'papers' | 'started_at_utc'>): void {
+  db.prepare(
+    `INSERT INTO routine_follow_checks (execution_id, routine_id, profile_id, profile_name, papers, started_at_utc) VALUES (@execution_id, @routine_id, @profile_id, @profile_name, @papers, @started_at_utc)
+     ON CONFLICT (execution_id) DO NOTHING`,
+  ).run(row);
+}
+
+export function progressFollowCheck(db: Database, executionId: number, add: { checked: number; failed: number; errors: string[] }): void {
+  db.prepare(
+    `UPDATE routine_follow_checks SET checked = checked + ?, failed = failed + ?,
+       lookup_errors_json = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(lookup_errors_json) UNION ALL SELECT value FROM json_each(?) LIMIT 20))
+     WHERE execution_id = ?`,
+  ).run(add.checked, add.failed, JSON.stringify(add.errors), executionId);
+}
+
+export function finishFollowCheck(db: Database, executionId: number, error: string | null, now: string): void {
+  db.prepare('UPDATE routine_follow_checks SET error = ?, finished_at_utc = ? WHERE execution_id = ?').run(error, now, executionId);
+}
+
+export function getFollowCheck(db: Database, executionId: number): FollowCheckRow | undefined {
+  return db.prepare('SELECT * FROM routine_follow_checks WHERE execution_id = ?').get(executionId) as FollowCheckRow | undefined;
+}
+
+/** The events of these kinds on the profile's papers that the routine has not reported yet become this execution's news. */
+export function claimNewEvents(db: Database, routineId: number, profileId: number, executionId: number, kinds: readonly EventKind[]): number {
+  return db
+    .prepare(
+      `INSERT INTO routine_follow_events (routine_id, event_id, execution_id)
+       SELECT ?, e.id, ? FROM lifecycle_events e JOIN profile_matches m ON m.document_id = e.document_id AND m.profile_id = ?
+       WHERE e.kind IN (SELECT value FROM json_each(?)) ON CONFLICT DO NOTHING`,
+    )
+    .run(routineId, executionId, profileId, JSON.stringify(kinds)).changes;
+}
+
+/** What an execution reported: retractions first, then by the paper's title. */
+export function reportedEvents(db: Database, executionId: number, profileId: number): FollowEventRow[] {
+  return db
+    .prepare(
+      `SELECT e.*, d.title, d.doi, m.basis, m.matched_author FROM routine_follow_events r
+       JOIN lifecycle_events e ON e.id = r.event_id JOIN documents d ON d.id = e.document_id
+       LEFT JOIN profile_matches m ON m.document_id = e.document_id AND m.profile_id = ?
+       WHERE r.execution_id = ? ORDER BY e.kind <> 'retraction', d.title, e.id`,
+    )
+    .all(profileId, executionId) as FollowEventRow[];
+}
