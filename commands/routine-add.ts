@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { ValidationError } from '../src/errors.js';
 import { MAX_RESULTS_LIMIT } from '../src/executions/request.js';
+import { knownAiSettings, MAX_INSTRUCTIONS_LENGTH } from '../src/executions/ai-settings.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
 import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
 import { createRoutine, findRoutinesNamed, getRoutineView } from '../src/routines/service.js';
@@ -30,6 +31,8 @@ export interface RoutineFlags {
   intent?: string | false;
   inactive?: boolean;
   ai?: boolean;
+  aiInstructions?: string | false;
+  emailAiSummary?: boolean;
   notify?: boolean;
 }
 
@@ -43,6 +46,7 @@ const FLAG_FOR: Record<string, string> = {
   'parameters.max_results': '--max',
   'parameters.window_days': '--window-days',
   intent: '--intent',
+  'ai_settings.instructions': '--ai-instructions',
 };
 
 /** Name the flag, not the body field, in a refusal. */
@@ -68,7 +72,9 @@ export function routineFlags(command: Command): Command {
     .option('--window-days <n>', `ask for papers from the last N days at each fire, 1 to ${MAX_WINDOW_DAYS} ("none" for no limit)`)
     .option('--since-last-success', 'start the window at the last completed run instead')
     .option('--intent <sentence>', 'what belongs in the results (the coverage audit compares against it)')
-    .option('--ai', 'ask for AI summaries')
+    .option('--ai', 'ask the configured AI provider for a summary of each run (sends titles, authors, years and abstracts to it)')
+    .option('--ai-instructions <text>', `what each summary should focus on, up to ${MAX_INSTRUCTIONS_LENGTH} characters (implies --ai)`)
+    .option('--email-ai-summary', "put the run's AI summary in the routine's email digest")
     .option('--notify', 'notify when a run completes');
 }
 
@@ -93,7 +99,9 @@ function createBody(flags: RoutineFlags): Record<string, unknown> {
     parameters: parameterChanges(flags),
     ...(typeof flags.intent === 'string' ? { intent: flags.intent } : {}),
     ...(flags.inactive ? { is_active: false } : {}),
-    ...(flags.ai ? { ai_enabled: true } : {}),
+    ...(flags.ai || typeof flags.aiInstructions === 'string' ? { ai_enabled: true } : {}),
+    ...(typeof flags.aiInstructions === 'string' ? { ai_settings: { instructions: flags.aiInstructions } } : {}),
+    ...(flags.emailAiSummary ? { email_ai_summary_enabled: true } : {}),
     ...(flags.notify ? { notify_on_complete: true } : {}),
   };
 }
@@ -105,10 +113,21 @@ export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Rec
   if (flags.schedule !== undefined) body.schedule_cron = flags.schedule;
   if (flags.intent !== undefined) body.intent = flags.intent === false ? null : flags.intent;
   if (flags.ai !== undefined) body.ai_enabled = flags.ai;
+  if (flags.emailAiSummary !== undefined) body.email_ai_summary_enabled = flags.emailAiSummary;
+  if (flags.aiInstructions !== undefined) {
+    // Only the instructions change; the stored model and token bound stay (keys svc ignores are dropped).
+    const { instructions: _old, ...kept } = knownAiSettings(valuesOf(current).ai_settings) ?? {};
+    const next = flags.aiInstructions === false ? kept : { ...kept, instructions: flags.aiInstructions };
+    body.ai_settings = Object.keys(next).length ? next : null;
+    if (flags.aiInstructions !== false && flags.ai === undefined) body.ai_enabled = true;
+  }
   if (flags.notify !== undefined) body.notify_on_complete = flags.notify;
   const changes = parameterChanges(flags);
-  if (Object.keys(changes).length) body.parameters = { ...valuesOf(current).parameters, ...changes };
-  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent (see svc routine edit --help).', 'nothing_to_change');
+  if (Object.keys(changes).length) {
+    const stored = valuesOf(current).parameters;
+    body.parameters = { ...stored, ai_settings: knownAiSettings(stored.ai_settings), ...changes };
+  }
+  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent, --ai, --ai-instructions, --email-ai-summary (see svc routine edit --help).', 'nothing_to_change');
   return body;
 }
 

@@ -36,6 +36,8 @@ export interface Tuning {
   permissionKeepaliveMs: number;
   /** How often a process running an assistant turn looks for a cancel asked by another process. */
   assistantCancelPollMs: number;
+  /** A run's AI summary gives up after this long (the run itself has settled already). */
+  aiSummaryTimeoutMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -48,6 +50,7 @@ export const DEFAULT_TUNING: Tuning = {
   executionStaleMs: 30_000,
   permissionKeepaliveMs: 30_000,
   assistantCancelPollMs: 300,
+  aiSummaryTimeoutMs: 120_000,
 };
 
 export interface Context {

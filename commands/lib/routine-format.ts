@@ -32,6 +32,14 @@ function overdue(r: Routine): boolean {
   return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
+/** Whether runs ask for an AI summary, with what focus, and whether the email carries it. */
+function aiWords(r: Routine): string {
+  if (!r.ai_enabled && !r.parameters.ai_enabled) return 'off';
+  const instructions = (r.ai_settings as { instructions?: unknown } | null)?.instructions;
+  const focus = typeof instructions === 'string' ? `; focus "${instructions.length > 80 ? `${instructions.slice(0, 79)}…` : instructions}"` : '';
+  return `on${focus}; ${r.email_ai_summary_enabled ? 'in the email digest' : 'not in the email (--email-ai-summary)'}`;
+}
+
 export function routineDetail(r: Routine): string {
   const p = r.parameters;
   const window = p.since_last_success ? `since the last completed run${p.window_days ? ` (else ${p.window_days} days)` : ''}` : p.window_days ? `last ${p.window_days} days` : 'no date limit';
@@ -41,6 +49,7 @@ export function routineDetail(r: Routine): string {
     `  next fires ${r.schedule.next_runs.length ? r.schedule.next_runs.map((t) => fireTime(new Date(t), r.schedule.timezone)).join(', ') : '-'}`,
     `  search     "${p.query}" on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
+    `  ai summary ${aiWords(r)}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)` : '-'}`,
   ];
   if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);
