@@ -1,66 +1,20 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import http from 'node:http';
 import { fixture, startTestServer, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { finished } from './_executions.js';
+import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
 
 const KEY = 'sk-summary-test-key-0123456789';
-const SUMMARY = 'Themes: chemical and communicating ecology.\nNotable papers: [1] and [2].\nPossibly off-topic: none.';
 
-type Mode = 'ok' | 'unauthorized' | 'hang' | 'empty';
-
-interface FakeModel {
-  url: string;
-  mode: Mode;
-  requests: { url: string; headers: http.IncomingHttpHeaders; raw: string; body: any }[];
-  close(): Promise<void>;
-}
-
-/** An OpenAI-compatible chat endpoint on loopback: SSE chunks that report a served model, then [DONE]. */
-async function startModel(): Promise<FakeModel> {
-  const fake: FakeModel = { url: '', mode: 'ok', requests: [], close: async () => {} };
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      fake.requests.push({ url: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) });
-      if (fake.mode === 'unauthorized') {
-        // A provider that quotes the key it refused: svc must not pass it on.
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}` } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const send = (data: unknown) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
-      if (fake.mode === 'hang') {
-        send({ model: 'served-summary-model', choices: [{ index: 0, delta: { content: 'Themes: ' }, finish_reason: null }] });
-        return; // never ends
-      }
-      const text = fake.mode === 'empty' ? '' : SUMMARY;
-      for (let i = 0; i < text.length; i += 40) send({ model: 'served-summary-model', choices: [{ index: 0, delta: { content: text.slice(i, i + 40) }, finish_reason: null }] });
-      send({ model: 'served-summary-model', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-      send({ model: 'served-summary-model', choices: [], usage: { prompt_tokens: 900, completion_tokens: 60 } });
-      send('[DONE]');
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
-  fake.close = () => {
-    server.closeAllConnections();
-    return new Promise((resolve) => server.close(() => resolve()));
-  };
-  return fake;
-}
-
-let model: FakeModel;
+let model: SummaryModel;
 let crossref: Stub;
 let empty: Stub;
 let t: TestServer;
 
 test.before(async () => {
-  model = await startModel();
+  model = await startSummaryModel(KEY);
   crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
   empty = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json'), times: Infinity }]);
   t = await startTestServer({
@@ -275,6 +229,8 @@ test('a routine whose stored ai_settings holds keys from before the rule runs: t
   assert.not.ok(sent.raw.includes('sk-legacy-stored-secret-1'));
   assert.match(sent.raw, /Mind the legacy focus\./);
   assert.not.ok(JSON.stringify(detail).includes('sk-legacy-stored-secret-1'), 'the read shows only the keys svc uses');
+  const stored = t.ctx.db.prepare('SELECT parameters_json FROM executions WHERE id = ?').pluck().get(id) as string;
+  assert.not.ok(stored.includes('sk-legacy-stored-secret-1'), 'nor does the run store it');
 });
 
 test.run();

@@ -107,7 +107,7 @@ export async function summarizeAfterRun(ctx: Context, settled: SettledExecution)
     documents_considered: 0,
     documents_total: row.result_count,
     instructions_given: settings.instructions !== undefined,
-    ...(ignored.length ? { ignored_ai_settings: ignored } : {}),
+    ...(ignored.length || spec.aiSettingsIgnored?.length ? { ignored_ai_settings: [...new Set([...(spec.aiSettingsIgnored ?? []), ...ignored])] } : {}),
   };
   let lane: AiLane;
   try {

@@ -27,6 +27,8 @@ export interface RunSpec {
   aiEnabled: boolean;
   /** model, max_output_tokens, instructions (ai-settings.ts); older stored runs may hold other keys, ignored. */
   aiSettings: AiSettings | Record<string, unknown> | null;
+  /** Names of stored ai_settings keys svc left out of this run (a routine's, from before they were refused). */
+  aiSettingsIgnored?: string[];
   requestId: string | null;
   savedConfigurationId: number | null;
   routineId: number | null;
