@@ -27,7 +27,7 @@ export function runOptions(command: Command): Command {
     .option('--keywords <list>', 'comma-separated keywords that must also match')
     .option('--request-id <id>', 'an id that makes resubmitting the same run answer the running one')
     .option('--config <name>', 'start from a saved configuration (its name or id); arguments and flags given override it')
-    .option('--ai', 'ask the configured AI provider for a short summary of what the run found (sends titles, authors, years and abstracts to it; see `svc settings show ai`)')
+    .option('--ai', 'ask the configured AI provider for a short summary of what the run found (sends titles, authors, years and abstracts to it; see `svc settings get ai`)')
     .option('--ai-model <id>', 'the model to ask instead of ai.model (implies --ai)')
     .option('--ai-instructions <text>', `what the summary should focus on, up to ${MAX_INSTRUCTIONS_LENGTH} characters (implies --ai)`);
 }
