@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import { fixture, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { fixture, runCli, startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { finished } from './_executions.js';
 import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
@@ -231,6 +231,36 @@ test('a routine whose stored ai_settings holds keys from before the rule runs: t
   assert.not.ok(JSON.stringify(detail).includes('sk-legacy-stored-secret-1'), 'the read shows only the keys svc uses');
   const stored = t.ctx.db.prepare('SELECT parameters_json FROM executions WHERE id = ?').pluck().get(id) as string;
   assert.not.ok(stored.includes('sk-legacy-stored-secret-1'), 'nor does the run store it');
+});
+
+test('svc dive --ai --ai-instructions: the summary in the foreground summary, svc executions show (text and --json) and the report', async () => {
+  const dirs = tempDirs();
+  try {
+    const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_AI_OPENAI_URL: model.url };
+    for (const [key, value] of [['provider', 'openai'], ['summaries_enabled', 'true'], ['model', 'gpt-cli']]) {
+      const r = await runCli(['settings', 'set', 'ai', key!, value!], { env });
+      assert.is(r.code, 0, r.stderr);
+    }
+    assert.is((await runCli(['credentials', 'set', 'openai_api_key'], { env, stdin: KEY })).code, 0);
+    model.mode = 'ok';
+    const r = await runCli(['dive', 'crossref', 'ecology', '--max', '2', '--ai', '--ai-instructions', 'Only the field work, please.'], { env });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /AI summary by openai \/ served-summary-model \(model-written, not checked against the papers; 2 of 2 documents considered\):\n  Themes: /);
+    const sent = model.requests.at(-1)!;
+    assert.is(sent.body.model, 'gpt-cli');
+    assert.match(sent.raw, /Only the field work, please\./);
+    const show = await runCli(['executions', 'show', '1'], { env });
+    assert.match(show.stdout, /  Possibly off-topic: none\./);
+    const json = JSON.parse((await runCli(['--json', 'executions', 'show', '1'], { env })).stdout);
+    assert.equal([json.ai_lane.used, json.ai_lane.summary, json.parameters.ai_settings], [true, SUMMARY, { instructions: 'Only the field work, please.' }]);
+    const report = await runCli(['executions', 'report', '1'], { env });
+    assert.match(report.stdout, /AI summary \(openai \/ served-summary-model; model-written, not checked against the papers/);
+    const refused = await runCli(['dive', 'crossref', 'ecology', '--ai-instructions', 'x'.repeat(2001)], { env });
+    assert.is(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--ai-instructions/);
+  } finally {
+    dirs.cleanup();
+  }
 });
 
 test.run();
