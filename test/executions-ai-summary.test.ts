@@ -1,9 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fixture, runCli, startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { finished } from './_executions.js';
+import { insertExecution, markInterrupted } from '../src/executions/repo.js';
+import { pendingLane } from '../src/executions/ai-lane.js';
+import { executionManager } from '../src/executions/manager.js';
 import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
 
 const KEY = 'sk-summary-test-key-0123456789';
@@ -231,6 +236,84 @@ test('a routine whose stored ai_settings holds keys from before the rule runs: t
   assert.not.ok(JSON.stringify(detail).includes('sk-legacy-stored-secret-1'), 'the read shows only the keys svc uses');
   const stored = t.ctx.db.prepare('SELECT parameters_json FROM executions WHERE id = ?').pluck().get(id) as string;
   assert.not.ok(stored.includes('sk-legacy-stored-secret-1'), 'nor does the run store it');
+});
+
+test('a lane its process left behind: an interrupted run says so, and a settled one never picked up is not "being written" forever', async () => {
+  const spec = { type: 'dive' as const, repositories: ['crossref'], query: 'q', keywords: [], dateFrom: null, dateTo: null, maxResults: 2, aiEnabled: true, aiSettings: null, requestId: null, savedConfigurationId: null, routineId: null, author: null };
+  const owner = { pid: 999_999, runtimeId: 'gone', role: 'cli' };
+  const interrupted = insertExecution(t.ctx.db, spec, owner, '2020-01-01T00:00:00.000Z', null, pendingLane('openai', null));
+  assert.is(markInterrupted(t.ctx.db, interrupted, 'owner_dead', '2020-01-01T00:01:00.000Z'), true);
+  let lane = (await t.request('GET', `/api/executions/${interrupted}`)).json().ai_lane;
+  assert.equal([lane.used, lane.state, lane.reason_code], [false, 'not_used', 'run_interrupted']);
+  assert.is(markInterrupted(t.ctx.db, interrupted, 'owner_dead', '2020-01-01T00:02:00.000Z'), false, 'a settled run is not interrupted again');
+  const orphan = insertExecution(t.ctx.db, spec, owner, '2020-01-01T00:00:00.000Z', null, pendingLane('openai', null));
+  t.ctx.db.prepare(`UPDATE executions SET status = 'completed', finished_at_utc = '2020-01-01T00:01:00.000Z', result_count = 2 WHERE id = ?`).run(orphan);
+  lane = (await t.request('GET', `/api/executions/${orphan}`)).json().ai_lane;
+  assert.equal([lane.used, lane.reason_code], [false, 'not_written']);
+  assert.match((await t.request('GET', `/api/executions/${orphan}/report`)).json().text, /AI summary: none — svc stopped before the summary was written/);
+});
+
+test('svc shutting down while a summary is written: the lane says shutdown, the completed run is not marked interrupted', async () => {
+  await ready();
+  model.mode = 'hang';
+  const other = await startTestServer({ env: { SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_AI_OPENAI_URL: model.url }, context: { tuning: { sourceRateScale: 0, executionHeartbeatMs: 50, aiSummaryTimeoutMs: 60_000 } } });
+  try {
+    await other.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'openai', summaries_enabled: true } } });
+    await other.request('PUT', '/api/credentials/openai_api_key', { body: { value: KEY } });
+    const id = (await other.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, ai_enabled: true } })).json().id;
+    await waitFor(async () => (await other.request('GET', `/api/executions/${id}`)).json().ai_lane.state === 'writing', 10_000, 'writing');
+    const started = Date.now();
+    await executionManager(other.ctx).close();
+    assert.ok(Date.now() - started < 5000, 'shutdown does not wait for the model');
+    const row = other.ctx.db.prepare('SELECT status, ai_lane_json FROM executions WHERE id = ?').get(id) as { status: string; ai_lane_json: string };
+    assert.is(row.status, 'completed');
+    assert.is(JSON.parse(row.ai_lane_json).reason_code, 'shutdown');
+    const kinds = other.ctx.db.prepare('SELECT kind FROM execution_events WHERE execution_id = ?').pluck().all(id);
+    assert.not.ok(kinds.includes('execution_interrupted'), 'no interruption logged for a settled run');
+  } finally {
+    model.mode = 'ok';
+    await other.close();
+  }
+});
+
+test('ai.provider agent_code: the agent CLI is run without tools or MCP servers, the prompt on stdin', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-summary-agent-'));
+  const agent = path.join(dir, 'agent.mjs');
+  fs.writeFileSync(
+    agent,
+    `#!${process.execPath}
+import fs from 'node:fs';
+let input = '';
+process.stdin.on('data', (d) => (input += d));
+process.stdin.on('end', () => {
+  fs.writeFileSync(${JSON.stringify(path.join(dir, 'seen.json'))}, JSON.stringify({ args: process.argv.slice(2), input }));
+  const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+  out({ type: 'system', subtype: 'init', session_id: 's', tools: [], mcp_servers: [], model: 'claude-cli-served' });
+  out({ type: 'assistant', message: { content: [{ type: 'text', text: 'Themes: ecology [1].' }] } });
+  out({ type: 'result', subtype: 'success', is_error: false, result: 'Themes: ecology [1].', usage: { input_tokens: 50, output_tokens: 5 } });
+});
+`,
+    { mode: 0o755 },
+  );
+  const other = await startTestServer({ env: { SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_AGENT_CLI: agent }, context: { tuning: { sourceRateScale: 0, executionHeartbeatMs: 50 } } });
+  try {
+    await other.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'agent_code', summaries_enabled: true } } });
+    const id = (await other.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, ai_enabled: true } })).json().id;
+    const detail = await waitFor(async () => {
+      const d = (await other.request('GET', `/api/executions/${id}`)).json();
+      return d.ai_lane.state === 'written' || d.ai_lane.state === 'not_used' ? d : undefined;
+    }, 10_000, 'the lane');
+    assert.equal([detail.ai_lane.used, detail.ai_lane.provider, detail.ai_lane.model, detail.ai_lane.summary], [true, 'agent_code', 'claude-cli-served', 'Themes: ecology [1].'], JSON.stringify(detail.ai_lane));
+    const seen = JSON.parse(fs.readFileSync(path.join(dir, 'seen.json'), 'utf8'));
+    assert.match(seen.input, /Communicating Ecology/);
+    const arg = (name: string) => seen.args[seen.args.indexOf(name) + 1];
+    assert.is(arg('--tools'), '', 'no tools');
+    assert.ok(seen.args.includes('--strict-mcp-config'));
+    assert.not.ok(seen.args.join(' ').includes('Communicating'), 'the prompt is not in argv');
+  } finally {
+    await other.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('svc dive --ai --ai-instructions: the summary in the foreground summary, svc executions show (text and --json) and the report', async () => {

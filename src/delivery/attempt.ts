@@ -40,7 +40,7 @@ function extraLines(ctx: Context, delivery: repo.DeliveryRow): string[] {
   if (!emailWantsSummary(ctx, delivery)) return [];
   const execution = getExecution(ctx.db, delivery.execution_id);
   if (!execution) return [];
-  const lane = presentLane(execution.ai_lane_json, execution.status, ctx.clock.now().getTime());
+  const lane = presentLane(execution.ai_lane_json, execution, ctx.clock.now().getTime());
   if (!lane.used || !lane.summary) return [laneLine(lane)];
   return [`${laneLine(lane)}:`, ...lane.summary.split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => l.trimEnd())];
 }

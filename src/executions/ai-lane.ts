@@ -75,16 +75,22 @@ export function runReason(status: string, resultCount: number): { code: ReasonCo
   return null;
 }
 
+/** A settled run's lane still pending this long after settling was never picked up (the step starts at once). */
+const PENDING_GRACE_MS = 60_000;
+
 /**
  * The lane as a read shows it. A lane left pending or writing on a settled run whose
- * attempt can no longer end (its process went away) says so rather than "still writing".
+ * attempt can no longer end (its process went away) says so rather than "being written".
  */
-export function presentLane(raw: string | null, status: string, nowMs: number): AiLane {
+export function presentLane(raw: string | null, row: { status: string; finished_at_utc: string | null }, nowMs: number): AiLane {
   const lane = raw ? (JSON.parse(raw) as AiLane) : NOT_REQUESTED;
-  if (!lane.requested || status === 'running') return lane;
-  const stale = (lane.state === 'pending' && status !== 'completed') || (lane.state === 'writing' && lane.deadline_utc !== undefined && Date.parse(lane.deadline_utc) + 5000 < nowMs);
+  if (!lane.requested || row.status === 'running') return lane;
+  const settledAt = row.finished_at_utc ? Date.parse(row.finished_at_utc) : 0;
+  const stale =
+    (lane.state === 'pending' && settledAt + PENDING_GRACE_MS < nowMs) ||
+    (lane.state === 'writing' && lane.deadline_utc !== undefined && Date.parse(lane.deadline_utc) + 5000 < nowMs);
   if (!stale) return lane;
-  return { ...lane, state: 'not_used', used: false, reason_code: 'not_written', reason: 'svc stopped before the summary was written (the process that ran it went away); the run\'s results are kept.' };
+  return { ...lane, state: 'not_used', used: false, reason_code: 'not_written', reason: "svc stopped before the summary was written (the process that ran it went away); the run's results are kept." };
 }
 
 /** One line for a digest, a log or a terminal: what the lane did. */

@@ -30,7 +30,7 @@ export function citationLine(doc: Omit<CitedDocument, 'is_new'>): string {
 
 /** The report's AI section: the summary labelled as the model's, or why there is none; nothing when AI was not asked for. */
 function aiSection(ctx: Context, row: NonNullable<ReturnType<typeof getExecution>>): string[] {
-  const lane = presentLane(row.ai_lane_json, row.status, ctx.clock.now().getTime());
+  const lane = presentLane(row.ai_lane_json, row, ctx.clock.now().getTime());
   if (!lane.requested) return [];
   if (!lane.used || !lane.summary) return [laneLine(lane), ''];
   const considered = `${lane.documents_considered ?? 0} of ${lane.documents_total ?? row.result_count} documents considered`;

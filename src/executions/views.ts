@@ -59,7 +59,7 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
       finished_at_utc: row.finished_at_utc,
       ms: row.finished_at_utc ? Date.parse(row.finished_at_utc) - Date.parse(row.started_at_utc) : null,
     },
-    ai_lane: presentLane(row.ai_lane_json, row.status, ctx.clock.now().getTime()),
+    ai_lane: presentLane(row.ai_lane_json, row, ctx.clock.now().getTime()),
     owner: { pid: row.owner_pid, runtime_id: row.owner_runtime_id, role: row.owner_role, last_seen_at_utc: row.last_seen_at_utc },
     cancel_requested_at_utc: row.cancel_requested_at_utc,
     report_path: row.report_path,
