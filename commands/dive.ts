@@ -4,7 +4,7 @@ import { parseDive } from '../src/executions/request.js';
 import { withContext } from './lib/context.js';
 import { usageError } from './lib/flags.js';
 import type { Io } from './lib/io.js';
-import { requestBody, requireSearchable, runOptions, savedRequest, type RunFlags } from './lib/run-flags.js';
+import { applyAiFlags, requestBody, requireSearchable, runOptions, savedRequest, type RunFlags } from './lib/run-flags.js';
 import { asFlagError, runInForeground } from './lib/run-foreground.js';
 
 export function register(program: Command, io: Io): void {
@@ -16,7 +16,7 @@ export function register(program: Command, io: Io): void {
       .argument('[query]', 'what to search for; may come from --config'),
   ).action((repository: string | undefined, query: string | undefined, flags: RunFlags) =>
     withContext(io, async (ctx) => {
-      const body: Record<string, unknown> = { ...savedRequest(ctx, flags.config, 'dive'), ...requestBody(flags, ctx.clock.now()) };
+      const body: Record<string, unknown> = applyAiFlags({ ...savedRequest(ctx, flags.config, 'dive'), ...requestBody(flags, ctx.clock.now()) }, flags);
       if (repository !== undefined) body.repository = repository;
       if (query !== undefined) body.query = query;
       if (body.repository === undefined || body.query === undefined) throw usageError('svc dive needs a repository and a query: svc dive <repository> <query> (or --config NAME).', 'missing_argument');

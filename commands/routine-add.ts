@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { ValidationError } from '../src/errors.js';
 import { MAX_RESULTS_LIMIT } from '../src/executions/request.js';
+import { knownAiSettings, MAX_INSTRUCTIONS_LENGTH } from '../src/executions/ai-settings.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
 import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
 import { createRoutine, findRoutinesNamed, getRoutineView } from '../src/routines/service.js';
@@ -32,6 +33,8 @@ export interface RoutineFlags extends FollowFlags {
   intent?: string | false;
   inactive?: boolean;
   ai?: boolean;
+  aiInstructions?: string | false;
+  emailAiSummary?: boolean;
   notify?: boolean;
 }
 
@@ -45,6 +48,7 @@ const FLAG_FOR: Record<string, string> = {
   'parameters.max_results': '--max',
   'parameters.window_days': '--window-days',
   intent: '--intent',
+  'ai_settings.instructions': '--ai-instructions',
 };
 
 /** Name the flag, not the body field, in a refusal. */
@@ -70,7 +74,9 @@ export function routineFlags(command: Command): Command {
     .option('--window-days <n>', `ask for papers from the last N days at each fire, 1 to ${MAX_WINDOW_DAYS} ("none" for no limit)`)
     .option('--since-last-success', 'start the window at the last completed run instead')
     .option('--intent <sentence>', 'what belongs in the results (the coverage audit compares against it)')
-    .option('--ai', 'ask for AI summaries')
+    .option('--ai', 'ask the configured AI provider for a summary of each run (sends titles, authors, years and abstracts to it)')
+    .option('--ai-instructions <text>', `what each summary should focus on, up to ${MAX_INSTRUCTIONS_LENGTH} characters (implies --ai)`)
+    .option('--email-ai-summary', "put the run's AI summary in the routine's email digest")
     .option('--notify', 'notify when a run completes')
     .option('--follow <profile>', 'follow a person watch profile (its id, see `svc profile list`): each fire asks the sources for their papers; --query may then be left out')
     .option('--follow-mode <mode>', 'new_papers (default: report their new papers) or retractions (also check their papers for retractions, corrections and new versions, and report those)');
@@ -101,7 +107,9 @@ function createBody(flags: RoutineFlags): Record<string, unknown> {
     ...(entity ? { entity } : {}),
     ...(typeof flags.intent === 'string' ? { intent: flags.intent } : {}),
     ...(flags.inactive ? { is_active: false } : {}),
-    ...(flags.ai ? { ai_enabled: true } : {}),
+    ...(flags.ai || typeof flags.aiInstructions === 'string' ? { ai_enabled: true } : {}),
+    ...(typeof flags.aiInstructions === 'string' ? { ai_settings: { instructions: flags.aiInstructions } } : {}),
+    ...(flags.emailAiSummary ? { email_ai_summary_enabled: true } : {}),
     ...(flags.notify ? { notify_on_complete: true } : {}),
   };
 }
@@ -113,14 +121,25 @@ export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Rec
   if (flags.schedule !== undefined) body.schedule_cron = flags.schedule;
   if (flags.intent !== undefined) body.intent = flags.intent === false ? null : flags.intent;
   if (flags.ai !== undefined) body.ai_enabled = flags.ai;
+  if (flags.emailAiSummary !== undefined) body.email_ai_summary_enabled = flags.emailAiSummary;
+  if (flags.aiInstructions !== undefined) {
+    // Only the instructions change; the stored model and token bound stay (keys svc ignores are dropped).
+    const { instructions: _old, ...kept } = knownAiSettings(valuesOf(current).ai_settings) ?? {};
+    const next = flags.aiInstructions === false ? kept : { ...kept, instructions: flags.aiInstructions };
+    body.ai_settings = Object.keys(next).length ? next : null;
+    if (flags.aiInstructions !== false && flags.ai === undefined) body.ai_enabled = true;
+  }
   if (flags.notify !== undefined) body.notify_on_complete = flags.notify;
   const changes = parameterChanges(flags);
-  if (Object.keys(changes).length) body.parameters = { ...valuesOf(current).parameters, ...changes };
+  if (Object.keys(changes).length) {
+    const stored = valuesOf(current).parameters;
+    body.parameters = { ...stored, ai_settings: knownAiSettings(stored.ai_settings), ...changes };
+  }
   const entity = entityToUpdate(valuesOf(current).entity, flags, current.id);
   if (entity !== undefined) body.entity = entity;
   const query = (body.parameters as { query?: string } | undefined)?.query ?? valuesOf(current).parameters.query;
   if (entity === null && !query) throw usageError(`Routine ${current.id} has no query (it asks for everything by the person it follows); give --query with --no-follow.`, 'missing_flags');
-  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent, --follow, --follow-mode, --no-follow (see svc routine edit --help).', 'nothing_to_change');
+  if (Object.keys(body).length === 0) throw usageError('Say what to change: --name, --schedule, --query, --sources, --keywords, --max, --window-days, --intent, --ai, --ai-instructions, --email-ai-summary, --follow, --follow-mode, --no-follow (see svc routine edit --help).', 'nothing_to_change');
   return body;
 }
 

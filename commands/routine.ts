@@ -51,6 +51,9 @@ export function register(program: Command, io: Io): void {
   routineFlags(routine.command('edit').argument('<id>', 'routine id').description('change a routine; only the flags given change'))
     .option('--no-intent', 'remove the intent')
     .option('--no-follow', 'stop following the watch profile (the routine then needs a --query)')
+    .option('--no-ai', 'stop asking for AI summaries')
+    .option('--no-ai-instructions', 'remove the summary instructions')
+    .option('--no-email-ai-summary', "leave the AI summary out of the routine's email")
     .action((id: string, flags: RoutineFlags) => withContext(io, (ctx) => {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
       const body = routineUpdateBody(current, flags);

@@ -4,7 +4,7 @@ import { parseSweep } from '../src/executions/request.js';
 import { withContext } from './lib/context.js';
 import { listFlag, usageError } from './lib/flags.js';
 import type { Io } from './lib/io.js';
-import { requestBody, requireSearchable, runOptions, savedRequest, type RunFlags } from './lib/run-flags.js';
+import { applyAiFlags, requestBody, requireSearchable, runOptions, savedRequest, type RunFlags } from './lib/run-flags.js';
 import { asFlagError, runInForeground } from './lib/run-foreground.js';
 
 export function register(program: Command, io: Io): void {
@@ -16,7 +16,7 @@ export function register(program: Command, io: Io): void {
       .option('--sources <ids>', 'comma-separated repository ids, e.g. arxiv,crossref,pubmed; may come from --config'),
   ).action((query: string | undefined, flags: RunFlags & { sources?: string }) =>
     withContext(io, async (ctx) => {
-      const body: Record<string, unknown> = { ...savedRequest(ctx, flags.config, 'sweep'), ...requestBody(flags, ctx.clock.now()) };
+      const body: Record<string, unknown> = applyAiFlags({ ...savedRequest(ctx, flags.config, 'sweep'), ...requestBody(flags, ctx.clock.now()) }, flags);
       const sources = listFlag(flags.sources);
       if (sources !== undefined && sources.length === 0) throw usageError('--sources names no repository; give comma-separated ids (see `svc sources`).', 'no_sources');
       if (sources !== undefined) body.repositories = sources;

@@ -38,6 +38,8 @@ export interface Tuning {
   assistantCancelPollMs: number;
   /** How soon a claim release that failed (the database busy past its timeout) is tried again. */
   claimReleaseRetryMs: number;
+  /** A run's AI summary gives up after this long (the run itself has settled already). */
+  aiSummaryTimeoutMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -51,6 +53,7 @@ export const DEFAULT_TUNING: Tuning = {
   permissionKeepaliveMs: 30_000,
   assistantCancelPollMs: 300,
   claimReleaseRetryMs: 1000,
+  aiSummaryTimeoutMs: 120_000,
 };
 
 export interface Context {

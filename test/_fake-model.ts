@@ -129,3 +129,52 @@ process.stdin.on('end', () => {
   );
   return file;
 }
+
+/** What the fake summary model writes. */
+export const SUMMARY = 'Themes: chemical and communicating ecology.\nNotable papers: [1] and [2].\nPossibly off-topic: none.';
+
+export type SummaryMode = 'ok' | 'unauthorized' | 'hang' | 'empty';
+
+export interface SummaryModel {
+  url: string;
+  mode: SummaryMode;
+  requests: { url: string; headers: http.IncomingHttpHeaders; raw: string; body: any }[];
+  close(): Promise<void>;
+}
+
+/** An OpenAI-compatible chat endpoint on loopback: SSE chunks that report a served model, then [DONE]. */
+export async function startSummaryModel(key: string): Promise<SummaryModel> {
+  const fake: SummaryModel = { url: '', mode: 'ok', requests: [], close: async () => {} };
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      fake.requests.push({ url: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) });
+      if (fake.mode === 'unauthorized') {
+        // A provider that quotes the key it refused: svc must not pass it on.
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}` } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const send = (data: unknown) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      if (fake.mode === 'hang') {
+        send({ model: 'served-summary-model', choices: [{ index: 0, delta: { content: 'Themes: ' }, finish_reason: null }] });
+        return; // never ends
+      }
+      const text = fake.mode === 'empty' ? '' : SUMMARY;
+      for (let i = 0; i < text.length; i += 40) send({ model: 'served-summary-model', choices: [{ index: 0, delta: { content: text.slice(i, i + 40) }, finish_reason: null }] });
+      send({ model: 'served-summary-model', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+      send({ model: 'served-summary-model', choices: [], usage: { prompt_tokens: 900, completion_tokens: 60 } });
+      send('[DONE]');
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+  fake.close = () => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
+  return fake;
+}
+

@@ -46,6 +46,14 @@ function overdue(r: Routine): boolean {
   return next !== null && upcoming !== undefined && Date.parse(next) < Date.parse(upcoming);
 }
 
+/** Whether runs ask for an AI summary, with what focus, and whether the email carries it. */
+function aiWords(r: Routine): string {
+  if (!r.ai_enabled && !r.parameters.ai_enabled) return 'off';
+  const instructions = (r.ai_settings as { instructions?: unknown } | null)?.instructions;
+  const focus = typeof instructions === 'string' ? `; focus "${instructions.length > 80 ? `${instructions.slice(0, 79)}…` : instructions}"` : '';
+  return `on${focus}; ${r.email_ai_summary_enabled ? 'in the email digest' : 'not in the email (--email-ai-summary)'}`;
+}
+
 /** The last run's sources that gave nothing for a reason other than an empty answer ("crossref (upstream_failure)"). */
 function silentSources(sources: LastRunSource[] | undefined): string {
   const silent = (sources ?? []).filter((s) => s.record_count === 0 && s.zero_reason !== 'answered_empty');
@@ -65,6 +73,7 @@ export function routineDetail(r: Routine, followed: Followed = null, lastRunSour
     `  search     ${p.query || !r.entity ? `"${p.query}"` : 'everything by the followed person'} on ${p.repositories.join(', ')}${p.keywords.length ? `; keywords ${p.keywords.join(', ')}` : ''}; up to ${p.max_results} per source; ${window}`,
     ...(r.entity ? [`  follows    ${followText(r, followed)}: ${MODE_MEANING[r.entity.mode]}`] : []),
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
+    `  ai summary ${aiWords(r)}`,
     `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)${silentSources(lastRunSources)}` : '-'}`,
   ];
   if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);

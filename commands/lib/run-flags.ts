@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { findConfiguration } from '../../src/configurations/service.js';
 import type { Context } from '../../src/context.js';
 import { MAX_RESULTS_LIMIT } from '../../src/executions/request.js';
+import { knownAiSettings, MAX_INSTRUCTIONS_LENGTH } from '../../src/executions/ai-settings.js';
 import { searchableRepositories } from '../../src/sources/catalog.js';
 import { dateFlag, intFlag, listFlag, usageError } from './flags.js';
 
@@ -12,6 +13,9 @@ export interface RunFlags {
   max?: string;
   keywords?: string;
   requestId?: string;
+  ai?: boolean;
+  aiModel?: string;
+  aiInstructions?: string;
 }
 
 /** The flags dive and sweep share. */
@@ -22,7 +26,24 @@ export function runOptions(command: Command): Command {
     .option('--max <n>', `results per source, 1 to ${MAX_RESULTS_LIMIT} (default 100)`)
     .option('--keywords <list>', 'comma-separated keywords that must also match')
     .option('--request-id <id>', 'an id that makes resubmitting the same run answer the running one')
-    .option('--config <name>', 'start from a saved configuration (its name or id); arguments and flags given override it');
+    .option('--config <name>', 'start from a saved configuration (its name or id); arguments and flags given override it')
+    .option('--ai', 'ask the configured AI provider for a short summary of what the run found (sends titles, authors, years and abstracts to it; see `svc settings get ai`)')
+    .option('--ai-model <id>', 'the model to ask instead of ai.model (implies --ai)')
+    .option('--ai-instructions <text>', `what the summary should focus on, up to ${MAX_INSTRUCTIONS_LENGTH} characters (implies --ai)`);
+}
+
+/**
+ * --ai, --ai-model and --ai-instructions: ai_enabled and ai_settings, merged over those of a
+ * saved configuration (a flag replaces only its own key).
+ */
+export function applyAiFlags(body: Record<string, unknown>, flags: RunFlags): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  if (flags.aiModel !== undefined) settings.model = flags.aiModel;
+  if (flags.aiInstructions !== undefined) settings.instructions = flags.aiInstructions;
+  if (!flags.ai && Object.keys(settings).length === 0) return body;
+  const saved = knownAiSettings(body.ai_settings);
+  const merged = { ...(saved ?? {}), ...settings };
+  return { ...body, ai_enabled: true, ai_settings: Object.keys(merged).length ? merged : (body.ai_settings ?? null) };
 }
 
 /**
@@ -66,7 +87,12 @@ export function requireSearchable(ctx: Context, ids: string[], flag: string, ask
 export function savedRequest(ctx: Context, nameOrId: string | undefined, type: 'dive' | 'sweep'): Record<string, unknown> {
   if (nameOrId === undefined) return {};
   const row = findConfiguration(ctx, nameOrId);
-  if (row.config_type === type) return { ...(JSON.parse(row.parameters_json) as Record<string, unknown>), saved_configuration_id: row.id };
+  if (row.config_type === type) {
+    const saved = JSON.parse(row.parameters_json) as Record<string, unknown>;
+    // ai_settings saved before its keys were checked may hold others (even a key): ignored, not refused.
+    if (saved.ai_settings !== undefined) saved.ai_settings = knownAiSettings(saved.ai_settings);
+    return { ...saved, saved_configuration_id: row.id };
+  }
   // A routine configuration is no run: `svc routine add` takes its parameters as flags (it has no --config).
   if (row.config_type === 'routine') throw usageError(`--config ${nameOrId} is a saved routine, not a ${type}; \`svc config export ${row.id}\` prints its parameters, to give to \`svc routine add\` as flags.`);
   throw usageError(`--config ${nameOrId} is a saved ${row.config_type}; run it with \`svc ${row.config_type} --config ${row.id}\`.`);

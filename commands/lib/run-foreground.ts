@@ -10,11 +10,12 @@ import { executionManager, type Submitted } from '../../src/executions/manager.j
 import { getExecution } from '../../src/executions/repo.js';
 import { executionDetail } from '../../src/executions/views.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
+import { laneLine, type AiLane } from '../../src/executions/ai-lane.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { drawsInPlace, showProgress } from './progress.js';
 
-const FLAG_FOR: Record<string, string> = { date_from: '--from', date_to: '--to', max_results: '--max', keywords: '--keywords', repositories: '--sources', request_id: '--request-id' };
+const FLAG_FOR: Record<string, string> = { date_from: '--from', date_to: '--to', max_results: '--max', keywords: '--keywords', repositories: '--sources', request_id: '--request-id', model: '--ai-model', instructions: '--ai-instructions' };
 
 /** Name the flag, not the HTTP body field, in a refusal. */
 export function asFlagError(err: unknown): unknown {
@@ -29,8 +30,16 @@ export function summary(detail: ReturnType<typeof executionDetail>): string {
     lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${s.record_count} records (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${nothingReason(s.zero_reason, s.status)}${s.message ? ` — ${s.message}` : ''}`);
   }
   if (detail.error) lines.push(`  ${detail.error}`);
+  lines.push(...aiLaneText(detail.ai_lane));
   if (detail.report_path) lines.push(`Report: ${detail.report_path}`);
   return lines.join('\n');
+}
+
+/** The AI lane in a terminal summary: nothing when AI was not asked for, else the summary or why there is none. */
+export function aiLaneText(lane: AiLane): string[] {
+  if (!lane.requested) return [];
+  if (!lane.used || !lane.summary) return [laneLine(lane)];
+  return [`${laneLine(lane)}:`, ...lane.summary.split(/\r?\n/).map((l) => (l.trim() ? `  ${l.trimEnd()}` : ''))];
 }
 
 /** What a caller adds after the summary: fields of the JSON document and lines of the text. */

@@ -5,6 +5,7 @@
  * cannot fix). Every stored and logged error is destination-free.
  */
 import type { Context } from '../context.js';
+import { laneLine, presentLane } from '../executions/ai-lane.js';
 import { getExecution } from '../executions/repo.js';
 import { getRoutine } from '../routines/repo.js';
 import { buildBundle } from './bundle.js';
@@ -25,13 +26,23 @@ const CHANNELS: Record<repo.DeliveryRow['channel'], (ctx: Context) => ChannelSen
   webhook: (ctx) => (input) => sendWebhook(input, deliveryTuning(ctx).webhookTimeoutMs),
 };
 
-/** Lines the routine's email settings add to a digest. */
+/** Whether the routine asks for the run's AI summary in its email (email_ai_summary_enabled). */
+function emailWantsSummary(ctx: Context, delivery: repo.DeliveryRow): boolean {
+  if (delivery.channel !== 'email' || delivery.routine_id === null) return false;
+  return getRoutine(ctx.db, delivery.routine_id)?.email_ai_summary_enabled === 1;
+}
+
+/**
+ * Lines the routine's email settings add to a digest: the run's AI summary, labelled as the
+ * model's, or why there is none (from the run's ai_lane).
+ */
 function extraLines(ctx: Context, delivery: repo.DeliveryRow): string[] {
-  if (delivery.channel !== 'email' || delivery.routine_id === null) return [];
-  const routine = getRoutine(ctx.db, delivery.routine_id);
-  if (!routine || routine.email_ai_summary_enabled !== 1) return [];
+  if (!emailWantsSummary(ctx, delivery)) return [];
   const execution = getExecution(ctx.db, delivery.execution_id);
-  return [execution?.ai_enabled ? 'AI summary: this run produced none.' : 'AI summary: none, AI was off for this run.'];
+  if (!execution) return [];
+  const lane = presentLane(execution.ai_lane_json, execution, ctx.clock.now().getTime());
+  if (!lane.used || !lane.summary) return [laneLine(lane)];
+  return [`${laneLine(lane)}:`, ...lane.summary.split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => l.trimEnd())];
 }
 
 /** Attempt a delivery this process has claimed (state delivering); answers the row after. */
@@ -50,7 +61,8 @@ export async function attemptClaimed(ctx: Context, delivery: repo.DeliveryRow): 
   let failure: DeliveryFailure | undefined;
   try {
     if (delivery.origin === 'target' && !target) throw new DeliveryFailure('The destination was removed before this delivery was sent.', false);
-    const bundle = buildBundle(ctx, delivery);
+    // An email carries the AI summary only when the routine asks for it there; other channels get the report as it is.
+    const bundle = buildBundle(ctx, delivery, { aiSummary: delivery.channel !== 'email' || emailWantsSummary(ctx, delivery) });
     await CHANNELS[delivery.channel](ctx)({ ctx, delivery, target, bundle, extra: extraLines(ctx, delivery) });
   } catch (err) {
     failure = err instanceof DeliveryFailure ? err : new DeliveryFailure(`Delivery failed on an unexpected error (${errorClass(err)}).`);

@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import type { ExecutionDocument } from '../executions/documents.js';
 import { executionDocumentsPage } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
-import { renderReport } from '../executions/report.js';
+import { renderReport, type ReportOptions } from '../executions/report.js';
 import { followNews, type FollowNews } from '../lifecycle/follow.js';
 import { getRoutine } from '../routines/repo.js';
 import { followDigestHtml, followDigestText, followDigestTitle } from './follow-digest.js';
@@ -61,7 +61,7 @@ function summary(doc: ExecutionDocument): PaperSummary {
   };
 }
 
-export function buildBundle(ctx: Context, delivery: DeliveryRow): ReportBundle {
+export function buildBundle(ctx: Context, delivery: DeliveryRow, report: ReportOptions = {}): ReportBundle {
   const execution = getExecution(ctx.db, delivery.execution_id);
   if (!execution) throw new Error(`execution ${delivery.execution_id} is gone`);
   const routine = delivery.routine_id === null ? undefined : getRoutine(ctx.db, delivery.routine_id);
@@ -78,7 +78,7 @@ export function buildBundle(ctx: Context, delivery: DeliveryRow): ReportBundle {
     new_papers: papers.filter((p) => p.is_new),
     papers,
     papers_truncated: page.total > papers.length,
-    report_text: renderReport(ctx, execution.id) ?? '',
+    report_text: renderReport(ctx, execution.id, report) ?? '',
     follow: followNews(ctx, execution.id),
   };
 }

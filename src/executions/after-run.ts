@@ -9,16 +9,21 @@ import type { ExecutionStatus } from './repo.js';
 import { matchRunDocuments } from '../profiles/match.js';
 import { deliverAfterRun } from '../delivery/after-run.js';
 import { embedAfterRun } from '../similarity/after-run.js';
+import { summarizeAfterRun } from './ai-summary.js';
 
 export interface SettledExecution {
   id: number;
   status: ExecutionStatus;
+  /** The run's own signal: aborted when its process shuts down, so a slow step stops too. */
+  signal?: AbortSignal;
 }
 
 export type AfterRunStep = (ctx: Context, execution: SettledExecution) => void | Promise<void>;
 
 /** Wave 2 areas add their step after their own marker (one marker per area). */
 const STEPS: { name: string; run: AfterRunStep }[] = [
+  // area: ai summary — first: the routine's digest (delivery, next) carries the summary it writes.
+  { name: 'ai summary', run: summarizeAfterRun },
   // area: delivery
   { name: 'delivery', run: deliverAfterRun },
   // area: profiles

@@ -66,3 +66,32 @@ export function executionCitations(ctx: Context, executionId: number, limit: num
 export function executionDocumentCount(ctx: Context, executionId: number): number {
   return ctx.db.prepare('SELECT count(DISTINCT document_id) FROM execution_documents WHERE execution_id = ?').pluck().get(executionId) as number;
 }
+
+/** What an AI summary may see of a document: its public bibliographic record and its number in the report. */
+export interface SummaryCandidate {
+  number: number;
+  title: string;
+  authors: { name?: string | null; given?: string | null; family?: string | null }[];
+  year: number | null;
+  abstract: string | null;
+  found_by: string[];
+  is_new: boolean;
+}
+
+/**
+ * Up to `limit` documents of a run for its AI summary: numbered as the report numbers them (its
+ * first `reportLimit` lines, so every number can be looked up there), the run's new ones first,
+ * then the others, each group in report order.
+ */
+export function summaryCandidates(ctx: Context, executionId: number, reportLimit: number, limit: number): SummaryCandidate[] {
+  const rows = ctx.db
+    .prepare(
+      `SELECT * FROM (
+         SELECT d.title, d.authors_json, d.year, d.abstract, e.found_by, e.is_new, row_number() OVER (ORDER BY d.sort_date DESC, d.id DESC) AS number FROM documents d
+         JOIN (SELECT document_id, group_concat(source) AS found_by, max(is_new) AS is_new FROM execution_documents WHERE execution_id = ? GROUP BY document_id) e ON e.document_id = d.id
+         ORDER BY d.sort_date DESC, d.id DESC LIMIT ?)
+       ORDER BY is_new DESC, number LIMIT ?`,
+    )
+    .all(executionId, reportLimit, limit) as { title: string; authors_json: string; year: number | null; abstract: string | null; found_by: string; is_new: number; number: number }[];
+  return rows.map((r) => ({ number: r.number, title: r.title, authors: JSON.parse(r.authors_json), year: r.year, abstract: r.abstract, found_by: r.found_by.split(',').sort(), is_new: r.is_new === 1 }));
+}

@@ -7,6 +7,8 @@
 import type { Context } from '../context.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { admissionLimits, hasFreeSlot, liveSince, noSlotError } from './admission.js';
+import { NOT_REQUESTED, pendingLane } from './ai-lane.js';
+import { storedAiSettings } from './ai-settings.js';
 import { appendEvent } from './events.js';
 import { recoverInterrupted } from './recovery.js';
 import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
@@ -56,16 +58,12 @@ export interface ExecutionManager {
   close(): Promise<void>;
 }
 
+/** The lane a run starts with; the summary step decides it once the run settles (ai-summary.ts). */
 function aiLaneFor(ctx: Context, spec: RunSpec) {
-  if (!spec.aiEnabled) return { requested: false, used: false };
+  if (!spec.aiEnabled) return NOT_REQUESTED;
   const ai = ctx.settings.read('ai');
-  return {
-    requested: true,
-    used: false,
-    provider: ai.provider,
-    model: ai.model || null,
-    reason: 'AI summaries are not part of this version of svc; the run collected results without them.',
-  };
+  const model = storedAiSettings(spec.aiSettings).settings.model ?? (typeof ai.model === 'string' && ai.model !== '' ? ai.model : null);
+  return pendingLane(typeof ai.provider === 'string' ? ai.provider : null, model);
 }
 
 export function createExecutionManager(ctx: Context): ExecutionManager {
@@ -208,11 +206,13 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
       queue.length = 0;
       const runs = [...active.entries()];
       for (const [id, run] of runs) {
-        markInterrupted(ctx.db, id, 'owner_dead', ctx.nowIso());
-        appendEvent(ctx, id, 'execution_interrupted', 'interrupted (owner_dead): svc shut down during the run; what it found is kept', {
-          level: 'warn',
-          data: { status: 'interrupted', interrupted_reason: 'owner_dead' },
-        });
+        // A run already settled (its after-run steps, such as the AI summary, still going) is not interrupted.
+        if (markInterrupted(ctx.db, id, 'owner_dead', ctx.nowIso())) {
+          appendEvent(ctx, id, 'execution_interrupted', 'interrupted (owner_dead): svc shut down during the run; what it found is kept', {
+            level: 'warn',
+            data: { status: 'interrupted', interrupted_reason: 'owner_dead' },
+          });
+        }
         run.controller.abort(new Error('shutdown'));
       }
       await Promise.allSettled(runs.map(([, run]) => run.done));

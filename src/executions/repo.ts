@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { RunSpec } from './request.js';
+import { RUN_INTERRUPTED_REASON } from './ai-lane.js';
 
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 export type InterruptedReason = 'owner_dead' | 'daemon_restart' | 'unknown';
@@ -199,10 +200,23 @@ export function settleUnfinishedSources(db: Database, id: number, message: strin
     .run(message, now, id).changes;
 }
 
-export function markInterrupted(db: Database, id: number, reason: InterruptedReason, now: string): void {
-  db.transaction(() => {
-    db.prepare(`UPDATE executions SET status = 'interrupted', interrupted_reason = ?, finished_at_utc = ? WHERE id = ? AND status = 'running'`).run(reason, now, id);
+/** The AI lane of a run, replaced whole (ai-lane.ts says what it holds). */
+export function setAiLane(db: Database, id: number, lane: unknown): void {
+  db.prepare('UPDATE executions SET ai_lane_json = ? WHERE id = ?').run(JSON.stringify(lane), id);
+}
+
+/** Settle a running execution as interrupted; false when it had settled already (nothing changed). */
+export function markInterrupted(db: Database, id: number, reason: InterruptedReason, now: string, aiReason = RUN_INTERRUPTED_REASON): boolean {
+  return db.transaction(() => {
+    const changed = db.prepare(`UPDATE executions SET status = 'interrupted', interrupted_reason = ?, finished_at_utc = ? WHERE id = ? AND status = 'running'`).run(reason, now, id).changes > 0;
+    if (!changed) return false;
+    // A summary asked for is never written for an interrupted run (its after-run steps do not run): the lane says so.
+    db.prepare(
+      `UPDATE executions SET ai_lane_json = json_set(ai_lane_json, '$.state', 'not_used', '$.reason_code', 'run_interrupted', '$.reason', ?, '$.decided_at_utc', ?)
+       WHERE id = ? AND json_valid(ai_lane_json) AND json_extract(ai_lane_json, '$.state') = 'pending'`,
+    ).run(aiReason, now, id);
     db.prepare(`UPDATE execution_sources SET status = 'interrupted', zero_reason = coalesce(zero_reason, CASE WHEN record_count = 0 THEN 'not_recorded' END)
                 WHERE execution_id = ? AND status IN ('pending', 'running')`).run(id);
+    return true;
   })();
 }

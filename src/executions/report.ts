@@ -10,11 +10,12 @@ import { findSource } from '../sources/index.js';
 import type { ZeroReason } from '../sources/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
 import { executionCitations, executionDocumentCount, type CitedDocument } from './documents.js';
+import { laneLine, presentLane, SUMMARY_CAVEAT } from './ai-lane.js';
 import { getExecution, getSources, setReportPath } from './repo.js';
 import type { RunSpec } from './request.js';
 import { isRenderedReason, nothingReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
-const REPORT_DOCUMENT_LIMIT = 500;
+export const REPORT_DOCUMENT_LIMIT = 500;
 
 function seconds(from: string, to: string | null): string {
   return to ? `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s` : 'still running';
@@ -28,7 +29,26 @@ export function citationLine(doc: Omit<CitedDocument, 'is_new'>): string {
   return [doc.title.replace(/\.$/, '') + '.', authors && `${authors.replace(/\.$/, '')}.`, where && `${where.replace(/\.$/, '')}.`, id].filter(Boolean).join(' ');
 }
 
-export function renderReport(ctx: Context, executionId: number): string | undefined {
+/** The report's AI section: the summary labelled as the model's, or why there is none; nothing when AI was not asked for. */
+function aiSection(ctx: Context, row: NonNullable<ReturnType<typeof getExecution>>): string[] {
+  const lane = presentLane(row.ai_lane_json, row, ctx.clock.now().getTime());
+  if (!lane.requested) return [];
+  if (!lane.used || !lane.summary) return [laneLine(lane), ''];
+  const considered = `${lane.documents_considered ?? 0} of ${lane.documents_total ?? row.result_count} documents considered`;
+  return [
+    `AI summary (${lane.provider ?? '?'} / ${lane.model ?? '?'}; ${SUMMARY_CAVEAT}; ${considered}; numbers are the documents' numbers below)`,
+    ...lane.summary.split(/\r?\n/).map((l) => (l.trim() ? `  ${l.trimEnd()}` : '')),
+    ...(lane.summary_truncated ? ['  [summary cut at its length limit]'] : []),
+    '',
+  ];
+}
+
+export interface ReportOptions {
+  /** Leave the AI section out (an email for a routine whose email_ai_summary_enabled is off). */
+  aiSummary?: boolean;
+}
+
+export function renderReport(ctx: Context, executionId: number, options: ReportOptions = {}): string | undefined {
   const row = getExecution(ctx.db, executionId);
   if (!row) return undefined;
   const spec = JSON.parse(row.parameters_json) as RunSpec;
@@ -43,6 +63,7 @@ export function renderReport(ctx: Context, executionId: number): string | undefi
   lines.push(`Status:    ${row.status}${row.interrupted_reason ? ` (${row.interrupted_reason})` : ''}${row.error ? ` — ${row.error}` : ''}`);
   if (row.restarted_from) lines.push(`Restarted from execution ${row.restarted_from}`);
   lines.push(`Results:   ${row.result_count} documents (${row.new_count} new to the corpus)`, '');
+  if (options.aiSummary !== false) lines.push(...aiSection(ctx, row));
   lines.push('Sources');
   for (const s of getSources(ctx.db, executionId)) {
     const name = findSource(s.source)?.name ?? s.source;

@@ -8,7 +8,8 @@ import { findCredentialName } from '../credentials/names.js';
 import { MAX_CREDENTIAL_LENGTH } from '../credentials/store.js';
 import { invalid } from '../errors.js';
 import { findSource } from '../sources/index.js';
-import { parseWith } from '../util/validate.js';
+import { JsonObject, parseWith } from '../util/validate.js';
+import { parseAiSettings, type AiSettings } from './ai-settings.js';
 
 export const MAX_RESULTS_LIMIT = 10_000;
 export const DEFAULT_MAX_RESULTS = 100;
@@ -24,7 +25,10 @@ export interface RunSpec {
   dateTo: string | null;
   maxResults: number;
   aiEnabled: boolean;
-  aiSettings: Record<string, unknown> | null;
+  /** model, max_output_tokens, instructions (ai-settings.ts); older stored runs may hold other keys, ignored. */
+  aiSettings: AiSettings | Record<string, unknown> | null;
+  /** Names of stored ai_settings keys svc left out of this run (a routine's, from before they were refused). */
+  aiSettingsIgnored?: string[];
   requestId: string | null;
   savedConfigurationId: number | null;
   routineId: number | null;
@@ -48,7 +52,8 @@ export const isoDate = v.pipe(
 const common = {
   query: v.pipe(v.string(), v.trim(), v.minLength(1, 'The query must not be empty'), v.maxLength(2000)),
   ai_enabled: v.optional(v.boolean(), false),
-  ai_settings: v.optional(v.nullable(v.record(v.string(), v.unknown())), null),
+  // Its keys are checked after the schema (ai-settings.ts), so a refusal never quotes a value typed there.
+  ai_settings: v.optional(v.nullable(JsonObject), null),
   date_from: v.optional(v.nullable(isoDate), null),
   date_to: v.optional(v.nullable(isoDate), null),
   ephemeral_credentials: v.optional(v.nullable(v.record(v.string(), v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_CREDENTIAL_LENGTH)))), null),
@@ -81,6 +86,7 @@ function finish(type: ExecutionType, repositories: string[], body: Omit<Common, 
   if (body.date_from && body.date_to && body.date_from > body.date_to) {
     throw invalid(['body', 'date_to'], 'date_to is before date_from', 'date_order', body.date_to);
   }
+  const aiSettings = parseAiSettings(body.ai_settings, ['body', 'ai_settings']);
   const ephemeral = body.ephemeral_credentials ?? {};
   for (const name of Object.keys(ephemeral)) {
     if (!findCredentialName(name)) throw invalid(['body', 'ephemeral_credentials', name], `Unknown credential name "${name.slice(0, 64)}"`, 'unknown_credential');
@@ -96,7 +102,7 @@ function finish(type: ExecutionType, repositories: string[], body: Omit<Common, 
       dateTo: body.date_to,
       maxResults: body.max_results,
       aiEnabled: body.ai_enabled,
-      aiSettings: body.ai_settings,
+      aiSettings,
       requestId: body.request_id,
       savedConfigurationId: body.saved_configuration_id,
       routineId: null,

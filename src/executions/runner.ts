@@ -172,7 +172,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
   });
-  await runAfterRunSteps(ctx, { id: executionId, status });
+  await runAfterRunSteps(ctx, { id: executionId, status, signal: options.signal });
   return status;
 }
 

@@ -2,6 +2,8 @@
 import type { Context } from '../context.js';
 import { identityOf } from '../runtime/runtime-identity.js';
 import { findSource } from '../sources/index.js';
+import { presentLane } from './ai-lane.js';
+import { storedAiSettings } from './ai-settings.js';
 import { getSources, restartedInto, type ExecutionRow } from './repo.js';
 import type { RunSpec } from './request.js';
 
@@ -46,6 +48,7 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
       date_to: spec.dateTo,
       max_results: spec.maxResults,
       ai_enabled: spec.aiEnabled,
+      ai_settings: spec.aiSettings ? storedAiSettings(spec.aiSettings).settings : null,
       request_id: spec.requestId,
       saved_configuration_id: row.saved_configuration_id,
     },
@@ -56,7 +59,7 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
       finished_at_utc: row.finished_at_utc,
       ms: row.finished_at_utc ? Date.parse(row.finished_at_utc) - Date.parse(row.started_at_utc) : null,
     },
-    ai_lane: row.ai_lane_json ? JSON.parse(row.ai_lane_json) : { requested: false, used: false },
+    ai_lane: presentLane(row.ai_lane_json, row, ctx.clock.now().getTime()),
     owner: { pid: row.owner_pid, runtime_id: row.owner_runtime_id, role: row.owner_role, last_seen_at_utc: row.last_seen_at_utc },
     cancel_requested_at_utc: row.cancel_requested_at_utc,
     report_path: row.report_path,

@@ -9,6 +9,7 @@ import { invalid } from '../errors.js';
 import { DiveRequest, SweepRequest } from '../executions/request.js';
 import { findSource } from '../sources/index.js';
 import { parseWith } from '../util/validate.js';
+import { parseAiSettings } from '../executions/ai-settings.js';
 
 export const MAX_WINDOW_DAYS = 3650;
 
@@ -84,7 +85,7 @@ export function parseRoutineParameters(input: unknown, prefix: (string | number)
     keywords: parsed.keywords ?? [],
     max_results: parsed.max_results,
     ai_enabled: parsed.ai_enabled,
-    ai_settings: parsed.ai_settings,
+    ai_settings: parseAiSettings(parsed.ai_settings, [...prefix, 'ai_settings']) as Record<string, unknown> | null,
     saved_configuration_id: parsed.saved_configuration_id,
     window_days: parsed.window_days,
     since_last_success: parsed.since_last_success,

@@ -9,6 +9,7 @@
 import type { Context } from '../context.js';
 import type { RunSpec } from '../executions/request.js';
 import { entityAuthor } from './entity.js';
+import { storedAiSettings } from '../executions/ai-settings.js';
 import { lastSuccessStart, valuesOf, type RoutineRow } from './repo.js';
 
 const DAY_MS = 86_400_000;
@@ -37,6 +38,8 @@ export function runSpecFor(ctx: Context, row: RoutineRow, fire: FireTimes): RunS
   const values = valuesOf(row);
   const p = values.parameters;
   const window = windowFor(ctx, row, fire);
+  const raw = values.ai_settings ?? p.ai_settings;
+  const ai = raw ? storedAiSettings(raw) : { settings: null, ignored: [] };
   const followed = entityAuthor(ctx, values.entity);
   return {
     type: 'routine',
@@ -47,7 +50,9 @@ export function runSpecFor(ctx: Context, row: RoutineRow, fire: FireTimes): RunS
     dateTo: window.dateTo,
     maxResults: p.max_results,
     aiEnabled: values.ai_enabled || p.ai_enabled,
-    aiSettings: values.ai_settings ?? p.ai_settings,
+    // A stored value from before ai_settings keys were checked may hold others (even a key): the run keeps only what svc uses.
+    aiSettings: ai.settings,
+    ...(ai.ignored.length ? { aiSettingsIgnored: ai.ignored } : {}),
     requestId: null,
     savedConfigurationId: p.saved_configuration_id,
     routineId: row.id,

@@ -11,6 +11,7 @@ import { invalid } from '../errors.js';
 import { CronSyntaxError, parseSchedule } from '../scheduler/cron.js';
 import { JsonObject, parseWith } from '../util/validate.js';
 import { parseRoutineParameters, type RoutineParameters } from './parameters.js';
+import { parseAiSettings } from '../executions/ai-settings.js';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_INTENT_LENGTH = 2000;
@@ -89,6 +90,7 @@ export function parseRoutineCreate(body: unknown, now: Date): RoutineFields {
   const parsed = parseWith(Create, body, ['body']);
   return {
     ...parsed,
+    ai_settings: parseAiSettings(parsed.ai_settings, ['body', 'ai_settings']) as Record<string, unknown> | null,
     schedule_cron: checkCron(parsed.schedule_cron, now),
     parameters: parseRoutineParameters(parsed.parameters, ['body', 'parameters'], parsed.entity !== null && parsed.entity !== undefined),
     entity: parsed.entity ?? null,
@@ -106,6 +108,7 @@ export function parseRoutineUpdate(body: unknown, now: Date): Partial<RoutineFie
     (changes as Record<string, unknown>)[key] = value;
   }
   if (changes.schedule_cron !== undefined) changes.schedule_cron = checkCron(changes.schedule_cron, now);
+  if (changes.ai_settings) changes.ai_settings = parseAiSettings(changes.ai_settings, ['body', 'ai_settings']) as Record<string, unknown>;
   // Whether the routine follows a profile is known only with its stored entity: the service checks an empty query then.
   if (changes.parameters !== undefined) changes.parameters = parseRoutineParameters(changes.parameters, ['body', 'parameters'], true);
   return changes;

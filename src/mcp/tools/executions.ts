@@ -26,7 +26,7 @@ export const listExecutions = defineTool({
 export const getExecution = defineTool({
   name: 'get_execution',
   title: 'One execution',
-  description: 'One run: status, counts per source, timings. With expected_runtime_id the answer is given only by that service instance.',
+  description: 'One run: status, counts per source, timings, and ai_lane (the AI summary when the run asked for one, marked model-written and unchecked, or the reason there is none). With expected_runtime_id the answer is given only by that service instance.',
   write: false,
   args: { exec_id: ID('execution'), expected_runtime_id: EXPECTED_RUNTIME_ID },
   async run(backend, args) {
@@ -75,7 +75,7 @@ export const runSweep = defineTool({
     date_from: { type: 'string', description: 'Earliest publication date to ask for, YYYY-MM-DD.', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
     date_to: { type: 'string', description: 'Latest publication date to ask for, YYYY-MM-DD.', pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'must be a date YYYY-MM-DD' },
     max_results: { type: 'integer', description: 'Most papers to ask each source for (default 100).', min: 1, max: 10_000 },
-    ai_enabled: { type: 'boolean', description: 'Ask the AI settings to summarize.' },
+    ai_enabled: { type: 'boolean', description: 'Ask the configured AI provider (the ai settings) for a short summary once the run settles; it is sent the titles, authors, years and abstracts of up to 50 papers. get_execution ai_lane has the summary or says why there is none.' },
   },
   async run(backend, args) {
     const started = await backend.send('POST', '/api/search/sweep', {

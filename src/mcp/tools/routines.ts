@@ -64,7 +64,7 @@ export const createRoutine = defineTool({
     },
     notify_on_complete: { type: 'boolean', description: 'Notify when a run completes.' },
     email_enabled: { type: 'boolean', description: 'Email the report (the email settings say where).' },
-    ai_enabled: { type: 'boolean', description: 'Summarize with the AI settings.' },
+    ai_enabled: { type: 'boolean', description: 'Summarize each run with the configured AI provider (the ai settings; titles, authors, years and abstracts are sent to it); each run\'s get_execution ai_lane has the summary or says why there is none.' },
   },
   async run(backend, args) {
     const created = await backend.send('POST', '/api/routines', {
