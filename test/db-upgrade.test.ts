@@ -250,6 +250,37 @@ test('the password of an SMTP host repaired at upgrade is gone from the database
   }
 });
 
+test('ai_settings stored before svc gave it three keys keep only those at upgrade (routines, configurations, runs), and a key typed there is gone from the database file', async () => {
+  const dirs = tempDirs();
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const old = buildOldDatabase(file, MIGRATIONS.map((m) => m.version).filter((v) => v < 31));
+    const typed = { api_key: 'sk-Xyzzy0AiSettings', model: 'gpt-small', instructions: '  field studies only  ', temperature: 0.2 };
+    const at = '2026-11-20T09:00:00.000Z';
+    old.prepare('INSERT INTO routines (id, name, schedule_cron, parameters_json, ai_enabled, ai_settings_json, created_at_utc, updated_at_utc) VALUES (1, ?, ?, ?, 1, ?, ?, ?)')
+      .run('typed a key', '0 6 * * *', JSON.stringify({ query: 'ecology', repositories: ['crossref'], ai_settings: { token: 'tok-Xyzzy1', max_output_tokens: 500 } }), JSON.stringify(typed), at, at);
+    old.prepare('INSERT INTO routines (id, name, schedule_cron, parameters_json, ai_settings_json, created_at_utc, updated_at_utc) VALUES (2, ?, ?, ?, ?, ?, ?)')
+      .run('clean', '0 6 * * *', JSON.stringify({ query: 'soil', repositories: ['crossref'], ai_settings: null }), JSON.stringify({ model: 'm' }), at, at);
+    old.prepare("INSERT INTO saved_configurations (id, name, config_type, parameters_json, created_at_utc, updated_at_utc) VALUES (1, 'cfg', 'sweep', ?, ?, ?)")
+      .run(JSON.stringify({ query: 'q', ai_settings: { password: 'pw-Xyzzy2' } }), at, at);
+    old.prepare("INSERT INTO executions (id, type, status, query, repositories_json, parameters_json, started_at_utc) VALUES (1, 'dive', 'completed', 'q', '[\"crossref\"]', ?, ?)")
+      .run(JSON.stringify({ type: 'dive', query: 'q', aiEnabled: true, aiSettings: { secret: 'sec-Xyzzy3', model: 'gpt-small' } }), at);
+    old.close();
+    const { db } = openDatabase(file, now);
+    const one = (sql: string) => JSON.parse(db.prepare(sql).pluck().get() as string);
+    assert.equal(one('SELECT ai_settings_json FROM routines WHERE id = 1'), { model: 'gpt-small', instructions: 'field studies only' });
+    assert.equal(one('SELECT parameters_json FROM routines WHERE id = 1').ai_settings, { max_output_tokens: 500 });
+    assert.equal(one('SELECT parameters_json FROM routines WHERE id = 1').query, 'ecology', 'the rest of the parameters kept');
+    assert.equal(one('SELECT ai_settings_json FROM routines WHERE id = 2'), { model: 'm' }, 'a value with only known keys is left as it was');
+    assert.equal(one('SELECT parameters_json FROM saved_configurations WHERE id = 1'), { query: 'q', ai_settings: {} });
+    assert.equal(one('SELECT parameters_json FROM executions WHERE id = 1').aiSettings, { model: 'gpt-small' });
+    db.close();
+    assertNoPasswordBytes(file, /Xyzzy\d/, 'ai_settings');
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 /**
  * An installation of `versions` holding these settings values (as an older svc stored them), upgraded:
  * the database, its file, and a reader of each stored value_json.

@@ -28,6 +28,7 @@ import { assistantTurnCancel } from './027-assistant-turn-cancel.js';
 import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
 import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
 import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
+import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -44,7 +45,7 @@ import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
  * the table it drops) and claims naming their process's boot and start, 30
  * what the lifecycle check of a routine that follows a profile found; 21, 22
  * and 24 repair settings stored before their checks (passwords in
- * URLs and the mail host).
+ * URLs and the mail host), 31 keeps only the ai_settings keys svc reads.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -83,8 +84,9 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
-  // area: upgrade repairs (21, 22, 24)
+  // area: upgrade repairs (21, 22, 24, 31)
   settingsUrlUserinfo,
   settingsSmtpHost,
   settingsUrlPassword,
+  aiSettingsKnownKeys,
 ];
