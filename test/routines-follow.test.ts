@@ -131,6 +131,10 @@ test('only mode retractions checks: a new_papers fire of the same person asks th
   assert.is((await t.request('GET', `/api/executions/${papers}`)).json().status, 'completed');
   assert.equal(crossref.requests.slice(before).map((r) => r.path), ['/works'], 'only the search was asked');
   assert.not.match(await report(papers), /Lifecycle notices/);
+  // With no words, the search reads as what it is, not as an empty query.
+  assert.match(await report(papers), /^Query:     everything by S\. Sadasivan$/m);
+  const log = (await t.request('GET', `/api/executions/${papers}/log`)).json().events;
+  assert.match(log[0].message, /^routine everything by S\. Sadasivan on crossref/);
   const retractions = await runRoutine(t, await create('retractions'));
   assert.equal(crossref.requests.slice(before).map((r) => r.path), ['/works', '/works', `/works/${RETRACTED_DOI}`], 'the same person in mode retractions: search, then the lookup');
   assert.match(await report(retractions), /Lifecycle notices on S\. Sadasivan's papers/);

@@ -9,6 +9,7 @@ import type { ExecutionDocument } from '../executions/documents.js';
 import { executionDocumentsPage } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
 import { renderReport, type ReportOptions } from '../executions/report.js';
+import { searchWords, type RunSpec } from '../executions/request.js';
 import { followNews, type FollowNews } from '../lifecycle/follow.js';
 import { getRoutine } from '../routines/repo.js';
 import { followDigestHtml, followDigestText, followDigestTitle } from './follow-digest.js';
@@ -37,7 +38,7 @@ export interface ReportBundle {
   /** The delivery's identity across id reuse (key.ts): what a receiver deduplicates by. */
   delivery_key: string;
   routine: { id: number | null; name: string };
-  execution: { id: number; type: string; status: string; query: string; started_at_utc: string; finished_at_utc: string | null };
+  execution: { id: number; type: string; status: string; query: string; author: string | null; started_at_utc: string; finished_at_utc: string | null };
   counts: { results: number; new: number };
   new_papers: PaperSummary[];
   papers: PaperSummary[];
@@ -73,7 +74,7 @@ export function buildBundle(ctx: Context, delivery: DeliveryRow, report: ReportO
     delivery_id: delivery.id,
     delivery_key: deliveryKey(delivery),
     routine: { id: delivery.routine_id, name: routine?.name ?? `routine ${delivery.routine_id ?? '(deleted)'}` },
-    execution: { id: execution.id, type: execution.type, status: execution.status, query: execution.query, started_at_utc: execution.started_at_utc, finished_at_utc: execution.finished_at_utc },
+    execution: { id: execution.id, type: execution.type, status: execution.status, query: execution.query, author: (JSON.parse(execution.parameters_json) as RunSpec).author ?? null, started_at_utc: execution.started_at_utc, finished_at_utc: execution.finished_at_utc },
     counts: { results: execution.result_count, new: execution.new_count },
     new_papers: papers.filter((p) => p.is_new),
     papers,
@@ -96,7 +97,7 @@ function line(p: PaperSummary): string {
 
 export function digestText(bundle: ReportBundle, extra: string[] = []): string {
   const shown = bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT);
-  const out = [digestTitle(bundle), '', `Query: "${bundle.execution.query}"`, `Results: ${bundle.counts.results} (${bundle.counts.new} new)`, ''];
+  const out = [digestTitle(bundle), '', `Query: ${searchWords(bundle.execution)}`, `Results: ${bundle.counts.results} (${bundle.counts.new} new)`, ''];
   if (bundle.follow) return [digestTitle(bundle), '', ...followDigestText({ ...bundle, follow: bundle.follow }), ...(extra.length ? ['', ...extra] : []), '', '— svc'].join('\n') + '\n';
   if (shown.length === 0) out.push('No new papers this run.');
   shown.forEach((p, i) => out.push(`${i + 1}. ${line(p)}`, ...(p.url ? [`   ${p.url}`] : [])));
@@ -128,7 +129,7 @@ export function digestHtml(bundle: ReportBundle, extra: string[] = []): string {
   });
   return [
     `<h2>${escapeXml(digestTitle(bundle))}</h2>`,
-    `<p>Query: &quot;${escapeXml(bundle.execution.query)}&quot; — ${bundle.counts.results} results (${bundle.counts.new} new)</p>`,
+    `<p>Query: ${escapeXml(searchWords(bundle.execution))} — ${bundle.counts.results} results (${bundle.counts.new} new)</p>`,
     shown.length ? `<ol>${items.join('')}</ol>` : '<p>No new papers this run.</p>',
     bundle.new_papers.length > shown.length ? `<p>… and ${bundle.new_papers.length - shown.length} more in the attached report.</p>` : '',
     ...extra.map((e) => `<p>${escapeXml(e)}</p>`),

@@ -12,7 +12,7 @@ import { writeOwnerOnlyFile } from '../util/owned-files.js';
 import { executionCitations, executionDocumentCount, type CitedDocument } from './documents.js';
 import { laneLine, presentLane, SUMMARY_CAVEAT } from './ai-lane.js';
 import { getExecution, getSources, setReportPath } from './repo.js';
-import type { RunSpec } from './request.js';
+import { searchWords, type RunSpec } from './request.js';
 import { isRenderedReason, nothingReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
 export const REPORT_DOCUMENT_LIMIT = 500;
@@ -54,7 +54,7 @@ export function renderReport(ctx: Context, executionId: number, options: ReportO
   const spec = JSON.parse(row.parameters_json) as RunSpec;
   const lines: string[] = [];
   lines.push(`svc report: execution ${row.id} (${row.type})`, '');
-  lines.push(`Query:     "${spec.query}"`);
+  lines.push(`Query:     ${searchWords(spec)}`);
   if (spec.keywords.length) lines.push(`Keywords:  ${spec.keywords.join(', ')}`);
   if (spec.dateFrom || spec.dateTo) lines.push(`Window:    ${spec.dateFrom ?? 'any'} to ${spec.dateTo ?? 'any'}`);
   lines.push(`Sources:   ${spec.repositories.join(', ')} (up to ${spec.maxResults} each)`);

@@ -39,6 +39,16 @@ export interface RunSpec {
   follow?: { profileId: number; mode: 'new_papers' | 'retractions' } | null;
 }
 
+/**
+ * The search as a person reads it, in reports, digests and the run log: `"soil"`;
+ * for a routine that follows a person, `"soil" by Jane Doe`, or `everything by
+ * Jane Doe` when it has no words (an empty query, printed as "" before).
+ */
+export function searchWords(spec: { query: string; author?: string | null }): string {
+  const by = spec.author ? ` by ${spec.author}` : '';
+  return spec.query ? `"${spec.query}"${by}` : spec.author ? `everything${by}` : '""';
+}
+
 /** A calendar date YYYY-MM-DD that exists (shared by every body that takes one). */
 export const isoDate = v.pipe(
   v.string(),

@@ -18,7 +18,7 @@ import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
 import { nothingReason } from './zero-reasons.js';
 import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, settleUnfinishedSources, type ExecutionStatus } from './repo.js';
-import type { RunSpec } from './request.js';
+import { searchWords, type RunSpec } from './request.js';
 
 const STORE_BATCH = 250;
 
@@ -129,7 +129,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
 
 export async function runExecution(ctx: Context, executionId: number, spec: RunSpec, options: RunOptions): Promise<ExecutionStatus> {
   const window = spec.dateFrom || spec.dateTo ? ` from ${spec.dateFrom ?? 'the start'} to ${spec.dateTo ?? 'today'}` : '';
-  appendEvent(ctx, executionId, 'execution_started', `${spec.type} "${spec.query}" on ${spec.repositories.join(', ')}${window}, up to ${spec.maxResults} per source`, {
+  appendEvent(ctx, executionId, 'execution_started', `${spec.type} ${searchWords(spec)} on ${spec.repositories.join(', ')}${window}, up to ${spec.maxResults} per source`, {
     data: { repositories: spec.repositories, query: spec.query, max_results: spec.maxResults },
   });
   let summaries: SourceSummary[] = [];
