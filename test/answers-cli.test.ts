@@ -179,6 +179,9 @@ test('send follows the run with each frame\'s state on stderr; show names each c
   assert.match(shown.stdout, /^    cites S01 \(notes\.txt p\.1\) \[0, 12\): “Alpha beta g”$/m);
   assert.match(shown.stdout, /frames please/);
   assert.match(shown.stdout, /model gpt-test-0001 \(as reported\)/);
+  // Several answers by now: a page of one names the whole next-page command, keeping its size.
+  const paged = await runCli(['answer', 'list', s.projectId, '--limit', '1'], { env });
+  assert.match(paged.stderr, new RegExp(`^more: svc answer list ${s.projectId} --limit 1 --through \\d+ --after \\d+$`, 'm'));
 });
 
 test('frames of another answer, runtime or an old sequence are rejected', () => {

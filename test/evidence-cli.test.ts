@@ -90,6 +90,13 @@ test('note add: a passage from the printed offsets (past astral characters), a p
   assert.is(edited.note.revision, 2);
   const notes = await json('evidence', 'notes', project, '--file', txt);
   assert.equal(notes.items.map((n: any) => n.kind), ['passage', 'plain']);
+  // A page of one: the hint is the whole command, keeping --file, --limit and the first page's ceiling.
+  const paged = await svc('evidence', 'notes', project, '--file', txt, '--limit', '1');
+  const next = new RegExp(`^more: svc (evidence notes ${project} --file ${txt} --limit 1 --through \\d+ --after \\d+)$`, 'm').exec(paged.stderr);
+  assert.ok(next, paged.stderr);
+  const second = await json(...next![1]!.split(' '));
+  assert.equal(second.items.map((n: any) => n.kind), ['plain'], 'the next page of the same file');
+  assert.is(second.has_more, false);
   const empty = await svc('evidence', 'note', 'add', project, txt);
   assert.is(empty.code, 2);
   const stale = await svc('--json', 'evidence', 'rename', project, 'Other', '--revision', '1');
