@@ -166,6 +166,10 @@ test('refusals say what to do next', async () => {
   assert.match(why.pdf_envelope_missing, /not a PDF .*import that/);
   assert.match(why.source_not_file, /a folder\?/);
   assert.match(why.source_missing, /check the path/);
+  // A path that is not there is refused input (422, exit 2) as svc-library(1) lists it, not "no such Library file" (exit 3).
+  const absent = await svc('--json', 'library', 'import', path.join(src, 'absent.txt'));
+  assert.is(absent.code, 2, absent.stdout);
+  assert.is(JSON.parse(absent.stdout).results[0].status, 422);
   const noPaper = await svc('library', 'import', path.join(src, 'a.txt'), path.join(src, 'paper.pdf'), '--document', '987654');
   assert.is(noPaper.code, 3);
   assert.is(noPaper.stdout, '', 'refused once, before any file');
