@@ -154,7 +154,10 @@ export function register(program: Command, io: Io): void {
   cmd.command('read').description('print one page with the codepoint offsets of each line').argument('<project>', PROJECT).argument('<file>', FILE).option('--page <n>', 'the page (1 for text files)', '1')
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
-      const r = await ev.readPage(ctx, { ...ref, ...versionOf(ctx, ref.expectedVaultId, fileId), page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      const file = versionOf(ctx, ref.expectedVaultId, fileId);
+      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      // The saved passages of this page travel with it, as the desktop reader highlights them.
+      const r = { ...page, ...ev.pageHighlights(ctx, { ...ref, file }, page) };
       emit(io, r, () => pageText(r));
       if (r.status !== 'extracted' && r.status !== 'no_text') io.exitCode = 1;
     }));
