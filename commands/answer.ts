@@ -17,6 +17,7 @@ import { inCliWords } from './lib/cli-words.js';
 import { parseSelect, resolveVersions } from './lib/answer-select.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { choicesFromFlags } from './lib/answer-choices.js';
+import { nextPageHint } from './lib/hints.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -113,7 +114,7 @@ export function register(program: Command, io: Io): void {
       q.set('expected_vault_id', c.vaultId);
       const page = await c.json('GET', `${P(project)}/answers?${q}`);
       emit(io, page, () => historyText(page, project));
-      if (page.has_more && !io.json) io.err(`more: svc answer list ${project} --through ${page.through_id} --after ${page.next_after_id}`);
+      if (page.has_more && !io.json) io.err(nextPageHint(`svc answer list ${project}`, [['--limit', o.limit], ['--through', page.through_id], ['--after', page.next_after_id]]));
     }));
 
   cmd.command('show').description('a saved answer with its request and result').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')

@@ -16,6 +16,7 @@ import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { inCliWords } from './lib/cli-words.js';
+import { nextPageHint } from './lib/hints.js';
 import { fileRef } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
@@ -83,7 +84,7 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, o: { limit?: string; after?: string; through?: string }) => {
       const r = ev.listProjects(ctx, { expectedVaultId: vaultOf(ctx), limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }), throughId: intFlag(o.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
       emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])])));
-      if (r.has_more && !io.json) io.err(`more: svc evidence list --through ${r.through_id} --after ${r.next_after_id}`);
+      if (r.has_more && !io.json) io.err(nextPageHint('svc evidence list', [['--limit', o.limit], ['--through', r.through_id], ['--after', r.next_after_id ?? undefined]]));
     }));
 
   cmd.command('show').description('a project, its counts and its files').argument('<project>', PROJECT).action(action((ctx, project: string) => {
@@ -111,12 +112,13 @@ export function register(program: Command, io: Io): void {
   }
 
   cmd.command('notes').description('saved notes').argument('<project>', PROJECT).option('--file <file>', 'only this file\'s version (ID or FILE_ID)').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this')
-    .action(action((ctx, project: string, o: { file?: string; limit?: string; after?: string }) => {
+    .option('--through <id>', 'the ceiling of the first page')
+    .action(action((ctx, project: string, o: { file?: string; limit?: string; after?: string; through?: string }) => {
       const ref = refOf(ctx, project);
       const file = o.file !== undefined ? versionOf(ctx, ref.expectedVaultId, o.file, undefined, '--file') : undefined;
-      const r = ev.listNotes(ctx, { ...ref, file, limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
+      const r = ev.listNotes(ctx, { ...ref, file, limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }), throughId: intFlag(o.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
       emit(io, r, () => notesText(r.items));
-      if (r.has_more && !io.json) io.err(`more: --after ${r.next_after_id}`);
+      if (r.has_more && !io.json) io.err(nextPageHint(`svc evidence notes ${project}`, [['--file', o.file], ['--limit', o.limit], ['--through', r.through_id], ['--after', r.next_after_id ?? undefined]]));
     }));
 
   const note = cmd.command('note').description('add or edit a note');
@@ -152,7 +154,10 @@ export function register(program: Command, io: Io): void {
   cmd.command('read').description('print one page with the codepoint offsets of each line').argument('<project>', PROJECT).argument('<file>', FILE).option('--page <n>', 'the page (1 for text files)', '1')
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
-      const r = await ev.readPage(ctx, { ...ref, ...versionOf(ctx, ref.expectedVaultId, fileId), page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      const file = versionOf(ctx, ref.expectedVaultId, fileId);
+      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      // The saved passages of this page travel with it, as the desktop reader highlights them.
+      const r = { ...page, ...ev.pageHighlights(ctx, { ...ref, file }, page) };
       emit(io, r, () => pageText(r));
       if (r.status !== 'extracted' && r.status !== 'no_text') io.exitCode = 1;
     }));

@@ -29,7 +29,7 @@ function readOriginal(file: string, limit: number): Buffer {
   try {
     stat = fs.statSync(file);
   } catch {
-    throw new SvcError(404, 'source_missing', 'The file does not exist or cannot be read; check the path.');
+    throw new SvcError(422, 'source_missing', 'The file does not exist or cannot be read; check the path.');
   }
   if (!stat.isFile()) throw new SvcError(422, 'source_not_file', 'Not a regular file (a folder?); name the files to import one by one.');
   if (stat.size > limit) throw new SvcError(413, 'file_too_large', `A Library file may have at most ${limit} bytes; split it or import a smaller version.`);

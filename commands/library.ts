@@ -17,6 +17,7 @@ import { withContext } from './lib/context.js';
 import { idArg, intFlag, given, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
+import { nextPageHint } from './lib/hints.js';
 import { runImport } from './library-import.js';
 import { replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { sha256Hex } from '../src/answers/canonical-json.js';
@@ -102,7 +103,7 @@ export function register(program: Command, io: Io): void {
       const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), ...flags });
       const none = opts.q !== undefined ? `No file name contains "${opts.q}".` : 'No files yet; import some with `svc library import FILE...`.';
       emit(io, page, () => (page.items.length === 0 && !flags.beforeId ? none : table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])])));
-      if (page.has_more && !io.json) io.err(`more: svc library list --through ${page.through_id} --before ${page.next_before_id}`);
+      if (page.has_more && !io.json) io.err(nextPageHint('svc library list', [['--q', opts.q], ['--limit', flags.limit], ['--through', page.through_id], ['--before', page.next_before_id ?? undefined]]));
     }));
 
   library.command('show').description('one file with its paper links').argument('<file>', 'its ID or FILE_ID from `svc library list`').action(action((ctx, file: string) => {

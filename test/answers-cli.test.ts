@@ -176,9 +176,22 @@ test('send follows the run with each frame\'s state on stderr; show names each c
   const shown = await runCli(['answer', 'show', s.projectId, id], { env });
   assert.is(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^  S01  notes\.txt: text logical page 1 of 1, whole page$/m);
-  assert.match(shown.stdout, /^    cites S01 \(notes\.txt p\.1\) \[0, 12\): “Alpha beta g”$/m);
+  assert.match(shown.stdout, /^    cites S01 \[0, 12\) = page 1 codepoints \[0, 12\) of notes\.txt: “Alpha beta g”$/m);
   assert.match(shown.stdout, /frames please/);
   assert.match(shown.stdout, /model gpt-test-0001 \(as reported\)/);
+  // Several answers by now: a page of one names the whole next-page command, keeping its size.
+  const paged = await runCli(['answer', 'list', s.projectId, '--limit', '1'], { env });
+  assert.match(paged.stderr, new RegExp(`^more: svc answer list ${s.projectId} --limit 1 --through \\d+ --after \\d+$`, 'm'));
+});
+
+test('show places a citation of a passage on its page, in the offsets `svc evidence read` prints', async () => {
+  // The passage starts at codepoint 18 ("Sleep ..."); the model cites the first 12 codepoints of it.
+  const args = ['--json', 'answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1:18-60`, '--instruction', 'passage only', '--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-test'];
+  const p = JSON.parse((await runCli(args, { env })).stdout);
+  assert.is(p.payload.sources.length, 1);
+  const sent = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+  assert.is(sent.code, 0, sent.stderr);
+  assert.match(sent.stdout, /^    cites S01 \[0, 12\) = page 1 codepoints \[18, 30\) of notes\.txt: “Sleep helps ”$/m);
 });
 
 test('frames of another answer, runtime or an old sequence are rejected', () => {

@@ -160,10 +160,22 @@ test('each citation links to its quote and the quote to its position in the save
   assert.ok(html.includes('<a class="cite" href="#cite-1">[1] S01</a>'));
   assert.ok(html.includes('<a class="cite" href="#cite-2">[2] S01</a>'));
   assert.ok(html.includes('id="cite-1"'));
-  assert.ok(html.includes('<a href="#pos-1">S01, codepoints'));
+  assert.ok(html.includes('<a href="#pos-1">S01 ['));
   // The position anchor sits just before the quoted text in the source.
   assert.ok(html.includes('<a class="pos" id="pos-1" href="#cite-1"></a>heated to 300 K'));
   assert.ok(html.includes('id="source-S01"'));
+});
+
+test('a citation of a passage names its place on the page too, as `svc evidence read` numbers it, not only within the passage', () => {
+  // S01 as a passage that starts 100 codepoints into page 4: [a, b) of it is page codepoints [100 + a, 100 + b).
+  const base = succeeded();
+  const passage = { ...base.request.sources[0]!, segment: 'passage' as const, page: 4, page_count: 9, start_codepoint: 100, end_codepoint: 100 + [...S1].length };
+  const s = { ...base, request: { ...base.request, sources: [passage] } };
+  const c = s.output!.validated ? s.output!.result.sections[0]!.items[0]! : null;
+  const { start, end } = (c as any).citations[0];
+  const place = `S01 [${start}, ${end}) = page 4 codepoints [${100 + start}, ${100 + end})`;
+  assert.ok(answerMarkdown(s).includes(`Citation ${place}:`), answerMarkdown(s));
+  assert.ok(renderAnswerHtml(s).includes(`<a href="#pos-1">${place}</a>`));
 });
 
 test('HTML over 4,194,304 bytes is 413 export_limit before anything is built into a download', async () => {

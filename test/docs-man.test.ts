@@ -185,4 +185,28 @@ test('every SVC_* variable the code reads is on a man page, and every one a page
   assert.equal(broken.sort(), ['SVC_DATA_PATH: named on a man page, read by no code', 'SVC_MODEL_<ID>_URL: read by the code, named on no man page', 'SVC_NEW_THING: read by the code, named on no man page']);
 });
 
+
+/**
+ * An alternating-font macro (.BR, .IR, ...) joins its arguments with no space:
+ * `.BR "svc x" ). Adding a member` renders as "svc x).Addingamember". Running
+ * text after such a macro belongs on the next line.
+ */
+function joinedWords(page: string): string[] {
+  const out: string[] = [];
+  page.split('\n').forEach((line, i) => {
+    const m = /^\.(?:BR|RB|IR|RI|BI|IB)\s+(.*)$/.exec(line);
+    if (!m) return;
+    const args = [...m[1]!.matchAll(/"([^"]*)"|(\S+)/g)].map((a) => a[1] ?? a[2]!);
+    if (args.some((a, k) => k > 0 && /[\p{L}\p{N}]$/u.test(args[k - 1]!) && /^[\p{L}\p{N}]/u.test(a))) out.push(`${i + 1}: ${line}`);
+  });
+  return out;
+}
+
+test('no man page runs words together in an alternating-font macro', () => {
+  assert.equal(joinedWords('.BR "svc evidence notes" ). Adding a member that\n'), ['1: .BR "svc evidence notes" ). Adding a member that'], 'the check sees the fault');
+  assert.equal(joinedWords('.BR svc-routine (1).\n.BR a ", " b .\n.IR file ]\n'), [], 'and passes the usual forms');
+  const found = [...manPages()].flatMap(([name, page]) => joinedWords(page).map((l) => `${name}:${l}`));
+  assert.equal(found, []);
+});
+
 test.run();

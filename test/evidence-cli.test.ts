@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
+import { createContext } from '../src/context.js';
 import { runCli, tempDirs } from './_setup.js';
 import { makePdf } from './_pdf.js';
 
@@ -90,6 +91,13 @@ test('note add: a passage from the printed offsets (past astral characters), a p
   assert.is(edited.note.revision, 2);
   const notes = await json('evidence', 'notes', project, '--file', txt);
   assert.equal(notes.items.map((n: any) => n.kind), ['passage', 'plain']);
+  // A page of one: the hint is the whole command, keeping --file, --limit and the first page's ceiling.
+  const paged = await svc('evidence', 'notes', project, '--file', txt, '--limit', '1');
+  const next = new RegExp(`^more: svc (evidence notes ${project} --file ${txt} --limit 1 --through \\d+ --after \\d+)$`, 'm').exec(paged.stderr);
+  assert.ok(next, paged.stderr);
+  const second = await json(...next![1]!.split(' '));
+  assert.equal(second.items.map((n: any) => n.kind), ['plain'], 'the next page of the same file');
+  assert.is(second.has_more, false);
   const empty = await svc('evidence', 'note', 'add', project, txt);
   assert.is(empty.code, 2);
   const stale = await svc('--json', 'evidence', 'rename', project, 'Other', '--revision', '1');
@@ -97,6 +105,23 @@ test('note add: a passage from the printed offsets (past astral characters), a p
   assert.is(JSON.parse(stale.stdout).error, 'revision_conflict');
   const badId = await svc('evidence', 'show', 'not-a-uuid');
   assert.is(badId.code, 2);
+});
+
+test('read shows the passages saved on the page as highlights; one saved on other page text is named, never re-anchored', async () => {
+  // By now page 2 of the PDF holds the passage "two a" [0, 5) (an empty body); page 1 holds none.
+  const r = await svc('evidence', 'read', project, pdf, '--page', '2');
+  assert.match(r.stdout, /^Saved passages on this page \(1\):\n {2}#(\d+) \[0, 5\) “two a”$/m);
+  const onPage1 = await json('evidence', 'read', project, pdf, '--page', '1');
+  assert.equal([onPage1.highlights, onPage1.not_highlighted], [[], []]);
+  const noteId = Number(/#(\d+) \[0, 5\)/.exec(r.stdout)![1]);
+  // The same note as if saved on other text of this page (a changed extraction): named, not highlighted.
+  const ctx = createContext({ env: dirs.env });
+  ctx.db.prepare('UPDATE evidence_notes SET page_sha256 = ? WHERE id = ?').run('f'.repeat(64), noteId);
+  await ctx.close();
+  const moved = await json('evidence', 'read', project, pdf, '--page', '2');
+  assert.equal(moved.highlights, []);
+  assert.equal(moved.not_highlighted, [{ note_id: noteId, start: 0, end: 5, reason: 'page_hash_mismatch' }]);
+  assert.match((await svc('evidence', 'read', project, pdf, '--page', '2')).stdout, new RegExp(`#${noteId} \\[0, 5\\) not highlighted: saved on other text of this page`));
 });
 
 test('bundle writes a verified ZIP and never overwrites', async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { runImport } from '../commands/library-import.js';
 import type { Io } from '../commands/lib/io.js';
+import { shellWord } from '../commands/lib/hints.js';
 import { runCli, tempDirs } from './_setup.js';
 
 const dirs = tempDirs();
@@ -102,7 +103,17 @@ test('list, show, link, text and export', async () => {
   const file = list.items[0];
   const human = await svc('library', 'list', '--limit', '2');
   assert.match(human.stdout, /^ID\s+FILE_ID\s+NAME/);
-  assert.match(human.stderr, /more: svc library list --through \d+ --before \d+/);
+  assert.match(human.stderr, /more: svc library list --limit 2 --through \d+ --before \d+/);
+  // The next page keeps the filter and the page size: without --q it would list other files.
+  const filtered = await svc('--json', 'library', 'list', '--q', 'A', '--limit', '1');
+  const hinted = await svc('library', 'list', '--q', 'A', '--limit', '1');
+  const next = /^more: svc (library list --q A --limit 1 --through \d+ --before \d+)$/m.exec(hinted.stderr);
+  assert.ok(next, hinted.stderr);
+  const second = JSON.parse((await svc('--json', ...next![1]!.split(' '))).stdout);
+  assert.is(second.items.length, 1);
+  assert.match(second.items[0].original_name, /a/i, 'the next page is still filtered');
+  assert.is.not(second.items[0].id, JSON.parse(filtered.stdout).items[0].id);
+  assert.is(shellWord("it's here"), `'it'\\''s here'`, 'a hint with a quote or space pastes back as one word');
 
   const ctx = createContext({ env: dirs.env });
   const now = new Date().toISOString();
@@ -155,6 +166,10 @@ test('refusals say what to do next', async () => {
   assert.match(why.pdf_envelope_missing, /not a PDF .*import that/);
   assert.match(why.source_not_file, /a folder\?/);
   assert.match(why.source_missing, /check the path/);
+  // A path that is not there is refused input (422, exit 2) as svc-library(1) lists it, not "no such Library file" (exit 3).
+  const absent = await svc('--json', 'library', 'import', path.join(src, 'absent.txt'));
+  assert.is(absent.code, 2, absent.stdout);
+  assert.is(JSON.parse(absent.stdout).results[0].status, 422);
   const noPaper = await svc('library', 'import', path.join(src, 'a.txt'), path.join(src, 'paper.pdf'), '--document', '987654');
   assert.is(noPaper.code, 3);
   assert.is(noPaper.stdout, '', 'refused once, before any file');

@@ -121,6 +121,12 @@ test('backend sentences that send a person to an HTTP route or a CLI command nam
   assert.is(fromHttp(404, { detail: { message: 'No execution 9.' } }).message, 'No execution 9.', 'other sentences are untouched');
 });
 
+test('a not_found whose backend sentence names no listing says which tool finds the right ids', () => {
+  assert.is(fromHttp(404, { detail: { reason: 'execution_not_found', message: 'No execution 999.' } }).message, 'No execution 999; list_executions lists them.');
+  assert.is(fromHttp(404, { detail: { reason: 'document_not_found', message: 'No document 7.' } }).message, 'No document 7; search_corpus finds paper ids.');
+  assert.is(fromHttp(404, { detail: { reason: 'routine_not_found', message: 'No routine 9; GET /api/routines lists them.' } }).message, 'No routine 9; list_routines lists them.', 'said once');
+});
+
 test('a backend refusal of a field the tool fills from an argument of another name names that argument', async () => {
   const issue = (loc: (string | number)[], msg: string) => ({ status: 422, json: { detail: [{ loc, msg, type: 'x' }] } });
   const b = backendWith((m, u) => {

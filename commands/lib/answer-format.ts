@@ -4,7 +4,7 @@
  * byte counts and the request hash), an answer, and history rows.
  */
 import type { AnswerPage, AnswerView, PreviewView } from '../../src/answers/types.js';
-import { selectionLabel, unvalidatedText, validatedResult } from '../../src/answers/export-snapshot.js';
+import { citationPlace, selectionLabel, unvalidatedText, validatedResult } from '../../src/answers/export-snapshot.js';
 import { table } from './io.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -56,7 +56,7 @@ export function answerText(a: AnswerView): string {
         if ('citations' in item) {
           for (const c of item.citations) {
             const s = sources.get(c.source_id);
-            out.push(`    cites ${c.source_id}${s ? ` (${s.filename} p.${s.page})` : ''} [${c.start}, ${c.end}): “${c.quote}”`);
+            out.push(`    cites ${citationPlace(c, s)}${s ? ` of ${s.filename}` : ''}: “${c.quote}”`);
           }
         }
         if ('note_ids' in item) out.push(`    notes ${item.note_ids.join(', ')}`);

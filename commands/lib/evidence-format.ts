@@ -1,4 +1,5 @@
 /** Human views of Evidence answers for `svc evidence`. */
+import type { Highlight, NotHighlighted } from '../../src/evidence/index.js';
 import { table } from './io.js';
 
 type Page = {
@@ -15,13 +16,34 @@ const NEXT: Record<string, string> = {
   unavailable: 'Run `svc library check` to see whether the retained file is missing or changed.',
 };
 
+type Marks = { highlights?: Highlight[]; not_highlighted?: NotHighlighted[] };
+
+const WHY_NOT: Record<NotHighlighted['reason'], string> = {
+  contract_mismatch: 'saved under another extraction contract',
+  page_hash_mismatch: 'saved on other text of this page',
+  page_unreadable: 'the page could not be read',
+};
+
+/** The saved passage notes of the page: highlights, and those that cannot be shown on this text (never re-anchored). */
+function marksText(p: Marks): string[] {
+  const out: string[] = [];
+  const shown = p.highlights ?? [];
+  if (shown.length) {
+    out.push('', `Saved passages on this page (${shown.length}):`);
+    for (const h of shown) out.push(`  #${h.note_id} [${h.start}, ${h.end}) “${h.quote}”${h.body ? `  ${h.body.replace(/\n/g, ' ')}` : ''}`);
+  }
+  for (const n of p.not_highlighted ?? []) out.push(`  #${n.note_id} [${n.start}, ${n.end}) not highlighted: ${WHY_NOT[n.reason]} (\`svc evidence notes PROJECT\` shows it as saved)`);
+  return out;
+}
+
 /**
  * A page with the codepoint offsets a passage note needs: each line as
- * `[start, end)` in Unicode codepoints of the page text (end exclusive).
+ * `[start, end)` in Unicode codepoints of the page text (end exclusive),
+ * then the passages saved on it.
  */
-export function pageText(p: Page): string {
+export function pageText(p: Page & Marks): string {
   const head = `page ${p.requested_page} of ${p.page_count ?? '?'} (${p.page_basis}) · ${p.status}${p.reason ? ` (${p.reason})` : ''} · ${p.extraction_contract}`;
-  if (p.text === null) return [head, p.message ?? 'No text.', NEXT[p.status]].filter(Boolean).join('\n');
+  if (p.text === null) return [head, p.message ?? 'No text.', NEXT[p.status], ...marksText(p)].filter(Boolean).join('\n');
   if (p.status === 'no_text' || p.text === '') {
     // Said plainly rather than an empty [0, 0) line: nothing to quote, and no claim that the page is blank.
     return `${head}\nNo text could be extracted from this page (an image-only or scanned page?). That is not evidence the page is empty; it only means no passage on it can be quoted, anchored or sent in an answer. A plain note (svc evidence note add --body) still can be.`;
@@ -33,7 +55,7 @@ export function pageText(p: Page): string {
     lines.push([`[${offset}, ${offset + n})`, line]);
     offset += n + 1;
   }
-  return [head, `page_sha256 ${p.page_sha256} · ${p.codepoint_length} codepoints`, '', table(lines)].join('\n');
+  return [head, `page_sha256 ${p.page_sha256} · ${p.codepoint_length} codepoints`, '', table(lines), ...marksText(p)].join('\n');
 }
 
 type NoteLike = { note_id: number; revision: number; kind: string; file_id: string; body: string; anchor: { page: number; start: number; end: number; quote: string } | null };

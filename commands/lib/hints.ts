@@ -28,3 +28,19 @@ export function withNextStep(reason: string, message: string): string {
   if (!hint || message.includes('`svc ')) return message;
   return `${message.replace(/\.$/, '')}; ${hint}.`;
 }
+
+/** One shell word: kept as is when plain, else single-quoted so a pasted hint runs as printed. */
+export function shellWord(value: string): string {
+  return /^[\w.@%+=:,/-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `more:` line after a page: the whole command for the next page, with
+ * the filters and page size the person gave kept (a next page without its
+ * --q or --file would list something else). Pairs with an undefined value
+ * are left out.
+ */
+export function nextPageHint(command: string, flags: [string, string | number | undefined][]): string {
+  const kept = flags.filter(([, v]) => v !== undefined).map(([flag, v]) => `${flag} ${shellWord(String(v))}`);
+  return `more: ${[command, ...kept].join(' ')}`;
+}

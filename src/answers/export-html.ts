@@ -7,7 +7,7 @@
  * it is also carried in a <meta> so a saved copy opened from disk keeps it.
  */
 import crypto from 'node:crypto';
-import { CITATION_NOTICE, exportLimit, selectionLabel, unvalidatedText, validatedResult } from './export-snapshot.js';
+import { CITATION_NOTICE, citationPlace, exportLimit, selectionLabel, unvalidatedText, validatedResult } from './export-snapshot.js';
 import type { Citation, OutputItem } from './output-validate.js';
 import type { AnswerView, RequestSource } from './types.js';
 
@@ -70,8 +70,9 @@ export function renderAnswerHtml(v: AnswerView): string {
     const lims = result.limitations.map((l) => `<li><pre>${escapeHtml(l)}</pre></li>`).join('');
     body.push('<section id="limitations"><h2>Limitations</h2>', lims === '' ? '<p>None stated.</p>' : `<ul>${lims}</ul>`, '</section>');
     body.push('<section id="citations"><h2>Citations</h2>');
+    const sources = new Map(v.request.sources.map((src) => [src.source_id, src]));
     for (const c of cited) {
-      body.push(`<div id="${anchor(`cite-${c.n}`)}"><p>[${c.n}] <a href="#${anchor(`pos-${c.n}`)}">${escapeHtml(c.source_id)}, codepoints ${c.start}–${c.end}</a></p><blockquote><pre>${escapeHtml(c.quote)}</pre></blockquote></div>`);
+      body.push(`<div id="${anchor(`cite-${c.n}`)}"><p>[${c.n}] <a href="#${anchor(`pos-${c.n}`)}">${escapeHtml(citationPlace(c, sources.get(c.source_id)))}</a></p><blockquote><pre>${escapeHtml(c.quote)}</pre></blockquote></div>`);
     }
     body.push('</section>');
   } else {

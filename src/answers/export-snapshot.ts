@@ -28,5 +28,17 @@ export function selectionLabel(s: RequestSource): string {
   return s.segment === 'passage' ? `${where}, codepoints [${s.start_codepoint}, ${s.end_codepoint})` : `${where}, whole page`;
 }
 
+/**
+ * Where a citation is, for a person: its range in the source's text (what the
+ * model cited) and the same range on the page, which is what `svc evidence
+ * read` prints. A passage source starts mid-page, so the two differ: [0, 12)
+ * of a passage at [27, 54) is page codepoints [27, 39), not [0, 12).
+ */
+export function citationPlace(c: { source_id: string; start: number; end: number }, s: RequestSource | undefined): string {
+  const inSource = `${c.source_id} [${c.start}, ${c.end})`;
+  if (!s) return inSource;
+  return `${inSource} = page ${s.page} codepoints [${s.start_codepoint + c.start}, ${s.start_codepoint + c.end})`;
+}
+
 export const exportLimit = (what: string, limit: number) =>
   new SvcError(413, 'export_limit', `The export's ${what} would exceed ${limit} bytes; nothing was produced.`, { part: what, limit_bytes: limit });

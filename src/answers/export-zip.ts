@@ -5,7 +5,7 @@
  * on the zlib build), with one fixed DOS timestamp and no extended time field.
  * It is not a full-paper archive or a restore format.
  */
-import { CITATION_NOTICE, exportLimit, selectionLabel, unvalidatedText, validatedResult } from './export-snapshot.js';
+import { CITATION_NOTICE, citationPlace, exportLimit, selectionLabel, unvalidatedText, validatedResult } from './export-snapshot.js';
 import type { OutputItem } from './output-validate.js';
 import type { AnswerView } from './types.js';
 
@@ -56,7 +56,7 @@ export function answerMarkdown(v: AnswerView): string {
     result.sections.forEach((sec, i) => {
       out.push(`## Section ${i + 1}: ${sec.kind}`, '');
       if (sec.title !== undefined) out.push('Title:', '', fence(sec.title), '');
-      sec.items.forEach((item, j) => out.push(...itemMarkdown(item, `${i + 1}.${j + 1}`)));
+      sec.items.forEach((item, j) => out.push(...itemMarkdown(item, `${i + 1}.${j + 1}`, v)));
     });
     out.push('## Limitations', '');
     if (result.limitations.length === 0) out.push('None stated.', '');
@@ -75,10 +75,10 @@ export function answerMarkdown(v: AnswerView): string {
   return out.join('\n');
 }
 
-function itemMarkdown(item: OutputItem, label: string): string[] {
+function itemMarkdown(item: OutputItem, label: string, v: AnswerView): string[] {
   const out = [`### Item ${label}: ${item.kind}`, '', fence(item.text), ''];
   if ('citations' in item) {
-    for (const c of item.citations) out.push(`Citation ${c.source_id}, codepoints [${c.start}, ${c.end}):`, '', fence(c.quote), '');
+    for (const c of item.citations) out.push(`Citation ${citationPlace(c, v.request.sources.find((s) => s.source_id === c.source_id))}:`, '', fence(c.quote), '');
   }
   if ('note_ids' in item) out.push('Notes:', '', fence(item.note_ids.map(String).join(', ')), '');
   return out;

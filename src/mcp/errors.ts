@@ -74,6 +74,23 @@ export function renamedFields(err: McpToolError, fields: Record<string, string> 
   return new McpToolError(err.code, issues.map((d) => issueLine(d, fields)).join('; '), err.detail);
 }
 
+/**
+ * Where the backend says only "No execution 999." (a person has the CLI's own
+ * hint for that), an agent is told which tool lists the right ids.
+ */
+const FOUND_BY: Record<string, string> = {
+  execution_not_found: 'list_executions lists them',
+  document_not_found: 'search_corpus finds paper ids',
+  routine_not_found: 'list_routines lists them',
+  profile_not_found: 'list_watch_profiles lists them',
+};
+
+function withFinder(message: string, reason: string): string {
+  const finder = FOUND_BY[reason];
+  if (!finder || / lists them| finds /.test(message)) return message;
+  return `${message.replace(/\.$/, '')}; ${finder}.`;
+}
+
 /** An HTTP refusal from the backend, as the spec maps it. */
 export function fromHttp(status: number, body: unknown): McpToolError {
   const detail = (body as { detail?: unknown } | null)?.detail;
@@ -87,7 +104,7 @@ export function fromHttp(status: number, body: unknown): McpToolError {
           ? detail.map((d) => issueLine(d)).join('; ')
           : `The backend answered HTTP ${status}.`;
   const extra = { status, ...(reason ? { reason } : {}), ...(Array.isArray(detail) ? { issues: detail } : {}) };
-  if (status === 404) return new McpToolError('not_found', message, extra);
+  if (status === 404) return new McpToolError('not_found', withFinder(message, reason), extra);
   if (status === 422 || status === 400 || status === 413) return new McpToolError('invalid_argument', message, extra);
   if (status === 409 && reason === 'instance_mismatch') return new McpToolError('instance_mismatch', message, extra);
   if (status === 409 || status === 429) return new McpToolError('conflict', message, extra);
