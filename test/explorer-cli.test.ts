@@ -121,4 +121,50 @@ test('why: human and JSON; unknown document exits 3', async () => {
   assert.is((await svc('why', '0')).code, 2);
 });
 
+test('explore --facets: a selected value is marked "(selected)" also when it is an author shown by its spelling', async () => {
+  const r = await svc('explore', '--facets', '--author', 'doe, john', '--limit', '1');
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^1 {2}Doe, John {2}\(selected\)$/m);
+  const facets = await json('explore', '--facets', '--author', 'doe, john', '--limit', '1');
+  assert.equal(facets.facets.authors.values.find((v: any) => v.selected), { value: 'doe, john', count: 1, selected: true, label: 'Doe, John' });
+});
+
+test('explore: a --source that is no source id is refused naming svc sources (a typo answered "No paper matches")', async () => {
+  const r = await svc('explore', '--source', 'crossref,arxive');
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /^svc: --source: no source is called "arxive"; `svc sources` lists the ids\.\n$/);
+  assert.is((await json('explore', '--source', 'crossref')).papers.length, 13);
+});
+
+test('explore --export -o --json answers the envelope svc export references gives: {format, count, output} with the absolute path', async () => {
+  const file = path.join(dirs.root, 'envelope.ris');
+  const r = await svc('--json', 'explore', '--category', 'Ecology', '--export', 'ris', '-o', path.relative(process.cwd(), file));
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), { format: 'ris', count: 6, output: file });
+});
+
+test('explore: a query the man page allows but the command line cannot take says what to do, in one line', async () => {
+  const dashed = await svc('explore', '-coral soil', '--limit', '2');
+  assert.is(dashed.code, 2);
+  assert.match(dashed.stderr, /^svc: unknown option '-coral soil' \(a value that starts with - goes last, after --: svc explore … -- "-coral soil"\); see svc explore --help\n$/);
+  const after = await json('explore', '--limit', '50', '--', '-coral soil');
+  assert.ok(after.papers.length > 0 && after.papers.every((p: any) => /Soil/.test(p.title)));
+  const onlyExcluded = await svc('explore', '--', '-coral');
+  assert.is(onlyExcluded.code, 2);
+  assert.match(onlyExcluded.stderr, /^svc: the query: The query only excludes words \(-word\); add at least one word to find\n$/);
+  const long = await svc('explore', 'soil '.repeat(300));
+  assert.is(long.code, 2);
+  assert.match(long.stderr, /^svc: the query: A query is at most 1000 characters; this one has 1499\n$/);
+  const extra = await svc('queue', 'add', '1', '2');
+  assert.is(extra.code, 2);
+  assert.not.match(extra.stderr, /\.;/);
+});
+
+test('explore: a date with the right shape that is no day says so (it said "must be a date YYYY-MM-DD")', async () => {
+  const r = await svc('explore', '--from', '2021-02-29');
+  assert.is(r.code, 2);
+  assert.is(r.stderr, 'svc: --from: 2021-02-29 is not a day of the calendar (2021-02 has 28 days).\n');
+  assert.match((await svc('explore', '--to', '2021-13-01')).stderr, /\(there is no month 13\)/);
+});
+
 test.run();
