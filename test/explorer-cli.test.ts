@@ -111,6 +111,25 @@ test('queue: add (twice), read, unread, list, remove with --yes; missing ids exi
   assert.match(human.stdout, /1 saved \(1 unread, 0 read\)/);
 });
 
+test('queue list: a status filter says its total of the saved papers, a cut page names the next --offset, and a miss says what to do', async () => {
+  for (const e of (await json('queue', 'list')).entries) await json('queue', 'remove', String(e.document_id), '--yes');
+  for (const id of ids.slice(6, 9)) await json('queue', 'add', String(id));
+  await json('queue', 'read', String(ids[6]));
+  const unread = await svc('queue', 'list', '--status', 'unread');
+  assert.is(unread.code, 0, unread.stderr);
+  assert.match(unread.stdout, /\n2 unread of 3 saved \(2 unread, 1 read\)\n$/);
+  const cut = await svc('queue', 'list', '--limit', '2');
+  assert.match(cut.stdout, /\n3 saved \(2 unread, 1 read\)\n$/);
+  assert.is(cut.stderr, 'More: add --offset 2\n');
+  assert.is((await svc('queue', 'list', '--limit', '2', '--offset', '2')).stderr, '');
+  const again = await svc('queue', 'add', String(ids[7]));
+  assert.match(again.stdout, new RegExp(`^${ids[7]} was already saved \\(unread\\) on \\d{4}-\\d{2}-\\d{2}\\.\\n$`));
+  const missing = await svc('queue', 'read', String(ids[10]));
+  assert.is(missing.code, 3);
+  assert.is(missing.stderr, `svc: Document ${ids[10]} is not in the reading queue; \`svc queue list\` shows the saved papers and \`svc queue add\` saves one.\n`);
+  for (const id of ids.slice(6, 9)) await json('queue', 'remove', String(id), '--yes');
+});
+
 test('why: human and JSON; unknown document exits 3', async () => {
   const why = await json('why', String(ids[0]));
   assert.is(why.document_id, ids[0]);
