@@ -84,6 +84,31 @@ test('svc watchdog and svc lifecycle: a mistyped subcommand is named as one (exi
   }
 });
 
+test('svc analytics on an empty corpus: no table is a header with nothing under it; each says what is missing', async () => {
+  const empty = tempDirs();
+  try {
+    const say = async (...args: string[]) => {
+      const r = await runCli(['analytics', ...args], { env: empty.env });
+      assert.is(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const overview = await say();
+    assert.not.match(overview, /^SOURCE +DELIVERED/m);
+    assert.not.match(overview, /^MONTH +PAPERS/m);
+    assert.match(overview, /^Discovery lag: no paper first seen in the window is dated to the day\.$/m);
+    assert.match(overview, /Top sources\nNo source delivered a paper in the window\.\n/);
+    assert.match(overview, /Recent publication months\nNo paper in the window is dated to the month\.\n/);
+    const sources = await say('sources');
+    assert.not.match(sources, /^SOURCE/m);
+    assert.match(sources, /^No run in the window asked a source: `svc dive` or `svc sweep` starts one\.$/m);
+    const lag = await say('discovery-lag');
+    assert.not.match(lag, /^SOURCE/m);
+    assert.match(lag, /^No source has a paper dated to the day in the window\.$/m);
+  } finally {
+    empty.cleanup();
+  }
+});
+
 test('bar charts of volume and lag on a terminal', () => {
   const ctx = createContext({ env });
   try {
