@@ -111,7 +111,10 @@ export function register(program: Command, io: Io): void {
         if (o.facets) {
           const answer = await fromFlags(() => explorerFacets(ctx, parseFacetsBody({ ...filters, limit_per_facet: perFacet })));
           emit(io, answer, () =>
-            [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])))].join('\n'),
+            // Nothing matching: one line, not four headings over empty tables.
+            answer.total === 0 && Object.values(answer.facets).every((f) => f.values.length === 0)
+              ? 'No paper matches.'
+              : [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + (f.values.length ? table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])) : '(none among the matching papers)'))].join('\n'),
           );
           return;
         }

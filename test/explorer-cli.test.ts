@@ -148,6 +148,12 @@ test('explore --facets: a selected value is marked "(selected)" also when it is 
   assert.equal(facets.facets.authors.values.find((v: any) => v.selected), { value: 'doe, john', count: 1, selected: true, label: 'Doe, John' });
 });
 
+test('explore --facets: nothing matching is one line, not four headings over empty tables', async () => {
+  assert.is((await svc('explore', 'zzyzx', '--facets')).stdout, 'No paper matches.\n');
+  const r = await svc('explore', 'soil', '--facets');
+  assert.match(r.stdout, /CATEGORIES \(1 value\)\n6 {2}Ecology\n/);
+});
+
 test('explore: a --source that is no source id is refused naming svc sources (a typo answered "No paper matches")', async () => {
   const r = await svc('explore', '--source', 'crossref,arxive');
   assert.is(r.code, 2);
