@@ -41,7 +41,8 @@ export function register(program: Command, io: Io): void {
       try {
         const run = await runBackfill(ctx, { trigger: 'cli', isCancelled: () => stop, onProgress: (p) => bar.update(p.embedded, p.total) });
         bar.end();
-        emit(io, run, () => `Run #${run.id} ${run.state}: ${run.embedded} of ${run.total} documents embedded with ${run.model}.`);
+        // "0 of 0 documents embedded" read as if the corpus were empty: say every paper already has one.
+        emit(io, run, () => (run.state === 'completed' && run.total === 0 ? `Run #${run.id} completed: nothing to embed; every document already has a vector for ${run.model}.` : `Run #${run.id} ${run.state}: ${run.embedded} of ${run.total} documents embedded with ${run.model}.`));
         if (run.state === 'cancelled') io.exitCode = EXIT.interrupted;
       } finally {
         release();

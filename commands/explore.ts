@@ -4,9 +4,10 @@ import { explorerFacets } from '../src/explorer/facets.js';
 import { EXPLORER_LIMIT, EXPLORER_MODES, FACET_LIMIT, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
 import { searchExplorer } from '../src/explorer/search.js';
 import { REFERENCE_FORMATS } from '../src/exports/references.js';
+import { CATALOG } from '../src/sources/index.js';
 import { ValidationError } from '../src/errors.js';
 import { withContext } from './lib/context.js';
-import { dateFlag, enumFlag, intFlag, listFlag, usageError } from './lib/flags.js';
+import { dateFlag, enumFlag, given, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { count } from './lib/words.js';
@@ -36,6 +37,9 @@ function body(query: string | undefined, o: Opts): Record<string, unknown> {
   const from = dateFlag(o.from, '--from');
   const to = dateFlag(o.to, '--to');
   if (from && to && from > to) throw usageError(`--from ${from} is after --to ${to}.`);
+  // Every paper's sources are catalog ids: a typo would only answer "No paper matches".
+  const unknown = (o.source ?? []).filter((id) => !CATALOG.some((entry) => entry.id === id));
+  if (unknown.length) throw usageError(`--source: no source is called ${unknown.map(given).join(', ')}; \`svc sources\` lists the ids.`);
   return {
     query: query ?? null,
     authors: o.author ?? [],
@@ -97,8 +101,9 @@ export function register(program: Command, io: Io): void {
         if (format) {
           const rendered = await fromFlags(() => exportExplorer(ctx, parseExportBody({ ...filters, format })));
           if (o.output) {
-            writeOutputFile(o.output, rendered.text, into);
-            if (io.json) io.out(JSON.stringify({ format, count: rendered.count, file: o.output }, null, 2));
+            // The same envelope as `svc export references -o`: output is the absolute path written.
+            const output = writeOutputFile(o.output, rendered.text, into);
+            if (io.json) io.out(JSON.stringify({ format, count: rendered.count, output }, null, 2));
             io.err(`${rendered.count} references written to ${o.output}`);
           } else emit(io, { format, count: rendered.count, filename: rendered.filename, text: rendered.text }, () => rendered.text.replace(/\r?\n$/, ''));
           return;
@@ -106,7 +111,10 @@ export function register(program: Command, io: Io): void {
         if (o.facets) {
           const answer = await fromFlags(() => explorerFacets(ctx, parseFacetsBody({ ...filters, limit_per_facet: perFacet })));
           emit(io, answer, () =>
-            [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + table(f.values.map((v) => [String(v.count), ('label' in v && v.label) || v.value + (v.selected ? '  (selected)' : '')])))].join('\n'),
+            // Nothing matching: one line, not four headings over empty tables.
+            answer.total === 0 && Object.values(answer.facets).every((f) => f.values.length === 0)
+              ? 'No paper matches.'
+              : [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + (f.values.length ? table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])) : '(none among the matching papers)'))].join('\n'),
           );
           return;
         }

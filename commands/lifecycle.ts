@@ -1,5 +1,5 @@
 import { Help, type Command } from 'commander';
-import { CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
+import { abandonCheck, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
 import { withContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -55,7 +55,10 @@ export function register(program: Command, io: Io): void {
         if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
         let interrupts = 0;
         const onSigint = () => {
-          if (++interrupts > 1) process.exit(EXIT.interrupted);
+          if (++interrupts > 1) {
+            abandonCheck(ctx, run.id);
+            process.exit(EXIT.interrupted);
+          }
           io.err('\nStopping after the slice in flight… (Ctrl-C again to quit at once)');
           stopCheck(ctx);
         };

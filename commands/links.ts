@@ -66,9 +66,10 @@ export function register(program: Command, io: Io): void {
   links
     .command('preview')
     .description('which of these ids a collapse would fold into which (nothing is folded)')
-    .argument('<ids>', 'comma-separated document ids')
-    .action((raw: string) => {
-      const ids = (listFlag(raw) ?? []).map((x) => idArg(x, 'document'));
+    .argument('<ids...>', 'document ids, comma- or space-separated')
+    .action((raw: string[]) => {
+      // `svc links preview 3 7` is as natural as `3,7`: both are taken.
+      const ids = raw.flatMap((word) => listFlag(word) ?? []).map((x) => idArg(x, 'document'));
       if (ids.length === 0 || ids.length > FOR_DOCUMENTS_MAX) throw usageError(`Give 1 to ${FOR_DOCUMENTS_MAX} document ids, not ${ids.length}.`);
       return withContext(io, (ctx) => {
         const p = collapsePreview(ctx, ids);

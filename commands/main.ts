@@ -103,8 +103,13 @@ function usageLine(text: string, command: string): string {
     .replace(/^error: /, '')
     .replace(/\s*\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
     .replace(/\s*\n\s*/g, ' ')
-    .trim();
-  return `svc: ${joined}; see svc ${command ? `${command} ` : ''}--help`;
+    .trim()
+    // Commander ends some messages with a period ("…but got 2."); the line goes on after it.
+    .replace(/\.$/, '');
+  // "-web testing" is a query excluding a word (svc-corpus(1)), not an option: say how to pass it.
+  const dashed = /^unknown option '(-[^-'][^']+)'$/.exec(joined);
+  const value = dashed ? ` (a value that starts with - goes last, after --: svc ${command ? `${command} ` : ''}… -- ${JSON.stringify(dashed[1])})` : '';
+  return `svc: ${joined}${value}; see svc ${command ? `${command} ` : ''}--help`;
 }
 
 /** The command path argv names ("queue list"), as far as the program knows its words. */

@@ -19,11 +19,15 @@ export function register(program: Command, io: Io): void {
       const offset = intFlag(o.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);
       return withContext(io, (ctx) => {
         const page = listQueue(ctx, { status, limit, offset });
+        // With a status filter the total is that status's: "1 unread of 3 saved", not "1 saved (1 unread, 2 read)".
+        const saved = page.counts.unread + page.counts.read;
+        const totals = `${page.status === 'all' ? `${page.total} saved` : `${page.total} ${page.status} of ${saved} saved`} (${page.counts.unread} unread, ${page.counts.read} read)`;
         emit(io, page, () =>
           page.entries.length
-            ? `${table([['ID', 'STATUS', 'SAVED', 'TITLE'], ...page.entries.map((e) => [String(e.document_id), e.status, e.saved_at_utc.slice(0, 10), e.paper?.title ?? '(paper gone)'])])}\n${page.total} saved (${page.counts.unread} unread, ${page.counts.read} read)`
+            ? `${table([['ID', 'STATUS', 'SAVED', 'TITLE'], ...page.entries.map((e) => [String(e.document_id), e.status, e.saved_at_utc.slice(0, 10), e.paper?.title ?? '(paper gone)'])])}\n${totals}`
             : 'The reading queue is empty' + (page.status === 'all' ? '.' : ` for status ${page.status}.`),
         );
+        if (!io.json && page.next_offset !== null) io.err(`More: add --offset ${page.next_offset}`);
       });
     });
   queue
@@ -34,7 +38,7 @@ export function register(program: Command, io: Io): void {
       const id = idArg(raw, 'document');
       return withContext(io, (ctx) => {
         const { created, entry } = saveToQueue(ctx, id);
-        emit(io, { ...entry, created }, () => (created ? `Saved ${id}: ${entry.paper?.title ?? ''}` : `Already saved (${entry.status}) since ${entry.saved_at_utc}.`));
+        emit(io, { ...entry, created }, () => (created ? `Saved ${id}: ${entry.paper?.title ?? ''}` : `${id} was already saved (${entry.status}) on ${entry.saved_at_utc.slice(0, 10)}.`));
       });
     });
   for (const status of ['read', 'unread'] as const) {

@@ -2,12 +2,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createContext, type Context } from '../src/context.js';
 import { insertFire } from '../src/routines/jobs.js';
+import { insertRun } from '../src/lifecycle/repo.js';
 import { createRoutine } from '../src/routines/service.js';
 import { lagText, volumeText } from '../commands/lib/analytics-format.js';
 import { publicationVolume } from '../src/analytics/volume.js';
 import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';
-import { fixture, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fixture, ROOT, runCli, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 import { routineBody } from './_scheduler.js';
@@ -81,6 +84,73 @@ test('svc watchdog and svc lifecycle: a mistyped subcommand is named as one (exi
     const j = await cli(command, 'chekc', '--json');
     assert.equal([j.code, JSON.parse(j.stdout).error], [2, 'unknown_command']);
     assert.not.match((await cli(command, '--help')).stdout, /\[unknown\]/);
+  }
+});
+
+test('svc analytics on an empty corpus: no table is a header with nothing under it; each says what is missing', async () => {
+  const empty = tempDirs();
+  try {
+    const say = async (...args: string[]) => {
+      const r = await runCli(['analytics', ...args], { env: empty.env });
+      assert.is(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const overview = await say();
+    assert.not.match(overview, /^SOURCE +DELIVERED/m);
+    assert.not.match(overview, /^MONTH +PAPERS/m);
+    assert.match(overview, /^Discovery lag: no paper first seen in the window is dated to the day\.$/m);
+    assert.match(overview, /Top sources\nNo source delivered a paper in the window\.\n/);
+    assert.match(overview, /Recent publication months\nNo paper in the window is dated to the month\.\n/);
+    const sources = await say('sources');
+    assert.not.match(sources, /^SOURCE/m);
+    assert.match(sources, /^No run in the window asked a source: `svc dive` or `svc sweep` starts one\.$/m);
+    const lag = await say('discovery-lag');
+    assert.not.match(lag, /^SOURCE/m);
+    assert.match(lag, /^No source has a paper dated to the day in the window\.$/m);
+  } finally {
+    empty.cleanup();
+  }
+});
+
+test('svc lifecycle check quit at once with a second Ctrl-C leaves no check running behind it (the next one was refused for 30 s)', async () => {
+  const quit = tempDirs();
+  const crossref = await startStub([{ path: '/works/10.5555/hang.1', body: '{}', delayMs: 20_000, times: Infinity }]);
+  try {
+    const qenv = { ...quit.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
+    const ctx = createContext({ env: qenv });
+    store(ctx, [record({ source: 'crossref', nativeId: '10.5555/hang.1', doi: '10.5555/hang.1', title: 'A paper whose lookup hangs' })]);
+    await ctx.close();
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'lifecycle', 'check', '--limit', '1'], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...qenv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    await waitFor(() => crossref.requests.length > 0, 15_000, 'the lookup on the wire');
+    child.kill('SIGINT');
+    await waitFor(() => /Stopping after the slice in flight/.test(stderr), 5_000, 'the first Ctrl-C to be taken');
+    child.kill('SIGINT');
+    assert.is(await exited, 130, stderr);
+    const status = JSON.parse((await runCli(['--json', 'lifecycle'], { env: qenv })).stdout);
+    assert.is(status.check.running, false);
+    assert.equal([status.check.last.status, status.check.last.error], ['interrupted', 'quit at once with a second Ctrl-C; the slice in flight was not written']);
+  } finally {
+    await crossref.close();
+    quit.cleanup();
+  }
+});
+
+test('svc lifecycle (status) does not call a check running whose process has not been seen for the stale interval', async () => {
+  const gone = tempDirs();
+  try {
+    const ctx = createContext({ env: gone.env });
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    insertRun(ctx.db, 10, false, 'a-process-that-went-away', hourAgo);
+    await ctx.close();
+    const status = JSON.parse((await runCli(['--json', 'lifecycle'], { env: gone.env })).stdout);
+    assert.is(status.check.running, false);
+    assert.equal([status.check.last.status, status.check.last.error], ['interrupted', 'its owner went away']);
+    assert.not.match((await runCli(['lifecycle'], { env: gone.env })).stdout, /A check is running/);
+  } finally {
+    gone.cleanup();
   }
 });
 

@@ -111,6 +111,25 @@ test('queue: add (twice), read, unread, list, remove with --yes; missing ids exi
   assert.match(human.stdout, /1 saved \(1 unread, 0 read\)/);
 });
 
+test('queue list: a status filter says its total of the saved papers, a cut page names the next --offset, and a miss says what to do', async () => {
+  for (const e of (await json('queue', 'list')).entries) await json('queue', 'remove', String(e.document_id), '--yes');
+  for (const id of ids.slice(6, 9)) await json('queue', 'add', String(id));
+  await json('queue', 'read', String(ids[6]));
+  const unread = await svc('queue', 'list', '--status', 'unread');
+  assert.is(unread.code, 0, unread.stderr);
+  assert.match(unread.stdout, /\n2 unread of 3 saved \(2 unread, 1 read\)\n$/);
+  const cut = await svc('queue', 'list', '--limit', '2');
+  assert.match(cut.stdout, /\n3 saved \(2 unread, 1 read\)\n$/);
+  assert.is(cut.stderr, 'More: add --offset 2\n');
+  assert.is((await svc('queue', 'list', '--limit', '2', '--offset', '2')).stderr, '');
+  const again = await svc('queue', 'add', String(ids[7]));
+  assert.match(again.stdout, new RegExp(`^${ids[7]} was already saved \\(unread\\) on \\d{4}-\\d{2}-\\d{2}\\.\\n$`));
+  const missing = await svc('queue', 'read', String(ids[10]));
+  assert.is(missing.code, 3);
+  assert.is(missing.stderr, `svc: Document ${ids[10]} is not in the reading queue; \`svc queue list\` shows the saved papers and \`svc queue add\` saves one.\n`);
+  for (const id of ids.slice(6, 9)) await json('queue', 'remove', String(id), '--yes');
+});
+
 test('why: human and JSON; unknown document exits 3', async () => {
   const why = await json('why', String(ids[0]));
   assert.is(why.document_id, ids[0]);
@@ -119,6 +138,58 @@ test('why: human and JSON; unknown document exits 3', async () => {
   assert.match(human.stdout, /Cannot be verified here/);
   assert.is((await svc('why', '999999')).code, 3);
   assert.is((await svc('why', '0')).code, 2);
+});
+
+test('explore --facets: a selected value is marked "(selected)" also when it is an author shown by its spelling', async () => {
+  const r = await svc('explore', '--facets', '--author', 'doe, john', '--limit', '1');
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^1 {2}Doe, John {2}\(selected\)$/m);
+  const facets = await json('explore', '--facets', '--author', 'doe, john', '--limit', '1');
+  assert.equal(facets.facets.authors.values.find((v: any) => v.selected), { value: 'doe, john', count: 1, selected: true, label: 'Doe, John' });
+});
+
+test('explore --facets: nothing matching is one line, not four headings over empty tables', async () => {
+  assert.is((await svc('explore', 'zzyzx', '--facets')).stdout, 'No paper matches.\n');
+  const r = await svc('explore', 'soil', '--facets');
+  assert.match(r.stdout, /CATEGORIES \(1 value\)\n6 {2}Ecology\n/);
+});
+
+test('explore: a --source that is no source id is refused naming svc sources (a typo answered "No paper matches")', async () => {
+  const r = await svc('explore', '--source', 'crossref,arxive');
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /^svc: --source: no source is called "arxive"; `svc sources` lists the ids\.\n$/);
+  assert.is((await json('explore', '--source', 'crossref')).papers.length, 13);
+});
+
+test('explore --export -o --json answers the envelope svc export references gives: {format, count, output} with the absolute path', async () => {
+  const file = path.join(dirs.root, 'envelope.ris');
+  const r = await svc('--json', 'explore', '--category', 'Ecology', '--export', 'ris', '-o', path.relative(process.cwd(), file));
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), { format: 'ris', count: 6, output: file });
+});
+
+test('explore: a query the man page allows but the command line cannot take says what to do, in one line', async () => {
+  const dashed = await svc('explore', '-coral soil', '--limit', '2');
+  assert.is(dashed.code, 2);
+  assert.match(dashed.stderr, /^svc: unknown option '-coral soil' \(a value that starts with - goes last, after --: svc explore … -- "-coral soil"\); see svc explore --help\n$/);
+  const after = await json('explore', '--limit', '50', '--', '-coral soil');
+  assert.ok(after.papers.length > 0 && after.papers.every((p: any) => /Soil/.test(p.title)));
+  const onlyExcluded = await svc('explore', '--', '-coral');
+  assert.is(onlyExcluded.code, 2);
+  assert.match(onlyExcluded.stderr, /^svc: the query: The query only excludes words \(-word\); add at least one word to find\n$/);
+  const long = await svc('explore', 'soil '.repeat(300));
+  assert.is(long.code, 2);
+  assert.match(long.stderr, /^svc: the query: A query is at most 1000 characters; this one has 1499\n$/);
+  const extra = await svc('queue', 'add', '1', '2');
+  assert.is(extra.code, 2);
+  assert.not.match(extra.stderr, /\.;/);
+});
+
+test('explore: a date with the right shape that is no day says so (it said "must be a date YYYY-MM-DD")', async () => {
+  const r = await svc('explore', '--from', '2021-02-29');
+  assert.is(r.code, 2);
+  assert.is(r.stderr, 'svc: --from: 2021-02-29 is not a day of the calendar (2021-02 has 28 days).\n');
+  assert.match((await svc('explore', '--to', '2021-13-01')).stderr, /\(there is no month 13\)/);
 });
 
 test.run();

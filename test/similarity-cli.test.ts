@@ -79,6 +79,22 @@ test('svc links preview names the ids that are not in the corpus instead of answ
   assert.match(r.stdout, /Nothing would fold: no links among these ids\.\nNot in the corpus: 999991\./);
 });
 
+test('svc links preview takes ids separated by spaces as well as commas (it said "too many arguments")', async () => {
+  const [pre, pub] = ids.slice(-2);
+  const r = await cli(['links', 'preview', String(pre), `${pub},999991`, '--json']);
+  assert.is(r.code, 0, r.stderr);
+  const answer = JSON.parse(r.stdout);
+  assert.equal([answer.groups, answer.unknown_ids], [[{ keep: pub, fold: [pre], methods: ['preprint_published'] }], [999991]]);
+  assert.is((await cli(['links', 'preview', String(pre), 'x'])).code, 2);
+});
+
+test('svc embed backfill with every paper embedded says there was nothing to embed (it said "0 of 0 documents embedded")', async () => {
+  await cli(['embed', 'backfill']);
+  const r = await cli(['embed', 'backfill']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Run #\d+ completed: nothing to embed; every document already has a vector for \S+\.\n$/);
+});
+
 test('svc-similarity(1): exit 130 also for a backfill or scan stopped by a cancel from another process (its run reads cancelled)', () => {
   const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-similarity.1'), 'utf8');
   const exit = page.slice(page.indexOf('.SH EXIT STATUS')).replace(/\\f[BRI]|\\/g, '');

@@ -63,7 +63,10 @@ export function lagText(l: any, tty: boolean): string {
     `Discovery lag: median ${o.median_days ?? '–'} days (p25 ${o.p25_days ?? '–'}, p75 ${o.p75_days ?? '–'}) over ${o.papers} papers dated to the day; ${o.seen_before_publication} seen before their publication date.`,
     table([['LAG', 'PAPERS', ...(tty ? [''] : [])], ...l.buckets.map((b: any) => [b.label, String(b.papers), ...(tty ? [bar(b.papers, max)] : [])])]),
     '',
-    table([['SOURCE', 'PAPERS', 'MEDIAN DAYS', 'P25', 'P75'], ...l.sources.map((s: any) => [s.source, String(s.papers), String(s.median_days), String(s.p25_days), String(s.p75_days)])]),
+    // An empty corpus or window: a header with no rows under it reads as a broken table.
+    l.sources.length
+      ? table([['SOURCE', 'PAPERS', 'MEDIAN DAYS', 'P25', 'P75'], ...l.sources.map((s: any) => [s.source, String(s.papers), String(s.median_days), String(s.p25_days), String(s.p75_days)])])
+      : 'No source has a paper dated to the day in the window.',
     `Not counted: ${l.excluded.month_or_year} papers dated only to the month or year, ${l.excluded.undated} undated.`,
   ].join('\n');
 }
@@ -71,10 +74,12 @@ export function lagText(l: any, tty: boolean): string {
 export function sourcesText(s: any): string {
   return [
     windowLine(s.window),
-    table([
-      ['SOURCE', 'DELIVERED', 'FIRST FOUND', 'ONLY THIS SOURCE', 'RUNS', 'NOT ANSWERED', 'ZERO REASONS'],
-      ...s.sources.map((x: any) => [x.source, String(x.delivered), String(x.first_found), String(x.only_this_source), String(x.runs_asked), String(x.runs_not_answered), Object.entries(x.zero_reasons).map(([k, n]) => `${k} ${n}`).join(', ')]),
-    ]),
+    s.sources.length
+      ? table([
+          ['SOURCE', 'DELIVERED', 'FIRST FOUND', 'ONLY THIS SOURCE', 'RUNS', 'NOT ANSWERED', 'ZERO REASONS'],
+          ...s.sources.map((x: any) => [x.source, String(x.delivered), String(x.first_found), String(x.only_this_source), String(x.runs_asked), String(x.runs_not_answered), Object.entries(x.zero_reasons).map(([k, n]) => `${k} ${n}`).join(', ')]),
+        ])
+      : 'No run in the window asked a source: `svc dive` or `svc sweep` starts one.',
     `${s.totals.delivered} distinct papers delivered.`,
   ].join('\n');
 }
@@ -122,13 +127,13 @@ export function overviewText(o: any, tty: boolean): string {
   return [
     windowLine(o.window),
     `${count(o.corpus.documents_total, 'paper')} stored, ${o.corpus.documents_in_window} first seen in the window; ${count(o.executions.completed, 'completed run')}; ${count(o.routines.active, 'active routine')}; ${count(o.lifecycle_events, 'lifecycle event')}.`,
-    `Discovery lag: median ${o.discovery_lag.median_days ?? '–'} days over ${count(o.discovery_lag.papers, 'paper')}.`,
+    o.discovery_lag.papers ? `Discovery lag: median ${o.discovery_lag.median_days ?? '–'} days over ${count(o.discovery_lag.papers, 'paper')}.` : 'Discovery lag: no paper first seen in the window is dated to the day.',
     o.routines.quiet.length ? `Quiet routines: ${o.routines.quiet.map((r: any) => `${r.routine_id} (${r.name})`).join(', ')}` : 'No routine has gone quiet.',
     '',
     'Top sources',
-    table([['SOURCE', 'DELIVERED', 'ONLY THIS SOURCE'], ...o.top_sources.map((s: any) => [s.source, String(s.delivered), String(s.only_this_source)])]),
+    o.top_sources.length ? table([['SOURCE', 'DELIVERED', 'ONLY THIS SOURCE'], ...o.top_sources.map((s: any) => [s.source, String(s.delivered), String(s.only_this_source)])]) : 'No source delivered a paper in the window.',
     '',
     'Recent publication months',
-    table([['MONTH', 'PAPERS', ...(tty ? [''] : [])], ...o.recent_months.map((m: any) => [m.month, String(m.total), ...(tty ? [bar(m.total, max)] : [])])]),
+    o.recent_months.length ? table([['MONTH', 'PAPERS', ...(tty ? [''] : [])], ...o.recent_months.map((m: any) => [m.month, String(m.total), ...(tty ? [bar(m.total, max)] : [])])]) : 'No paper in the window is dated to the month.',
   ].join('\n');
 }

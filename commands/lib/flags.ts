@@ -57,7 +57,13 @@ export function dateFlag(raw: string | undefined, flag: string): string | undefi
   if (raw === undefined) return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!d || d.toISOString().slice(0, 10) !== raw) throw usageError(`${flag} must be a date YYYY-MM-DD, not ${given(raw)}.`);
+  if (!d || d.toISOString().slice(0, 10) !== raw) {
+    // 2025-02-30 has the shape: say the day does not exist rather than ask for the shape it has.
+    if (!m) throw usageError(`${flag} must be a date YYYY-MM-DD, not ${given(raw)}.`);
+    const month = Number(m[2]);
+    const why = month < 1 || month > 12 ? 'there is no month ' + m[2] : `${m[1]}-${m[2]} has ${new Date(Date.UTC(Number(m[1]), month, 0)).getUTCDate()} days`;
+    throw usageError(`${flag}: ${raw} is not a day of the calendar (${why}).`);
+  }
   return raw;
 }
 

@@ -5,6 +5,7 @@
  */
 const LISTED_BY: Record<string, string> = {
   document_not_found: '`svc explore` lists the papers in the corpus',
+  not_in_queue: '`svc queue list` shows the saved papers and `svc queue add` saves one',
   execution_not_found: '`svc executions list` shows them',
   routine_not_found: '`svc routine list` lists them',
   configuration_not_found: '`svc config list` lists them',

@@ -114,8 +114,12 @@ function facet(run: Run, filters: Filters, name: FacetName | 'years', limit: num
     one = (value) => prepared(db, OVER_IDS[name].one).pluck().get(list, value) as number;
   }
   const values: FacetValue[] = rows.map((r) => ({ value: r.value, count: r.count, selected: selected.includes(r.value), ...(r.label !== null ? { label: r.label } : {}) }));
+  // A selected author outside the top values gets its spelling too (the key alone read "y zhao").
+  const spelling = name === 'authors' ? prepared(db, 'SELECT min(name) FROM document_authors INDEXED BY document_authors_by_key WHERE author_key = ?').pluck() : null;
   for (const value of selected) {
-    if (!values.some((v) => v.value === value)) values.push({ value, count: one(value), selected: true });
+    if (values.some((v) => v.value === value)) continue;
+    const label = spelling?.get(value) as string | null | undefined;
+    values.push({ value, count: one(value), selected: true, ...(label ? { label } : {}) });
   }
   return { distinct_values: rows[0]?.distinct_values ?? 0, values, exact, counted_papers: counted };
 }

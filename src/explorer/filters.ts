@@ -18,10 +18,13 @@ export const EXPLORER_MODES = ['keyword', 'semantic'] as const;
 export type ExplorerSort = (typeof EXPLORER_SORTS)[number];
 export type ExplorerMode = (typeof EXPLORER_MODES)[number];
 
+/** Longest query, in characters (after trimming). */
+export const QUERY_MAX = 1000;
+
 const values = v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(300))), v.maxLength(100)), []);
 
 const filterEntries = {
-  query: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(1000))), null),
+  query: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(QUERY_MAX, (issue) => `A query is at most ${QUERY_MAX} characters; this one has ${issue.received}`))), null),
   authors: values,
   categories: values,
   sources: values,

@@ -26,6 +26,9 @@ export function ftsExpression(query: string, loc: (string | number)[] = ['body',
     if ((quoted !== undefined ? negQuoted : negWord) === '-') negative.push(expr);
     else positive.push(expr);
   }
-  if (positive.length === 0) throw invalid(loc, 'The query has no word to search for', 'query_without_terms', query);
+  if (positive.length === 0) {
+    const msg = negative.length ? 'The query only excludes words (-word); add at least one word to find' : 'The query has no word to search for';
+    throw invalid(loc, msg, 'query_without_terms', query);
+  }
   return [positive.join(' AND '), ...negative.map((n) => `NOT ${n}`)].join(' ');
 }

@@ -118,8 +118,8 @@ async function runSlices(ctx: Context, runId: number, options: CheckOptions, sig
   }
 }
 
-/** A running check whose owner has not been seen for the stale interval is over. */
-function settleStale(ctx: Context): void {
+/** A running check whose owner has not been seen for the stale interval is over (status reads settle it too). */
+export function settleStale(ctx: Context): void {
   const running = repo.runningRun(ctx.db);
   if (!running || runner(ctx).active.has(running.id)) return;
   const seen = Date.parse(running.last_seen_at_utc ?? running.started_at_utc);
@@ -151,6 +151,15 @@ export function startCheck(ctx: Context, options: CheckOptions, onProgress?: (p:
   })();
   runner(ctx).active.set(runId, { done, abort });
   return { run: repo.getRun(ctx.db, runId)!, done };
+}
+
+/**
+ * The owner quits at once (a second Ctrl-C): the run ends interrupted now, synchronously, so the
+ * next check or status does not see it running until the stale interval passes (it refused a new
+ * check with "Ctrl-C in its terminal" for a terminal that had already quit).
+ */
+export function abandonCheck(ctx: Context, runId: number): void {
+  repo.finishRun(ctx.db, runId, 'interrupted', 'quit at once with a second Ctrl-C; the slice in flight was not written', ctx.nowIso());
 }
 
 export function stopCheck(ctx: Context) {

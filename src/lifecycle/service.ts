@@ -1,6 +1,7 @@
 /** Reads of lifecycle: recorded events and corpus coverage, one paper, a page of papers. */
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
+import { settleStale } from './check.js';
 import * as repo from './repo.js';
 
 export const EVENTS_LIMIT = { min: 1, max: 500, default: 50 };
@@ -64,6 +65,8 @@ export function lifecycleOverview(ctx: Context, page: { kind?: repo.EventKind; l
   const total = page.kind ? byKind[page.kind] : Object.values(byKind).reduce((a, b) => a + b, 0);
   const events = repo.listEvents(ctx.db, page.kind, page.limit, page.offset).map(eventView);
   const { checked_since, ...coverage } = repo.coverage(ctx.db, since);
+  // A check whose process went away read as running until the next check was started.
+  settleStale(ctx);
   const running = repo.runningRun(ctx.db);
   return {
     events,
