@@ -45,6 +45,22 @@ test('svc dive piped: one line per event on stderr, the summary on stdout, exit 
   }
 });
 
+test('one record is "1 record" in the summary, the run log and the report', async () => {
+  const dirs = tempDirs();
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: 2 }]);
+  try {
+    const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url };
+    const r = await runCli(['dive', 'crossref', 'ecology', '--max', '1'], { env });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^  crossref  1 record \(1 new\)$/m);
+    assert.match(r.stderr, /Crossref: 1 record \(1 new\)/);
+    assert.match((await runCli(['executions', 'report', '1'], { env })).stdout, /Crossref +1 record \(1 new\), 1 page/);
+  } finally {
+    await stub.close();
+    dirs.cleanup();
+  }
+});
+
 test('svc dive --config with a saved routine: exit 2, and every command the refusal names exists with those flags', async () => {
   const dirs = tempDirs();
   try {

@@ -8,6 +8,7 @@ import { followEvents, type ExecutionEvent } from '../../src/executions/events.j
 import { logLine } from '../../src/executions/log.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { drawsOnTerminal, type Io } from './io.js';
+import { count } from './words.js';
 
 interface SourceLine {
   state: string;
@@ -53,7 +54,7 @@ export async function showProgress(ctx: Context, io: Io, executionId: number, re
     if (event.kind === 'source_page') Object.assign(line, { state: 'asking', detail: `page ${data.page}: ${data.kept} kept${data.total !== null ? ` of ${data.total} reported` : ''}` });
     if (event.kind === 'source_finished') {
       const records = Number(data.records ?? 0);
-      Object.assign(line, records > 0 ? { state: 'done', detail: `${records} records (${data.new} new)` } : { state: 'nothing', detail: `nothing: ${nothingReason(data.zero_reason as string | null, null, data.cancelled === true)}` });
+      Object.assign(line, records > 0 ? { state: 'done', detail: `${count(records, 'record')} (${data.new} new)` } : { state: 'nothing', detail: `nothing: ${nothingReason(data.zero_reason as string | null, null, data.cancelled === true)}` });
     }
   };
   const ticker = tty ? setInterval(() => (frame++, draw()), 120) : undefined;

@@ -10,6 +10,7 @@ import { executionManager, type Submitted } from '../../src/executions/manager.j
 import { getExecution } from '../../src/executions/repo.js';
 import { executionDetail } from '../../src/executions/views.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
+import { count } from './words.js';
 import { laneLine, type AiLane } from '../../src/executions/ai-lane.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
@@ -27,7 +28,7 @@ export function summary(detail: ReturnType<typeof executionDetail>): string {
   const lines = [`Execution ${detail.id} ${detail.status}${detail.interrupted_reason ? ` (${detail.interrupted_reason})` : ''}: ${detail.result_count} documents (${detail.new_count} new)`];
   const width = Math.max(...detail.sources.map((s) => s.source.length));
   for (const s of detail.sources) {
-    lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${s.record_count} records (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${nothingReason(s.zero_reason, s.status)}${s.message ? ` — ${s.message}` : ''}`);
+    lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${count(s.record_count, 'record')} (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${nothingReason(s.zero_reason, s.status)}${s.message ? ` — ${s.message}` : ''}`);
   }
   if (detail.error) lines.push(`  ${detail.error}`);
   lines.push(...aiLaneText(detail.ai_lane));

@@ -69,7 +69,7 @@ export function renderReport(ctx: Context, executionId: number, options: ReportO
     const name = findSource(s.source)?.name ?? s.source;
     const timing = s.ms !== null ? `, ${s.pages} page${s.pages === 1 ? '' : 's'}, ${(s.ms / 1000).toFixed(1)} s` : '';
     if (s.record_count > 0) {
-      lines.push(`  ${name.padEnd(18)} ${s.record_count} records (${s.new_count} new)${timing}`);
+      lines.push(`  ${name.padEnd(18)} ${s.record_count} record${s.record_count === 1 ? '' : 's'} (${s.new_count} new)${timing}`);
       if (s.message) lines.push(`  ${''.padEnd(18)} note: ${s.message}`);
     } else {
       lines.push(`  ${name.padEnd(18)} nothing: ${nothingReason(s.zero_reason, s.status)}${timing}`);

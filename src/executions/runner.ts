@@ -117,7 +117,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   });
   refreshCounts(ctx.db, executionId);
   const summary = outcome.records.length
-    ? `${entry.name}: ${outcome.records.length} records (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
+    ? `${entry.name}: ${outcome.records.length} record${outcome.records.length === 1 ? '' : 's'} (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
     : `${entry.name}: nothing (${nothingReason(outcome.zeroReason, null, outcome.cancelled)}) — ${outcome.message}`;
   appendEvent(ctx, executionId, 'source_finished', summary, {
     source: sourceId,
