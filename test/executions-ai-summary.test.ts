@@ -191,6 +191,24 @@ test('a model that does not finish in time: timeout recorded, the run settled be
   model.mode = 'ok';
 });
 
+test('a run deleted while its summary is written: the request to the model stops and the step ends quietly (no failed step in the log)', async () => {
+  await ready();
+  model.mode = 'hang';
+  const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, ai_enabled: true } });
+  const id = r.json().id as number;
+  await waitFor(async () => (await t.request('GET', `/api/executions/${id}`)).json().ai_lane?.state === 'writing', 10_000, 'writing');
+  const logged = t.logLines.length;
+  const removed = await t.request('DELETE', `/api/executions/${id}`);
+  assert.is(removed.status, 200, removed.text);
+  const deletedAt = Date.now();
+  await executionManager(t.ctx).wait(id);
+  assert.ok(Date.now() - deletedAt < 1000, 'the model request stopped with the run (the summary timeout is 1.5 s)');
+  const after = t.logLines.slice(logged).join('\n');
+  assert.not.match(after, /after-run step ai summary failed|FOREIGN KEY/, after);
+  assert.is((await t.request('GET', `/api/executions/${id}`)).status, 404);
+  model.mode = 'ok';
+});
+
 test('an empty answer and a run without documents are recorded as such', async () => {
   await ready();
   model.mode = 'empty';

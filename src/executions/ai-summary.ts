@@ -47,7 +47,8 @@ function failureReason(err: unknown, c: SummaryConnection, timedOut: boolean, ti
   return { code: 'upstream_failed', reason: `The model request failed (${name}${message ? `: ${message}` : ''}).` };
 }
 
-async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, signal: AbortSignal | undefined): Promise<AiLane> {
+/** The lane decided; null when the run was deleted before the model was asked. */
+async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, signal: AbortSignal | undefined): Promise<AiLane | null> {
   const row = getExecution(ctx.db, id)!;
   const notUsed = (code: ReasonCode, reason: string, extra: Partial<AiLane> = {}): AiLane => ({ ...base, ...extra, used: false, state: 'not_used', summary: null, reason_code: code, reason });
   const early = runReason(row.status, row.result_count);
@@ -60,7 +61,8 @@ async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, sig
   const prompt = summaryPrompt(spec, { results: row.result_count, fresh: row.new_count }, docs, settings.instructions);
   const asked = { provider: c.kind === 'api' ? c.provider.id : c.cli.id, requested_model: c.model, model: c.model, documents_considered: prompt.considered };
   const timeoutMs = ctx.tuning.aiSummaryTimeoutMs;
-  setAiLane(ctx.db, id, { ...base, ...asked, state: 'writing', reason: 'The summary is being written.', deadline_utc: new Date(ctx.clock.now().getTime() + timeoutMs).toISOString() });
+  const writing = { ...base, ...asked, state: 'writing' as const, reason: 'The summary is being written.', deadline_utc: new Date(ctx.clock.now().getTime() + timeoutMs).toISOString() };
+  if (!setAiLane(ctx.db, id, writing)) return null; // deleted meanwhile: the model is not asked
   const timeout = AbortSignal.timeout(timeoutMs);
   const started = Date.now();
   try {
@@ -109,15 +111,17 @@ export async function summarizeAfterRun(ctx: Context, settled: SettledExecution)
     instructions_given: settings.instructions !== undefined,
     ...(ignored.length || spec.aiSettingsIgnored?.length ? { ignored_ai_settings: [...new Set([...(spec.aiSettingsIgnored ?? []), ...ignored])] } : {}),
   };
-  let lane: AiLane;
+  let lane: AiLane | null;
   try {
     lane = await decide(ctx, row.id, base, spec, settled.signal);
   } catch (err) {
     // A bug here must not leave the lane "writing" forever, nor reach the run.
     lane = { ...base, used: false, state: 'not_used', reason_code: 'upstream_failed', reason: `svc could not write the summary (${err instanceof Error ? err.name : 'Error'}).` };
   }
+  if (lane === null) return;
   lane.decided_at_utc = ctx.nowIso();
-  setAiLane(ctx.db, row.id, lane);
+  // A run deleted while its summary was written (from any process) has no lane, report or log to record it in.
+  if (!setAiLane(ctx.db, row.id, lane)) return;
   // The report written at settling said "being written": it now says what happened.
   writeReportFile(ctx, row.id);
   appendEvent(ctx, row.id, 'log', laneLine(lane), {
