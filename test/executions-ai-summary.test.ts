@@ -209,6 +209,16 @@ test('a run deleted while its summary is written: the request to the model stops
   model.mode = 'ok';
 });
 
+test('a summary is stored as plain text: terminal escapes and bidirectional overrides the model wrote are dropped', async () => {
+  await ready();
+  model.mode = 'controls';
+  const detail = await aiDive();
+  assert.is(detail.ai_lane.summary, 'Themes: [2J]0;ownedchemical ecology.\nNotable papers: [1] and [2].');
+  const show = await runCli(['executions', 'show', String(detail.id)], { env: t.dirs.env });
+  assert.not.match(show.stdout, /[\u0000-\u0008\u000b-\u001f\u202e]/, 'nothing a terminal acts on reaches it');
+  model.mode = 'ok';
+});
+
 test('an empty answer and a run without documents are recorded as such', async () => {
   await ready();
   model.mode = 'empty';
