@@ -133,7 +133,10 @@ process.stdin.on('end', () => {
 /** What the fake summary model writes. */
 export const SUMMARY = 'Themes: chemical and communicating ecology.\nNotable papers: [1] and [2].\nPossibly off-topic: none.';
 
-export type SummaryMode = 'ok' | 'unauthorized' | 'hang' | 'empty';
+export type SummaryMode = 'ok' | 'unauthorized' | 'hang' | 'empty' | 'controls' | 'long';
+
+/** What mode 'controls' writes: the summary with terminal escapes and a bidirectional override in it. */
+export const SUMMARY_WITH_CONTROLS = 'Themes: \u001b[2J\u001b]0;owned\u0007chemical \u202eecology.\r\nNotable papers: [1]\u0000 and [2].';
 
 export interface SummaryModel {
   url: string;
@@ -161,7 +164,7 @@ export async function startSummaryModel(key: string): Promise<SummaryModel> {
         send({ model: 'served-summary-model', choices: [{ index: 0, delta: { content: 'Themes: ' }, finish_reason: null }] });
         return; // never ends
       }
-      const text = fake.mode === 'empty' ? '' : SUMMARY;
+      const text = fake.mode === 'empty' ? '' : fake.mode === 'controls' ? SUMMARY_WITH_CONTROLS : fake.mode === 'long' ? 'Themes: ecology. '.repeat(1000) : SUMMARY;
       for (let i = 0; i < text.length; i += 40) send({ model: 'served-summary-model', choices: [{ index: 0, delta: { content: text.slice(i, i + 40) }, finish_reason: null }] });
       send({ model: 'served-summary-model', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
       send({ model: 'served-summary-model', choices: [], usage: { prompt_tokens: 900, completion_tokens: 60 } });

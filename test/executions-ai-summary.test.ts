@@ -9,6 +9,8 @@ import { finished } from './_executions.js';
 import { insertExecution, markInterrupted } from '../src/executions/repo.js';
 import { pendingLane } from '../src/executions/ai-lane.js';
 import { executionManager } from '../src/executions/manager.js';
+import { ABSTRACT_CHAR_LIMIT, PROMPT_CHAR_LIMIT, summaryPrompt } from '../src/executions/ai-prompt.js';
+import { SUMMARY_TEXT_LIMIT } from '../src/executions/ai-summary.js';
 import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
 
 const KEY = 'sk-summary-test-key-0123456789';
@@ -189,6 +191,71 @@ test('a model that does not finish in time: timeout recorded, the run settled be
   assert.equal([detail.ai_lane.used, detail.ai_lane.reason_code], [false, 'timeout']);
   assert.match(detail.ai_lane.reason, /did not finish within 2 s/);
   model.mode = 'ok';
+});
+
+test('a run deleted while its summary is written: the request to the model stops and the step ends quietly (no failed step in the log)', async () => {
+  await ready();
+  model.mode = 'hang';
+  const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, ai_enabled: true } });
+  const id = r.json().id as number;
+  await waitFor(async () => (await t.request('GET', `/api/executions/${id}`)).json().ai_lane?.state === 'writing', 10_000, 'writing');
+  const logged = t.logLines.length;
+  const removed = await t.request('DELETE', `/api/executions/${id}`);
+  assert.is(removed.status, 200, removed.text);
+  const deletedAt = Date.now();
+  await executionManager(t.ctx).wait(id);
+  assert.ok(Date.now() - deletedAt < 1000, 'the model request stopped with the run (the summary timeout is 1.5 s)');
+  const after = t.logLines.slice(logged).join('\n');
+  assert.not.match(after, /after-run step ai summary failed|FOREIGN KEY/, after);
+  assert.is((await t.request('GET', `/api/executions/${id}`)).status, 404);
+  model.mode = 'ok';
+});
+
+test('a summary is stored as plain text: terminal escapes and bidirectional overrides the model wrote are dropped', async () => {
+  await ready();
+  model.mode = 'controls';
+  const detail = await aiDive();
+  assert.is(detail.ai_lane.summary, 'Themes: [2J]0;ownedchemical ecology.\nNotable papers: [1] and [2].');
+  const show = await runCli(['executions', 'show', String(detail.id)], { env: t.dirs.env });
+  assert.not.match(show.stdout, /[\u0000-\u0008\u000b-\u001f\u202e]/, 'nothing a terminal acts on reaches it');
+  model.mode = 'ok';
+});
+
+test('limits: the prompt never grows past its bound whatever the documents hold, and a long answer is cut and marked', async () => {
+  const long = (c: string, n: number) => c.repeat(n);
+  const docs = Array.from({ length: 50 }, (_, i) => ({
+    number: i + 1,
+    title: `Title ${i} ${long('t', 900)}`,
+    authors: Array.from({ length: 40 }, (_, j) => ({ name: `Author ${j} ${long('a', 60)}` })),
+    year: 2020,
+    abstract: long('b', 5000),
+    found_by: ['crossref'],
+    is_new: true,
+  }));
+  const spec = { query: long('q', 2000), keywords: Array.from({ length: 50 }, () => long('k', 200)), repositories: ['crossref'] };
+  const prompt = summaryPrompt(spec, { results: 50, fresh: 50 }, docs, long('i', 2000));
+  assert.ok(prompt.user.length <= PROMPT_CHAR_LIMIT + 1, `${prompt.user.length}`);
+  assert.ok(prompt.considered > 0 && prompt.considered < 50, `${prompt.considered}`);
+  assert.is((prompt.user.match(/^\[\d+\] /gm) ?? []).length, prompt.considered, 'the count says how many were sent');
+  assert.not.ok(prompt.user.includes(long('b', ABSTRACT_CHAR_LIMIT + 1)), 'an abstract is clipped');
+  assert.not.ok(prompt.user.includes(long('t', 400)), 'a title is clipped');
+  assert.match(prompt.user, /et al\./);
+  assert.match(prompt.user, /researcher's request[^\n]*\ni{2000}$/, 'the researcher\'s request is kept, last');
+
+  await ready();
+  model.mode = 'long';
+  const lane = (await aiDive()).ai_lane;
+  assert.equal([lane.used, lane.summary_truncated], [true, true]);
+  assert.ok(lane.summary.length <= SUMMARY_TEXT_LIMIT && lane.summary.endsWith('…'), `${lane.summary.length}`);
+  model.mode = 'ok';
+});
+
+test('ai_settings.max_output_tokens and model out of range are refused (422) naming the key', async () => {
+  for (const [settings, key] of [[{ max_output_tokens: 0 }, 'max_output_tokens'], [{ max_output_tokens: 1_000_001 }, 'max_output_tokens'], [{ max_output_tokens: 1.5 }, 'max_output_tokens'], [{ instructions: '   ' }, 'instructions'], [{ model: 'gpt\u0007' }, 'model']] as const) {
+    const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', ai_enabled: true, ai_settings: settings } });
+    assert.is(r.status, 422, `${JSON.stringify(settings)}: ${r.text}`);
+    assert.ok(r.json().detail.some((i: any) => i.loc.join('.') === `body.ai_settings.${key}`), r.text);
+  }
 });
 
 test('an empty answer and a run without documents are recorded as such', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
 import { recoverInterrupted } from '../src/executions/recovery.js';
-import { insertExecution, getExecution, getSources } from '../src/executions/repo.js';
+import { insertExecution, getExecution, getSources, markInterrupted } from '../src/executions/repo.js';
 import { listEvents } from '../src/executions/events.js';
 import { startServer } from '../server/listen.js';
 import { fixture, ROOT, tempDirs, waitFor } from './_setup.js';
@@ -105,6 +105,24 @@ test('a server shut down during a run records it interrupted (owner_dead) and ke
     await watcher.close();
     await fast.close();
     await hang.close();
+    dirs.cleanup();
+  }
+});
+
+test('two processes recovering the same orphaned run at once: it is marked and logged interrupted once', async () => {
+  const dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env, log: silentLogger });
+  try {
+    const id = insertExecution(ctx.db, spec, { pid: 999_999, runtimeId: 'gone', role: 'cli' }, ctx.nowIso(), null, { requested: false, used: false });
+    // The other process (the daemon, say) settles it between this one's read and its write.
+    const alive = () => {
+      markInterrupted(ctx.db, id, 'owner_dead', ctx.nowIso());
+      return false;
+    };
+    assert.equal(recoverInterrupted(ctx, 'server', alive), [], 'this process marked nothing');
+    assert.is(listEvents(ctx, id).filter((e) => e.kind === 'execution_interrupted').length, 0, 'nor logged it a second time');
+  } finally {
+    await ctx.close();
     dirs.cleanup();
   }
 });

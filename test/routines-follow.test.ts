@@ -20,7 +20,7 @@ import type { NormalizedRecord } from '../src/sources/types.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 import { serverWithSources } from './_executions.js';
 import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
-import { fixture, runCli, type TestServer } from './_setup.js';
+import { fixture, runCli, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
 const RETRACTED_DOI = '10.1371/journal.pone.0033693';
@@ -151,6 +151,28 @@ test('a lookup that fails is recorded and the run keeps the status its search ga
   assert.match(text, /could not check doi:10\.3389\/fgene\.2017\.00147: .*crossref: upstream_failure: HTTP 500/, text);
   const paper = (await t.request('GET', `/api/documents/${ids.failing}/lifecycle`)).json();
   assert.equal([paper.checked_at_utc, paper.last_attempt.outcome], [null, 'failed'], 'the paper stays first in line');
+});
+
+test('a routine deleted while its fire checks the papers: the run completes and says the notices were not kept for it', async () => {
+  const SLOW_DOI = '10.5555/follow.deleted.mid.fire';
+  crossref.expect({ path: `/works/${SLOW_DOI}`, body: retractionRecord(), delayMs: 600, times: Infinity });
+  const [slow] = mergeRecords(t.ctx.db, [{ record: rec({ source: 'crossref', nativeId: SLOW_DOI, doi: SLOW_DOI, title: 'A paper checked slowly', authors: [{ name: 'Dora Deleted', given: 'Dora', family: 'Deleted' }], type: 'article' }), rank: 0 }], t.ctx.nowIso());
+  const routineId = await followingRoutine('deleted mid fire', 'Dora Deleted', 'retractions');
+  const started = await t.request('POST', `/api/routines/${routineId}/run`);
+  assert.is(started.status, 202, started.text);
+  const executionId = started.json().execution_id as number;
+  await waitFor(() => lookups(SLOW_DOI) > 0, 10_000, 'the lookup');
+  assert.is((await t.request('DELETE', `/api/routines/${routineId}`)).json().running_execution_id, executionId);
+  await waitFor(async () => (await t.request('GET', `/api/executions/${executionId}`)).json().status !== 'running', 15_000, 'the run');
+  assert.is((await t.request('GET', `/api/executions/${executionId}`)).json().status, 'completed');
+  const log = (await t.request('GET', `/api/executions/${executionId}/log`)).json().events.map((e: any) => e.message).join('\n');
+  assert.not.match(log, /FOREIGN KEY|check of the followed profile's papers failed/, log);
+  assert.match(log, /Lifecycle check: 1 checked; the routine was deleted during the run, so no notice was kept as reported for it/);
+  const text = await report(executionId);
+  assert.match(text, /Checked 1 of the 1 papers matched to the profile/);
+  assert.match(text, /^ {2}The routine was deleted during the run, so no notice was kept as reported for it \(`svc lifecycle` lists the recorded ones\)\.$/m, text);
+  const paper = (await t.request('GET', `/api/documents/${slow!.documentId}/lifecycle`)).json();
+  assert.equal(paper.events.map((e: any) => e.kind), ['retraction'], 'what the check found is recorded all the same');
 });
 
 const svc = (...args: string[]) => runCli(args, { env: t.dirs.env });

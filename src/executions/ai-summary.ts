@@ -22,6 +22,16 @@ import type { RunSpec } from './request.js';
 /** Stored summary text at most (characters); a longer answer is cut and marked. */
 export const SUMMARY_TEXT_LIMIT = 6000;
 
+/**
+ * The model's text as svc keeps it: lines of plain text. What a terminal would act on (C0/C1 controls
+ * but tab and newline: escapes, a bell, a carriage return) and marks that reorder or hide what is read
+ * (zero-width, bidirectional) are dropped: `svc executions show` and the report print it as it is.
+ */
+function plainText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '').trim();
+}
+
 /** A reason is one line: no key, no URL user name or password, not too long. */
 function scrubbed(text: string, secrets: readonly (string | undefined)[]): string {
   return scrub(text, secrets)
@@ -47,7 +57,8 @@ function failureReason(err: unknown, c: SummaryConnection, timedOut: boolean, ti
   return { code: 'upstream_failed', reason: `The model request failed (${name}${message ? `: ${message}` : ''}).` };
 }
 
-async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, signal: AbortSignal | undefined): Promise<AiLane> {
+/** The lane decided; null when the run was deleted before the model was asked. */
+async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, signal: AbortSignal | undefined): Promise<AiLane | null> {
   const row = getExecution(ctx.db, id)!;
   const notUsed = (code: ReasonCode, reason: string, extra: Partial<AiLane> = {}): AiLane => ({ ...base, ...extra, used: false, state: 'not_used', summary: null, reason_code: code, reason });
   const early = runReason(row.status, row.result_count);
@@ -60,12 +71,13 @@ async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, sig
   const prompt = summaryPrompt(spec, { results: row.result_count, fresh: row.new_count }, docs, settings.instructions);
   const asked = { provider: c.kind === 'api' ? c.provider.id : c.cli.id, requested_model: c.model, model: c.model, documents_considered: prompt.considered };
   const timeoutMs = ctx.tuning.aiSummaryTimeoutMs;
-  setAiLane(ctx.db, id, { ...base, ...asked, state: 'writing', reason: 'The summary is being written.', deadline_utc: new Date(ctx.clock.now().getTime() + timeoutMs).toISOString() });
+  const writing = { ...base, ...asked, state: 'writing' as const, reason: 'The summary is being written.', deadline_utc: new Date(ctx.clock.now().getTime() + timeoutMs).toISOString() };
+  if (!setAiLane(ctx.db, id, writing)) return null; // deleted meanwhile: the model is not asked
   const timeout = AbortSignal.timeout(timeoutMs);
   const started = Date.now();
   try {
     const answer = await askModel(ctx, c, { system: SUMMARY_SYSTEM, user: prompt.user, signal: signal ? AbortSignal.any([timeout, signal]) : timeout, maxChars: SUMMARY_TEXT_LIMIT });
-    const text = scrub(answer.text, c.kind === 'api' ? [c.key] : []).trim();
+    const text = plainText(scrub(answer.text, c.kind === 'api' ? [c.key] : []));
     const metered = { input_tokens: answer.inputTokens, output_tokens: answer.outputTokens, ms: Date.now() - started };
     if (!text) return notUsed('empty_answer', 'The model answered with no text, so no summary was written; try again with another model (`svc settings set ai model <id>`).', { ...asked, ...metered });
     const truncated = answer.truncated || text.length > SUMMARY_TEXT_LIMIT;
@@ -109,15 +121,17 @@ export async function summarizeAfterRun(ctx: Context, settled: SettledExecution)
     instructions_given: settings.instructions !== undefined,
     ...(ignored.length || spec.aiSettingsIgnored?.length ? { ignored_ai_settings: [...new Set([...(spec.aiSettingsIgnored ?? []), ...ignored])] } : {}),
   };
-  let lane: AiLane;
+  let lane: AiLane | null;
   try {
     lane = await decide(ctx, row.id, base, spec, settled.signal);
   } catch (err) {
     // A bug here must not leave the lane "writing" forever, nor reach the run.
     lane = { ...base, used: false, state: 'not_used', reason_code: 'upstream_failed', reason: `svc could not write the summary (${err instanceof Error ? err.name : 'Error'}).` };
   }
+  if (lane === null) return;
   lane.decided_at_utc = ctx.nowIso();
-  setAiLane(ctx.db, row.id, lane);
+  // A run deleted while its summary was written (from any process) has no lane, report or log to record it in.
+  if (!setAiLane(ctx.db, row.id, lane)) return;
   // The report written at settling said "being written": it now says what happened.
   writeReportFile(ctx, row.id);
   appendEvent(ctx, row.id, 'log', laneLine(lane), {

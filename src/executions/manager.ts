@@ -193,6 +193,8 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
       if (!row) throw notFound('execution_not_found', `No execution ${id}.`);
       if (row.status === 'running') throw conflict('still_running', `Execution ${id} is running; cancel it before deleting it.`);
       deleteExecution(ctx.db, id);
+      // A settled run of this process may still be in its after-run steps (its AI summary being written): they stop.
+      active.get(id)?.controller.abort(new Error('deleted'));
       return { id, deleted: true };
     },
     wait(id) {

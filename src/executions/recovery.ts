@@ -36,7 +36,8 @@ export function recoverInterrupted(ctx: Context, role: string, alive: PidProbe =
     if (row.owner_runtime_id === ctx.runtimeId) continue;
     const reason = reasonFor(ctx, row, role, alive);
     if (!reason) continue;
-    markInterrupted(ctx.db, row.id, reason, ctx.nowIso());
+    // Another process starting at the same time (the server and the daemon) may have settled it first.
+    if (!markInterrupted(ctx.db, row.id, reason, ctx.nowIso())) continue;
     appendEvent(ctx, row.id, 'execution_interrupted', `interrupted (${reason}): the process that owned this run went away; what it found is kept`, {
       level: 'warn',
       data: { status: 'interrupted', interrupted_reason: reason, result_count: row.result_count },

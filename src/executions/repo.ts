@@ -200,9 +200,9 @@ export function settleUnfinishedSources(db: Database, id: number, message: strin
     .run(message, now, id).changes;
 }
 
-/** The AI lane of a run, replaced whole (ai-lane.ts says what it holds). */
-export function setAiLane(db: Database, id: number, lane: unknown): void {
-  db.prepare('UPDATE executions SET ai_lane_json = ? WHERE id = ?').run(JSON.stringify(lane), id);
+/** The AI lane of a run, replaced whole (ai-lane.ts says what it holds); false when the run is gone (deleted). */
+export function setAiLane(db: Database, id: number, lane: unknown): boolean {
+  return db.prepare('UPDATE executions SET ai_lane_json = ? WHERE id = ?').run(JSON.stringify(lane), id).changes > 0;
 }
 
 /** Settle a running execution as interrupted; false when it had settled already (nothing changed). */

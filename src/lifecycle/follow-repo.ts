@@ -61,15 +61,21 @@ export function getFollowCheck(db: Database, executionId: number): FollowCheckRo
   return db.prepare('SELECT * FROM routine_follow_checks WHERE execution_id = ?').get(executionId) as FollowCheckRow | undefined;
 }
 
-/** The events of these kinds on the profile's papers that the routine has not reported yet become this execution's news. */
-export function claimNewEvents(db: Database, routineId: number, profileId: number, executionId: number, kinds: readonly EventKind[]): number {
-  return db
-    .prepare(
-      `INSERT INTO routine_follow_events (routine_id, event_id, execution_id)
-       SELECT ?, e.id, ? FROM lifecycle_events e JOIN profile_matches m ON m.document_id = e.document_id AND m.profile_id = ?
-       WHERE e.kind IN (SELECT value FROM json_each(?)) ON CONFLICT DO NOTHING`,
-    )
-    .run(routineId, executionId, profileId, JSON.stringify(kinds)).changes;
+/**
+ * The events of these kinds on the profile's papers that the routine has not reported yet become this
+ * execution's news; null when the routine is gone (deleted during the fire, by any process).
+ */
+export function claimNewEvents(db: Database, routineId: number, profileId: number, executionId: number, kinds: readonly EventKind[]): number | null {
+  return db.transaction(() => {
+    if (db.prepare('SELECT 1 FROM routines WHERE id = ?').get(routineId) === undefined) return null;
+    return db
+      .prepare(
+        `INSERT INTO routine_follow_events (routine_id, event_id, execution_id)
+         SELECT ?, e.id, ? FROM lifecycle_events e JOIN profile_matches m ON m.document_id = e.document_id AND m.profile_id = ?
+         WHERE e.kind IN (SELECT value FROM json_each(?)) ON CONFLICT DO NOTHING`,
+      )
+      .run(routineId, executionId, profileId, JSON.stringify(kinds)).changes;
+  }).immediate();
 }
 
 /** What an execution reported: retractions first, then by the paper's title. */

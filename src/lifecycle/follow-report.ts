@@ -42,7 +42,8 @@ export function followReportLines(ctx: Context, executionId: number): string[] {
   if (!news) return [];
   const lines = ['', `Lifecycle notices on ${news.profile_name}'s papers (watch profile ${news.profile_id}, mode retractions)`, `  ${checkSummary(news)}`];
   for (const error of news.lookup_errors.slice(0, 5)) lines.push(`  could not check ${error}`);
-  if (news.error) lines.push(`  The check stopped: ${news.error}.`);
+  // The error says what happened in its own words (the check stopped, the run was cancelled, the routine deleted).
+  if (news.error) lines.push(`  ${news.error[0]!.toUpperCase()}${news.error.slice(1)}.`);
   lines.push(`  New since the routine last reported: ${counts(news)}`);
   news.events.forEach((e, i) => lines.push(`  ${String(i + 1).padStart(3)}. ${noticeHeadline(e)}`, `       notice ${e.notice_url} (${noticeDetail(e)})`));
   return lines;

@@ -30,6 +30,8 @@ export const FOLLOW_CHECK_LIMIT = 500;
 /** What mode "retractions" reports as news. */
 export const FOLLOW_NEWS_KINDS: readonly EventKind[] = ['retraction', 'version_change'];
 
+const ROUTINE_DELETED = 'the routine was deleted during the run, so no notice was kept as reported for it (`svc lifecycle` lists the recorded ones)';
+
 const describe = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /** The after-search step of a fire (executions/runner.ts); a no-op unless the run follows a profile for retractions. */
@@ -70,11 +72,14 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
     error = signal.aborted ? 'the run was cancelled during the check' : `the check stopped on an unexpected error (${describe(err)})`;
     if (!signal.aborted) ctx.log.error(`lifecycle check of execution ${executionId} stopped`, { error: describe(err) });
   }
-  // What is recorded is news, however far the check got (earlier checks count too).
+  // What is recorded is news, however far the check got (earlier checks count too). A routine deleted
+  // during the fire keeps no record of what it reported (its rows would have nothing to refer to).
   const news = repo.claimNewEvents(ctx.db, routineId, profileId, executionId, FOLLOW_NEWS_KINDS);
+  if (news === null) error ??= ROUTINE_DELETED;
   repo.finishFollowCheck(ctx.db, executionId, error, ctx.nowIso());
   const failedNote = totals.failed ? `; ${totals.failed} could not be checked` : '';
-  appendEvent(ctx, executionId, 'log', `Lifecycle check: ${totals.checked} checked${failedNote}; ${news} new notice${news === 1 ? '' : 's'}${error ? `; ${error}` : ''}`, {
+  const newsNote = news === null ? '' : `; ${news} new notice${news === 1 ? '' : 's'}`;
+  appendEvent(ctx, executionId, 'log', `Lifecycle check: ${totals.checked} checked${failedNote}${newsNote}${error ? `; ${error}` : ''}`, {
     level: error || totals.failed ? 'warn' : 'info',
     data: { checked: totals.checked, failed: totals.failed, new_notices: news, error },
   });
