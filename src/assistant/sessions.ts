@@ -150,12 +150,16 @@ export function sessionDetail(ctx: Context, id: number) {
 }
 
 export function deleteSession(ctx: Context, id: number) {
-  requireSession(ctx, id);
-  if (turnRegistry(ctx).observe(id).claimed) throw conflict('turn_active', `Conversation ${id} has a running turn; cancel it before deleting.`);
-  ctx.db.transaction(() => {
-    repo.deleteSession(ctx.db, id);
-    // What is left of a claim is stale (checked above); the conversation goes with it, as its messages do.
-    forgetJob(ctx, turnJob(id));
-  })();
+  // Check and delete in one write transaction: a turn another process claims meanwhile is either
+  // seen (and the delete refused) or claims after the conversation is gone, never loses its claim.
+  ctx.db
+    .transaction(() => {
+      requireSession(ctx, id);
+      if (turnRegistry(ctx).observe(id).claimed) throw conflict('turn_active', `Conversation ${id} has a running turn; cancel it before deleting.`);
+      repo.deleteSession(ctx.db, id);
+      // What is left of a claim is stale (checked above); the conversation goes with it, as its messages do.
+      forgetJob(ctx, turnJob(id));
+    })
+    .immediate();
   return { id, deleted: true };
 }
