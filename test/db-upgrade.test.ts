@@ -14,7 +14,7 @@ import { migrate } from '../src/db/migrate.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { flushSearchIndex } from '../src/corpus/search-index.js';
 import { SvcError } from '../src/errors.js';
-import { startTestServer, tempDirs } from './_setup.js';
+import { ROOT, startTestServer, tempDirs } from './_setup.js';
 import { LIB_HEADERS, RENDERER } from './_library.js';
 import { INSTALLATIONS, KEPT_PAPERS, buildOldDatabase, fillOldDatabase, snapshot, type Installation } from './_old-schema.js';
 
@@ -408,6 +408,16 @@ test('a database from a newer svc is refused and left untouched', () => {
     assert.ok(fs.existsSync(file));
   } finally {
     dirs.cleanup();
+  }
+});
+
+test('a migration imports nothing that may change later: only the Migration type and Node built-ins', () => {
+  const dir = path.join(ROOT, 'src', 'db', 'migrations');
+  const steps = fs.readdirSync(dir).filter((f) => /^\d{3}-.*\.ts$/.test(f));
+  assert.ok(steps.length >= 30, 'the migration steps are found');
+  for (const file of steps) {
+    const from = [...fs.readFileSync(path.join(dir, file), 'utf8').matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((m) => m[1]!);
+    for (const spec of from) assert.ok(spec === '../migration.js' || spec.startsWith('node:'), `${file} imports ${spec}: copy what it needs as it is today`);
   }
 });
 

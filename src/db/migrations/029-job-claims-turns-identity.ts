@@ -1,5 +1,5 @@
+import os from 'node:os';
 import type { Migration } from '../migration.js';
-import { claimLive } from '../../util/process-claim.js';
 
 interface OldClaim {
   session_id: number;
@@ -7,6 +7,24 @@ interface OldClaim {
   runtime_id: string;
   claimed_at_ms: number;
   cancel_requested_at_utc: string | null;
+}
+
+/**
+ * Whether an old claim still stands: its pid runs (signal 0; EPERM: it runs
+ * under another user) and it was written after this machine booted. The old
+ * rows carry no process identity, so this is the pid-and-clock rule of
+ * util/process-claim.ts and util/pid.ts as they were at the time, a frozen
+ * copy (a migration must not import code that may change later).
+ */
+function oldClaimLive(row: { pid: number; claimed_at_ms: number }): boolean {
+  if (row.claimed_at_ms < Date.now() - os.uptime() * 1000) return false;
+  if (!Number.isSafeInteger(row.pid) || row.pid <= 0) return false;
+  try {
+    process.kill(row.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
@@ -37,7 +55,7 @@ export const jobClaimsTurnsIdentity: Migration = {
        VALUES (?, ?, ?, 'unknown', NULL, NULL, ?, ?, ?)`,
     );
     for (const r of rows) {
-      if (!claimLive(r)) continue;
+      if (!oldClaimLive(r)) continue;
       put.run(`assistant_turn:${r.session_id}`, r.pid, r.runtime_id, r.claimed_at_ms, new Date(r.claimed_at_ms).toISOString(), r.cancel_requested_at_utc === null ? 0 : 1);
     }
     db.exec('DROP TABLE assistant_turn_claims');
