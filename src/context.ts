@@ -40,6 +40,8 @@ export interface Tuning {
   claimReleaseRetryMs: number;
   /** A run's AI summary gives up after this long (the run itself has settled already). */
   aiSummaryTimeoutMs: number;
+  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (lifecycle/follow.ts). */
+  followCheckLimit: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -54,6 +56,7 @@ export const DEFAULT_TUNING: Tuning = {
   assistantCancelPollMs: 300,
   claimReleaseRetryMs: 1000,
   aiSummaryTimeoutMs: 120_000,
+  followCheckLimit: 500,
 };
 
 export interface Context {

@@ -113,7 +113,7 @@ test('a retractions fire checks the person\'s papers and reports and delivers th
   assert.ok(atom.includes(`Retraction: Methylphenidate Exposure Induces Dopamine Neuron Loss.`) && atom.includes(NOTICE), atom);
   assert.not.match(atom, /No new papers this run/, 'the digest\'s news is the notices, not the new papers');
 
-  // The next fire checks again (the least recently checked first) but reports nothing twice.
+  // The next fire checks again (the least recently tried first) but reports nothing twice.
   const second = await runRoutine(t, routineId);
   assert.is(lookups(RETRACTED_DOI), 2);
   assert.match(await report(second), /New since the routine last reported: 0 retractions, 0 corrections or new versions/);
@@ -147,10 +147,45 @@ test('a lookup that fails is recorded and the run keeps the status its search ga
   const detail = (await t.request('GET', `/api/executions/${executionId}`)).json();
   assert.equal([detail.status, detail.error ?? null], ['completed', null]);
   const text = await report(executionId);
-  assert.match(text, /Checked 0 of the 1 papers matched to the profile .*; 1 could not be checked and come first next run\./);
+  assert.match(text, /Checked 0 of the 1 papers matched to the profile .*; 1 could not be checked and are tried again in turn\./);
   assert.match(text, /could not check doi:10\.3389\/fgene\.2017\.00147: .*crossref: upstream_failure: HTTP 500/, text);
   const paper = (await t.request('GET', `/api/documents/${ids.failing}/lifecycle`)).json();
-  assert.equal([paper.checked_at_utc, paper.last_attempt.outcome], [null, 'failed'], 'the paper stays first in line');
+  assert.equal([paper.checked_at_utc, paper.last_attempt.outcome], [null, 'failed'], 'no successful check is recorded');
+});
+
+test('a paper whose lookups always fail takes its turn: it never keeps the person\'s other papers from being checked again', async () => {
+  const OK_DOI = '10.5555/follow.rotate.ok';
+  const BROKEN_DOI = '10.5555/follow.rotate.broken';
+  crossref.expect({ path: `/works/${OK_DOI}`, body: JSON.stringify({ status: 'ok', 'message-type': 'work', message: { DOI: OK_DOI, title: ['A paper checked fine'] } }), times: Infinity });
+  crossref.expect({ path: `/works/${BROKEN_DOI}`, status: 500, body: '{"status":"error"}', times: Infinity });
+  const authors = [{ name: 'Rota Turner', given: 'Rota', family: 'Turner' }];
+  // The broken paper first (the lower id): never-tried papers go by id.
+  const [broken, ok] = mergeRecords(
+    t.ctx.db,
+    [
+      rec({ source: 'crossref', nativeId: BROKEN_DOI, doi: BROKEN_DOI, title: 'A paper whose lookups fail', authors, type: 'article' }),
+      rec({ source: 'crossref', nativeId: OK_DOI, doi: OK_DOI, title: 'A paper checked fine', authors, type: 'article' }),
+    ].map((record, rank) => ({ record, rank })),
+    t.ctx.nowIso(),
+  );
+  const routineId = await followingRoutine('turner retractions', 'Rota Turner', 'retractions');
+  const limit = t.ctx.tuning.followCheckLimit;
+  t.ctx.tuning.followCheckLimit = 1; // one paper a fire: the order decides which
+  try {
+    const outcome = async (id: number) => (await t.request('GET', `/api/documents/${id}/lifecycle`)).json().last_attempt?.outcome ?? null;
+    const first = await runRoutine(t, routineId);
+    assert.equal([await outcome(broken!.documentId), await outcome(ok!.documentId)], ['failed', null], 'never tried first, by id');
+    assert.match(await report(first), /Checked 0 of the 2 papers matched to the profile \(up to 1 a run, least recently tried first\); 1 could not be checked and are tried again in turn; 1 wait for the next runs\./);
+    await runRoutine(t, routineId);
+    assert.is(lookups(OK_DOI), 1, 'then the paper never tried');
+    await runRoutine(t, routineId);
+    const fourth = await runRoutine(t, routineId);
+    assert.is(lookups(OK_DOI), 2, 'the paper that always fails took one turn, then the other paper was checked again');
+    assert.match(await report(fourth), /Checked 1 of the 2 papers matched to the profile/);
+    assert.is(await outcome(broken!.documentId), 'failed');
+  } finally {
+    t.ctx.tuning.followCheckLimit = limit;
+  }
 });
 
 test('a routine deleted while its fire checks the papers: the run completes and says the notices were not kept for it', async () => {

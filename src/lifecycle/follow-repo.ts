@@ -23,9 +23,10 @@ export function countProfilePapers(db: Database, profileId: number): number {
 }
 
 /**
- * The profile's matched papers in the order a check takes them: never checked
- * first, then never checked successfully, then the least recently checked
- * (papers whose every lookup failed rotate by their last attempt).
+ * The profile's matched papers in the order a check takes them: never tried
+ * first, then by their last attempt, successful or not, least recent first. A
+ * paper whose lookups fail goes to the back of the line like a checked one, so
+ * papers that always fail never keep the others from being checked again.
  */
 export function profilePapersToCheck(db: Database, profileId: number, limit: number): TargetDocument[] {
   return db
@@ -33,7 +34,7 @@ export function profilePapersToCheck(db: Database, profileId: number, limit: num
       `SELECT d.id, d.title, d.doi, d.arxiv_id, d.pmid, d.doc_type, d.ids_json
        FROM profile_matches m JOIN documents d ON d.id = m.document_id LEFT JOIN lifecycle_checks c ON c.document_id = d.id
        WHERE m.profile_id = ?
-       ORDER BY c.document_id IS NOT NULL, coalesce(c.checked_at_utc, ''), c.attempted_at_utc, d.id LIMIT ?`,
+       ORDER BY c.document_id IS NOT NULL, c.attempted_at_utc, d.id LIMIT ?`,
     )
     .all(profileId, limit) as TargetDocument[];
 }

@@ -24,8 +24,8 @@ export function noticeDetail(e: Notice): string {
 
 /** One line on how far the check got. */
 export function checkSummary(news: FollowNews): string {
-  const reached = `Checked ${news.checked} of the ${news.papers} papers matched to the profile (up to ${news.check_limit} a run, least recently checked first)`;
-  const failed = news.failed ? `; ${news.failed} could not be checked and come first next run` : '';
+  const reached = `Checked ${news.checked} of the ${news.papers} papers matched to the profile (up to ${news.check_limit} a run, least recently tried first)`;
+  const failed = news.failed ? `; ${news.failed} could not be checked and are tried again in turn` : '';
   const waiting = news.not_reached ? `; ${news.not_reached} wait for the next runs` : '';
   return `${reached}${failed}${waiting}.`;
 }

@@ -2,8 +2,10 @@
  * Mode "retractions" of a routine that follows a watch profile. The fire
  * still asks the sources for the person's papers (so the set of their papers
  * stays current); then this step checks the papers matched to the profile for
- * lifecycle notices, at most FOLLOW_CHECK_LIMIT a fire, least recently
- * checked first (so the next fire resumes where this one stopped), with the
+ * lifecycle notices, at most `followCheckLimit` (tuning) a fire, never tried
+ * first, then least recently tried, whether that try succeeded or not (so the
+ * next fire resumes where this one stopped, and papers whose lookups always
+ * fail take their turn without holding the others back), with the
  * lifecycle check's own lookups (Crossref update-to/updated-by and relations,
  * arXiv versions, OpenAlex, PubMed; each source's rate limit). The run's news
  * is then the events on those papers that the routine has not reported yet,
@@ -26,7 +28,6 @@ import { buildClients } from './lookups.js';
 import type { EventKind } from './repo.js';
 import { eventView, KIND_MEANING } from './service.js';
 
-export const FOLLOW_CHECK_LIMIT = 500;
 /** What mode "retractions" reports as news. */
 export const FOLLOW_NEWS_KINDS: readonly EventKind[] = ['retraction', 'version_change'];
 
@@ -57,8 +58,8 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
   matchRunDocuments(ctx, executionId);
   const papers = repo.countProfilePapers(ctx.db, profileId);
   repo.startFollowCheck(ctx.db, { execution_id: executionId, routine_id: routineId, profile_id: profileId, profile_name: profile.name, papers, started_at_utc: ctx.nowIso() });
-  const docs = repo.profilePapersToCheck(ctx.db, profileId, FOLLOW_CHECK_LIMIT);
-  appendEvent(ctx, executionId, 'log', `Lifecycle check of ${profile.name}'s papers: ${docs.length} of ${papers} matched, least recently checked first`, { data: { profile_id: profileId, papers, to_check: docs.length } });
+  const docs = repo.profilePapersToCheck(ctx.db, profileId, ctx.tuning.followCheckLimit);
+  appendEvent(ctx, executionId, 'log', `Lifecycle check of ${profile.name}'s papers: ${docs.length} of ${papers} matched, least recently tried first`, { data: { profile_id: profileId, papers, to_check: docs.length } });
   let error: string | null = null;
   const totals = { checked: 0, failed: 0 };
   try {
@@ -101,7 +102,7 @@ export function followNews(ctx: Context, executionId: number) {
     failed: row.failed,
     /** Matched papers this fire did not reach (the bound, or a stop): the next fires take them first. */
     not_reached: Math.max(0, row.papers - row.checked - row.failed),
-    check_limit: FOLLOW_CHECK_LIMIT,
+    check_limit: ctx.tuning.followCheckLimit,
     lookup_errors: JSON.parse(row.lookup_errors_json) as string[],
     error: row.error,
     events,
