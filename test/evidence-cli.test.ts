@@ -100,6 +100,15 @@ test('note add: a passage from the printed offsets (past astral characters), a p
   assert.is(second.has_more, false);
   const empty = await svc('evidence', 'note', 'add', project, txt);
   assert.is(empty.code, 2);
+  // An empty --body: its own reason, and one line that says what to give.
+  const blank = await svc('evidence', 'note', 'add', project, txt, '--body', ' ');
+  assert.is(blank.code, 2);
+  assert.equal(blank.stderr.trim().split('\n').length, 1, blank.stderr);
+  assert.match(blank.stderr, /A plain note needs text: give --body TEXT, not empty or only whitespace/);
+  const blankJson = await svc('--json', 'evidence', 'note', 'add', project, txt, '--body', '');
+  assert.is(JSON.parse(blankJson.stdout).error, 'body_empty');
+  const blankEdit = await svc('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', '');
+  assert.equal([blankEdit.code, /give --body TEXT/.test(blankEdit.stderr)], [2, true], blankEdit.stderr);
   const stale = await svc('--json', 'evidence', 'rename', project, 'Other', '--revision', '1');
   assert.is(stale.code, 4);
   assert.is(JSON.parse(stale.stdout).error, 'revision_conflict');

@@ -96,8 +96,10 @@ test('passage anchors are rechecked against the page read now: every mismatch re
 });
 
 test('bodies: plain needs text; at most 20,000 codepoints (astral counts one); quote the same', async () => {
-  refusal(await note({ kind: 'plain', body: '', anchor: null }), 422, 'body_invalid');
-  refusal(await note({ kind: 'plain', body: ' \n ', anchor: null }), 422, 'body_invalid');
+  const blank = await note({ kind: 'plain', body: '', anchor: null });
+  refusal(blank, 422, 'body_empty');
+  assert.match(blank.json().detail.message, /A plain note needs text: give a body that is not empty/);
+  refusal(await note({ kind: 'plain', body: ' \n ', anchor: null }), 422, 'body_empty');
   refusal(await note({ kind: 'plain', body: '😀'.repeat(20_001), anchor: null }), 422, 'body_invalid');
   refusal(await note({ kind: 'plain', body: 'a\ud800b', anchor: null }), 422, 'body_invalid');
   const max = await note({ kind: 'plain', body: '😀'.repeat(20_000), anchor: null });
@@ -117,7 +119,7 @@ test('edit: body only, compare-and-swap on project and note revisions; the same 
   assert.is(r.json().project.revision, rev + 1);
   refusal(await edit({ expected_revision: rev, expected_note_revision: 2, body: 'x' }), 409, 'revision_conflict');
   refusal(await edit({ expected_revision: rev + 1, expected_note_revision: 1, body: 'x' }), 409, 'note_revision_conflict');
-  refusal(await edit({ expected_revision: rev + 1, expected_note_revision: 2, body: '' }), 422, 'body_invalid');
+  refusal(await edit({ expected_revision: rev + 1, expected_note_revision: 2, body: '' }), 422, 'body_empty');
   refusal(await edit({ expected_revision: rev + 1, expected_note_revision: 2, body: 'x', kind: 'passage' }), 422, 'unknown_field');
   const same = (await edit({ expected_revision: rev + 1, expected_note_revision: 2, body: 'second thought' })).json();
   assert.is(same.changed, false);

@@ -33,6 +33,9 @@ const WORDS: Record<string, Wording> = {
   request_hash_mismatch: {
     answer: () => '--sha is not the request hash of this preview; copy the `svc answer send` line the preview printed, or preview again.',
   },
+  body_empty: {
+    evidence: () => 'A plain note needs text: give --body TEXT, not empty or only whitespace (only a passage note, added with --start and --end, may have an empty body).',
+  },
   note_empty: {
     answer: (x) => `Note ${x.note_id} has no text to send (a passage note with an empty body); give it one with \`svc evidence note edit PROJECT ${x.note_id} --body TEXT\`, or leave out --note ${x.note_id}.`,
   },

@@ -30,7 +30,7 @@ export interface AnchorInput {
 export function checkBody(body: string, kind: NoteKind, max: number): void {
   if (hasLoneSurrogate(body)) throw reasons.bodyInvalid('holds an unpaired surrogate');
   if (codepointLength(body) > max) throw reasons.bodyInvalid(`may have at most ${max} characters`);
-  if (kind === 'plain' && body.trim() === '') throw reasons.bodyInvalid('of a plain note must not be empty');
+  if (kind === 'plain' && body.trim() === '') throw reasons.bodyEmpty();
 }
 
 export function listNotes(ctx: Context, req: ProjectRef & PageRequest & { file?: VersionSelector }) {

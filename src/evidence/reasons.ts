@@ -19,6 +19,8 @@ export const notMember = () => e(409, 'not_a_member', 'This file version is not 
 // Input
 export const nameInvalid = (why: string) => e(422, 'name_invalid', `The project name ${why}.`);
 export const bodyInvalid = (why: string) => e(422, 'body_invalid', `The note body ${why}.`);
+/** Its own reason: the one body refusal a person fixes by typing something, not by shortening or cleaning the text. */
+export const bodyEmpty = () => e(422, 'body_empty', 'A plain note needs text: give a body that is not empty or only whitespace (a passage note may have an empty body).');
 export const kindAnchorMismatch = () => e(422, 'anchor_invalid', 'A plain note has anchor null; a passage note has an anchor.');
 export const anchorInvalid = (why: string) => e(422, 'anchor_invalid', `The passage anchor ${why}.`);
 export const pageOutOfRange = (pageCount: number) =>
