@@ -11,6 +11,7 @@ import { pendingLane } from '../src/executions/ai-lane.js';
 import { executionManager } from '../src/executions/manager.js';
 import { ABSTRACT_CHAR_LIMIT, PROMPT_CHAR_LIMIT, summaryPrompt } from '../src/executions/ai-prompt.js';
 import { SUMMARY_TEXT_LIMIT } from '../src/executions/ai-summary.js';
+import { storedAiSettings } from '../src/executions/ai-settings.js';
 import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
 
 const KEY = 'sk-summary-test-key-0123456789';
@@ -250,6 +251,29 @@ test('limits: the prompt never grows past its bound whatever the documents hold,
   model.mode = 'ok';
 });
 
+test('an unknown ai_settings key is quoted only when its name reads as a name, never when it looks like a token', async () => {
+  const refused = async (key: string) => {
+    const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', ai_enabled: true, ai_settings: { [key]: 1 } } });
+    assert.is(r.status, 422, r.text);
+    return r;
+  };
+  const typo = await refused('temprature');
+  const named = typo.json().detail.find((i: any) => i.loc.join('.') === 'body.ai_settings.temprature');
+  assert.ok(named, typo.text);
+  assert.match(named.msg, /^Unknown ai_settings key "temprature"; ai_settings takes model, max_output_tokens, instructions/);
+  for (const key of ['sk-proj-AbCdEf0123456789', 'ghp_abcdefghijklmnopqrstu', 'xoxb-1234-abcd', 'aB3dE5gH7jK9mN1pQ3sT5vW7', 'my key is hunter2', 'x'.repeat(65)]) {
+    const r = await refused(key);
+    assert.not.ok(r.text.includes(key), r.text);
+    const issue = r.json().detail.find((i: any) => i.loc.join('.') === 'body.ai_settings');
+    assert.ok(issue, r.text);
+    assert.match(issue.msg, /^ai_settings has an unknown key \(its name is not quoted: it may be a secret\); ai_settings takes model/);
+  }
+  // A long name made of words is still a name.
+  assert.ok((await refused('summary_focus_instructions')).json().detail.some((i: any) => i.msg.includes('"summary_focus_instructions"')));
+  // The same rule for what a run says it ignored from a stored value.
+  assert.equal(storedAiSettings({ temprature: 1, 'sk-live-0123456789abcdef': 'x', 'rk_live_a1b2c3d4e5f6g7h8i9j0k1': 'y', instructions: 'Keep.' }).ignored, ['temprature', 'an unknown key']);
+});
+
 test('ai_settings.max_output_tokens and model out of range are refused (422) naming the key', async () => {
   for (const [settings, key] of [[{ max_output_tokens: 0 }, 'max_output_tokens'], [{ max_output_tokens: 1_000_001 }, 'max_output_tokens'], [{ max_output_tokens: 1.5 }, 'max_output_tokens'], [{ instructions: '   ' }, 'instructions'], [{ model: 'gpt\u0007' }, 'model']] as const) {
     const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', ai_enabled: true, ai_settings: settings } });
@@ -287,7 +311,7 @@ test('a routine whose stored ai_settings holds keys from before the rule runs: t
   await ready();
   const r = await t.request('POST', '/api/routines', { body: { name: 'legacy', schedule_cron: '0 6 * * *', parameters: { repositories: ['crossref'], query: 'ecology', max_results: 2 }, ai_enabled: true, is_active: false } });
   const routine = r.json().id as number;
-  t.ctx.db.prepare('UPDATE routines SET ai_settings_json = ? WHERE id = ?').run(JSON.stringify({ api_key: 'sk-legacy-stored-secret-1', instructions: 'Mind the legacy focus.' }), routine);
+  t.ctx.db.prepare('UPDATE routines SET ai_settings_json = ? WHERE id = ?').run(JSON.stringify({ api_key: 'sk-legacy-stored-secret-1', 'sk-legacy-secret-as-a-key-0123456789': 1, instructions: 'Mind the legacy focus.' }), routine);
   const run = await t.request('POST', `/api/routines/${routine}/run`);
   assert.is(run.status, 202, run.text);
   const id = run.json().execution_id as number;
@@ -296,7 +320,8 @@ test('a routine whose stored ai_settings holds keys from before the rule runs: t
     return d.ai_lane.state === 'written' || d.ai_lane.state === 'not_used' ? d : undefined;
   }, 10_000, 'the lane');
   assert.is(detail.ai_lane.used, true, JSON.stringify(detail.ai_lane));
-  assert.equal(detail.ai_lane.ignored_ai_settings, ['api_key']);
+  assert.equal(detail.ai_lane.ignored_ai_settings, ['api_key', 'an unknown key'], 'a key name that looks like a secret is not quoted');
+  assert.not.ok(JSON.stringify(detail).includes('sk-legacy-secret-as-a-key'));
   const sent = model.requests.at(-1)!;
   assert.not.ok(sent.raw.includes('sk-legacy-stored-secret-1'));
   assert.match(sent.raw, /Mind the legacy focus\./);

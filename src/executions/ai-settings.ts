@@ -21,6 +21,25 @@ export interface AiSettings {
   instructions?: string;
 }
 
+/** A key name that reads as a name: quoted back. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+/** Prefixes of common API keys and tokens (OpenAI/Stripe sk-, pk-, rk-; GitHub; GitLab; Slack xox…). */
+const TOKEN_PREFIX = /^(sk|pk|rk|ghp|gho|ghs|ghu|github_pat|glpat|xox[abprse]?)[-_]/i;
+/** What an unknown key is called when its name is not quoted. */
+export const UNQUOTED_KEY = 'an unknown key';
+
+/**
+ * The unknown key's name as answers may quote it, or null: a secret pasted as
+ * a key name would otherwise be echoed in the 422 and the run's ai_lane. Only
+ * identifier-like names are quoted, never token-shaped ones (a known token
+ * prefix, or 24 characters or more mixing letters and digits).
+ */
+export function quotableKey(key: string): string | null {
+  if (!IDENTIFIER.test(key) || TOKEN_PREFIX.test(key)) return null;
+  if (key.length >= 24 && /[A-Za-z]/.test(key) && /\d/.test(key)) return null;
+  return key;
+}
+
 function instructionsProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'instructions must be a string';
   if (value.trim() === '') return 'instructions must not be blank; leave the key out for none';
@@ -43,11 +62,13 @@ export function parseAiSettings(input: Record<string, unknown> | null | undefine
   const issues: ValidationIssue[] = [];
   const out: AiSettings = {};
   for (const [key, value] of Object.entries(input)) {
-    const at = [...loc, key.slice(0, 64)];
     if (!(AI_SETTINGS_KEYS as readonly string[]).includes(key)) {
-      issues.push({ loc: at, msg: `Unknown ai_settings key "${key.slice(0, 64)}"; ai_settings takes ${AI_SETTINGS_KEYS.join(', ')} (keys belong in \`svc credentials set\`, never here)`, type: 'extra_forbidden', ctx: { allowed: [...AI_SETTINGS_KEYS] } });
+      const name = quotableKey(key);
+      const what = name === null ? 'ai_settings has an unknown key (its name is not quoted: it may be a secret)' : `Unknown ai_settings key "${name}"`;
+      issues.push({ loc: name === null ? [...loc] : [...loc, name], msg: `${what}; ai_settings takes ${AI_SETTINGS_KEYS.join(', ')} (keys belong in \`svc credentials set\`, never here)`, type: 'extra_forbidden', ctx: { allowed: [...AI_SETTINGS_KEYS] } });
       continue;
     }
+    const at = [...loc, key];
     const problem = key === 'model' ? (value === null ? undefined : modelProblem(value)) : key === 'instructions' ? instructionsProblem(value) : tokensProblem(value);
     if (problem) issues.push({ loc: at, msg: problem, type: 'value_error' });
     else if (key === 'model' && typeof value === 'string') out.model = value;
@@ -67,9 +88,9 @@ export function storedAiSettings(input: unknown): { settings: AiSettings; ignore
     if (key === 'model' && !modelProblem(value)) settings.model = value as string;
     else if (key === 'instructions' && !instructionsProblem(value)) settings.instructions = (value as string).trim();
     else if (key === 'max_output_tokens' && !tokensProblem(value)) settings.max_output_tokens = value as number;
-    else if (!(key === 'model' && value === null)) ignored.push(key.slice(0, 64));
+    else if (!(key === 'model' && value === null)) ignored.push(quotableKey(key) ?? UNQUOTED_KEY);
   }
-  return { settings, ignored: ignored.slice(0, 10) };
+  return { settings, ignored: [...new Set(ignored)].slice(0, 10) };
 }
 
 /** Only the keys svc uses (for merging a stored value into a new body, e.g. `svc routine edit`). */

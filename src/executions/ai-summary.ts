@@ -11,7 +11,7 @@ import { scrub, UpstreamError } from '../providers/index.js';
 import { askModel, resolveSummaryConnection, type SummaryConnection } from './ai-connection.js';
 import { SUMMARY_CAVEAT, laneLine, runReason, type AiLane, type ReasonCode } from './ai-lane.js';
 import { SUMMARY_DOCUMENT_LIMIT, SUMMARY_SYSTEM, summaryPrompt } from './ai-prompt.js';
-import { storedAiSettings } from './ai-settings.js';
+import { quotableKey, storedAiSettings, UNQUOTED_KEY } from './ai-settings.js';
 import type { SettledExecution } from './after-run.js';
 import { summaryCandidates } from './documents.js';
 import { appendEvent } from './events.js';
@@ -119,7 +119,7 @@ export async function summarizeAfterRun(ctx: Context, settled: SettledExecution)
     documents_considered: 0,
     documents_total: row.result_count,
     instructions_given: settings.instructions !== undefined,
-    ...(ignored.length || spec.aiSettingsIgnored?.length ? { ignored_ai_settings: [...new Set([...(spec.aiSettingsIgnored ?? []), ...ignored])] } : {}),
+    ...(ignored.length || spec.aiSettingsIgnored?.length ? { ignored_ai_settings: [...new Set([...(spec.aiSettingsIgnored ?? []).map((k) => quotableKey(k) ?? UNQUOTED_KEY), ...ignored])] } : {}),
   };
   let lane: AiLane | null;
   try {
