@@ -92,6 +92,23 @@ test('explore: a refused cursor, query or filter value names the flag that carri
   }
 });
 
+test('explore: an empty --next is refused (exit 2, one line saying to leave it out), not read as the first page', async () => {
+  for (const value of ['', ' ']) {
+    const r = await svc('explore', '--next', value);
+    assert.is(r.code, 2, r.stderr);
+    assert.is(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n'), ['svc: --next is empty; leave --next out to start from the first page.']);
+  }
+});
+
+test('explore: a refused cursor says what to do at the command line: leave --next out (not "without a cursor")', async () => {
+  const foreign = await svc('explore', '--next', 'garbage');
+  assert.match(foreign.stderr, /copy the whole --next value a page printed, or leave --next out to start from the first page/);
+  const other = await svc('explore', 'soil', '--next', (await json('explore', '--limit', '1')).next_cursor);
+  assert.match(other.stderr, /another query, filters, sort or mode; give the ones of the page that printed it, or leave --next out/);
+  for (const r of [foreign, other]) assert.not.match(r.stderr, /without a cursor|next_cursor/);
+});
+
 test('queue: add (twice), read, unread, list, remove with --yes; missing ids exit 3', async () => {
   const added = await json('queue', 'add', String(ids[0]));
   assert.is(added.created, true);
