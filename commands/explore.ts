@@ -88,7 +88,7 @@ export function register(program: Command, io: Io): void {
     .option('--to <date>', 'published on or before YYYY-MM-DD')
     .option('--sort <order>', `${EXPLORER_SORTS.join(' or ')} (default newest)`)
     .option('--mode <mode>', `${EXPLORER_MODES.join(' or ')} (default keyword; semantic falls back to keyword, saying why)`)
-    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default}); with --facets, values per facet, ${FACET_LIMIT.min} to ${FACET_LIMIT.max} (default ${FACET_LIMIT.default})`)
+    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default}); with --facets, authors, categories and sources listed per facet, ${FACET_LIMIT.min} to ${FACET_LIMIT.max} (default ${FACET_LIMIT.default}; every year is listed)`)
     .option('--next <cursor>', 'the next page: the cursor the previous page printed')
     .option('--facets', 'print the values and counts of each filter instead of papers')
     .option('--export <format>', `every matching paper (not the page) as ${REFERENCE_FORMATS.join(', ')}`)
@@ -100,7 +100,7 @@ export function register(program: Command, io: Io): void {
       const filters = body(query, o);
       const sort = enumFlag(o.sort, '--sort', EXPLORER_SORTS);
       const mode = enumFlag(o.mode, '--mode', EXPLORER_MODES);
-      // With --facets, --limit is the values listed per facet (its own range); otherwise papers per page.
+      // With --facets, --limit is the values listed per facet (its own range; years are all listed); otherwise papers per page.
       const limit = o.facets ? EXPLORER_LIMIT.default : intFlag(o.limit, '--limit', EXPLORER_LIMIT, EXPLORER_LIMIT.default);
       const perFacet = o.facets ? intFlag(o.limit, '--limit', FACET_LIMIT, FACET_LIMIT.default) : undefined;
       const format = enumFlag(o.export, '--export', REFERENCE_FORMATS);

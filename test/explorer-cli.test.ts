@@ -92,6 +92,14 @@ test('explore: a refused cursor, query or filter value names the flag that carri
   }
 });
 
+test('explore --facets: --help and svc-corpus(1) say --limit caps authors, categories and sources and every year is listed', async () => {
+  const help = await svc('explore', '--help');
+  assert.match(help.stdout.replace(/\s+/g, ' '), /with --facets, authors, categories and sources listed per facet, 1 to 200 \(default 20; every year is listed\)/);
+  const page = fs.readFileSync(path.join(process.cwd(), 'man', 'svc-corpus.1'), 'utf8').replace(/\n/g, ' ');
+  assert.not.match(page, /top 20 per facet/);
+  assert.match(page, /every year is listed whatever the limit, newest first, undated last/);
+});
+
 test('explore: an empty --next is refused (exit 2, one line saying to leave it out), not read as the first page', async () => {
   for (const value of ['', ' ']) {
     const r = await svc('explore', '--next', value);
