@@ -1,12 +1,15 @@
 import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
-import { withContext } from './lib/context.js';
+import { wordedContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
 import { count } from './lib/words.js';
+
+/** Refusals name the svc command, not the HTTP route the service words them for. */
+const withContext = wordedContext('analytics');
 
 const eventRows = (events: { kind: string; source: string; notice_url: string; label: string | null; document_id?: number }[], withDoc: boolean) =>
   table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);

@@ -10,7 +10,7 @@ import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fixture, ROOT, runCli, tempDirs, waitFor, type TempDirs } from './_setup.js';
+import { fixture, ROOT, runCli, startTestServer, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 import { routineBody } from './_scheduler.js';
@@ -197,6 +197,38 @@ test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
   assert.is((await cli('watchdog', 'unmute', key)).code, 0);
   assert.is((await cli('watchdog', 'unmute', key)).code, 3);
   assert.is((await cli('watchdog', 'mute', 'no-such-key')).code, 3);
+});
+
+test('svc analytics, watchdog and lifecycle refusals name the svc command, not the HTTP route (which the HTTP answer keeps)', async () => {
+  const routine = await cli('analytics', 'keywords', '--routine', '999999');
+  assert.is(routine.code, 3, routine.stderr);
+  assert.is(routine.stderr.trim(), 'svc: No routine 999999; `svc routine list` lists them.');
+  const finding = await cli('watchdog', 'mute', 'no-such-key');
+  assert.is(finding.code, 3, finding.stderr);
+  assert.is(finding.stderr.trim(), 'svc: No current watchdog finding has the key "no-such-key"; `svc watchdog` lists them.');
+  const other = tempDirs();
+  try {
+    const ctx = createContext({ env: other.env });
+    const runId = insertRun(ctx.db, 10, false, 'another-process', ctx.nowIso());
+    await ctx.close();
+    const running = await runCli(['lifecycle', 'check'], { env: other.env });
+    assert.is(running.code, 4, running.stderr);
+    assert.is(running.stderr.trim(), `svc: Lifecycle check ${runId} is running; \`svc lifecycle stop\` (or Ctrl-C in its terminal) stops it after the current slice.`);
+    const json = JSON.parse((await runCli(['--json', 'lifecycle', 'check'], { env: other.env })).stdout);
+    assert.equal(json.error, 'lifecycle_check_running');
+    assert.not.match(json.message, /\/api\//);
+  } finally {
+    other.cleanup();
+  }
+  const t = await startTestServer();
+  try {
+    const r = await t.request('GET', '/api/analytics/keyword-contribution?routine_id=999999');
+    assert.is(r.status, 404);
+    assert.equal(r.json().detail.reason, 'routine_not_found');
+    assert.match(r.json().detail.message, /GET \/api\/routines/);
+  } finally {
+    await t.close();
+  }
 });
 
 test('svc lifecycle: check with progress, show, status; refusals', async () => {
