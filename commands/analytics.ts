@@ -5,10 +5,13 @@ import { HEALTH_RUNS, routineHealth } from '../src/analytics/routine-health.js';
 import { analyticsOverview, analyticsSummary } from '../src/analytics/summary.js';
 import { publicationVolume, VOLUME_SPLITS, VOLUME_TOP } from '../src/analytics/volume.js';
 import { parseWindow } from '../src/analytics/window.js';
-import { withContext } from './lib/context.js';
+import { wordedContext } from './lib/context.js';
 import { enumFlag, idArg, intFlag, given, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { healthText, keywordsText, lagText, overviewText, sourcesText, summaryText, volumeText } from './lib/analytics-format.js';
+
+/** Refusals name the svc command, not the HTTP route the service words them for. */
+const withContext = wordedContext('analytics');
 
 /** The views, named as the assistant's get_analytics names them. */
 export const VIEWS = ['overview', 'summary', 'volume', 'sources', 'keywords', 'routine-health', 'discovery-lag'] as const;

@@ -5,7 +5,8 @@ import { EXPLORER_LIMIT, EXPLORER_MODES, FACET_LIMIT, EXPLORER_SORTS, parseExpor
 import { searchExplorer } from '../src/explorer/search.js';
 import { REFERENCE_FORMATS } from '../src/exports/references.js';
 import { CATALOG } from '../src/sources/index.js';
-import { ValidationError } from '../src/errors.js';
+import { ValidationError, type ValidationIssue } from '../src/errors.js';
+import type { CursorRefusal } from '../src/explorer/cursor.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, given, intFlag, listFlag, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -53,13 +54,23 @@ function body(query: string | undefined, o: Opts): Record<string, unknown> {
 /** The body fields as the flags that set them, so a refusal names what was typed. */
 const FLAG_OF: Record<string, string> = { query: 'the query', cursor: '--next', authors: '--author', categories: '--category', sources: '--source', date_from: '--from', date_to: '--to', format: '--export' };
 
+/** A refused cursor in command-line words: what to do names --next, not the body field. */
+const START_OVER = 'leave --next out to start from the first page';
+const CURSOR_WORDS: Record<CursorRefusal, string> = {
+  empty: `an empty cursor is not one svc gave out; ${START_OVER}`,
+  foreign: `that cursor is not one svc gave out; copy the whole --next value a page printed, or ${START_OVER}`,
+  other_request: `that cursor belongs to another query, filters, sort or mode; give the ones of the page that printed it, or ${START_OVER}`,
+};
+
+const issueWords = (i: ValidationIssue) => (i.type === 'cursor_invalid' && CURSOR_WORDS[i.ctx?.cause as CursorRefusal]) || i.msg;
+
 /** Run on a body built from flags; a refusal of it becomes a usage error naming the flag (exit 2). */
 async function fromFlags<T>(run: () => T | Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    throw usageError(err.issues.map((i) => `${FLAG_OF[String(i.loc[1])] ?? i.loc.slice(1).join('.')}: ${i.msg}`).join('; '));
+    throw usageError(err.issues.map((i) => `${FLAG_OF[String(i.loc[1])] ?? i.loc.slice(1).join('.')}: ${issueWords(i)}`).join('; '));
   }
 }
 
@@ -77,17 +88,19 @@ export function register(program: Command, io: Io): void {
     .option('--to <date>', 'published on or before YYYY-MM-DD')
     .option('--sort <order>', `${EXPLORER_SORTS.join(' or ')} (default newest)`)
     .option('--mode <mode>', `${EXPLORER_MODES.join(' or ')} (default keyword; semantic falls back to keyword, saying why)`)
-    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default}); with --facets, values per facet, ${FACET_LIMIT.min} to ${FACET_LIMIT.max} (default ${FACET_LIMIT.default})`)
+    .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default}); with --facets, authors, categories and sources listed per facet, ${FACET_LIMIT.min} to ${FACET_LIMIT.max} (default ${FACET_LIMIT.default}; every year is listed)`)
     .option('--next <cursor>', 'the next page: the cursor the previous page printed')
     .option('--facets', 'print the values and counts of each filter instead of papers')
     .option('--export <format>', `every matching paper (not the page) as ${REFERENCE_FORMATS.join(', ')}`)
     .option('-o, --output <file>', 'with --export: write to this file (mode 0600) instead of stdout')
     .option('--force', 'with --output: replace an existing file')
     .action((query: string | undefined, o: Opts) => {
+      // An empty --next (a shell variable that was never set) would otherwise page from the start unnoticed.
+      if (o.next !== undefined && !o.next.trim()) throw usageError(`--next is empty; ${START_OVER}.`);
       const filters = body(query, o);
       const sort = enumFlag(o.sort, '--sort', EXPLORER_SORTS);
       const mode = enumFlag(o.mode, '--mode', EXPLORER_MODES);
-      // With --facets, --limit is the values listed per facet (its own range); otherwise papers per page.
+      // With --facets, --limit is the values listed per facet (its own range; years are all listed); otherwise papers per page.
       const limit = o.facets ? EXPLORER_LIMIT.default : intFlag(o.limit, '--limit', EXPLORER_LIMIT, EXPLORER_LIMIT.default);
       const perFacet = o.facets ? intFlag(o.limit, '--limit', FACET_LIMIT, FACET_LIMIT.default) : undefined;
       const format = enumFlag(o.export, '--export', REFERENCE_FORMATS);

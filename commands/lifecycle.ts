@@ -1,11 +1,15 @@
 import { Help, type Command } from 'commander';
-import { abandonCheck, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
+import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
-import { withContext } from './lib/context.js';
+import { wordedContext } from './lib/context.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
+import { count } from './lib/words.js';
+
+/** Refusals name the svc command, not the HTTP route the service words them for. */
+const withContext = wordedContext('analytics');
 
 const eventRows = (events: { kind: string; source: string; notice_url: string; label: string | null; document_id?: number }[], withDoc: boolean) =>
   table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);
@@ -45,7 +49,7 @@ export function register(program: Command, io: Io): void {
     .command('check')
     .option('--limit <n>', `papers per pass, least recently checked first (${CHECK_LIMIT.min} to ${CHECK_LIMIT.max}, default ${CHECK_LIMIT.default})`)
     .option('--until-done', 'keep going, pass after pass, until every paper was checked')
-    .description('ask Crossref, arXiv, OpenAlex and PubMed about papers (foreground, progress; Ctrl-C stops after the slice in flight)')
+    .description('ask Crossref, arXiv, OpenAlex and PubMed about papers (foreground, progress; Ctrl-C stops after the slice in flight, a second Ctrl-C abandons it)')
     .action((opts: { limit?: string; untilDone?: boolean }) => {
       const limit = intFlag(opts.limit, '--limit', CHECK_LIMIT, CHECK_LIMIT.default);
       return withContext(io, async (ctx) => {
@@ -53,20 +57,26 @@ export function register(program: Command, io: Io): void {
         const showProgress = (p: CheckProgress) => status(`pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check`);
         const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
         if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
+        // First Ctrl-C: finish the slice and stop. Second: abandon the slice now, keeping what the
+        // sources answered. Third: quit at once, should abandoning hang.
         let interrupts = 0;
         const onSigint = () => {
-          if (++interrupts > 1) {
+          interrupts++;
+          if (interrupts === 1) {
+            io.err('\nStopping after the slice in flight… (Ctrl-C again abandons it now, keeping what the sources have answered)');
+            stopCheck(ctx);
+          } else if (interrupts === 2 && abandonSlice(ctx, run.id)) {
+            io.err('\nAbandoning the slice in flight… (Ctrl-C again to quit at once)');
+          } else {
             abandonCheck(ctx, run.id);
             process.exit(EXIT.interrupted);
           }
-          io.err('\nStopping after the slice in flight… (Ctrl-C again to quit at once)');
-          stopCheck(ctx);
         };
         process.on('SIGINT', onSigint);
         try {
           const ended = runView(await done)!;
-          emit(io, ended, () => `Check ${ended.run_id} ${ended.status}: ${ended.checked} papers checked, ${ended.failed} failed, ${ended.events} new events.${ended.error ? ` ${ended.error}` : ''}`);
-          io.exitCode = ended.status === 'completed' ? EXIT.ok : ended.status === 'stopped' ? EXIT.interrupted : EXIT.failed;
+          emit(io, ended, () => `Check ${ended.run_id} ${ended.status}: ${count(ended.checked, 'paper')} checked, ${ended.failed} failed, ${count(ended.events, 'new event')}.${ended.error ? ` ${ended.error}` : ''}`);
+          io.exitCode = ended.status === 'completed' ? EXIT.ok : ended.status === 'stopped' || ended.status === 'interrupted' ? EXIT.interrupted : EXIT.failed;
         } finally {
           process.off('SIGINT', onSigint);
         }

@@ -1,10 +1,13 @@
 import { Help, type Command } from 'commander';
 import { muteFinding, unmuteFinding, watchdogFindings } from '../src/watchdog/service.js';
-import { withContext } from './lib/context.js';
+import { wordedContext } from './lib/context.js';
 import { utcMinute } from './lib/dates.js';
 import { unknownSubcommand, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { clip, count } from './lib/words.js';
+
+/** Refusals name the svc command, not the HTTP route the service words them for. */
+const withContext = wordedContext('analytics');
 
 type Answer = ReturnType<typeof watchdogFindings>;
 

@@ -10,7 +10,7 @@ import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fixture, ROOT, runCli, tempDirs, waitFor, type TempDirs } from './_setup.js';
+import { fixture, ROOT, runCli, startTestServer, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 import { routineBody } from './_scheduler.js';
@@ -112,26 +112,43 @@ test('svc analytics on an empty corpus: no table is a header with nothing under 
   }
 });
 
-test('svc lifecycle check quit at once with a second Ctrl-C leaves no check running behind it (the next one was refused for 30 s)', async () => {
+test('svc lifecycle check: the first Ctrl-C says a second abandons the slice; the second aborts a hanging lookup at once, records what answered, and ends the run interrupted', async () => {
   const quit = tempDirs();
-  const crossref = await startStub([{ path: '/works/10.5555/hang.1', body: '{}', delayMs: 20_000, times: Infinity }]);
+  const crossref = await startStub([
+    { path: '/works/10.1371/journal.pone.0033693', body: fixture('crossref/work-10.1371_journal.pone.0033693-updated-by-correction.json'), times: Infinity },
+    { path: '/works/10.5555/hang.1', body: '{}', delayMs: 60_000, times: Infinity },
+  ]);
   try {
     const qenv = { ...quit.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
     const ctx = createContext({ env: qenv });
-    store(ctx, [record({ source: 'crossref', nativeId: '10.5555/hang.1', doi: '10.5555/hang.1', title: 'A paper whose lookup hangs' })]);
+    // Checked in id order: the answering paper first, then the one whose lookup hangs.
+    const [answered, hanging] = store(ctx, [
+      record({ source: 'crossref', nativeId: '10.1371/journal.pone.0033693', doi: '10.1371/journal.pone.0033693', title: 'A paper Crossref answers' }),
+      record({ source: 'crossref', nativeId: '10.5555/hang.1', doi: '10.5555/hang.1', title: 'A paper whose lookup hangs' }),
+    ]);
     await ctx.close();
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'lifecycle', 'check', '--limit', '1'], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...qenv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'lifecycle', 'check', '--limit', '2'], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...qenv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stdout += d));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    await waitFor(() => crossref.requests.length > 0, 15_000, 'the lookup on the wire');
+    await waitFor(() => crossref.requests.some((r) => r.path === '/works/10.5555/hang.1'), 15_000, 'the hanging lookup on the wire');
     child.kill('SIGINT');
-    await waitFor(() => /Stopping after the slice in flight/.test(stderr), 5_000, 'the first Ctrl-C to be taken');
+    await waitFor(() => /Stopping after the slice in flight… \(Ctrl-C again abandons it now, keeping what the sources have answered\)/.test(stderr), 5_000, 'the first Ctrl-C to be taken');
+    const second = Date.now();
     child.kill('SIGINT');
     assert.is(await exited, 130, stderr);
+    assert.ok(Date.now() - second < 5_000, 'the hanging lookup is abandoned, not waited for');
+    assert.match(stderr, /Abandoning the slice in flight/);
+    assert.match(stdout, /^Check \d+ interrupted: 1 paper checked, 0 failed/m);
     const status = JSON.parse((await runCli(['--json', 'lifecycle'], { env: qenv })).stdout);
     assert.is(status.check.running, false);
-    assert.equal([status.check.last.status, status.check.last.error], ['interrupted', 'quit at once with a second Ctrl-C; the slice in flight was not written']);
+    assert.equal([status.check.last.status, status.check.last.error], ['interrupted', 'abandoned with a second Ctrl-C; the papers the sources had answered were recorded, the rest stay first in line']);
+    const shown = async (id: number) => JSON.parse((await runCli(['--json', 'lifecycle', 'show', String(id)], { env: qenv })).stdout);
+    assert.ok((await shown(answered!)).checked_at_utc, 'what the source answered is recorded');
+    assert.is((await shown(hanging!)).checked_at_utc, null, 'the abandoned paper stays first in line');
+    assert.is((await shown(hanging!)).last_attempt, null);
   } finally {
     await crossref.close();
     quit.cleanup();
@@ -180,6 +197,38 @@ test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
   assert.is((await cli('watchdog', 'unmute', key)).code, 0);
   assert.is((await cli('watchdog', 'unmute', key)).code, 3);
   assert.is((await cli('watchdog', 'mute', 'no-such-key')).code, 3);
+});
+
+test('svc analytics, watchdog and lifecycle refusals name the svc command, not the HTTP route (which the HTTP answer keeps)', async () => {
+  const routine = await cli('analytics', 'keywords', '--routine', '999999');
+  assert.is(routine.code, 3, routine.stderr);
+  assert.is(routine.stderr.trim(), 'svc: No routine 999999; `svc routine list` lists them.');
+  const finding = await cli('watchdog', 'mute', 'no-such-key');
+  assert.is(finding.code, 3, finding.stderr);
+  assert.is(finding.stderr.trim(), 'svc: No current watchdog finding has the key "no-such-key"; `svc watchdog` lists them.');
+  const other = tempDirs();
+  try {
+    const ctx = createContext({ env: other.env });
+    const runId = insertRun(ctx.db, 10, false, 'another-process', ctx.nowIso());
+    await ctx.close();
+    const running = await runCli(['lifecycle', 'check'], { env: other.env });
+    assert.is(running.code, 4, running.stderr);
+    assert.is(running.stderr.trim(), `svc: Lifecycle check ${runId} is running; \`svc lifecycle stop\` (or Ctrl-C in its terminal) stops it after the current slice.`);
+    const json = JSON.parse((await runCli(['--json', 'lifecycle', 'check'], { env: other.env })).stdout);
+    assert.equal(json.error, 'lifecycle_check_running');
+    assert.not.match(json.message, /\/api\//);
+  } finally {
+    other.cleanup();
+  }
+  const t = await startTestServer();
+  try {
+    const r = await t.request('GET', '/api/analytics/keyword-contribution?routine_id=999999');
+    assert.is(r.status, 404);
+    assert.equal(r.json().detail.reason, 'routine_not_found');
+    assert.match(r.json().detail.message, /GET \/api\/routines/);
+  } finally {
+    await t.close();
+  }
 });
 
 test('svc lifecycle: check with progress, show, status; refusals', async () => {

@@ -92,6 +92,31 @@ test('explore: a refused cursor, query or filter value names the flag that carri
   }
 });
 
+test('explore --facets: --help and svc-corpus(1) say --limit caps authors, categories and sources and every year is listed', async () => {
+  const help = await svc('explore', '--help');
+  assert.match(help.stdout.replace(/\s+/g, ' '), /with --facets, authors, categories and sources listed per facet, 1 to 200 \(default 20; every year is listed\)/);
+  const page = fs.readFileSync(path.join(process.cwd(), 'man', 'svc-corpus.1'), 'utf8').replace(/\n/g, ' ');
+  assert.not.match(page, /top 20 per facet/);
+  assert.match(page, /every year is listed whatever the limit, newest first, undated last/);
+});
+
+test('explore: an empty --next is refused (exit 2, one line saying to leave it out), not read as the first page', async () => {
+  for (const value of ['', ' ']) {
+    const r = await svc('explore', '--next', value);
+    assert.is(r.code, 2, r.stderr);
+    assert.is(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n'), ['svc: --next is empty; leave --next out to start from the first page.']);
+  }
+});
+
+test('explore: a refused cursor says what to do at the command line: leave --next out (not "without a cursor")', async () => {
+  const foreign = await svc('explore', '--next', 'garbage');
+  assert.match(foreign.stderr, /copy the whole --next value a page printed, or leave --next out to start from the first page/);
+  const other = await svc('explore', 'soil', '--next', (await json('explore', '--limit', '1')).next_cursor);
+  assert.match(other.stderr, /another query, filters, sort or mode; give the ones of the page that printed it, or leave --next out/);
+  for (const r of [foreign, other]) assert.not.match(r.stderr, /without a cursor|next_cursor/);
+});
+
 test('queue: add (twice), read, unread, list, remove with --yes; missing ids exit 3', async () => {
   const added = await json('queue', 'add', String(ids[0]));
   assert.is(added.created, true);

@@ -65,6 +65,20 @@ test('no filter: the whole corpus; a paper with an author twice counts once; sel
   assert.is(all.facets.years.values.find((v: any) => v.value === 'undated').count, 4);
 });
 
+test('limit_per_facet caps authors, categories and sources; years are all listed, newest first, undated last, and the answer says so', async () => {
+  for (const body of [{}, { query: 'soil' }]) {
+    const answer = (await facets({ ...body, limit_per_facet: 1 })).json();
+    for (const name of ['authors', 'categories', 'sources']) assert.is(answer.facets[name].values.length, 1, name);
+    const years = answer.facets.years;
+    assert.ok(years.distinct_values > 1);
+    assert.is(years.values.length, years.distinct_values, 'every year');
+    const dated = years.values.map((v: any) => v.value).filter((v: string) => v !== 'undated');
+    assert.equal(dated, [...dated].sort().reverse(), 'newest first');
+    if (years.values.some((v: any) => v.value === 'undated')) assert.is(years.values.at(-1).value, 'undated');
+    assert.match(answer.method, /limit_per_facet caps the authors, categories and sources listed.*years are all listed, newest first, undated last/);
+  }
+});
+
 test('refusals: bad limit_per_facet, offset, dates out of order', async () => {
   for (const body of [{ limit_per_facet: 0 }, { limit_per_facet: 201 }, { offset: 1 }, { date_from: '2020-01-02', date_to: '2020-01-01' }, { categories: [''] }, []]) {
     assert.is((await facets(body)).status, 422, JSON.stringify(body));

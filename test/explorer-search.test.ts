@@ -121,6 +121,21 @@ test('refusals: limit bounds, bad sort, bad dates, offset, foreign cursor, empty
   assert.is((await t.request('POST', '/api/explorer/search', { body: '{}', token: null })).status, 401);
 });
 
+test('an empty cursor is refused at body.cursor (422 cursor_invalid), not read as the first page; every cursor refusal says to leave cursor out', async () => {
+  const empty = await search({ limit: 1, cursor: '' });
+  assert.is(empty.status, 422);
+  const [issue] = empty.json().detail;
+  assert.equal([issue.loc, issue.type, issue.ctx.cause], [['body', 'cursor'], 'cursor_invalid', 'empty']);
+  assert.match(issue.msg, /leave cursor out \(or send null\) to start from the first page/);
+  assert.is((await search({ limit: 1, cursor: null })).status, 200, 'null still starts from the first page');
+  const garbage = (await search({ cursor: 'garbage' })).json().detail[0];
+  assert.equal([garbage.type, garbage.ctx.cause], ['cursor_invalid', 'foreign']);
+  assert.match(garbage.msg, /leave cursor out to start from the first page/);
+  const other = (await search({ cursor: (await search({ limit: 1 })).json().next_cursor, query: 'soil' })).json().detail[0];
+  assert.equal([other.type, other.ctx.cause], ['cursor_invalid', 'other_request']);
+  assert.match(other.msg, /leave cursor out to start from the first page/);
+});
+
 test('semantic mode falls back to keyword and says so; a wired semantic search ranks by distance', async () => {
   const fallback = (await search({ query: 'soil', mode: 'semantic', limit: 5 })).json();
   assert.is(fallback.mode, 'keyword');

@@ -150,7 +150,7 @@ test('svc health with no server exits 1, as svc(1) says (5 is reserved)', async 
   assert.not.match(page, /partly failed run/);
 });
 
-test('executions list says its times are UTC, like routine list; why groups a reason repeated by several runs', async () => {
+test('executions list says its times are UTC, like routine list; why groups a reason repeated by several runs and says a run\'s rank as a position counted from 1', async () => {
   const crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
   try {
     const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
@@ -166,6 +166,11 @@ test('executions list says its times are UTC, like routine list; why groups a re
     assert.is(why.stdout.split("none of the run's words").length, 2, why.stdout);
     const whyJson = JSON.parse((await runCli(['--json', 'why', String(doc)], { env })).stdout);
     assert.ok(whyJson.cannot_verify.filter((r: string) => /^Execution \d+: /.test(r)).length >= 2, 'the JSON keeps one reason per run');
+    // The JSON rank counts from 0 (as the route answers); the text says the same place counted from 1, and of what.
+    const first = whyJson.executions[0];
+    assert.match(why.stdout, new RegExp(`execution ${first.execution_id} .* position ${first.rank + 1} in crossref's answer  "`));
+    assert.not.match(why.stdout, / rank \d/);
+    assert.match(whyJson.method, /counted from 0/);
   } finally {
     await crossref.close();
   }

@@ -1,6 +1,7 @@
 import { createContext, type Context } from '../../src/context.js';
 import { createLogger } from '../../src/log.js';
 import type { Io } from './io.js';
+import { inCliWords, type Door } from './cli-words.js';
 
 /** Build the Context for one command, run `fn`, and always close it. */
 export async function withContext<T>(io: Io, fn: (ctx: Context) => Promise<T> | T): Promise<T> {
@@ -10,4 +11,15 @@ export async function withContext<T>(io: Io, fn: (ctx: Context) => Promise<T> | 
   } finally {
     await ctx.close();
   }
+}
+
+/** withContext whose refusals are reworded for `door`'s command line (cli-words.ts): the command to run, not the HTTP route. */
+export function wordedContext(door: Door) {
+  return async <T>(io: Io, fn: (ctx: Context) => Promise<T> | T): Promise<T> => {
+    try {
+      return await withContext(io, fn);
+    } catch (err) {
+      throw inCliWords(door, err);
+    }
+  };
 }

@@ -73,7 +73,7 @@ function keywordsOf(parametersJson: string): string[] {
 
 export function keywordContribution(ctx: Context, window: AnalyticsWindow, routineId: number | null = null) {
   // A mistyped routine id would otherwise read as "no run carried keywords".
-  if (routineId !== null && !getRoutine(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`);
+  if (routineId !== null && !getRoutine(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`, { routine_id: routineId });
   const runs = repo.settledRuns(ctx.db, window.from_utc, routineId);
   const stats = new Map<string, { runs: number; found: Set<number> }>();
   const docKeywords = new Map<number, Set<string>>();

@@ -30,7 +30,18 @@ export function encodeCursor(print: string, key: CursorKey): string {
   return Buffer.from(JSON.stringify({ v: 1, f: print, k: key } satisfies Payload)).toString('base64url');
 }
 
-const bad = (raw: string, msg: string) => invalid(['body', 'cursor'], msg, 'cursor_invalid', raw.slice(0, 100));
+/** Why a cursor was refused (ctx.cause of the 422 issue), so each door can say what to do in its own words. */
+export type CursorRefusal = 'empty' | 'foreign' | 'other_request';
+
+const START_OVER = 'or leave cursor out to start from the first page';
+const REFUSALS: Record<CursorRefusal, string> = {
+  empty: `An empty cursor is not one this server gave out; leave cursor out (or send null) to start from the first page`,
+  foreign: `The cursor is not one this server gave out; send the previous page's next_cursor as it was, ${START_OVER}`,
+  other_request: `The cursor belongs to other filters, sort or mode; send the ones of the page that gave it, ${START_OVER}`,
+};
+
+/** The 422 for a refused cursor: type cursor_invalid, at body.cursor. */
+export const cursorRefused = (raw: string, cause: CursorRefusal) => invalid(['body', 'cursor'], REFUSALS[cause], 'cursor_invalid', raw.slice(0, 100), { cause });
 
 export function decodeCursor(raw: string, print: string, kind: CursorKey['kind'] | CursorKey['kind'][]): CursorKey {
   const kinds = Array.isArray(kind) ? kind : [kind];
@@ -38,7 +49,7 @@ export function decodeCursor(raw: string, print: string, kind: CursorKey['kind']
   try {
     payload = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Payload;
   } catch {
-    throw bad(raw, 'The cursor is not one this server gave out');
+    throw cursorRefused(raw, 'foreign');
   }
   const k = payload?.k as CursorKey | undefined;
   const keyValid = (key: CursorKey): boolean =>
@@ -46,7 +57,7 @@ export function decodeCursor(raw: string, print: string, kind: CursorKey['kind']
     Number.isSafeInteger(key.id) &&
     (key.kind === 'date' ? typeof key.date === 'string' : key.kind === 'score' ? Number.isFinite(key.score) : Number.isFinite(key.distance) && Number.isSafeInteger(key.seen));
   const valid = payload?.v === 1 && typeof payload.f === 'string' && typeof k === 'object' && k !== null && keyValid(k);
-  if (!valid) throw bad(raw, 'The cursor is not one this server gave out');
-  if (payload.f !== print) throw bad(raw, 'The cursor belongs to other filters, sort or mode; start again without a cursor');
+  if (!valid) throw cursorRefused(raw, 'foreign');
+  if (payload.f !== print) throw cursorRefused(raw, 'other_request');
   return k!;
 }

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { isoDate } from '../executions/request.js';
 import { invalid } from '../errors.js';
 import { parseWith } from '../util/validate.js';
+import { cursorRefused } from './cursor.js';
 
 export const EXPLORER_LIMIT = { min: 1, max: 500, default: 50 } as const;
 export const FACET_LIMIT = { min: 1, max: 200, default: 20 } as const;
@@ -83,6 +84,8 @@ export interface SearchRequest {
 export function parseSearchBody(body: unknown): SearchRequest {
   refuseOffset(body);
   const parsed = parseWith(ExplorerSearchBody, body, ['body']);
+  // The cursor is opaque: an empty one was never given out, and reading it as "first page" would hide a lost cursor.
+  if (parsed.cursor === '') throw cursorRefused('', 'empty');
   const filters = toFilters(parsed);
   if (parsed.sort === 'relevance' && !filters.query && parsed.mode === 'keyword') throw invalid(['body', 'sort'], 'Sorting by relevance needs a query', 'relevance_without_query', parsed.sort);
   return { filters, cursor: parsed.cursor, limit: parsed.limit, sort: parsed.sort, mode: parsed.mode };

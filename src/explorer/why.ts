@@ -20,7 +20,7 @@ type Field = (typeof FIELDS)[number];
 
 export const WHY_METHOD =
   "Each run's query words (two letters or more, a light suffix stripped, matched as word prefixes) and each keyword (as a whole phrase) are looked for, case and accents ignored, " +
-  "in the title, abstract, authors, venue and categories of the record the source gave (the latest one svc kept from that source). Rank is the paper's position in that source's answer.";
+  "in the title, abstract, authors, venue and categories of the record the source gave (the latest one svc kept from that source). rank is the paper's position in that source's answer, counted from 0 (0 is the first paper it returned).";
 
 function fieldTexts(record: NormalizedRecord): Record<Field, string> {
   return {

@@ -9,7 +9,7 @@
 import type { Context } from '../context.js';
 import { conflict } from '../errors.js';
 import { eventsFrom } from './events.js';
-import { askAboutSlice, buildClients, type Asked, type Clients } from './lookups.js';
+import { askAboutSlice, buildClients, type Asked, type Clients, type SliceAnswer } from './lookups.js';
 import * as repo from './repo.js';
 
 export const CHECK_LIMIT = { min: 1, max: 5000, default: 1000 };
@@ -76,6 +76,26 @@ export interface SliceTotals {
 export async function checkSlice(ctx: Context, clients: Clients, docs: repo.TargetDocument[], runId: number | null, signal: AbortSignal, alsoInTransaction?: (added: SliceTotals) => void): Promise<SliceTotals> {
   const findPreprints = (doi: string | undefined, arxiv: string | undefined) => repo.documentsByIdentifier(ctx.db, doi, arxiv);
   const answer = await askAboutSlice(clients, docs, signal);
+  if (answer.interrupted) {
+    // Only an abandoned slice keeps its partial answers (a closing process writes nothing more).
+    if (!(signal.reason instanceof SliceAbandoned)) throw signal.reason;
+    // Papers no source answered are not recorded: they stay first in line for the next check.
+    const answered = (doc: repo.TargetDocument) => (answer.asked.get(doc.id) ?? []).some((a) => a.outcome === 'answered' || a.outcome === 'not_found');
+    recordSlice(ctx, answer, docs.filter(answered), runId, findPreprints, alsoInTransaction);
+    throw signal.reason;
+  }
+  return recordSlice(ctx, answer, docs, runId, findPreprints, alsoInTransaction);
+}
+
+/** A slice abandoned on purpose (a second Ctrl-C): its lookups stop now, what answered is recorded, the run ends interrupted. */
+export class SliceAbandoned extends Error {
+  constructor() {
+    super('abandoned with a second Ctrl-C; the papers the sources had answered were recorded, the rest stay first in line');
+    this.name = 'SliceAbandoned';
+  }
+}
+
+function recordSlice(ctx: Context, answer: SliceAnswer, docs: repo.TargetDocument[], runId: number | null, findPreprints: Parameters<typeof eventsFrom>[3], alsoInTransaction?: (added: SliceTotals) => void): SliceTotals {
   const now = ctx.nowIso();
   const added: SliceTotals = { checked: 0, failed: 0, events: 0, errors: [] };
   ctx.db.transaction(() => {
@@ -142,7 +162,8 @@ export function startCheck(ctx: Context, options: CheckOptions, onProgress?: (p:
     } catch (err) {
       const closing = abort.signal.aborted;
       if (!closing) ctx.log.error(`lifecycle check ${runId} failed`, { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-      repo.finishRun(ctx.db, runId, closing ? 'interrupted' : 'failed', closing ? 'the process closed' : err instanceof Error ? err.message : String(err), ctx.nowIso());
+      const why = abort.signal.reason instanceof SliceAbandoned ? abort.signal.reason.message : 'the process closed';
+      repo.finishRun(ctx.db, runId, closing ? 'interrupted' : 'failed', closing ? why : err instanceof Error ? err.message : String(err), ctx.nowIso());
     } finally {
       clearInterval(heartbeat);
       runner(ctx).active.delete(runId);
@@ -154,12 +175,24 @@ export function startCheck(ctx: Context, options: CheckOptions, onProgress?: (p:
 }
 
 /**
- * The owner quits at once (a second Ctrl-C): the run ends interrupted now, synchronously, so the
+ * A second Ctrl-C: the lookups in flight of this process's own check are aborted now; what the
+ * sources had answered is recorded and the run ends interrupted. False when the run is not this
+ * process's (POST /api/lifecycle/stop and `svc lifecycle stop` keep "after the current slice").
+ */
+export function abandonSlice(ctx: Context, runId: number): boolean {
+  const active = runner(ctx).active.get(runId);
+  if (!active) return false;
+  active.abort.abort(new SliceAbandoned());
+  return true;
+}
+
+/**
+ * The owner quits at once (a third Ctrl-C, when abandoning the slice did not end it): the run ends interrupted now, synchronously, so the
  * next check or status does not see it running until the stale interval passes (it refused a new
  * check with "Ctrl-C in its terminal" for a terminal that had already quit).
  */
 export function abandonCheck(ctx: Context, runId: number): void {
-  repo.finishRun(ctx.db, runId, 'interrupted', 'quit at once with a second Ctrl-C; the slice in flight was not written', ctx.nowIso());
+  repo.finishRun(ctx.db, runId, 'interrupted', 'quit at once with a third Ctrl-C; the slice in flight was not written', ctx.nowIso());
 }
 
 export function stopCheck(ctx: Context) {

@@ -29,7 +29,12 @@ export interface Asked {
 export interface SliceAnswer {
   records: Map<number, { source: string; record: NormalizedRecord }[]>;
   asked: Map<number, Asked[]>;
+  /** The signal aborted the lookups: `asked` holds what answered before, and an "interrupted" failure for each lookup cut short. */
+  interrupted: boolean;
 }
+
+/** The reason recorded for a source whose lookup the abort cut short. */
+export const INTERRUPTED_REASON = 'interrupted: the check was abandoned before this source answered';
 
 interface Client {
   http: RedactingSourceHttp;
@@ -156,12 +161,13 @@ export function buildClients(ctx: Context, signal: AbortSignal): Clients {
 }
 
 export async function askAboutSlice(clients: Clients, docs: TargetDocument[], signal: AbortSignal): Promise<SliceAnswer> {
-  const answer: SliceAnswer = { records: new Map(), asked: new Map() };
+  const answer: SliceAnswer = { records: new Map(), asked: new Map(), interrupted: false };
   const add = (doc: TargetDocument, asked: Asked, record?: NormalizedRecord) => {
     answer.asked.set(doc.id, [...(answer.asked.get(doc.id) ?? []), asked]);
     if (record) answer.records.set(doc.id, [...(answer.records.get(doc.id) ?? []), { source: asked.source, record }]);
   };
-  await Promise.all(
+  // Settled, not raced: on an abort every lookup ends promptly (the signal reaches its requests) and what answered first is kept.
+  const settled = await Promise.allSettled(
     PLAN.map(async (p) => {
       const wanted = docs.filter(p.wants);
       if (wanted.length === 0) return;
@@ -174,5 +180,15 @@ export async function askAboutSlice(clients: Clients, docs: TargetDocument[], si
       await p.lookup(client, wanted, (doc, asked, record) => add(doc, asked.reason ? { ...asked, reason: client.http.redact(asked.reason) } : asked, record), signal);
     }),
   );
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed && !signal.aborted) throw failed.reason;
+  if (signal.aborted) {
+    answer.interrupted = true;
+    for (const p of PLAN) {
+      for (const doc of docs.filter(p.wants)) {
+        if (!answer.asked.get(doc.id)?.some((a) => a.source === p.adapter.id)) add(doc, { source: p.adapter.id, outcome: 'failed', reason: INTERRUPTED_REASON });
+      }
+    }
+  }
   return answer;
 }

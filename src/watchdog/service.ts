@@ -76,7 +76,7 @@ export function watchdogFindings(ctx: Context, includeMuted = false) {
 
 export function muteFinding(ctx: Context, key: string, note: string | null) {
   const finding = collect(ctx).findings.find((f) => f.key === key);
-  if (!finding) throw notFound('finding_not_found', `No current watchdog finding has the key "${key.slice(0, 100)}"; GET /api/watchdog (or \`svc watchdog\`) lists them.`);
+  if (!finding) throw notFound('finding_not_found', `No current watchdog finding has the key "${key.slice(0, 100)}"; GET /api/watchdog (or \`svc watchdog\`) lists them.`, { key: key.slice(0, 100) });
   const already = finding.muted;
   repo.insertMute(ctx.db, key, note, ctx.nowIso());
   const mute = repo.getMute(ctx.db, key)!;
