@@ -115,8 +115,20 @@ const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD8
 
 export const escapeXml = (s: string) => s.replace(NOT_XML_CHAR, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-/** Only http(s) links become anchors. */
-const safeHref = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+/**
+ * The link a digest may make live for a URL a source gave (a paper's, a notice's), or null: only
+ * an http(s) URL without a user name or password ("https://doi.org@elsewhere.example/" reads as
+ * doi.org and leads elsewhere). Any other URL is shown as text.
+ */
+export function safeHref(url: string | null): string | null {
+  if (!url || !/^https?:\/\//i.test(url)) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.username || parsed.password ? null : url;
+  } catch {
+    return null;
+  }
+}
 
 export function digestHtml(bundle: ReportBundle, extra: string[] = []): string {
   const shown = bundle.new_papers.slice(0, DIGEST_PAPER_LIMIT);

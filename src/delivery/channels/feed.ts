@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { digestHtml, digestText, digestTitle, escapeXml, type ReportBundle } from '../bundle.js';
+import { digestHtml, digestText, digestTitle, escapeXml, safeHref, type ReportBundle } from '../bundle.js';
 import { DeliveryFailure, fsProblem } from '../failure.js';
 import { deliveryKey } from '../key.js';
 import type { DeliveryRow } from '../repo.js';
@@ -24,7 +24,7 @@ export const feedFileName = (targetId: number) => `svc-feed-${targetId}.atom`;
 export const entryId = (delivery: Pick<DeliveryRow, 'id' | 'execution_id' | 'created_at_utc'>) => `urn:svc:delivery:${delivery.id}:${deliveryKey(delivery)}`;
 
 function renderEntry(delivery: DeliveryRow, bundle: ReportBundle, updated: string, extra: string[]): string {
-  const first = bundle.new_papers.find((p) => p.url && /^https?:\/\//i.test(p.url));
+  const first = bundle.new_papers.find((p) => safeHref(p.url) !== null);
   return [
     '  <entry>',
     `    <id>${entryId(delivery)}</id>`,
