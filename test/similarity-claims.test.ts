@@ -219,4 +219,30 @@ test('a job\'s cancel poll keeps reading its claim when the wall clock is set ba
   }
 });
 
+test('a garbled or truncated /proc stat file makes no claim stale by itself: the pid probe judges, nothing throws', () => {
+  // A /proc of our own making: this boot's id, and a stat file for this process that is not what the kernel writes.
+  const proc = path.join(tempDirs().root, 'garbled-proc');
+  fs.mkdirSync(path.join(proc, 'sys/kernel/random'), { recursive: true });
+  fs.writeFileSync(path.join(proc, 'sys/kernel/random/boot_id'), 'boot-a\n');
+  fs.mkdirSync(path.join(proc, String(process.pid)));
+  const claim = { pid: process.pid, claimed_at_ms: Date.now(), boot_id: 'boot-a', pid_start: 4242 };
+  const alive = () => true;
+  for (const text of [
+    `${process.pid} (node) S${' 0'.repeat(18)} `, // cut short after field 21: field 22 is empty
+    `${process.pid} (node) S${' 0'.repeat(18)}  4242`, // a doubled space shifts the fields
+    `${process.pid} node S${' 7'.repeat(30)}`, // no parentheses
+    '',
+    '\u0000\u0000garbage)',
+    `${process.pid} (node) S${' x'.repeat(30)}`,
+  ]) {
+    fs.writeFileSync(path.join(proc, String(process.pid), 'stat'), text);
+    assert.is(claimStaleness(claim, alive, proc), null, JSON.stringify(text));
+    assert.is(claimStaleness(claim, () => false, proc), 'process_gone', 'a pid the probe does not see is gone');
+    assert.is(processIdentity(process.pid, proc), null, `no identity read from ${JSON.stringify(text)}`);
+  }
+  fs.writeFileSync(path.join(proc, String(process.pid), 'stat'), `${process.pid} (a) b) S${' 0'.repeat(18)} 4242 0`);
+  assert.equal(processIdentity(process.pid, proc), { boot_id: 'boot-a', pid_start: 4242 }, 'a well-formed file is read (command with a parenthesis)');
+  assert.is(claimStaleness(claim, () => false, proc), null, 'its start time matches');
+});
+
 test.run();

@@ -71,9 +71,13 @@ function procStat(pid: number, proc: string): { start: number; state: string } |
     return null;
   }
   // Field 2 (the command) is in parentheses and may hold spaces or parentheses: count from the last ')'.
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const start = Number(rest[19]);
-  return Number.isSafeInteger(start) ? { start, state: rest[0] ?? '' } : null;
+  // A file not in that shape says nothing (never a start time of 0 read from an empty field).
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const rest = text.slice(close + 2).split(' ');
+  const field = rest[19] ?? '';
+  const start = /^\d{1,18}$/.test(field) ? Number(field) : NaN;
+  return Number.isSafeInteger(start) && /^[A-Za-z]$/.test(rest[0] ?? '') ? { start, state: rest[0]! } : null;
 }
 
 /** A process's identity, or null where the system does not say. */
