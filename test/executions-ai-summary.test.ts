@@ -175,6 +175,28 @@ test('a refused key (401) is recorded without the key; the run stays completed',
   model.mode = 'ok';
 });
 
+test('a provider URL with a user name and password (an SVC_AI_<ID>_URL override) is never recorded with them, even a password holding an @', async () => {
+  const other = await startTestServer({
+    env: { SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_AI_OPENAI_URL: 'http://me:pa@ss-Xyzzy@127.0.0.1:9/v1' },
+    context: { tuning: { sourceRateScale: 0, executionHeartbeatMs: 50, aiSummaryTimeoutMs: 1500 } },
+  });
+  try {
+    await other.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'openai', summaries_enabled: true } } });
+    await other.request('PUT', '/api/credentials/openai_api_key', { body: { value: KEY } });
+    const id = (await other.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, ai_enabled: true } })).json().id;
+    const detail = await waitFor(async () => {
+      const d = (await other.request('GET', `/api/executions/${id}`)).json();
+      return d.ai_lane.state === 'not_used' ? d : undefined;
+    }, 10_000, 'the lane');
+    assert.is(detail.ai_lane.reason_code, 'upstream_failed', JSON.stringify(detail.ai_lane));
+    const everything = JSON.stringify(detail) + (await other.request('GET', `/api/executions/${id}/report`)).text + (await other.request('GET', `/api/executions/${id}/log`)).text + other.logLines.join('\n');
+    assert.not.ok(/pa@ss|Xyzzy|me:/.test(everything), detail.ai_lane.reason);
+    assert.match(detail.ai_lane.reason, /\[redacted\]@127\.0\.0\.1/);
+  } finally {
+    await other.close();
+  }
+});
+
 test('a model that does not finish in time: timeout recorded, the run settled before it and unchanged', async () => {
   await ready();
   model.mode = 'hang';
