@@ -84,6 +84,18 @@ test('a refused key is an upstream error whose message never carries the key', a
   }
 });
 
+test('an endpoint given with a user name and password (one holding an @) is never quoted with them when it fails', async () => {
+  for (const family of ['openai_chat', 'anthropic_messages', 'gemini_generate_content'] as RequestFamily[]) {
+    try {
+      await collect(streamChat(family, { baseUrl: 'http://me:Pa55@w0rdTail@127.0.0.1:9/v1', key: 'sk-some-key-abcdef', model: 'm', messages: [{ role: 'user', content: 'x' }] }));
+      assert.unreachable('should fail');
+    } catch (err: any) {
+      assert.is(err.reason, 'upstream_error', err.message);
+      assert.not.match(err.message, /Pa55|w0rdTail|me:/, err.message);
+    }
+  }
+});
+
 test('models lists and key checks use the models endpoint of each family', async () => {
   assert.equal((await listModels('openai_chat', { baseUrl: `${fake.url}/openai`, key: KEY })).sort(), ['model-a', 'model-b']);
   assert.equal(await listModels('gemini_generate_content', { baseUrl: `${fake.url}/gemini`, key: KEY }), ['gemini-2.0-flash', 'gemini-1.5-pro']);

@@ -35,8 +35,6 @@ function plainText(text: string): string {
 /** A reason is one line: no key, no URL user name or password, not too long. */
 function scrubbed(text: string, secrets: readonly (string | undefined)[]): string {
   return scrub(text, secrets)
-    // Up to the authority's last @: a password may hold an @ of its own ("me:pa@ss@host").
-    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1[redacted]@')
     .replace(/\s+/g, ' ')
     .slice(0, 400);
 }

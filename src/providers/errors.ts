@@ -6,10 +6,15 @@
 import { SvcError } from '../errors.js';
 import { readBodyBounded } from '../util/bounded-body.js';
 
-/** Replace each secret (4 characters or more) in `text` by [redacted]. */
+/**
+ * Replace each secret (4 characters or more) in `text` by [redacted], and the
+ * user part of any URL in it (an SVC_AI_<ID>_URL may carry "me:password@"; a
+ * network error quotes the URL). Up to the authority's last @: a password may
+ * hold an @ of its own ("me:pa@ss@host").
+ */
 export function scrub(text: string, secrets: readonly (string | undefined)[]): string {
   for (const secret of secrets) if (secret && secret.length >= 4) text = text.split(secret).join('[redacted]');
-  return text;
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1[redacted]@');
 }
 
 export type UpstreamKind = 'unauthorized' | 'rate_limited' | 'not_found' | 'bad_request' | 'server_error' | 'unreachable' | 'malformed';
