@@ -42,6 +42,11 @@ export function shellWord(value: string): string {
  * are left out.
  */
 export function nextPageHint(command: string, flags: [string, string | number | undefined][]): string {
+  return `more: ${nextPageCommand(command, flags)}`;
+}
+
+/** The next page's whole command alone, for a view that says it in its own sentence. */
+export function nextPageCommand(command: string, flags: [string, string | number | undefined][]): string {
   const kept = flags.filter(([, v]) => v !== undefined).map(([flag, v]) => `${flag} ${shellWord(String(v))}`);
-  return `more: ${[command, ...kept].join(' ')}`;
+  return [command, ...kept].join(' ');
 }
