@@ -5,6 +5,7 @@ import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews,
 import { attemptNow } from '../src/delivery/worker.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { utcMinute } from './lib/dates.js';
+import { count } from './lib/words.js';
 import { destinationGone, errorClause } from './lib/delivery-format.js';
 import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
@@ -33,7 +34,7 @@ const rows = (list: DeliveryView[]) =>
 
 /** One delivery in one sentence: its state, its last error, and what comes next (the retry a server makes, or the command that tries again). */
 const line = (d: DeliveryView) => {
-  const tries = d.attempts ? ` after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}` : '';
+  const tries = d.attempts ? ` after ${count(d.attempts, 'attempt')}` : '';
   const error = d.last_error ? `: ${errorClause(d.last_error)}` : '';
   const next = d.next_attempt_at_utc && d.state === 'queued' ? `; next attempt ${utcMinute(d.next_attempt_at_utc)} UTC` : '';
   const gone = destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed');

@@ -7,6 +7,7 @@ import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
 import { count } from './lib/words.js';
+import { nextPageCommand } from './lib/hints.js';
 
 /** Refusals name the svc command, not the HTTP route the service words them for. */
 const withContext = wordedContext('analytics');
@@ -41,7 +42,7 @@ export function register(program: Command, io: Io): void {
           `${o.events_total} events: ${o.by_kind.retraction} retractions, ${o.by_kind.preprint_to_published} preprints published, ${o.by_kind.version_change} version changes.`,
           o.check.running ? `A check is running (run ${o.check.current!.run_id}, ${o.check.current!.checked} checked so far).` : '',
           o.events.length ? eventRows(o.events, true) : '',
-          o.next_offset !== null ? `Events ${offset + 1} to ${offset + o.events.length} of ${o.events_total} shown, newest first; \`svc lifecycle --offset ${o.next_offset}\` shows the next ones.` : '',
+          o.next_offset !== null ? `Events ${offset + 1} to ${offset + o.events.length} of ${o.events_total} shown, newest first; \`${nextPageCommand('svc lifecycle', [['--limit', opts.limit], ['--offset', o.next_offset]])}\` shows the next ones.` : '',
         ].filter(Boolean).join('\n');
       });
     }));

@@ -8,7 +8,7 @@ import { SvcError, ValidationError, type ValidationIssue } from '../src/errors.j
 import { svcVersion } from '../src/version.js';
 import { EXIT, exitCodeFor } from './lib/exit-codes.js';
 import type { Io } from './lib/io.js';
-import { withNextStep } from './lib/hints.js';
+import { withNextStep, withoutRoute } from './lib/hints.js';
 
 export { processIo } from './lib/io.js';
 
@@ -174,7 +174,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     }
     const described = describeError(err);
     const { reason } = described;
-    const message = withNextStep(reason, described.message);
+    const message = withNextStep(reason, withoutRoute(described.message));
     if (wantsJson()) io.out(JSON.stringify({ error: reason, message }, null, 2));
     io.err(`svc: ${message}`);
     return exitCodeFor(err);

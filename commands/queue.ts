@@ -4,6 +4,7 @@ import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, intFlag } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
+import { nextPageHint } from './lib/hints.js';
 
 export function register(program: Command, io: Io): void {
   const queue = program.command('queue').description('the reading queue: papers saved to read');
@@ -27,7 +28,7 @@ export function register(program: Command, io: Io): void {
             ? `${table([['ID', 'STATUS', 'SAVED', 'TITLE'], ...page.entries.map((e) => [String(e.document_id), e.status, e.saved_at_utc.slice(0, 10), e.paper?.title ?? '(paper gone)'])])}\n${totals}`
             : 'The reading queue is empty' + (page.status === 'all' ? '.' : ` for status ${page.status}.`),
         );
-        if (!io.json && page.next_offset !== null) io.err(`More: add --offset ${page.next_offset}`);
+        if (!io.json && page.next_offset !== null) io.err(nextPageHint('svc queue list', [['--status', o.status], ['--limit', o.limit], ['--offset', page.next_offset]]));
       });
     });
   queue

@@ -107,6 +107,8 @@ test('svc analytics on an empty corpus: no table is a header with nothing under 
     const lag = await say('discovery-lag');
     assert.not.match(lag, /^SOURCE/m);
     assert.match(lag, /^No source has a paper dated to the day in the window\.$/m);
+    assert.match(lag, /^Discovery lag: no paper first seen in the window is dated to the day\.$/m);
+    assert.not.match(lag, /median –|over 0 papers|^LAG/m);
   } finally {
     empty.cleanup();
   }

@@ -103,11 +103,11 @@ test('check against recorded Crossref and arXiv answers: correction, preprint pu
   crossref.assertDone();
 });
 
-test('svc lifecycle pages the events: --limit and --offset, and says how to see the next ones', async () => {
+test('svc lifecycle pages the events: --limit and --offset, and says how to see the next ones (the page size kept)', async () => {
   const first = await runCli(['lifecycle', '--limit', '2'], { env: t.dirs.env });
   assert.is(first.code, 0, first.stderr);
   assert.match(first.stdout, /^7 of 7 papers checked/m);
-  assert.match(first.stdout, /Events 1 to 2 of 5 shown, newest first; `svc lifecycle --offset 2` shows the next ones\./);
+  assert.match(first.stdout, /Events 1 to 2 of 5 shown, newest first; `svc lifecycle --limit 2 --offset 2` shows the next ones\./);
   const last = await runCli(['--json', 'lifecycle', 'status', '--limit', '2', '--offset', '4'], { env: t.dirs.env });
   assert.equal([JSON.parse(last.stdout).events.length, JSON.parse(last.stdout).next_offset], [1, null]);
   assert.not.match((await runCli(['lifecycle', '--offset', '4'], { env: t.dirs.env })).stdout, /shows the next ones/);

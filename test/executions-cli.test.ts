@@ -45,16 +45,20 @@ test('svc dive piped: one line per event on stderr, the summary on stdout, exit 
   }
 });
 
-test('one record is "1 record" in the summary, the run log and the report', async () => {
+test('one record is "1 record" and one document "1 document" in the summary, the run log and the report', async () => {
   const dirs = tempDirs();
   const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: 2 }]);
   try {
     const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url };
     const r = await runCli(['dive', 'crossref', 'ecology', '--max', '1'], { env });
     assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Execution 1 completed: 1 document \(1 new\)$/m);
     assert.match(r.stdout, /^  crossref  1 record \(1 new\)$/m);
     assert.match(r.stderr, /Crossref: 1 record \(1 new\)/);
-    assert.match((await runCli(['executions', 'report', '1'], { env })).stdout, /Crossref +1 record \(1 new\), 1 page/);
+    assert.match(r.stderr, /completed: 1 document \(1 new\)/);
+    const report = (await runCli(['executions', 'report', '1'], { env })).stdout;
+    assert.match(report, /Crossref +1 record \(1 new\), 1 page/);
+    assert.match(report, /^Results: +1 document \(1 new to the corpus\)$/m);
   } finally {
     await stub.close();
     dirs.cleanup();

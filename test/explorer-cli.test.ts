@@ -145,7 +145,10 @@ test('queue list: a status filter says its total of the saved papers, a cut page
   assert.match(unread.stdout, /\n2 unread of 3 saved \(2 unread, 1 read\)\n$/);
   const cut = await svc('queue', 'list', '--limit', '2');
   assert.match(cut.stdout, /\n3 saved \(2 unread, 1 read\)\n$/);
-  assert.is(cut.stderr, 'More: add --offset 2\n');
+  assert.is(cut.stderr, 'more: svc queue list --limit 2 --offset 2\n');
+  // The whole next command, its filter kept, as library list and evidence notes print it.
+  const cutUnread = await svc('queue', 'list', '--status', 'unread', '--limit', '1');
+  assert.is(cutUnread.stderr, 'more: svc queue list --status unread --limit 1 --offset 1\n');
   assert.is((await svc('queue', 'list', '--limit', '2', '--offset', '2')).stderr, '');
   const again = await svc('queue', 'add', String(ids[7]));
   assert.match(again.stdout, new RegExp(`^${ids[7]} was already saved \\(unread\\) on \\d{4}-\\d{2}-\\d{2}\\.\\n$`));

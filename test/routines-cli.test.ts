@@ -222,6 +222,12 @@ test('routine show names the last run\'s sources that gave nothing, with the rea
   assert.match((await svc('routine', 'show', String(r.id))).stdout, /  last run   execution \d+ completed, 2 results \(\d+ new\)\n/, 'a source that answered is not named');
 });
 
+test('routine show: one result is "1 result", not "1 results"', async () => {
+  const r = await json('routine', 'add', '--name', 'one result', '--schedule', '0 6 * * *', '--query', 'ecology', '--sources', 'crossref', '--max', '1', '--inactive');
+  await svc('routine', 'run', String(r.id));
+  assert.match((await svc('routine', 'show', String(r.id))).stdout, /  last run   execution \d+ completed, 1 result \(\d+ new\)\n/);
+});
+
 test('a followed profile cannot be deleted, and the refusal says how to take it off the routine (--no-follow)', async () => {
   const profile = await json('profile', 'add', 'André Kessler');
   const r = await json('routine', 'add', '--name', 'follows kessler', '--schedule', '0 8 * * 1', '--sources', 'crossref', '--follow', String(profile.id), '--inactive');

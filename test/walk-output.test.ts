@@ -50,6 +50,24 @@ test('not found: the CLI says which command lists the items, once', () => {
   assert.is(withNextStep('usage', 'Bad flag.'), 'Bad flag.');
 });
 
+test('refusals at the command line name the svc command, never the HTTP route beside it (routine, profile, destination, source)', async () => {
+  const cases: [string[], number, string][] = [
+    [['routine', 'show', '987654'], 3, 'svc: No routine 987654; `svc routine list` lists them.'],
+    [['routine', 'run', '987654'], 3, 'svc: No routine 987654; `svc routine list` lists them.'],
+    [['routine', 'target', 'list', '987654'], 3, 'svc: No routine 987654; `svc routine list` lists them.'],
+    [['profile', 'show', '987654'], 3, 'svc: No watch profile 987654; `svc profile list` lists them.'],
+  ];
+  for (const [args, code, line] of cases) {
+    const r = await svc(...args);
+    assert.equal([r.code, r.stderr.trim()], [code, line], args.join(' '));
+    assert.not.match(JSON.parse((await svc('--json', ...args)).stdout).message, /\/api\//, args.join(' '));
+  }
+  const source = await svc('dive', 'nosuch', 'soil');
+  assert.is(source.code, 2, source.stderr);
+  assert.match(source.stderr, /Unknown repository "nosuch"; `svc sources` lists them/);
+  assert.not.match(source.stderr, /\/api\//);
+});
+
 test('not found: queue add, similar and why of a missing paper say what to do (human and --json)', async () => {
   for (const args of [['queue', 'add', '999'], ['similar', '999'], ['why', '999']]) {
     const r = await svc(...args);

@@ -60,8 +60,13 @@ export function lagText(l: any, tty: boolean): string {
   const o = l.overall;
   return [
     windowLine(l.window),
-    `Discovery lag: median ${o.median_days ?? '–'} days (p25 ${o.p25_days ?? '–'}, p75 ${o.p75_days ?? '–'}) over ${o.papers} papers dated to the day; ${o.seen_before_publication} seen before their publication date.`,
-    table([['LAG', 'PAPERS', ...(tty ? [''] : [])], ...l.buckets.map((b: any) => [b.label, String(b.papers), ...(tty ? [bar(b.papers, max)] : [])])]),
+    // No paper to measure: one sentence, as the overview says it, not "median – days over 0 papers" over a table of zeros.
+    ...(o.papers
+      ? [
+          `Discovery lag: median ${o.median_days ?? '–'} days (p25 ${o.p25_days ?? '–'}, p75 ${o.p75_days ?? '–'}) over ${count(o.papers, 'paper')} dated to the day; ${o.seen_before_publication} seen before their publication date.`,
+          table([['LAG', 'PAPERS', ...(tty ? [''] : [])], ...l.buckets.map((b: any) => [b.label, String(b.papers), ...(tty ? [bar(b.papers, max)] : [])])]),
+        ]
+      : ['Discovery lag: no paper first seen in the window is dated to the day.']),
     '',
     // An empty corpus or window: a header with no rows under it reads as a broken table.
     l.sources.length

@@ -39,9 +39,7 @@ const WORDS: Record<string, Wording> = {
   note_empty: {
     answer: (x) => `Note ${x.note_id} has no text to send (a passage note with an empty body); give it one with \`svc evidence note edit PROJECT ${x.note_id} --body TEXT\`, or leave out --note ${x.note_id}.`,
   },
-  // The analytics, watchdog and lifecycle services name their HTTP route first; here the command.
-  routine_not_found: { analytics: (x) => `No routine ${x.routine_id}; \`svc routine list\` lists them.` },
-  finding_not_found: { analytics: (x) => `No current watchdog finding has the key "${x.key}"; \`svc watchdog\` lists them.` },
+  // The lifecycle service names its HTTP route, with no command beside it (hints.ts withoutRoute keeps the command of the others).
   lifecycle_check_running: { analytics: (x) => `Lifecycle check ${x.run_id} is running; \`svc lifecycle stop\` (or Ctrl-C in its terminal) stops it after the current slice.` },
   vault_mismatch: { library: () => 'The Library vault changed while this command ran; run it again.' },
   parent_not_directory: { library: () => 'The <folder> given to `svc library init` is a file, not a folder.' },

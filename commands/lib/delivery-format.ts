@@ -7,6 +7,7 @@
 import type { DeliveryView } from '../../src/delivery/service.js';
 import type { TargetView } from '../../src/delivery/targets.js';
 import { utcMinute } from './dates.js';
+import { count } from './words.js';
 
 const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
@@ -22,7 +23,7 @@ export const destinationGone = (d: Pick<DeliveryView, 'target_id' | 'origin'>) =
 
 /** One delivery's outcome in one line. */
 export function deliveryOutcome(d: DeliveryView): string {
-  const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  const tries = count(d.attempts, 'attempt');
   if (destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed'))
     return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${d.state.replace('_', ' ')}, and it cannot be sent any more: \`svc deliveries skip ${d.id} --yes\` clears it`;
   const what = {
@@ -58,7 +59,7 @@ export function lastReportText(routineId: number, lastRun: number | null, delive
   const lines = lastRun !== null && deliveries.length ? [`  report of run ${lastRun}`, ...deliveries.map((d) => `  ${deliveryOutcome(d)}`)] : [];
   const waitingHere = deliveries.filter((d) => d.state === 'awaiting_review').length;
   if (awaitingReview > waitingHere)
-    lines.push(`  awaiting review  ${awaitingReview} deliver${awaitingReview === 1 ? 'y' : 'ies'} in all (\`svc deliveries list --routine ${routineId} --state awaiting_review\`)`);
+    lines.push(`  awaiting review  ${count(awaitingReview, 'delivery', 'deliveries')} in all (\`svc deliveries list --routine ${routineId} --state awaiting_review\`)`);
   return lines;
 }
 

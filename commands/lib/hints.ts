@@ -23,6 +23,14 @@ const LISTED_BY: Record<string, string> = {
   bundle_not_found: 'bundles are written to <data dir>/backups/ unless `svc backup -o` named another place',
 };
 
+/**
+ * Services word a refusal for both doors: "GET /api/routines (or `svc routine
+ * list`) lists them". At the command line the route is noise: keep the command.
+ */
+export function withoutRoute(message: string): string {
+  return message.replace(/\b(?:GET|POST|PUT|PATCH|DELETE) \/api\/\S+ \(or (`svc [^`]+`)\)/g, '$1');
+}
+
 /** The message with the listing command added, unless it already tells the reader a command. */
 export function withNextStep(reason: string, message: string): string {
   const hint = LISTED_BY[reason];
@@ -42,6 +50,11 @@ export function shellWord(value: string): string {
  * are left out.
  */
 export function nextPageHint(command: string, flags: [string, string | number | undefined][]): string {
+  return `more: ${nextPageCommand(command, flags)}`;
+}
+
+/** The next page's whole command alone, for a view that says it in its own sentence. */
+export function nextPageCommand(command: string, flags: [string, string | number | undefined][]): string {
   const kept = flags.filter(([, v]) => v !== undefined).map(([flag, v]) => `${flag} ${shellWord(String(v))}`);
-  return `more: ${[command, ...kept].join(' ')}`;
+  return [command, ...kept].join(' ');
 }

@@ -74,7 +74,7 @@ export function routineDetail(r: Routine, followed: Followed = null, lastRunSour
     ...(r.entity ? [`  follows    ${followText(r, followed)}: ${MODE_MEANING[r.entity.mode]}`] : []),
     `  intent     ${r.intent ?? '(none: the coverage audit cannot judge)'}`,
     `  ai summary ${aiWords(r)}`,
-    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${r.last_execution.result_count} results (${r.last_execution.new_count} new)${silentSources(lastRunSources)}` : '-'}`,
+    `  last run   ${r.last_execution ? `execution ${r.last_execution.id} ${r.last_execution.status}, ${count(r.last_execution.result_count, 'result')} (${r.last_execution.new_count} new)${silentSources(lastRunSources)}` : '-'}`,
   ];
   if (overdue(r)) lines.push(`  overdue    a fire came due ${when(r.schedule.next_run_at_utc)} UTC and no scheduler has run it yet (\`svc routine jobs\` says which process schedules)`);
   if (r.running_execution_id) lines.push(`  running    execution ${r.running_execution_id}`);

@@ -25,7 +25,7 @@ export function asFlagError(err: unknown): unknown {
 }
 
 export function summary(detail: ReturnType<typeof executionDetail>): string {
-  const lines = [`Execution ${detail.id} ${detail.status}${detail.interrupted_reason ? ` (${detail.interrupted_reason})` : ''}: ${detail.result_count} documents (${detail.new_count} new)`];
+  const lines = [`Execution ${detail.id} ${detail.status}${detail.interrupted_reason ? ` (${detail.interrupted_reason})` : ''}: ${count(detail.result_count, 'document')} (${detail.new_count} new)`];
   const width = Math.max(...detail.sources.map((s) => s.source.length));
   for (const s of detail.sources) {
     lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${count(s.record_count, 'record')} (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${nothingReason(s.zero_reason, s.status)}${s.message ? ` — ${s.message}` : ''}`);

@@ -62,7 +62,7 @@ export function renderReport(ctx: Context, executionId: number, options: ReportO
   lines.push(`Finished:  ${row.finished_at_utc ?? '-'} (${seconds(row.started_at_utc, row.finished_at_utc)})`);
   lines.push(`Status:    ${row.status}${row.interrupted_reason ? ` (${row.interrupted_reason})` : ''}${row.error ? ` — ${row.error}` : ''}`);
   if (row.restarted_from) lines.push(`Restarted from execution ${row.restarted_from}`);
-  lines.push(`Results:   ${row.result_count} documents (${row.new_count} new to the corpus)`, '');
+  lines.push(`Results:   ${row.result_count} document${row.result_count === 1 ? '' : 's'} (${row.new_count} new to the corpus)`, '');
   if (options.aiSummary !== false) lines.push(...aiSection(ctx, row));
   lines.push('Sources');
   for (const s of getSources(ctx.db, executionId)) {

@@ -168,7 +168,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   if (!settled) return 'interrupted'; // the owner shut down mid-run and already recorded it
   const kind = status === 'completed' ? 'execution_completed' : status === 'failed' ? 'execution_failed' : 'execution_cancelled';
   const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${nothingReason(s.zeroReason, null, s.cancelled)}`);
-  appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} documents (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
+  appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} document${counts.resultCount === 1 ? '' : 's'} (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
   });
