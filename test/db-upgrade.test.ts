@@ -274,6 +274,9 @@ test('ai_settings stored before svc gave it three keys keep only those at upgrad
     assert.equal(one('SELECT ai_settings_json FROM routines WHERE id = 2'), { model: 'm' }, 'a value with only known keys is left as it was');
     assert.equal(one('SELECT parameters_json FROM saved_configurations WHERE id = 1'), { query: 'q', ai_settings: {} });
     assert.equal(one('SELECT parameters_json FROM executions WHERE id = 1').aiSettings, { model: 'gpt-small' });
+    // While the upgraded database is still open (a server keeps it so for days): the old pages are
+    // already out of the main file and the WAL, not only once it closes.
+    assertNoPasswordBytes(file, /Xyzzy\d/, 'ai_settings, the database open');
     db.close();
     assertNoPasswordBytes(file, /Xyzzy\d/, 'ai_settings');
   } finally {
