@@ -39,7 +39,7 @@ export function register(program: Command, io: Io): void {
             : 'The corpus has no papers yet.';
         return [
           coverage,
-          `${o.events_total} events: ${o.by_kind.retraction} retractions, ${o.by_kind.preprint_to_published} preprints published, ${o.by_kind.version_change} version changes.`,
+          `${count(o.events_total, 'event')}: ${count(o.by_kind.retraction, 'retraction')}, ${count(o.by_kind.preprint_to_published, 'preprint', 'preprints')} published, ${count(o.by_kind.version_change, 'version change')}.`,
           o.check.running ? `A check is running (run ${o.check.current!.run_id}, ${o.check.current!.checked} checked so far).` : '',
           o.events.length ? eventRows(o.events, true) : '',
           o.next_offset !== null ? `Events ${offset + 1} to ${offset + o.events.length} of ${o.events_total} shown, newest first; \`${nextPageCommand('svc lifecycle', [['--limit', opts.limit], ['--offset', o.next_offset]])}\` shows the next ones.` : '',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { deliveryTuning } from '../src/delivery/tuning.js';
 import { fixture, runCli } from './_setup.js';
 import { startStub } from './_stub.js';
-import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startWebhook, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
+import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startSmtp, startWebhook, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
 
 let env: DeliveryEnv;
 let hook: WebhookPeer;
@@ -226,6 +226,22 @@ test('svc deliveries skip and email-test', async () => {
   const mail = await cli(['--json', 'deliveries', 'email-test']);
   assert.is(mail.code, 4, 'no mail server configured: a conflict with the settings, said as such');
   assert.match(JSON.parse(mail.stdout).message, /email settings/);
+});
+
+test('a test email says to whom it went: the settings recipient, or --to', async () => {
+  const smtp = await startSmtp();
+  try {
+    const put = await env.t.request('PUT', '/api/settings/email', { body: { settings: { smtp_host: '127.0.0.1', smtp_port: smtp.port, from_address: 'svc@example.org', to_address: 'reader-k4@example.org' } } });
+    assert.is(put.status, 200, put.text);
+    let r = await cli(['settings', 'email', 'test']);
+    assert.equal([r.code, r.stdout.trim()], [0, 'Test email sent to reader-k4@example.org (the email settings recipient).'], r.stderr);
+    r = await cli(['settings', 'email', 'test', '--to', 'other-k4@example.org']);
+    assert.equal([r.code, r.stdout.trim()], [0, 'Test email sent to other-k4@example.org.'], r.stderr);
+    assert.equal(smtp.messages.map((m) => m.to), [['reader-k4@example.org'], ['other-k4@example.org']]);
+  } finally {
+    await env.t.request('PUT', '/api/settings/email', { body: { settings: { smtp_host: '', to_address: '', from_address: '' } } });
+    await smtp.close();
+  }
 });
 
 test.run();

@@ -14,7 +14,8 @@ export function addEmailTest(cmd: Command, io: Io): void {
       withContext(io, async (ctx) => {
         try {
           const sent = await sendTestMail(ctx, opts.to);
-          emit(io, sent, () => 'Test email sent.');
+          // The owner's own terminal may see the address (the HTTP answer never carries it).
+          emit(io, sent, () => `Test email sent to ${opts.to ?? String(ctx.settings.read('email').to_address)}${opts.to === undefined ? ' (the email settings recipient)' : ''}.`);
         } catch (err) {
           if (err instanceof DeliveryFailure) throw new SvcError(err.retryable ? 502 : 409, err.retryable ? 'email_failed' : 'email_not_configured', err.message);
           throw err;

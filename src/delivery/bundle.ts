@@ -141,7 +141,7 @@ export function digestHtml(bundle: ReportBundle, extra: string[] = []): string {
   });
   return [
     `<h2>${escapeXml(digestTitle(bundle))}</h2>`,
-    `<p>Query: ${escapeXml(searchWords(bundle.execution))} — ${bundle.counts.results} results (${bundle.counts.new} new)</p>`,
+    `<p>Query: ${escapeXml(searchWords(bundle.execution))} — ${bundle.counts.results} result${bundle.counts.results === 1 ? '' : 's'} (${bundle.counts.new} new)</p>`,
     shown.length ? `<ol>${items.join('')}</ol>` : '<p>No new papers this run.</p>',
     bundle.new_papers.length > shown.length ? `<p>… and ${bundle.new_papers.length - shown.length} more in the attached report.</p>` : '',
     ...extra.map((e) => `<p>${escapeXml(e)}</p>`),
