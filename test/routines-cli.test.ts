@@ -239,6 +239,17 @@ test('a followed profile cannot be deleted, and the refusal says how to take it 
   assert.is((await svc('profile', 'delete', String(profile.id), '--yes')).code, 0);
 });
 
+test('stored text with line breaks or escape sequences stays on its line in routine show and list', async () => {
+  const r = await json('routine', 'add', '--name', 'red\u001b[31m alert\u202e', '--schedule', '0 6 * * *', '--query', 'ecology', '--sources', 'crossref', '--intent', 'line one\nline two', '--inactive');
+  const shown = (await svc('routine', 'show', String(r.id))).stdout;
+  assert.not.match(shown, /[\u001b\u202e]/, 'no escape sequence or bidirectional control reaches the terminal');
+  assert.match(shown, /^Routine \d+: red\[31m alert \(inactive\)$/m);
+  assert.match(shown, /^  intent     line one line two$/m);
+  const listed = (await svc('routine', 'list')).stdout;
+  assert.not.match(listed, /[\u001b\u202e]/);
+  assert.match(listed, /red\[31m alert$/m);
+});
+
 test('the man page documents every parameter key, config_type and nickname', () => {
   const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-routine.1'), 'utf8').replace(/\\-/g, '-');
   for (const key of [...PARAMETER_KEYS, 'date_from', 'ephemeral_credentials', 'request_id']) assert.ok(page.includes(key), `parameter ${key}`);

@@ -1,3 +1,5 @@
+import { oneLine } from './words.js';
+
 /**
  * What a command may touch of the outside world: stdout (data), stderr (talk),
  * stdin, whether they are terminals, and the environment. Tests pass buffers.
@@ -50,9 +52,10 @@ export function emit(io: Io, data: unknown, human: () => string): void {
   else io.out(human());
 }
 
-/** A plain text table with padded columns. */
-export function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
+/** A plain text table with padded columns; each cell on one line (words.ts oneLine). */
+export function table(cells: string[][]): string {
+  if (cells.length === 0) return '';
+  const rows = cells.map((r) => r.map(oneLine));
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
   return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
 }

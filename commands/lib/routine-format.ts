@@ -6,7 +6,7 @@ import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
 import { utcMinute, zoneMinute } from './dates.js';
 import { table } from './io.js';
-import { count } from './words.js';
+import { clip, count, oneLine } from './words.js';
 import { MODE_MEANING } from '../../src/routines/entity.js';
 
 type Routine = ReturnType<typeof routineView>;
@@ -50,7 +50,7 @@ function overdue(r: Routine): boolean {
 function aiWords(r: Routine): string {
   if (!r.ai_enabled && !r.parameters.ai_enabled) return 'off';
   const instructions = (r.ai_settings as { instructions?: unknown } | null)?.instructions;
-  const focus = typeof instructions === 'string' ? `; focus "${instructions.length > 80 ? `${instructions.slice(0, 79)}…` : instructions}"` : '';
+  const focus = typeof instructions === 'string' ? `; focus "${clip(instructions, 80)}"` : '';
   return `on${focus}; ${r.email_ai_summary_enabled ? 'in the email digest' : 'not in the email (--email-ai-summary)'}`;
 }
 
@@ -82,7 +82,8 @@ export function routineDetail(r: Routine, followed: Followed = null, lastRunSour
   for (const d of 'missed_fire_details' in r && r.missed_fire_details ? r.missed_fire_details : []) {
     lines.push(`    ${when(d.last_due_at_utc)}  ${d.outcome}${d.count > 1 ? ` ×${d.count}` : ''}${d.execution_id ? ` (execution ${d.execution_id})` : ''}${d.reason ? ` — ${d.reason}` : ''}`);
   }
-  return lines.join('\n');
+  // Stored text may come from HTTP or MCP with line breaks or escape sequences: each line stays one line.
+  return lines.map(oneLine).join('\n');
 }
 
 export function jobsTable(view: ReturnType<typeof schedulerJobs>): string {
