@@ -9,6 +9,7 @@ import { getExecution } from '../executions/repo.js';
 import { getRoutine } from '../routines/repo.js';
 import { notify } from './notify.js';
 import { createDeliveries, dispatchDue } from './service.js';
+import { count } from '../util/words.js';
 
 export async function deliverAfterRun(ctx: Context, settled: SettledExecution): Promise<void> {
   const execution = getExecution(ctx.db, settled.id);
@@ -16,7 +17,7 @@ export async function deliverAfterRun(ctx: Context, settled: SettledExecution): 
   const routine = getRoutine(ctx.db, execution.routine_id);
   if (!routine) return;
   if (settled.status === 'completed') {
-    notify(ctx, 'run_completed', routine.id, execution.id, `${routine.name}: ${execution.result_count} result${execution.result_count === 1 ? '' : 's'} (${execution.new_count} new).`, routine.notify_on_complete === 1);
+    notify(ctx, 'run_completed', routine.id, execution.id, `${routine.name}: ${count(execution.result_count, 'result')} (${execution.new_count} new).`, routine.notify_on_complete === 1);
   } else if (settled.status === 'failed') {
     notify(ctx, 'run_failed', routine.id, execution.id, `${routine.name}: the run failed.`);
   }

@@ -15,6 +15,7 @@ import { getRoutine } from '../routines/repo.js';
 import { followDigestHtml, followDigestText, followDigestTitle } from './follow-digest.js';
 import { deliveryKey } from './key.js';
 import type { DeliveryRow } from './repo.js';
+import { count } from '../util/words.js';
 
 export const BUNDLE_PAPER_LIMIT = 500;
 export const DIGEST_PAPER_LIMIT = 50;
@@ -87,7 +88,7 @@ export function buildBundle(ctx: Context, delivery: DeliveryRow, report: ReportO
 export function digestTitle(bundle: ReportBundle): string {
   if (bundle.follow) return followDigestTitle({ ...bundle, follow: bundle.follow });
   const n = bundle.counts.new;
-  return `${bundle.routine.name}: ${n} new paper${n === 1 ? '' : 's'} (run ${bundle.execution.id})`;
+  return `${bundle.routine.name}: ${count(n, 'new paper')} (run ${bundle.execution.id})`;
 }
 
 function line(p: PaperSummary): string {
@@ -141,7 +142,7 @@ export function digestHtml(bundle: ReportBundle, extra: string[] = []): string {
   });
   return [
     `<h2>${escapeXml(digestTitle(bundle))}</h2>`,
-    `<p>Query: ${escapeXml(searchWords(bundle.execution))} — ${bundle.counts.results} result${bundle.counts.results === 1 ? '' : 's'} (${bundle.counts.new} new)</p>`,
+    `<p>Query: ${escapeXml(searchWords(bundle.execution))} — ${count(bundle.counts.results, 'result')} (${bundle.counts.new} new)</p>`,
     shown.length ? `<ol>${items.join('')}</ol>` : '<p>No new papers this run.</p>',
     bundle.new_papers.length > shown.length ? `<p>… and ${bundle.new_papers.length - shown.length} more in the attached report.</p>` : '',
     ...extra.map((e) => `<p>${escapeXml(e)}</p>`),

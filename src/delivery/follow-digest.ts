@@ -6,6 +6,7 @@
  */
 import type { FollowNews } from '../lifecycle/follow.js';
 import { checkSummary, counts, noticeDetail, noticeHeadline } from '../lifecycle/follow-report.js';
+import { count } from '../util/words.js';
 
 interface Followed {
   routine: { name: string };
@@ -16,7 +17,7 @@ interface Followed {
 
 export function followDigestTitle(b: Followed): string {
   const n = b.follow.events.length;
-  return `${b.routine.name}: ${n} new notice${n === 1 ? '' : 's'} on ${b.follow.profile_name}'s papers (run ${b.execution.id})`;
+  return `${b.routine.name}: ${count(n, 'new notice')} on ${b.follow.profile_name}'s papers (run ${b.execution.id})`;
 }
 
 function intro(b: Followed): string {

@@ -14,6 +14,7 @@ import { laneLine, presentLane, SUMMARY_CAVEAT } from './ai-lane.js';
 import { getExecution, getSources, setReportPath } from './repo.js';
 import { searchWords, type RunSpec } from './request.js';
 import { isRenderedReason, nothingReason, ZERO_REASON_MEANING } from './zero-reasons.js';
+import { count } from '../util/words.js';
 
 export const REPORT_DOCUMENT_LIMIT = 500;
 
@@ -62,14 +63,14 @@ export function renderReport(ctx: Context, executionId: number, options: ReportO
   lines.push(`Finished:  ${row.finished_at_utc ?? '-'} (${seconds(row.started_at_utc, row.finished_at_utc)})`);
   lines.push(`Status:    ${row.status}${row.interrupted_reason ? ` (${row.interrupted_reason})` : ''}${row.error ? ` — ${row.error}` : ''}`);
   if (row.restarted_from) lines.push(`Restarted from execution ${row.restarted_from}`);
-  lines.push(`Results:   ${row.result_count} document${row.result_count === 1 ? '' : 's'} (${row.new_count} new to the corpus)`, '');
+  lines.push(`Results:   ${count(row.result_count, 'document')} (${row.new_count} new to the corpus)`, '');
   if (options.aiSummary !== false) lines.push(...aiSection(ctx, row));
   lines.push('Sources');
   for (const s of getSources(ctx.db, executionId)) {
     const name = findSource(s.source)?.name ?? s.source;
-    const timing = s.ms !== null ? `, ${s.pages} page${s.pages === 1 ? '' : 's'}, ${(s.ms / 1000).toFixed(1)} s` : '';
+    const timing = s.ms !== null ? `, ${count(s.pages, 'page')}, ${(s.ms / 1000).toFixed(1)} s` : '';
     if (s.record_count > 0) {
-      lines.push(`  ${name.padEnd(18)} ${s.record_count} record${s.record_count === 1 ? '' : 's'} (${s.new_count} new)${timing}`);
+      lines.push(`  ${name.padEnd(18)} ${count(s.record_count, 'record')} (${s.new_count} new)${timing}`);
       if (s.message) lines.push(`  ${''.padEnd(18)} note: ${s.message}`);
     } else {
       lines.push(`  ${name.padEnd(18)} nothing: ${nothingReason(s.zero_reason, s.status)}${timing}`);

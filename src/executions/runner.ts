@@ -19,6 +19,7 @@ import { writeReportFile } from './report.js';
 import { nothingReason } from './zero-reasons.js';
 import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, settleUnfinishedSources, type ExecutionStatus } from './repo.js';
 import { searchWords, type RunSpec } from './request.js';
+import { count } from '../util/words.js';
 
 const STORE_BATCH = 250;
 
@@ -117,7 +118,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   });
   refreshCounts(ctx.db, executionId);
   const summary = outcome.records.length
-    ? `${entry.name}: ${outcome.records.length} record${outcome.records.length === 1 ? '' : 's'} (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
+    ? `${entry.name}: ${count(outcome.records.length, 'record')} (${newCount} new)${outcome.partialFailure ? `; ${outcome.message}` : ''}`
     : `${entry.name}: nothing (${nothingReason(outcome.zeroReason, null, outcome.cancelled)}) — ${outcome.message}`;
   appendEvent(ctx, executionId, 'source_finished', summary, {
     source: sourceId,
@@ -168,7 +169,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   if (!settled) return 'interrupted'; // the owner shut down mid-run and already recorded it
   const kind = status === 'completed' ? 'execution_completed' : status === 'failed' ? 'execution_failed' : 'execution_cancelled';
   const zeroes = summaries.filter((s) => s.records === 0).map((s) => `${s.source}: ${nothingReason(s.zeroReason, null, s.cancelled)}`);
-  appendEvent(ctx, executionId, kind, `${status}: ${counts.resultCount} document${counts.resultCount === 1 ? '' : 's'} (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
+  appendEvent(ctx, executionId, kind, `${status}: ${count(counts.resultCount, 'document')} (${counts.newCount} new)${zeroes.length ? `; nothing from ${zeroes.join(', ')}` : ''}${status === 'failed' && error ? `. ${error}` : ''}`, {
     level: status === 'failed' ? 'error' : 'info',
     data: { status, result_count: counts.resultCount, new_count: counts.newCount, report_path: reportPath, error },
   });

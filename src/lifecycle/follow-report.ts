@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { followNews, type FollowNews } from './follow.js';
+import { count } from '../util/words.js';
 
 type Notice = FollowNews['events'][number];
 
@@ -33,7 +34,7 @@ export function checkSummary(news: FollowNews): string {
 export function counts(news: FollowNews): string {
   const retractions = news.events.filter((e) => e.kind === 'retraction').length;
   const others = news.events.length - retractions;
-  return `${retractions} retraction${retractions === 1 ? '' : 's'}, ${others} correction${others === 1 ? '' : 's'} or new version${others === 1 ? '' : 's'}`;
+  return `${count(retractions, 'retraction')}, ${count(others, 'correction')} or new version${others === 1 ? '' : 's'}`;
 }
 
 /** The report's section (empty for any run that is not such a fire). */

@@ -27,6 +27,7 @@ import * as repo from './follow-repo.js';
 import { buildClients } from './lookups.js';
 import type { EventKind } from './repo.js';
 import { eventView, KIND_MEANING } from './service.js';
+import { count } from '../util/words.js';
 
 /** What mode "retractions" reports as news. */
 export const FOLLOW_NEWS_KINDS: readonly EventKind[] = ['retraction', 'version_change'];
@@ -79,7 +80,7 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
   if (news === null) error ??= ROUTINE_DELETED;
   repo.finishFollowCheck(ctx.db, executionId, error, ctx.nowIso());
   const failedNote = totals.failed ? `; ${totals.failed} could not be checked` : '';
-  const newsNote = news === null ? '' : `; ${news} new notice${news === 1 ? '' : 's'}`;
+  const newsNote = news === null ? '' : `; ${count(news, 'new notice')}`;
   appendEvent(ctx, executionId, 'log', `Lifecycle check: ${totals.checked} checked${failedNote}${newsNote}${error ? `; ${error}` : ''}`, {
     level: error || totals.failed ? 'warn' : 'info',
     data: { checked: totals.checked, failed: totals.failed, new_notices: news, error },

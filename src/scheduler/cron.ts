@@ -15,6 +15,7 @@
  */
 import { Cron } from 'croner';
 import { countFires } from './count.js';
+import { count } from '../util/words.js';
 
 export const MAX_CRON_LENGTH = 200;
 export const NICKNAMES = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'] as const;
@@ -56,7 +57,7 @@ function checkFields(pattern: string): void {
     throw new CronSyntaxError(`"${pattern}" has ${fields.length} fields; svc schedules have five (minute hour day-of-month month day-of-week) and no seconds field.`);
   }
   if (fields.length !== 5) {
-    throw new CronSyntaxError(`"${pattern}" has ${fields.length} field${fields.length === 1 ? '' : 's'}; a schedule has five: minute hour day-of-month month day-of-week, for example "0 6 * * *".`);
+    throw new CronSyntaxError(`"${pattern}" has ${count(fields.length, 'field')}; a schedule has five: minute hour day-of-month month day-of-week, for example "0 6 * * *".`);
   }
 }
 

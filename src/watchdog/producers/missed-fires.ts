@@ -4,6 +4,7 @@ import { missedFires } from '../../routines/missed.js';
 import { listRoutines } from '../../routines/repo.js';
 import { getJob } from '../../routines/jobs.js';
 import type { Producer, ProducerResult } from '../types.js';
+import { count } from '../../util/words.js';
 
 export const missedFiresProducer: Producer = {
   check: 'missed_fires',
@@ -18,7 +19,7 @@ export const missedFiresProducer: Producer = {
         check: 'missed_fires',
         label: 'unusual',
         subject: { kind: 'routine', id: routine.id, name: routine.name },
-        title: `Routine "${routine.name}" missed ${missed_fires.count} scheduled fire${missed_fires.count === 1 ? '' : 's'}, the latest due ${missed_fires.last_due_at_utc}`,
+        title: `Routine "${routine.name}" missed ${count(missed_fires.count, 'scheduled fire')}, the latest due ${missed_fires.last_due_at_utc}`,
         what_to_do:
           `Fires come due only while a scheduler runs: install the background daemon (\`svc service install\`) so routines fire while the window is closed, or run the routine now with \`svc routine run ${routine.id}\`. \`svc routine show ${routine.id}\` lists the missed fires.`,
         evidence: { missed_count: missed_fires.count, last_due_at_utc: missed_fires.last_due_at_utc },

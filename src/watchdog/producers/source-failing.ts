@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { findSource } from '../../sources/index.js';
 import { recentSourceOutcomes, type SourceOutcomeRow } from '../repo.js';
 import type { Finding, Producer, ProducerResult } from '../types.js';
+import { count } from '../../util/words.js';
 
 export const SOURCE_THRESHOLDS = {
   /** Consecutive latest runs failing with upstream_failure or parse_failure: broken. */
@@ -86,7 +87,7 @@ export const sourceFailing: Producer = {
       const finding = judge(source, rows);
       if (finding) result.findings.push(finding);
       else if (rows.length < SOURCE_THRESHOLDS.min_runs) {
-        result.unjudged.push({ check: 'source_failing', subject: { kind: 'source', id: source, name: findSource(source)?.name ?? source }, reason: `only ${rows.length} settled run${rows.length === 1 ? '' : 's'}; a failure rate needs ${SOURCE_THRESHOLDS.min_runs}` });
+        result.unjudged.push({ check: 'source_failing', subject: { kind: 'source', id: source, name: findSource(source)?.name ?? source }, reason: `only ${count(rows.length, 'settled run')}; a failure rate needs ${SOURCE_THRESHOLDS.min_runs}` });
       }
     }
     return result;
