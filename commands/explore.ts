@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { exportExplorer } from '../src/explorer/export.js';
 import { explorerFacets } from '../src/explorer/facets.js';
 import { EXPLORER_LIMIT, EXPLORER_MODES, FACET_LIMIT, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
-import { searchExplorer } from '../src/explorer/search.js';
+import { RANK_BOUND, searchExplorer } from '../src/explorer/search.js';
 import { REFERENCE_FORMATS } from '../src/exports/references.js';
 import { CATALOG } from '../src/sources/index.js';
 import { ValidationError, type ValidationIssue } from '../src/errors.js';
@@ -27,6 +27,7 @@ interface Opts {
   output?: string;
   force?: boolean;
   facets?: boolean;
+  exhaustive?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...(listFlag(value) ?? [])];
@@ -87,6 +88,7 @@ export function register(program: Command, io: Io): void {
     .option('--from <date>', 'published on or after YYYY-MM-DD')
     .option('--to <date>', 'published on or before YYYY-MM-DD')
     .option('--sort <order>', `${EXPLORER_SORTS.join(' or ')} (default newest)`)
+    .option('--exhaustive', `with --sort relevance: rank every match (by default, past ${RANK_BOUND.toLocaleString('en-US')} matches, the most recently added ${RANK_BOUND.toLocaleString('en-US')} are ranked; slower)`)
     .option('--mode <mode>', `${EXPLORER_MODES.join(' or ')} (default keyword; semantic falls back to keyword, saying why)`)
     .option('--limit <n>', `papers per page, ${EXPLORER_LIMIT.min} to ${EXPLORER_LIMIT.max} (default ${EXPLORER_LIMIT.default}); with --facets, authors, categories and sources listed per facet, ${FACET_LIMIT.min} to ${FACET_LIMIT.max} (default ${FACET_LIMIT.default}; every year is listed)`)
     .option('--next <cursor>', 'the next page: the cursor the previous page printed')
@@ -107,6 +109,7 @@ export function register(program: Command, io: Io): void {
       if (o.output && !format) throw usageError('--output goes with --export.');
       if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
       if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
+      if (o.exhaustive && sort !== 'relevance') throw usageError('--exhaustive goes with --sort relevance (newest first always lists every match).');
       const into = replaceableWithForce(o.force);
       // Refused before every matching paper is rendered, not after.
       if (o.output) checkOutputFile(o.output, into);
@@ -131,7 +134,7 @@ export function register(program: Command, io: Io): void {
           );
           return;
         }
-        const answer = await fromFlags(() => searchExplorer(ctx, parseSearchBody({ ...filters, sort, mode, limit, cursor: o.next ?? null })));
+        const answer = await fromFlags(() => searchExplorer(ctx, parseSearchBody({ ...filters, sort, mode, limit, cursor: o.next ?? null, exhaustive: o.exhaustive ?? false })));
         emit(io, answer, () => {
           const lines: string[] = [];
           if (answer.mode_unavailable) lines.push(`(${answer.mode_unavailable.message})`);
@@ -141,6 +144,10 @@ export function register(program: Command, io: Io): void {
             lines.push(`Nearest first by ${answer.model}${answer.kind === 'lexical' ? ' (lexical: shared words, not meaning)' : ''}:`);
             lines.push(answer.papers.length ? table([['ID', 'DISTANCE', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map((p) => { const [id, ...rest] = paperLine(p); return [id, typeof p.distance === 'number' ? p.distance.toFixed(4) : '—', ...rest]; })]) : 'No paper matches.');
             return lines.join('\n');
+          }
+          if (answer.ranking && !answer.ranking.exhaustive) {
+            const bound = answer.ranking.ranked_papers!.toLocaleString('en-US');
+            lines.push(`(More than ${bound} papers match: ranked among the ${bound} most recently added. Add words or filters to narrow the match, or --exhaustive to rank every one, slower.)`);
           }
           lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
           return lines.join('\n');

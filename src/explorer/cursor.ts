@@ -5,15 +5,25 @@
  *
  * newest: keyset (sort_date, id), exact under concurrent inserts: every paper
  * present at the first page is returned once, in order; papers added later
- * appear only if they sort after the cursor. relevance: keyset (bm25 score,
- * id); the score depends on corpus statistics, so pages read while papers are
- * being added follow the current statistics. semantic: keyset (distance, id).
+ * appear only if they sort after the cursor. relevance: the position in the
+ * ranking of the papers present at the first page (CursorKey rank). semantic:
+ * keyset (distance, id).
  */
 import { createHash } from 'node:crypto';
 import { invalid } from '../errors.js';
 import type { ExplorerMode, ExplorerSort, Filters } from './filters.js';
 
-export type CursorKey = { kind: 'date'; date: string; id: number } | { kind: 'score'; score: number; id: number } | { kind: 'distance'; distance: number; id: number; seen: number };
+/**
+ * rank: a relevance page's place, by position (seen) among the papers with ids
+ * up to ceiling (the newest id when the first page was read) and, for a bounded
+ * ranking, above floor. bm25 scores move with the corpus statistics, so a
+ * keyset on the score repeats or skips papers when any are added between pages;
+ * a position in a fixed set of papers does not.
+ */
+export type CursorKey =
+  | { kind: 'date'; date: string; id: number }
+  | { kind: 'rank'; seen: number; ceiling: number; floor?: number }
+  | { kind: 'distance'; distance: number; id: number; seen: number };
 
 interface Payload {
   v: 1;
@@ -21,8 +31,9 @@ interface Payload {
   k: CursorKey;
 }
 
-export function fingerprint(filters: Filters, sort: ExplorerSort, mode: ExplorerMode): string {
-  const canonical = JSON.stringify([filters.query, [...filters.authors].sort(), [...filters.categories].sort(), [...filters.sources].sort(), filters.dateFrom, filters.dateTo, sort, mode]);
+export function fingerprint(filters: Filters, sort: ExplorerSort, mode: ExplorerMode, exhaustive = false): string {
+  // exhaustive joins the print only when set, so the cursors of every other request keep their prints.
+  const canonical = JSON.stringify([filters.query, [...filters.authors].sort(), [...filters.categories].sort(), [...filters.sources].sort(), filters.dateFrom, filters.dateTo, sort, mode, ...(exhaustive ? ['exhaustive'] : [])]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
@@ -52,10 +63,14 @@ export function decodeCursor(raw: string, print: string, kind: CursorKey['kind']
     throw cursorRefused(raw, 'foreign');
   }
   const k = payload?.k as CursorKey | undefined;
+  const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   const keyValid = (key: CursorKey): boolean =>
     kinds.includes(key.kind) &&
-    Number.isSafeInteger(key.id) &&
-    (key.kind === 'date' ? typeof key.date === 'string' : key.kind === 'score' ? Number.isFinite(key.score) : Number.isFinite(key.distance) && Number.isSafeInteger(key.seen));
+    (key.kind === 'date'
+      ? typeof key.date === 'string' && Number.isSafeInteger(key.id)
+      : key.kind === 'rank'
+        ? count(key.seen) && count(key.ceiling) && (key.floor === undefined || count(key.floor))
+        : Number.isFinite(key.distance) && Number.isSafeInteger(key.id) && count(key.seen));
   const valid = payload?.v === 1 && typeof payload.f === 'string' && typeof k === 'object' && k !== null && keyValid(k);
   if (!valid) throw cursorRefused(raw, 'foreign');
   if (payload.f !== print) throw cursorRefused(raw, 'other_request');

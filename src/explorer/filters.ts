@@ -40,6 +40,8 @@ export const ExplorerSearchBody = v.object({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(EXPLORER_LIMIT.min), v.maxValue(EXPLORER_LIMIT.max)), EXPLORER_LIMIT.default),
   sort: v.optional(v.picklist(EXPLORER_SORTS), 'newest'),
   mode: v.optional(v.picklist(EXPLORER_MODES), 'keyword'),
+  // Relevance over every match, however many (search.ts RANK_BOUND: more than that are otherwise ranked among the most recently added).
+  exhaustive: v.optional(v.boolean(), false),
 });
 export const ExplorerExportBody = v.object({ ...filterEntries, format: v.optional(v.string(), 'bibtex'), include_ids: v.optional(v.boolean(), false) });
 
@@ -79,6 +81,7 @@ export interface SearchRequest {
   limit: number;
   sort: ExplorerSort;
   mode: ExplorerMode;
+  exhaustive: boolean;
 }
 
 export function parseSearchBody(body: unknown): SearchRequest {
@@ -88,7 +91,7 @@ export function parseSearchBody(body: unknown): SearchRequest {
   if (parsed.cursor === '') throw cursorRefused('', 'empty');
   const filters = toFilters(parsed);
   if (parsed.sort === 'relevance' && !filters.query && parsed.mode === 'keyword') throw invalid(['body', 'sort'], 'Sorting by relevance needs a query', 'relevance_without_query', parsed.sort);
-  return { filters, cursor: parsed.cursor, limit: parsed.limit, sort: parsed.sort, mode: parsed.mode };
+  return { filters, cursor: parsed.cursor, limit: parsed.limit, sort: parsed.sort, mode: parsed.mode, exhaustive: parsed.exhaustive };
 }
 
 export function parseFacetsBody(body: unknown): { filters: Filters; limitPerFacet: number } {

@@ -181,3 +181,32 @@ export function newestPlan(db: Database, filters: Filters): NewestPlan {
   if (corpus * shares.reduce((a, b) => a * b, 1) < WALK_MIN_MATCHES) return 'set';
   return queryShare !== null && queryShare >= planner.probeMinShare ? 'probe' : 'walk';
 }
+
+/** The highest document id: the ceiling a relevance ranking's later pages keep. */
+export function newestDocumentId(db: Database): number {
+  return (db.prepare('SELECT max(id) FROM documents').pluck().get() as number | null) ?? 0;
+}
+
+/**
+ * The id a bounded ranking stays above: the (bound+1)-th paper matching the
+ * filters counting down from the most recently added, or null when no more
+ * than `bound` match. Walking ids in the full-text index scores nothing.
+ */
+export function rankFloor(db: Database, filters: Filters, dated: boolean, where: Where, bound: number): number | null {
+  const sql = `SELECT r.id FROM (SELECT rowid AS id FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rowid DESC) r
+    ${dated ? 'JOIN documents d ON d.id = r.id ' : ''}WHERE ${where.sql} LIMIT 1 OFFSET ?`;
+  return (prepared(db, sql).pluck().get(ftsExpression(filters.query!), ...where.args, bound) as number | undefined) ?? null;
+}
+
+/**
+ * Ids by bm25 rank (best first, then id) among the papers matching the query
+ * and `where` with ids in (floor, ceiling]. bm25() and not the rank column
+ * (the same score): measured on 1M papers, 10,000 of a word's 124,000 matches
+ * ranked in 15 ms through bm25() and in 90 ms through rank, as if unbounded.
+ */
+export function rankedIds(db: Database, filters: Filters, dated: boolean, where: Where, at: { ceiling: number; floor: number | null; offset: number; limit: number }): number[] {
+  const bounded = at.floor === null ? '' : ' AND rowid > ?';
+  const sql = `SELECT r.id FROM (SELECT rowid AS id, bm25(documents_fts) AS score FROM documents_fts WHERE documents_fts MATCH ? AND rowid <= ?${bounded}) r
+    ${dated ? 'JOIN documents d ON d.id = r.id ' : ''}WHERE ${where.sql} ORDER BY r.score, r.id LIMIT ? OFFSET ?`;
+  return prepared(db, sql).pluck().all(ftsExpression(filters.query!), at.ceiling, ...(at.floor === null ? [] : [at.floor]), ...where.args, at.limit, at.offset) as number[];
+}

@@ -2,7 +2,9 @@
  * Explorer search over the whole corpus. Keyword mode filters (full-text
  * query, authors, categories, sources, date window) and orders by the corpus
  * order (publication date descending, then id descending) or, with sort
- * "relevance", by the FTS5 bm25 rank; pages seek with an opaque cursor.
+ * "relevance", by the FTS5 bm25 rank (over the most recently added
+ * RANK_BOUND matches when more match, unless asked to be exhaustive); pages
+ * seek with an opaque cursor.
  * Semantic mode ranks by embedding distance through semantic.ts, and falls
  * back to keyword (saying why) when it cannot.
  */
@@ -11,7 +13,7 @@ import { decodeCursor, encodeCursor, fingerprint, type CursorKey } from './curso
 import type { Filters, SearchRequest } from './filters.js';
 import { ftsExpression } from './fts-query.js';
 import { PAPER_COLUMNS, paperView, papersByIds, type Paper, type PaperRow } from './paper.js';
-import { ensureIndexed, filterWhere, newestPlan, prepared } from './repo.js';
+import { ensureIndexed, filterWhere, newestDocumentId, newestPlan, prepared, rankedIds, rankFloor } from './repo.js';
 import { semanticSearchOf, unavailableReason } from './semantic.js';
 
 export const SEARCH_NOTE =
@@ -30,27 +32,56 @@ export interface SearchAnswer {
   model?: string | null;
   /** With model: lexical (shared words, not meaning) or semantic; null when unknown or fallen back. */
   kind?: 'lexical' | 'semantic' | null;
+  /** Keyword pages sorted by relevance: whether every match was ranked. */
+  ranking?: Ranking;
   note: string;
 }
 
-function keywordPage(ctx: Context, filters: Filters, sort: SearchRequest['sort'], limit: number, after: CursorKey | null): { papers: Paper[]; last: CursorKey | null; more: boolean } {
+/**
+ * Past this many matches a relevance page is ranked among the most recently
+ * added RANK_BOUND of them unless the request is exhaustive: FTS5 bm25 scores
+ * every match it ranks (about half a microsecond each here), so a word found in
+ * a tenth of a million-paper corpus costs 60–110 ms to rank in full, against
+ * a few milliseconds within the bound (bench/explorer-scale.mjs). The facets
+ * count over the same most recently added papers past their own bound.
+ */
+export const RANK_BOUND = 10_000;
+
+/** How a relevance page was ranked: every match, or the RANK_BOUND most recently added (exhaustive false). */
+export interface Ranking {
+  exhaustive: boolean;
+  ranked_papers: number | null;
+  message: string | null;
+}
+
+const BOUNDED_MESSAGE = `More than ${RANK_BOUND.toLocaleString('en-US')} papers match, so these are ranked among the ${RANK_BOUND.toLocaleString('en-US')} most recently added of them; add words or filters to narrow the match, or ask for an exhaustive ranking (slower).`;
+
+interface KeywordPage {
+  papers: Paper[];
+  last: CursorKey | null;
+  more: boolean;
+  ranking?: Ranking;
+}
+
+function keywordPage(ctx: Context, filters: Filters, sort: SearchRequest['sort'], limit: number, after: CursorKey | null, exhaustive: boolean): KeywordPage {
   ensureIndexed(ctx.db);
   if (sort === 'relevance' && filters.query) {
     // Ranked in the full-text index alone; the documents are read only when a date window needs
-    // them, and only the page's papers are read in full.
+    // them, and only the page's papers are read in full. Later pages rank the first page's papers
+    // (ids up to its ceiling, above its floor) and skip the ones already given.
     const dated = Boolean(filters.dateFrom || filters.dateTo);
     const where = filterWhere(filters, 'query', { id: 'r.id' });
-    const seek = after?.kind === 'score' ? ' AND (r.score > ? OR (r.score = ? AND r.id > ?))' : '';
-    const sql = `SELECT r.id, r.score FROM (SELECT rowid AS id, rank AS score FROM documents_fts WHERE documents_fts MATCH ?) r
-      ${dated ? 'JOIN documents d ON d.id = r.id ' : ''}WHERE ${where.sql}${seek} ORDER BY r.score, r.id LIMIT ?`;
-    const seekArgs = after?.kind === 'score' ? [after.score, after.score, after.id] : [];
-    const rows = prepared(ctx.db, sql).all(ftsExpression(filters.query), ...where.args, ...seekArgs, limit + 1) as { id: number; score: number }[];
-    const ranked = rows.slice(0, limit);
-    const tail = ranked[ranked.length - 1];
+    const from = after?.kind === 'rank' ? after : null;
+    const ceiling = from ? from.ceiling : newestDocumentId(ctx.db);
+    const floor = exhaustive ? null : from ? (from.floor ?? null) : rankFloor(ctx.db, filters, dated, where, RANK_BOUND);
+    const seen = from?.seen ?? 0;
+    const ids = rankedIds(ctx.db, filters, dated, where, { ceiling, floor, offset: seen, limit: limit + 1 });
+    const page = ids.slice(0, limit);
     return {
-      papers: papersByIds(ctx.db, ranked.map((r) => r.id)),
-      last: tail ? { kind: 'score', score: tail.score, id: tail.id } : null,
-      more: rows.length > limit,
+      papers: papersByIds(ctx.db, page),
+      last: { kind: 'rank', seen: seen + page.length, ceiling, ...(floor === null ? {} : { floor }) },
+      more: ids.length > limit,
+      ranking: floor === null ? { exhaustive: true, ranked_papers: null, message: null } : { exhaustive: false, ranked_papers: RANK_BOUND, message: BOUNDED_MESSAGE },
     };
   }
   const plan = newestPlan(ctx.db, filters);
@@ -77,11 +108,11 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
   let declined: { reason: string; message: string } | null = null;
 
   if (mode === 'semantic') {
-    const print = fingerprint(filters, request.sort, 'semantic');
+    const print = fingerprint(filters, request.sort, 'semantic', request.sort === 'relevance' && request.exhaustive);
     if (!filters.query) declined = unavailableReason('no_query');
     else {
       // A cursor from a keyword fallback page keeps paging that fallback.
-      const key = request.cursor ? decodeCursor(request.cursor, print, ['distance', 'date', 'score']) : null;
+      const key = request.cursor ? decodeCursor(request.cursor, print, ['distance', 'date', 'rank']) : null;
       const after = key?.kind === 'distance' ? key : null;
       let candidates: Set<number> | undefined;
       if (hasNonQueryFilter(filters)) {
@@ -120,10 +151,10 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
 
   // Keyword mode, asked for or fallen back to. A fallback keeps the semantic fingerprint so its cursor stays its own.
   const sort = request.sort === 'relevance' && !filters.query ? 'newest' : request.sort;
-  const print = fingerprint(filters, request.sort, mode);
-  const kind = sort === 'relevance' ? 'score' : 'date';
+  const print = fingerprint(filters, request.sort, mode, sort === 'relevance' && request.exhaustive);
+  const kind = sort === 'relevance' ? 'rank' : 'date';
   const after = request.cursor ? decodeCursor(request.cursor, print, kind) : null;
-  const page = keywordPage(ctx, filters, sort, limit, after);
+  const page = keywordPage(ctx, filters, sort, limit, after, request.exhaustive);
   const answer: SearchAnswer = {
     ...base,
     // The order the page is in: relevance asked for with no query to rank by falls back to newest.
@@ -132,6 +163,7 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
     mode_unavailable: declined,
     papers: page.papers,
     next_cursor: page.more && page.last ? encodeCursor(print, page.last) : null,
+    ...(page.ranking ? { ranking: page.ranking } : {}),
   };
   if (mode === 'semantic') {
     answer.papers = page.papers.map((p) => ({ ...p, distance: null }));
