@@ -54,7 +54,7 @@ export interface Ranking {
   message: string | null;
 }
 
-const BOUNDED_MESSAGE = `More than ${RANK_BOUND.toLocaleString('en-US')} papers match, so these are ranked among the ${RANK_BOUND.toLocaleString('en-US')} most recently added of them; add words or filters to narrow the match, or ask for an exhaustive ranking (slower).`;
+const BOUNDED_MESSAGE = `More than ${RANK_BOUND.toLocaleString('en-US')} papers match, so these are ranked among the ${RANK_BOUND.toLocaleString('en-US')} most recently added of them; add words or filters to narrow the match, or send exhaustive: true to rank every match (slower).`;
 
 interface KeywordPage {
   papers: Paper[];
