@@ -172,6 +172,32 @@ do {
 const dupes = seen.length - new Set(seen).size;
 const missing = [...before].filter((id) => !seen.includes(id)).length;
 console.log(`  ${pages} pages, ${inserted} papers inserted meanwhile: ${seen.length} returned, ${dupes} repeated, ${missing} of ${before.size} pre-existing missed`);
+
+// The same by relevance: the bounded ranking of a word with more matches than RANK_BOUND, whose
+// bm25 scores all move as matching papers are added.
+flushSearchIndex(db); // the papers added above are indexed at the explorer's next search; count them now
+const windowFloor = rawFloor.get(terms[3], RANK_BOUND) ?? 0;
+const rankedBefore = new Set(db.prepare('SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? AND rowid > ?').pluck().all(terms[3], windowFloor));
+const ranked = [];
+cursor = null;
+pages = 0;
+let rankedInserted = 0;
+do {
+  const page = await searchExplorer(ctx, parseSearchBody({ query: terms[3], sort: 'relevance', limit: 500, cursor }));
+  ranked.push(...page.papers.map((p) => p.id));
+  cursor = page.next_cursor;
+  const batch = [];
+  for (let j = 0; j < 100; j++) {
+    const r = record(N + 20_000_000 + rankedInserted + j);
+    r.title = `${terms[3]} ${terms[3]} ${r.title}`;
+    batch.push({ record: r, rank: j });
+  }
+  added.push(...mergeRecords(db, batch, now()).map((r) => r.documentId));
+  rankedInserted += 100;
+  pages++;
+} while (cursor && pages < 500);
+const rankedMissing = [...rankedBefore].filter((id) => !ranked.includes(id)).length;
+console.log(`  relevance, ${pages} pages, ${rankedInserted} matching papers inserted meanwhile: ${ranked.length} returned, ${ranked.length - new Set(ranked).size} repeated, ${rankedMissing} of ${rankedBefore.size} ranked at the first page missed`);
 // Leave the kept corpus as generated.
 const drop = db.prepare('DELETE FROM documents WHERE id = ?');
 db.transaction(() => added.forEach((id) => drop.run(id)))();
