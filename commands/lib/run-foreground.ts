@@ -12,6 +12,7 @@ import { executionDetail } from '../../src/executions/views.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { count } from './words.js';
 import { laneLine, type AiLane } from '../../src/executions/ai-lane.js';
+import { followSection } from '../../src/lifecycle/follow-report.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { drawsInPlace, showProgress } from './progress.js';
@@ -32,6 +33,8 @@ export function summary(detail: ReturnType<typeof executionDetail>): string {
   }
   if (detail.error) lines.push(`  ${detail.error}`);
   lines.push(...aiLaneText(detail.ai_lane));
+  // A routine following a profile for retractions: the notices are its news (as in its report and digest).
+  if (detail.follow) lines.push(...followSection(detail.follow));
   if (detail.report_path) lines.push(`Report: ${detail.report_path}`);
   return lines.join('\n');
 }
