@@ -5,7 +5,7 @@ import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews,
 import { attemptNow } from '../src/delivery/worker.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { utcMinute } from './lib/dates.js';
-import { count } from './lib/words.js';
+import { count, oneLine } from './lib/words.js';
 import { destinationGone, errorClause } from './lib/delivery-format.js';
 import { addEmailTest } from './lib/email-test.js';
 import { withContext } from './lib/context.js';
@@ -39,7 +39,7 @@ const line = (d: DeliveryView) => {
   const next = d.next_attempt_at_utc && d.state === 'queued' ? `; next attempt ${utcMinute(d.next_attempt_at_utc)} UTC` : '';
   const gone = destinationGone(d) && (d.state === 'awaiting_review' || d.state === 'queued' || d.state === 'failed');
   const retry = gone ? `${d.last_error ? '' : ' Its destination was removed:'} \`svc deliveries skip ${d.id} --yes\` clears it.` : d.state === 'failed' ? ` \`svc deliveries retry ${d.id}\` tries again.` : '';
-  return `Delivery ${d.id} (${d.channel}) is ${d.state}${tries}${error}${next}.${retry}`;
+  return oneLine(`Delivery ${d.id} (${d.channel}) is ${d.state}${tries}${error}${next}.${retry}`);
 };
 
 /** Move a delivery to queued, attempt it now in this process, and answer exit 1 unless it arrived. */
@@ -86,7 +86,8 @@ export function buildDeliveries(cmd: Command, io: Io): void {
       return withContext(io, (ctx) => {
         const d = deliveryDetail(ctx, id);
         emit(io, d, () =>
-          [line(d), `Routine ${d.routine_id ?? '-'}, run ${d.execution_id}, destination ${d.target_id ?? (d.origin === 'routine_email' ? '(routine email)' : '(removed)')}, mode ${d.mode}.`, ...d.attempt_log.map((a) => `  attempt ${a.seq}: ${a.started_at_utc} ${a.outcome ?? 'in progress'}${a.error ? ` — ${a.error}` : ''}`)].join('\n'),
+          // Errors quote what a destination answered: each stays on its line.
+          [line(d), `Routine ${d.routine_id ?? '-'}, run ${d.execution_id}, destination ${d.target_id ?? (d.origin === 'routine_email' ? '(routine email)' : '(removed)')}, mode ${d.mode}.`, ...d.attempt_log.map((a) => `  attempt ${a.seq}: ${a.started_at_utc} ${a.outcome ?? 'in progress'}${a.error ? ` — ${a.error}` : ''}`)].map(oneLine).join('\n'),
         );
       });
     });

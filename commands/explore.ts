@@ -9,7 +9,7 @@ import { ValidationError, type ValidationIssue } from '../src/errors.js';
 import type { CursorRefusal } from '../src/explorer/cursor.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, given, intFlag, listFlag, usageError } from './lib/flags.js';
-import { emit, table, type Io } from './lib/io.js';
+import { emit, outFormat, table, type Io } from './lib/io.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { count } from './lib/words.js';
 
@@ -121,7 +121,8 @@ export function register(program: Command, io: Io): void {
             const output = writeOutputFile(o.output, rendered.text, into);
             if (io.json) io.out(JSON.stringify({ format, count: rendered.count, output }, null, 2));
             io.err(`${rendered.count} references written to ${o.output}`);
-          } else emit(io, { format, count: rendered.count, filename: rendered.filename, text: rendered.text }, () => rendered.text.replace(/\r?\n$/, ''));
+          } else if (io.json) io.out(JSON.stringify({ format, count: rendered.count, filename: rendered.filename, text: rendered.text }, null, 2));
+          else outFormat(io, rendered.text.replace(/\r?\n$/, ''));
           return;
         }
         if (o.facets) {

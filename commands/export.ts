@@ -3,7 +3,7 @@ import { SvcError } from '../src/errors.js';
 import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
 import { withContext } from './lib/context.js';
 import { given } from './lib/flags.js';
-import type { Io } from './lib/io.js';
+import { outFormat, type Io } from './lib/io.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 
 const ids = (value: string, previous: number[] = []) => {
@@ -40,7 +40,7 @@ export function register(program: Command, io: Io): void {
         } else if (io.json) {
           // One JSON document whatever the format: the rendered text travels inside an envelope.
           io.out(JSON.stringify({ format: rendered.format, count: rendered.count, filename: rendered.filename, text: rendered.text }, null, 2));
-        } else io.out(rendered.text.replace(/\r?\n$/, ''));
+        } else outFormat(io, rendered.text.replace(/\r?\n$/, ''));
       }),
     );
 }

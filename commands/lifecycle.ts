@@ -6,7 +6,7 @@ import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
-import { count } from './lib/words.js';
+import { count, oneLine } from './lib/words.js';
 import { nextPageCommand } from './lib/hints.js';
 
 /** Refusals name the svc command, not the HTTP route the service words them for. */
@@ -76,7 +76,7 @@ export function register(program: Command, io: Io): void {
         process.on('SIGINT', onSigint);
         try {
           const ended = runView(await done)!;
-          emit(io, ended, () => `Check ${ended.run_id} ${ended.status}: ${count(ended.checked, 'paper')} checked, ${ended.failed} failed, ${count(ended.events, 'new event')}.${ended.error ? ` ${ended.error}` : ''}`);
+          emit(io, ended, () => oneLine(`Check ${ended.run_id} ${ended.status}: ${count(ended.checked, 'paper')} checked, ${ended.failed} failed, ${count(ended.events, 'new event')}.${ended.error ? ` ${ended.error}` : ''}`));
           io.exitCode = ended.status === 'completed' ? EXIT.ok : ended.status === 'stopped' || ended.status === 'interrupted' ? EXIT.interrupted : EXIT.failed;
         } finally {
           process.off('SIGINT', onSigint);
@@ -98,8 +98,9 @@ export function register(program: Command, io: Io): void {
       const d = documentLifecycle(ctx, idArg(raw, 'document'));
       emit(io, d, () =>
         [
-          `${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`,
-          `Last checked: ${d.checked_at_utc ?? 'never'}${d.last_attempt ? ` (last attempt ${d.last_attempt.at_utc}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`,
+          // The title comes from a source, the error from a lookup: each on its line.
+          oneLine(`${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`),
+          oneLine(`Last checked: ${d.checked_at_utc ?? 'never'}${d.last_attempt ? ` (last attempt ${d.last_attempt.at_utc}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
           d.events.length ? eventRows(d.events, false) : 'No lifecycle event recorded.',
         ].join('\n'),
       );

@@ -12,7 +12,7 @@ import { withContext } from './lib/context.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { enumFlag, idArg, intFlag, given, usageError } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
-import { clip, count } from './lib/words.js';
+import { clip, count, oneLine } from './lib/words.js';
 
 interface FieldOpts {
   name?: string;
@@ -56,8 +56,9 @@ const fieldOptions = (cmd: Command, kindHelp = 'person or group (default person)
     .option('--affiliation <text>', 'an affiliation that confirms a name match (repeat)', collect)
     .option('--hint <text>', 'a field hint noted in the evidence (repeat)', collect);
 
+/** Names, aliases and affiliations are set over HTTP or MCP, or imported: each stays on its line. */
 const describe = (p: { id?: number; name: string; kind: string; orcid: string | null; basis_warning?: string }) =>
-  `${p.id !== undefined ? `Profile ${p.id}: ` : ''}${p.name} (${p.kind}${p.orcid ? `, ORCID ${p.orcid}` : ''})${p.basis_warning ? `\n  warning: ${p.basis_warning}` : ''}`;
+  `${oneLine(`${p.id !== undefined ? `Profile ${p.id}: ` : ''}${p.name} (${p.kind}${p.orcid ? `, ORCID ${p.orcid}` : ''})`)}${p.basis_warning ? `\n  warning: ${oneLine(p.basis_warning)}` : ''}`;
 
 function readImportFile(file: string): unknown[] {
   let parsed: unknown;
@@ -88,8 +89,8 @@ export function register(program: Command, io: Io): void {
   profile.command('show').argument('<id>', 'profile id').description('one profile with its match counts by basis')
     .action((id: string) => withContext(io, (ctx) => {
       const p = readProfile(ctx, idArg(id, 'profile'));
-      emit(io, p, () => [describe(p), `  aliases: ${p.aliases.join('; ') || '-'}`, `  affiliations: ${p.affiliations.join('; ') || '-'}`, `  field hints: ${p.field_hints.join('; ') || '-'}`,
-        `  matches: ${p.match_count} (${BASES.map((b) => `${b} ${p.by_basis[b]}`).join(', ')})`].join('\n'));
+      emit(io, p, () => [describe(p), ...[`  aliases: ${p.aliases.join('; ') || '-'}`, `  affiliations: ${p.affiliations.join('; ') || '-'}`, `  field hints: ${p.field_hints.join('; ') || '-'}`,
+        `  matches: ${p.match_count} (${BASES.map((b) => `${b} ${p.by_basis[b]}`).join(', ')})`].map(oneLine)].join('\n'));
     }));
   profile.command('matches').argument('<id>', 'profile id')
     .option('--basis <basis>', `only one basis: ${BASES.join(', ')}`)
@@ -156,7 +157,7 @@ export function register(program: Command, io: Io): void {
     .action((file: string) => withContext(io, (ctx) => {
       const answer = importProfiles(ctx, readImportFile(file));
       emit(io, answer, () => [`Imported ${answer.imported} profile(s)${answer.profiles.length ? `: ${answer.profiles.map((p) => `${p.id} ${p.name}`).join(', ')}` : ''}.`,
-        ...answer.skipped.map((s) => `  skipped #${s.index + 1}: ${s.reason}`)].join('\n'));
+        ...answer.skipped.map((s) => `  skipped #${s.index + 1}: ${s.reason}`)].map(oneLine).join('\n'));
     }));
   profile.command('starter').option('--import <name>', 'make one of them yours (by name)')
     .description('a curated set of ready-made profiles, not yet anybody\'s')

@@ -4,7 +4,7 @@ import { wordedContext } from './lib/context.js';
 import { utcMinute } from './lib/dates.js';
 import { unknownSubcommand, usageError } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
-import { clip, count } from './lib/words.js';
+import { clip, count, oneLine } from './lib/words.js';
 
 /** Refusals name the svc command, not the HTTP route the service words them for. */
 const withContext = wordedContext('analytics');
@@ -38,7 +38,8 @@ function findingsText(w: Answer): string {
     lines.push('', 'Could not judge:');
     for (const u of w.could_not_judge) lines.push(`  ${u.check}${u.subject?.name ? ` (${u.subject.name})` : ''}: ${u.reason}`);
   }
-  return lines.join('\n');
+  // Titles name routines and sources; evidence quotes sources' messages and delivery errors: each on its line.
+  return lines.map(oneLine).join('\n');
 }
 
 const checkKey = (key: string) => {

@@ -3,6 +3,7 @@ import { whyDocument } from '../src/explorer/why.js';
 import { withContext } from './lib/context.js';
 import { idArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
+import { oneLine } from './lib/words.js';
 
 type Why = ReturnType<typeof whyDocument>;
 
@@ -16,7 +17,8 @@ function human(why: Why): string {
     for (const t of e.terms) lines.push(`    ${t.kind === 'keyword' ? 'keyword' : 'word'} "${t.term}": ${t.fields.length ? t.fields.join(', ') : 'in no field'}`);
   }
   if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...groupByExecution(why.cannot_verify).map((s) => `  - ${s}`));
-  return lines.join('\n');
+  // The title, routine names, queries and terms come from sources and from HTTP or MCP: each stays on its line.
+  return lines.map(oneLine).join('\n');
 }
 
 /** "Execution 3: X" … "Execution 7: X" said once as "Executions 3, 4, 5, 6, 7: X" (a routine repeats the same reason every run). */

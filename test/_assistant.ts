@@ -4,7 +4,9 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 
 export interface SeenRequest {
@@ -250,4 +252,32 @@ export function getTurnClaim(db: Database, sessionId: number): { pid: number; ru
 
 export function deleteTurnClaim(db: Database, sessionId: number, runtimeId: string): void {
   db.prepare('DELETE FROM job_claims WHERE job = ? AND runtime_id = ?').run(`assistant_turn:${sessionId}`, runtimeId);
+}
+
+/**
+ * Another process on the same file: it takes the write lock, says so, then claims the
+ * conversation's turn as a live process (this pid, another runtime id) and commits.
+ */
+export function claimWhileLocked(file: string, sessionId: number, holdMs: number) {
+  const code = `
+    const { parentPort, workerData: w } = require('node:worker_threads');
+    const Sqlite = require(w.sqlite);
+    const db = new Sqlite(w.file);
+    db.pragma('busy_timeout = 5000');
+    db.exec('BEGIN IMMEDIATE');
+    parentPort.postMessage('locked');
+    setTimeout(() => {
+      db.prepare("INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'another-process', 'cli', ?, ?)")
+        .run('assistant_turn:' + w.sessionId, w.pid, Date.now(), new Date().toISOString());
+      db.exec('COMMIT');
+      db.close();
+      parentPort.postMessage('committed');
+    }, w.holdMs);`;
+  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(code, { eval: true, workerData: { file, sessionId, pid: process.pid, holdMs, sqlite } });
+  const said = (what: string) => new Promise<void>((resolve, reject) => {
+    worker.on('message', (m) => m === what && resolve());
+    worker.on('error', reject);
+  });
+  return { locked: said('locked'), committed: said('committed'), done: () => worker.terminate() };
 }

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { unclassifiedTables } from '../src/admin/repo.js';
 import { TABLE_CATEGORIES } from '../src/admin/tables.js';
-import { ERASE_SCOPES } from '../src/admin/erase.js';
+import { ERASE_SCOPES, eraseScope } from '../src/admin/erase.js';
+import { claimWhileLocked, getTurnClaim } from './_assistant.js';
 import { seededInstallation } from './_admin.js';
 import { runCli, startTestServer, tempDirs } from './_setup.js';
 
@@ -106,6 +107,61 @@ test('erasing runs or papers is refused while a run is in progress', async () =>
   }
 });
 
+test('erasing conversations is refused while a turn runs in any process, as deleting one is; the check and the erase are one transaction', async () => {
+  const inst = await seededInstallation();
+  const { spawn } = await import('node:child_process');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  await new Promise((r) => other.once('spawn', r));
+  const choices = { version: 1, runtime: 'api_key', provider: 'openai', model: 'gpt-4o-mini', effort: null };
+  const conversation = async () => (await inst.t.request('POST', '/api/assistant/sessions', { body: { choices, title: 'running' } })).json().session.id as number;
+  const sessions = () => inst.t.ctx.db.prepare('SELECT COUNT(*) FROM assistant_sessions').pluck().get() as number;
+  try {
+    const id = await conversation();
+    // `svc chat N` in another process runs the conversation's turn.
+    inst.t.ctx.db
+      .prepare(`INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'cli-runtime', 'cli', ?, ?)`)
+      .run(`assistant_turn:${id}`, other.pid, Date.now(), new Date().toISOString());
+    for (const scope of ['erase-app-data', 'factory-reset']) {
+      const r = await inst.t.request('POST', `/api/admin/${scope}`, { body: { confirm: scope } });
+      assert.is(r.status, 409, `${scope}: ${r.text}`);
+      assert.equal([r.json().detail.reason, r.json().detail.session_ids], ['turn_active', [id]]);
+    }
+    const refused = await runCli(['erase', 'erase-app-data', '--yes'], { env: inst.t.dirs.env });
+    assert.is(refused.code, 4, refused.stderr);
+    assert.match(refused.stderr, new RegExp(`Conversation ${id} has a running turn; cancel it \\(\`svc assistant cancel ID\`\\) or wait`));
+    assert.is(sessions(), 1, 'the conversation stays');
+    assert.ok((inst.t.ctx.db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n > 0, 'nothing erased');
+    assert.ok(getTurnClaim(inst.t.ctx.db, id), 'its claim stays');
+    assert.is((await inst.t.request('POST', '/api/admin/erase-executions', { body: { confirm: 'erase-executions' } })).status, 200, 'a scope without conversations is not held up');
+    other.kill('SIGKILL');
+    await new Promise((r) => other.once('exit', r));
+    assert.is((await inst.t.request('POST', '/api/admin/erase-app-data', { body: { confirm: 'erase-app-data' } })).status, 200, 'the claim of a dead process holds nothing up');
+    assert.is(sessions(), 0);
+
+    // A turn claimed by another process while the erase waits for the write lock is seen, not erased under it.
+    const raced = await conversation();
+    const locker = claimWhileLocked(inst.t.ctx.db.name, raced, 300);
+    try {
+      await locker.locked;
+      let error: any;
+      try {
+        eraseScope(inst.t.ctx, 'erase-app-data', 'erase-app-data');
+      } catch (err) {
+        error = err;
+      }
+      await locker.committed;
+      assert.is(error?.reason, 'turn_active', `refused, not ${error ?? 'erased'}`);
+      assert.is(sessions(), 1, 'the conversation stays');
+      assert.equal(getTurnClaim(inst.t.ctx.db, raced), { pid: process.pid, runtime_id: 'another-process', cancel_requested: 0 }, 'its claim stays');
+    } finally {
+      await locker.done();
+    }
+  } finally {
+    other.kill('SIGKILL');
+    await inst.close();
+  }
+});
+
 test('erasing papers is refused while a link scan, backfill or index rebuild runs in any process (it would write them back)', async () => {
   const inst = await seededInstallation();
   const { spawn } = await import('node:child_process');
@@ -139,7 +195,7 @@ test('erasing papers is refused while a link scan, backfill or index rebuild run
   }
 });
 
-test('erasing papers leaves the claim of a conversation\'s running turn (same table as the corpus jobs); erasing conversations takes it', async () => {
+test('erasing papers leaves the claim of a conversation\'s running turn (same table as the corpus jobs); erasing conversations takes it once its process is gone', async () => {
   const inst = await seededInstallation();
   try {
     const db = inst.t.ctx.db;
@@ -153,6 +209,10 @@ test('erasing papers leaves the claim of a conversation\'s running turn (same ta
     assert.equal(jobs(), ['assistant_turn:7'], 'the turn stays one at a time');
     const configs = await inst.t.request('POST', '/api/admin/erase-configs', { body: { confirm: 'erase-configs' } });
     assert.is(configs.json().erased.rows.job_claims, undefined, 'a scope of neither category does not touch it');
+    const running = await inst.t.request('POST', '/api/admin/erase-app-data', { body: { confirm: 'erase-app-data' } });
+    assert.is(running.status, 409, 'not while the turn runs');
+    // Its process went away: the claim left behind goes with the conversations.
+    db.prepare("UPDATE job_claims SET pid = 999999999 WHERE job = 'assistant_turn:7'").run();
     const app = await inst.t.request('POST', '/api/admin/erase-app-data', { body: { confirm: 'erase-app-data' } });
     assert.is(app.status, 200, app.text);
     assert.equal(jobs(), [], 'gone with the conversations');

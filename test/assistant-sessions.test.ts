@@ -1,11 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import * as repo from '../src/assistant/repo.js';
 import { fence } from '../src/assistant/export.js';
 import { deleteSession } from '../src/assistant/sessions.js';
-import { getTurnClaim } from './_assistant.js';
+import { claimWhileLocked, getTurnClaim } from './_assistant.js';
 import { startTestServer, type TestServer } from './_setup.js';
 
 const KEY = 'sk-sessions-key-abcdefghijklmnop';
@@ -170,34 +168,6 @@ test('detail: snapshot, activity observation, choices and turn choices; 404 and 
   assert.is((await t.request('GET', `/api/assistant/sessions/${id}`)).status, 404);
   assert.is((await t.request('DELETE', `/api/assistant/sessions/${id}`)).status, 404);
 });
-
-/**
- * Another process on the same file: it takes the write lock, says so, then claims the
- * conversation's turn as a live process (this pid, another runtime id) and commits.
- */
-function claimWhileLocked(file: string, sessionId: number, holdMs: number) {
-  const code = `
-    const { parentPort, workerData: w } = require('node:worker_threads');
-    const Sqlite = require(w.sqlite);
-    const db = new Sqlite(w.file);
-    db.pragma('busy_timeout = 5000');
-    db.exec('BEGIN IMMEDIATE');
-    parentPort.postMessage('locked');
-    setTimeout(() => {
-      db.prepare("INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES (?, ?, 'another-process', 'cli', ?, ?)")
-        .run('assistant_turn:' + w.sessionId, w.pid, Date.now(), new Date().toISOString());
-      db.exec('COMMIT');
-      db.close();
-      parentPort.postMessage('committed');
-    }, w.holdMs);`;
-  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(code, { eval: true, workerData: { file, sessionId, pid: process.pid, holdMs, sqlite } });
-  const said = (what: string) => new Promise<void>((resolve, reject) => {
-    worker.on('message', (m) => m === what && resolve());
-    worker.on('error', reject);
-  });
-  return { locked: said('locked'), committed: said('committed'), done: () => worker.terminate() };
-}
 
 test('delete checks for a running turn and deletes in one transaction: a turn claimed meanwhile by another process keeps its claim', async () => {
   const id = (await t.request('POST', '/api/assistant/sessions', { body: { choices: API, title: 'raced' } })).json().session.id;

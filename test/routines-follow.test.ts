@@ -95,6 +95,16 @@ test('a retractions fire checks the person\'s papers and reports and delivers th
   const events = (await t.request('GET', '/api/lifecycle')).json().events;
   assert.equal(events.map((e: any) => [e.kind, e.notice_url]), [['retraction', NOTICE]], 'the event is recorded');
 
+  // The single-execution read carries the notices as the bundle does, and svc executions show says them.
+  const read = (await t.request('GET', `/api/executions/${executionId}`)).json();
+  assert.equal([read.follow.profile_name, read.follow.mode, read.follow.checked], ['Shankar Sadasivan', 'retractions', 1]);
+  assert.equal(read.follow.events.map((e: any) => [e.kind, e.notice_url, e.doi]), [['retraction', NOTICE, RETRACTED_DOI]]);
+  const shown = await runCli(['executions', 'show', String(executionId)], { env: t.dirs.env });
+  assert.match(shown.stdout, /^Lifecycle notices on Shankar Sadasivan's papers \(watch profile \d+, mode retractions\)$/m);
+  assert.match(shown.stdout, /^ {2}New since the routine last reported: 1 retraction, 0 corrections or new versions$/m);
+  assert.ok(shown.stdout.includes(`1. Retraction: Methylphenidate Exposure Induces Dopamine Neuron Loss. doi:${RETRACTED_DOI}`) && shown.stdout.includes(`notice ${NOTICE} (`), shown.stdout);
+  assert.equal(JSON.parse((await runCli(['--json', 'executions', 'show', String(executionId)], { env: t.dirs.env })).stdout).follow, read.follow);
+
   const text = await report(executionId);
   assert.match(text, /Lifecycle notices on Shankar Sadasivan's papers \(watch profile \d+, mode retractions\)/);
   assert.match(text, /Checked 1 of the 1 papers matched to the profile/);
@@ -131,6 +141,7 @@ test('only mode retractions checks: a new_papers fire of the same person asks th
   assert.is((await t.request('GET', `/api/executions/${papers}`)).json().status, 'completed');
   assert.equal(crossref.requests.slice(before).map((r) => r.path), ['/works'], 'only the search was asked');
   assert.not.match(await report(papers), /Lifecycle notices/);
+  assert.is((await t.request('GET', `/api/executions/${papers}`)).json().follow, null, 'no follow block for a new_papers fire');
   // With no words, the search reads as what it is, not as an empty query.
   assert.match(await report(papers), /^Query:     everything by S\. Sadasivan$/m);
   const log = (await t.request('GET', `/api/executions/${papers}/log`)).json().events;

@@ -6,6 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { createScheduler } from '../src/scheduler/scheduler.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { getRoutineView } from '../src/routines/service.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
+import { processIdentity } from '../src/util/process-claim.js';
 import { daemonStatus } from '../src/daemon/status.js';
 import { statusText } from '../commands/lib/daemon-format.js';
 import { fixture, waitFor } from './_setup.js';
@@ -219,16 +221,20 @@ test('a lease left by a process that is gone (or written before the machine boot
     assert.is(first.acquire(), null);
     assert.is(second.acquire()!.runtime_id, 'r-one', 'a live holder keeps it');
     assert.is(second.holder()!.role, 'daemon');
-    // The holder's process went away (a crash leaves the file behind).
-    const dead = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-two', role: () => 'server', now, alive: () => false });
-    assert.is(dead.acquire(), null);
+    // The holder's process went away (a crash leaves the file behind): its lease names a pid that no longer runs.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), pid: gone }) + '\n');
+    assert.is(second.acquire(), null);
     assert.is(first.renew(), false, 'the old holder notices it lost the lease');
     assert.is(first.acquire()!.runtime_id, 'r-two');
     // Old but written in this boot (the machine slept): the live holder keeps it.
     const slept = new Date(Date.now() - Math.min(os.uptime() * 1000 - 60_000, 3 * 3600_000));
     fs.utimesSync(file, slept, slept);
     assert.is(first.acquire()!.runtime_id, 'r-two');
-    // Written before the machine booted: its pid answers, but it is another process now.
+    // Written by an older svc (no process identity) before the machine booted: its pid answers, but it is another process now.
+    const { boot_id: _b, pid_start: _p, ...older } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.ok(_b && _p, 'the lease records who its process is');
+    fs.writeFileSync(file, JSON.stringify(older) + '\n');
     const beforeBoot = new Date(Date.now() - os.uptime() * 1000 - 60_000);
     fs.utimesSync(file, beforeBoot, beforeBoot);
     assert.is(first.acquire(), null);
@@ -236,6 +242,59 @@ test('a lease left by a process that is gone (or written before the machine boot
     assert.is(fs.existsSync(file), false);
     second.release(); // not the holder: nothing to do
   } finally {
+    void ctx.close();
+    dirs.cleanup();
+  }
+});
+
+/** Run with the wall clock moved by `shiftMs` (Date.now only: what leases and boot times are read from). */
+function withClock<T>(shiftMs: number, fn: () => T): T {
+  const real = Date.now;
+  Date.now = () => real() + shiftMs;
+  try {
+    return fn();
+  } finally {
+    Date.now = real;
+  }
+}
+
+test('a lease names its process beyond its pid: a pid now run by another process, or another boot\'s lease, is taken over; a live lease survives wall-clock jumps', async () => {
+  const dirs = newDirs();
+  const ctx = createContext({ env: dirs.env, log: silentLogger });
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  await new Promise((r) => child.once('spawn', r));
+  try {
+    const file = path.join(ctx.paths.dataDir, LEASE_FILE);
+    fs.mkdirSync(ctx.paths.dataDir, { recursive: true });
+    const now = () => new Date().toISOString();
+    const me = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-me', role: () => 'server', now });
+    const started = processIdentity(child.pid!)!;
+    assert.ok(started, 'identity read from /proc');
+    const leaseOf = (identity: { boot_id: string; pid_start: number }) =>
+      fs.writeFileSync(file, JSON.stringify({ pid: child.pid, runtime_id: 'r-other', role: 'daemon', port: null, since_utc: now(), ...identity }) + '\n', { mode: 0o600 });
+    // The child runs under the lease's pid and started when the lease says: it holds the lease.
+    leaseOf(started);
+    assert.is(me.acquire()?.runtime_id, 'r-other', 'its process runs: not taken over');
+    // The same pid, but a process that started at another time (the lease's process died and its pid was reused).
+    leaseOf({ ...started, pid_start: started.pid_start + 1 });
+    assert.is(me.holder(), null, 'nobody holds it');
+    assert.is(me.acquire(), null, 'taken over');
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.equal([written.runtime_id, written.boot_id, written.pid_start], ['r-me', started.boot_id, processIdentity(process.pid)!.pid_start], 'the new lease records its own identity');
+    // Another boot's lease, though its pid and start time match a running process.
+    leaseOf({ ...started, boot_id: '00000000-0000-4000-8000-000000000000' });
+    assert.is(me.acquire(), null, 'a lease from before a reboot is taken over');
+    // A live lease and a clock set forward (a sync after a boot without a real-time clock) or back.
+    const other = fileLease({ dataDir: ctx.paths.dataDir, runtimeId: 'r-other', role: () => 'server', now });
+    const TEN_YEARS = 10 * 365 * 86_400_000;
+    assert.is(withClock(TEN_YEARS, () => other.acquire())?.runtime_id, 'r-me', 'live after a forward jump');
+    assert.is(withClock(TEN_YEARS, () => other.holder())?.runtime_id, 'r-me');
+    assert.is(withClock(-TEN_YEARS, () => other.acquire())?.runtime_id, 'r-me', 'live after a backward jump');
+    assert.is(me.renew(), true, 'still held');
+    assert.equal(Object.keys(other.holder()!).sort(), ['pid', 'port', 'role', 'runtime_id', 'since_utc'], 'answers do not show the identity');
+    me.release();
+  } finally {
+    child.kill('SIGKILL');
     void ctx.close();
     dirs.cleanup();
   }

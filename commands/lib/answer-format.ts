@@ -6,6 +6,7 @@
 import type { AnswerPage, AnswerView, PreviewView } from '../../src/answers/types.js';
 import { citationPlace, selectionLabel, unvalidatedText, validatedResult } from '../../src/answers/export-snapshot.js';
 import { table } from './io.js';
+import { oneLine } from './words.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const indent = (text: string) => text.split('\n').map((l) => `    ${l}`).join('\n');
@@ -20,12 +21,12 @@ export function previewText(p: PreviewView): string {
     indent(r.instruction),
     '',
     `Files (${p.files.length}):`,
-    ...p.files.map((f) => `  ${f.filename}  ${f.file_id} version ${f.version_id}  pages ${f.pages.join(', ')}${f.page_count === null ? '' : ` of ${f.page_count}`}  sha256 ${f.file_sha256}`),
+    ...p.files.map((f) => `  ${oneLine(f.filename)}  ${f.file_id} version ${f.version_id}  pages ${f.pages.join(', ')}${f.page_count === null ? '' : ` of ${f.page_count}`}  sha256 ${f.file_sha256}`),
     '',
     `Sources sent (${r.sources.length}):`,
   ];
   for (const s of r.sources) {
-    out.push(`  ${s.source_id}  ${s.filename}: ${selectionLabel(s)}  ${bytes(s.text)} bytes  sha256 ${s.source_sha256}`, indent(s.text), '');
+    out.push(`  ${s.source_id}  ${oneLine(s.filename)}: ${selectionLabel(s)}  ${bytes(s.text)} bytes  sha256 ${s.source_sha256}`, indent(s.text), '');
   }
   out.push(`Notes selected (${r.notes.length}):`);
   for (const n of r.notes) out.push(`  #${n.note_id} revision ${n.note_revision}  ${bytes(n.text)} bytes`, indent(n.text));
@@ -39,24 +40,24 @@ export function previewText(p: PreviewView): string {
 
 export function answerText(a: AnswerView): string {
   const out = [`Answer ${a.answer_id}: ${a.state}`, `  request ${a.request_sha256}, mode ${a.request.mode}, ${a.request.sources.length} source(s), ${a.request.notes.length} note(s)`, `  created ${a.created_at_utc}${a.finished_at_utc ? `, finished ${a.finished_at_utc}` : ''}`];
-  if (a.error) out.push(`  error ${a.error.reason}: ${a.error.message}`);
-  if (a.reported_model) out.push(`  model ${a.reported_model.model} (as reported)`);
+  if (a.error) out.push(`  error ${a.error.reason}: ${oneLine(a.error.message)}`);
+  if (a.reported_model) out.push(`  model ${oneLine(a.reported_model.model)} (as reported)`);
   if (a.usage.provenance === 'reported') out.push(`  tokens in ${a.usage.input_tokens ?? '?'}, out ${a.usage.output_tokens ?? '?'} (reported; billing unknown)`);
   // What each source id stands for, so a citation names its file, page and range.
   const sources = new Map(a.request.sources.map((s) => [s.source_id, s]));
   out.push('', 'Instruction:', indent(a.request.instruction));
-  out.push('', 'Sources:', ...a.request.sources.map((s) => `  ${s.source_id}  ${s.filename}: ${selectionLabel(s)}`));
+  out.push('', 'Sources:', ...a.request.sources.map((s) => `  ${s.source_id}  ${oneLine(s.filename)}: ${selectionLabel(s)}`));
   const result = validatedResult(a);
   if (result) {
     out.push('', `Status: ${result.status} (a citation shows that its quote is the selected text, not that it supports the claim)`);
     for (const s of result.sections) {
-      out.push('', `== ${s.kind}${s.title ? `: ${s.title}` : ''}`);
+      out.push('', `== ${s.kind}${s.title ? `: ${oneLine(s.title)}` : ''}`);
       for (const item of s.items) {
         out.push(`- [${item.kind}] ${item.text}`);
         if ('citations' in item) {
           for (const c of item.citations) {
             const s = sources.get(c.source_id);
-            out.push(`    cites ${citationPlace(c, s)}${s ? ` of ${s.filename}` : ''}: “${c.quote}”`);
+            out.push(`    cites ${citationPlace(c, s)}${s ? ` of ${oneLine(s.filename)}` : ''}: “${c.quote}”`);
           }
         }
         if ('note_ids' in item) out.push(`    notes ${item.note_ids.join(', ')}`);

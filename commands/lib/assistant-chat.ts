@@ -11,7 +11,7 @@ import { boundRuntime, sendMessage } from '../../src/assistant/turns.js';
 import { askPermission } from './permission-prompt.js';
 import { toolCallText } from './assistant-format.js';
 import { EXIT } from './exit-codes.js';
-import { clip } from './words.js';
+import { clip, oneLine, plainText } from './words.js';
 import type { Io } from './io.js';
 
 export interface TurnOutcome {
@@ -72,7 +72,8 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
     if (frame.event === 'text') {
       outcome.text += d.delta;
       if (!io.json && d.delta) {
-        process.stdout.write(d.delta);
+        // The model's text keeps its lines but never an escape sequence or bidirectional control.
+        process.stdout.write(plainText(String(d.delta)));
         lineOpen = !String(d.delta).endsWith('\n');
       }
     } else if (frame.event === 'tool_call') {
@@ -86,7 +87,7 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
     } else if (frame.event === 'tool_result') {
       const call = outcome.tool_calls.find((c) => c.is_error === null && c.name === d.name);
       if (call) call.is_error = d.is_error === true;
-      if (!io.json && d.is_error) io.err(`[tool ${d.name} failed: ${clip(String((d.output as { message?: unknown } | null)?.message ?? 'no answer'), 200)}]`);
+      if (!io.json && d.is_error) io.err(oneLine(`[tool ${d.name} failed: ${clip(String((d.output as { message?: unknown } | null)?.message ?? 'no answer'), 200)}]`));
     } else if (frame.event === 'permission_request') {
       if (!io.json) endLine();
       const said = await askPermission(ctx, io, d as { request_id: string; tool_name: string; input?: unknown });

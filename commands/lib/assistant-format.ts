@@ -9,7 +9,7 @@ import type { assistantStatus } from '../../src/assistant/connections.js';
 import type { browseSessions, sessionDetail } from '../../src/assistant/sessions.js';
 import { findApiProvider, findCliProvider } from '../../src/providers/provider-catalog.js';
 import { table } from './io.js';
-import { clip } from './words.js';
+import { clip, oneLine } from './words.js';
 
 type Status = ReturnType<typeof assistantStatus>;
 type Detail = ReturnType<typeof sessionDetail>;
@@ -47,7 +47,7 @@ const cost = (c: number | null) => (c === null ? 'cost not recorded' : `cost $${
 /** One tool call as a person reads it: its name and its arguments, clipped. */
 export function toolCallText(name: unknown, input: unknown): string {
   const args = input && typeof input === 'object' && Object.keys(input).length ? ` ${clip(JSON.stringify(input), 120)}` : '';
-  return `${String(name ?? '?')}${args}`;
+  return oneLine(`${String(name ?? '?')}${args}`);
 }
 
 function toolNames(data: unknown): string {
@@ -55,7 +55,8 @@ function toolNames(data: unknown): string {
 }
 
 export function showText(d: Detail): string {
-  const lines = [`# ${d.session.display_title} (${d.session.id})`];
+  // Titles and tool names are one line; a message keeps its lines (emit makes them plain).
+  const lines = [`# ${oneLine(d.session.display_title)} (${d.session.id})`];
   const c = d.choices as (Request & { unreadable?: undefined }) | { unreadable: true } | null;
   if (c === null) lines.push(`Connection: not recorded (a conversation from before connection choices; runtime ${d.session.runtime ?? 'unknown'}, model ${d.session.model ?? 'unknown'})`);
   else if (c.unreadable) lines.push('Connection: its recorded choices are unreadable');
@@ -69,7 +70,7 @@ export function showText(d: Detail): string {
   for (const m of d.messages) {
     if (m.role === 'tool') {
       const results = Array.isArray(m.tool_results.data) ? (m.tool_results.data as { name?: string; isError?: boolean }[]) : [];
-      lines.push('', `[tool] ${results.map((r) => `${r.name ?? '?'}${r.isError ? ' (error)' : ''}`).join(', ') || (m.tool_results.unreadable ? 'unreadable results' : 'no results')}`);
+      lines.push('', oneLine(`[tool] ${results.map((r) => `${r.name ?? '?'}${r.isError ? ' (error)' : ''}`).join(', ') || (m.tool_results.unreadable ? 'unreadable results' : 'no results')}`));
       continue;
     }
     lines.push('', `[${m.role}] ${m.content}`);

@@ -14,7 +14,7 @@ import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
 import { withContext } from './context.js';
 import { enumFlag, idArg, intFlag, given, usageError } from './flags.js';
-import { emit, type Io } from './io.js';
+import { emit, outFormat, type Io } from './io.js';
 import { checkOutputFile, writeOutputFile } from './output-file.js';
 
 export interface NewOpts {
@@ -100,7 +100,7 @@ export function addConversationCommands(cmd: Command, io: Io): void {
         if (o.output) writeOutputFile(o.output, env.text, into);
         if (io.json) emit(io, { ...env, ...(o.output ? { written_to: o.output, text: undefined } : {}) }, () => '');
         else if (o.output) io.err(`Wrote ${env.filename} to ${o.output}`);
-        else io.out(env.text);
+        else outFormat(io, env.text);
       }),
     );
   cmd.command('cancel')

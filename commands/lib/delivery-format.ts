@@ -7,7 +7,7 @@
 import type { DeliveryView } from '../../src/delivery/service.js';
 import type { TargetView } from '../../src/delivery/targets.js';
 import { utcMinute } from './dates.js';
-import { count } from './words.js';
+import { count, oneLine } from './words.js';
 
 const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
@@ -36,7 +36,8 @@ export function deliveryOutcome(d: DeliveryView): string {
     failed: `failed after ${tries}: ${d.last_error ? errorClause(d.last_error) : 'no error recorded'}; \`svc deliveries retry ${d.id}\` tries again`,
     skipped: 'skipped',
   }[d.state];
-  return `  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${what}`;
+  // The error quotes what a destination answered: it stays on its line.
+  return oneLine(`  delivery ${d.id}  ${d.channel} to ${destinationOf(d)}: ${what}`);
 }
 
 /**

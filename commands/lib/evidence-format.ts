@@ -1,6 +1,7 @@
 /** Human views of Evidence answers for `svc evidence`. */
 import type { Highlight, NotHighlighted } from '../../src/evidence/index.js';
 import { table } from './io.js';
+import { oneLine } from './words.js';
 
 type Page = {
   requested_page: number; page_count: number | null; page_basis: string; status: string; reason: string | null; message: string | null;
@@ -30,7 +31,8 @@ function marksText(p: Marks): string[] {
   const shown = p.highlights ?? [];
   if (shown.length) {
     out.push('', `Saved passages on this page (${shown.length}):`);
-    for (const h of shown) out.push(`  #${h.note_id} [${h.start}, ${h.end}) “${h.quote}”${h.body ? `  ${h.body.replace(/\n/g, ' ')}` : ''}`);
+    // One line a passage: its quote and note may span lines, and came from a PDF or a person.
+    for (const h of shown) out.push(oneLine(`  #${h.note_id} [${h.start}, ${h.end}) “${h.quote}”${h.body ? `  ${h.body}` : ''}`));
   }
   for (const n of p.not_highlighted ?? []) out.push(`  #${n.note_id} [${n.start}, ${n.end}) not highlighted: ${WHY_NOT[n.reason]} (\`svc evidence notes PROJECT\` shows it as saved)`);
   return out;
@@ -43,7 +45,7 @@ function marksText(p: Marks): string[] {
  */
 export function pageText(p: Page & Marks): string {
   const head = `page ${p.requested_page} of ${p.page_count ?? '?'} (${p.page_basis}) · ${p.status}${p.reason ? ` (${p.reason})` : ''} · ${p.extraction_contract}`;
-  if (p.text === null) return [head, p.message ?? 'No text.', NEXT[p.status], ...marksText(p)].filter(Boolean).join('\n');
+  if (p.text === null) return [head, oneLine(p.message ?? 'No text.'), NEXT[p.status], ...marksText(p)].filter(Boolean).join('\n');
   if (p.status === 'no_text' || p.text === '') {
     // Said plainly rather than an empty [0, 0) line: nothing to quote, and no claim that the page is blank.
     return `${head}\nNo text could be extracted from this page (an image-only or scanned page?). That is not evidence the page is empty; it only means no passage on it can be quoted, anchored or sent in an answer. A plain note (svc evidence note add --body) still can be.`;
@@ -64,7 +66,7 @@ export function notesText(items: NoteLike[]): string {
   if (items.length === 0) return 'No notes.';
   return items
     .map((n) => {
-      const where = n.anchor ? ` p.${n.anchor.page} [${n.anchor.start}, ${n.anchor.end}) “${n.anchor.quote}”` : '';
+      const where = n.anchor ? ` p.${n.anchor.page} [${n.anchor.start}, ${n.anchor.end}) “${oneLine(n.anchor.quote)}”` : '';
       return `#${n.note_id} r${n.revision} ${n.kind} ${n.file_id}${where}\n  ${n.body.replace(/\n/g, '\n  ') || '(empty)'}`;
     })
     .join('\n');

@@ -1,4 +1,4 @@
-import { oneLine } from './words.js';
+import { oneLine, plainText } from './words.js';
 
 /**
  * What a command may touch of the outside world: stdout (data), stderr (talk),
@@ -46,10 +46,21 @@ export function drawsOnTerminal(io: Io): boolean {
   return !io.json && io.stdoutIsTTY && (io.stderrIsTTY ?? io.stdoutIsTTY);
 }
 
-/** Print `data` as one JSON document with --json, else the human view. */
+/**
+ * Print `data` as one JSON document with --json (exact: JSON escapes what a terminal would act
+ * on), else the human view. A human view shows stored and upstream text (titles, abstracts,
+ * names set over HTTP or MCP, notes, answers): it keeps its lines but never carries an escape
+ * sequence or a bidirectional control to the terminal (words.ts plainText); views keep a
+ * single-line field on its line with oneLine.
+ */
 export function emit(io: Io, data: unknown, human: () => string): void {
   if (io.json) io.out(JSON.stringify(data, null, 2));
-  else io.out(human());
+  else io.out(plainText(human()));
+}
+
+/** A file format (references, a conversation's Markdown) on stdout: exact when piped, plain lines on a terminal. */
+export function outFormat(io: Io, text: string): void {
+  io.out(io.stdoutIsTTY ? plainText(text) : text);
 }
 
 /** A plain text table with padded columns; each cell on one line (words.ts oneLine). */

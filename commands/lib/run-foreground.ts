@@ -10,8 +10,9 @@ import { executionManager, type Submitted } from '../../src/executions/manager.j
 import { getExecution } from '../../src/executions/repo.js';
 import { executionDetail } from '../../src/executions/views.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
-import { count } from './words.js';
+import { count, oneLine, plainText } from './words.js';
 import { laneLine, type AiLane } from '../../src/executions/ai-lane.js';
+import { followSection } from '../../src/lifecycle/follow-report.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { drawsInPlace, showProgress } from './progress.js';
@@ -31,9 +32,11 @@ export function summary(detail: ReturnType<typeof executionDetail>): string {
     lines.push(s.record_count > 0 ? `  ${s.source.padEnd(width)}  ${count(s.record_count, 'record')} (${s.new_count} new)` : `  ${s.source.padEnd(width)}  nothing: ${nothingReason(s.zero_reason, s.status)}${s.message ? ` — ${s.message}` : ''}`);
   }
   if (detail.error) lines.push(`  ${detail.error}`);
-  lines.push(...aiLaneText(detail.ai_lane));
-  if (detail.report_path) lines.push(`Report: ${detail.report_path}`);
-  return lines.join('\n');
+  // A routine following a profile for retractions: the notices are its news (as in its report and digest).
+  const after = [...(detail.follow ? followSection(detail.follow) : []), ...(detail.report_path ? [`Report: ${detail.report_path}`] : [])];
+  // Source messages, errors and the notices' titles come from outside: each stays on its line.
+  // The AI summary keeps its lines (stored as plain text, and made plain again on the way out).
+  return [...lines.map(oneLine), ...aiLaneText(detail.ai_lane).map(plainText), ...after.map(oneLine)].join('\n');
 }
 
 /** The AI lane in a terminal summary: nothing when AI was not asked for, else the summary or why there is none. */
@@ -52,7 +55,7 @@ export async function runInForeground(ctx: Context, io: Io, submit: () => Submit
   manager.recover();
   const submitted = submit();
   const row = getExecution(ctx.db, submitted.id)!;
-  if (!io.json) io.err(`Execution ${submitted.id}${submitted.replayed ? ' (already running, following it)' : ''}: ${row.type} "${row.query}"`);
+  if (!io.json) io.err(`Execution ${submitted.id}${submitted.replayed ? ' (already running, following it)' : ''}: ${row.type} "${oneLine(row.query)}"`);
   const stopFollowing = new AbortController();
   let interrupts = 0;
   const cancelling = 'Cancelling… (Ctrl-C again to stop at once)';
@@ -78,6 +81,6 @@ export async function runInForeground(ctx: Context, io: Io, submit: () => Submit
   const detail = executionDetail(ctx, getExecution(ctx.db, submitted.id)!);
   const more = after?.(detail);
   if (io.json) io.out(JSON.stringify(more ? { ...detail, ...more.fields } : detail, null, 2));
-  else io.out(more ? `${summary(detail)}\n${more.text}` : summary(detail));
+  else io.out(plainText(more ? `${summary(detail)}\n${more.text}` : summary(detail)));
   return detail.status === 'completed' ? EXIT.ok : detail.status === 'cancelled' ? EXIT.interrupted : EXIT.failed;
 }

@@ -1,6 +1,8 @@
 /** Small wording helpers shared by the human views. */
 
 export { count } from '../../src/util/words.js';
+/** A multi-line body (abstract, note, answer) from outside: line breaks kept, what a terminal acts on dropped. */
+export { plainText } from '../../src/util/plain-text.js';
 
 /** At most `max` characters, ending in "…" when cut (never a cut that looks like the whole text, nor a trailing space). */
 export function clip(text: string, max: number): string {

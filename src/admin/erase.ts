@@ -12,7 +12,8 @@ import { badRequest, conflict } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { eraseCategories } from './repo.js';
 import { runningExecutions } from '../executions/repo.js';
-import { describeHolder, jobHolder, type JobName } from '../db/job-claims.js';
+import { claimedJobs, describeHolder, jobHolder, TURN_PREFIX, type JobName } from '../db/job-claims.js';
+import { turnRegistry } from '../assistant/registry.js';
 import { isLiveRun } from '../executions/recovery.js';
 import type { TableCategory } from './tables.js';
 
@@ -100,7 +101,15 @@ export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): Er
     }
   }
   const dir = def.reports ? reportsDir(ctx) : null; // before the settings that name it are erased
-  const rows = eraseCategories(ctx.db, def.categories);
+  // Running assistant turns are checked in the write transaction that erases, as deleting one
+  // conversation does: a turn another process claims meanwhile is either seen (and the erase
+  // refused) or claims after its conversation is gone; never a turn left writing into nothing.
+  const rows = ctx.db
+    .transaction(() => {
+      if (def.categories.includes('conversations')) refuseRunningTurns(ctx);
+      return eraseCategories(ctx.db, def.categories);
+    })
+    .immediate();
   let credentials: string[] = [];
   if (def.keys) {
     const before = ctx.credentials.statuses().filter((c) => c.status !== 'absent' && (def.keys === 'all' || def.keys!.includes(c.kind)));
@@ -109,6 +118,18 @@ export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): Er
   }
   const reportFiles = dir ? removeReportFiles(dir) : 0;
   return { scope, erased: { categories: def.categories, rows, credentials, report_files: reportFiles }, keeps: def.keeps, erased_at_utc: ctx.nowIso() };
+}
+
+/** The refusal while a conversation's turn runs in any process (the reason a single delete gives). */
+function refuseRunningTurns(ctx: Context): void {
+  const registry = turnRegistry(ctx);
+  const running = claimedJobs(ctx, TURN_PREFIX)
+    .map((job) => Number(job.slice(TURN_PREFIX.length)))
+    .filter((id) => Number.isSafeInteger(id) && registry.observe(id).claimed);
+  if (running.length) {
+    const which = running.length === 1 ? `Conversation ${running[0]} has a running turn` : `Conversations ${running.join(', ')} have running turns`;
+    throw conflict('turn_active', `${which}; cancel ${running.length === 1 ? 'it' : 'them'} (\`svc assistant cancel ID\`) or wait, before erasing conversations.`, { session_ids: running });
+  }
 }
 
 /** Report files svc wrote (execution-N.txt) in the reports folder; other files are left alone. */

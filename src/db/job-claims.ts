@@ -259,6 +259,11 @@ export function cancelRequestedJobs(ctx: Context, prefix: string): string[] {
     .all(ctx.runtimeId, prefix.length, prefix) as string[];
 }
 
+/** Every job named `prefix…` that has a claim row, live or stale, whoever wrote it. */
+export function claimedJobs(ctx: Context, prefix: string): string[] {
+  return ctx.db.prepare('SELECT job FROM job_claims WHERE substr(job, 1, ?) = ? ORDER BY job').pluck().all(prefix.length, prefix) as string[];
+}
+
 /** Drop a job's row whoever wrote it: for a job that can no longer run (its conversation was deleted). */
 export function forgetJob(ctx: Context, job: JobName): void {
   heldHere(ctx).delete(job);

@@ -114,9 +114,15 @@ function events(ctx: Context, c: SummaryConnection, input: AskInput, home: strin
 /** An empty owned folder for the agent CLI: its working directory, the system prompt and an empty MCP configuration. */
 function agentHome(system: string): string {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-summary-'));
-  fs.mkdirSync(path.join(home, 'work'), { mode: 0o700 });
-  fs.writeFileSync(path.join(home, 'system.txt'), system, { mode: 0o600, flag: 'wx' });
-  fs.writeFileSync(path.join(home, 'mcp.json'), '{"mcpServers":{}}', { mode: 0o600, flag: 'wx' });
+  try {
+    fs.mkdirSync(path.join(home, 'work'), { mode: 0o700 });
+    fs.writeFileSync(path.join(home, 'system.txt'), system, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(path.join(home, 'mcp.json'), '{"mcpServers":{}}', { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // A prompt file that cannot be written (a full disk, a quota) leaves no folder behind.
+    fs.rmSync(home, { recursive: true, force: true });
+    throw err;
+  }
   return home;
 }
 

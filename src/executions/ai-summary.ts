@@ -18,19 +18,11 @@ import { appendEvent } from './events.js';
 import { getExecution, setAiLane } from './repo.js';
 import { REPORT_DOCUMENT_LIMIT, writeReportFile } from './report.js';
 import type { RunSpec } from './request.js';
+import { plainText } from '../util/plain-text.js';
 
 /** Stored summary text at most (characters); a longer answer is cut and marked. */
 export const SUMMARY_TEXT_LIMIT = 6000;
 
-/**
- * The model's text as svc keeps it: lines of plain text. What a terminal would act on (C0/C1 controls
- * but tab and newline: escapes, a bell, a carriage return) and marks that reorder or hide what is read
- * (zero-width, bidirectional) are dropped: `svc executions show` and the report print it as it is.
- */
-function plainText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '').trim();
-}
 
 /** A reason is one line: no key, no URL user name or password, not too long. */
 function scrubbed(text: string, secrets: readonly (string | undefined)[]): string {
@@ -76,7 +68,8 @@ async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, sig
   const started = Date.now();
   try {
     const answer = await askModel(ctx, c, { system: SUMMARY_SYSTEM, user: prompt.user, signal: signal ? AbortSignal.any([timeout, signal]) : timeout, maxChars: SUMMARY_TEXT_LIMIT });
-    const text = plainText(scrub(answer.text, c.kind === 'api' ? [c.key] : []));
+    // Kept as lines of plain text (util/plain-text.ts): `svc executions show` and the report print it as it is.
+    const text = plainText(scrub(answer.text, c.kind === 'api' ? [c.key] : [])).trim();
     const metered = { input_tokens: answer.inputTokens, output_tokens: answer.outputTokens, ms: Date.now() - started };
     if (!text) return notUsed('empty_answer', 'The model answered with no text, so no summary was written; try again with another model (`svc settings set ai model <id>`).', { ...asked, ...metered });
     const truncated = answer.truncated || text.length > SUMMARY_TEXT_LIMIT;

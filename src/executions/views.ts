@@ -1,5 +1,6 @@
 /** Executions as the API and the CLI show them. */
 import type { Context } from '../context.js';
+import { followNews } from '../lifecycle/follow.js';
 import { identityOf } from '../runtime/runtime-identity.js';
 import { findSource } from '../sources/index.js';
 import { presentLane } from './ai-lane.js';
@@ -64,6 +65,9 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
     cancel_requested_at_utc: row.cancel_requested_at_utc,
     report_path: row.report_path,
     sources,
+    // A fire of a routine following a profile for retractions: what it checked and the new notices,
+    // as its bundle and digest carry them (lifecycle/follow.ts); null for any other run.
+    follow: followNews(ctx, row.id),
     identity: identityOf(ctx.runtimeId, ctx.schemaVersion),
   };
 }

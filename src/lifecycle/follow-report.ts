@@ -40,8 +40,12 @@ export function counts(news: FollowNews): string {
 /** The report's section (empty for any run that is not such a fire). */
 export function followReportLines(ctx: Context, executionId: number): string[] {
   const news = followNews(ctx, executionId);
-  if (!news) return [];
-  const lines = ['', `Lifecycle notices on ${news.profile_name}'s papers (watch profile ${news.profile_id}, mode retractions)`, `  ${checkSummary(news)}`];
+  return news ? ['', ...followSection(news)] : [];
+}
+
+/** The section as the report and `svc executions show` print it: a heading, then indented lines. */
+export function followSection(news: FollowNews): string[] {
+  const lines = [`Lifecycle notices on ${news.profile_name}'s papers (watch profile ${news.profile_id}, mode retractions)`, `  ${checkSummary(news)}`];
   for (const error of news.lookup_errors.slice(0, 5)) lines.push(`  could not check ${error}`);
   // The error says what happened in its own words (the check stopped, the run was cancelled, the routine deleted).
   if (news.error) lines.push(`  ${news.error[0]!.toUpperCase()}${news.error.slice(1)}.`);

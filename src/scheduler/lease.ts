@@ -4,18 +4,22 @@
  * directory (a `svc serve`, the daemon, a second serve) exactly one schedules
  * routines; the others wait on standby and say who holds it. The holder
  * touches the file on every scheduler tick (and so notices when it lost it).
- * A lease is stale — and may be taken over — when its process is gone, or when
- * it was last written before the machine booted (its pid may belong to another
- * process now). Age alone never makes it stale: after the machine slept, every
- * lease is old and its holder is alive. Takeover moves the stale file aside
- * first, so of two standbys taking over at once only one wins.
+ * A lease is stale — and may be taken over — by the rule every claim follows
+ * (util/process-claim.ts): it records who its process is (the boot's id and
+ * the process's start time) where the system says, so a pid now run by
+ * another process, or a lease from before a reboot, is stale, and a
+ * wall-clock jump never makes a live lease look stale; a lease written
+ * without them (an older svc, no /proc) is judged by its pid and the time it
+ * was last written. Age alone never makes it stale: after the machine slept,
+ * every lease is old and its holder is alive. Takeover moves the stale file
+ * aside first, so of two standbys taking over at once only one wins.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../errors.js';
 import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
-import { claimLive } from '../util/process-claim.js';
+import { claimLive, ownIdentity, type ProcessIdentity } from '../util/process-claim.js';
 
 export const LEASE_FILE = 'scheduler.lease';
 
@@ -28,6 +32,12 @@ export interface LeaseHolder {
   port: number | null;
   since_utc: string;
 }
+
+/** What the file holds: the holder and, where the system says, who its process is (never shown in answers). */
+type LeaseFile = LeaseHolder & Partial<ProcessIdentity>;
+
+/** The holder as answers show it, without the process identity the file records. */
+const shown = ({ pid, runtime_id, role, port, since_utc }: LeaseFile): LeaseHolder => ({ pid, runtime_id, role, port, since_utc });
 
 export interface Lease {
   /** Take the lease, or keep it: null when this process holds it now, else the live holder. */
@@ -42,7 +52,7 @@ export interface Lease {
 }
 
 
-function read(file: string): LeaseHolder | null {
+function read(file: string): LeaseFile | null {
   let bytes: Buffer | undefined;
   try {
     bytes = readOwnedFile(file);
@@ -51,7 +61,7 @@ function read(file: string): LeaseHolder | null {
   }
   if (!bytes) return null;
   try {
-    const held = JSON.parse(bytes.toString('utf8')) as LeaseHolder;
+    const held = JSON.parse(bytes.toString('utf8')) as LeaseFile;
     if (Number.isInteger(held.pid) && typeof held.runtime_id === 'string') return held;
   } catch {
     // being written or damaged: judged by its age below
@@ -89,15 +99,21 @@ export function fileLease(o: LeaseOptions): Lease {
   const file = path.join(o.dataDir, LEASE_FILE);
   const alive = o.alive ?? isPidAlive;
   let port: number | null = null;
-  const mine = (held: LeaseHolder | null) => held !== null && held.runtime_id === o.runtimeId;
+  const mine = (held: LeaseFile | null) => held !== null && held.runtime_id === o.runtimeId;
   // An unreadable lease (being written, or damaged) gets a few seconds before it counts as abandoned.
-  // A lease is live by the rule every claim follows (util/process-claim.ts): its pid runs and it was written after boot.
-  const stale = (held: LeaseHolder) => (held.pid === 0 ? ageMs(file) > 5000 : !claimLive({ pid: held.pid, claimed_at_ms: Date.now() - ageMs(file) }, alive));
+  // Otherwise the rule every claim follows (util/process-claim.ts); the time of the last write stands
+  // in for the claim's time where the lease records no process identity.
+  const stale = (held: LeaseFile) => {
+    if (held.pid === 0) return ageMs(file) > 5000;
+    const identity = typeof held.boot_id === 'string' && Number.isSafeInteger(held.pid_start) ? { boot_id: held.boot_id, pid_start: held.pid_start! } : {};
+    return !claimLive({ pid: held.pid, claimed_at_ms: Date.now() - ageMs(file), ...identity }, alive);
+  };
 
   const lease: Lease = {
     acquire() {
       ensureOwnedDir(o.dataDir);
-      const text = JSON.stringify({ pid: process.pid, runtime_id: o.runtimeId, role: o.role(), port, since_utc: o.now() } satisfies LeaseHolder) + '\n';
+      const me = ownIdentity();
+      const text = JSON.stringify({ pid: process.pid, runtime_id: o.runtimeId, role: o.role(), port, since_utc: o.now(), ...(me ?? {}) } satisfies LeaseFile) + '\n';
       for (let attempt = 0; attempt < 3; attempt++) {
         if (createOwnedFileExclusive(file, text)) return null;
         const held = read(file);
@@ -107,8 +123,8 @@ export function fileLease(o: LeaseOptions): Lease {
           if (present(file)) throw new SvcError(500, 'unsafe_file', `The scheduler lease ${file} cannot be read (a link, a folder, or not this user's); remove it so that one process schedules routines.`);
           continue; // released meanwhile: try again
         }
-        if (mine(held)) return lease.renew() ? null : held;
-        if (!stale(held)) return held;
+        if (mine(held)) return lease.renew() ? null : shown(held);
+        if (!stale(held)) return shown(held);
         const aside = `${file}.stale-${o.runtimeId}`;
         try {
           fs.renameSync(file, aside);
@@ -124,11 +140,12 @@ export function fileLease(o: LeaseOptions): Lease {
             // someone else holds it now
           }
           fs.rmSync(aside, { force: true });
-          return read(file) ?? moved;
+          return shown(read(file) ?? moved);
         }
         fs.rmSync(aside, { force: true });
       }
-      return read(file);
+      const now = read(file);
+      return now && shown(now);
     },
     renew() {
       if (!mine(read(file))) return false;
@@ -142,7 +159,7 @@ export function fileLease(o: LeaseOptions): Lease {
     },
     holder() {
       const held = read(file);
-      return held && !stale(held) ? held : null;
+      return held && !stale(held) ? shown(held) : null;
     },
     recordPort(p) {
       port = p;

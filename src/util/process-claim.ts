@@ -7,8 +7,8 @@
  * wall-clock jump (a sync after a boot without a real-time clock, a manual
  * change) never makes a live claim look stale.
  *
- * Elsewhere, and for claims written without them (older rows, the scheduler
- * lease), the rule is the pid's and the wall clock's: its pid runs, and it
+ * Elsewhere, and for claims written without them (rows and leases of an older
+ * svc), the rule is the pid's and the wall clock's: its pid runs, and it
  * was written after this machine booted (before a reboot every process of
  * that time is gone, and its pid may belong to another process now). That
  * rule cannot see a pid reused within one boot, and a forward jump of the

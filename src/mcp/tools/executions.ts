@@ -26,7 +26,7 @@ export const listExecutions = defineTool({
 export const getExecution = defineTool({
   name: 'get_execution',
   title: 'One execution',
-  description: 'One run: status, counts per source, timings, and ai_lane (the AI summary when the run asked for one, marked model-written and unchecked, or the reason there is none). With expected_runtime_id the answer is given only by that service instance.',
+  description: 'One run: status, counts per source, timings, and ai_lane (the AI summary when the run asked for one, marked model-written and unchecked, or the reason there is none), and follow (for a fire of a routine following a person for retractions: what was checked and the new lifecycle notices with their links; else null). With expected_runtime_id the answer is given only by that service instance.',
   write: false,
   args: { exec_id: ID('execution'), expected_runtime_id: EXPECTED_RUNTIME_ID },
   async run(backend, args) {
