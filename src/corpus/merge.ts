@@ -18,7 +18,7 @@ import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
 import { DOCUMENT_COLUMNS } from './read.js';
 import { identityKeys, type IdentityKeys } from './identity-keys.js';
-import { recordPatch, type CanonicalColumns } from './provenance-record.js';
+import { listsOf, recordPatch, type CanonicalColumns, type RecordLists } from './provenance-record.js';
 
 export interface MergeInput {
   record: NormalizedRecord;
@@ -158,7 +158,7 @@ function claim(lookup: Statement, current: string | null, candidate: string | un
 const relationKey = (r: Relation) => `${r.kind}|${r.doi ?? ''}|${r.arxiv ?? ''}|${r.url ?? ''}`;
 
 /** What the document becomes with the record joined: the fields that change, by column. */
-function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRecord): Record<string, unknown> {
+function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRecord, lists: RecordLists): Record<string, unknown> {
   const next: Record<string, unknown> = {};
   // A published version speaks for the work over its preprint, and among published records the
   // more authoritative source speaks (authority.ts): title, venue, type and date follow it. So the
@@ -191,20 +191,23 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
   }
   if (row.abstract === null && record.abstract) next.abstract = record.abstract;
 
-  const authors = JSON.parse(row.authors_json) as Author[];
+  // A list the document holds exactly as the record has it brings nothing new (not even parsed).
   let mergedAuthors: Author[] | undefined;
-  if (authors.length === 0 && record.authors.length > 0) mergedAuthors = record.authors;
-  else if (authors.length === record.authors.length) {
-    // The same list seen elsewhere: pick up ORCIDs and affiliations the document lacks.
-    let changed = false;
-    mergedAuthors = authors.map((a, i) => {
-      const other = record.authors[i]!;
-      const out = { ...a };
-      if (!a.orcid && other.orcid) (out.orcid = other.orcid), (changed = true);
-      if (!a.affiliations && other.affiliations) (out.affiliations = other.affiliations), (changed = true);
-      return out;
-    });
-    if (!changed) mergedAuthors = undefined;
+  if (lists.authors_json !== row.authors_json) {
+    const authors = JSON.parse(row.authors_json) as Author[];
+    if (authors.length === 0 && record.authors.length > 0) mergedAuthors = record.authors;
+    else if (authors.length === record.authors.length) {
+      // The same list seen elsewhere: pick up ORCIDs and affiliations the document lacks.
+      let changed = false;
+      mergedAuthors = authors.map((a, i) => {
+        const other = record.authors[i]!;
+        const out = { ...a };
+        if (!a.orcid && other.orcid) (out.orcid = other.orcid), (changed = true);
+        if (!a.affiliations && other.affiliations) (out.affiliations = other.affiliations), (changed = true);
+        return out;
+      });
+      if (!changed) mergedAuthors = undefined;
+    }
   }
   if (mergedAuthors) {
     next.authors_json = JSON.stringify(mergedAuthors);
@@ -227,8 +230,8 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
     const value = claim(lookup, current, candidate, row.id);
     if (value !== current) next[column] = value;
   }
-  const ids = JSON.parse(row.ids_json) as Record<string, string>;
-  const missing = Object.entries(record.ids).filter(([k, v]) => v !== undefined && !(k in ids));
+  const ids = lists.ids_json === row.ids_json ? undefined : (JSON.parse(row.ids_json) as Record<string, string>);
+  const missing = ids ? Object.entries(record.ids).filter(([k, v]) => v !== undefined && !(k in ids)) : [];
   if (missing.length) next.ids_json = JSON.stringify({ ...ids, ...Object.fromEntries(missing) });
 
   if (row.landing_url === null && record.landingUrl) next.landing_url = record.landingUrl;
@@ -237,20 +240,24 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
   if (row.open_access === null && record.openAccess !== undefined) next.open_access = record.openAccess ? 1 : 0;
   if (!row.is_retracted && record.isRetracted) next.is_retracted = 1;
 
-  const categories = JSON.parse(row.categories_json) as string[];
-  const newCategories = record.categories.filter((c) => !categories.includes(c));
-  if (newCategories.length) next.categories_json = JSON.stringify([...categories, ...newCategories]);
-  const relations = JSON.parse(row.relations_json) as Relation[];
-  const seen = new Set(relations.map(relationKey));
-  const newRelations = record.relations.filter((r) => !seen.has(relationKey(r)));
-  if (newRelations.length) next.relations_json = JSON.stringify([...relations, ...newRelations]);
+  if (lists.categories_json !== row.categories_json) {
+    const categories = JSON.parse(row.categories_json) as string[];
+    const newCategories = record.categories.filter((c) => !categories.includes(c));
+    if (newCategories.length) next.categories_json = JSON.stringify([...categories, ...newCategories]);
+  }
+  if (lists.relations_json !== row.relations_json) {
+    const relations = JSON.parse(row.relations_json) as Relation[];
+    const seen = new Set(relations.map(relationKey));
+    const newRelations = record.relations.filter((r) => !seen.has(relationKey(r)));
+    if (newRelations.length) next.relations_json = JSON.stringify([...relations, ...newRelations]);
+  }
   return next;
 }
 
 /** Join a record to a document; writes only when something changes. Answers the document as it now stands. */
-export function joinDocument(st: Statements, id: number, record: NormalizedRecord, now: string): StoredDocument {
+export function joinDocument(st: Statements, id: number, record: NormalizedRecord, now: string, lists = listsOf(record)): StoredDocument {
   const row = st.read.get(id) as StoredDocument;
-  const changes = joinedColumns(st, row, record);
+  const changes = joinedColumns(st, row, record, lists);
   const columns = Object.keys(changes);
   if (columns.length === 0) return row;
   const key = columns.join(',');
@@ -300,7 +307,8 @@ export function mergeRecords(db: Database, inputs: MergeInput[], now: string): M
           foldedInto.set(other, documentId);
           joinDocument(st, documentId, rowAsRecord(dropped), now);
         }
-        patch = recordPatch(record, joinDocument(st, documentId, record, now));
+        const lists = listsOf(record);
+        patch = recordPatch(record, joinDocument(st, documentId, record, now, lists), false, lists);
       }
       // A sighting seen before updates its row (moving it is counted by trigger); a new one is
       // counted when the document had nothing from this source yet.

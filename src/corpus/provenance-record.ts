@@ -34,6 +34,21 @@ export interface CanonicalColumns {
   relations_json: string;
 }
 
+/** A record's lists as JSON text, as a document stores them (merge compares and reuses them). */
+export interface RecordLists {
+  authors_json: string;
+  ids_json: string;
+  categories_json: string;
+  relations_json: string;
+}
+
+export const listsOf = (record: NormalizedRecord): RecordLists => ({
+  authors_json: JSON.stringify(record.authors),
+  ids_json: JSON.stringify(record.ids),
+  categories_json: JSON.stringify(record.categories),
+  relations_json: JSON.stringify(record.relations),
+});
+
 type Kind = 'text' | 'json' | 'flag' | 'bool';
 /** Record key, column, how the canonical record renders it (migration 32). */
 const CANONICAL: readonly (readonly [string, keyof CanonicalColumns, Kind])[] = [
@@ -106,8 +121,9 @@ function canonicalValue(kind: Kind, column: unknown): unknown {
  * written) as JSON text, or undefined when it must be stored whole.
  * `madeFrom`: the document was just inserted from this very record (its JSON
  * columns are this record's lists, stringified), so those need no comparison.
+ * `lists`: the record's lists already stringified (listsOf), to compare without doing it again.
  */
-export function recordPatch(record: NormalizedRecord, doc: CanonicalColumns, madeFrom = false): string | undefined {
+export function recordPatch(record: NormalizedRecord, doc: CanonicalColumns, madeFrom = false, lists?: RecordLists): string | undefined {
   const fields = record as unknown as Record<string, unknown>;
   const patch: Record<string, unknown> = {};
   try {
@@ -125,7 +141,7 @@ export function recordPatch(record: NormalizedRecord, doc: CanonicalColumns, mad
         patch[key] = diff(stored, value);
       } else if (kind === 'json') {
         if (madeFrom) continue;
-        const text = JSON.stringify(value);
+        const text = (lists as Record<string, string | undefined> | undefined)?.[column] ?? JSON.stringify(value);
         if (text === stored) continue;
         patch[key] = text === undefined ? null : diff(canonicalValue(kind, stored), JSON.parse(text));
       } else {
