@@ -97,6 +97,9 @@ test('a first sighting is stored as a small patch against its new document and r
     expected.merge(db, [{ ...makeRecord(2, { abstract: LONG_ABSTRACT }), nativeId: 'other', venue: null } as unknown as NormalizedRecord]);
     expected.check(db, 'a null where the document has a value');
     assert.is(stored(db).at(-1)!.record_base, null);
+    // A later sighting fills the abstract with a string the column does not keep exactly.
+    expected.merge(db, [makeRecord(20, { abstract: undefined }), makeRecord(20, { nativeId: 'again', source: 'openalex', abstract: 'Lone \udc00 surrogate.' })]);
+    expected.check(db, 'a joined string with a lone surrogate');
   });
 });
 

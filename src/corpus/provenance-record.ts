@@ -135,8 +135,9 @@ export function recordPatch(record: NormalizedRecord, doc: CanonicalColumns, mad
         continue;
       }
       if (kind === 'text') {
-        // A string the column holds exactly (not one with a lone surrogate, which it would not keep).
-        if (typeof value === 'string' && value === stored && (!madeFrom || wellFormed(value))) continue;
+        // A string the column holds exactly (not one with a lone surrogate, which it would not keep:
+        // `doc` holds what merge wrote, not what the column kept).
+        if (typeof value === 'string' && value === stored && wellFormed(value)) continue;
         if (value === null && stored === null) continue;
         patch[key] = diff(stored, value);
       } else if (kind === 'json') {
