@@ -18,6 +18,7 @@ import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
 import { DOCUMENT_COLUMNS } from './read.js';
 import { identityKeys, type IdentityKeys } from './identity-keys.js';
+import { listsOf, recordPatch, type CanonicalColumns, type RecordLists } from './provenance-record.js';
 
 export interface MergeInput {
   record: NormalizedRecord;
@@ -47,9 +48,10 @@ function prepare(db: Database) {
                VALUES (@title, @title_key, @abstract, @authors_json, @authors_text, @first_author_key, @publication_date, @date_precision, @sort_date, @year,
                  @venue, @doi, @arxiv_id, @pmid, @pmcid, @ids_json, @landing_url, @pdf_url, @categories_json, @license, @open_access, @doc_type, @is_retracted, @relations_json,
                  @meta_source, @now, @now)`),
-    provenance: s(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json) VALUES (?, ?, ?, ?, ?, ?)
+    // record_base: record_json is a patch against that document's record (migration 32), or the whole record (NULL).
+    provenance: s(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json, record_base) VALUES (?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (source, native_id) DO UPDATE SET document_id = excluded.document_id, last_seen_at_utc = excluded.last_seen_at_utc,
-                   record_json = excluded.record_json`),
+                   record_json = excluded.record_json, record_base = excluded.record_base`),
     // What triggers did per row before migration 20, done here: see mergeRecords.
     queueForIndex: s('INSERT OR IGNORE INTO documents_fts_pending (id) VALUES (?)'),
     sourceHeld: s('SELECT EXISTS (SELECT 1 FROM document_sources WHERE document_id = ? AND source = ?)').pluck(),
@@ -106,11 +108,11 @@ function findMatches(st: Statements, record: NormalizedRecord): Matches {
   return { keys, documents: [...found].sort((a, b) => a - b), sightedBefore: sighted !== undefined };
 }
 
-/** A new document from the record, queued for the full-text index; answers its id and year. */
-function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null } {
+/** A new document from the record, queued for the full-text index; answers its id, year and columns. */
+function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null; columns: CanonicalColumns } {
   // Only called when no document holds any of the record's identifiers, so all are free to take.
   const year = yearOf(record.publicationDate);
-  const info = st.insert.run({
+  const columns = {
     title: record.title,
     title_key: keys.title,
     abstract: record.abstract ?? null,
@@ -137,11 +139,11 @@ function insertDocument(st: Statements, record: NormalizedRecord, keys: Identity
     relations_json: JSON.stringify(record.relations),
     meta_source: record.source || null,
     now,
-  });
-  const id = Number(info.lastInsertRowid);
+  };
+  const id = Number(st.insert.run(columns).lastInsertRowid);
   // Queued before anything can update it: the update trigger leaves unindexed documents to the flush.
   st.queueForIndex.run(id);
-  return { id, year };
+  return { id, year, columns };
 }
 
 const isPreprint = (type: string | null | undefined) => type === 'preprint' || type === 'posted-content';
@@ -156,7 +158,7 @@ function claim(lookup: Statement, current: string | null, candidate: string | un
 const relationKey = (r: Relation) => `${r.kind}|${r.doi ?? ''}|${r.arxiv ?? ''}|${r.url ?? ''}`;
 
 /** What the document becomes with the record joined: the fields that change, by column. */
-function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRecord): Record<string, unknown> {
+function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRecord, lists: RecordLists): Record<string, unknown> {
   const next: Record<string, unknown> = {};
   // A published version speaks for the work over its preprint, and among published records the
   // more authoritative source speaks (authority.ts): title, venue, type and date follow it. So the
@@ -189,20 +191,23 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
   }
   if (row.abstract === null && record.abstract) next.abstract = record.abstract;
 
-  const authors = JSON.parse(row.authors_json) as Author[];
+  // A list the document holds exactly as the record has it brings nothing new (not even parsed).
   let mergedAuthors: Author[] | undefined;
-  if (authors.length === 0 && record.authors.length > 0) mergedAuthors = record.authors;
-  else if (authors.length === record.authors.length) {
-    // The same list seen elsewhere: pick up ORCIDs and affiliations the document lacks.
-    let changed = false;
-    mergedAuthors = authors.map((a, i) => {
-      const other = record.authors[i]!;
-      const out = { ...a };
-      if (!a.orcid && other.orcid) (out.orcid = other.orcid), (changed = true);
-      if (!a.affiliations && other.affiliations) (out.affiliations = other.affiliations), (changed = true);
-      return out;
-    });
-    if (!changed) mergedAuthors = undefined;
+  if (lists.authors_json !== row.authors_json) {
+    const authors = JSON.parse(row.authors_json) as Author[];
+    if (authors.length === 0 && record.authors.length > 0) mergedAuthors = record.authors;
+    else if (authors.length === record.authors.length) {
+      // The same list seen elsewhere: pick up ORCIDs and affiliations the document lacks.
+      let changed = false;
+      mergedAuthors = authors.map((a, i) => {
+        const other = record.authors[i]!;
+        const out = { ...a };
+        if (!a.orcid && other.orcid) (out.orcid = other.orcid), (changed = true);
+        if (!a.affiliations && other.affiliations) (out.affiliations = other.affiliations), (changed = true);
+        return out;
+      });
+      if (!changed) mergedAuthors = undefined;
+    }
   }
   if (mergedAuthors) {
     next.authors_json = JSON.stringify(mergedAuthors);
@@ -225,8 +230,8 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
     const value = claim(lookup, current, candidate, row.id);
     if (value !== current) next[column] = value;
   }
-  const ids = JSON.parse(row.ids_json) as Record<string, string>;
-  const missing = Object.entries(record.ids).filter(([k, v]) => v !== undefined && !(k in ids));
+  const ids = lists.ids_json === row.ids_json ? undefined : (JSON.parse(row.ids_json) as Record<string, string>);
+  const missing = ids ? Object.entries(record.ids).filter(([k, v]) => v !== undefined && !(k in ids)) : [];
   if (missing.length) next.ids_json = JSON.stringify({ ...ids, ...Object.fromEntries(missing) });
 
   if (row.landing_url === null && record.landingUrl) next.landing_url = record.landingUrl;
@@ -235,22 +240,26 @@ function joinedColumns(st: Statements, row: StoredDocument, record: NormalizedRe
   if (row.open_access === null && record.openAccess !== undefined) next.open_access = record.openAccess ? 1 : 0;
   if (!row.is_retracted && record.isRetracted) next.is_retracted = 1;
 
-  const categories = JSON.parse(row.categories_json) as string[];
-  const newCategories = record.categories.filter((c) => !categories.includes(c));
-  if (newCategories.length) next.categories_json = JSON.stringify([...categories, ...newCategories]);
-  const relations = JSON.parse(row.relations_json) as Relation[];
-  const seen = new Set(relations.map(relationKey));
-  const newRelations = record.relations.filter((r) => !seen.has(relationKey(r)));
-  if (newRelations.length) next.relations_json = JSON.stringify([...relations, ...newRelations]);
+  if (lists.categories_json !== row.categories_json) {
+    const categories = JSON.parse(row.categories_json) as string[];
+    const newCategories = record.categories.filter((c) => !categories.includes(c));
+    if (newCategories.length) next.categories_json = JSON.stringify([...categories, ...newCategories]);
+  }
+  if (lists.relations_json !== row.relations_json) {
+    const relations = JSON.parse(row.relations_json) as Relation[];
+    const seen = new Set(relations.map(relationKey));
+    const newRelations = record.relations.filter((r) => !seen.has(relationKey(r)));
+    if (newRelations.length) next.relations_json = JSON.stringify([...relations, ...newRelations]);
+  }
   return next;
 }
 
-/** Join a record to a document; writes only when something changes. */
-export function joinDocument(st: Statements, id: number, record: NormalizedRecord, now: string): void {
+/** Join a record to a document; writes only when something changes. Answers the document as it now stands. */
+export function joinDocument(st: Statements, id: number, record: NormalizedRecord, now: string, lists = listsOf(record)): StoredDocument {
   const row = st.read.get(id) as StoredDocument;
-  const changes = joinedColumns(st, row, record);
+  const changes = joinedColumns(st, row, record, lists);
   const columns = Object.keys(changes);
-  if (columns.length === 0) return;
+  if (columns.length === 0) return row;
   const key = columns.join(',');
   let update = st.updates.get(key);
   if (!update) {
@@ -258,6 +267,7 @@ export function joinDocument(st: Statements, id: number, record: NormalizedRecor
     st.updates.set(key, update);
   }
   update.run({ ...changes, now, id });
+  return { ...row, ...changes } as StoredDocument;
 }
 
 const increment = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -284,10 +294,12 @@ export function mergeRecords(db: Database, inputs: MergeInput[], now: string): M
     const answers = inputs.map(({ record }) => {
       const { keys, documents, sightedBefore } = findMatches(st, record);
       let documentId: number;
+      let patch: string | undefined;
       if (documents.length === 0) {
         const inserted = insertDocument(st, record, keys, now);
         documentId = inserted.id;
         increment(newYears, inserted.year === null ? 'undated' : String(inserted.year));
+        patch = recordPatch(record, inserted.columns, true);
       } else {
         documentId = documents[0]!;
         for (const other of documents.slice(1)) {
@@ -295,12 +307,15 @@ export function mergeRecords(db: Database, inputs: MergeInput[], now: string): M
           foldedInto.set(other, documentId);
           joinDocument(st, documentId, rowAsRecord(dropped), now);
         }
-        joinDocument(st, documentId, record, now);
+        const lists = listsOf(record);
+        patch = recordPatch(record, joinDocument(st, documentId, record, now, lists), false, lists);
       }
       // A sighting seen before updates its row (moving it is counted by trigger); a new one is
       // counted when the document had nothing from this source yet.
       if (!sightedBefore && (documents.length === 0 || !st.sourceHeld.get(documentId, record.source))) increment(newSources, record.source);
-      st.provenance.run(documentId, record.source, record.nativeId, now, now, JSON.stringify(record));
+      // Stored as a patch against the document as it now stands when that gives the record back exactly.
+      if (patch === undefined) st.provenance.run(documentId, record.source, record.nativeId, now, now, JSON.stringify(record), null);
+      else st.provenance.run(documentId, record.source, record.nativeId, now, now, patch, documentId);
       return { documentId, isNew: documents.length === 0 };
     });
     if (newYears.size) st.addCounts.run('years', JSON.stringify(Object.fromEntries(newYears)));

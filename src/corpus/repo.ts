@@ -14,12 +14,20 @@ export interface ProvenanceRow {
   record: NormalizedRecord;
 }
 
+/**
+ * A provenance row's record as JSON text, whichever way it is stored (migration 32): whole, or a merge
+ * patch against its document's canonical record. `s` names document_sources in the query.
+ */
+export const PROVENANCE_RECORD_JSON = `CASE WHEN s.record_base IS NULL THEN s.record_json
+  ELSE json_patch((SELECT c.record FROM document_canonical_records c WHERE c.id = s.record_base), s.record_json) END`;
+
 function prepare(db: Database) {
   const s = (sql: string) => db.prepare(sql);
   return {
     document: s('SELECT * FROM documents WHERE id = ?'),
     deleteDocument: s('DELETE FROM documents WHERE id = ?'),
-    provenance: s('SELECT source, native_id, first_seen_at_utc, last_seen_at_utc, record_json FROM document_sources WHERE document_id = ? ORDER BY first_seen_at_utc, id'),
+    provenance: s(`SELECT s.source, s.native_id, s.first_seen_at_utc, s.last_seen_at_utc, ${PROVENANCE_RECORD_JSON} AS record_json
+                   FROM document_sources s WHERE s.document_id = ? ORDER BY s.first_seen_at_utc, s.id`),
     tables: s(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck(),
     foreignKeys: s('SELECT "table" AS target, "from" AS column FROM pragma_foreign_key_list(?)'),
     /** Per (table, column) referencing documents: move rows to the kept document, drop what would repeat. */

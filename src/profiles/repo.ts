@@ -1,5 +1,6 @@
 /** SQL of watch profiles, their name keys and their matches. */
 import type { Database } from 'better-sqlite3';
+import { PROVENANCE_RECORD_JSON } from '../corpus/repo.js';
 import type { Basis } from './bases.js';
 import type { ProfileFields, ProfileKind } from './schema.js';
 
@@ -118,7 +119,7 @@ export function maxDocumentId(db: Database): number {
 
 /** The source records of a document, where an ORCID cited outside an author record can be found. */
 export function sourceRecordTexts(db: Database, documentId: number): { source: string; record_json: string }[] {
-  return db.prepare('SELECT source, record_json FROM document_sources WHERE document_id = ?').all(documentId) as { source: string; record_json: string }[];
+  return db.prepare(`SELECT s.source, ${PROVENANCE_RECORD_JSON} AS record_json FROM document_sources s WHERE s.document_id = ?`).all(documentId) as { source: string; record_json: string }[];
 }
 
 export function upsertMatch(db: Database, m: MatchRow): void {

@@ -29,6 +29,7 @@ import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
 import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
 import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
 import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
+import { provenancePatches } from './032-provenance-patches.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -45,7 +46,8 @@ import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
  * the table it drops) and claims naming their process's boot and start, 30
  * what the lifecycle check of a routine that follows a profile found; 21, 22
  * and 24 repair settings stored before their checks (passwords in
- * URLs and the mail host), 31 keeps only the ai_settings keys svc reads.
+ * URLs and the mail host), 31 keeps only the ai_settings keys svc reads, 32 provenance records
+ * stored as patches against their document.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -54,11 +56,12 @@ export const MIGRATIONS: Migration[] = [
   routines,
   // area: delivery (5)
   deliveries,
-  // area: explorer (6, 12, 13, 20)
+  // area: explorer (6, 12, 13, 20, 32)
   readingQueue,
   corpusProvenance,
   explorerFacetCounts,
   corpusMergeCounts,
+  provenancePatches,
   // area: analytics (7)
   lifecycleWatchdog,
   // area: profiles (8)
