@@ -57,6 +57,20 @@ test('at or under the bound every match is ranked: rarer words, and filters that
   assert.not.ok('ranking' in (await search({ query: 'glacier', limit: 1 })).json());
 });
 
+test('a date window bounds the ranking to the most recently added matches inside it, not the oldest', async () => {
+  // Every paper is dated January 2020, so the window admits them all: the same window as without it.
+  const seen: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: any = (await search({ query: 'glacier', sort: 'relevance', date_from: '2020-01-01', date_to: '2020-01-31', limit: 500, cursor })).json();
+    assert.is(page.ranking.exhaustive, false);
+    seen.push(...page.papers.map((p: any) => p.id));
+    cursor = page.next_cursor;
+  } while (cursor);
+  assert.is(seen.length, RANK_BOUND);
+  assert.equal([...seen].sort((a, b) => a - b), all.slice(-RANK_BOUND));
+});
+
 test('pages of a bounded ranking keep the first page window while papers are added, and cover it once', async () => {
   const seen: number[] = [];
   let cursor: string | null = null;
