@@ -83,7 +83,8 @@ test('pages of a bounded ranking keep the first page window while papers are add
     cursor = page.next_cursor;
     if (added < 3) {
       // A strong match added between pages changes every bm25 score (the statistics move); later pages
-      // still rank the first page's papers, so none repeats or goes missing, and the new one waits for a new search.
+      // still rank the first page's papers, and these tie by shape (ties keep id order), so none repeats or goes
+      // missing, and the new one waits for a new search. (Papers scoring almost alike can still swap: svc-corpus(1).)
       late.push(...seed(t.ctx, [makeRecord(900_000 + added, { title: 'glacier glacier glacier glacier', abstract: 'glacier' })]));
       added++;
     }

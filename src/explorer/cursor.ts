@@ -17,8 +17,11 @@ import type { ExplorerMode, ExplorerSort, Filters } from './filters.js';
  * rank: a relevance page's place, by position (seen) among the papers with ids
  * up to ceiling (the newest id when the first page was read) and, for a bounded
  * ranking, above floor. bm25 scores move with the corpus statistics, so a
- * keyset on the score repeats or skips papers when any are added between pages;
- * a position in a fixed set of papers does not.
+ * keyset on the score repeated or skipped whole runs of tied papers when any
+ * were added between pages. A position in a fixed set of papers keeps ties in
+ * id order; it is not exact either: the statistics (the average length of every
+ * paper) still move, and two papers scoring almost alike can swap across a page
+ * boundary (svc-corpus(1) says so).
  */
 export type CursorKey =
   | { kind: 'date'; date: string; id: number }
