@@ -105,6 +105,7 @@ test('a bounded ranking cursor and an exhaustive one are not interchangeable; ex
   const crossed = await search({ query: 'glacier', sort: 'relevance', limit: 1, exhaustive: true, cursor: bounded.next_cursor });
   assert.is(crossed.status, 422);
   assert.is(crossed.json().detail[0].type, 'cursor_invalid');
+  assert.match(crossed.json().detail[0].msg, /exhaustive/, 'the refusal names what differs');
   assert.is((await search({ query: 'glacier', sort: 'relevance', limit: 1, cursor: exhaustive.next_cursor })).status, 422);
   assert.is((await search({ query: 'glacier', sort: 'relevance', limit: 1, exhaustive: true, cursor: exhaustive.next_cursor })).status, 200);
   const wrong = await search({ query: 'glacier', sort: 'relevance', exhaustive: 'yes' });
@@ -123,6 +124,10 @@ test('svc explore: the bounded ranking is said in words, --exhaustive ranks ever
   assert.is(answer.ranking.exhaustive, true);
   // The strongest matches of all were added first: only an exhaustive ranking reaches them (after the stronger ones added while paging).
   assert.ok(strongest.every((id) => answer.papers.some((p: any) => p.id === id)), json.stdout);
+  const first = JSON.parse((await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--exhaustive', '--json'], { env })).stdout);
+  const forgot = await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--next', first.next_cursor], { env });
+  assert.is(forgot.code, 2);
+  assert.match(forgot.stderr, /--next: .*--exhaustive/, 'a next page without --exhaustive is told what to add');
   const refused = await runCli(['explore', 'glacier', '--exhaustive'], { env });
   assert.is(refused.code, 2);
   assert.match(refused.stderr, /--exhaustive goes with --sort relevance/);

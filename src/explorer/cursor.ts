@@ -51,7 +51,7 @@ const START_OVER = 'or leave cursor out to start from the first page';
 const REFUSALS: Record<CursorRefusal, string> = {
   empty: `An empty cursor is not one this server gave out; leave cursor out (or send null) to start from the first page`,
   foreign: `The cursor is not one this server gave out; send the previous page's next_cursor as it was, ${START_OVER}`,
-  other_request: `The cursor belongs to other filters, sort or mode; send the ones of the page that gave it, ${START_OVER}`,
+  other_request: `The cursor belongs to other filters, sort, mode or exhaustive; send the ones of the page that gave it, ${START_OVER}`,
 };
 
 /** The 422 for a refused cursor: type cursor_invalid, at body.cursor. */
