@@ -60,7 +60,7 @@ const START_OVER = 'leave --next out to start from the first page';
 const CURSOR_WORDS: Record<CursorRefusal, string> = {
   empty: `an empty cursor is not one svc gave out; ${START_OVER}`,
   foreign: `that cursor is not one svc gave out; copy the whole --next value a page printed, or ${START_OVER}`,
-  other_request: `that cursor belongs to another query, filters, sort or mode; give the ones of the page that printed it, or ${START_OVER}`,
+  other_request: `that cursor belongs to another query, filters, sort, mode or --exhaustive; give the ones of the page that printed it, or ${START_OVER}`,
 };
 
 const issueWords = (i: ValidationIssue) => (i.type === 'cursor_invalid' && CURSOR_WORDS[i.ctx?.cause as CursorRefusal]) || i.msg;

@@ -149,4 +149,17 @@ test('svc answer show and preview; svc evidence read and notes: sources, notes a
   assert.match(out.join('\n'), /^ {2}Body x\[31mred$/m, 'a note keeps its lines');
 });
 
+test('what is text stays: accents, CJK, Arabic and Hebrew, emoji joined by ZWJ, Persian and Indic ZWNJ, tabs; only the controls go', async () => {
+  // 👩‍🔬 is woman + ZWJ + microscope; می‌خواهم needs its ZWNJ (U+200C) not to join the letters; क्‍ष keeps its ZWJ.
+  const text = 'Zoë Ångström 李小龙 محمد שלום 👩\u200d🔬 🏳\ufe0f\u200d🌈 می\u200cخواهم क्\u200dष\tcol';
+  const out: string[] = [];
+  emit(humanIo(out), null, () => `${text}\u202e\u2066x\u2069\u200e`);
+  assert.is(out.join(''), `${text}x`);
+  const r = await inst.t.request('POST', '/api/profiles', { body: { name: 'Mina 👩\u200d🔬 می\u200cخواهم', aliases: [], affiliations: [] } });
+  assert.is(r.status, 201, r.text);
+  const shown = await svc('profile', 'show', String(r.json().id));
+  assert.is(shown.code, 0, shown.stderr);
+  assert.ok(shown.stdout.includes('Mina 👩\u200d🔬 می\u200cخواهم'), JSON.stringify(shown.stdout));
+});
+
 test.run();

@@ -113,7 +113,7 @@ test('explore: a refused cursor says what to do at the command line: leave --nex
   const foreign = await svc('explore', '--next', 'garbage');
   assert.match(foreign.stderr, /copy the whole --next value a page printed, or leave --next out to start from the first page/);
   const other = await svc('explore', 'soil', '--next', (await json('explore', '--limit', '1')).next_cursor);
-  assert.match(other.stderr, /another query, filters, sort or mode; give the ones of the page that printed it, or leave --next out/);
+  assert.match(other.stderr, /another query, filters, sort, mode or --exhaustive; give the ones of the page that printed it, or leave --next out/);
   for (const r of [foreign, other]) assert.not.match(r.stderr, /without a cursor|next_cursor/);
 });
 

@@ -57,6 +57,20 @@ test('at or under the bound every match is ranked: rarer words, and filters that
   assert.not.ok('ranking' in (await search({ query: 'glacier', limit: 1 })).json());
 });
 
+test('a date window bounds the ranking to the most recently added matches inside it, not the oldest', async () => {
+  // Every paper is dated January 2020, so the window admits them all: the same window as without it.
+  const seen: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: any = (await search({ query: 'glacier', sort: 'relevance', date_from: '2020-01-01', date_to: '2020-01-31', limit: 500, cursor })).json();
+    assert.is(page.ranking.exhaustive, false);
+    seen.push(...page.papers.map((p: any) => p.id));
+    cursor = page.next_cursor;
+  } while (cursor);
+  assert.is(seen.length, RANK_BOUND);
+  assert.equal([...seen].sort((a, b) => a - b), all.slice(-RANK_BOUND));
+});
+
 test('pages of a bounded ranking keep the first page window while papers are added, and cover it once', async () => {
   const seen: number[] = [];
   let cursor: string | null = null;
@@ -69,7 +83,8 @@ test('pages of a bounded ranking keep the first page window while papers are add
     cursor = page.next_cursor;
     if (added < 3) {
       // A strong match added between pages changes every bm25 score (the statistics move); later pages
-      // still rank the first page's papers, so none repeats or goes missing, and the new one waits for a new search.
+      // still rank the first page's papers, and these tie by shape (ties keep id order), so none repeats or goes
+      // missing, and the new one waits for a new search. (Papers scoring almost alike can still swap: svc-corpus(1).)
       late.push(...seed(t.ctx, [makeRecord(900_000 + added, { title: 'glacier glacier glacier glacier', abstract: 'glacier' })]));
       added++;
     }
@@ -90,6 +105,7 @@ test('a bounded ranking cursor and an exhaustive one are not interchangeable; ex
   const crossed = await search({ query: 'glacier', sort: 'relevance', limit: 1, exhaustive: true, cursor: bounded.next_cursor });
   assert.is(crossed.status, 422);
   assert.is(crossed.json().detail[0].type, 'cursor_invalid');
+  assert.match(crossed.json().detail[0].msg, /exhaustive/, 'the refusal names what differs');
   assert.is((await search({ query: 'glacier', sort: 'relevance', limit: 1, cursor: exhaustive.next_cursor })).status, 422);
   assert.is((await search({ query: 'glacier', sort: 'relevance', limit: 1, exhaustive: true, cursor: exhaustive.next_cursor })).status, 200);
   const wrong = await search({ query: 'glacier', sort: 'relevance', exhaustive: 'yes' });
@@ -108,6 +124,10 @@ test('svc explore: the bounded ranking is said in words, --exhaustive ranks ever
   assert.is(answer.ranking.exhaustive, true);
   // The strongest matches of all were added first: only an exhaustive ranking reaches them (after the stronger ones added while paging).
   assert.ok(strongest.every((id) => answer.papers.some((p: any) => p.id === id)), json.stdout);
+  const first = JSON.parse((await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--exhaustive', '--json'], { env })).stdout);
+  const forgot = await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--next', first.next_cursor], { env });
+  assert.is(forgot.code, 2);
+  assert.match(forgot.stderr, /--next: .*--exhaustive/, 'a next page without --exhaustive is told what to add');
   const refused = await runCli(['explore', 'glacier', '--exhaustive'], { env });
   assert.is(refused.code, 2);
   assert.match(refused.stderr, /--exhaustive goes with --sort relevance/);

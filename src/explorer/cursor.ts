@@ -17,8 +17,11 @@ import type { ExplorerMode, ExplorerSort, Filters } from './filters.js';
  * rank: a relevance page's place, by position (seen) among the papers with ids
  * up to ceiling (the newest id when the first page was read) and, for a bounded
  * ranking, above floor. bm25 scores move with the corpus statistics, so a
- * keyset on the score repeats or skips papers when any are added between pages;
- * a position in a fixed set of papers does not.
+ * keyset on the score repeated or skipped whole runs of tied papers when any
+ * were added between pages. A position in a fixed set of papers keeps ties in
+ * id order; it is not exact either: the statistics (the average length of every
+ * paper) still move, and two papers scoring almost alike can swap across a page
+ * boundary (svc-corpus(1) says so).
  */
 export type CursorKey =
   | { kind: 'date'; date: string; id: number }
@@ -48,7 +51,7 @@ const START_OVER = 'or leave cursor out to start from the first page';
 const REFUSALS: Record<CursorRefusal, string> = {
   empty: `An empty cursor is not one this server gave out; leave cursor out (or send null) to start from the first page`,
   foreign: `The cursor is not one this server gave out; send the previous page's next_cursor as it was, ${START_OVER}`,
-  other_request: `The cursor belongs to other filters, sort or mode; send the ones of the page that gave it, ${START_OVER}`,
+  other_request: `The cursor belongs to other filters, sort, mode or exhaustive; send the ones of the page that gave it, ${START_OVER}`,
 };
 
 /** The 422 for a refused cursor: type cursor_invalid, at body.cursor. */

@@ -193,8 +193,10 @@ export function newestDocumentId(db: Database): number {
  * than `bound` match. Walking ids in the full-text index scores nothing.
  */
 export function rankFloor(db: Database, filters: Filters, dated: boolean, where: Where, bound: number): number | null {
-  const sql = `SELECT r.id FROM (SELECT rowid AS id FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rowid DESC) r
-    ${dated ? 'JOIN documents d ON d.id = r.id ' : ''}WHERE ${where.sql} LIMIT 1 OFFSET ?`;
+  // The order on the outer query: a subquery's ORDER BY is dropped once the join with documents
+  // (a date window) flattens it, and the full-text index is then read oldest first.
+  const sql = `SELECT r.id FROM (SELECT rowid AS id FROM documents_fts WHERE documents_fts MATCH ?) r
+    ${dated ? 'JOIN documents d ON d.id = r.id ' : ''}WHERE ${where.sql} ORDER BY r.id DESC LIMIT 1 OFFSET ?`;
   return (prepared(db, sql).pluck().get(ftsExpression(filters.query!), ...where.args, bound) as number | undefined) ?? null;
 }
 
