@@ -29,6 +29,7 @@ import { lexicalStatsReusedId } from './028-lexical-stats-reused-id.js';
 import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
 import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
 import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
+import { assistantAiSettingsKnownKeys } from './033-assistant-ai-settings-known-keys.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -84,9 +85,10 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
-  // area: upgrade repairs (21, 22, 24, 31)
+  // area: upgrade repairs (21, 22, 24, 31, 33)
   settingsUrlUserinfo,
   settingsSmtpHost,
   settingsUrlPassword,
   aiSettingsKnownKeys,
+  assistantAiSettingsKnownKeys,
 ];
