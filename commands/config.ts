@@ -10,6 +10,7 @@ import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { emit, table, type Io } from './lib/io.js';
+import { oneLine } from './lib/words.js';
 import { enumFlag, idArg } from './lib/flags.js';
 
 /** One working --parameters per config_type: a dive names one `repository`, a sweep and a routine a list of `repositories`. */
@@ -59,7 +60,7 @@ export function register(program: Command, io: Io): void {
       emit(io, created, () => `Saved configuration ${created.id} (${created.config_type}): ${created.name}`);
       // Names may repeat (ids tell them apart); a repeat is said, never silent.
       const namesakes = listConfigurations(ctx).configurations.filter((c) => c.name === created.name && c.id !== created.id).map((c) => c.id);
-      if (namesakes.length) io.err(`Note: configuration${namesakes.length > 1 ? 's' : ''} ${namesakes.join(', ')} ${namesakes.length > 1 ? 'are' : 'is'} also called "${created.name}"; name ${namesakes.length > 1 ? 'them' : 'it'} by id.`);
+      if (namesakes.length) io.err(`Note: configuration${namesakes.length > 1 ? 's' : ''} ${namesakes.join(', ')} ${namesakes.length > 1 ? 'are' : 'is'} also called "${oneLine(created.name)}"; name ${namesakes.length > 1 ? 'them' : 'it'} by id.`);
     }));
   config
     .command('export')

@@ -9,6 +9,7 @@ import { confirmDestructive, declined } from './lib/confirm.js';
 import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
+import { oneLine } from './lib/words.js';
 import { addCommand, checkRoutineBody, followAfterEdit, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
 import { namingFollowFlags } from './lib/follow-flags.js';
 import { followedProfile } from '../src/routines/entity.js';
@@ -85,7 +86,7 @@ export function register(program: Command, io: Io): void {
       }, deliveries);
       // A run that found papers nobody received failed its purpose: exit 1 and say which delivery.
       const failing = (delivered ?? executionDeliveries(ctx, executionId).deliveries).filter((d) => d.state === 'failed' || (d.state === 'queued' && d.last_error));
-      for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${d.last_error}`);
+      for (const d of failing) io.err(`Delivery ${d.id} (${d.channel}) ${d.state === 'failed' ? 'failed' : 'failed and will be retried'}: ${oneLine(d.last_error ?? '')}`);
       if (failing.length && io.exitCode === EXIT.ok) io.exitCode = EXIT.failed;
     }));
   for (const [name, description, fn] of [

@@ -40,6 +40,8 @@ export interface Tuning {
   claimReleaseRetryMs: number;
   /** A run's AI summary gives up after this long (the run itself has settled already). */
   aiSummaryTimeoutMs: number;
+  /** How often a summary being written looks whether its run was deleted by another process (then its request stops). */
+  aiSummaryGonePollMs: number;
   /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (lifecycle/follow.ts). */
   followCheckLimit: number;
 }
@@ -56,6 +58,7 @@ export const DEFAULT_TUNING: Tuning = {
   assistantCancelPollMs: 300,
   claimReleaseRetryMs: 1000,
   aiSummaryTimeoutMs: 120_000,
+  aiSummaryGonePollMs: 2000,
   followCheckLimit: 500,
 };
 

@@ -284,6 +284,47 @@ test('ai_settings stored before svc gave it three keys keep only those at upgrad
   }
 });
 
+test('ai_settings saved in assistant conversations before migration 31 (tool calls\' arguments, tools\' answers) keep only the three keys at upgrade, and a key typed there is gone from the database file', async () => {
+  const dirs = tempDirs();
+  try {
+    const file = path.join(dirs.dataDir, 'svc.db');
+    const old = buildOldDatabase(file, MIGRATIONS.map((m) => m.version).filter((v) => v < 31));
+    const at = '2026-11-20T09:00:00.000Z';
+    old.prepare("INSERT INTO assistant_sessions (id, title, created_at_utc, updated_at_utc) VALUES (1, 'tools', ?, ?)").run(at, at);
+    // A round as the runner saved it: the model's calls (a refused write among them), then the tools' answers.
+    const calls = [
+      { id: 'c1', name: 'create_routine', input: { name: 'reefs', ai_settings: { api_key: 'sk-Xyzzy4Call', model: 'gpt-small' } } },
+      { id: 'c2', name: 'get_routine', input: { routine_id: 1 } },
+    ];
+    const results = [
+      { callId: 'c1', name: 'create_routine', output: { error: 'invalid_argument', message: 'The assistant has no tool "create_routine".', detail: {} }, isError: true },
+      { callId: 'c2', name: 'get_routine', output: { routine: { id: 1, name: 'reefs', ai_settings: { token: 'tok-Xyzzy5Answer', max_output_tokens: 500 }, parameters: { query: 'reef', ai_settings: { password: 'pw-Xyzzy6' } } } }, isError: false },
+      { callId: 'c3', name: 'get_execution', output: { id: 7, parameters: { aiSettings: { secret: 'sec-Xyzzy7', instructions: 'be brief' } }, note: 'ai_settings: {"api_key": "stays a string"}' }, isError: false },
+    ];
+    const clean = [{ callId: 'c4', name: 'list_routines', output: { routines: [{ id: 2, ai_settings: { model: 'm' } }] }, isError: false }];
+    const insert = old.prepare("INSERT INTO assistant_messages (id, session_id, role, content, created_at_utc, tool_calls_json, tool_results_json) VALUES (?, 1, ?, '', ?, ?, ?)");
+    insert.run(1, 'assistant', at, JSON.stringify(calls), null);
+    insert.run(2, 'tool', at, null, JSON.stringify(results));
+    insert.run(3, 'tool', at, null, JSON.stringify(clean));
+    old.close();
+    const { db } = openDatabase(file, now);
+    const one = (sql: string) => JSON.parse(db.prepare(sql).pluck().get() as string);
+    const keptCalls = one('SELECT tool_calls_json FROM assistant_messages WHERE id = 1');
+    assert.equal(keptCalls[0].input, { name: 'reefs', ai_settings: { model: 'gpt-small' } });
+    assert.equal(keptCalls[1], calls[1], 'a call with no ai_settings is left as it was');
+    const keptResults = one('SELECT tool_results_json FROM assistant_messages WHERE id = 2');
+    assert.equal(keptResults[0], results[0]);
+    assert.equal(keptResults[1].output.routine, { id: 1, name: 'reefs', ai_settings: { max_output_tokens: 500 }, parameters: { query: 'reef', ai_settings: {} } });
+    assert.equal(keptResults[2].output, { id: 7, parameters: { aiSettings: { instructions: 'be brief' } }, note: 'ai_settings: {"api_key": "stays a string"}' }, 'text quoting the field is not an object: kept');
+    assert.is(db.prepare('SELECT tool_results_json FROM assistant_messages WHERE id = 3').pluck().get(), JSON.stringify(clean), 'only known keys: the row is untouched');
+    assertNoPasswordBytes(file, /Xyzzy\d/, 'assistant tool rounds, the database open');
+    db.close();
+    assertNoPasswordBytes(file, /Xyzzy\d/, 'assistant tool rounds');
+  } finally {
+    dirs.cleanup();
+  }
+});
+
 /**
  * An installation of `versions` holding these settings values (as an older svc stored them), upgraded:
  * the database, its file, and a reader of each stored value_json.

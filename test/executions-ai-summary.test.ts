@@ -9,6 +9,8 @@ import { finished } from './_executions.js';
 import { insertExecution, markInterrupted } from '../src/executions/repo.js';
 import { pendingLane } from '../src/executions/ai-lane.js';
 import { executionManager } from '../src/executions/manager.js';
+import { createContext } from '../src/context.js';
+import { silentLogger } from '../src/log.js';
 import { ABSTRACT_CHAR_LIMIT, PROMPT_CHAR_LIMIT, summaryPrompt } from '../src/executions/ai-prompt.js';
 import { SUMMARY_TEXT_LIMIT } from '../src/executions/ai-summary.js';
 import { storedAiSettings } from '../src/executions/ai-settings.js';
@@ -232,6 +234,34 @@ test('a run deleted while its summary is written: the request to the model stops
   assert.not.match(after, /after-run step ai summary failed|FOREIGN KEY/, after);
   assert.is((await t.request('GET', `/api/executions/${id}`)).status, 404);
   model.mode = 'ok';
+});
+
+test('a run deleted by another process while its summary is written: the request to the model stops within a poll, not at its timeout', async () => {
+  await ready();
+  model.mode = 'hang';
+  const tuning = t.ctx.tuning;
+  const saved = { ...tuning };
+  // A timeout far beyond the wait below: only seeing the delete can end the request in time.
+  Object.assign(tuning, { aiSummaryTimeoutMs: 30_000, aiSummaryGonePollMs: 100 });
+  const other = createContext({ env: t.dirs.env, log: silentLogger });
+  try {
+    const r = await t.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2, ai_enabled: true } });
+    const id = r.json().id as number;
+    await waitFor(async () => (await t.request('GET', `/api/executions/${id}`)).json().ai_lane?.state === 'writing', 10_000, 'writing');
+    const logged = t.logLines.length;
+    // Another process (its own connection and execution manager) deletes the run.
+    assert.equal(executionManager(other).remove(id), { id, deleted: true });
+    const deletedAt = Date.now();
+    await executionManager(t.ctx).wait(id);
+    assert.ok(Date.now() - deletedAt < 3000, `the model request stopped once the delete was seen (${Date.now() - deletedAt} ms; the summary timeout is 30 s)`);
+    const after = t.logLines.slice(logged).join('\n');
+    assert.not.match(after, /after-run step ai summary failed|FOREIGN KEY/, after);
+    assert.is((await t.request('GET', `/api/executions/${id}`)).status, 404);
+  } finally {
+    Object.assign(tuning, saved);
+    await other.close();
+    model.mode = 'ok';
+  }
 });
 
 test('a summary is stored as plain text: terminal escapes and bidirectional overrides the model wrote are dropped', async () => {

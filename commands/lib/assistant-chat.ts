@@ -91,7 +91,7 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
     } else if (frame.event === 'permission_request') {
       if (!io.json) endLine();
       const said = await askPermission(ctx, io, d as { request_id: string; tool_name: string; input?: unknown });
-      if (!io.json) io.err(said.allow ? `[allowed ${d.tool_name}]` : `[refused ${d.tool_name}: ${said.reason}]`);
+      if (!io.json) io.err(oneLine(said.allow ? `[allowed ${d.tool_name}]` : `[refused ${d.tool_name}: ${said.reason}]`));
     } else if (frame.event === 'permission_answered') {
       outcome.permissions.push({ tool_name: d.tool_name, allow: d.allow, reason: d.reason ?? null });
     } else if (frame.event === 'turn_model_report') outcome.reports.push({ sequence: d.sequence, model: d.model, source: d.source });
@@ -99,7 +99,7 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
     else if (frame.event === 'done') outcome.status = d.status;
   }
   if (!io.json) endLine();
-  if (outcome.error && !io.json) io.err(`svc: ${outcome.error.message}`);
+  if (outcome.error && !io.json) io.err(`svc: ${oneLine(String(outcome.error.message))}`);
   // Not Ctrl-C here: the answer stopping mid-sentence needs a reason.
   if (outcome.status === 'cancelled' && !stoppedHere && !io.json) io.err('svc: The answer was cancelled from another process (`svc chat cancel` or the desktop); what it wrote so far is kept.');
   return outcome;

@@ -1,12 +1,15 @@
 import { SvcError } from '../../src/errors.js';
 import type { Io } from './io.js';
+import { oneLine } from './words.js';
 
 /**
  * Destructive commands confirm: a prompt on a terminal, `--yes` otherwise.
  * Answers false when the person declines.
  */
-export async function confirmDestructive(io: Io, question: string, yes: boolean | undefined): Promise<boolean> {
+export async function confirmDestructive(io: Io, asked: string, yes: boolean | undefined): Promise<boolean> {
   if (yes) return true;
+  // The question names what goes (a routine's name set over MCP, a run's query): on one line, nothing a terminal acts on.
+  const question = oneLine(asked);
   if (!io.stdinIsTTY || !io.stdoutIsTTY) {
     throw new SvcError(400, 'confirmation_required', `${question} Add --yes to confirm when not on a terminal.`);
   }

@@ -8,7 +8,7 @@ import { followEvents, type ExecutionEvent } from '../../src/executions/events.j
 import { logLine } from '../../src/executions/log.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { drawsOnTerminal, type Io } from './io.js';
-import { count } from './words.js';
+import { count, oneLine } from './words.js';
 
 interface SourceLine {
   state: string;
@@ -64,7 +64,7 @@ export async function showProgress(ctx: Context, io: Io, executionId: number, re
       if (tty) {
         update(event);
         draw();
-      } else if (!io.json) io.err(logLine(event));
+      } else if (!io.json) io.err(oneLine(logLine(event))); // an event quotes the query and what sources answered
     }
   } finally {
     if (ticker) clearInterval(ticker);

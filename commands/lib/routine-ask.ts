@@ -7,6 +7,7 @@
 import type { Context } from '../../src/context.js';
 import { promptCancelled } from './confirm.js';
 import { utcMinute, zoneMinute } from './dates.js';
+import { oneLine } from './words.js';
 import { CronSyntaxError, parseSchedule } from '../../src/scheduler/cron.js';
 import { searchableRepositories } from '../../src/sources/catalog.js';
 import { listProfiles } from '../../src/profiles/service.js';
@@ -101,7 +102,7 @@ export async function askRoutine(ctx: Context, ask: Prompter): Promise<Record<st
 async function askFollow(ctx: Context, ask: Prompter): Promise<{ profile_id: number; mode: 'new_papers' | 'retractions'; orcid: string | null } | null> {
   const people = listProfiles(ctx, 'person').profiles;
   if (people.length === 0) return null;
-  const shown = people.slice(0, 8).map((p) => `${p.id} ${p.name}`).join(', ');
+  const shown = people.slice(0, 8).map((p) => `${p.id} ${oneLine(p.name)}`).join(', ');
   const raw = answered(
     await ask.text({
       message: `Follow a watch profile? Its id (${shown}${people.length > 8 ? ', … see svc profile list' : ''}); Enter alone: none`,
@@ -110,6 +111,6 @@ async function askFollow(ctx: Context, ask: Prompter): Promise<{ profile_id: num
   ).trim();
   const person = people.find((p) => String(p.id) === raw);
   if (!person) return null;
-  const retractions = answered(await ask.confirm({ message: `Watch ${person.name}'s papers for retractions, corrections and new versions, and report those instead of new papers (mode retractions)?`, initialValue: false }));
+  const retractions = answered(await ask.confirm({ message: `Watch ${oneLine(person.name)}'s papers for retractions, corrections and new versions, and report those instead of new papers (mode retractions)?`, initialValue: false }));
   return { profile_id: person.id, mode: retractions ? 'retractions' : 'new_papers', orcid: person.orcid ?? null };
 }

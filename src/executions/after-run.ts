@@ -10,6 +10,7 @@ import { matchRunDocuments } from '../profiles/match.js';
 import { deliverAfterRun } from '../delivery/after-run.js';
 import { embedAfterRun } from '../similarity/after-run.js';
 import { summarizeAfterRun } from './ai-summary.js';
+import { matchedByFollowCheck } from '../lifecycle/follow.js';
 
 export interface SettledExecution {
   id: number;
@@ -27,7 +28,8 @@ const STEPS: { name: string; run: AfterRunStep }[] = [
   // area: delivery
   { name: 'delivery', run: deliverAfterRun },
   // area: profiles
-  { name: 'watch profile matching', run: (ctx, execution) => matchRunDocuments(ctx, execution.id) },
+  // A follow fire in mode retractions matched its papers before checking them (lifecycle/follow.ts): not twice.
+  { name: 'watch profile matching', run: (ctx, execution) => (matchedByFollowCheck(ctx, execution.id) ? undefined : matchRunDocuments(ctx, execution.id)) },
   // area: similarity
   { name: 'embed-new-documents', run: embedAfterRun },
 ];

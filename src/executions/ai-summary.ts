@@ -19,6 +19,7 @@ import { getExecution, setAiLane } from './repo.js';
 import { REPORT_DOCUMENT_LIMIT, writeReportFile } from './report.js';
 import type { RunSpec } from './request.js';
 import { plainText } from '../util/plain-text.js';
+import { abortWhen } from '../util/abort-when.js';
 
 /** Stored summary text at most (characters); a longer answer is cut and marked. */
 export const SUMMARY_TEXT_LIMIT = 6000;
@@ -65,9 +66,12 @@ async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, sig
   const writing = { ...base, ...asked, state: 'writing' as const, reason: 'The summary is being written.', deadline_utc: new Date(ctx.clock.now().getTime() + timeoutMs).toISOString() };
   if (!setAiLane(ctx.db, id, writing)) return null; // deleted meanwhile: the model is not asked
   const timeout = AbortSignal.timeout(timeoutMs);
+  // A delete here aborts `signal`; one from another process (the CLI while the server writes, or the
+  // other way) is seen by looking at the row every few seconds, so the request does not run on to its timeout.
+  const gone = abortWhen(() => !getExecution(ctx.db, id), ctx.tuning.aiSummaryGonePollMs);
   const started = Date.now();
   try {
-    const answer = await askModel(ctx, c, { system: SUMMARY_SYSTEM, user: prompt.user, signal: signal ? AbortSignal.any([timeout, signal]) : timeout, maxChars: SUMMARY_TEXT_LIMIT });
+    const answer = await askModel(ctx, c, { system: SUMMARY_SYSTEM, user: prompt.user, signal: AbortSignal.any([timeout, gone.signal, ...(signal ? [signal] : [])]), maxChars: SUMMARY_TEXT_LIMIT });
     // Kept as lines of plain text (util/plain-text.ts): `svc executions show` and the report print it as it is.
     const text = plainText(scrub(answer.text, c.kind === 'api' ? [c.key] : [])).trim();
     const metered = { input_tokens: answer.inputTokens, output_tokens: answer.outputTokens, ms: Date.now() - started };
@@ -88,9 +92,12 @@ async function decide(ctx: Context, id: number, base: AiLane, spec: RunSpec, sig
       reason: null,
     };
   } catch (err) {
+    if (gone.signal.aborted) return null;
     if (signal?.aborted && !timeout.aborted) return notUsed('shutdown', 'svc shut down before the summary was written; the run\'s results are kept.', asked);
     const { code, reason } = failureReason(err, c, timeout.aborted, timeoutMs);
     return notUsed(code, reason, { ...asked, ms: Date.now() - started });
+  } finally {
+    gone.stop();
   }
 }
 

@@ -9,7 +9,7 @@
 import type { Context } from '../context.js';
 import { conflict } from '../errors.js';
 import { eventsFrom } from './events.js';
-import { askAboutSlice, buildClients, type Asked, type Clients, type SliceAnswer } from './lookups.js';
+import { askAboutSlice, buildClients, type Asked, type Clients, type FreshRecords, type SliceAnswer } from './lookups.js';
 import * as repo from './repo.js';
 
 export const CHECK_LIMIT = { min: 1, max: 5000, default: 1000 };
@@ -73,9 +73,9 @@ export interface SliceTotals {
  * run's progress). A paper every source failed on keeps its last successful
  * check time, so it stays first in line.
  */
-export async function checkSlice(ctx: Context, clients: Clients, docs: repo.TargetDocument[], runId: number | null, signal: AbortSignal, alsoInTransaction?: (added: SliceTotals) => void): Promise<SliceTotals> {
+export async function checkSlice(ctx: Context, clients: Clients, docs: repo.TargetDocument[], runId: number | null, signal: AbortSignal, alsoInTransaction?: (added: SliceTotals) => void, fresh?: FreshRecords): Promise<SliceTotals> {
   const findPreprints = (doi: string | undefined, arxiv: string | undefined) => repo.documentsByIdentifier(ctx.db, doi, arxiv);
-  const answer = await askAboutSlice(clients, docs, signal);
+  const answer = await askAboutSlice(clients, docs, signal, fresh);
   if (answer.interrupted) {
     // Only an abandoned slice keeps its partial answers (a closing process writes nothing more).
     if (!(signal.reason instanceof SliceAbandoned)) throw signal.reason;

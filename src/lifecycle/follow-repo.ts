@@ -90,3 +90,18 @@ export function reportedEvents(db: Database, executionId: number, profileId: num
     )
     .all(profileId, executionId) as FollowEventRow[];
 }
+
+/**
+ * The records this execution's search stored of these papers, by source: each source's row of the paper
+ * seen during the run (merge writes last_seen_at_utc and the record as the source answered it).
+ */
+export function recordsOfRun(db: Database, executionId: number, documentIds: number[]): { document_id: number; source: string; record_json: string }[] {
+  return db
+    .prepare(
+      `SELECT s.document_id, s.source, s.record_json
+       FROM execution_documents ed JOIN executions x ON x.id = ed.execution_id
+       JOIN document_sources s ON s.document_id = ed.document_id AND s.source = ed.source AND s.last_seen_at_utc >= x.started_at_utc
+       WHERE ed.execution_id = ? AND ed.document_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(executionId, JSON.stringify(documentIds)) as { document_id: number; source: string; record_json: string }[];
+}

@@ -7,7 +7,9 @@
  * next fire resumes where this one stopped, and papers whose lookups always
  * fail take their turn without holding the others back), with the
  * lifecycle check's own lookups (Crossref update-to/updated-by and relations,
- * arXiv versions, OpenAlex, PubMed; each source's rate limit). The run's news
+ * arXiv versions, OpenAlex, PubMed; each source's rate limit), except that a
+ * source the fire's search has just answered about a paper is not asked about
+ * it again: its record, stored by the search, is that source's answer. The run's news
  * is then the events on those papers that the routine has not reported yet,
  * whichever check recorded them: retractions, and corrections and new
  * versions (version_change). A preprint's published version is no notice
@@ -24,8 +26,9 @@ import { matchRunDocuments } from '../profiles/match.js';
 import { getProfile } from '../profiles/repo.js';
 import { checkSlice, SLICE_SIZE } from './check.js';
 import * as repo from './follow-repo.js';
-import { buildClients } from './lookups.js';
-import type { EventKind } from './repo.js';
+import { buildClients, type FreshRecords } from './lookups.js';
+import type { EventKind, TargetDocument } from './repo.js';
+import type { NormalizedRecord } from '../sources/types.js';
 import { eventView, KIND_MEANING } from './service.js';
 import { count } from '../util/words.js';
 
@@ -55,7 +58,7 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
     appendEvent(ctx, executionId, 'log', `Watch profile ${profileId} is gone: no lifecycle check this run.`, { level: 'warn' });
     return;
   }
-  // The papers this fire brought in are the person's at once (the after-run step matches them again, cheaply).
+  // The papers this fire brought in are the person's at once (the after-run step then leaves this run's matching alone: matchedByFollowCheck).
   matchRunDocuments(ctx, executionId);
   const papers = repo.countProfilePapers(ctx.db, profileId);
   repo.startFollowCheck(ctx.db, { execution_id: executionId, routine_id: routineId, profile_id: profileId, profile_name: profile.name, papers, started_at_utc: ctx.nowIso() });
@@ -65,8 +68,10 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
   const totals = { checked: 0, failed: 0 };
   try {
     const clients = buildClients(ctx, signal);
+    // What the fire's search just answered about these papers is not asked of the same source again.
+    const fresh = freshRecords(ctx, executionId, docs);
     for (let i = 0; i < docs.length && !signal.aborted; i += SLICE_SIZE) {
-      const added = await checkSlice(ctx, clients, docs.slice(i, i + SLICE_SIZE), null, signal, (a) => repo.progressFollowCheck(ctx.db, executionId, a));
+      const added = await checkSlice(ctx, clients, docs.slice(i, i + SLICE_SIZE), null, signal, (a) => repo.progressFollowCheck(ctx.db, executionId, a), fresh);
       totals.checked += added.checked;
       totals.failed += added.failed;
     }
@@ -85,6 +90,22 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
     level: error || totals.failed ? 'warn' : 'info',
     data: { checked: totals.checked, failed: totals.failed, new_notices: news, error },
   });
+}
+
+function freshRecords(ctx: Context, executionId: number, docs: TargetDocument[]): FreshRecords {
+  const fresh: FreshRecords = new Map();
+  for (const row of repo.recordsOfRun(ctx.db, executionId, docs.map((d) => d.id))) {
+    fresh.set(row.document_id, [...(fresh.get(row.document_id) ?? []), { source: row.source, record: JSON.parse(row.record_json) as NormalizedRecord }]);
+  }
+  return fresh;
+}
+
+/**
+ * Whether this run's papers were matched to the profiles by its follow check (mode retractions matches
+ * them before checking): the after-run matching step then has nothing left to do for the run.
+ */
+export function matchedByFollowCheck(ctx: Context, executionId: number): boolean {
+  return repo.getFollowCheck(ctx.db, executionId) !== undefined;
 }
 
 export type FollowNews = NonNullable<ReturnType<typeof followNews>>;

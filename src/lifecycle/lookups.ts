@@ -146,12 +146,16 @@ const lookupPubmed: Lookup = (client, docs, add, signal) =>
     return parsePubmedArticleSet((await client.http.get(`${client.baseUrl}/efetch.fcgi?${params}`)).text).records;
   });
 
-const PLAN: { adapter: SourceAdapter; wants: (d: TargetDocument) => boolean; lookup: Lookup }[] = [
-  { adapter: crossref, wants: (d) => Boolean(d.doi), lookup: lookupCrossref },
-  { adapter: arxiv, wants: (d) => Boolean(d.arxiv_id), lookup: lookupArxiv },
-  { adapter: openalex, wants: (d) => Boolean(d.doi), lookup: lookupOpenAlex },
-  { adapter: pubmed, wants: (d) => Boolean(d.pmid), lookup: lookupPubmed },
+/** `answers`: whether a record is the one the lookup would answer for the paper (the key it asks by). */
+const PLAN: { adapter: SourceAdapter; wants: (d: TargetDocument) => boolean; answers: (d: TargetDocument, r: NormalizedRecord) => boolean; lookup: Lookup }[] = [
+  { adapter: crossref, wants: (d) => Boolean(d.doi), answers: (d, r) => r.doi?.toLowerCase() === d.doi!.toLowerCase(), lookup: lookupCrossref },
+  { adapter: arxiv, wants: (d) => Boolean(d.arxiv_id), answers: (d, r) => r.ids.arxiv === d.arxiv_id, lookup: lookupArxiv },
+  { adapter: openalex, wants: (d) => Boolean(d.doi), answers: (d, r) => r.doi === d.doi, lookup: lookupOpenAlex },
+  { adapter: pubmed, wants: (d) => Boolean(d.pmid), answers: (d, r) => r.ids.pmid === d.pmid, lookup: lookupPubmed },
 ];
+
+/** Records of papers a source has just answered (a routine's fire, which searched that source): by document id. */
+export type FreshRecords = Map<number, { source: string; record: NormalizedRecord }[]>;
 
 /** Clients are built once per check run (one trace list each) and reused for every slice. */
 export type Clients = Map<string, Client | { missing: string }>;
@@ -160,7 +164,11 @@ export function buildClients(ctx: Context, signal: AbortSignal): Clients {
   return new Map(PLAN.map((p) => [p.adapter.id, clientFor(ctx, p.adapter, signal)]));
 }
 
-export async function askAboutSlice(clients: Clients, docs: TargetDocument[], signal: AbortSignal): Promise<SliceAnswer> {
+/**
+ * `fresh`: what sources answered about these papers moments ago (the fire of a routine following a
+ * person searched them): a paper's record from a source is taken as that source's answer, not asked again.
+ */
+export async function askAboutSlice(clients: Clients, docs: TargetDocument[], signal: AbortSignal, fresh?: FreshRecords): Promise<SliceAnswer> {
   const answer: SliceAnswer = { records: new Map(), asked: new Map(), interrupted: false };
   const add = (doc: TargetDocument, asked: Asked, record?: NormalizedRecord) => {
     answer.asked.set(doc.id, [...(answer.asked.get(doc.id) ?? []), asked]);
@@ -169,7 +177,12 @@ export async function askAboutSlice(clients: Clients, docs: TargetDocument[], si
   // Settled, not raced: on an abort every lookup ends promptly (the signal reaches its requests) and what answered first is kept.
   const settled = await Promise.allSettled(
     PLAN.map(async (p) => {
-      const wanted = docs.filter(p.wants);
+      const wanted = docs.filter((doc) => {
+        if (!p.wants(doc)) return false;
+        const known = fresh?.get(doc.id)?.find((f) => f.source === p.adapter.id && p.answers(doc, f.record));
+        if (known) add(doc, { source: p.adapter.id, outcome: 'answered' }, known.record);
+        return !known;
+      });
       if (wanted.length === 0) return;
       const client = clients.get(p.adapter.id)!;
       if ('missing' in client) {

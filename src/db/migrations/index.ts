@@ -30,6 +30,7 @@ import { jobClaimsTurnsIdentity } from './029-job-claims-turns-identity.js';
 import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
 import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
 import { provenancePatches } from './032-provenance-patches.js';
+import { assistantAiSettingsKnownKeys } from './033-assistant-ai-settings-known-keys.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -46,8 +47,9 @@ import { provenancePatches } from './032-provenance-patches.js';
  * the table it drops) and claims naming their process's boot and start, 30
  * what the lifecycle check of a routine that follows a profile found; 21, 22
  * and 24 repair settings stored before their checks (passwords in
- * URLs and the mail host), 31 keeps only the ai_settings keys svc reads, 32 provenance records
- * stored as patches against their document.
+ * URLs and the mail host), 31 keeps only the ai_settings keys svc reads
+ * (33 the same in assistant conversations), 32 provenance records stored as
+ * patches against their document.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -87,9 +89,10 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
-  // area: upgrade repairs (21, 22, 24, 31)
+  // area: upgrade repairs (21, 22, 24, 31, 33)
   settingsUrlUserinfo,
   settingsSmtpHost,
   settingsUrlPassword,
   aiSettingsKnownKeys,
+  assistantAiSettingsKnownKeys,
 ];
