@@ -27,4 +27,16 @@ test('commands/ holds commands only: helpers live in commands/lib/', () => {
   }
 });
 
+test('provenance records are read through PROVENANCE_RECORD_JSON: a row may hold a patch against its document (migration 32)', () => {
+  // Only the writer (merge), the patch maker and the reader that defines the expression touch the column itself.
+  const writers = new Set(['src/corpus/merge.ts', 'src/corpus/provenance-record.ts', 'src/corpus/repo.ts']);
+  for (const file of filesUnder('src').filter((f) => !f.startsWith(path.join('src', 'db', 'migrations')) && !writers.has(f))) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    // In SQL text only (a string holding SELECT), the column named other than as the expression's alias.
+    const sql = text.match(/`[^`]*`|'[^'\n]*'/g)?.filter((q) => /\bSELECT\b/i.test(q)) ?? [];
+    const raw = sql.filter((q) => /\brecord_json\b/.test(q.replace(/\bAS record_json\b/g, '')));
+    assert.equal(raw, [], `${file} reads document_sources.record_json without PROVENANCE_RECORD_JSON`);
+  }
+});
+
 test.run();

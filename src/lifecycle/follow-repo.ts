@@ -1,5 +1,6 @@
 /** SQL of a following routine's lifecycle check: the person's papers to check, the fire's record, the events it reported. */
 import type { Database } from 'better-sqlite3';
+import { PROVENANCE_RECORD_JSON } from '../corpus/repo.js';
 import type { EventKind, EventRow, TargetDocument } from './repo.js';
 
 export interface FollowCheckRow {
@@ -98,7 +99,7 @@ export function reportedEvents(db: Database, executionId: number, profileId: num
 export function recordsOfRun(db: Database, executionId: number, documentIds: number[]): { document_id: number; source: string; record_json: string }[] {
   return db
     .prepare(
-      `SELECT s.document_id, s.source, s.record_json
+      `SELECT s.document_id, s.source, ${PROVENANCE_RECORD_JSON} AS record_json
        FROM execution_documents ed JOIN executions x ON x.id = ed.execution_id
        JOIN document_sources s ON s.document_id = ed.document_id AND s.source = ed.source AND s.last_seen_at_utc >= x.started_at_utc
        WHERE ed.execution_id = ? AND ed.document_id IN (SELECT value FROM json_each(?))`,
