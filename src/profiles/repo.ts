@@ -1,6 +1,7 @@
 /** SQL of watch profiles, their name keys and their matches. */
 import type { Database } from 'better-sqlite3';
 import { PROVENANCE_RECORD_JSON } from '../corpus/repo.js';
+import { perDatabase } from '../db/per-database.js';
 import type { Basis } from './bases.js';
 import type { ProfileFields, ProfileKind } from './schema.js';
 
@@ -117,16 +118,22 @@ export function maxDocumentId(db: Database): number {
   return (db.prepare('SELECT COALESCE(MAX(id), 0) FROM documents').pluck().get() as number) ?? 0;
 }
 
+/** The statements matching runs once or more per document: prepared once per connection (preparing the record expression costs more than running it). */
+const matchingStatements = perDatabase((db) => ({
+  sourceRecords: db.prepare(`SELECT s.source, ${PROVENANCE_RECORD_JSON} AS record_json FROM document_sources s WHERE s.document_id = ?`),
+  upsertMatch: db.prepare(
+    `INSERT INTO profile_matches (profile_id, document_id, basis, matched_author, evidence, matched_at_utc) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (profile_id, document_id) DO UPDATE SET basis = excluded.basis, matched_author = excluded.matched_author, evidence = excluded.evidence`,
+  ),
+}));
+
 /** The source records of a document, where an ORCID cited outside an author record can be found. */
 export function sourceRecordTexts(db: Database, documentId: number): { source: string; record_json: string }[] {
-  return db.prepare(`SELECT s.source, ${PROVENANCE_RECORD_JSON} AS record_json FROM document_sources s WHERE s.document_id = ?`).all(documentId) as { source: string; record_json: string }[];
+  return matchingStatements(db).sourceRecords.all(documentId) as { source: string; record_json: string }[];
 }
 
 export function upsertMatch(db: Database, m: MatchRow): void {
-  db.prepare(
-    `INSERT INTO profile_matches (profile_id, document_id, basis, matched_author, evidence, matched_at_utc) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (profile_id, document_id) DO UPDATE SET basis = excluded.basis, matched_author = excluded.matched_author, evidence = excluded.evidence`,
-  ).run(m.profile_id, m.document_id, m.basis, m.matched_author, m.evidence, m.matched_at_utc);
+  matchingStatements(db).upsertMatch.run(m.profile_id, m.document_id, m.basis, m.matched_author, m.evidence, m.matched_at_utc);
 }
 
 /** Drop a document's matches to profiles it no longer matches (`keep`: the profile ids it matches now). */
