@@ -184,7 +184,7 @@ export function newestPlan(db: Database, filters: Filters): NewestPlan {
 
 /** The highest document id: the ceiling a relevance ranking's later pages keep. */
 export function newestDocumentId(db: Database): number {
-  return (db.prepare('SELECT max(id) FROM documents').pluck().get() as number | null) ?? 0;
+  return (prepared(db, 'SELECT max(id) FROM documents').pluck().get() as number | null) ?? 0;
 }
 
 /**
