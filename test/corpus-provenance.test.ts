@@ -103,6 +103,24 @@ test('a first sighting is stored as a small patch against its new document and r
   });
 });
 
+test('values JSON writes other than as they are (NaN, Infinity, toJSON, a key named __proto__) read back as JSON.stringify wrote them', () => {
+  withDatabase((db) => {
+    const expected = new Expected();
+    // NaN and Infinity are written as null: in an object a patch's null would remove the key.
+    const numbers = { ...makeRecord(1), extra: { count: NaN, ratio: Infinity, kept: 1 }, citedBy: NaN } as unknown as NormalizedRecord;
+    // An object with toJSON (a Date-like value) is written as what toJSON answers, here with a null in it.
+    const converted = { ...makeRecord(2), extra: { toJSON: () => ({ a: null }) } } as unknown as NormalizedRecord;
+    // Keys named __proto__ (JSON.parse makes them own keys): assigned to a plain object they would set its prototype instead.
+    const proto = { ...JSON.parse('{"__proto__":{"a":1}}'), ...makeRecord(4), ids: JSON.parse('{"__proto__":"P1","pmid":"41"}') } as NormalizedRecord;
+    const [, , protoDoc] = expected.merge(db, [numbers, converted, proto]);
+    expected.check(db, 'first sightings');
+    // Joined to the document whose ids hold __proto__: the patch must remove that key for this record.
+    expected.merge(db, [makeRecord(4, { source: 'openalex', nativeId: 'W4', ids: { openalex: 'W4' } })]);
+    expected.check(db, 'a record joined to a document holding __proto__');
+    assert.is(stored(db).at(-1)!.document_id, protoDoc);
+  });
+});
+
 test('a later sighting that changes the document leaves the earlier records exact (written out whole first); unchanged documents keep patches', () => {
   withDatabase((db) => {
     const expected = new Expected();

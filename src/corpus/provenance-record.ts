@@ -10,7 +10,8 @@
  * patch must read back from the document exactly as the record holds it.
  * When in doubt a key goes into the patch, which is always right; the only
  * records stored whole are those a merge patch cannot express (a null value
- * inside an object: a patch's null means "remove").
+ * inside an object: a patch's null means "remove") or one made here could get
+ * wrong (NaN, an infinity or toJSON inside an object; a key named __proto__).
  */
 import type { NormalizedRecord } from '../sources/types.js';
 
@@ -81,12 +82,28 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const own = (o: Record<string, unknown>, key: string) => Object.hasOwn(o, key) && o[key] !== undefined && typeof o[key] !== 'function';
 
+/**
+ * `value` when JSON.stringify writes it as it is, so a patch made here carries it exactly; else the
+ * record is stored whole. Not NaN or an infinity (written as null, which a patch reads as "remove"),
+ * nor an object with toJSON (written as what that answers).
+ */
+function asItself(value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw WHOLE;
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') throw WHOLE;
+  return value;
+}
+
+/** A key a patch object made here cannot hold: assigned, __proto__ sets the object's prototype (JSON.parse and spreads make it an own key). */
+const PROTO = '__proto__';
+
 /** A patch value that creates `value` where the target holds no object: only if no member of an object in it is null. */
 function created(value: unknown): unknown {
   if (value === null) throw WHOLE; // a patch's null removes
+  asItself(value);
   if (isObject(value)) {
     for (const key in value) {
       if (value[key] === null) throw WHOLE;
+      asItself(value[key]);
       if (isObject(value[key])) created(value[key]);
     }
   }
@@ -96,6 +113,8 @@ function created(value: unknown): unknown {
 /** The merge patch turning `target` (parsed JSON) into `value` (as JSON.stringify sees it). */
 function diff(target: unknown, value: unknown): unknown {
   if (!isObject(value) || !isObject(target)) return created(value);
+  asItself(value);
+  if (Object.hasOwn(target, PROTO) || Object.hasOwn(value, PROTO)) throw WHOLE;
   const patch: Record<string, unknown> = {};
   for (const key in target) if (!own(value, key)) patch[key] = null;
   for (const key in value) {
@@ -153,6 +172,7 @@ export function recordPatch(record: NormalizedRecord, doc: CanonicalColumns, mad
     }
     for (const key in fields) {
       if (CANONICAL_KEYS.has(key)) continue;
+      if (key === PROTO) throw WHOLE;
       if (own(fields, key)) patch[key] = created(fields[key]);
     }
   } catch (error) {
