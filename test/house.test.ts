@@ -33,7 +33,7 @@ test('provenance records are read through PROVENANCE_RECORD_JSON: a row may hold
   for (const file of filesUnder('src').filter((f) => !f.startsWith(path.join('src', 'db', 'migrations')) && !writers.has(f))) {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
     // In SQL text only (a string holding SELECT), the column named other than as the expression's alias.
-    const sql = text.match(/`[^`]*`|'[^'\n]*'/g)?.filter((q) => /\bSELECT\b/i.test(q)) ?? [];
+    const sql = text.match(/`[^`]*`|'[^'\n]*'|"[^"\n]*"/g)?.filter((q) => /\bSELECT\b/i.test(q)) ?? [];
     const raw = sql.filter((q) => /\brecord_json\b/.test(q.replace(/\bAS record_json\b/g, '')));
     assert.equal(raw, [], `${file} reads document_sources.record_json without PROVENANCE_RECORD_JSON`);
   }
