@@ -108,6 +108,11 @@ test('a bounded ranking cursor and an exhaustive one are not interchangeable; ex
   assert.match(crossed.json().detail[0].msg, /exhaustive/, 'the refusal names what differs');
   assert.is((await search({ query: 'glacier', sort: 'relevance', limit: 1, cursor: exhaustive.next_cursor })).status, 422);
   assert.is((await search({ query: 'glacier', sort: 'relevance', limit: 1, exhaustive: true, cursor: exhaustive.next_cursor })).status, 200);
+  // A newest-first cursor sent with sort relevance belongs to another request; it is not a forgery.
+  const newest = (await search({ query: 'glacier', limit: 1 })).json();
+  const otherSort = await search({ query: 'glacier', sort: 'relevance', limit: 1, cursor: newest.next_cursor });
+  assert.is(otherSort.status, 422);
+  assert.is(otherSort.json().detail[0].ctx.cause, 'other_request');
   const wrong = await search({ query: 'glacier', sort: 'relevance', exhaustive: 'yes' });
   assert.is(wrong.status, 422);
   assert.equal(wrong.json().detail[0].loc, ['body', 'exhaustive']);

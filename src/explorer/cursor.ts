@@ -57,6 +57,8 @@ const REFUSALS: Record<CursorRefusal, string> = {
 /** The 422 for a refused cursor: type cursor_invalid, at body.cursor. */
 export const cursorRefused = (raw: string, cause: CursorRefusal) => invalid(['body', 'cursor'], REFUSALS[cause], 'cursor_invalid', raw.slice(0, 100), { cause });
 
+const KINDS: CursorKey['kind'][] = ['date', 'rank', 'distance'];
+
 export function decodeCursor(raw: string, print: string, kind: CursorKey['kind'] | CursorKey['kind'][]): CursorKey {
   const kinds = Array.isArray(kind) ? kind : [kind];
   let payload: Payload;
@@ -67,8 +69,10 @@ export function decodeCursor(raw: string, print: string, kind: CursorKey['kind']
   }
   const k = payload?.k as CursorKey | undefined;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  // Any well-formed key is checked against the request first, so a cursor of another sort reads as
+  // belonging to another request, not as one svc never gave out.
   const keyValid = (key: CursorKey): boolean =>
-    kinds.includes(key.kind) &&
+    KINDS.includes(key.kind) &&
     (key.kind === 'date'
       ? typeof key.date === 'string' && Number.isSafeInteger(key.id)
       : key.kind === 'rank'
@@ -77,5 +81,6 @@ export function decodeCursor(raw: string, print: string, kind: CursorKey['kind']
   const valid = payload?.v === 1 && typeof payload.f === 'string' && typeof k === 'object' && k !== null && keyValid(k);
   if (!valid) throw cursorRefused(raw, 'foreign');
   if (payload.f !== print) throw cursorRefused(raw, 'other_request');
+  if (!kinds.includes(k!.kind)) throw cursorRefused(raw, 'foreign');
   return k!;
 }
