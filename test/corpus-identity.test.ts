@@ -12,16 +12,16 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import path from 'node:path';
 import { identityKeys } from '../src/corpus/identity-keys.js';
 import { mergeRecords } from '../src/corpus/merge.js';
-import { openDatabase, type Database } from '../src/db/open.js';
+import type { Database } from '../src/db/open.js';
 import { parseResponse as parseArxiv } from '../src/sources/arxiv.js';
 import { parseCrossrefWork, parseResponse as parseCrossref } from '../src/sources/crossref.js';
 import { parseResponse as parseOpenAlex } from '../src/sources/openalex.js';
 import { parseResponse as parseSemanticScholar } from '../src/sources/semanticscholar.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
-import { fixture, tempDirs } from './_setup.js';
+import { fixture } from './_setup.js';
+import { withDatabase as withNewDatabase } from './_corpus.js';
 
 const NOW = '2026-11-21T00:00:00.000Z';
 const LATER = '2026-11-22T00:00:00.000Z';
@@ -65,17 +65,7 @@ interface DocumentRow {
   ids: Record<string, string>;
 }
 
-/** A fresh database on a temp file; `run` gets it and everything is removed afterwards. */
-function withDatabase(run: (db: Database) => void): void {
-  const dirs = tempDirs();
-  const { db } = openDatabase(path.join(dirs.dataDir, 'svc.db'), () => NOW);
-  try {
-    run(db);
-  } finally {
-    db.close();
-    dirs.cleanup();
-  }
-}
+const withDatabase = (run: (db: Database) => void) => withNewDatabase(NOW, run);
 
 function merge(db: Database, records: NormalizedRecord[]) {
   return mergeRecords(db, records.map((record, rank) => ({ record, rank })), NOW);

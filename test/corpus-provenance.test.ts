@@ -16,23 +16,14 @@ import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { openDatabase, type Database } from '../src/db/open.js';
 import type { NormalizedRecord } from '../src/sources/types.js';
 import { restart } from './_admin.js';
-import { makeRecord } from './_corpus.js';
+import { makeRecord, withDatabase as withNewDatabase } from './_corpus.js';
 import { buildOldDatabase } from './_old-schema.js';
 import { startTestServer, tempDirs } from './_setup.js';
 
 const NOW = '2026-11-21T00:00:00.000Z';
 const asJson = (record: unknown) => JSON.parse(JSON.stringify(record)) as unknown;
 
-function withDatabase(run: (db: Database) => void): void {
-  const dirs = tempDirs();
-  const { db } = openDatabase(path.join(dirs.dataDir, 'svc.db'), () => NOW);
-  try {
-    run(db);
-  } finally {
-    db.close();
-    dirs.cleanup();
-  }
-}
+const withDatabase = (run: (db: Database) => void) => withNewDatabase(NOW, run);
 
 /** What the corpus must give back: the last record merged per source and native id. */
 class Expected {

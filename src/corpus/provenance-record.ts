@@ -14,26 +14,28 @@
  * wrong (NaN, an infinity or toJSON inside an object; a key named __proto__).
  */
 import type { NormalizedRecord } from '../sources/types.js';
+import type { DocumentRow } from './read.js';
 
-/** The document columns the canonical record is made of (a DocumentRow has them all). */
-export interface CanonicalColumns {
-  title: string;
-  abstract: string | null;
-  authors_json: string;
-  publication_date: string | null;
-  date_precision: string | null;
-  venue: string | null;
-  doi: string | null;
-  ids_json: string;
-  landing_url: string | null;
-  pdf_url: string | null;
-  categories_json: string;
-  license: string | null;
-  open_access: number | null;
-  doc_type: string | null;
-  is_retracted: number;
-  relations_json: string;
-}
+/** The document columns the canonical record is made of (migration 32's view reads the same ones). */
+export type CanonicalColumns = Pick<
+  DocumentRow,
+  | 'title'
+  | 'abstract'
+  | 'authors_json'
+  | 'publication_date'
+  | 'date_precision'
+  | 'venue'
+  | 'doi'
+  | 'ids_json'
+  | 'landing_url'
+  | 'pdf_url'
+  | 'categories_json'
+  | 'license'
+  | 'open_access'
+  | 'doc_type'
+  | 'is_retracted'
+  | 'relations_json'
+>;
 
 /** A record's lists as JSON text, as a document stores them (merge compares and reuses them). */
 export interface RecordLists {
