@@ -14,6 +14,8 @@ import { confirmDestructive, declined } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { emit, table, type Io } from './lib/io.js';
 import { runInForeground, summary } from './lib/run-foreground.js';
+import { askedSettings, summarizeInForeground } from './lib/summarize-foreground.js';
+import { MAX_INSTRUCTIONS_LENGTH } from '../src/executions/ai-settings.js';
 
 const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 
@@ -80,6 +82,17 @@ export function register(program: Command, io: Io): void {
     .argument('<id>', 'execution id')
     .description('the complete dated search record (JSON): per source the request, window, pages, counts, timings and zero reason')
     .action((id: string) => withContext(io, (ctx) => io.out(JSON.stringify(searchRecord(ctx, row(ctx, id).id), null, 2))));
+  executions
+    .command('summarize')
+    .argument('<id>', 'execution id')
+    .option('--ai-model <id>', 'the model to ask instead of the run\'s (or ai.model), for this summary')
+    .option('--ai-instructions <text>', `what the summary should focus on, up to ${MAX_INSTRUCTIONS_LENGTH} characters, instead of the run's`)
+    .description("write a settled run's AI summary now (after fixing what stopped it), in the foreground; the run need not have asked for AI")
+    .action((id: string, opts: { aiModel?: string; aiInstructions?: string }) => {
+      const asked = askedSettings(opts);
+      const executionId = idArg(id, 'execution');
+      return withContext(io, (ctx) => summarizeInForeground(ctx, io, executionId, asked));
+    });
   executions
     .command('cancel')
     .argument('<id>', 'execution id')

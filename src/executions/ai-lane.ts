@@ -54,6 +54,8 @@ export interface AiLane {
   ms?: number | null;
   /** While writing: when the attempt gives up (a lane still writing after it was left by a process that died). */
   deadline_utc?: string;
+  /** Written by `svc executions summarize` (the researcher asked again), not when the run settled. */
+  on_request?: boolean;
   decided_at_utc?: string;
 }
 
@@ -76,7 +78,9 @@ export function runReason(status: string, resultCount: number): { code: ReasonCo
 }
 
 /** A settled run's lane still pending this long after settling was never picked up (the step starts at once). */
-const PENDING_GRACE_MS = 60_000;
+export const PENDING_GRACE_MS = 60_000;
+/** A lane still writing this long past its deadline was left by a process that went away. */
+export const WRITING_GRACE_MS = 5000;
 
 /**
  * The lane as a read shows it. A lane left pending or writing on a settled run whose
@@ -88,7 +92,7 @@ export function presentLane(raw: string | null, row: { status: string; finished_
   const settledAt = row.finished_at_utc ? Date.parse(row.finished_at_utc) : 0;
   const stale =
     (lane.state === 'pending' && settledAt + PENDING_GRACE_MS < nowMs) ||
-    (lane.state === 'writing' && lane.deadline_utc !== undefined && Date.parse(lane.deadline_utc) + 5000 < nowMs);
+    (lane.state === 'writing' && lane.deadline_utc !== undefined && Date.parse(lane.deadline_utc) + WRITING_GRACE_MS < nowMs);
   if (!stale) return lane;
   return { ...lane, state: 'not_used', used: false, reason_code: 'not_written', reason: "svc stopped before the summary was written (the process that ran it went away); the run's results are kept." };
 }

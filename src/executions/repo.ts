@@ -205,6 +205,32 @@ export function setAiLane(db: Database, id: number, lane: unknown): boolean {
   return db.prepare('UPDATE executions SET ai_lane_json = ? WHERE id = ?').run(JSON.stringify(lane), id).changes > 0;
 }
 
+/** Put back a lane as it was stored (null included): an attempt abandoned before it decided anything. */
+export function restoreAiLane(db: Database, id: number, raw: string | null): void {
+  db.prepare('UPDATE executions SET ai_lane_json = ? WHERE id = ?').run(raw, id);
+}
+
+/**
+ * Take a settled run's AI lane for one writer, in one statement so two writers (of any process)
+ * cannot both win: the lane becomes `lane` (state writing) only when the run has settled with
+ * documents and no other writer holds it — a lane writing whose deadline is after `writingAfter`,
+ * or, when `pendingSettledAfter` is given, a lane pending on a run settled after it (the automatic
+ * step, about to start). False when refused or the run is gone.
+ */
+export function claimAiLane(db: Database, id: number, lane: unknown, held: { writingAfter: string; pendingSettledAfter: string | null }): boolean {
+  return (
+    db
+      .prepare(
+        `UPDATE executions SET ai_lane_json = ?
+         WHERE id = ? AND status != 'running' AND result_count > 0
+           AND NOT coalesce(json_valid(ai_lane_json) AND (
+             (json_extract(ai_lane_json, '$.state') = 'writing' AND coalesce(json_extract(ai_lane_json, '$.deadline_utc'), '9999') > ?)
+             OR (? IS NOT NULL AND json_extract(ai_lane_json, '$.state') = 'pending' AND coalesce(finished_at_utc, '9999') > ?)), 0)`,
+      )
+      .run(JSON.stringify(lane), id, held.writingAfter, held.pendingSettledAfter, held.pendingSettledAfter).changes > 0
+  );
+}
+
 /** Settle a running execution as interrupted; false when it had settled already (nothing changed). */
 export function markInterrupted(db: Database, id: number, reason: InterruptedReason, now: string, aiReason = RUN_INTERRUPTED_REASON): boolean {
   return db.transaction(() => {
