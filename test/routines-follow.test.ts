@@ -86,7 +86,13 @@ test('a retractions fire checks the person\'s papers and reports and delivers th
   const routineId = await followingRoutine('sadasivan retractions', 'Shankar Sadasivan', 'retractions');
   await addTarget(t, routineId, { channel: 'folder', target: folder });
   const feed = await addTarget(t, routineId, { channel: 'feed', target: feeds });
+  const notes: any[] = [];
+  const off = t.ctx.bus.on('notification', (n: any) => notes.push(n));
+  assert.is((await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: true } } })).status, 200);
   const executionId = await runRoutine(t, routineId);
+  // The "run completed" notification speaks of the notices, as the digest does, not of results.
+  const note = await waitFor(() => notes.find((n) => n.execution_id === executionId), 5000, 'the notification');
+  assert.equal([note.kind, note.message], ['run_completed', "sadasivan retractions: 1 new notice on Shankar Sadasivan's papers (1 retraction, 0 corrections or new versions)."]);
   assert.is((await t.request('GET', `/api/executions/${executionId}`)).json().status, 'completed');
   assert.ok(crossref.requests.some((r) => r.path === '/works' && r.query.get('query.author') === 'Shankar Sadasivan'), 'the fire still asks for the person\'s papers');
   assert.is(lookups(RETRACTED_DOI), 1, 'the matched paper was looked up');
@@ -130,6 +136,10 @@ test('a retractions fire checks the person\'s papers and reports and delivers th
   await deliveriesWhen(t, second, (d) => d.state === 'delivered');
   const again = JSON.parse(fs.readFileSync(path.join(folder, fs.readdirSync(folder).find((f) => f.includes(`-execution-${second}-`))!), 'utf8'));
   assert.equal(again.follow.events, []);
+  const quiet = await waitFor(() => notes.find((n) => n.execution_id === second), 5000, 'the second notification');
+  assert.is(quiet.message, "sadasivan retractions: no new notices on Shankar Sadasivan's papers.");
+  off();
+  await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: false } } });
 });
 
 test('only mode retractions checks: a new_papers fire of the same person asks the search alone and reports papers', async () => {
@@ -137,7 +147,14 @@ test('only mode retractions checks: a new_papers fire of the same person asks th
   const create = async (mode: string) =>
     (await t.request('POST', '/api/routines', { body: { name: `s ${mode}`, schedule_cron: '@daily', is_active: false, parameters: { repositories: ['crossref'], query: '', max_results: 2 }, entity: { profile_id: profile.id, mode } } })).json().id;
   const before = crossref.requests.length;
+  const notes: any[] = [];
+  const off = t.ctx.bus.on('notification', (n: any) => notes.push(n));
+  await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: true } } });
   const papers = await runRoutine(t, await create('new_papers'));
+  const note = await waitFor(() => notes.find((n) => n.execution_id === papers), 5000, 'the notification');
+  assert.match(note.message, /^s new_papers: \d+ results? \(\d+ new\)\.$/, 'a new_papers fire still speaks of results');
+  off();
+  await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: false } } });
   assert.is((await t.request('GET', `/api/executions/${papers}`)).json().status, 'completed');
   assert.equal(crossref.requests.slice(before).map((r) => r.path), ['/works'], 'only the search was asked');
   assert.not.match(await report(papers), /Lifecycle notices/);

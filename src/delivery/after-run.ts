@@ -8,6 +8,8 @@ import type { SettledExecution } from '../executions/after-run.js';
 import { getExecution } from '../executions/repo.js';
 import { getRoutine } from '../routines/repo.js';
 import { notify } from './notify.js';
+import { followNotification } from './follow-digest.js';
+import { followNews } from '../lifecycle/follow.js';
 import { createDeliveries, dispatchDue } from './service.js';
 import { count } from '../util/words.js';
 
@@ -17,7 +19,10 @@ export async function deliverAfterRun(ctx: Context, settled: SettledExecution): 
   const routine = getRoutine(ctx.db, execution.routine_id);
   if (!routine) return;
   if (settled.status === 'completed') {
-    notify(ctx, 'run_completed', routine.id, execution.id, `${routine.name}: ${count(execution.result_count, 'result')} (${execution.new_count} new).`, routine.notify_on_complete === 1);
+    // A fire following a person for retractions: its news is the notices found, not the papers (as its digest).
+    const follow = followNews(ctx, execution.id);
+    const message = follow ? followNotification(routine.name, follow) : `${routine.name}: ${count(execution.result_count, 'result')} (${execution.new_count} new).`;
+    notify(ctx, 'run_completed', routine.id, execution.id, message, routine.notify_on_complete === 1);
   } else if (settled.status === 'failed') {
     notify(ctx, 'run_failed', routine.id, execution.id, `${routine.name}: the run failed.`);
   }

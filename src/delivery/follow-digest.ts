@@ -20,6 +20,17 @@ export function followDigestTitle(b: Followed): string {
   return `${b.routine.name}: ${count(n, 'new notice')} on ${b.follow.profile_name}'s papers (run ${b.execution.id})`;
 }
 
+/**
+ * The "run completed" notification of such a fire: its news is the notices, as the digest's title says.
+ * @example followNotification('r', news) // "r: 1 new notice on Ada Lovelace's papers (1 retraction, 0 corrections or new versions)."
+ */
+export function followNotification(routineName: string, follow: FollowNews): string {
+  const n = follow.events.length;
+  const news = n === 0 ? 'no new notices' : `${count(n, 'new notice')}`;
+  const unchecked = follow.failed || follow.error ? ' Some papers could not be checked; the report says why.' : '';
+  return `${routineName}: ${news} on ${follow.profile_name}'s papers${n === 0 ? '' : ` (${counts(follow)})`}.${unchecked}`;
+}
+
 function intro(b: Followed): string {
   return `Following ${b.follow.profile_name} (watch profile ${b.follow.profile_id}) for retractions, corrections and new versions: ${counts(b.follow)}.`;
 }
