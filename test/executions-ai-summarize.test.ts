@@ -139,6 +139,16 @@ test('a run that never asked for AI is summarised on request; what it asked (ai_
   assert.match((await t.request('GET', `/api/executions/${run.id}/report`)).json().text, /AI summary \(openai \/ served-summary-model/);
 });
 
+test('a cancelled run is summarised from the documents it kept', async () => {
+  await ready();
+  const run = await diveRun(false);
+  t.ctx.db.prepare(`UPDATE executions SET status = 'cancelled' WHERE id = ?`).run(run.id);
+  const r = await runCli(['--json', 'executions', 'summarize', String(run.id)], { env });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal([JSON.parse(r.stdout).ai_lane.used, JSON.parse(r.stdout).ai_lane.documents_considered], [true, 2]);
+  assert.is((await detail(run.id)).status, 'cancelled', 'the status is never changed');
+});
+
 test('the provider refusing the key: exit 1 with its reason, recorded in the lane, the key never shown', async () => {
   await ready();
   const run = await diveRun(true);
