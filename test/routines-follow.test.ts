@@ -63,6 +63,10 @@ test.before(async () => {
   );
   ids.failing = stored[1]!.documentId;
 });
+// A test that turns run-completed notifications on leaves them off for the next, even when it fails.
+test.after.each(async () => {
+  await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: false } } });
+});
 test.after(async () => {
   await t.close();
   await crossref.close();
@@ -139,7 +143,6 @@ test('a retractions fire checks the person\'s papers and reports and delivers th
   const quiet = await waitFor(() => notes.find((n) => n.execution_id === second), 5000, 'the second notification');
   assert.is(quiet.message, "sadasivan retractions: no new notices on Shankar Sadasivan's papers.");
   off();
-  await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: false } } });
 });
 
 test('only mode retractions checks: a new_papers fire of the same person asks the search alone and reports papers', async () => {
@@ -154,7 +157,6 @@ test('only mode retractions checks: a new_papers fire of the same person asks th
   const note = await waitFor(() => notes.find((n) => n.execution_id === papers), 5000, 'the notification');
   assert.match(note.message, /^s new_papers: \d+ results? \(\d+ new\)\.$/, 'a new_papers fire still speaks of results');
   off();
-  await t.request('PUT', '/api/settings/notifications', { body: { settings: { on_complete: false } } });
   assert.is((await t.request('GET', `/api/executions/${papers}`)).json().status, 'completed');
   assert.equal(crossref.requests.slice(before).map((r) => r.path), ['/works'], 'only the search was asked');
   assert.not.match(await report(papers), /Lifecycle notices/);
