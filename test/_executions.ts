@@ -27,3 +27,21 @@ export async function dive(t: TestServer, body: Record<string, unknown>): Promis
   if (r.status !== 202) throw new Error(`dive answered ${r.status}: ${r.text}`);
   return r.json().id;
 }
+
+/** The AI settings of a test server (PUT /api/settings/ai), asserted accepted. */
+export async function putAiSettings(t: TestServer, values: Record<string, unknown>): Promise<void> {
+  const r = await t.request('PUT', '/api/settings/ai', { body: { settings: values } });
+  if (r.status !== 200) throw new Error(`PUT /api/settings/ai: ${r.status} ${r.text}`);
+}
+
+/** Store the OpenAI key the summary lane reads, asserted accepted. */
+export async function storeOpenAiKey(t: TestServer, key: string): Promise<void> {
+  const r = await t.request('PUT', '/api/credentials/openai_api_key', { body: { value: key } });
+  if (r.status >= 300) throw new Error(`PUT /api/credentials/openai_api_key: ${r.status}`);
+}
+
+/** Summaries on, the loopback model's provider and key in place (the lane can write). */
+export async function aiReady(t: TestServer, key: string): Promise<void> {
+  await putAiSettings(t, { provider: 'openai', model: 'gpt-asked', summaries_enabled: true, max_output_tokens: 512 });
+  await storeOpenAiKey(t, key);
+}

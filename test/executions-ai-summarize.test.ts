@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import { fixture, runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
-import { finished } from './_executions.js';
+import { aiReady, finished, putAiSettings, storeOpenAiKey } from './_executions.js';
 import { claimAiLane, insertExecution } from '../src/executions/repo.js';
 import { pendingLane } from '../src/executions/ai-lane.js';
 import { summarizeOnRequest } from '../src/executions/ai-summary-on-request.js';
@@ -35,17 +35,10 @@ test.after(async () => {
   await crossref.close();
 });
 
-async function settings(values: Record<string, unknown>) {
-  const r = await t.request('PUT', '/api/settings/ai', { body: { settings: values } });
-  assert.is(r.status, 200, r.text);
-}
-async function storeKey() {
-  const r = await t.request('PUT', '/api/credentials/openai_api_key', { body: { value: KEY } });
-  assert.ok(r.status < 300, r.text);
-}
+const settings = (values: Record<string, unknown>) => putAiSettings(t, values);
+const storeKey = () => storeOpenAiKey(t, KEY);
 async function ready() {
-  await settings({ provider: 'openai', model: 'gpt-asked', summaries_enabled: true, max_output_tokens: 512 });
-  await storeKey();
+  await aiReady(t, KEY);
   model.mode = 'ok';
 }
 const detail = async (id: number) => (await t.request('GET', `/api/executions/${id}`)).json();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fixture, runCli, startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
-import { finished } from './_executions.js';
+import { aiReady, finished, putAiSettings, storeOpenAiKey } from './_executions.js';
 import { insertExecution, markInterrupted } from '../src/executions/repo.js';
 import { pendingLane } from '../src/executions/ai-lane.js';
 import { executionManager } from '../src/executions/manager.js';
@@ -39,17 +39,10 @@ test.after(async () => {
   await empty.close();
 });
 
-async function settings(values: Record<string, unknown>) {
-  const r = await t.request('PUT', '/api/settings/ai', { body: { settings: values } });
-  assert.is(r.status, 200, r.text);
-}
-async function storeKey() {
-  const r = await t.request('PUT', '/api/credentials/openai_api_key', { body: { value: KEY } });
-  assert.ok(r.status < 300, r.text);
-}
+const settings = (values: Record<string, unknown>) => putAiSettings(t, values);
+const storeKey = () => storeOpenAiKey(t, KEY);
 const ready = async () => {
-  await settings({ provider: 'openai', model: 'gpt-asked', summaries_enabled: true, max_output_tokens: 512 });
-  await storeKey();
+  await aiReady(t, KEY);
   model.mode = 'ok';
 };
 
