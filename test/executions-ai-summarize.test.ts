@@ -120,7 +120,7 @@ test('--json prints {execution_id, ai_lane}; --ai-model and --ai-instructions ar
   assert.match(long.stderr, /--ai-instructions/);
 });
 
-test('a run that never asked for AI is summarised on request; what it asked (ai_enabled) is unchanged', async () => {
+test('a run that never asked for AI is summarized on request; what it asked (ai_enabled) is unchanged', async () => {
   await ready();
   const run = await diveRun(false);
   assert.is(run.ai_lane.requested, false);
@@ -132,7 +132,7 @@ test('a run that never asked for AI is summarised on request; what it asked (ai_
   assert.match((await t.request('GET', `/api/executions/${run.id}/report`)).json().text, /AI summary \(openai \/ served-summary-model/);
 });
 
-test('a cancelled run is summarised from the documents it kept', async () => {
+test('a cancelled run is summarized from the documents it kept', async () => {
   await ready();
   const run = await diveRun(false);
   t.ctx.db.prepare(`UPDATE executions SET status = 'cancelled' WHERE id = ?`).run(run.id);

@@ -73,7 +73,7 @@ export function runReason(status: string, resultCount: number): { code: ReasonCo
   if (status === 'failed') return { code: 'run_failed', reason: 'The run failed, so no summary was written; summaries are written for runs that complete with documents.' };
   if (status === 'cancelled') return { code: 'run_cancelled', reason: 'The run was cancelled, so no summary was written; summaries are written for runs that complete with documents.' };
   if (status === 'interrupted') return { code: 'run_interrupted', reason: RUN_INTERRUPTED_REASON };
-  if (resultCount === 0) return { code: 'no_documents', reason: 'The run found no documents, so there was nothing to summarise.' };
+  if (resultCount === 0) return { code: 'no_documents', reason: 'The run found no documents, so there was nothing to summarize.' };
   return null;
 }
 

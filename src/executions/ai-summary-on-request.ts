@@ -5,7 +5,7 @@
  * writer as the automatic step (ai-summary.ts writeSummary: the same provider
  * lookup, prompt, limits, scrubbing and lane claim), so the two can never
  * write one run's lane at once. A run that did not ask for AI may be
- * summarised too: the command is the request (the lane says `on_request`;
+ * summarized too: the command is the request (the lane says `on_request`;
  * the run's own ai_enabled and parameters are left as they were, so a
  * restart asks what the run asked).
  */
@@ -22,7 +22,7 @@ import type { RunSpec } from './request.js';
 function refusal(ctx: Context, id: number, row: ExecutionRow | undefined): SvcError | null {
   if (!row) return notFound('execution_not_found', `No execution ${id}; \`svc executions list\` shows them.`);
   if (row.status === 'running') return conflict('execution_running', `Execution ${id} is still running; its summary is written when it settles (\`svc executions show ${id}\`).`);
-  if (row.result_count === 0) return conflict('no_documents', `Execution ${id} found no documents, so there is nothing to summarise.`);
+  if (row.result_count === 0) return conflict('no_documents', `Execution ${id} found no documents, so there is nothing to summarize.`);
   const lane = presentLane(row.ai_lane_json, row, ctx.clock.now().getTime());
   if (lane.state === 'writing' || lane.state === 'pending') return conflict('summary_being_written', `The summary of execution ${id} is being written right now; see it with \`svc executions show ${id}\` when it is done.`);
   return null;
