@@ -23,6 +23,11 @@ export function makeRecord(n: number, fields: Partial<NormalizedRecord> = {}): N
   };
 }
 
+/** A record with only the fields given (and empty lists): for tests that spell every field they care about. */
+export function bareRecord(fields: Partial<NormalizedRecord> & Pick<NormalizedRecord, 'source' | 'nativeId' | 'title'>): NormalizedRecord {
+  return { authors: [], ids: {}, categories: [], relations: [], ...fields };
+}
+
 /** Merge records one batch; answers their document ids in order. */
 export function seed(ctx: Context, records: NormalizedRecord[]): number[] {
   return mergeRecords(ctx.db, records.map((record, rank) => ({ record, rank })), ctx.nowIso()).map((r) => r.documentId);

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mergeRecords } from '../src/corpus/merge.js';
 import { startCheck } from '../src/lifecycle/check.js';
-import type { NormalizedRecord } from '../src/sources/types.js';
+import { bareRecord } from './_corpus.js';
 import { fixture, runCli, waitFor, type TestServer } from './_setup.js';
 import { serverWithSources } from './_executions.js';
 import { startStub, type Stub } from './_stub.js';
@@ -12,9 +12,6 @@ let arxiv: Stub;
 let t: TestServer;
 const ids: Record<string, number> = {};
 
-function rec(fields: Partial<NormalizedRecord> & Pick<NormalizedRecord, 'source' | 'nativeId' | 'title'>): NormalizedRecord {
-  return { authors: [], ids: {}, categories: [], relations: [], ...fields };
-}
 
 test.before(async () => {
   crossref = await startStub([
@@ -27,13 +24,13 @@ test.before(async () => {
   const stored = mergeRecords(
     t.ctx.db,
     [
-      rec({ source: 'crossref', nativeId: '10.1371/journal.pone.0033693', doi: '10.1371/journal.pone.0033693', title: 'Corrected article', type: 'article', publicationDate: '2012-03-01' }),
-      rec({ source: 'crossref', nativeId: '10.3389/fgene.2017.00147', doi: '10.3389/fgene.2017.00147', title: 'Published genetics paper', type: 'article' }),
-      rec({ source: 'biorxiv', nativeId: '10.1101/171108', doi: '10.1101/171108', title: 'Its preprint, held apart', type: 'preprint' }),
-      rec({ source: 'arxiv', nativeId: '2204.08348', ids: { arxiv: '2204.08348', arxiv_version: 'v1' }, title: 'Versioned preprint', type: 'preprint' }),
-      rec({ source: 'arxiv', nativeId: '1202.4527', ids: { arxiv: '1202.4527', arxiv_version: 'v1' }, title: 'Preprint with a journal reference', type: 'preprint' }),
-      rec({ source: 'arxiv', nativeId: '1812.11470', ids: { arxiv: '1812.11470', arxiv_version: 'v1' }, title: 'Unchanged preprint', type: 'preprint' }),
-      rec({ source: 'dblp', nativeId: 'conf/x/1', title: 'Nothing to ask about', ids: { dblp: 'conf/x/1' } }),
+      bareRecord({ source: 'crossref', nativeId: '10.1371/journal.pone.0033693', doi: '10.1371/journal.pone.0033693', title: 'Corrected article', type: 'article', publicationDate: '2012-03-01' }),
+      bareRecord({ source: 'crossref', nativeId: '10.3389/fgene.2017.00147', doi: '10.3389/fgene.2017.00147', title: 'Published genetics paper', type: 'article' }),
+      bareRecord({ source: 'biorxiv', nativeId: '10.1101/171108', doi: '10.1101/171108', title: 'Its preprint, held apart', type: 'preprint' }),
+      bareRecord({ source: 'arxiv', nativeId: '2204.08348', ids: { arxiv: '2204.08348', arxiv_version: 'v1' }, title: 'Versioned preprint', type: 'preprint' }),
+      bareRecord({ source: 'arxiv', nativeId: '1202.4527', ids: { arxiv: '1202.4527', arxiv_version: 'v1' }, title: 'Preprint with a journal reference', type: 'preprint' }),
+      bareRecord({ source: 'arxiv', nativeId: '1812.11470', ids: { arxiv: '1812.11470', arxiv_version: 'v1' }, title: 'Unchanged preprint', type: 'preprint' }),
+      bareRecord({ source: 'dblp', nativeId: 'conf/x/1', title: 'Nothing to ask about', ids: { dblp: 'conf/x/1' } }),
     ].map((record, rank) => ({ record, rank })),
     t.ctx.nowIso(),
   );

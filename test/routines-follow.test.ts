@@ -16,7 +16,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mergeRecords } from '../src/corpus/merge.js';
-import type { NormalizedRecord } from '../src/sources/types.js';
+import { bareRecord } from './_corpus.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 import { serverWithSources } from './_executions.js';
 import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
@@ -39,9 +39,6 @@ let folder: string;
 let feeds: string;
 const ids: Record<string, number> = {};
 
-function rec(fields: Partial<NormalizedRecord> & Pick<NormalizedRecord, 'source' | 'nativeId' | 'title'>): NormalizedRecord {
-  return { authors: [], ids: {}, categories: [], relations: [], ...fields };
-}
 
 test.before(async () => {
   crossref = await startStub([
@@ -56,8 +53,8 @@ test.before(async () => {
   const stored = mergeRecords(
     t.ctx.db,
     [
-      rec({ source: 'crossref', nativeId: RETRACTED_DOI, doi: RETRACTED_DOI, title: 'Methylphenidate Exposure Induces Dopamine Neuron Loss', authors: [{ name: 'Shankar Sadasivan', given: 'Shankar', family: 'Sadasivan' }], type: 'article' }),
-      rec({ source: 'crossref', nativeId: FAILING_DOI, doi: FAILING_DOI, title: 'A genetics paper', authors: [{ name: 'Wilhelmina Quatermass', given: 'Wilhelmina', family: 'Quatermass' }], type: 'article' }),
+      bareRecord({ source: 'crossref', nativeId: RETRACTED_DOI, doi: RETRACTED_DOI, title: 'Methylphenidate Exposure Induces Dopamine Neuron Loss', authors: [{ name: 'Shankar Sadasivan', given: 'Shankar', family: 'Sadasivan' }], type: 'article' }),
+      bareRecord({ source: 'crossref', nativeId: FAILING_DOI, doi: FAILING_DOI, title: 'A genetics paper', authors: [{ name: 'Wilhelmina Quatermass', given: 'Wilhelmina', family: 'Quatermass' }], type: 'article' }),
     ].map((record, rank) => ({ record, rank })),
     t.ctx.nowIso(),
   );
@@ -193,8 +190,8 @@ test('a paper whose lookups always fail takes its turn: it never keeps the perso
   const [broken, ok] = mergeRecords(
     t.ctx.db,
     [
-      rec({ source: 'crossref', nativeId: BROKEN_DOI, doi: BROKEN_DOI, title: 'A paper whose lookups fail', authors, type: 'article' }),
-      rec({ source: 'crossref', nativeId: OK_DOI, doi: OK_DOI, title: 'A paper checked fine', authors, type: 'article' }),
+      bareRecord({ source: 'crossref', nativeId: BROKEN_DOI, doi: BROKEN_DOI, title: 'A paper whose lookups fail', authors, type: 'article' }),
+      bareRecord({ source: 'crossref', nativeId: OK_DOI, doi: OK_DOI, title: 'A paper checked fine', authors, type: 'article' }),
     ].map((record, rank) => ({ record, rank })),
     t.ctx.nowIso(),
   );
@@ -221,7 +218,7 @@ test('a paper whose lookups always fail takes its turn: it never keeps the perso
 test('a routine deleted while its fire checks the papers: the run completes and says the notices were not kept for it', async () => {
   const SLOW_DOI = '10.5555/follow.deleted.mid.fire';
   crossref.expect({ path: `/works/${SLOW_DOI}`, body: retractionRecord(), delayMs: 600, times: Infinity });
-  const [slow] = mergeRecords(t.ctx.db, [{ record: rec({ source: 'crossref', nativeId: SLOW_DOI, doi: SLOW_DOI, title: 'A paper checked slowly', authors: [{ name: 'Dora Deleted', given: 'Dora', family: 'Deleted' }], type: 'article' }), rank: 0 }], t.ctx.nowIso());
+  const [slow] = mergeRecords(t.ctx.db, [{ record: bareRecord({ source: 'crossref', nativeId: SLOW_DOI, doi: SLOW_DOI, title: 'A paper checked slowly', authors: [{ name: 'Dora Deleted', given: 'Dora', family: 'Deleted' }], type: 'article' }), rank: 0 }], t.ctx.nowIso());
   const routineId = await followingRoutine('deleted mid fire', 'Dora Deleted', 'retractions');
   const started = await t.request('POST', `/api/routines/${routineId}/run`);
   assert.is(started.status, 202, started.text);
