@@ -9,10 +9,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { runCli } from '../commands/main.js';
-import type { Io } from '../commands/lib/io.js';
 import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
 import { seededInstallation, type Installation } from './_admin.js';
+import { runCliCaptured } from './_cli.js';
 import { ROOT, waitFor } from './_setup.js';
 
 /** ESC [31m (red), a bell, a right-to-left override and a line break: what a terminal would act on. */
@@ -28,13 +27,7 @@ test.after(async () => {
   await inst.close();
 });
 
-async function svc(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env: inst.t.dirs.env, json: false };
-  const code = await runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const svc = (...argv: string[]) => runCliCaptured(argv, inst.t.dirs.env);
 
 /** `svc …` on a real terminal (util-linux `script` gives it a pty), answered "no" once `prompt` shows. */
 async function onTerminal(argv: string[], prompt: string): Promise<string> {

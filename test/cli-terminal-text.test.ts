@@ -9,13 +9,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runCli } from '../commands/main.js';
 import type { Io } from '../commands/lib/io.js';
 import { emit } from '../commands/lib/io.js';
 import { answerText, previewText } from '../commands/lib/answer-format.js';
 import { notesText, pageText } from '../commands/lib/evidence-format.js';
 import * as assistantRepo from '../src/assistant/repo.js';
 import { seededInstallation, type Installation } from './_admin.js';
+import { runCliCaptured } from './_cli.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 
 /** ESC [31m (red), a bell, and a right-to-left override: what a terminal would act on. */
@@ -33,13 +33,7 @@ test.after(async () => {
   await inst.close();
 });
 
-async function svc(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: false, stderrIsTTY: false, env: inst.t.dirs.env, json: false };
-  const code = await runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const svc = (...argv: string[]) => runCliCaptured(argv, inst.t.dirs.env, { stdoutIsTTY: true });
 
 const humanIo = (out: string[]): Io => ({ out: (t) => void out.push(t), err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: false, env: {}, json: false });
 
@@ -77,11 +71,10 @@ test('svc explore --export to a terminal drops control characters; piped it stay
   db.prepare('UPDATE documents SET title = ? WHERE id = ?').run(`Export ${EVIL}`, docId);
   clean((await svc('explore', '--export', 'bibtex')).stdout, 'explore --export on a terminal');
   clean((await svc('export', 'references', '--docs', String(docId), '--format', 'ris')).stdout, 'export references on a terminal');
-  const out: string[] = [];
-  const piped: Io = { out: (t) => void out.push(t), err: () => {}, readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: inst.t.dirs.env, json: false };
-  assert.is(await runCli(['explore', '--export', 'bibtex'], piped), 0);
+  const piped = await runCliCaptured(['explore', '--export', 'bibtex'], inst.t.dirs.env);
+  assert.is(piped.code, 0);
   const file = JSON.parse((await svc('--json', 'explore', '--export', 'bibtex')).stdout).text as string;
-  assert.is(out.join('\n'), file.replace(/\r?\n$/, ''), 'piped, the export is the file as written');
+  assert.is(piped.stdout, file.replace(/\r?\n$/, ''), 'piped, the export is the file as written');
 });
 
 test('svc profile show and add: a name, alias and affiliation set over HTTP', async () => {
