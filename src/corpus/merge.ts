@@ -31,6 +31,13 @@ export interface MergeResult {
   isNew: boolean;
 }
 
+/** The columns a new document is written with (and first_seen_at_utc, updated_at_utc). */
+const INSERT_COLUMNS = [
+  'title', 'title_key', 'abstract', 'authors_json', 'authors_text', 'first_author_key', 'publication_date', 'date_precision', 'sort_date', 'year',
+  'venue', 'doi', 'arxiv_id', 'pmid', 'pmcid', 'ids_json', 'landing_url', 'pdf_url', 'categories_json', 'license', 'open_access', 'doc_type', 'is_retracted', 'relations_json',
+  'meta_source',
+] as const;
+
 function prepare(db: Database) {
   const s = (sql: string) => db.prepare(sql);
   return {
@@ -42,12 +49,8 @@ function prepare(db: Database) {
     byPmcid: s('SELECT id FROM documents WHERE pmcid = ?').pluck(),
     byFallback: s('SELECT id FROM documents WHERE title_key = ? AND year = ? AND first_author_key = ? ORDER BY id LIMIT 1').pluck(),
     read: s(`SELECT ${DOCUMENT_COLUMNS}, d.meta_source FROM documents d WHERE d.id = ?`),
-    insert: s(`INSERT INTO documents (title, title_key, abstract, authors_json, authors_text, first_author_key, publication_date, date_precision, sort_date, year,
-                 venue, doi, arxiv_id, pmid, pmcid, ids_json, landing_url, pdf_url, categories_json, license, open_access, doc_type, is_retracted, relations_json,
-                 meta_source, first_seen_at_utc, updated_at_utc)
-               VALUES (@title, @title_key, @abstract, @authors_json, @authors_text, @first_author_key, @publication_date, @date_precision, @sort_date, @year,
-                 @venue, @doi, @arxiv_id, @pmid, @pmcid, @ids_json, @landing_url, @pdf_url, @categories_json, @license, @open_access, @doc_type, @is_retracted, @relations_json,
-                 @meta_source, @now, @now)`),
+    // Positional: binding 27 named parameters costs about twice the statement's own work here.
+    insert: s(`INSERT INTO documents (${INSERT_COLUMNS.join(', ')}, first_seen_at_utc, updated_at_utc) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?)`),
     // record_base: record_json is a patch against that document's record (migration 32), or the whole record (NULL).
     provenance: s(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json, record_base) VALUES (?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (source, native_id) DO UPDATE SET document_id = excluded.document_id, last_seen_at_utc = excluded.last_seen_at_utc,
@@ -138,9 +141,8 @@ function insertDocument(st: Statements, record: NormalizedRecord, keys: Identity
     is_retracted: record.isRetracted ? 1 : 0,
     relations_json: JSON.stringify(record.relations),
     meta_source: record.source || null,
-    now,
   };
-  const id = Number(st.insert.run(columns).lastInsertRowid);
+  const id = Number(st.insert.run(...INSERT_COLUMNS.map((c) => columns[c]), now, now).lastInsertRowid);
   // Queued before anything can update it: the update trigger leaves unindexed documents to the flush.
   st.queueForIndex.run(id);
   return { id, year, columns };
