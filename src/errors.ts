@@ -46,8 +46,9 @@ export class ValidationError extends SvcError {
   }
 }
 
+/** One 422 item with every key of the spec's shape: input null when there is none to echo, ctx {} when there is nothing to add. */
 export const invalid = (loc: (string | number)[], msg: string, type = 'value_error', input?: unknown, ctx?: Record<string, unknown>) =>
-  new ValidationError([{ loc, msg, type, ...(input === undefined ? {} : { input }), ...(ctx ? { ctx } : {}) }]);
+  new ValidationError([{ loc, msg, type, input: input === undefined ? null : input, ctx: ctx ?? {} }]);
 
 export const badRequest = (reason: string, message: string, extra?: Record<string, unknown>) => new SvcError(400, reason, message, extra);
 export const notFound = (reason: string, message: string, extra?: Record<string, unknown>) => new SvcError(404, reason, message, extra);
