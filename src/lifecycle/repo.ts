@@ -133,6 +133,21 @@ export function eventCounts(db: Database): Record<EventKind, number> {
   return out;
 }
 
+/** What a lifecycle answer says of the paper itself: its identifiers and how it stands. */
+export interface DocumentIdentity {
+  id: number;
+  title: string;
+  doi: string | null;
+  arxiv_id: string | null;
+  pmid: string | null;
+  doc_type: string | null;
+  is_retracted: number;
+}
+
+export function documentIdentity(db: Database, documentId: number): DocumentIdentity | undefined {
+  return db.prepare('SELECT id, title, doi, arxiv_id, pmid, doc_type, is_retracted FROM documents WHERE id = ?').get(documentId) as DocumentIdentity | undefined;
+}
+
 export function getCheck(db: Database, documentId: number): CheckRow | undefined {
   return db.prepare('SELECT * FROM lifecycle_checks WHERE document_id = ?').get(documentId) as CheckRow | undefined;
 }

@@ -78,15 +78,13 @@ export function lifecycleOverview(ctx: Context, page: { kind?: repo.EventKind; l
     what_a_kind_means: KIND_MEANING,
     method:
       'Events are recorded by lifecycle checks (POST /api/lifecycle/check): Crossref update-to/updated-by and relation data per DOI, arXiv versions, DOIs and journal references per arXiv id, ' +
-      'OpenAlex retraction flags per DOI (when its key is stored), PubMed retraction and erratum notices per PMID. Coverage counts papers by their last check: checked = at least one source answered; ' +
+      'OpenAlex retraction flags per DOI (when its key is stored), PubMed retraction and erratum notices per PMID. Coverage counts papers by their checks: checked = at least one check completed (a source answered, or the paper had nothing to ask), whatever its last attempt; ' +
       'nothing_to_ask = the paper has no DOI, arXiv id or PMID; failed_last_attempt = every source asked failed (it stays first in line). Events are never guessed: a paper no source speaks of has none.',
   };
 }
 
 export function documentLifecycle(ctx: Context, documentId: number) {
-  const doc = ctx.db.prepare('SELECT id, title, doi, arxiv_id, pmid, doc_type, is_retracted FROM documents WHERE id = ?').get(documentId) as
-    | { id: number; title: string; doi: string | null; arxiv_id: string | null; pmid: string | null; doc_type: string | null; is_retracted: number }
-    | undefined;
+  const doc = repo.documentIdentity(ctx.db, documentId);
   if (!doc) throw notFound('document_not_found', `No document ${documentId}.`);
   const events = repo.eventsOf(ctx.db, documentId).map(eventView);
   return {
@@ -110,8 +108,7 @@ export function lifecycleForDocuments(ctx: Context, ids: number[]) {
   const documents = [];
   const unknown: number[] = [];
   for (const id of unique) {
-    const exists = ctx.db.prepare('SELECT 1 FROM documents WHERE id = ?').get(id);
-    if (!exists) {
+    if (!repo.documentIdentity(ctx.db, id)) {
       unknown.push(id);
       continue;
     }
