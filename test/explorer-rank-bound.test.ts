@@ -116,6 +116,11 @@ test('a bounded ranking cursor and an exhaustive one are not interchangeable; ex
   const wrong = await search({ query: 'glacier', sort: 'relevance', exhaustive: 'yes' });
   assert.is(wrong.status, 422);
   assert.equal(wrong.json().detail[0].loc, ['body', 'exhaustive']);
+  // Only a relevance ranking can be exhaustive: with the newest-first order it is refused, not ignored.
+  const newestExhaustive = await search({ query: 'glacier', exhaustive: true });
+  assert.is(newestExhaustive.status, 422);
+  assert.equal([newestExhaustive.json().detail[0].loc, newestExhaustive.json().detail[0].type], [['body', 'exhaustive'], 'exhaustive_without_relevance']);
+  assert.is((await search({ query: 'glacier', exhaustive: false })).status, 200, 'false is the default, sent or not');
 });
 
 test('svc explore: the bounded ranking is said in words, --exhaustive ranks every match, and goes only with --sort relevance', async () => {

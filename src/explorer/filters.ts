@@ -91,6 +91,8 @@ export function parseSearchBody(body: unknown): SearchRequest {
   if (parsed.cursor === '') throw cursorRefused('', 'empty');
   const filters = toFilters(parsed);
   if (parsed.sort === 'relevance' && !filters.query && parsed.mode === 'keyword') throw invalid(['body', 'sort'], 'Sorting by relevance needs a query', 'relevance_without_query', parsed.sort);
+  // Said rather than ignored, as svc explore --exhaustive is: a newest-first page would look like an answer to it.
+  if (parsed.exhaustive && parsed.sort !== 'relevance') throw invalid(['body', 'exhaustive'], 'exhaustive ranks every match of a relevance search; send it with sort relevance', 'exhaustive_without_relevance', parsed.exhaustive);
   return { filters, cursor: parsed.cursor, limit: parsed.limit, sort: parsed.sort, mode: parsed.mode, exhaustive: parsed.exhaustive };
 }
 
