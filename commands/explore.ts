@@ -30,12 +30,19 @@ interface Opts {
   exhaustive?: boolean;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, ...(listFlag(value) ?? [])];
+// An empty value (a shell variable never set) is kept as '' and refused in body(): dropped, it would widen the search to every paper.
+const collect = (value: string, previous: string[] = []) => {
+  const ids = listFlag(value)!;
+  return [...previous, ...(ids.length ? ids : [''])];
+};
 /** Author names and category names may hold commas ("Smith, J.", "Physics, Applied"): one value a flag. */
-const repeat = (value: string, previous: string[] = []) => (value.trim() ? [...previous, value.trim()] : previous);
+const repeat = (value: string, previous: string[] = []) => [...previous, value.trim()];
 
 /** Flags → the HTTP body, checked up front (exit 2 naming the flag). */
 function body(query: string | undefined, o: Opts): Record<string, unknown> {
+  for (const [flag, list] of [['--author', o.author], ['--category', o.category], ['--source', o.source]] as const) {
+    if (list?.includes('')) throw usageError(`${flag} is empty; give a value or leave ${flag} out.`);
+  }
   const from = dateFlag(o.from, '--from');
   const to = dateFlag(o.to, '--to');
   if (from && to && from > to) throw usageError(`--from ${from} is after --to ${to}.`);

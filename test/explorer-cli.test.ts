@@ -220,4 +220,14 @@ test('explore: a date with the right shape that is no day says so (it said "must
   assert.match((await svc('explore', '--to', '2021-13-01')).stderr, /\(there is no month 13\)/);
 });
 
+test('explore: an empty --author, --category or --source is refused (it dropped the filter and listed every paper)', async () => {
+  for (const [flag, value] of [['--author', ''], ['--author', ' '], ['--category', ''], ['--source', ''], ['--source', ',']] as const) {
+    const r = await svc('explore', flag, value);
+    assert.is(r.code, 2, `${flag} ${JSON.stringify(value)}: ${r.stdout}`);
+    assert.is(r.stdout, '');
+    assert.is(r.stderr, `svc: ${flag} is empty; give a value or leave ${flag} out.\n`);
+  }
+  assert.is((await json('explore', '--author', 'Smith, Jane', '--source', 'crossref,')).papers.length, 1, 'a trailing comma is no empty value');
+});
+
 test.run();
