@@ -70,7 +70,14 @@ const CURSOR_WORDS: Record<CursorRefusal, string> = {
   other_request: `that cursor belongs to another query, filters, sort, mode or --exhaustive; give the ones of the page that printed it, or ${START_OVER}`,
 };
 
-const issueWords = (i: ValidationIssue) => (i.type === 'cursor_invalid' && CURSOR_WORDS[i.ctx?.cause as CursorRefusal]) || i.msg;
+/** valibot's bounds ("Invalid length: Expected <=300 but received 600") in words: one value too long, or too many values. */
+function lengthWords(i: ValidationIssue): string {
+  const most = String(i.ctx?.expected ?? '').replace('<=', '');
+  return typeof i.loc[2] === 'number' ? `a value is at most ${most} characters; ${given(String(i.input))} has ${i.ctx?.received}` : `at most ${most} values, not ${i.ctx?.received}`;
+}
+
+const issueWords = (i: ValidationIssue) =>
+  (i.type === 'cursor_invalid' && CURSOR_WORDS[i.ctx?.cause as CursorRefusal]) || (i.type === 'max_length' && i.loc[1] !== 'query' ? lengthWords(i) : i.msg);
 
 /** Run on a body built from flags; a refusal of it becomes a usage error naming the flag (exit 2). */
 async function fromFlags<T>(run: () => T | Promise<T>): Promise<T> {

@@ -230,4 +230,13 @@ test('explore: an empty --author, --category or --source is refused (it dropped 
   assert.is((await json('explore', '--author', 'Smith, Jane', '--source', 'crossref,')).papers.length, 1, 'a trailing comma is no empty value');
 });
 
+test('explore: a filter value too long, or too many of them, is refused in words (it said "Invalid length: Expected <=300 but received 301")', async () => {
+  const long = await svc('explore', '--category', ''.padEnd(301, 'c'));
+  assert.is(long.code, 2);
+  assert.match(long.stderr, /^svc: --category: a value is at most 300 characters; "c+…" has 301\n$/);
+  const many = await svc('explore', ...Array.from({ length: 101 }, (_, i) => ['--author', `Author ${i}`]).flat());
+  assert.is(many.code, 2);
+  assert.is(many.stderr, 'svc: --author: at most 100 values, not 101\n');
+});
+
 test.run();
