@@ -89,6 +89,12 @@ async function fromFlags<T>(run: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** Flags the chosen view has no use for: refused by name, not ignored without a word (a --sort on an export changed nothing). */
+function refuseIgnored(what: string, o: Opts, keys: (keyof Opts)[]): void {
+  const given = keys.filter((k) => o[k] !== undefined).map((k) => `--${k}`);
+  if (given.length) throw usageError(`${what}; it does not take ${given.join(', ')}.`);
+}
+
 const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
 
 export function register(program: Command, io: Io): void {
@@ -121,7 +127,8 @@ export function register(program: Command, io: Io): void {
       const perFacet = o.facets ? intFlag(o.limit, '--limit', FACET_LIMIT, FACET_LIMIT.default) : undefined;
       const format = enumFlag(o.export, '--export', REFERENCE_FORMATS);
       if (o.output && !format) throw usageError('--output goes with --export.');
-      if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
+      if (format) refuseIgnored('--export takes every matching paper in corpus order', o, ['facets', 'next', 'sort', 'mode', 'limit', 'exhaustive']);
+      if (o.facets) refuseIgnored('--facets counts every matching paper', o, ['next', 'sort', 'mode', 'exhaustive']);
       if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
       if (o.exhaustive && sort !== 'relevance') throw usageError('--exhaustive goes with --sort relevance (newest first always lists every match).');
       const into = replaceableWithForce(o.force);

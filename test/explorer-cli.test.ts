@@ -239,4 +239,19 @@ test('explore: a filter value too long, or too many of them, is refused in words
   assert.is(many.stderr, 'svc: --author: at most 100 values, not 101\n');
 });
 
+test('explore: a flag --export or --facets has no use for is refused by name (a --sort on an export changed nothing)', async () => {
+  for (const [args, said] of [
+    [['soil', '--export', 'ris', '--sort', 'relevance'], '--export takes every matching paper in corpus order; it does not take --sort.'],
+    [['--export', 'bibtex', '--limit', '5', '--mode', 'semantic'], '--export takes every matching paper in corpus order; it does not take --mode, --limit.'],
+    [['--export', 'bibtex', '--facets'], '--export takes every matching paper in corpus order; it does not take --facets.'],
+    [['soil', '--facets', '--sort', 'relevance', '--exhaustive'], '--facets counts every matching paper; it does not take --sort, --exhaustive.'],
+    [['--facets', '--next', 'abc'], '--facets counts every matching paper; it does not take --next.'],
+  ] as const) {
+    const r = await svc('explore', ...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.is(r.stderr, `svc: ${said}\n`);
+  }
+  assert.is((await json('explore', 'soil', '--facets', '--limit', '1')).facets.authors.values.length, 1, '--limit stays the values per facet');
+});
+
 test.run();
