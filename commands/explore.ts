@@ -9,6 +9,7 @@ import { ValidationError, type ValidationIssue } from '../src/errors.js';
 import type { CursorRefusal } from '../src/explorer/cursor.js';
 import { withContext } from './lib/context.js';
 import { dateFlag, enumFlag, given, intFlag, listFlag, usageError } from './lib/flags.js';
+import { nextPageCommand, shellWord } from './lib/hints.js';
 import { emit, outFormat, table, type Io } from './lib/io.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { count } from './lib/words.js';
@@ -95,6 +96,28 @@ function refuseIgnored(what: string, o: Opts, keys: (keyof Opts)[]): void {
   if (given.length) throw usageError(`${what}; it does not take ${given.join(', ')}.`);
 }
 
+/**
+ * The next page's whole command: a cursor pages only the query, filters, sort, mode and
+ * --exhaustive that printed it, so "add --next X" left the person to retype them exactly.
+ * A query that starts with - goes last, after --, as the command line needs it.
+ */
+function nextPage(query: string | undefined, o: Opts, cursor: string): string {
+  const dashed = query !== undefined && query.startsWith('-');
+  const flags: [string, string | undefined][] = [
+    ...(o.author ?? []).map((a) => ['--author', a] as [string, string]),
+    ...(o.category ?? []).map((c) => ['--category', c] as [string, string]),
+    ['--source', o.source?.join(',')],
+    ['--from', o.from],
+    ['--to', o.to],
+    ['--sort', o.sort],
+    ['--mode', o.mode],
+    ['--limit', o.limit],
+    ['--next', cursor],
+  ];
+  const command = nextPageCommand(query !== undefined && !dashed ? `svc explore ${shellWord(query)}` : 'svc explore', flags);
+  return `more: ${command}${o.exhaustive ? ' --exhaustive' : ''}${dashed ? ` -- ${shellWord(query)}` : ''}`;
+}
+
 const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
 
 export function register(program: Command, io: Io): void {
@@ -174,7 +197,7 @@ export function register(program: Command, io: Io): void {
           lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
           return lines.join('\n');
         });
-        if (!io.json && answer.next_cursor) io.err(`More: add --next ${answer.next_cursor}`);
+        if (!io.json && answer.next_cursor) io.err(nextPage(query, o, answer.next_cursor));
       });
     });
 }

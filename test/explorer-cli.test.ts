@@ -254,4 +254,19 @@ test('explore: a flag --export or --facets has no use for is refused by name (a 
   assert.is((await json('explore', 'soil', '--facets', '--limit', '1')).facets.authors.values.length, 1, '--limit stays the values per facet');
 });
 
+test('explore: a page with more prints the whole next command, query and filters kept, that pastes as printed (it said "add --next X")', async () => {
+  const first = await svc('explore', 'soil', '--category', 'Ecology', '--source', 'crossref', '--sort', 'relevance', '--exhaustive', '--limit', '2');
+  assert.is(first.code, 0, first.stderr);
+  const m = /^more: svc explore soil --category Ecology --source crossref --sort relevance --limit 2 --next (\S+) --exhaustive\n$/.exec(first.stderr);
+  assert.ok(m, first.stderr);
+  const next = await svc(...first.stderr.trim().split(' ').slice(2));
+  assert.is(next.code, 0, next.stderr);
+  const ids = (out: string) => out.split('\n').slice(1).filter(Boolean).map((line) => line.split(/\s+/)[0]);
+  assert.is(ids(next.stdout).length, 2);
+  assert.not.ok(ids(next.stdout).some((id) => ids(first.stdout).includes(id)), 'the next page, not the first again');
+  const dashed = await svc('explore', '--limit', '1', '--', '-coral soil');
+  assert.match(dashed.stderr, /^more: svc explore --limit 1 --next \S+ -- '-coral soil'\n$/);
+  assert.match((await svc('explore', '--author', 'Author 1', '--author', 'Author 2', '--limit', '1')).stderr, /^more: svc explore --author 'Author 1' --author 'Author 2' --limit 1 --next \S+\n$/);
+});
+
 test.run();
