@@ -4,7 +4,7 @@ import { createContext, type Context } from '../src/context.js';
 import { insertFire } from '../src/routines/jobs.js';
 import { insertRun } from '../src/lifecycle/repo.js';
 import { createRoutine } from '../src/routines/service.js';
-import { lagText, volumeText } from '../commands/lib/analytics-format.js';
+import { lagText, overviewText, volumeText } from '../commands/lib/analytics-format.js';
 import { publicationVolume } from '../src/analytics/volume.js';
 import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';
@@ -251,6 +251,26 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   assert.equal(JSON.parse((await cli('lifecycle', 'stop', '--json')).stdout).stop_requested, false);
 });
 
+
+test('svc analytics overview: empty recent months in a row are one line, as in the volume view (a lone paper showed ten rows of 0)', () => {
+  const months = ['2023-08', '2023-09', '2023-10', '2023-11', '2023-12', '2024-01', '2024-02', '2024-03', '2024-04', '2024-05', '2024-06', '2024-07'];
+  const totals = [1, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2];
+  const o = {
+    window: { days: null, from_utc: null },
+    corpus: { documents_total: 6, documents_in_window: 6 },
+    executions: { completed: 1 },
+    routines: { active: 0, quiet: [] },
+    lifecycle_events: 0,
+    discovery_lag: { median_days: null, papers: 0 },
+    top_sources: [],
+    recent_months: months.map((month, i) => ({ month, total: totals[i] })),
+  };
+  const piped = overviewText(o, false);
+  assert.match(piped, /Recent publication months\nMONTH +PAPERS\n2023-08 +1\n2023-09\.\.2024-04 +0\n2024-05 +3\n2024-06 +0\n2024-07 +2$/);
+  const tty = overviewText(o, true);
+  assert.match(tty, /^2023-09\.\.2024-04 +0 +\(8 months with no paper\)$/m);
+  assert.match(tty, /^2024-05 +3 +█{40}$/m);
+});
 
 test('svc analytics volume: a long run of empty months is one line in the human view; --json keeps every month', async () => {
   const own = tempDirs();
