@@ -196,6 +196,16 @@ test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
   assert.equal([muted.code, JSON.parse(muted.stdout).muted, JSON.parse(muted.stdout).alarm_total], [0, true, w.alarm_total - 1]);
   assert.not.ok(JSON.parse((await cli('watchdog', '--json')).stdout).findings.some((f: any) => f.key === key));
   assert.ok(JSON.parse((await cli('watchdog', '--muted', '--json')).stdout).findings.some((f: any) => f.key === key && f.muted));
+  // The human views say where the muted findings are, when and why one was muted, and that a second --note is not stored.
+  assert.match((await cli('watchdog')).stdout, /; 1 muted \(`svc watchdog --muted` lists them\)\.\n/);
+  const listed = await cli('watchdog', '--muted');
+  assert.match(listed.stdout, /^0 alarms|; 1 muted\.\n/);
+  assert.match(listed.stdout, new RegExp(`key: ${key.replace(/[.]/g, '\\.')}\n.*\n  muted: \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} — laptop was off\n`));
+  const again = await cli('watchdog', 'mute', key, '--note', 'another note');
+  assert.is(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^Already muted since \d{4}-\d{2}-\d{2} \d{2}:\d{2}: .* The note given is not stored \(a mute keeps its first note\); `svc watchdog unmute` and mute again to change it\.\n$/);
+  const plain = await cli('watchdog', 'mute', key);
+  assert.match(plain.stdout, /^Already muted since \d{4}-\d{2}-\d{2} \d{2}:\d{2}: missed_fires:\S+ \d+ alarms? left\.\n$/, 'no --note, nothing to say about it');
   assert.is((await cli('watchdog', 'unmute', key)).code, 0);
   assert.is((await cli('watchdog', 'unmute', key)).code, 3);
   assert.is((await cli('watchdog', 'mute', 'no-such-key')).code, 3);
