@@ -9,6 +9,7 @@ import { publicationVolume } from '../src/analytics/volume.js';
 import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fixture, ROOT, runCli, startTestServer, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
@@ -311,6 +312,13 @@ test('svc analytics volume: a long run of empty months is one line in the human 
   } finally {
     own.cleanup();
   }
+});
+
+test('svc-analytics(1) EXIT STATUS: 3 also for a routine keywords --routine does not know, 130 also for a check stopped by svc lifecycle stop', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-analytics.1'), 'utf8');
+  const exit = page.slice(page.indexOf('.SH EXIT STATUS')).replace(/\\f[BRI]|\\/g, '').replace(/\s+/g, ' ');
+  assert.match(exit, /3 no such document, routine \(keywords --routine\) or finding/);
+  assert.match(exit, /130 a check stopped \(by Ctrl-C or by svc lifecycle stop\)/);
 });
 
 test.run();
