@@ -61,7 +61,7 @@ function body(query: string | undefined, o: Opts): Record<string, unknown> {
 }
 
 /** The body fields as the flags that set them, so a refusal names what was typed. */
-const FLAG_OF: Record<string, string> = { query: 'the query', cursor: '--next', authors: '--author', categories: '--category', sources: '--source', date_from: '--from', date_to: '--to', format: '--export' };
+const FLAG_OF: Record<string, string> = { cursor: '--next', authors: '--author', categories: '--category', sources: '--source', date_from: '--from', date_to: '--to', format: '--export' };
 
 /** A refused cursor in command-line words: what to do names --next, not the body field. */
 const START_OVER = 'leave --next out to start from the first page';
@@ -86,7 +86,9 @@ async function fromFlags<T>(run: () => T | Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    throw usageError(err.issues.map((i) => `${FLAG_OF[String(i.loc[1])] ?? i.loc.slice(1).join('.')}: ${issueWords(i)}`).join('; '));
+    // The query's refusals name it themselves ("The query only excludes words"): no "the query: " before them.
+    const said = err.issues.map((i) => (i.loc[1] === 'query' ? issueWords(i) : `${FLAG_OF[String(i.loc[1])] ?? i.loc.slice(1).join('.')}: ${issueWords(i)}`));
+    throw usageError(`${said.join('; ').replace(/\.$/, '')}.`);
   }
 }
 

@@ -79,14 +79,15 @@ test('explore: a refused cursor, query or filter value names the flag that carri
   for (const [args, flag] of [
     [['--next', 'garbage'], '--next'],
     [['--next', (await json('explore', '--limit', '1')).next_cursor, 'soil'], '--next'],
-    [['!!!'], 'the query'],
+    [['!!!'], 'The query'],
     [['--category', ''.padEnd(301, 'c')], '--category'],
   ] as const) {
     const r = await svc('explore', ...args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     const lines = r.stderr.trim().split('\n');
     assert.is(lines.length, 1, r.stderr);
-    assert.ok(lines[0]!.startsWith(`svc: ${flag}: `), r.stderr);
+    assert.ok(lines[0]!.startsWith(`svc: ${flag}${flag === 'The query' ? ' ' : ': '}`), r.stderr);
+    assert.ok(lines[0]!.endsWith('.'), r.stderr);
     const j = await svc('--json', 'explore', ...args);
     assert.equal([j.code, JSON.parse(j.stdout).error], [2, 'invalid_flag']);
   }
@@ -204,10 +205,10 @@ test('explore: a query the man page allows but the command line cannot take says
   assert.ok(after.papers.length > 0 && after.papers.every((p: any) => /Soil/.test(p.title)));
   const onlyExcluded = await svc('explore', '--', '-coral');
   assert.is(onlyExcluded.code, 2);
-  assert.match(onlyExcluded.stderr, /^svc: the query: The query only excludes words \(-word\); add at least one word to find\n$/);
+  assert.match(onlyExcluded.stderr, /^svc: The query only excludes words \(-word\); add at least one word to find\.\n$/);
   const long = await svc('explore', 'soil '.repeat(300));
   assert.is(long.code, 2);
-  assert.match(long.stderr, /^svc: the query: A query is at most 1000 characters; this one has 1499\n$/);
+  assert.match(long.stderr, /^svc: A query is at most 1000 characters; this one has 1499\.\n$/);
   const extra = await svc('queue', 'add', '1', '2');
   assert.is(extra.code, 2);
   assert.not.match(extra.stderr, /\.;/);
@@ -233,10 +234,10 @@ test('explore: an empty --author, --category or --source is refused (it dropped 
 test('explore: a filter value too long, or too many of them, is refused in words (it said "Invalid length: Expected <=300 but received 301")', async () => {
   const long = await svc('explore', '--category', ''.padEnd(301, 'c'));
   assert.is(long.code, 2);
-  assert.match(long.stderr, /^svc: --category: a value is at most 300 characters; "c+…" has 301\n$/);
+  assert.match(long.stderr, /^svc: --category: a value is at most 300 characters; "c+…" has 301\.\n$/);
   const many = await svc('explore', ...Array.from({ length: 101 }, (_, i) => ['--author', `Author ${i}`]).flat());
   assert.is(many.code, 2);
-  assert.is(many.stderr, 'svc: --author: at most 100 values, not 101\n');
+  assert.is(many.stderr, 'svc: --author: at most 100 values, not 101.\n');
 });
 
 test('explore: a flag --export or --facets has no use for is refused by name (a --sort on an export changed nothing)', async () => {
