@@ -120,6 +120,10 @@ function nextPage(query: string | undefined, o: Opts, cursor: string): string {
   return `more: ${command}${o.exhaustive ? ' --exhaustive' : ''}${dashed ? ` -- ${shellWord(query)}` : ''}`;
 }
 
+/** Nothing asked of the corpus but everything: no match then means no paper at all, and the first day needs the command that collects some. */
+const NO_PAPERS_YET = 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.';
+const everything = (f: Record<string, unknown>) => f.query === null && ['authors', 'categories', 'sources'].every((k) => (f[k] as string[]).length === 0) && f.date_from === null && f.date_to === null;
+
 const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
 
 export function register(program: Command, io: Io): void {
@@ -176,7 +180,7 @@ export function register(program: Command, io: Io): void {
           emit(io, answer, () =>
             // Nothing matching: one line, not four headings over empty tables.
             answer.total === 0 && Object.values(answer.facets).every((f) => f.values.length === 0)
-              ? 'No paper matches.'
+              ? everything(filters) ? NO_PAPERS_YET : 'No paper matches.'
               : [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + (f.values.length ? table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])) : '(none among the matching papers)'))].join('\n'),
           );
           return;
@@ -196,7 +200,7 @@ export function register(program: Command, io: Io): void {
             const bound = answer.ranking.ranked_papers!.toLocaleString('en-US');
             lines.push(`(More than ${bound} papers match: ranked among the ${bound} most recently added. Add words or filters to narrow the match, or --exhaustive to rank every one, slower.)`);
           }
-          lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
+          lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : everything(filters) && !o.next ? NO_PAPERS_YET : 'No paper matches.');
           return lines.join('\n');
         });
         if (!io.json && answer.next_cursor) io.err(nextPage(query, o, answer.next_cursor));

@@ -270,4 +270,27 @@ test('explore: a page with more prints the whole next command, query and filters
   assert.match((await svc('explore', '--author', 'Author 1', '--author', 'Author 2', '--limit', '1')).stderr, /^more: svc explore --author 'Author 1' --author 'Author 2' --limit 1 --next \S+\n$/);
 });
 
+test('explore and queue list on the first day: an empty corpus or queue says what collects or saves one, not "No paper matches"', async () => {
+  const fresh = tempDirs();
+  try {
+    const empty = (...args: string[]) => runCli(args, { env: fresh.env });
+    assert.is((await empty('explore')).stdout, 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.\n');
+    assert.is((await empty('explore', '--facets')).stdout, 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.\n');
+    assert.is((await empty('explore', 'soil')).stdout, 'No paper matches.\n', 'a query that matches nothing says so');
+    assert.is((await empty('queue', 'list')).stdout, 'The reading queue is empty; `svc queue add DOC_ID` saves a paper (the ID column of `svc explore`).\n');
+  } finally {
+    fresh.cleanup();
+  }
+});
+
+test('queue list: past the last entry, or a status none has, is not "The reading queue is empty"', async () => {
+  await json('queue', 'add', String(ids[2]));
+  try {
+    assert.is((await svc('queue', 'list', '--offset', '5')).stdout, 'No entry from offset 5; 1 saved.\n');
+    assert.is((await svc('queue', 'list', '--status', 'read')).stdout, 'No saved paper is read.\n');
+  } finally {
+    await json('queue', 'remove', String(ids[2]), '--yes');
+  }
+});
+
 test.run();
