@@ -2,6 +2,7 @@ import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
 import { wordedContext } from './lib/context.js';
+import { utcMinute } from './lib/dates.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -33,7 +34,7 @@ export function register(program: Command, io: Io): void {
       emit(io, o, () => {
         const c = o.coverage;
         const coverage = c.checked
-          ? `${c.checked} of ${c.documents_total} papers checked (last ${c.last_checked_at_utc}, oldest ${c.oldest_checked_at_utc}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`
+          ? `${c.checked} of ${c.documents_total} papers checked (last ${utcMinute(c.last_checked_at_utc)}, oldest ${utcMinute(c.oldest_checked_at_utc)}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`
           : c.documents_total
             ? `None of the ${c.documents_total} papers has been checked yet; \`svc lifecycle check\` asks the sources.`
             : 'The corpus has no papers yet.';
@@ -100,7 +101,7 @@ export function register(program: Command, io: Io): void {
         [
           // The title comes from a source, the error from a lookup: each on its line.
           oneLine(`${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`),
-          oneLine(`Last checked: ${d.checked_at_utc ?? 'never'}${d.last_attempt ? ` (last attempt ${d.last_attempt.at_utc}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
+          oneLine(`Last checked: ${utcMinute(d.checked_at_utc, 'never')}${d.last_attempt ? ` (last attempt ${utcMinute(d.last_attempt.at_utc)}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
           d.events.length ? eventRows(d.events, false) : 'No lifecycle event recorded.',
         ].join('\n'),
       );

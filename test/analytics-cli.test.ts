@@ -255,6 +255,9 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   assert.equal(show.events.map((e: any) => e.kind).sort(), ['preprint_to_published', 'version_change']);
   const human = await cli('lifecycle', 'show', String(docs[0]));
   assert.match(human.stdout, /version_change\s+arxiv\s+https:\/\/arxiv\.org\/abs\/2204\.08348v3/);
+  // Instants to the minute, as every human view shows them (it printed 2026-…T…:08.003Z).
+  assert.match(human.stdout, /^Last checked: \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(last attempt \d{4}-\d{2}-\d{2} \d{2}:\d{2}: /m);
+  assert.match((await cli('lifecycle')).stdout, /^2 of \d+ papers checked \(last \d{4}-\d{2}-\d{2} \d{2}:\d{2}, oldest \d{4}-\d{2}-\d{2} \d{2}:\d{2}\);/m);
   const status = JSON.parse((await cli('lifecycle', '--json')).stdout);
   assert.equal([status.coverage.checked, status.events_total, status.check.last.status], [2, 2, 'completed']);
   assert.is((await cli('lifecycle', 'show', '99999')).code, 3);

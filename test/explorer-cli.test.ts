@@ -165,6 +165,7 @@ test('why: human and JSON; unknown document exits 3', async () => {
   assert.ok(why.cannot_verify.length > 0);
   const human = await svc('why', String(ids[0]));
   assert.match(human.stdout, /Cannot be verified here/);
+  assert.match(human.stdout, /^First seen \d{4}-\d{2}-\d{2} \d{2}:\d{2}\.$/m, 'to the minute, as every human view shows instants');
   assert.is((await svc('why', '999999')).code, 3);
   assert.is((await svc('why', '0')).code, 2);
 });
