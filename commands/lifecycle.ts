@@ -5,7 +5,7 @@ import { wordedContext } from './lib/context.js';
 import { utcMinute } from './lib/dates.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
-import { emit, table, type Io } from './lib/io.js';
+import { drawsOnTerminal, emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
 import { count, oneLine } from './lib/words.js';
 import { nextPageCommand } from './lib/hints.js';
@@ -59,6 +59,8 @@ export function register(program: Command, io: Io): void {
         const showProgress = (p: CheckProgress) => status(`pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check`);
         const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
         if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
+        // Progress comes after each slice, and a slice of 50 can take a minute: on a terminal, say the first is under way.
+        if (drawsOnTerminal(io)) status('pass 1, slice 1: asking the sources…');
         // First Ctrl-C: finish the slice and stop. Second: abandon the slice now, keeping what the
         // sources answered. Third: quit at once, should abandoning hang.
         let interrupts = 0;

@@ -15,6 +15,7 @@ import { fixture, ROOT, runCli, startTestServer, tempDirs, waitFor, type TempDir
 import { startStub, type Stub } from './_stub.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 import { routineBody } from './_scheduler.js';
+import { runCliCaptured } from './_cli.js';
 
 let dirs: TempDirs;
 let arxiv: Stub;
@@ -284,6 +285,16 @@ test('svc analytics overview: empty recent months in a row are one line, as in t
   const tty = overviewText(o, true);
   assert.match(tty, /^2023-09\.\.2024-04 +0 +\(8 months with no paper\)$/m);
   assert.match(tty, /^2024-05 +3 +█{40}$/m);
+});
+
+test('svc lifecycle check on a terminal says the first slice is under way before its first progress; piped, it does not', async () => {
+  const tty = await runCliCaptured(['lifecycle', 'check', '--limit', '1'], env, { stdoutIsTTY: true, stderrIsTTY: true });
+  assert.is(tty.code, 0, tty.stderr);
+  const asking = tty.stderr.indexOf('\x1b[2Kpass 1, slice 1: asking the sources…');
+  assert.ok(asking > 0 && asking < tty.stderr.indexOf('slice 1: 1 checked'), tty.stderr);
+  const piped = await runCliCaptured(['lifecycle', 'check', '--limit', '1'], env);
+  assert.is(piped.code, 0, piped.stderr);
+  assert.not.match(piped.stderr, /asking the sources/);
 });
 
 test('svc analytics volume: a long run of empty months is one line in the human view; --json keeps every month', async () => {
