@@ -4,76 +4,16 @@ import { explorerFacets } from '../src/explorer/facets.js';
 import { EXPLORER_LIMIT, EXPLORER_MODES, FACET_LIMIT, EXPLORER_SORTS, parseExportBody, parseFacetsBody, parseSearchBody } from '../src/explorer/filters.js';
 import { RANK_BOUND, searchExplorer } from '../src/explorer/search.js';
 import { REFERENCE_FORMATS } from '../src/exports/references.js';
-import { CATALOG } from '../src/sources/index.js';
-import { ValidationError, type ValidationIssue } from '../src/errors.js';
-import type { CursorRefusal } from '../src/explorer/cursor.js';
 import { withContext } from './lib/context.js';
-import { dateFlag, enumFlag, given, intFlag, listFlag, usageError } from './lib/flags.js';
+import { body, collect, fromFlags, nextPage, refuseIgnored, repeat, START_OVER, type Opts } from './lib/explore-args.js';
+import { enumFlag, intFlag, usageError } from './lib/flags.js';
 import { emit, outFormat, table, type Io } from './lib/io.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from './lib/output-file.js';
 import { count } from './lib/words.js';
 
-interface Opts {
-  author?: string[];
-  category?: string[];
-  source?: string[];
-  from?: string;
-  to?: string;
-  sort?: string;
-  mode?: string;
-  limit?: string;
-  next?: string;
-  export?: string;
-  output?: string;
-  force?: boolean;
-  facets?: boolean;
-  exhaustive?: boolean;
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, ...(listFlag(value) ?? [])];
-/** Author names and category names may hold commas ("Smith, J.", "Physics, Applied"): one value a flag. */
-const repeat = (value: string, previous: string[] = []) => (value.trim() ? [...previous, value.trim()] : previous);
-
-/** Flags → the HTTP body, checked up front (exit 2 naming the flag). */
-function body(query: string | undefined, o: Opts): Record<string, unknown> {
-  const from = dateFlag(o.from, '--from');
-  const to = dateFlag(o.to, '--to');
-  if (from && to && from > to) throw usageError(`--from ${from} is after --to ${to}.`);
-  // Every paper's sources are catalog ids: a typo would only answer "No paper matches".
-  const unknown = (o.source ?? []).filter((id) => !CATALOG.some((entry) => entry.id === id));
-  if (unknown.length) throw usageError(`--source: no source is called ${unknown.map(given).join(', ')}; \`svc sources\` lists the ids.`);
-  return {
-    query: query ?? null,
-    authors: o.author ?? [],
-    categories: o.category ?? [],
-    sources: o.source ?? [],
-    date_from: from ?? null,
-    date_to: to ?? null,
-  };
-}
-
-/** The body fields as the flags that set them, so a refusal names what was typed. */
-const FLAG_OF: Record<string, string> = { query: 'the query', cursor: '--next', authors: '--author', categories: '--category', sources: '--source', date_from: '--from', date_to: '--to', format: '--export' };
-
-/** A refused cursor in command-line words: what to do names --next, not the body field. */
-const START_OVER = 'leave --next out to start from the first page';
-const CURSOR_WORDS: Record<CursorRefusal, string> = {
-  empty: `an empty cursor is not one svc gave out; ${START_OVER}`,
-  foreign: `that cursor is not one svc gave out; copy the whole --next value a page printed, or ${START_OVER}`,
-  other_request: `that cursor belongs to another query, filters, sort, mode or --exhaustive; give the ones of the page that printed it, or ${START_OVER}`,
-};
-
-const issueWords = (i: ValidationIssue) => (i.type === 'cursor_invalid' && CURSOR_WORDS[i.ctx?.cause as CursorRefusal]) || i.msg;
-
-/** Run on a body built from flags; a refusal of it becomes a usage error naming the flag (exit 2). */
-async function fromFlags<T>(run: () => T | Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    throw usageError(err.issues.map((i) => `${FLAG_OF[String(i.loc[1])] ?? i.loc.slice(1).join('.')}: ${issueWords(i)}`).join('; '));
-  }
-}
+/** Nothing asked of the corpus but everything: no match then means no paper at all, and the first day needs the command that collects some. */
+const NO_PAPERS_YET = 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.';
+const everything = (f: Record<string, unknown>) => f.query === null && ['authors', 'categories', 'sources'].every((k) => (f[k] as string[]).length === 0) && f.date_from === null && f.date_to === null;
 
 const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
 
@@ -107,7 +47,8 @@ export function register(program: Command, io: Io): void {
       const perFacet = o.facets ? intFlag(o.limit, '--limit', FACET_LIMIT, FACET_LIMIT.default) : undefined;
       const format = enumFlag(o.export, '--export', REFERENCE_FORMATS);
       if (o.output && !format) throw usageError('--output goes with --export.');
-      if (format && (o.facets || o.next)) throw usageError('--export takes every matching paper; it does not combine with --facets or --next.');
+      if (format) refuseIgnored('--export takes every matching paper in corpus order', o, ['facets', 'next', 'sort', 'mode', 'limit', 'exhaustive']);
+      if (o.facets) refuseIgnored('--facets counts every matching paper', o, ['next', 'sort', 'mode', 'exhaustive']);
       if (sort === 'relevance' && !query && mode !== 'semantic') throw usageError('--sort relevance needs a query.');
       if (o.exhaustive && sort !== 'relevance') throw usageError('--exhaustive goes with --sort relevance (newest first always lists every match).');
       const into = replaceableWithForce(o.force);
@@ -130,7 +71,7 @@ export function register(program: Command, io: Io): void {
           emit(io, answer, () =>
             // Nothing matching: one line, not four headings over empty tables.
             answer.total === 0 && Object.values(answer.facets).every((f) => f.values.length === 0)
-              ? 'No paper matches.'
+              ? everything(filters) ? NO_PAPERS_YET : 'No paper matches.'
               : [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + (f.values.length ? table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])) : '(none among the matching papers)'))].join('\n'),
           );
           return;
@@ -150,10 +91,10 @@ export function register(program: Command, io: Io): void {
             const bound = answer.ranking.ranked_papers!.toLocaleString('en-US');
             lines.push(`(More than ${bound} papers match: ranked among the ${bound} most recently added. Add words or filters to narrow the match, or --exhaustive to rank every one, slower.)`);
           }
-          lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : 'No paper matches.');
+          lines.push(answer.papers.length ? table([['ID', 'DATE', 'SOURCES', 'TITLE'], ...answer.papers.map(paperLine)]) : everything(filters) && !o.next ? NO_PAPERS_YET : 'No paper matches.');
           return lines.join('\n');
         });
-        if (!io.json && answer.next_cursor) io.err(`More: add --next ${answer.next_cursor}`);
+        if (!io.json && answer.next_cursor) io.err(nextPage(query, o, answer.next_cursor));
       });
     });
 }

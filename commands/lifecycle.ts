@@ -2,9 +2,10 @@ import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
 import { wordedContext } from './lib/context.js';
+import { utcMinute } from './lib/dates.js';
 import { EXIT } from './lib/exit-codes.js';
 import { idArg, intFlag, unknownSubcommand } from './lib/flags.js';
-import { emit, table, type Io } from './lib/io.js';
+import { drawsOnTerminal, emit, table, type Io } from './lib/io.js';
 import { statusLine } from './lib/bar.js';
 import { count, oneLine } from './lib/words.js';
 import { nextPageCommand } from './lib/hints.js';
@@ -33,7 +34,7 @@ export function register(program: Command, io: Io): void {
       emit(io, o, () => {
         const c = o.coverage;
         const coverage = c.checked
-          ? `${c.checked} of ${c.documents_total} papers checked (last ${c.last_checked_at_utc}, oldest ${c.oldest_checked_at_utc}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`
+          ? `${c.checked} of ${c.documents_total} papers checked (last ${utcMinute(c.last_checked_at_utc)}, oldest ${utcMinute(c.oldest_checked_at_utc)}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`
           : c.documents_total
             ? `None of the ${c.documents_total} papers has been checked yet; \`svc lifecycle check\` asks the sources.`
             : 'The corpus has no papers yet.';
@@ -58,6 +59,8 @@ export function register(program: Command, io: Io): void {
         const showProgress = (p: CheckProgress) => status(`pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check`);
         const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
         if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
+        // Progress comes after each slice, and a slice of 50 can take a minute: on a terminal, say the first is under way.
+        if (drawsOnTerminal(io)) status('pass 1, slice 1: asking the sources…');
         // First Ctrl-C: finish the slice and stop. Second: abandon the slice now, keeping what the
         // sources answered. Third: quit at once, should abandoning hang.
         let interrupts = 0;
@@ -100,7 +103,7 @@ export function register(program: Command, io: Io): void {
         [
           // The title comes from a source, the error from a lookup: each on its line.
           oneLine(`${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`),
-          oneLine(`Last checked: ${d.checked_at_utc ?? 'never'}${d.last_attempt ? ` (last attempt ${d.last_attempt.at_utc}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
+          oneLine(`Last checked: ${utcMinute(d.checked_at_utc, 'never')}${d.last_attempt ? ` (last attempt ${utcMinute(d.last_attempt.at_utc)}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
           d.events.length ? eventRows(d.events, false) : 'No lifecycle event recorded.',
         ].join('\n'),
       );

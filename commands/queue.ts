@@ -26,7 +26,11 @@ export function register(program: Command, io: Io): void {
         emit(io, page, () =>
           page.entries.length
             ? `${table([['ID', 'STATUS', 'SAVED', 'TITLE'], ...page.entries.map((e) => [String(e.document_id), e.status, e.saved_at_utc.slice(0, 10), e.paper?.title ?? '(paper gone)'])])}\n${totals}`
-            : 'The reading queue is empty' + (page.status === 'all' ? '.' : ` for status ${page.status}.`),
+            : page.counts.unread + page.counts.read === 0
+              ? 'The reading queue is empty; `svc queue add DOC_ID` saves a paper (the ID column of `svc explore`).'
+              : page.entries.length === 0 && page.total > 0
+                ? `No entry from offset ${page.offset}; ${page.total} ${page.status === 'all' ? 'saved' : page.status}.`
+                : `No saved paper is ${page.status}.`,
         );
         if (!io.json && page.next_offset !== null) io.err(nextPageHint('svc queue list', [['--status', o.status], ['--limit', o.limit], ['--offset', page.next_offset]]));
       });

@@ -28,9 +28,13 @@ function evidenceLines(e: Record<string, any>): string[] {
 }
 
 function findingsText(w: Answer): string {
-  const lines = [`${count(w.alarm_total, 'alarm')}: ${w.by_label.broken} broken, ${w.by_label.unusual} unusual${w.muted_total ? `; ${w.muted_total} muted` : ''}.`];
+  // Muted findings are left out unless asked for: say where they are, or "1 muted" leads nowhere.
+  const muted = w.muted_total ? `; ${w.muted_total} muted${w.include_muted ? '' : ' (`svc watchdog --muted` lists them)'}` : '';
+  const lines = [`${count(w.alarm_total, 'alarm')}: ${w.by_label.broken} broken, ${w.by_label.unusual} unusual${muted}.`];
   for (const f of w.findings) {
     lines.push('', `${f.label.toUpperCase()}${f.muted ? ' (muted)' : ''}  ${f.title}`, `  key: ${f.key}`, `  what to do: ${f.what_to_do}`);
+    // When and why it was acknowledged: the note given to `svc watchdog mute --note` was in --json only.
+    if (f.muted) lines.push(`  muted: ${when(f.muted_at_utc)}${f.mute_note ? ` — ${f.mute_note}` : ''}`);
     lines.push(...evidenceLines(f.evidence));
     lines.push(`  thresholds: ${Object.entries(f.thresholds).map(([k, v]) => `${k}=${v}`).join(', ')}`);
   }
@@ -70,7 +74,9 @@ export function register(program: Command, io: Io): void {
       if (opts.note !== undefined && opts.note.length > 500) throw usageError('--note is at most 500 characters.');
       return withContext(io, (ctx) => {
         const answer = muteFinding(ctx, checkKey(key), opts.note ?? null);
-        emit(io, answer, () => `${answer.already_muted ? 'Already muted' : 'Muted'}: ${answer.key}. ${count(answer.alarm_total, 'alarm')} left.`);
+        // Muting again keeps the first mute and its note: a new --note dropped without a word looked stored.
+        const kept = answer.already_muted && opts.note !== undefined && opts.note !== answer.note ? ` The note given is not stored (a mute keeps its first note); \`svc watchdog unmute\` and mute again to change it.` : '';
+        emit(io, answer, () => `${answer.already_muted ? `Already muted since ${when(answer.muted_at_utc)}` : 'Muted'}: ${answer.key}. ${count(answer.alarm_total, 'alarm')} left.${kept}`);
       });
     });
   watchdog

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { whyDocument } from '../src/explorer/why.js';
 import { withContext } from './lib/context.js';
+import { utcMinute } from './lib/dates.js';
 import { idArg } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { oneLine } from './lib/words.js';
@@ -8,12 +9,12 @@ import { oneLine } from './lib/words.js';
 type Why = ReturnType<typeof whyDocument>;
 
 function human(why: Why): string {
-  const lines = [`${why.paper.title} (${why.paper.publication_date ?? 'undated'})`, `First seen ${why.first_seen_at_utc ?? 'never recorded'}.`, '', 'Found by:'];
+  const lines = [`${why.paper.title} (${why.paper.publication_date ?? 'undated'})`, `First seen ${utcMinute(why.first_seen_at_utc, 'never recorded')}.`, '', 'Found by:'];
   for (const f of why.found_by) lines.push(`  ${f.source} ${f.native_id}  first ${f.first_seen_at_utc.slice(0, 10)}, last ${f.last_seen_at_utc.slice(0, 10)}${f.relevance_ranked ? '  (relevance-ranked)' : ''}`);
   if (why.executions.length) lines.push('', 'Runs:');
   // The JSON rank counts from 0, as GET /api/documents/{doc_id}/why answers it; the text counts from 1 and says of what.
   for (const e of why.executions) {
-    lines.push(`  execution ${e.execution_id} (${e.type}${e.routine ? `, routine ${e.routine.id} ${e.routine.name ?? '(deleted)'}` : ''}) ${e.started_at_utc.slice(0, 16)}  position ${e.rank + 1} in ${e.source}'s answer  "${e.query}"`);
+    lines.push(`  execution ${e.execution_id} (${e.type}${e.routine ? `, routine ${e.routine.id} ${e.routine.name ?? '(deleted)'}` : ''}) ${utcMinute(e.started_at_utc)}  position ${e.rank + 1} in ${e.source}'s answer  "${e.query}"`);
     for (const t of e.terms) lines.push(`    ${t.kind === 'keyword' ? 'keyword' : 'word'} "${t.term}": ${t.fields.length ? t.fields.join(', ') : 'in no field'}`);
   }
   if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...groupByExecution(why.cannot_verify).map((s) => `  - ${s}`));

@@ -4,16 +4,18 @@ import { createContext, type Context } from '../src/context.js';
 import { insertFire } from '../src/routines/jobs.js';
 import { insertRun } from '../src/lifecycle/repo.js';
 import { createRoutine } from '../src/routines/service.js';
-import { lagText, volumeText } from '../commands/lib/analytics-format.js';
+import { lagText, overviewText, volumeText } from '../commands/lib/analytics-format.js';
 import { publicationVolume } from '../src/analytics/volume.js';
 import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fixture, ROOT, runCli, startTestServer, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 import { routineBody } from './_scheduler.js';
+import { runCliCaptured } from './_cli.js';
 
 let dirs: TempDirs;
 let arxiv: Stub;
@@ -196,6 +198,16 @@ test('svc watchdog: findings, mute and unmute by key, refusals', async () => {
   assert.equal([muted.code, JSON.parse(muted.stdout).muted, JSON.parse(muted.stdout).alarm_total], [0, true, w.alarm_total - 1]);
   assert.not.ok(JSON.parse((await cli('watchdog', '--json')).stdout).findings.some((f: any) => f.key === key));
   assert.ok(JSON.parse((await cli('watchdog', '--muted', '--json')).stdout).findings.some((f: any) => f.key === key && f.muted));
+  // The human views say where the muted findings are, when and why one was muted, and that a second --note is not stored.
+  assert.match((await cli('watchdog')).stdout, /; 1 muted \(`svc watchdog --muted` lists them\)\.\n/);
+  const listed = await cli('watchdog', '--muted');
+  assert.match(listed.stdout, /^0 alarms|; 1 muted\.\n/);
+  assert.match(listed.stdout, new RegExp(`key: ${key.replace(/[.]/g, '\\.')}\n.*\n  muted: \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} — laptop was off\n`));
+  const again = await cli('watchdog', 'mute', key, '--note', 'another note');
+  assert.is(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^Already muted since \d{4}-\d{2}-\d{2} \d{2}:\d{2}: .* The note given is not stored \(a mute keeps its first note\); `svc watchdog unmute` and mute again to change it\.\n$/);
+  const plain = await cli('watchdog', 'mute', key);
+  assert.match(plain.stdout, /^Already muted since \d{4}-\d{2}-\d{2} \d{2}:\d{2}: missed_fires:\S+ \d+ alarms? left\.\n$/, 'no --note, nothing to say about it');
   assert.is((await cli('watchdog', 'unmute', key)).code, 0);
   assert.is((await cli('watchdog', 'unmute', key)).code, 3);
   assert.is((await cli('watchdog', 'mute', 'no-such-key')).code, 3);
@@ -244,6 +256,9 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   assert.equal(show.events.map((e: any) => e.kind).sort(), ['preprint_to_published', 'version_change']);
   const human = await cli('lifecycle', 'show', String(docs[0]));
   assert.match(human.stdout, /version_change\s+arxiv\s+https:\/\/arxiv\.org\/abs\/2204\.08348v3/);
+  // Instants to the minute, as every human view shows them (it printed 2026-…T…:08.003Z).
+  assert.match(human.stdout, /^Last checked: \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(last attempt \d{4}-\d{2}-\d{2} \d{2}:\d{2}: /m);
+  assert.match((await cli('lifecycle')).stdout, /^2 of \d+ papers checked \(last \d{4}-\d{2}-\d{2} \d{2}:\d{2}, oldest \d{4}-\d{2}-\d{2} \d{2}:\d{2}\);/m);
   const status = JSON.parse((await cli('lifecycle', '--json')).stdout);
   assert.equal([status.coverage.checked, status.events_total, status.check.last.status], [2, 2, 'completed']);
   assert.is((await cli('lifecycle', 'show', '99999')).code, 3);
@@ -251,6 +266,36 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   assert.equal(JSON.parse((await cli('lifecycle', 'stop', '--json')).stdout).stop_requested, false);
 });
 
+
+test('svc analytics overview: empty recent months in a row are one line, as in the volume view (a lone paper showed ten rows of 0)', () => {
+  const months = ['2023-08', '2023-09', '2023-10', '2023-11', '2023-12', '2024-01', '2024-02', '2024-03', '2024-04', '2024-05', '2024-06', '2024-07'];
+  const totals = [1, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2];
+  const o = {
+    window: { days: null, from_utc: null },
+    corpus: { documents_total: 6, documents_in_window: 6 },
+    executions: { completed: 1 },
+    routines: { active: 0, quiet: [] },
+    lifecycle_events: 0,
+    discovery_lag: { median_days: null, papers: 0 },
+    top_sources: [],
+    recent_months: months.map((month, i) => ({ month, total: totals[i] })),
+  };
+  const piped = overviewText(o, false);
+  assert.match(piped, /Recent publication months\nMONTH +PAPERS\n2023-08 +1\n2023-09\.\.2024-04 +0\n2024-05 +3\n2024-06 +0\n2024-07 +2$/);
+  const tty = overviewText(o, true);
+  assert.match(tty, /^2023-09\.\.2024-04 +0 +\(8 months with no paper\)$/m);
+  assert.match(tty, /^2024-05 +3 +█{40}$/m);
+});
+
+test('svc lifecycle check on a terminal says the first slice is under way before its first progress; piped, it does not', async () => {
+  const tty = await runCliCaptured(['lifecycle', 'check', '--limit', '1'], env, { stdoutIsTTY: true, stderrIsTTY: true });
+  assert.is(tty.code, 0, tty.stderr);
+  const asking = tty.stderr.indexOf('\x1b[2Kpass 1, slice 1: asking the sources…');
+  assert.ok(asking > 0 && asking < tty.stderr.indexOf('slice 1: 1 checked'), tty.stderr);
+  const piped = await runCliCaptured(['lifecycle', 'check', '--limit', '1'], env);
+  assert.is(piped.code, 0, piped.stderr);
+  assert.not.match(piped.stderr, /asking the sources/);
+});
 
 test('svc analytics volume: a long run of empty months is one line in the human view; --json keeps every month', async () => {
   const own = tempDirs();
@@ -281,6 +326,13 @@ test('svc analytics volume: a long run of empty months is one line in the human 
   } finally {
     own.cleanup();
   }
+});
+
+test('svc-analytics(1) EXIT STATUS: 3 also for a routine keywords --routine does not know, 130 also for a check stopped by svc lifecycle stop', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'man', 'svc-analytics.1'), 'utf8');
+  const exit = page.slice(page.indexOf('.SH EXIT STATUS')).replace(/\\f[BRI]|\\/g, '').replace(/\s+/g, ' ');
+  assert.match(exit, /3 no such document, routine \(keywords --routine\) or finding/);
+  assert.match(exit, /130 a check stopped \(by Ctrl-C or by svc lifecycle stop\)/);
 });
 
 test.run();

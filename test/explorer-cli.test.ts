@@ -79,14 +79,15 @@ test('explore: a refused cursor, query or filter value names the flag that carri
   for (const [args, flag] of [
     [['--next', 'garbage'], '--next'],
     [['--next', (await json('explore', '--limit', '1')).next_cursor, 'soil'], '--next'],
-    [['!!!'], 'the query'],
+    [['!!!'], 'The query'],
     [['--category', ''.padEnd(301, 'c')], '--category'],
   ] as const) {
     const r = await svc('explore', ...args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     const lines = r.stderr.trim().split('\n');
     assert.is(lines.length, 1, r.stderr);
-    assert.ok(lines[0]!.startsWith(`svc: ${flag}: `), r.stderr);
+    assert.ok(lines[0]!.startsWith(`svc: ${flag}${flag === 'The query' ? ' ' : ': '}`), r.stderr);
+    assert.ok(lines[0]!.endsWith('.'), r.stderr);
     const j = await svc('--json', 'explore', ...args);
     assert.equal([j.code, JSON.parse(j.stdout).error], [2, 'invalid_flag']);
   }
@@ -164,6 +165,7 @@ test('why: human and JSON; unknown document exits 3', async () => {
   assert.ok(why.cannot_verify.length > 0);
   const human = await svc('why', String(ids[0]));
   assert.match(human.stdout, /Cannot be verified here/);
+  assert.match(human.stdout, /^First seen \d{4}-\d{2}-\d{2} \d{2}:\d{2}\.$/m, 'to the minute, as every human view shows instants');
   assert.is((await svc('why', '999999')).code, 3);
   assert.is((await svc('why', '0')).code, 2);
 });
@@ -204,10 +206,10 @@ test('explore: a query the man page allows but the command line cannot take says
   assert.ok(after.papers.length > 0 && after.papers.every((p: any) => /Soil/.test(p.title)));
   const onlyExcluded = await svc('explore', '--', '-coral');
   assert.is(onlyExcluded.code, 2);
-  assert.match(onlyExcluded.stderr, /^svc: the query: The query only excludes words \(-word\); add at least one word to find\n$/);
+  assert.match(onlyExcluded.stderr, /^svc: The query only excludes words \(-word\); add at least one word to find\.\n$/);
   const long = await svc('explore', 'soil '.repeat(300));
   assert.is(long.code, 2);
-  assert.match(long.stderr, /^svc: the query: A query is at most 1000 characters; this one has 1499\n$/);
+  assert.match(long.stderr, /^svc: A query is at most 1000 characters; this one has 1499\.\n$/);
   const extra = await svc('queue', 'add', '1', '2');
   assert.is(extra.code, 2);
   assert.not.match(extra.stderr, /\.;/);
@@ -218,6 +220,78 @@ test('explore: a date with the right shape that is no day says so (it said "must
   assert.is(r.code, 2);
   assert.is(r.stderr, 'svc: --from: 2021-02-29 is not a day of the calendar (2021-02 has 28 days).\n');
   assert.match((await svc('explore', '--to', '2021-13-01')).stderr, /\(there is no month 13\)/);
+});
+
+test('explore: an empty --author, --category or --source is refused (it dropped the filter and listed every paper)', async () => {
+  for (const [flag, value] of [['--author', ''], ['--author', ' '], ['--category', ''], ['--source', ''], ['--source', ',']] as const) {
+    const r = await svc('explore', flag, value);
+    assert.is(r.code, 2, `${flag} ${JSON.stringify(value)}: ${r.stdout}`);
+    assert.is(r.stdout, '');
+    assert.is(r.stderr, `svc: ${flag} is empty; give a value or leave ${flag} out.\n`);
+  }
+  assert.is((await json('explore', '--author', 'Smith, Jane', '--source', 'crossref,')).papers.length, 1, 'a trailing comma is no empty value');
+});
+
+test('explore: a filter value too long, or too many of them, is refused in words (it said "Invalid length: Expected <=300 but received 301")', async () => {
+  const long = await svc('explore', '--category', ''.padEnd(301, 'c'));
+  assert.is(long.code, 2);
+  assert.match(long.stderr, /^svc: --category: a value is at most 300 characters; "c+…" has 301\.\n$/);
+  const many = await svc('explore', ...Array.from({ length: 101 }, (_, i) => ['--author', `Author ${i}`]).flat());
+  assert.is(many.code, 2);
+  assert.is(many.stderr, 'svc: --author: at most 100 values, not 101.\n');
+});
+
+test('explore: a flag --export or --facets has no use for is refused by name (a --sort on an export changed nothing)', async () => {
+  for (const [args, said] of [
+    [['soil', '--export', 'ris', '--sort', 'relevance'], '--export takes every matching paper in corpus order; it does not take --sort.'],
+    [['--export', 'bibtex', '--limit', '5', '--mode', 'semantic'], '--export takes every matching paper in corpus order; it does not take --mode, --limit.'],
+    [['--export', 'bibtex', '--facets'], '--export takes every matching paper in corpus order; it does not take --facets.'],
+    [['soil', '--facets', '--sort', 'relevance', '--exhaustive'], '--facets counts every matching paper; it does not take --sort, --exhaustive.'],
+    [['--facets', '--next', 'abc'], '--facets counts every matching paper; it does not take --next.'],
+  ] as const) {
+    const r = await svc('explore', ...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.is(r.stderr, `svc: ${said}\n`);
+  }
+  assert.is((await json('explore', 'soil', '--facets', '--limit', '1')).facets.authors.values.length, 1, '--limit stays the values per facet');
+});
+
+test('explore: a page with more prints the whole next command, query and filters kept, that pastes as printed (it said "add --next X")', async () => {
+  const first = await svc('explore', 'soil', '--category', 'Ecology', '--source', 'crossref', '--sort', 'relevance', '--exhaustive', '--limit', '2');
+  assert.is(first.code, 0, first.stderr);
+  const m = /^more: svc explore soil --category Ecology --source crossref --sort relevance --limit 2 --next (\S+) --exhaustive\n$/.exec(first.stderr);
+  assert.ok(m, first.stderr);
+  const next = await svc(...first.stderr.trim().split(' ').slice(2));
+  assert.is(next.code, 0, next.stderr);
+  const ids = (out: string) => out.split('\n').slice(1).filter(Boolean).map((line) => line.split(/\s+/)[0]);
+  assert.is(ids(next.stdout).length, 2);
+  assert.not.ok(ids(next.stdout).some((id) => ids(first.stdout).includes(id)), 'the next page, not the first again');
+  const dashed = await svc('explore', '--limit', '1', '--', '-coral soil');
+  assert.match(dashed.stderr, /^more: svc explore --limit 1 --next \S+ -- '-coral soil'\n$/);
+  assert.match((await svc('explore', '--author', 'Author 1', '--author', 'Author 2', '--limit', '1')).stderr, /^more: svc explore --author 'Author 1' --author 'Author 2' --limit 1 --next \S+\n$/);
+});
+
+test('explore and queue list on the first day: an empty corpus or queue says what collects or saves one, not "No paper matches"', async () => {
+  const fresh = tempDirs();
+  try {
+    const empty = (...args: string[]) => runCli(args, { env: fresh.env });
+    assert.is((await empty('explore')).stdout, 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.\n');
+    assert.is((await empty('explore', '--facets')).stdout, 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.\n');
+    assert.is((await empty('explore', 'soil')).stdout, 'No paper matches.\n', 'a query that matches nothing says so');
+    assert.is((await empty('queue', 'list')).stdout, 'The reading queue is empty; `svc queue add DOC_ID` saves a paper (the ID column of `svc explore`).\n');
+  } finally {
+    fresh.cleanup();
+  }
+});
+
+test('queue list: past the last entry, or a status none has, is not "The reading queue is empty"', async () => {
+  await json('queue', 'add', String(ids[2]));
+  try {
+    assert.is((await svc('queue', 'list', '--offset', '5')).stdout, 'No entry from offset 5; 1 saved.\n');
+    assert.is((await svc('queue', 'list', '--status', 'read')).stdout, 'No saved paper is read.\n');
+  } finally {
+    await json('queue', 'remove', String(ids[2]), '--yes');
+  }
 });
 
 test.run();

@@ -139,6 +139,9 @@ export function overviewText(o: any, tty: boolean): string {
     o.top_sources.length ? table([['SOURCE', 'DELIVERED', 'ONLY THIS SOURCE'], ...o.top_sources.map((s: any) => [s.source, String(s.delivered), String(s.only_this_source)])]) : 'No source delivered a paper in the window.',
     '',
     'Recent publication months',
-    o.recent_months.length ? table([['MONTH', 'PAPERS', ...(tty ? [''] : [])], ...o.recent_months.map((m: any) => [m.month, String(m.total), ...(tty ? [bar(m.total, max)] : [])])]) : 'No paper in the window is dated to the month.',
+    // Folded as the volume view folds them: a lone paper 11 months back otherwise showed ten rows of 0.
+    o.recent_months.length
+      ? table([['MONTH', 'PAPERS', ...(tty ? [''] : [])], ...volumeRows(o.recent_months.map((m: any) => ({ ...m, by: {} }))).map((r) => [r.label, String(r.empty ? 0 : r.month.total), ...(tty ? [r.empty ? `(${count(r.empty, 'month')} with no paper)` : bar(r.month.total, max)] : [])])])
+      : 'No paper in the window is dated to the month.',
   ].join('\n');
 }
