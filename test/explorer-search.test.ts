@@ -165,6 +165,17 @@ test('semantic mode falls back to keyword and says so; a wired semantic search r
   const page2 = (await search({ query: 'anything', mode: 'semantic', limit: 4, categories: ['Ecology'], cursor: ranked.next_cursor })).json();
   assert.ok(page2.papers[0].distance >= ranked.papers[3].distance);
   assert.not.ok(page2.papers.some((p: any) => ranked.papers.some((q: any) => q.id === p.id)));
+
+  // Semantic ranking gone between pages (embeddings turned off): its cursor is refused for that reason, not as a forgery.
+  useSemanticSearch(t.ctx, async () => ({ unavailable: 'embeddings_off' }));
+  const gone = await search({ query: 'anything', mode: 'semantic', limit: 4, categories: ['Ecology'], cursor: ranked.next_cursor });
+  assert.is(gone.status, 422);
+  const issue = gone.json().detail[0];
+  assert.equal([issue.type, issue.ctx.cause, issue.ctx.reason], ['cursor_invalid', 'semantic_unavailable', 'embeddings_off']);
+  assert.match(issue.msg, /no longer available/);
+  const restart = (await search({ query: 'anything', mode: 'semantic', limit: 4, categories: ['Ecology'] })).json();
+  assert.equal([restart.mode, restart.mode_unavailable.reason], ['keyword', 'embeddings_off'], 'without the cursor: the keyword fallback, said');
+  useSemanticSearch(t.ctx, fake);
 });
 
 test('the real semantic search, once papers are embedded: ranked by distance with the model named', async () => {

@@ -64,6 +64,7 @@ const CURSOR_WORDS: Record<CursorRefusal, string> = {
   empty: `an empty cursor is not one svc gave out; ${START_OVER}`,
   foreign: `that cursor is not one svc gave out; copy the whole --next value a page printed, or ${START_OVER}`,
   other_request: `that cursor belongs to another query, filters, sort, mode or --exhaustive; give the ones of the page that printed it, or ${START_OVER}`,
+  semantic_unavailable: `that cursor pages a semantic ranking, which is no longer available (svc embed status says why); ${START_OVER} (a keyword search until it is back)`,
 };
 
 /** valibot's bounds ("Invalid length: Expected <=300 but received 600") in words: one value too long, or too many values. */

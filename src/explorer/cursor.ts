@@ -45,17 +45,19 @@ export function encodeCursor(print: string, key: CursorKey): string {
 }
 
 /** Why a cursor was refused (ctx.cause of the 422 issue), so each door can say what to do in its own words. */
-export type CursorRefusal = 'empty' | 'foreign' | 'other_request';
+export type CursorRefusal = 'empty' | 'foreign' | 'other_request' | 'semantic_unavailable';
 
 const START_OVER = 'or leave cursor out to start from the first page';
 const REFUSALS: Record<CursorRefusal, string> = {
   empty: `An empty cursor is not one this server gave out; leave cursor out (or send null) to start from the first page`,
   foreign: `The cursor is not one this server gave out; send the previous page's next_cursor as it was, ${START_OVER}`,
   other_request: `The cursor belongs to other filters, sort, mode or exhaustive; send the ones of the page that gave it, ${START_OVER}`,
+  semantic_unavailable: `The cursor pages a semantic ranking, which is no longer available (ctx.reason says why); leave cursor out to start from the first page, which is a keyword search until it is available again`,
 };
 
 /** The 422 for a refused cursor: type cursor_invalid, at body.cursor. */
-export const cursorRefused = (raw: string, cause: CursorRefusal) => invalid(['body', 'cursor'], REFUSALS[cause], 'cursor_invalid', raw.slice(0, 100), { cause });
+export const cursorRefused = (raw: string, cause: CursorRefusal, more: Record<string, unknown> = {}) =>
+  invalid(['body', 'cursor'], REFUSALS[cause], 'cursor_invalid', raw.slice(0, 100), { cause, ...more });
 
 const KINDS: CursorKey['kind'][] = ['date', 'rank', 'distance'];
 

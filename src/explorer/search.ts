@@ -9,7 +9,7 @@
  * back to keyword (saying why) when it cannot.
  */
 import type { Context } from '../context.js';
-import { decodeCursor, encodeCursor, fingerprint, type CursorKey } from './cursor.js';
+import { cursorRefused, decodeCursor, encodeCursor, fingerprint, type CursorKey } from './cursor.js';
 import type { Filters, SearchRequest } from './filters.js';
 import { ftsExpression } from './fts-query.js';
 import { PAPER_COLUMNS, paperView, papersByIds, type Paper, type PaperRow } from './paper.js';
@@ -122,7 +122,11 @@ export async function searchExplorer(ctx: Context, request: SearchRequest): Prom
       }
       const seen = after?.seen ?? 0;
       const answer = await semanticSearchOf(ctx)(ctx, filters.query, { limit: seen + limit + 1, documentIds: candidates ? [...candidates] : undefined });
-      if ('unavailable' in answer) declined = unavailableReason(answer.unavailable, answer.message);
+      if ('unavailable' in answer) {
+        declined = unavailableReason(answer.unavailable, answer.message);
+        // A semantic page's cursor cannot go on as a keyword page (another order), nor is it a forgery.
+        if (after) throw cursorRefused(request.cursor!, 'semantic_unavailable', { reason: declined.reason });
+      }
       else if (key && key.kind !== 'distance') declined = unavailableReason('fallback_continued');
       else {
         const hits = answer.results
