@@ -71,7 +71,6 @@ export const searchCorpus = defineTool({
       mode: answer.mode ?? 'keyword',
       ...(answer.mode_unavailable ? { mode_unavailable: answer.mode_unavailable } : {}),
       ...(semantic ? { ranked_count: answer.ranked_count, unranked_count: answer.unranked_count, model: answer.model } : {}),
-      total: answer.total ?? null,
       note: RELEVANCE_NOTE,
     };
   },
