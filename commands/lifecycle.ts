@@ -1,5 +1,6 @@
 import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
+import { credentialSkippedWithout, type Asked } from '../src/lifecycle/lookups.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
 import { wordedContext } from './lib/context.js';
 import { utcMinute } from './lib/dates.js';
@@ -15,6 +16,18 @@ const withContext = wordedContext('analytics');
 
 const eventRows = (events: { kind: string; source: string; notice_url: string; label: string | null; document_id?: number }[], withDoc: boolean) =>
   table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);
+
+/** The sources that failed at the last attempt, after its outcome; a source skipped is no failure. */
+const failures = (asked: Asked[]) => {
+  const failed = asked.filter((a) => a.outcome === 'failed').map((a) => `${a.source}: ${a.reason ?? 'no reason recorded'}`);
+  return failed.length ? ` — ${failed.join('; ')}` : '';
+};
+
+/** A source not asked for want of its key, with the command that stores it (the key may be stored since). */
+const skippedLine = (a: Asked) => {
+  const key = credentialSkippedWithout(a.source);
+  return oneLine(key ? `Skipped ${a.source}: ${key} was not stored; \`svc credentials set ${key}\` stores it for the next check.` : `Skipped ${a.source}${a.reason ? `: ${a.reason}` : ''}.`);
+};
 
 export function register(program: Command, io: Io): void {
   const lifecycle = program.command('lifecycle')
@@ -103,7 +116,8 @@ export function register(program: Command, io: Io): void {
         [
           // The title comes from a source, the error from a lookup: each on its line.
           oneLine(`${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`),
-          oneLine(`Last checked: ${utcMinute(d.checked_at_utc, 'never')}${d.last_attempt ? ` (last attempt ${utcMinute(d.last_attempt.at_utc)}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
+          oneLine(`Last checked: ${utcMinute(d.checked_at_utc, 'never')}${d.last_attempt ? ` (last attempt ${utcMinute(d.last_attempt.at_utc)}: ${d.last_attempt.outcome}${failures(d.last_attempt.asked)})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
+          ...(d.last_attempt?.asked ?? []).filter((a: Asked) => a.outcome === 'skipped').map(skippedLine),
           d.events.length ? eventRows(d.events, false) : 'No lifecycle event recorded.',
         ].join('\n'),
       );
