@@ -1,6 +1,7 @@
 import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
-import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, runView } from '../src/lifecycle/service.js';
+import { credentialSkippedWithout, type Asked } from '../src/lifecycle/lookups.js';
+import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, papersInCorpus, runView } from '../src/lifecycle/service.js';
 import { wordedContext } from './lib/context.js';
 import { utcMinute } from './lib/dates.js';
 import { EXIT } from './lib/exit-codes.js';
@@ -15,6 +16,21 @@ const withContext = wordedContext('analytics');
 
 const eventRows = (events: { kind: string; source: string; notice_url: string; label: string | null; document_id?: number }[], withDoc: boolean) =>
   table([[...(withDoc ? ['DOC'] : []), 'EVENT', 'SOURCE', 'NOTICE', 'LABEL'], ...events.map((e) => [...(withDoc ? [String(e.document_id)] : []), e.kind, e.source, e.notice_url, e.label ?? ''])]);
+
+const NO_PAPERS_YET = 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.';
+const NOTHING_TO_CHECK = 'The corpus has no papers yet, so there is nothing to check; `svc dive` or `svc sweep` collects some.';
+
+/** The sources that failed at the last attempt, after its outcome; a source skipped is no failure. */
+const failures = (asked: Asked[]) => {
+  const failed = asked.filter((a) => a.outcome === 'failed').map((a) => `${a.source}: ${a.reason ?? 'no reason recorded'}`);
+  return failed.length ? ` — ${failed.join('; ')}` : '';
+};
+
+/** A source not asked for want of its key, with the command that stores it (the key may be stored since). */
+const skippedLine = (a: Asked) => {
+  const key = credentialSkippedWithout(a.source);
+  return oneLine(key ? `Skipped ${a.source}: ${key} was not stored; \`svc credentials set ${key}\` stores it for the next check.` : `Skipped ${a.source}${a.reason ? `: ${a.reason}` : ''}.`);
+};
 
 export function register(program: Command, io: Io): void {
   const lifecycle = program.command('lifecycle')
@@ -37,7 +53,7 @@ export function register(program: Command, io: Io): void {
           ? `${c.checked} of ${c.documents_total} papers checked (last ${utcMinute(c.last_checked_at_utc)}, oldest ${utcMinute(c.oldest_checked_at_utc)}); ${c.never_checked} never checked; ${c.failed_last_attempt} failed last time; ${c.nothing_to_ask} with no DOI, arXiv id or PMID.`
           : c.documents_total
             ? `None of the ${c.documents_total} papers has been checked yet; \`svc lifecycle check\` asks the sources.`
-            : 'The corpus has no papers yet.';
+            : NO_PAPERS_YET;
         return [
           coverage,
           `${count(o.events_total, 'event')}: ${count(o.by_kind.retraction, 'retraction')}, ${count(o.by_kind.preprint_to_published, 'preprint', 'preprints')} published, ${count(o.by_kind.version_change, 'version change')}.`,
@@ -55,6 +71,8 @@ export function register(program: Command, io: Io): void {
     .action((opts: { limit?: string; untilDone?: boolean }) => {
       const limit = intFlag(opts.limit, '--limit', CHECK_LIMIT, CHECK_LIMIT.default);
       return withContext(io, async (ctx) => {
+        // A check of an empty corpus would start, ask nobody and record a run of 0 papers.
+        if (papersInCorpus(ctx) === 0) return emit(io, { run_id: null, documents_total: 0, checked: 0, message: NOTHING_TO_CHECK }, () => NOTHING_TO_CHECK);
         const status = statusLine(io);
         const showProgress = (p: CheckProgress) => status(`pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check`);
         const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
@@ -103,7 +121,8 @@ export function register(program: Command, io: Io): void {
         [
           // The title comes from a source, the error from a lookup: each on its line.
           oneLine(`${d.document_id}  ${d.title}${d.is_retracted ? '  [RETRACTED]' : ''}`),
-          oneLine(`Last checked: ${utcMinute(d.checked_at_utc, 'never')}${d.last_attempt ? ` (last attempt ${utcMinute(d.last_attempt.at_utc)}: ${d.last_attempt.outcome}${d.last_attempt.error ? ` — ${d.last_attempt.error}` : ''})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
+          oneLine(`Last checked: ${utcMinute(d.checked_at_utc, 'never')}${d.last_attempt ? ` (last attempt ${utcMinute(d.last_attempt.at_utc)}: ${d.last_attempt.outcome}${failures(d.last_attempt.asked)})` : ''}${d.askable ? '' : '; no DOI, arXiv id or PMID to ask about'}`),
+          ...(d.last_attempt?.asked ?? []).filter((a: Asked) => a.outcome === 'skipped').map(skippedLine),
           d.events.length ? eventRows(d.events, false) : 'No lifecycle event recorded.',
         ].join('\n'),
       );

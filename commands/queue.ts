@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, removeFromQueue, saveToQueue, setQueueStatus } from '../src/queue/service.js';
+import { getQueueEntry, listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, removeFromQueue, saveToQueue, setQueueStatus } from '../src/queue/service.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { enumFlag, idArg, intFlag } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { nextPageHint } from './lib/hints.js';
+import { clip } from './lib/words.js';
 
 export function register(program: Command, io: Io): void {
   const queue = program.command('queue').description('the reading queue: papers saved to read');
@@ -67,7 +68,10 @@ export function register(program: Command, io: Io): void {
     .action((raw: string, o: { yes?: boolean }) => {
       const id = idArg(raw, 'document');
       return withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, `Remove ${id} from the reading queue?`, o.yes))) return notConfirmed(io, { document_id: id, removed: false }, 'Nothing removed.');
+        // An unknown or unsaved paper fails (exit 3) before any question; the question names the title.
+        const saved = getQueueEntry(ctx, id);
+        const named = saved.paper ? `${id} (${clip(saved.paper.title, 80)})` : String(id);
+        if (!(await confirmDestructive(io, `Remove ${named} from the reading queue?`, o.yes))) return notConfirmed(io, { document_id: id, removed: false }, 'Nothing removed.');
         emit(io, removeFromQueue(ctx, id), () => `Removed ${id} from the reading queue; the paper stays in the corpus.`);
       });
     });

@@ -223,6 +223,8 @@ test('svc analytics, watchdog and lifecycle refusals name the svc command, not t
   const other = tempDirs();
   try {
     const ctx = createContext({ env: other.env });
+    // A paper to check: on an empty corpus the command says there is nothing to check before it looks for a running check.
+    store(ctx, [record({ source: 'arxiv', nativeId: '1812.11470', ids: { arxiv: '1812.11470' }, title: 'A paper to check' })]);
     const runId = insertRun(ctx.db, 10, false, 'another-process', ctx.nowIso());
     await ctx.close();
     const running = await runCli(['lifecycle', 'check'], { env: other.env });
@@ -240,6 +242,31 @@ test('svc analytics, watchdog and lifecycle refusals name the svc command, not t
     assert.is(r.status, 404);
     assert.equal(r.json().detail.reason, 'routine_not_found');
     assert.match(r.json().detail.message, /GET \/api\/routines/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('svc lifecycle check on an empty corpus says there is nothing to check and how papers get in (exit 0), and records no run; POST /api/lifecycle/check still starts one', async () => {
+  const t = await startTestServer();
+  try {
+    const human = await runCliCaptured(['lifecycle', 'check'], t.dirs.env);
+    assert.is(human.code, 0, human.stderr);
+    assert.is(human.stdout, 'The corpus has no papers yet, so there is nothing to check; `svc dive` or `svc sweep` collects some.');
+    assert.is(human.stderr, '', 'no "Lifecycle check 1: up to 1000 papers" line');
+    const json = await runCliCaptured(['--json', 'lifecycle', 'check', '--until-done'], t.dirs.env);
+    assert.is(json.code, 0, json.stderr);
+    assert.equal(JSON.parse(json.stdout), { run_id: null, documents_total: 0, checked: 0, message: 'The corpus has no papers yet, so there is nothing to check; `svc dive` or `svc sweep` collects some.' });
+    assert.is((await t.request('GET', '/api/lifecycle')).json().check.last, null, 'no check of 0 papers recorded');
+    assert.is((await runCliCaptured(['lifecycle'], t.dirs.env)).stdout.split('\n')[0], 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.');
+    // The HTTP door answers 202 with the run it started, whatever the corpus holds (a client polls that run).
+    const started = await t.request('POST', '/api/lifecycle/check', { body: {} });
+    assert.is(started.status, 202, started.text);
+    const last = await waitFor(async () => {
+      const l = (await t.request('GET', '/api/lifecycle')).json().check.last;
+      return l && l.status !== 'running' ? l : undefined;
+    }, 5_000, 'the check of the empty corpus to end');
+    assert.equal([last.run_id, last.status, last.checked], [started.json().run_id, 'completed', 0]);
   } finally {
     await t.close();
   }

@@ -100,6 +100,17 @@ test('check against recorded Crossref and arXiv answers: correction, preprint pu
   crossref.assertDone();
 });
 
+test('svc lifecycle show: a source skipped for want of its key reads as skipped, with the command that stores the key, not as an error; the JSON is unchanged', async () => {
+  const show = await runCli(['lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env });
+  assert.is(show.code, 0, show.stderr);
+  assert.match(show.stdout, /^Last checked: \d{4}-\d\d-\d\d \d\d:\d\d \(last attempt \d{4}-\d\d-\d\d \d\d:\d\d: checked\)$/m);
+  assert.match(show.stdout, /^Skipped openalex: openalex_api_key was not stored; `svc credentials set openalex_api_key` stores it for the next check\.$/m);
+  assert.not.match(show.stdout, /missing_key/);
+  const answer = JSON.parse((await runCli(['--json', 'lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env })).stdout);
+  assert.equal(Object.keys(answer.last_attempt), ['at_utc', 'run_id', 'outcome', 'asked', 'error']);
+  assert.equal(answer.last_attempt.asked.find((a: any) => a.source === 'openalex'), { source: 'openalex', outcome: 'skipped', reason: 'missing_key: openalex_api_key is not stored' });
+});
+
 test('svc lifecycle pages the events: --limit and --offset, and says how to see the next ones (the page size kept)', async () => {
   const first = await runCli(['lifecycle', '--limit', '2'], { env: t.dirs.env });
   assert.is(first.code, 0, first.stderr);
@@ -180,6 +191,11 @@ test('a failing source: the paper is marked failed, keeps its last successful ch
     const doc = (await t.request('GET', `/api/documents/${ids.corrected}/lifecycle`)).json();
     assert.is(doc.last_attempt.outcome, 'failed');
     assert.match(doc.last_attempt.error, /crossref: upstream_failure: HTTP 500/);
+    // The failure follows the outcome; the source skipped for its key is on its own line, not among the failures.
+    const show = await runCli(['lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env });
+    assert.match(show.stdout, /: failed — crossref: upstream_failure: HTTP 500[^\n]*\)\n/);
+    assert.not.match(show.stdout, /failed — [^\n]*openalex/);
+    assert.match(show.stdout, /^Skipped openalex: /m);
     assert.is(doc.checked_at_utc, before.checked_at_utc);
     assert.is(doc.events.length, 1, 'events found earlier are kept');
     assert.is((await t.request('GET', '/api/lifecycle')).json().coverage.failed_last_attempt, 1);

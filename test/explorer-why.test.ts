@@ -69,4 +69,17 @@ test('why: provenance with no stored run, no abstract, unknown paper', async () 
   assert.is((await t.request('GET', '/api/documents/0/why')).status, 422);
 });
 
+test('why: instants inside the cannot-verify sentences read to the minute in UTC; the *_utc fields stay exact', async () => {
+  const [id] = seed(t.ctx, [makeRecord(8, { source: 'openalex', nativeId: 'W8', title: 'Seen once, no run' })]);
+  const orphan = (await t.request('GET', `/api/documents/${id}/why`)).json();
+  const first = orphan.found_by[0].first_seen_at_utc as string;
+  assert.match(first, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.ok(orphan.cannot_verify.some((s: string) => s.includes(`(first seen ${first.slice(0, 10)} ${first.slice(11, 16)} UTC)`)), orphan.cannot_verify.join('\n'));
+  // Found by two dives: the record shown is the one last seen.
+  const dived = (await t.request('GET', `/api/documents/${docByDoi('10.1093/obo/9780199830060-0238')}/why`)).json();
+  const lastSeen = dived.found_by[0].last_seen_at_utc as string;
+  assert.ok(dived.cannot_verify.some((s: string) => s.includes(`the one last seen (${lastSeen.slice(0, 10)} ${lastSeen.slice(11, 16)} UTC)`)), dived.cannot_verify.join('\n'));
+  for (const s of [...orphan.cannot_verify, ...dived.cannot_verify]) assert.not.match(s, /\d{4}-\d\d-\d\dT\d\d:/);
+});
+
 test.run();

@@ -70,6 +70,9 @@ interface FoundRow {
   parameters_json: string;
 }
 
+/** An instant inside a sentence of the answer, as people read it ("2026-11-27 18:12 UTC"); the *_utc fields keep it exact. */
+const minuteUtc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
 const relevanceRanked = (source: string) => {
   const entry = findSource(source);
   return !(entry && 'capabilities' in entry && entry.capabilities.scanLimitPages !== undefined);
@@ -131,11 +134,11 @@ export function whyDocument(ctx: Context, documentId: number) {
   const runSources = new Set(rows.map((r) => r.source));
   const orphans = provenance.filter((p) => !runSources.has(p.source));
   for (const p of orphans) {
-    cannot.push(`${p.source} record ${p.native_id} (first seen ${p.first_seen_at_utc}) is kept, but no stored run links it to this paper: the run was deleted, or the record joined this paper when two records were found to be the same work. What was asked then is not known.`);
+    cannot.push(`${p.source} record ${p.native_id} (first seen ${minuteUtc(p.first_seen_at_utc)}) is kept, but no stored run links it to this paper: the run was deleted, or the record joined this paper when two records were found to be the same work. What was asked then is not known.`);
   }
   if (!provenance.some((p) => p.record.abstract)) cannot.push('No source gave an abstract, so matches were judged on title, authors, venue and categories only.');
   for (const p of provenance) if (p.last_seen_at_utc !== p.first_seen_at_utc) {
-    cannot.push(`The ${p.source} record shown is the one last seen (${p.last_seen_at_utc}); earlier runs may have received a different version of it.`);
+    cannot.push(`The ${p.source} record shown is the one last seen (${minuteUtc(p.last_seen_at_utc)}); earlier runs may have received a different version of it.`);
     break;
   }
 

@@ -154,6 +154,16 @@ const PLAN: { adapter: SourceAdapter; wants: (d: TargetDocument) => boolean; ans
   { adapter: pubmed, wants: (d) => Boolean(d.pmid), answers: (d, r) => r.ids.pmid === d.pmid, lookup: lookupPubmed },
 ];
 
+/**
+ * The credential a lifecycle source is skipped without (a required key not stored), so a view can name
+ * the command that stores it; undefined for a source that is asked without one.
+ * @example credentialSkippedWithout('openalex') // 'openalex_api_key'
+ */
+export function credentialSkippedWithout(source: string): string | undefined {
+  const credential = PLAN.find((p) => p.adapter.id === source)?.adapter.capabilities.credential;
+  return credential?.required ? credential.name : undefined;
+}
+
 /** Records of papers a source has just answered (a routine's fire, which searched that source): by document id. */
 export type FreshRecords = Map<number, { source: string; record: NormalizedRecord }[]>;
 

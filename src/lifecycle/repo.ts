@@ -152,8 +152,12 @@ export function getCheck(db: Database, documentId: number): CheckRow | undefined
   return db.prepare('SELECT * FROM lifecycle_checks WHERE document_id = ?').get(documentId) as CheckRow | undefined;
 }
 
+export function documentsTotal(db: Database): number {
+  return db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+}
+
 export function coverage(db: Database, since: string) {
-  const total = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+  const total = documentsTotal(db);
   const row = db
     .prepare(
       `SELECT count(checked_at_utc) AS checked, coalesce(sum(outcome = 'nothing_to_ask'), 0) AS nothing_to_ask, coalesce(sum(outcome = 'failed'), 0) AS failed_last_attempt,

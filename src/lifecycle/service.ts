@@ -83,6 +83,14 @@ export function lifecycleOverview(ctx: Context, page: { kind?: repo.EventKind; l
   };
 }
 
+/**
+ * How many papers a check could look at: none before the first dive or sweep. The CLI says so
+ * instead of starting a check of 0 papers; POST /api/lifecycle/check still starts (and records) one.
+ */
+export function papersInCorpus(ctx: Context): number {
+  return repo.documentsTotal(ctx.db);
+}
+
 export function documentLifecycle(ctx: Context, documentId: number) {
   const doc = repo.documentIdentity(ctx.db, documentId);
   if (!doc) throw notFound('document_not_found', `No document ${documentId}.`);

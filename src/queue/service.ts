@@ -28,6 +28,15 @@ function entry(ctx: Context, row: QueueRow): QueueEntry {
   return { ...row, paper: papersByIds(ctx.db, [row.document_id])[0] ?? null };
 }
 
+/**
+ * One saved paper with its title, or 404: document_not_found for an unknown paper,
+ * not_in_queue for one that is not saved. `svc queue remove` reads it before asking.
+ * @example getQueueEntry(ctx, 5).paper?.title
+ */
+export function getQueueEntry(ctx: Context, documentId: number): QueueEntry {
+  return entry(ctx, requireEntry(ctx, documentId));
+}
+
 function requireEntry(ctx: Context, documentId: number): QueueRow {
   const st = queueStatements(ctx.db);
   const row = st.get.get(documentId) as QueueRow | undefined;
