@@ -12,6 +12,7 @@ import { getRoutine } from '../routines/repo.js';
 import * as repo from './repo.js';
 import { maxAttempts } from './tuning.js';
 import { deliveryWorker, processDue } from './worker.js';
+import { minuteUtc } from '../util/words.js';
 
 export interface DeliveryView {
   id: number;
@@ -132,7 +133,7 @@ function move(ctx: Context, id: number, from: readonly repo.DeliveryState[], set
   if (!from.includes(row.state) || !repo.transition(ctx.db, id, from, set, ctx.nowIso())) {
     const current = repo.getDelivery(ctx.db, id)!;
     // A queued delivery is retried by itself: say when, so nobody waits for nothing or retries in vain.
-    const when = current.state === 'queued' && current.next_attempt_at_utc ? ` (its next attempt, ${current.attempts + 1} of ${maxAttempts(ctx)}, is due ${current.next_attempt_at_utc.slice(0, 16).replace('T', ' ')} UTC, made by a running svc server or daemon)` : '';
+    const when = current.state === 'queued' && current.next_attempt_at_utc ? ` (its next attempt, ${current.attempts + 1} of ${maxAttempts(ctx)}, is due ${minuteUtc(current.next_attempt_at_utc)}, made by a running svc server or daemon)` : '';
     throw conflict('delivery_state_conflict', `Delivery ${id} is ${current.state}${when}; only a delivery that is ${from.join(' or ')} can be ${verb}.`, { state: current.state });
   }
   return deliveryView(ctx, repo.getDelivery(ctx.db, id)!);

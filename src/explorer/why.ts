@@ -10,6 +10,7 @@ import { provenanceOf, type ProvenanceRow } from '../corpus/repo.js';
 import { notFound } from '../errors.js';
 import type { RunSpec } from '../executions/request.js';
 import { stem, words } from '../routines/coverage-terms.js';
+import { minuteUtc } from '../util/words.js';
 import { findSource } from '../sources/index.js';
 import type { NormalizedRecord } from '../sources/types.js';
 import { papersByIds } from './paper.js';
@@ -69,9 +70,6 @@ interface FoundRow {
   routine_name: string | null;
   parameters_json: string;
 }
-
-/** An instant inside a sentence of the answer, as people read it ("2026-11-27 18:12 UTC"); the *_utc fields keep it exact. */
-const minuteUtc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 const relevanceRanked = (source: string) => {
   const entry = findSource(source);

@@ -17,7 +17,7 @@ import { claimJob, deleteJob, dropQueuedFires, dueJobs, earliestNextRun, insertF
 import { getRoutine } from './repo.js';
 import { notify } from '../delivery/notify.js';
 import { schedulerLease } from './scheduler-lease.js';
-import { count } from '../util/words.js';
+import { count, minuteUtc } from '../util/words.js';
 
 export interface JobOutcome {
   routineId: number;
@@ -86,7 +86,7 @@ export function routineFires(ctx: Context): DueWork<JobOutcome, StartReport> {
     // After the commit: a notification for fires that were never recorded would mislead.
     if (handled?.missed) {
       const m = handled.missed;
-      notify(ctx, 'fires_missed', routine.id, null, `${routine.name}: ${count(m.count, 'scheduled run')} missed (last due ${m.lastDueAtUtc.slice(0, 16).replace('T', ' ')} UTC) while svc was not running.`);
+      notify(ctx, 'fires_missed', routine.id, null, `${routine.name}: ${count(m.count, 'scheduled run')} missed (last due ${minuteUtc(m.lastDueAtUtc)}) while svc was not running.`);
     }
     return handled;
   }

@@ -4,3 +4,8 @@
 export function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }
+
+/** A stored UTC instant inside a sentence: to the minute, saying UTC ("2026-11-27 18:12 UTC"); the *_utc fields keep it exact. */
+export function minuteUtc(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
