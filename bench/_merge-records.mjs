@@ -1,12 +1,23 @@
-// The records bench/corpus-merge*.mjs merge: shaped like real ones (the Europe PMC
-// fixture's fields, varied ids and titles), in batches of 100, one transaction each
-// as the benches count them. Built before any timing: parsing a source's answer is
-// not part of merging it.
+// What bench/corpus-merge*.mjs share: the build's merge functions, and the records
+// they merge, shaped like real ones (the Europe PMC fixture's fields, varied ids and
+// titles) in batches of 100, one transaction each as the benches count them. Built
+// before any timing: parsing a source's answer is not part of merging it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export async function benchRecords(root) {
-  const { parseResponse } = await import(path.join(root, 'dist/src/sources/europepmc.js'));
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const load = (file) => import(path.join(root, 'dist/src', file));
+
+/** What the merge benches run (the build's output), and a fixed clock. */
+export const { openDatabase } = await load('db/open.js');
+export const { mergeRecords } = await load('corpus/merge.js');
+export const { flushSearchIndex } = await load('corpus/search-index.js');
+export const { startCheckpointer } = await load('db/checkpointer.js');
+export const now = () => '2026-11-21T00:00:00.000Z';
+
+export async function benchRecords() {
+  const { parseResponse } = await load('sources/europepmc.js');
   const templates = parseResponse(fs.readFileSync(path.join(root, 'test/fixtures/europepmc/search-cancer-lite.json'), 'utf8')).records;
   const record = (n, source) => {
     const t = templates[n % templates.length];

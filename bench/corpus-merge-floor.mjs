@@ -10,16 +10,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { benchRecords } from './_merge-records.mjs';
+import { benchRecords, flushSearchIndex, mergeRecords, now, openDatabase, startCheckpointer } from './_merge-records.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { openDatabase } = await import(path.join(root, 'dist/src/db/open.js'));
-const { mergeRecords } = await import(path.join(root, 'dist/src/corpus/merge.js'));
-const { flushSearchIndex } = await import(path.join(root, 'dist/src/corpus/search-index.js'));
-const { startCheckpointer } = await import(path.join(root, 'dist/src/db/checkpointer.js'));
-const { batches } = await benchRecords(root);
-const now = () => '2026-11-21T00:00:00.000Z';
+const { batches } = await benchRecords();
 const STORED = Number(process.env.BENCH_STORED ?? 100_000);
 const MEASURED = 20_000;
 

@@ -58,13 +58,17 @@ export interface RunRow {
   error: string | null;
 }
 
-export interface TargetDocument {
+/** A paper as lifecycle checks know it: what it can be looked up by. */
+interface DocumentIdentifiers {
   id: number;
   title: string;
   doi: string | null;
   arxiv_id: string | null;
   pmid: string | null;
   doc_type: string | null;
+}
+
+export interface TargetDocument extends DocumentIdentifiers {
   ids_json: string;
 }
 
@@ -134,13 +138,7 @@ export function eventCounts(db: Database): Record<EventKind, number> {
 }
 
 /** What a lifecycle answer says of the paper itself: its identifiers and how it stands. */
-export interface DocumentIdentity {
-  id: number;
-  title: string;
-  doi: string | null;
-  arxiv_id: string | null;
-  pmid: string | null;
-  doc_type: string | null;
+export interface DocumentIdentity extends DocumentIdentifiers {
   is_retracted: number;
 }
 
