@@ -1,6 +1,6 @@
 import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../src/lifecycle/check.js';
-import { credentialSkippedWithout, type Asked } from '../src/lifecycle/lookups.js';
+import { credentialSkippedWithout, sourcesWithoutKey, type Asked } from '../src/lifecycle/lookups.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, papersInCorpus, runView } from '../src/lifecycle/service.js';
 import { wordedContext } from './lib/context.js';
 import { utcMinute } from './lib/dates.js';
@@ -77,6 +77,8 @@ export function register(program: Command, io: Io): void {
         const showProgress = (p: CheckProgress) => status(`pass ${p.pass}, slice ${p.slice}: ${p.checked} checked, ${p.failed} failed, ${p.events} new events, ${p.remaining} still to check`);
         const { run, done } = startCheck(ctx, { limit, runUntilDone: Boolean(opts.untilDone) }, showProgress);
         if (!io.json) io.err(`Lifecycle check ${run.id}: up to ${limit} papers${opts.untilDone ? ' per pass, until done' : ''}.`);
+        // Said before the wait rather than found later in `svc lifecycle show`: a key stored now counts from the next check.
+        if (!io.json) for (const { source, credential } of sourcesWithoutKey(ctx)) io.err(`${source} is not asked: ${credential} is not stored; \`svc credentials set ${credential}\` adds it to later checks.`);
         // Progress comes after each slice, and a slice of 50 can take a minute: on a terminal, say the first is under way.
         if (drawsOnTerminal(io)) status('pass 1, slice 1: asking the sources…');
         // First Ctrl-C: finish the slice and stop. Second: abandon the slice now, keeping what the

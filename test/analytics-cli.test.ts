@@ -278,6 +278,8 @@ test('svc lifecycle: check with progress, show, status; refusals', async () => {
   const check = await cli('lifecycle', 'check', '--limit', '5');
   assert.is(check.code, 0, check.stderr);
   assert.match(check.stderr, /pass 1, slice 1: 2 checked, 0 failed, 2 new events/);
+  // No OpenAlex key here: said at the start, with the command that stores it (it was found only in lifecycle show).
+  assert.match(check.stderr, /^openalex is not asked: openalex_api_key is not stored; `svc credentials set openalex_api_key` adds it to later checks\.$/m);
   assert.match(check.stdout, /completed: 2 papers checked, 0 failed, 2 new events/);
   const show = JSON.parse((await cli('lifecycle', 'show', String(docs[0]), '--json')).stdout);
   assert.equal(show.events.map((e: any) => e.kind).sort(), ['preprint_to_published', 'version_change']);

@@ -164,6 +164,14 @@ export function credentialSkippedWithout(source: string): string | undefined {
   return credential?.required ? credential.name : undefined;
 }
 
+/** The lifecycle sources a check skips for want of a key (required and not stored), with the key's name. */
+export function sourcesWithoutKey(ctx: Context): { source: string; credential: string }[] {
+  return PLAN.flatMap(({ adapter }) => {
+    const credential = adapter.capabilities.credential;
+    return credential?.required && ctx.credentials.status(credential.name) !== 'present' ? [{ source: adapter.id, credential: credential.name }] : [];
+  });
+}
+
 /** Records of papers a source has just answered (a routine's fire, which searched that source): by document id. */
 export type FreshRecords = Map<number, { source: string; record: NormalizedRecord }[]>;
 
