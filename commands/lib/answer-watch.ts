@@ -11,10 +11,9 @@ import type { AnswerView } from '../../src/answers/types.js';
 import type { AnswerClient } from './answer-client.js';
 import { FrameTracker } from './answer-frames.js';
 import { answerText } from './answer-format.js';
+import { SPINNER } from './bar.js';
 import { drawsOnTerminal, emit, type Io } from './io.js';
 import { oneLine } from './words.js';
-
-const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export async function followAnswer(c: AnswerClient, io: Io, projectPath: string, answerId: string): Promise<void> {
   const controller = new AbortController();
@@ -32,7 +31,7 @@ export async function followAnswer(c: AnswerClient, io: Io, projectPath: string,
   try {
     for await (const f of c.events(`${projectPath}/answers/${answerId}/events?${q}`, controller.signal)) {
       const line = tracker.take(f.event, f.data);
-      if (tty) process.stderr.write(`\r\x1b[2K${SPIN[frame++ % SPIN.length]} ${oneLine(tracker.statusLine())}`);
+      if (tty) process.stderr.write(`\r\x1b[2K${SPINNER[frame++ % SPINNER.length]} ${oneLine(tracker.statusLine())}`);
       else io.err(oneLine(line)); // a frame quotes the runtime's error and reported model
       if (tracker.ended) break;
     }

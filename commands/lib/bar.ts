@@ -5,6 +5,9 @@
  */
 import { drawsOnTerminal, type Io } from './io.js';
 
+/** The spinner every line of svc's that waits on something draws, one frame per tick. */
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
 export function progressBar(io: Io, label: string): { update(done: number, total: number, note?: string): void; end(): void } {
   const tty = drawsOnTerminal(io);
   let drawn = false;

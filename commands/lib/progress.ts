@@ -7,6 +7,7 @@ import type { Context } from '../../src/context.js';
 import { followEvents, type ExecutionEvent } from '../../src/executions/events.js';
 import { logLine } from '../../src/executions/log.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
+import { SPINNER } from './bar.js';
 import { drawsOnTerminal, type Io } from './io.js';
 import { count, oneLine } from './words.js';
 
@@ -28,14 +29,13 @@ export async function showProgress(ctx: Context, io: Io, executionId: number, re
   const lines = new Map<string, SourceLine>(repositories.map((r) => [r, { state: 'waiting', detail: '' }]));
   const width = Math.max(...repositories.map((r) => r.length));
   let drawn = 0;
-  const spinner = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
   let frame = 0;
   const draw = (final = false) => {
     const text = repositories.map((r) => {
       const line = lines.get(r)!;
       // The last frame has no spinner: a source still asking when the run ended was stopped.
       const asking = line.state === 'asking' || (final && line.state === 'waiting');
-      const mark = asking ? (final ? '■' : spinner[frame % spinner.length]) : line.state === 'done' ? '✔' : line.state === 'nothing' ? '✖' : '·';
+      const mark = asking ? (final ? '■' : SPINNER[frame % SPINNER.length]) : line.state === 'done' ? '✔' : line.state === 'nothing' ? '✖' : '·';
       return `${mark} ${r.padEnd(width)}  ${asking && final ? 'stopped' : line.detail}`;
     });
     const note = final ? undefined : footer();

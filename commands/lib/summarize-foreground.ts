@@ -10,10 +10,9 @@ import type { AiLane } from '../../src/executions/ai-lane.js';
 import { parseAiSettings, type AiSettings } from '../../src/executions/ai-settings.js';
 import { summarizeOnRequest } from '../../src/executions/ai-summary-on-request.js';
 import { getExecution } from '../../src/executions/repo.js';
+import { SPINNER } from './bar.js';
 import { emit, drawsOnTerminal, type Io } from './io.js';
 import { aiLaneText, asFlagError } from './run-foreground.js';
-
-const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** --ai-model and --ai-instructions, checked as the HTTP door checks ai_settings (the refusal names the flag). */
 export function askedSettings(flags: { aiModel?: string; aiInstructions?: string }): AiSettings {
@@ -33,7 +32,7 @@ async function withSpinner<T>(io: Io, text: string, work: (signal: AbortSignal) 
   process.once('SIGINT', onSigint);
   const tty = drawsOnTerminal(io);
   let frame = 0;
-  const ticker = tty ? setInterval(() => process.stderr.write(`\r\x1b[2K${SPIN[frame++ % SPIN.length]} ${text}`), 120) : undefined;
+  const ticker = tty ? setInterval(() => process.stderr.write(`\r\x1b[2K${SPINNER[frame++ % SPINNER.length]} ${text}`), 120) : undefined;
   try {
     return await work(stop.signal);
   } finally {
