@@ -49,7 +49,7 @@ interface Entry {
 }
 
 /** The good bundle rewritten: `edit` changes its manifest and entries (entries keep their order; the manifest stays last). */
-async function crafted(label: string, edit: (m: Manifest, entries: Entry[]) => void): Promise<string> {
+async function crafted(edit: (m: Manifest, entries: Entry[]) => void): Promise<string> {
   const entries: Entry[] = [];
   const extract = tar.extract();
   const reading = pipeline(fs.createReadStream(bundle), extract);
@@ -69,7 +69,6 @@ async function crafted(label: string, edit: (m: Manifest, entries: Entry[]) => v
   for (const e of [...entries, { name: 'manifest.json', bytes: Buffer.from(JSON.stringify(manifest)) }]) pack.entry({ name: e.name, mode: 0o600 }, e.bytes);
   pack.finalize();
   await writing;
-  void label;
   return file;
 }
 
@@ -124,7 +123,7 @@ test('crafted names are refused by restore and by verify in the same words (HTTP
   const vaultBefore = treeFingerprint(inst.vaultRoot);
   const parentBefore = fs.readdirSync(inst.parent).sort();
   for (const [what, words, edit] of attacks) {
-    const file = await crafted(what, edit);
+    const file = await crafted(edit);
     const verify = await t.request('POST', '/api/backup/verify', { body: { path: file } });
     assert.is(verify.status, 422, `${what}: verify ${verify.text}`);
     assert.is(verify.json().detail.reason, 'bundle_invalid', what);
@@ -153,7 +152,7 @@ test('crafted names are refused by restore and by verify in the same words (HTTP
 
 test('a bundle whose manifest and database name different vaults is refused by restore (its vault folder would be another vault\'s); nothing is staged', async () => {
   const { t } = inst;
-  const file = await crafted('another vault, consistently', (m) => {
+  const file = await crafted((m) => {
     m.vault!.vault_id = OTHER_UUID;
     m.vault!.folder_name = `svc-library-${OTHER_UUID}`;
   });

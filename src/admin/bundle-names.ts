@@ -20,6 +20,7 @@ import { vaultFolderName } from '../library/vault.js';
 import type { BundleFileKind, Manifest } from './bundle.js';
 
 const MAX_NAME = 4096;
+const NOMINAL_ROOT = path.posix.resolve('/bundle-root');
 /** The names svc gives report files (executions/report.ts). */
 export const REPORT_NAME = /^execution-\d+\.txt$/;
 /** The folder a restore stages the vault in, inside the vault parent: `.svc-restore-<pid>-<ms>.staging`. */
@@ -41,8 +42,7 @@ export function unsafeNameProblem(name: string): string | null {
   if (parts.includes('..')) return 'climbs out with ".."';
   if (parts.some((part) => part === '' || part === '.')) return 'has an empty or "." part';
   // Implied by the parts above; said again as resolution, which is what every extraction relies on.
-  const root = path.posix.resolve('/bundle-root');
-  if (!path.posix.resolve(root, name).startsWith(`${root}/`)) return 'resolves outside its folder';
+  if (!path.posix.resolve(NOMINAL_ROOT, name).startsWith(`${NOMINAL_ROOT}/`)) return 'resolves outside its folder';
   return null;
 }
 
