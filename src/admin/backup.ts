@@ -12,7 +12,8 @@ import { conflict, SvcError } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { ensureOwnedDir, ensureOwnedFile } from '../util/owned-files.js';
 import { svcVersion } from '../version.js';
-import { readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
+import { bundleInvalid, readBundle, MANIFEST_NAME, type BundleSource, type Manifest } from './bundle.js';
+import { manifestNamesProblem } from './bundle-names.js';
 import { writeBundle } from './bundle-writer.js';
 import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
 import { startSnapshot } from './snapshot.js';
@@ -192,10 +193,13 @@ export interface VerifyAnswer {
   restore_would_not: string[];
 }
 
-/** Recompute every hash of a bundle; answers what a restore would and would not do. Refuses a damaged bundle (422 bundle_invalid). */
+/** Recompute every hash of a bundle; answers what a restore would and would not do. Refuses a damaged bundle, or one whose names a restore would refuse (422 bundle_invalid). */
 export async function verifyBackup(ctx: Context, bundlePath: string): Promise<VerifyAnswer> {
   const file = resolveBundlePath(ctx, bundlePath);
   const read = await readBundle(file);
+  // What a restore would refuse, verify refuses too, in the same words.
+  const names = manifestNamesProblem(read.manifest);
+  if (names) throw bundleInvalid(names);
   return describeBundle(ctx, file, read.manifest, read.size, read.manifest_sha256);
 }
 

@@ -4,7 +4,7 @@
  * bundle is written (bundle-writer.ts) to `<name>.partial` and renamed only
  * when complete and synced, so an interrupted backup never looks like a
  * finished one. Reading (tar-stream) recomputes every hash; a missing manifest, an unlisted entry, a listed file
- * that is absent or differs, or an unsafe name refuses the whole bundle.
+ * that is absent or differs, or an unsafe name (bundle-names.ts) refuses the whole bundle.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { SvcError } from '../errors.js';
+import { shownName, unsafeNameProblem } from './bundle-names.js';
 
 export const BUNDLE_FORMAT = 'svc-backup';
 export const BUNDLE_VERSION = 1;
@@ -68,11 +69,6 @@ export interface ReadResult {
 
 export const bundleInvalid = (message: string, extra: Record<string, unknown> = {}) => new SvcError(422, 'bundle_invalid', message, extra);
 
-function safeEntryName(name: string): boolean {
-  if (!name || name.length > 4096 || name.startsWith('/') || name.includes('\\') || name.includes('\0')) return false;
-  return name.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
-}
-
 /**
  * Read a bundle, recomputing every hash. With `extractTo`, each listed file is
  * also written (owner-only, never through a link) where `extractTo` says;
@@ -102,7 +98,9 @@ export async function readBundle(file: string, extractTo?: (entry: string) => st
     for await (const entry of extract) {
       const name = entry.header.name;
       if (afterManifest) throw bundleInvalid('The bundle has entries after its manifest.');
-      if (entry.header.type !== 'file' || !safeEntryName(name)) throw bundleInvalid('The bundle holds an entry that is not a plain file with a safe relative name.');
+      if (entry.header.type !== 'file') throw bundleInvalid('The bundle holds an entry that is not a plain file.');
+      const unsafe = unsafeNameProblem(name);
+      if (unsafe) throw bundleInvalid(`The bundle holds an entry whose name ${unsafe}: ${shownName(name)}.`);
       if (seen.has(name) || (name === MANIFEST_NAME && manifestText !== null)) throw bundleInvalid('The bundle holds one name twice.');
       if (name === MANIFEST_NAME) {
         const chunks: Buffer[] = [];
@@ -165,8 +163,12 @@ function parseManifest(text: string): Manifest {
   }
   const ok =
     m && m.format === BUNDLE_FORMAT && m.version === BUNDLE_VERSION && Array.isArray(m.files) && typeof m.created_at_utc === 'string' && Number.isInteger(m.schema_version) &&
-    m.files.every((f) => f && typeof f.path === 'string' && safeEntryName(f.path) && ['database', 'vault', 'report'].includes(f.kind) && Number.isSafeInteger(f.size) && /^[0-9a-f]{64}$/.test(f.sha256));
+    m.files.every((f) => f && typeof f.path === 'string' && ['database', 'vault', 'report'].includes(f.kind) && Number.isSafeInteger(f.size) && /^[0-9a-f]{64}$/.test(f.sha256));
   if (!ok) throw bundleInvalid(`The manifest is not an ${BUNDLE_FORMAT} version ${BUNDLE_VERSION} manifest.`);
+  for (const f of m.files) {
+    const unsafe = unsafeNameProblem(f.path);
+    if (unsafe) throw bundleInvalid(`The manifest lists a file whose name ${unsafe}: ${shownName(f.path)}.`);
+  }
   if (m.files.filter((f) => f.kind === 'database').length !== 1) throw bundleInvalid('The manifest must list exactly one database.');
   return m;
 }

@@ -16,7 +16,8 @@ import type { Context } from '../context.js';
 import { badRequest, conflict, notFound, SvcError } from '../errors.js';
 import { createOwnedFileExclusive, readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned-files.js';
 import { isPidAlive } from '../util/pid.js';
-import { readBundle } from './bundle.js';
+import { bundleInvalid, readBundle } from './bundle.js';
+import { isVaultStagingPath, manifestNamesProblem, REPORT_NAME, stagedPlanProblem, VAULT_STAGING_NAME } from './bundle-names.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
 import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastRestore } from './repo.js';
@@ -100,7 +101,14 @@ function checkVaultParent(given: string): string {
   return real;
 }
 
-function checkDatabase(file: string): { fkViolations: number; tables: string[]; secrets: BundleSecretsFacts } {
+/** The Library vault the database records (none before schema 16, or none created). */
+function recordedVaultId(db: Sqlite.Database): string | null {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'library_vaults'").get() !== undefined;
+  if (!hasTable) return null;
+  return (db.prepare('SELECT vault_id FROM library_vaults WHERE id = 1').pluck().get() as string | undefined) ?? null;
+}
+
+function checkDatabase(file: string): { fkViolations: number; tables: string[]; secrets: BundleSecretsFacts; vaultId: string | null } {
   let db: Sqlite.Database;
   try {
     db = new Sqlite(file, { fileMustExist: true });
@@ -111,7 +119,7 @@ function checkDatabase(file: string): { fkViolations: number; tables: string[]; 
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new SvcError(422, 'bundle_invalid', 'The database in the bundle fails its integrity check.');
     const violations = db.pragma('foreign_key_check') as { table: string }[];
-    return { fkViolations: violations.length, tables: [...new Set(violations.map((v) => v.table))], secrets: secretsFacts(db) };
+    return { fkViolations: violations.length, tables: [...new Set(violations.map((v) => v.table))], secrets: secretsFacts(db), vaultId: recordedVaultId(db) };
   } catch (err) {
     if (err instanceof SvcError) throw err;
     throw new SvcError(422, 'bundle_invalid', 'The database in the bundle cannot be read.');
@@ -126,7 +134,16 @@ function checkDatabase(file: string): { fkViolations: number; tables: string[]; 
  * (SIGKILL, a crash) leaves a copy of the vault in the user's folder that only this note finds.
  */
 const vaultStagingNote = (ctx: Context) => path.join(stagingDir(ctx), 'vault-staging.txt');
-const VAULT_STAGING_NAME = /^\.svc-restore-(\d+)-\d+\.staging$/;
+
+/**
+ * The vault staging copies a staged plan may have left in the user's folder: the one it names and
+ * the one noted when it was made (the same folder, unless the plan was altered). Only folders named
+ * as svc names them: the plan is a file, not a trusted order to remove anything.
+ */
+function stagedVaultCopies(ctx: Context, plan: StagedPlan): string[] {
+  const noted = readOwnedFile(vaultStagingNote(ctx))?.toString('utf8').trim();
+  return [...new Set([plan.vault_staging, noted])].filter(isVaultStagingPath);
+}
 
 /**
  * Remove the vault staging copy an abandoned preparation left. Called with the staging lock held
@@ -134,8 +151,8 @@ const VAULT_STAGING_NAME = /^\.svc-restore-(\d+)-\d+\.staging$/;
  */
 function clearAbandonedVaultStaging(ctx: Context): void {
   const noted = readOwnedFile(vaultStagingNote(ctx))?.toString('utf8').trim();
-  const owner = noted ? VAULT_STAGING_NAME.exec(path.basename(noted)) : null;
-  if (!noted || !owner || !path.isAbsolute(noted)) return;
+  if (!isVaultStagingPath(noted)) return;
+  const owner = VAULT_STAGING_NAME.exec(path.basename(noted))!;
   const pid = Number(owner[1]);
   if (pid !== process.pid && isPidAlive(pid)) return;
   fs.rmSync(noted, { recursive: true, force: true });
@@ -265,9 +282,17 @@ async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Pro
       return null;
     });
     const m = read.manifest;
+    // Every name the bundle gives is judged before any of it can decide a path (bundle-names.ts).
+    const names = manifestNamesProblem(m);
+    if (names) throw bundleInvalid(names);
     if (m.vault && !parent) throw badRequest('vault_parent_required', 'The bundle holds a Library vault; name the existing folder to put it in (vault_parent; `svc restore FILE --vault-parent DIR`).');
     if (m.schema_version > ctx.schemaVersion) throw conflict('bundle_too_new', `The bundle has schema ${m.schema_version}, newer than this svc knows (${ctx.schemaVersion}); upgrade svc first.`);
     const db = checkDatabase(path.join(stage, 'database', 'svc.db'));
+    // The vault folder is named for the manifest's vault id: the restored database must be that vault's,
+    // or a manifest could name the folder of another vault in the parent.
+    if (m.vault && m.vault.vault_id !== db.vaultId) {
+      throw bundleInvalid(`The manifest names the Library vault ${m.vault.vault_id}, but the database in the bundle records ${db.vaultId ?? 'none'}: the bundle was altered.`);
+    }
     if (db.fkViolations > 0 && !input.accept_fk_violations) {
       throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); to restore it anyway, send accept_fk_violations true (\`svc restore FILE --accept-fk-violations\`).`, { count: db.fkViolations, tables: db.tables });
     }
@@ -303,15 +328,12 @@ async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Pro
 export function cancelRestore(ctx: Context): { cancelled: true; bundle_path: string } {
   const plan = readPlan(ctx);
   if (!plan) throw notFound('no_staged_restore', 'No restore is staged.');
-  if (plan.vault_staging) fs.rmSync(plan.vault_staging, { recursive: true, force: true });
+  for (const copy of stagedVaultCopies(ctx, plan)) fs.rmSync(copy, { recursive: true, force: true });
   fs.rmSync(stagingDir(ctx), { recursive: true, force: true });
   return { cancelled: true, bundle_path: plan.bundle_path };
 }
 
 const exists = (p: string) => fs.existsSync(p);
-
-/** The names svc gives report files (executions/report.ts). */
-const REPORT_NAME = /^execution-\d+\.txt$/;
 
 /**
  * Where a restored report goes: back to the path its execution recorded when that is inside a
@@ -334,6 +356,11 @@ export function reportDestination(name: string, recorded: string | null, reportF
 export function applyStagedRestore(ctx: Context): StagedPlan | null {
   const plan = readPlan(ctx);
   if (!plan) return null;
+  const refused = stagedPlanProblem(plan);
+  if (refused) {
+    forgetRefusedPlan(ctx, plan, refused);
+    return null;
+  }
   const stage = stagingDir(ctx);
   const undo = path.join(undoRoot(ctx), plan.stamp);
   const stagedDb = path.join(stage, 'database', 'svc.db');
@@ -391,6 +418,17 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
   fs.rmSync(stage, { recursive: true, force: true });
   ctx.log.warn(`restored the backup of ${plan.bundle_created_at_utc} from ${path.basename(plan.bundle_path)}; the previous database is kept as an undo copy`);
   return plan;
+}
+
+/**
+ * A staged plan whose names are not what svc stages (one an older svc staged unchecked, or altered
+ * since) is not applied: nothing moves, the current database stays, and the start goes on rather
+ * than failing every time. Only svc's own staging copies go (stagedVaultCopies).
+ */
+function forgetRefusedPlan(ctx: Context, plan: StagedPlan, problem: string): void {
+  for (const copy of stagedVaultCopies(ctx, plan)) fs.rmSync(copy, { recursive: true, force: true });
+  fs.rmSync(stagingDir(ctx), { recursive: true, force: true });
+  ctx.log.warn(`did not apply the staged restore: ${problem}; nothing was moved and the current database is kept (stage the bundle again with \`svc restore\`)`);
 }
 
 function carryHistoryFrom(ctx: Context, undoDb: string): void {
