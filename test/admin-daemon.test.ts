@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_HOST_KEY, type ServiceHost } from '../src/daemon/unit.js';
-import { acquireLock, readLock, releaseLock } from '../src/daemon/lock.js';
+import { acquireLock, lockHolderAlive, readLock, releaseLock } from '../src/daemon/lock.js';
+import { processIdentity } from '../src/util/process-claim.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../server/listen.js';
@@ -128,6 +129,29 @@ test('lock: exclusive; a stale lock is taken over; only the holder releases it',
     assert.is(readLock(ctx.paths)?.started_at, 'c');
     releaseLock(ctx.paths);
     assert.not.ok(fs.existsSync(ctx.paths.daemonLock));
+  } finally {
+    void ctx.close();
+    dirs.cleanup();
+  }
+});
+
+test('lock: it names its process beyond its pid; a lock whose pid now runs another process is stale and taken over', () => {
+  if (!processIdentity(process.pid)) return; // no /proc: the lock records no identity and its pid alone decides
+  const dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env });
+  try {
+    assert.is(acquireLock(ctx.paths, 'a'), null);
+    const mine = readLock(ctx.paths)!;
+    assert.equal([mine.boot_id, mine.pid_start], [processIdentity(process.pid)!.boot_id, processIdentity(process.pid)!.pid_start], 'the lock records who its process is');
+    assert.ok(lockHolderAlive(mine));
+    // The daemon that wrote this lock died and its pid (ours, here) went to another process: the start time differs.
+    fs.writeFileSync(ctx.paths.daemonLock, JSON.stringify({ ...mine, pid_start: mine.pid_start! - 1, started_at: 'old' }));
+    assert.not.ok(lockHolderAlive(readLock(ctx.paths)!));
+    assert.is(acquireLock(ctx.paths, 'b'), null, 'taken over');
+    assert.is(readLock(ctx.paths)?.started_at, 'b');
+    // A lock of an older svc (no identity) naming a running pid still stands.
+    fs.writeFileSync(ctx.paths.daemonLock, JSON.stringify({ pid: process.pid, port: 1, version: 'x', started_at: 'y' }));
+    assert.is(acquireLock(ctx.paths, 'c')?.started_at, 'y');
   } finally {
     void ctx.close();
     dirs.cleanup();
