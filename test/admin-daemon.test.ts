@@ -158,7 +158,7 @@ test('lock: it names its process beyond its pid; a lock whose pid now runs anoth
   }
 });
 
-test('a restarted daemon marks the runs of the previous daemon interrupted with daemon_restart', async () => {
+test('a restarted daemon marks the runs the previous daemon left running owner_dead: it recorded nothing, so nothing is guessed', async () => {
   const dirs = tempDirs();
   const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => {} }) });
   const now = new Date().toISOString();
@@ -171,7 +171,7 @@ test('a restarted daemon marks the runs of the previous daemon interrupted with 
   const server = await startServer(ctx, { port: 0, role: 'daemon' });
   try {
     const row = ctx.db.prepare('SELECT status, interrupted_reason FROM executions').get() as { status: string; interrupted_reason: string };
-    assert.equal(row, { status: 'interrupted', interrupted_reason: 'daemon_restart' });
+    assert.equal(row, { status: 'interrupted', interrupted_reason: 'owner_dead' });
   } finally {
     await server.close();
     dirs.cleanup();
