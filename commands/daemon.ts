@@ -21,7 +21,7 @@ export function register(program: Command, io: Io): void {
     );
   daemon
     .command('stop')
-    .description('stop the daemon (SIGTERM; it marks nothing failed and removes its lock)')
+    .description('stop the daemon (SIGTERM; its runs in flight become interrupted with daemon_restart, never failed; it removes its lock)')
     .action(() =>
       withContext(io, async (ctx) => {
         const r = await stopDaemon(ctx);

@@ -1,7 +1,9 @@
 /**
  * Starts a server for a Context: opens the database (migrations run here, not
  * on the first request), binds 127.0.0.1 only, then publishes the token file
- * (mode 0600) and the port file. `close()` withdraws both.
+ * (mode 0600) and the port file. `close()` — a stop on purpose — withdraws
+ * both, records what became of the runs in flight (shutdown.ts), then stops
+ * listening and closes the Context.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,7 @@ import { createApp } from './app.js';
 import type { ServerRuntime, SignedRoute } from './runtime.js';
 import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
+import { runShutdownTasks } from './shutdown.js';
 import { tokenFile } from './token-file.js';
 import { applyStagedRestore } from '../src/admin/restore.js';
 import { schedulerLease } from '../src/routines/due-fires.js';
@@ -97,6 +100,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
       closing ??= (async () => {
         custody.withdraw();
         withdrawPort(ctx.paths, runtime.port);
+        await runShutdownTasks(deps);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

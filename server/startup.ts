@@ -15,7 +15,7 @@ export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 /** Executions left running by a process that is gone become interrupted. */
 const recoverExecutions: StartupTask = ({ ctx, runtime }) => {
   const manager = executionManager(ctx);
-  manager.role = runtime.role; // a restarted daemon marks its own runs daemon_restart
+  manager.role = runtime.role; // the runs it starts name it as their owner
   const marked = manager.recover();
   if (marked.length) ctx.log.warn(`marked ${marked.length} execution(s) interrupted: ${marked.join(', ')}`);
 };

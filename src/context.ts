@@ -30,6 +30,11 @@ export interface Tuning {
   /** A running execution not seen for this long has no live owner (admission and recovery). */
   executionStaleMs: number;
   /**
+   * How long a process stopping on purpose waits for its runs to settle once they are recorded
+   * interrupted and aborted; within `svc daemon stop`'s 10 s, so the stop is never reported failed for it.
+   */
+  shutdownWaitMs: number;
+  /**
    * How often a held permission request sends a space (JSON allows it before the answer): an
    * HTTP client (fetch gives up on a body silent for 300 s) must not end the wait for a person.
    */
@@ -54,6 +59,7 @@ export const DEFAULT_TUNING: Tuning = {
   sourceMaxAttempts: 4,
   executionHeartbeatMs: 1000,
   executionStaleMs: 30_000,
+  shutdownWaitMs: 5000,
   permissionKeepaliveMs: 30_000,
   assistantCancelPollMs: 300,
   claimReleaseRetryMs: 1000,

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_HOST_KEY, type ServiceHost } from '../src/daemon/unit.js';
-import { acquireLock, readLock, releaseLock } from '../src/daemon/lock.js';
+import { acquireLock, lockHolderAlive, readLock, releaseLock } from '../src/daemon/lock.js';
+import { processIdentity } from '../src/util/process-claim.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../server/listen.js';
@@ -134,7 +135,30 @@ test('lock: exclusive; a stale lock is taken over; only the holder releases it',
   }
 });
 
-test('a restarted daemon marks the runs of the previous daemon interrupted with daemon_restart', async () => {
+test('lock: it names its process beyond its pid; a lock whose pid now runs another process is stale and taken over', () => {
+  if (!processIdentity(process.pid)) return; // no /proc: the lock records no identity and its pid alone decides
+  const dirs = tempDirs();
+  const ctx = createContext({ env: dirs.env });
+  try {
+    assert.is(acquireLock(ctx.paths, 'a'), null);
+    const mine = readLock(ctx.paths)!;
+    assert.equal([mine.boot_id, mine.pid_start], [processIdentity(process.pid)!.boot_id, processIdentity(process.pid)!.pid_start], 'the lock records who its process is');
+    assert.ok(lockHolderAlive(mine));
+    // The daemon that wrote this lock died and its pid (ours, here) went to another process: the start time differs.
+    fs.writeFileSync(ctx.paths.daemonLock, JSON.stringify({ ...mine, pid_start: mine.pid_start! - 1, started_at: 'old' }));
+    assert.not.ok(lockHolderAlive(readLock(ctx.paths)!));
+    assert.is(acquireLock(ctx.paths, 'b'), null, 'taken over');
+    assert.is(readLock(ctx.paths)?.started_at, 'b');
+    // A lock of an older svc (no identity) naming a running pid still stands.
+    fs.writeFileSync(ctx.paths.daemonLock, JSON.stringify({ pid: process.pid, port: 1, version: 'x', started_at: 'y' }));
+    assert.is(acquireLock(ctx.paths, 'c')?.started_at, 'y');
+  } finally {
+    void ctx.close();
+    dirs.cleanup();
+  }
+});
+
+test('a restarted daemon marks the runs the previous daemon left running owner_dead: it recorded nothing, so nothing is guessed', async () => {
   const dirs = tempDirs();
   const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => {} }) });
   const now = new Date().toISOString();
@@ -147,7 +171,7 @@ test('a restarted daemon marks the runs of the previous daemon interrupted with 
   const server = await startServer(ctx, { port: 0, role: 'daemon' });
   try {
     const row = ctx.db.prepare('SELECT status, interrupted_reason FROM executions').get() as { status: string; interrupted_reason: string };
-    assert.equal(row, { status: 'interrupted', interrupted_reason: 'daemon_restart' });
+    assert.equal(row, { status: 'interrupted', interrupted_reason: 'owner_dead' });
   } finally {
     await server.close();
     dirs.cleanup();

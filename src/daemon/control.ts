@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
-import { readLock } from './lock.js';
-import { isPidAlive } from '../util/pid.js';
+import { lockHolderAlive, readLock } from './lock.js';
 import { daemonStatus, type DaemonStatus } from './status.js';
 import { ensureOwnedDir, openOwnedAppend } from '../util/owned-files.js';
 
@@ -36,7 +35,7 @@ export async function attachDaemon(ctx: Context): Promise<DaemonStatus | null> {
   for (let attempt = 0; attempt < ATTACH_ATTEMPTS; attempt++) {
     status = await daemonStatus(ctx, Math.min(1500, Math.max(100, deadline - Date.now())));
     if (!status.lock_present || status.running) return status.lock_present ? status : null;
-    if (status.lock_pid !== null && !isPidAlive(status.lock_pid)) return status; // stale: nothing to wait for
+    if (status.stale_lock) return status; // its process is gone: nothing to wait for
     if (attempt < ATTACH_ATTEMPTS - 1) await sleep(Math.min(1000, Math.max(0, deadline - Date.now())));
   }
   return status;
@@ -51,7 +50,7 @@ export interface StartDaemonOptions {
 
 export async function startDaemon(ctx: Context, options: StartDaemonOptions): Promise<DaemonAnswer> {
   const existing = readLock(ctx.paths);
-  if (existing && (existing.pid === 0 || isPidAlive(existing.pid))) {
+  if (existing && (existing.pid === 0 || lockHolderAlive(existing))) {
     const status = await attachDaemon(ctx);
     if (status?.running) return { started: false, attached: true, status };
     throw new SvcError(409, 'daemon_not_answering', `A daemon lock is present (pid ${existing.pid || 'unknown'}) but the daemon does not answer: ${status?.error ?? 'no answer'}. Stop it with \`svc daemon stop\`.`);
@@ -75,7 +74,7 @@ export async function startDaemon(ctx: Context, options: StartDaemonOptions): Pr
       const status = await daemonStatus(ctx);
       if (status.running) return { started: lock.pid === child.pid, attached: lock.pid !== child.pid, status, log_file: logFile };
     }
-    if (exitCode !== null && !(lock && isPidAlive(lock.pid))) {
+    if (exitCode !== null && !(lock && lockHolderAlive(lock))) {
       const why = lastLogLine(logFile, logStart);
       throw new SvcError(500, 'daemon_failed', `The daemon exited (code ${exitCode}) before answering${why ? `: ${why}` : ''}; see ${logFile}.`);
     }
@@ -106,13 +105,13 @@ function lastLogLine(file: string, from: number): string {
 export async function stopDaemon(ctx: Context, timeoutMs = 10_000): Promise<{ stopped: boolean; pid: number | null; message: string }> {
   const lock = readLock(ctx.paths);
   if (!lock || lock.pid === 0) return { stopped: false, pid: null, message: 'No daemon is running.' };
-  if (!isPidAlive(lock.pid)) {
+  if (!lockHolderAlive(lock)) {
     fs.rmSync(ctx.paths.daemonLock, { force: true });
     return { stopped: false, pid: lock.pid, message: `No daemon is running; removed the stale lock of process ${lock.pid}.` };
   }
   process.kill(lock.pid, 'SIGTERM');
   const deadline = Date.now() + timeoutMs;
-  while (isPidAlive(lock.pid)) {
+  while (lockHolderAlive(lock)) {
     if (Date.now() > deadline) throw new SvcError(500, 'daemon_stop_failed', `The daemon (pid ${lock.pid}) did not stop within ${timeoutMs / 1000} s.`);
     await sleep(50);
   }

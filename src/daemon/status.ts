@@ -5,8 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { readPublishedToken } from '../runtime/token.js';
-import { readLock } from './lock.js';
-import { isPidAlive } from '../util/pid.js';
+import { lockHolderAlive, readLock } from './lock.js';
 import type { LeaseHolder } from '../scheduler/lease.js';
 
 export const DAEMON_PROBE_TIMEOUT_MS = 1500;
@@ -47,7 +46,7 @@ export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOU
     scheduler: null,
   };
   if (!lock) return base;
-  if (lock.pid > 0 && !isPidAlive(lock.pid)) return { ...base, stale_lock: true, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
+  if (lock.pid > 0 && !lockHolderAlive(lock)) return { ...base, stale_lock: true, error: `the lock names process ${lock.pid}, which is gone (a stale lock)` };
   if (lock.port === null) return { ...base, error: 'the daemon is starting (no port in the lock yet)' };
   const token = readPublishedToken(ctx.paths, lock.port);
   if (!token) return { ...base, error: `the daemon published no token file for port ${lock.port}` };

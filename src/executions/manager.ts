@@ -2,10 +2,11 @@
  * The execution manager of one process: admits runs, starts them in the
  * background, keeps their owner heartbeat, honours cancel requests (from this
  * process or, through the database, from another), restarts and deletes, and
- * queues routine fires until a slot frees.
+ * queues routine fires until a slot frees. When the process stops on purpose
+ * it says so on its own runs before it exits (close).
  */
 import type { Context } from '../context.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound, unavailable } from '../errors.js';
 import { admissionLimits, hasFreeSlot, liveSince, noSlotError } from './admission.js';
 import { NOT_REQUESTED, pendingLane } from './ai-lane.js';
 import { storedAiSettings } from './ai-settings.js';
@@ -15,6 +16,7 @@ import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, 
 import type { ParsedRun, RunSpec } from './request.js';
 import { runExecution } from './runner.js';
 import { runningExecutionOf } from '../routines/repo.js';
+import { sleep } from '../util/sleep.js';
 
 export type OwnerRole = 'server' | 'cli' | 'daemon';
 
@@ -54,7 +56,10 @@ export interface ExecutionManager {
   wait(id: number): Promise<ExecutionStatus>;
   activeIds(): number[];
   recover(): number[];
-  /** Stop: runs still going are interrupted (their owner goes away). */
+  /**
+   * Stop on purpose: runs still going are recorded interrupted (daemon_restart) at once, then
+   * stopped; waits for them to settle at most ctx.tuning.shutdownWaitMs. Nothing starts after.
+   */
   close(): Promise<void>;
 }
 
@@ -70,6 +75,7 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
   const active = new Map<number, ActiveRun>();
   const queue: QueuedFire[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let closing: Promise<void> | undefined;
 
   const owner = () => ({ pid: process.pid, runtimeId: ctx.runtimeId, role: manager.role });
 
@@ -91,6 +97,8 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
   }
 
   function start(spec: RunSpec, ephemeral: Record<string, string>, restartedFrom: number | null): number {
+    // A run started now would outlive the record its stop writes: the next start would find it owner_dead.
+    if (closing) throw unavailable('shutting_down', 'svc is shutting down; the run was not started. Start it again once svc runs.');
     const id = insertExecution(ctx.db, spec, owner(), ctx.nowIso(), restartedFrom, aiLaneFor(ctx, spec));
     const controller = new AbortController();
     const done = runExecution(ctx, id, spec, { signal: controller.signal, ephemeralCredentials: ephemeral })
@@ -201,23 +209,35 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
       return active.get(id)?.done ?? Promise.resolve((getExecution(ctx.db, id)?.status ?? 'failed') as ExecutionStatus);
     },
     activeIds: () => [...active.keys()],
-    recover: () => recoverInterrupted(ctx, manager.role),
-    async close() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      queue.length = 0;
-      const runs = [...active.entries()];
-      for (const [id, run] of runs) {
-        // A run already settled (its after-run steps, such as the AI summary, still going) is not interrupted.
-        if (markInterrupted(ctx.db, id, 'owner_dead', ctx.nowIso())) {
-          appendEvent(ctx, id, 'execution_interrupted', 'interrupted (owner_dead): svc shut down during the run; what it found is kept', {
-            level: 'warn',
-            data: { status: 'interrupted', interrupted_reason: 'owner_dead' },
-          });
+    recover: () => recoverInterrupted(ctx),
+    close() {
+      closing ??= (async () => {
+        if (timer) clearInterval(timer);
+        timer = undefined;
+        queue.length = 0;
+        const runs = [...active.entries()];
+        for (const [id, run] of runs) {
+          // Recorded before anything else: the process may be killed outright if it takes too long to stop.
+          // A run already settled (its after-run steps, such as the AI summary, still going) is not interrupted.
+          try {
+            if (markInterrupted(ctx.db, id, 'daemon_restart', ctx.nowIso())) {
+              appendEvent(ctx, id, 'execution_interrupted', 'interrupted (daemon_restart): svc was stopped during the run; what it found is kept', {
+                level: 'warn',
+                data: { status: 'interrupted', interrupted_reason: 'daemon_restart' },
+              });
+            }
+          } catch (err) {
+            // Not recorded (the database busy past its timeout): the next start finds the run owner_dead.
+            ctx.log.error(`execution ${id}: its interruption could not be recorded`, { error: err instanceof Error ? err.message : String(err) });
+          }
+          run.controller.abort(new Error('shutdown'));
         }
-        run.controller.abort(new Error('shutdown'));
-      }
-      await Promise.allSettled(runs.map(([, run]) => run.done));
+        // Aborted runs settle at their next await; one that does not (a source ignoring the abort) is not waited for past the bound.
+        const bound = new AbortController();
+        await Promise.race([Promise.allSettled(runs.map(([, run]) => run.done)), sleep(ctx.tuning.shutdownWaitMs, bound.signal).catch(() => undefined)]);
+        bound.abort();
+      })();
+      return closing;
     },
   };
   return manager;

@@ -1,22 +1,26 @@
 /**
  * At start-up, an execution left running by a process that is gone becomes
- * interrupted — never failed, and never with a guessed reason: owner_dead when
- * the owner process is known to be gone, daemon_restart when the daemon
- * restarted it, unknown when svc cannot tell (no owner recorded, or the pid is
- * alive again but has stopped reporting).
+ * interrupted — never failed, and never with a guessed reason. A process that
+ * stops on purpose (SIGTERM or SIGINT to a server or the daemon, `svc daemon
+ * stop`, a window restarting its backend) records daemon_restart on its own
+ * runs as it goes (manager.ts, close); what is left here recorded nothing:
+ * owner_dead when its owner is known to be gone (killed with -9, a power cut,
+ * a crash; a zombie counts as gone, util/pid.ts), unknown where svc cannot
+ * tell — a row naming no owner (written before owners were recorded), or an
+ * owner pid that still runs but stopped reporting (a hung owner, or the pid
+ * now belongs to another process: the row does not say which).
  */
 import type { Context } from '../context.js';
 import { appendEvent } from './events.js';
 import { markInterrupted, runningExecutions, type ExecutionRow, type InterruptedReason } from './repo.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
-function reasonFor(ctx: Context, row: ExecutionRow, role: string, alive: PidProbe): InterruptedReason | null {
+function reasonFor(ctx: Context, row: ExecutionRow, alive: PidProbe): InterruptedReason | null {
   const fresh = row.last_seen_at_utc !== null && Date.parse(row.last_seen_at_utc) >= ctx.clock.now().getTime() - ctx.tuning.executionStaleMs;
   if (row.owner_pid === null || row.owner_runtime_id === null) return 'unknown';
   // The same pid with another runtime id is a new process: the recorded owner is gone.
   const ownerAlive = row.owner_pid !== process.pid && alive(row.owner_pid);
   if (ownerAlive && fresh) return null; // still running in another process
-  if (role === 'daemon' && row.owner_role === 'daemon') return 'daemon_restart';
   return ownerAlive ? 'unknown' : 'owner_dead';
 }
 
@@ -26,19 +30,20 @@ function reasonFor(ctx: Context, row: ExecutionRow, role: string, alive: PidProb
  */
 export function isLiveRun(ctx: Context, row: ExecutionRow, alive: PidProbe = isPidAlive): boolean {
   if (row.owner_runtime_id !== null && row.owner_runtime_id === ctx.runtimeId) return true;
-  return reasonFor(ctx, row, '', alive) === null;
+  return reasonFor(ctx, row, alive) === null;
 }
 
 /** Mark every orphaned running execution interrupted; answers the ids marked. */
-export function recoverInterrupted(ctx: Context, role: string, alive: PidProbe = isPidAlive): number[] {
+export function recoverInterrupted(ctx: Context, alive: PidProbe = isPidAlive): number[] {
   const marked: number[] = [];
   for (const row of runningExecutions(ctx.db)) {
     if (row.owner_runtime_id === ctx.runtimeId) continue;
-    const reason = reasonFor(ctx, row, role, alive);
+    const reason = reasonFor(ctx, row, alive);
     if (!reason) continue;
     // Another process starting at the same time (the server and the daemon) may have settled it first.
     if (!markInterrupted(ctx.db, row.id, reason, ctx.nowIso())) continue;
-    appendEvent(ctx, row.id, 'execution_interrupted', `interrupted (${reason}): the process that owned this run went away; what it found is kept`, {
+    const why = reason === 'owner_dead' ? 'the process that owned this run is gone and recorded nothing (killed, or the machine stopped)' : 'svc cannot tell what became of the process that owned this run';
+    appendEvent(ctx, row.id, 'execution_interrupted', `interrupted (${reason}): ${why}; what it found is kept`, {
       level: 'warn',
       data: { status: 'interrupted', interrupted_reason: reason, result_count: row.result_count },
     });

@@ -2,26 +2,27 @@
  * When a claim written by a process still stands. Where the system says who a
  * process is (Linux: the boot's id and the process's start time, in clock
  * ticks since boot, from /proc), a claim records both and stands while that
- * same boot runs that same process: a pid reused by another process, or a
- * claim from before a reboot, is stale whatever the wall clock says, and a
+ * same boot runs that same process: a pid reused by another process, a
+ * process killed but not yet reaped (a zombie), or a claim from before a
+ * reboot, is stale whatever the wall clock says, and a
  * wall-clock jump (a sync after a boot without a real-time clock, a manual
  * change) never makes a live claim look stale.
  *
  * Elsewhere, and for claims written without them (rows and leases of an older
- * svc), the rule is the pid's and the wall clock's: its pid runs, and it
+ * svc), the rule is the pid's (util/pid.ts) and the wall clock's: its pid runs, and it
  * was written after this machine booted (before a reboot every process of
  * that time is gone, and its pid may belong to another process now). That
  * rule cannot see a pid reused within one boot, and a forward jump of the
  * clock by more than the claim's distance from boot makes it look stale.
  * Age alone never makes a claim stale: after the machine slept every claim
  * is old and its holder alive. Shared by the claims of long jobs and of
- * assistant turns (db/job-claims.ts) and the scheduler lease
- * (scheduler/lease.ts).
+ * assistant turns (db/job-claims.ts), the scheduler lease
+ * (scheduler/lease.ts) and the daemon lock (daemon/lock.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isPidAlive, type PidProbe } from './pid.js';
+import { isPidAlive, PROC, procStat, type PidProbe } from './pid.js';
 
 /** Wall-clock time, not a context's clock: it is compared with the machine's boot time. */
 export const wallNow = (): number => Date.now();
@@ -44,7 +45,6 @@ export interface ClaimRow {
 
 export type Staleness = 'process_gone' | 'before_boot';
 
-const PROC = '/proc';
 const bootIds = new Map<string, string | null>();
 
 /** This boot's id (fixed for the process's life, read once), or null without /proc. */
@@ -59,25 +59,6 @@ function bootId(proc: string): string | null {
     bootIds.set(proc, id);
   }
   return bootIds.get(proc)!;
-}
-
-/** The pid's start time and state, or null when it has no entry (gone, or hidden from this user). */
-function procStat(pid: number, proc: string): { start: number; state: string } | null {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(proc, String(pid), 'stat'), 'utf8');
-  } catch {
-    return null;
-  }
-  // Field 2 (the command) is in parentheses and may hold spaces or parentheses: count from the last ')'.
-  // A file not in that shape says nothing (never a start time of 0 read from an empty field).
-  const close = text.lastIndexOf(')');
-  if (close < 0) return null;
-  const rest = text.slice(close + 2).split(' ');
-  const field = rest[19] ?? '';
-  const start = /^\d{1,18}$/.test(field) ? Number(field) : NaN;
-  return Number.isSafeInteger(start) && /^[A-Za-z]$/.test(rest[0] ?? '') ? { start, state: rest[0]! } : null;
 }
 
 /** A process's identity, or null where the system does not say. */
@@ -102,7 +83,7 @@ export function claimStaleness(row: ClaimRow, alive: PidProbe = isPidAlive, proc
     const stat = procStat(row.pid, proc);
     // No entry: gone, unless /proc hides other users' processes, which the signal probe still sees.
     if (!stat) return alive(row.pid) ? null : 'process_gone';
-    return stat.start === row.pid_start && stat.state !== 'Z' ? null : 'process_gone';
+    return stat.start === row.pid_start && !stat.zombie ? null : 'process_gone';
   }
   if (row.claimed_at_ms < bootMs()) return 'before_boot';
   return alive(row.pid) ? null : 'process_gone';
