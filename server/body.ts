@@ -1,12 +1,12 @@
 /**
  * Reading request bodies: only after the guard, bounded in size, JSON only,
- * duplicate keys refused. Route handlers call these; nothing reads a body
- * implicitly.
+ * duplicate keys and nesting deeper than MAX_JSON_DEPTH refused. Route
+ * handlers call these; nothing reads a body implicitly.
  */
 import type { H3Event } from 'h3';
 import * as v from 'valibot';
 import { SvcError, invalid } from '../src/errors.js';
-import { parseStrictJson, StrictJsonError, writesFractionOrExponent } from '../src/util/json-strict.js';
+import { MAX_JSON_DEPTH, parseStrictJson, StrictJsonError, writesFractionOrExponent } from '../src/util/json-strict.js';
 import { parseStrict, parseWith, type ParseOptions } from '../src/util/validate.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -46,7 +46,7 @@ export interface ReadOptions {
   strict?: boolean;
 }
 
-const strictRefusal = (reason: string, loc: string[], message: string) => new SvcError(422, reason, message, { loc });
+const strictRefusal = (reason: string, loc: string[], message: string, extra: Record<string, unknown> = {}) => new SvcError(422, reason, message, { loc, ...extra });
 const STRICT_JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 
 /** A strict JSON body: its value and its text. The content type is checked before a byte is read. */
@@ -65,6 +65,7 @@ async function readStrictJson(event: H3Event, limit?: number): Promise<{ value: 
     return { value: parseStrictJson(text), text };
   } catch (err) {
     if (err instanceof StrictJsonError && err.kind === 'duplicate_key') throw strictRefusal('duplicate_key', ['body', err.key ?? ''], err.message);
+    if (err instanceof StrictJsonError && err.kind === 'too_deep') throw strictRefusal('json_too_deep', ['body'], `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`, { max_depth: MAX_JSON_DEPTH });
     throw strictRefusal('invalid_json', ['body'], 'The body is not valid JSON.');
   }
 }
@@ -88,6 +89,7 @@ export async function readJson(event: H3Event, options: ReadOptions = {}): Promi
     if (err instanceof StrictJsonError && err.kind === 'duplicate_key') {
       throw invalid(['body'], err.message, 'json_duplicate_key', undefined, { key: err.key });
     }
+    if (err instanceof StrictJsonError && err.kind === 'too_deep') throw invalid(['body'], err.message, 'json_too_deep', null, { max_depth: MAX_JSON_DEPTH });
     throw invalid(['body'], 'JSON decode error', 'json_invalid', undefined, { error: (err as Error).message });
   }
   // Every JSON body of these routes is an object (or null where a body is optional); valibot's

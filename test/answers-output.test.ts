@@ -219,4 +219,9 @@ test('limits: depth 8', () => {
   refused(deep, 'too_deep');
 });
 
+test('an output nested 10,000 or 30,000 deep (as deep as 64 KiB of text goes) is refused too_deep, not a stack overflow', () => {
+  for (const depth of [10_000, 30_000]) refused('['.repeat(depth) + ']'.repeat(depth), 'too_deep');
+  refused(`{"version":1,"extra":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`, 'too_deep');
+});
+
 test.run();

@@ -30,8 +30,8 @@ const tricky = doc({
 });
 const docs = [tricky, doc({ id: 3, title: 'The same first author and year', authors: [{ name: 'José Ñúñez', given: 'José', family: 'Ñúñez' }], doi: '10.1234/def' }), doc({ id: 2, title: 'Costs again', authors: [{ name: 'José Ñúñez', given: 'José', family: 'Ñúñez' }], type: 'preprint', venue: null, doi: null, arxiv_id: '2001.01234' })];
 
-test('escapeLatex escapes every special character and keeps Unicode', () => {
-  assert.is(escapeLatex('a & b % c $ d # e _ f { g } h ~ i ^ j \\ k'), 'a \\& b \\% c \\$ d \\# e \\_ f \\{ g \\} h \\textasciitilde{} i \\textasciicircum{} j \\textbackslash{} k');
+test('escapeLatex escapes every special character (braces as \\textbraceleft{} and \\textbraceright{}, which BibTeX does not count) and keeps Unicode', () => {
+  assert.is(escapeLatex('a & b % c $ d # e _ f { g } h ~ i ^ j \\ k'), 'a \\& b \\% c \\$ d \\# e \\_ f \\textbraceleft{} g \\textbraceright{} h \\textasciitilde{} i \\textasciicircum{} j \\textbackslash{} k');
   assert.is(escapeLatex('Ünïcode 東京'), 'Ünïcode 東京');
 });
 

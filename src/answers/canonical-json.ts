@@ -12,10 +12,7 @@
 import crypto from 'node:crypto';
 import { SvcError } from '../errors.js';
 import { hasLoneSurrogate } from '../evidence/codepoints.js';
-import { parseStrictJson as parseNoDuplicates, StrictJsonError } from '../util/json-strict.js';
-
-/** Deeper than any answer document may be (output depth 8); guards the recursion. */
-const MAX_DEPTH = 64;
+import { MAX_JSON_DEPTH, parseStrictJson as parseNoDuplicates, StrictJsonError } from '../util/json-strict.js';
 
 export const canonicalInvalid = (why: string, path: string) =>
   new SvcError(422, 'canonical_json_invalid', `The value cannot be written as canonical JSON: ${why} at ${path}.`, { path });
@@ -45,7 +42,8 @@ function write(value: unknown, path: string, seen: Set<object>, depth: number): 
       throw canonicalInvalid(`a ${typeof value} is not JSON`, path);
   }
   const obj = value as object;
-  if (depth >= MAX_DEPTH) throw canonicalInvalid(`nesting deeper than ${MAX_DEPTH}`, path);
+  // Deeper than any answer document may be (output depth 8) and than svc parses; guards the recursion.
+  if (depth >= MAX_JSON_DEPTH) throw canonicalInvalid(`nesting deeper than ${MAX_JSON_DEPTH}`, path);
   if (seen.has(obj)) throw canonicalInvalid('a cycle', path);
   seen.add(obj);
   try {
@@ -88,6 +86,7 @@ export function parseStrictJson(text: string): unknown {
   } catch (err) {
     if (err instanceof StrictJsonError) {
       if (err.kind === 'duplicate_key') throw jsonInvalid(`duplicate key "${(err.key ?? '').slice(0, 64)}"`, { kind: 'duplicate_key' });
+      if (err.kind === 'too_deep') throw jsonInvalid(`nesting deeper than ${MAX_JSON_DEPTH} levels`, { kind: 'too_deep' });
       throw jsonInvalid('not valid JSON', { kind: 'syntax' });
     }
     throw err;

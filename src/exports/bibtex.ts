@@ -1,13 +1,18 @@
 /**
  * BibTeX that real parsers accept: LaTeX special characters escaped, Unicode
  * kept as is (biber and modern bibtex read UTF-8), keys unique within the file.
+ *
+ * BibTeX finds a field's end by counting braces, backslash or not: `\{` counts
+ * as an opening brace, so a title with one lone brace would swallow the fields
+ * after it. Every brace written here is therefore one of a pair this file
+ * writes; a brace from the text becomes \textbraceleft{} or \textbraceright{}.
  */
 import type { DocumentView } from '../corpus/read.js';
 
 const SPECIAL: Record<string, string> = {
   '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
+  '{': '\\textbraceleft{}',
+  '}': '\\textbraceright{}',
   '%': '\\%',
   $: '\\$',
   '&': '\\&',

@@ -32,7 +32,14 @@ function risType(doc: DocumentView): string {
   }
 }
 
-const clean = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+/**
+ * One value, one line: a line break inside a title would start a line a RIS
+ * reader takes as a tag ("ER  - " ends the record). Every character some
+ * reader ends a line at (Python's splitlines: VT, FF, FS, GS, RS, NEL, LS, PS
+ * besides CR and LF) becomes a space, and runs of white space one space, so a
+ * value never holds the "  - " that readers such as citation-js split a line at.
+ */
+const clean = (text: string) => text.replace(/[\s\x1c-\x1e\x85]+/g, ' ').trim();
 
 export function renderRis(docs: DocumentView[], options: { includeIds?: boolean } = {}): string {
   const out: string[] = [];

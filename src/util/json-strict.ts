@@ -1,14 +1,25 @@
 /**
  * JSON.parse that also refuses duplicate object keys ("a" and "\u0061" count as
- * the same key), which the spec asks of request bodies.
+ * the same key), which the spec asks of request bodies, and nesting deeper than
+ * MAX_JSON_DEPTH.
  */
 export class StrictJsonError extends Error {
-  constructor(message: string, readonly kind: 'syntax' | 'duplicate_key', readonly key?: string) {
+  constructor(message: string, readonly kind: 'syntax' | 'duplicate_key' | 'too_deep', readonly key?: string) {
     super(message);
   }
 }
 
+/**
+ * The deepest nesting of arrays and objects svc reads (a body `{"a": []}` is 2
+ * deep). JSON.parse itself copes with 100,000, but what walks the value after
+ * it recurses (validation, JSON.stringify of a refusal's input, the answers'
+ * lone-surrogate check) and runs out of stack long before that. svc's own
+ * documents nest a few levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 export function parseStrictJson(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new StrictJsonError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`, 'too_deep');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,6 +67,24 @@ function findDuplicateKey(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the text opens more than `max` arrays or objects inside one another,
+ * read before parsing (brackets inside strings do not count). Text that is not
+ * JSON is read as far as it goes; the parser refuses it after.
+ */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1);
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
 }
 
 /**
