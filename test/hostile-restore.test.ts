@@ -4,7 +4,10 @@
  * their root are refused by restore and by verify in the same words, stage
  * nothing, and leave the canary folders beside the vault parent and the data
  * dir as they were, also after the next start. A plan staged unchecked (by
- * an older svc) is not applied at that start either.
+ * an older svc) is not applied at that start either. And a restore never
+ * replaces a file: a reports folder only the bundle's settings name gets no
+ * report, and a report already where a restored one goes is kept with the
+ * undo copy, so undoing the restore brings it back.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
