@@ -37,13 +37,17 @@ function snapshot(dir: string): Map<string, string> {
   return seen;
 }
 
-/** Plant a canary folder (default name "precious") inside `parent`, with a few files and a subfolder. */
-export function plantCanary(parent: string, name = 'precious'): Canary {
+/**
+ * Plant a canary folder (default name "precious") inside `parent`, with a few files and a subfolder,
+ * and `files` (name → text): files named as svc names its own, which an attack would replace.
+ */
+export function plantCanary(parent: string, name = 'precious', files: Record<string, string> = {}): Canary {
   const dir = path.join(parent, name);
   fs.mkdirSync(path.join(dir, 'nested'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'thesis.tex'), '\\documentclass{article} % years of work\n');
   fs.writeFileSync(path.join(dir, 'data.csv'), 'id,value\n1,42\n');
   fs.writeFileSync(path.join(dir, 'nested', 'notes.md'), '# keep me\n');
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   const before = snapshot(dir);
   return {
     dir,

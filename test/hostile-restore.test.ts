@@ -4,7 +4,10 @@
  * their root are refused by restore and by verify in the same words, stage
  * nothing, and leave the canary folders beside the vault parent and the data
  * dir as they were, also after the next start. A plan staged unchecked (by
- * an older svc) is not applied at that start either.
+ * an older svc) is not applied at that start either. And a restore never
+ * replaces a file: a reports folder only the bundle's settings name gets no
+ * report, and a report already where a restored one goes is kept with the
+ * undo copy, so undoing the restore brings it back.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,10 +15,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import Sqlite from 'better-sqlite3';
 import tar from 'tar-stream';
-import { readPlan, stageRestore } from '../src/admin/restore.js';
+import { readPlan, restoreStatus, stageRestore } from '../src/admin/restore.js';
 import type { Manifest } from '../src/admin/bundle.js';
-import { createContext } from '../src/context.js';
+import { createContext, type Context } from '../src/context.js';
+import { reportsDir } from '../src/executions/report.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../server/listen.js';
 import { installationWithBundle, restart, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
@@ -48,17 +53,23 @@ interface Entry {
   bytes: Buffer;
 }
 
-/** The good bundle rewritten: `edit` changes its manifest and entries (entries keep their order; the manifest stays last). */
-async function crafted(edit: (m: Manifest, entries: Entry[]) => void): Promise<string> {
+/** Every entry of a bundle, in order. */
+async function bundleEntries(file: string): Promise<Entry[]> {
   const entries: Entry[] = [];
   const extract = tar.extract();
-  const reading = pipeline(fs.createReadStream(bundle), extract);
+  const reading = pipeline(fs.createReadStream(file), extract);
   for await (const entry of extract) {
     const chunks: Buffer[] = [];
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     entries.push({ name: entry.header.name, bytes: Buffer.concat(chunks) });
   }
   await reading;
+  return entries;
+}
+
+/** The good bundle rewritten: `edit` changes its manifest and entries (entries keep their order; the manifest stays last). */
+async function crafted(edit: (m: Manifest, entries: Entry[]) => void): Promise<string> {
+  const entries = await bundleEntries(bundle);
   const manifestEntry = entries.pop()!;
   assert.is(manifestEntry.name, 'manifest.json');
   const manifest = JSON.parse(manifestEntry.bytes.toString('utf8')) as Manifest;
@@ -78,6 +89,21 @@ const renamed = (from: RegExp, to: string, manifestOnly = false) => (m: Manifest
   assert.ok(f, `the bundle has a file matching ${from}`);
   if (!manifestOnly) entries.find((e) => e.name === f.path)!.name = to;
   f.path = to;
+};
+/** Change the bundle's database with `sql` (its manifest entry follows: size, hash, row counts), as a crafted bundle's author can. */
+const withDatabase = (sql: (db: Sqlite.Database) => void) => (m: Manifest, entries: Entry[]) => {
+  const entry = entries.find((e) => e.name === 'database/svc.db')!;
+  const file = path.join(inst.t.dirs.root, `crafted-${crypto.randomBytes(4).toString('hex')}.db`);
+  fs.writeFileSync(file, entry.bytes);
+  const db = new Sqlite(file);
+  sql(db);
+  for (const table of Object.keys(m.tables)) m.tables[table] = db.prepare(`SELECT COUNT(*) FROM "${table}"`).pluck().get() as number;
+  db.close();
+  entry.bytes = fs.readFileSync(file);
+  fs.rmSync(file);
+  const listed = m.files.find((f) => f.path === entry.name)!;
+  listed.size = entry.bytes.length;
+  listed.sha256 = crypto.createHash('sha256').update(entry.bytes).digest('hex');
 };
 const vaultFolder = (name: string) => (m: Manifest) => {
   m.vault!.folder_name = name;
@@ -235,6 +261,89 @@ test('a good bundle still restores: the vault comes back as svc-library-<its id>
     await next.ctx.close();
     inst.t.server.close = async () => {};
   }
+});
+
+/** `use` on a context of its own over the installation's folders (the server's is stale after a restore). */
+async function withContext<T>(use: (ctx: Context) => T | Promise<T>): Promise<T> {
+  const ctx = createContext({ env: inst.t.dirs.env, log: createLogger({ level: 'warn', sink: () => {} }) });
+  try {
+    return await use(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+const stage = (file: string) => withContext((ctx) => stageRestore(ctx, { path: file, confirm: 'restore', vault_parent: inst.parent, accept_fk_violations: false }));
+const reportName = () => `execution-${inst.executionId}.txt`;
+const defaultReport = () => path.join(dataDir(), 'reports', reportName());
+const bundledReport = async (file: string) => (await bundleEntries(file)).find((e) => e.name === `reports/${reportName()}`)!.bytes;
+
+test('a bundle whose settings name a folder of the user\'s (holding its own execution-N.txt) restores no report into it: the folder stays after the next start, the report goes to the default folder, the settings keep this installation\'s reports folder, and the outcome says so', async () => {
+  const mine = plantCanary(inst.t.dirs.root, 'my-reports', { [reportName()]: 'my own notes on run 1, not svc\'s\n' });
+  const file = await crafted(
+    withDatabase((db) => {
+      db.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES ('storage', 'reports_dir', ?, '2026-01-01T00:00:00Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json").run(JSON.stringify(mine.dir));
+      db.prepare('UPDATE executions SET report_path = ? WHERE id = ?').run(path.join(mine.dir, reportName()), inst.executionId);
+    }),
+  );
+  await stage(file);
+  const warnings = await startOnce();
+  mine.check();
+  checkCanaries();
+  assert.equal(fs.readFileSync(defaultReport()), await bundledReport(file), 'the restored report is in the default reports folder');
+  assert.ok(warnings.some((w) => w.includes(`did not use the reports folder ${mine.dir} that the bundle's settings name`)), warnings.join('\n'));
+  await withContext((ctx) => {
+    assert.is(reportsDir(ctx), path.join(dataDir(), 'reports'), "the restored settings keep this installation's reports folder (the default)");
+    assert.is(ctx.db.prepare('SELECT report_path FROM executions WHERE id = ?').pluck().get(inst.executionId), defaultReport(), 'the run records where its report is');
+    const outcome = restoreStatus(ctx).last_restore!;
+    assert.ok(outcome.show_card);
+    assert.ok(outcome.not_restored.some((line) => line.startsWith(`use the reports folder ${mine.dir} that the bundle's settings name`)), outcome.not_restored.join('\n'));
+  });
+});
+
+test('a restore over an installation with its own report N sets that report aside with the undo copy: undoing the restore as svc-admin(1) says brings it back', async () => {
+  fs.writeFileSync(defaultReport(), "this installation's own report of run 1\n");
+  const original = fs.readFileSync(defaultReport());
+  const { plan } = await stage(bundle);
+  await startOnce();
+  assert.equal(fs.readFileSync(defaultReport()), await bundledReport(bundle), 'the restored report is in place');
+  const undo = path.join(dataDir(), 'restore-undo', plan.stamp);
+  // Undo, with svc stopped: the set-aside database back, each set-aside report back where reports-aside.json says.
+  const live = path.join(dataDir(), 'svc.db');
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(live + suffix, { force: true });
+  fs.renameSync(path.join(undo, 'svc.db'), live);
+  const aside = JSON.parse(fs.readFileSync(path.join(undo, 'reports-aside.json'), 'utf8')) as Record<string, string>;
+  assert.equal(aside, { [reportName()]: defaultReport() });
+  for (const [name, from] of Object.entries(aside)) fs.renameSync(path.join(undo, 'reports', name), from);
+  assert.equal(fs.readFileSync(defaultReport()), original, "this installation's own report is back");
+  await startOnce();
+  assert.equal(fs.readFileSync(defaultReport()), original, 'and stays at the next start');
+  checkCanaries();
+});
+
+test('a reports folder this installation already named is one a restore puts reports in; a report of its own there is set aside, not replaced', async () => {
+  const folder = path.join(inst.t.dirs.root, 'named-reports');
+  const report = path.join(folder, reportName());
+  fs.mkdirSync(folder);
+  fs.writeFileSync(report, "this installation's report in the folder it named\n");
+  await withContext((ctx) => ctx.settings.write('storage', { reports_dir: folder }));
+  const file = await crafted(
+    withDatabase((db) => {
+      db.prepare("INSERT INTO settings (group_name, key, value_json, updated_at_utc) VALUES ('storage', 'reports_dir', ?, '2026-01-01T00:00:00Z') ON CONFLICT (group_name, key) DO UPDATE SET value_json = excluded.value_json").run(JSON.stringify(folder));
+      db.prepare('UPDATE executions SET report_path = ? WHERE id = ?').run(report, inst.executionId);
+    }),
+  );
+  const { plan } = await stage(file);
+  const warnings = await startOnce();
+  assert.not.ok(warnings.some((w) => w.includes('did not use the reports folder')), warnings.join('\n'));
+  assert.equal(fs.readFileSync(report), await bundledReport(file), 'the restored report is in the folder');
+  const undo = path.join(dataDir(), 'restore-undo', plan.stamp);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(undo, 'reports-aside.json'), 'utf8')), { [reportName()]: report });
+  assert.is(fs.readFileSync(path.join(undo, 'reports', reportName()), 'utf8'), "this installation's report in the folder it named\n");
+  await withContext((ctx) => {
+    assert.is(reportsDir(ctx), folder, 'the restored settings keep the folder');
+    assert.not.ok(restoreStatus(ctx).last_restore!.not_restored.some((line) => line.includes('reports folder')));
+  });
+  checkCanaries();
 });
 
 test.run();

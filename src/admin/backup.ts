@@ -248,7 +248,7 @@ export function describeBundle(ctx: Context, file: string, manifest: Manifest, s
   ];
   if (manifest.vault) would.push(`place the Library vault ${manifest.vault.folder_name} (${counts.vault - 1 === 1 ? '1 file' : `${counts.vault - 1} files`}) under the vault parent you name; a folder already there is set aside`);
   else wouldNot.push('restore a Library vault: the bundle has none');
-  if (manifest.include_reports) would.push(`put back ${counts.report === 1 ? '1 report file' : `${counts.report} report files`}`);
+  if (manifest.include_reports) would.push(`put back ${counts.report === 1 ? '1 report file' : `${counts.report} report files`} into this installation's reports folders; a file already there is set aside with the undo copy`);
   else wouldNot.push('restore report files: the bundle was written without them');
   if (manifest.schema_version > ctx.schemaVersion) wouldNot.push(`open at all: its schema ${manifest.schema_version} is newer than this svc knows (${ctx.schemaVersion}); upgrade svc first`);
   return {

@@ -5,7 +5,8 @@
  * staged.json, written last. Nothing of the installation moves. Applying
  * happens at the next start, before the database opens: the current
  * database is set aside as an undo copy, a vault folder already where the
- * restored one goes is set aside too, then the staged files move in. Each
+ * restored one goes is set aside too, then the staged files move in (reports
+ * without replacing a file: restore-reports.ts). Each
  * step checks what is already done, so a start killed halfway finishes the
  * restore on the next start.
  */
@@ -17,13 +18,13 @@ import { badRequest, conflict, notFound, SvcError } from '../errors.js';
 import { createOwnedFileExclusive, readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned-files.js';
 import { isPidAlive } from '../util/pid.js';
 import { bundleInvalid, readBundle } from './bundle.js';
-import { isVaultStagingPath, manifestNamesProblem, REPORT_NAME, stagedPlanProblem, VAULT_STAGING_NAME } from './bundle-names.js';
+import { isVaultStagingPath, manifestNamesProblem, stagedPlanProblem, VAULT_STAGING_NAME } from './bundle-names.js';
 import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
 import { requireConfirm } from './erase.js';
 import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastRestore } from './repo.js';
-import { reportsDir } from '../executions/report.js';
 import { resecretWebhookTargets } from '../delivery/targets.js';
 import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
+import { keepFormerReportsDir, putBackReports, refusedFolderLine, REPORTS_ASIDE_NOTE } from './restore-reports.js';
 
 export const RESTORE_CONFIRM = 'restore';
 export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
@@ -336,20 +337,6 @@ export function cancelRestore(ctx: Context): { cancelled: true; bundle_path: str
 const exists = (p: string) => fs.existsSync(p);
 
 /**
- * Where a restored report goes: back to the path its execution recorded when that is inside a
- * reports folder (the default one, or the one the restored settings name), else the default
- * folder. A bundle's database and file names are its author's: a recorded path elsewhere
- * (~/.bashrc, say) or a name svc never writes would let a crafted bundle place a file anywhere,
- * so such a name is not restored at all (null).
- */
-export function reportDestination(name: string, recorded: string | null, reportFolders: string[]): string | null {
-  if (!REPORT_NAME.test(name)) return null;
-  const folders = reportFolders.map((f) => path.resolve(f));
-  if (recorded && path.basename(recorded) === name && folders.includes(path.dirname(path.resolve(recorded)))) return path.resolve(recorded);
-  return path.join(folders[0]!, name);
-}
-
-/**
  * Apply a staged restore. Call at start, before the database is opened.
  * Answers the plan applied, or null when nothing was staged.
  */
@@ -385,17 +372,12 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     ensureOwnedDir(path.dirname(live));
     fs.renameSync(stagedDb, live);
   }
-  // 4. Reports go where the restored database says they were, if that is a reports folder.
+  // 4. Reports go where the restored database says they were, if that is a reports folder this
+  // installation already used; a report already there goes into the undo copy (restore-reports.ts).
   const db = ctx.db;
-  for (const name of plan.reports) {
-    const from = path.join(stage, 'reports', name);
-    if (!exists(from)) continue;
-    const row = db.prepare("SELECT report_path FROM executions WHERE report_path LIKE '%' || ?").get(name) as { report_path: string } | undefined;
-    const to = reportDestination(name, row?.report_path ?? null, [ctx.paths.reportsDir, reportsDir(ctx)]);
-    if (!to) continue;
-    ensureOwnedDir(path.dirname(to));
-    fs.renameSync(from, to);
-  }
+  const reports = putBackReports(ctx, plan.reports, path.join(stage, 'reports'), undo);
+  const refusedLine = refusedFolderLine(ctx, reports);
+  if (refusedLine) ctx.log.warn(`did not ${refusedLine}`);
   if (plan.vault_target) db.prepare('UPDATE library_vaults SET root_path = ? WHERE id = 1').run(plan.vault_target);
   // 5. The record of backups and restores is this installation's (no erase touches it either): the
   // bundle's database was snapshotted before its own backup was recorded, so without the set-aside
@@ -410,13 +392,16 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
       bundle_created_at_utc: plan.bundle_created_at_utc,
       staged_at_utc: plan.staged_at_utc,
       applied_at_utc: ctx.nowIso(),
-      undo_path: exists(path.join(undo, 'svc.db')) || exists(path.join(undo, 'vault-aside.txt')) ? undo : null,
+      undo_path: ['svc.db', 'vault-aside.txt', REPORTS_ASIDE_NOTE].some((f) => exists(path.join(undo, f))) ? undo : null,
       vault_path: plan.vault_target,
-      not_restored_json: JSON.stringify(plan.not_restored),
+      not_restored_json: JSON.stringify([...plan.not_restored, ...(refusedLine ? [refusedLine] : [])]),
     });
   }
+  // After the record: a start killed before this still finds the refused folder, and says so.
+  keepFormerReportsDir(ctx, reports);
   fs.rmSync(stage, { recursive: true, force: true });
-  ctx.log.warn(`restored the backup of ${plan.bundle_created_at_utc} from ${path.basename(plan.bundle_path)}; the previous database is kept as an undo copy`);
+  const asideNote = reports.setAside ? `, with ${reports.setAside === 1 ? 'the report file' : `${reports.setAside} report files`} it would have replaced` : '';
+  ctx.log.warn(`restored the backup of ${plan.bundle_created_at_utc} from ${path.basename(plan.bundle_path)}; the previous database is kept as an undo copy${asideNote}`);
   return plan;
 }
 
@@ -478,7 +463,7 @@ export function undoCopyStatus(ctx: Context) {
   return { exists: copies.length > 0, count: copies.length, byte_size: copies.reduce((s, p) => s + sizeOf(p), 0) };
 }
 
-/** Remove every undo copy (databases and set-aside vault folders). Irreversible. */
+/** Remove every undo copy (databases, set-aside vault folders and report files). Irreversible. */
 export function deleteUndoCopies(ctx: Context, confirm: string): { deleted: number; byte_size: number } {
   requireConfirm(confirm, UNDO_DELETE_CONFIRM);
   const status = undoCopyStatus(ctx);
