@@ -8,6 +8,9 @@ import { onInterrupt, progressBar } from './lib/bar.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
 
+/** Index states in which queries scan every vector until a build. */
+const UNUSABLE = new Set(['missing', 'stale', 'corrupt', 'other_model']);
+
 function statusText(s: Awaited<ReturnType<typeof embeddingStatus>>): string {
   const idx = s.index as Record<string, unknown>;
   return table([
@@ -16,8 +19,8 @@ function statusText(s: Awaited<ReturnType<typeof embeddingStatus>>): string {
     ['embedded', `${s.embedded} of ${s.total} documents (${s.missing} missing${s.missing > 0 ? ': `svc embed backfill` embeds them' : ''})`],
     ['run', s.run ? `#${s.run.id} ${s.run.state}, ${s.run.embedded}/${s.run.total}${s.run.error ? `: ${s.run.error}` : ''}` : 'none yet'],
     ...(s.running_in ? [['running in', `${describeHolder(s.running_in)}${s.running_in.cancel_requested ? ', stopping' : ''}`]] : []),
-    ['index', `${idx.state} (${idx.vectors} vectors; queries by ${idx.query_method})${(idx.state === 'missing' || idx.state === 'other_model') && s.extension.loaded && s.embedded > 0 ? '; `svc embed rebuild` builds it' : ''}`],
-    ['sqlite-vec', s.extension.loaded ? `loaded ${s.extension.version}` : `not loaded: ${s.extension.reason}`],
+    ['index', `${idx.state} (${idx.vectors} vectors${idx.pending_changes ? `, ${idx.pending_changes} changes since the file` : ''}; queries by ${idx.query_method})${UNUSABLE.has(String(idx.state)) && s.extension.loaded && s.embedded > 0 ? '; `svc embed rebuild` builds it' : ''}`],
+    ['usearch', s.extension.loaded ? `loaded ${s.extension.version}` : `not loaded: ${s.extension.reason}`],
   ]);
 }
 
@@ -25,7 +28,7 @@ export function register(program: Command, io: Io): void {
   const embed = program.command('embed').description('embeddings: status, backfill, cancel, estimate, probe, rebuild (see svc-similarity(1))');
   embed
     .command('status')
-    .description('embedded count of total, model, last run, index and sqlite-vec state')
+    .description('embedded count of total, model, last run, index and HNSW library state')
     .action(() => withContext(io, async (ctx) => {
       const s = await embeddingStatus(ctx);
       emit(io, s, () => statusText(s));
@@ -79,7 +82,7 @@ export function register(program: Command, io: Io): void {
     }));
   embed
     .command('rebuild')
-    .description('rebuild the sqlite-vec index from the canonical vectors of the active model')
+    .description('rebuild the HNSW vector index from the canonical vectors of the active model')
     .action(() => withContext(io, async (ctx) => {
       const r = await rebuildIndex(ctx, activeLane(ctx).key);
       emit(io, r, () => `Index rebuilt: ${r.vectors} vectors of ${r.model} in ${r.ms} ms.`);

@@ -24,6 +24,7 @@ import { requireConfirm } from './erase.js';
 import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastRestore } from './repo.js';
 import { resecretWebhookTargets } from '../delivery/targets.js';
 import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
+import { dropIndex } from '../similarity/index-build.js';
 import { keepFormerReportsDir, putBackReports, refusedFolderLine, REPORTS_ASIDE_NOTE } from './restore-reports.js';
 
 export const RESTORE_CONFIRM = 'restore';
@@ -367,7 +368,8 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     fs.renameSync(plan.vault_staging, plan.vault_target);
   }
   // 3. The database moves in (WAL files of the old one are already aside).
-  if (exists(stagedDb)) {
+  const databaseRestored = exists(stagedDb);
+  if (databaseRestored) {
     for (const suffix of ['-wal', '-shm']) fs.rmSync(live + suffix, { force: true });
     ensureOwnedDir(path.dirname(live));
     fs.renameSync(stagedDb, live);
@@ -375,6 +377,8 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
   // 4. Reports go where the restored database says they were, if that is a reports folder this
   // installation already used; a report already there goes into the undo copy (restore-reports.ts).
   const db = ctx.db;
+  // The vector index file beside the database was built from the set-aside one's vectors.
+  if (databaseRestored) dropIndex(ctx);
   const reports = putBackReports(ctx, plan.reports, path.join(stage, 'reports'), undo);
   const refusedLine = refusedFolderLine(ctx, reports);
   if (refusedLine) ctx.log.warn(`did not ${refusedLine}`);
