@@ -24,6 +24,7 @@ import { searchExplorer } from '../src/explorer/search.js';
 import { parseSearchBody } from '../src/explorer/filters.js';
 import { useSemanticSearch } from '../src/explorer/semantic.js';
 import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { restart, seededInstallation } from './_admin.js';
 import { seedDocuments, type SeedDoc } from './_similarity.js';
 
 const MODEL = 'local/lexical-hash-v1';
@@ -279,6 +280,32 @@ test('erasing the papers drops the index: its state and its files', async () => 
     assert.equal(generations(f.ctx), [], 'nothing to build from');
   } finally {
     await f.close();
+  }
+});
+
+test('a restore drops the index: the restored database is not the one the file was built from', async () => {
+  const inst = await seededInstallation();
+  try {
+    const { t } = inst;
+    await runBackfill(t.ctx, { trigger: 'test' });
+    await rebuildIndex(t.ctx, MODEL);
+    assert.ok(readIndexState(t.ctx.db)?.file_id, 'an index before the backup');
+    const backup = await t.request('POST', '/api/backup', { body: {} });
+    assert.is(backup.status, 201, backup.text);
+    const staged = await t.request('POST', '/api/restore', { body: { path: backup.json().path, confirm: 'restore', vault_parent: inst.parent } });
+    assert.ok(staged.status < 300, staged.text);
+    const restarted = await restart(t);
+    try {
+      assert.is(readIndexState(restarted.ctx.db), undefined);
+      assert.equal(generations(restarted.ctx), []);
+      const status = (await restarted.request('GET', '/api/embeddings/status')).json();
+      assert.equal([status.index.state, status.index.query_method], ['missing', 'exact_scan']);
+    } finally {
+      await restarted.server.close();
+    }
+  } finally {
+    await inst.stub.close();
+    inst.t.dirs.cleanup();
   }
 });
 
