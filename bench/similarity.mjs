@@ -46,6 +46,7 @@ const { indexSettled } = await dist('src/similarity/index-build.js');
 const { similarDocuments } = await dist('src/similarity/similar.js');
 const { writeVectors, readIndexState } = await dist('src/similarity/repo.js');
 const { startServer } = await dist('server/listen.js');
+const { setJobRole } = await dist('src/db/job-claims.js');
 const usearch = (await import('usearch')).default;
 
 const args = process.argv.slice(2);
@@ -60,6 +61,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sim-'));
 const env = { SVC_DATA_DIR: path.join(dir, 'data'), SVC_STATE_DIR: path.join(dir, 'state'), SVC_DISABLE_SCHEDULER: '1' };
 // Compaction past 1,000 pending changes, so step 1 can show one.
 const ctx = createContext({ env, log: createLogger({ level: 'error', sink: () => {} }), tuning: { vectorIndexPendingMax: 1000 } });
+setJobRole(ctx, 'server'); // builds and compactions in the background, as in the server
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const rss = () => mib(process.memoryUsage().rss);
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -82,11 +84,18 @@ const insert = ctx.db.prepare(
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 'z', 'z')`,
 );
 const planted = [];
+// The index alone needs only the papers' rows; the link scan and the backfill read their texts.
+const texts = flag('--links') || flag('--backfill');
 ctx.db.transaction(() => {
   for (let id = 1; id <= N; ) {
+    const year = 2000 + Math.floor(rand() * 25);
+    if (!texts) {
+      insert.run(id, `Paper ${id}`, `paper ${id}`, null, '[]', year, `${year}-00-00`, null, null, 'article', 'Journal');
+      id += 1;
+      continue;
+    }
     const title = `${sentence(6 + Math.floor(rand() * 7))} ${id}`.replace(/^./, (c) => c.toUpperCase());
     const authors = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => ({ name: families[Math.floor(rand() * families.length)] }));
-    const year = 2000 + Math.floor(rand() * 25);
     const abstract = sentence(40 + Math.floor(rand() * 40));
     if (rand() < 0.01 && id + 1 <= N) {
       insert.run(id, title, title.toLowerCase(), abstract, JSON.stringify(authors), year, `${year}-00-00`, `10.48550/arxiv.${id}`, `b${id}`, 'preprint', 'arXiv');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runBackfill, cancelBackfill, activeLane } from '../src/similarity/backfill.js';
 import { backfillEstimate, embeddingStatus, probeLane } from '../src/similarity/service.js';
 import { rebuildIndex } from '../src/similarity/vec-index.js';
+import { indexWork, maintainIndex } from '../src/similarity/index-build.js';
 import { describeHolder } from '../src/db/job-claims.js';
 import { withContext } from './lib/context.js';
 import { onInterrupt, progressBar } from './lib/bar.js';
@@ -44,6 +45,12 @@ export function register(program: Command, io: Io): void {
       try {
         const run = await runBackfill(ctx, { trigger: 'cli', isCancelled: () => stop, onProgress: (p) => bar.update(p.embedded, p.total) });
         bar.end();
+        // A command ends before a background build would: the index is brought up to date here, said on stderr.
+        const work = run.state === 'completed' ? await indexWork(ctx, run.model) : null;
+        if (work) {
+          io.err(work === 'build' ? 'Building the vector index (svc embed status shows it)…' : 'Writing the new vectors into the vector index…');
+          await maintainIndex(ctx, run.model, { wait: true });
+        }
         // "0 of 0 documents embedded" read as if the corpus were empty: say every paper already has one.
         emit(io, run, () => (run.state === 'completed' && run.total === 0 ? `Run #${run.id} completed: nothing to embed; every document already has a vector for ${run.model}.` : `Run #${run.id} ${run.state}: ${run.embedded} of ${run.total} documents embedded with ${run.model}.`));
         if (run.state === 'cancelled') io.exitCode = EXIT.interrupted;

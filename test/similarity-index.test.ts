@@ -20,6 +20,7 @@ import { indexDir } from '../src/similarity/index-files.js';
 import { embeddingStatus } from '../src/similarity/service.js';
 import { readIndexState, readVector, writeVectors } from '../src/similarity/repo.js';
 import { eraseScope } from '../src/admin/erase.js';
+import { setJobRole } from '../src/db/job-claims.js';
 import { searchExplorer } from '../src/explorer/search.js';
 import { parseSearchBody } from '../src/explorer/filters.js';
 import { useSemanticSearch } from '../src/explorer/semantic.js';
@@ -52,7 +53,11 @@ interface Fixture {
 
 async function embeddedCorpus(n: number, tuning: Partial<Tuning> = {}): Promise<Fixture> {
   const dirs = tempDirs();
-  const open = (t: Partial<Tuning>) => createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => {} }), tuning: t });
+  const open = (t: Partial<Tuning>) => {
+    const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => {} }), tuning: t });
+    setJobRole(ctx, 'server'); // as a server start does: a long-lived process builds in the background
+    return ctx;
+  };
   const fixture: Fixture = {
     ctx: open(tuning),
     dirs,
@@ -134,6 +139,25 @@ test('new vectors are found at once, from any process, and folded into the file 
     const after = await similarDocuments(ctx, f.ids[7]!, 5);
     assert.equal([after.query_method, after.results.some((r) => r.document_id === added.at(-1))], ['hnsw', false]);
     assert.is(ctx.db.prepare('SELECT count(*) FROM embedding_vector_changes WHERE seq <= ?').pluck().get(second.through_seq), 0, 'the changes the file holds are forgotten');
+  } finally {
+    await f.close();
+  }
+});
+
+test('svc embed backfill folds what it wrote into the index file before it ends (a command starts no background build)', async () => {
+  const f = await embeddedCorpus(1200);
+  try {
+    await rebuildIndex(f.ctx, MODEL);
+    const first = readIndexState(f.ctx.db)!;
+    seedDocuments(f.ctx.db, corpus(150, 7000));
+    const cli = await runCli(['embed', 'backfill'], { env: f.dirs.env });
+    assert.is(cli.code, 0, cli.stderr);
+    assert.match(cli.stderr, /Writing the new vectors into the vector index/);
+    const state = readIndexState(f.ctx.db)!;
+    assert.is.not(state.file_id, first.file_id);
+    const status = (await embeddingStatus(f.ctx)).index;
+    assert.equal([status.state, status.vectors, status.pending_changes], ['ready', 1350, 0]);
+    assert.equal(generations(f.ctx), [`${state.file_id}.json`, `${state.file_id}.usearch`]);
   } finally {
     await f.close();
   }

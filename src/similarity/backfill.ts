@@ -70,7 +70,8 @@ export async function runBackfill(ctx: Context, options: BackfillOptions = {}): 
   } finally {
     releaseJob(ctx, JOB);
   }
-  // Queries find the new vectors at once (vec-index.ts); the index file takes them in the background when they are many.
+  // Queries find the new vectors at once (vec-index.ts); the index file takes them in the background when they
+  // are many (in a server or daemon; svc embed backfill waits for it itself).
   await maintainIndex(ctx, lane.key);
   return run;
 }

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Context } from '../context.js';
 import { unavailable } from '../errors.js';
-import { claimJob, describeHolder, releaseJob, type JobHolder } from '../db/job-claims.js';
+import { claimJob, describeHolder, jobRole, releaseJob, type JobHolder } from '../db/job-claims.js';
 import { isPidAlive } from '../util/pid.js';
 import { clearIndexState, countChangesSince, countVectors, readIndexState, writeIndexState } from './repo.js';
 import { buildPath, filesProblem, graphPath, indexDir, publishFiles, removeOtherGenerations } from './index-files.js';
@@ -146,25 +146,36 @@ export function pendingLimit(ctx: Context, fileVectors: number): number {
 }
 
 /**
- * Start a build in the background when `model`'s index is missing, stale,
- * corrupt or of another model (and the model has enough vectors to want
- * one), or a compaction when too many changes are pending. Never throws;
- * does nothing while a build runs anywhere.
+ * What `model`'s index wants now: a build from every vector when it is
+ * missing, stale, corrupt or of another model (and the model has enough
+ * vectors to want one), a compaction when too many changes are pending, or
+ * nothing (also while a build runs in this process, or the library is out).
  */
-export async function maintainIndex(ctx: Context, model: string): Promise<void> {
+export async function indexWork(ctx: Context, model: string): Promise<'build' | 'compact' | null> {
   const slot = builds(ctx);
-  if (slot.current || slot.closing || !(await loadLibrary(ctx)).loaded) return;
+  if (slot.current || slot.closing || !(await loadLibrary(ctx)).loaded) return null;
   const state = readIndexState(ctx.db);
-  const usable = state?.model === model && filesProblem(indexDir(ctx), state) === null;
-  let compact = false;
-  if (usable) {
-    if (countChangesSince(ctx.db, model, state.through_seq) <= pendingLimit(ctx, state.vectors)) return;
-    compact = true;
-  } else if (countVectors(ctx.db, model) < ctx.tuning.vectorIndexFrom) return;
-  const run = claimed(ctx, compact ? 'compact' : 'auto', () => buildClaimed(ctx, model, compact));
-  run.catch((err: unknown) => {
-    if (!slot.closing) ctx.log.warn('vector index build failed', { error: err instanceof Error ? err.message : String(err) });
+  if (state?.model === model && filesProblem(indexDir(ctx), state) === null) {
+    return countChangesSince(ctx.db, model, state.through_seq) > pendingLimit(ctx, state.vectors) ? 'compact' : null;
+  }
+  return countVectors(ctx.db, model) >= ctx.tuning.vectorIndexFrom ? 'build' : null;
+}
+
+/**
+ * Do what indexWork says, in the background, or to its end with `wait`. A
+ * command-line process starts nothing in the background (it would end before
+ * the build): the server or the daemon does, or svc embed backfill and svc
+ * embed rebuild, which wait. Never throws; does nothing while a build runs
+ * in any process.
+ */
+export async function maintainIndex(ctx: Context, model: string, options: { wait?: boolean } = {}): Promise<void> {
+  if (!options.wait && jobRole(ctx) === 'cli') return;
+  const work = await indexWork(ctx, model);
+  if (!work) return;
+  const run = claimed(ctx, work, () => buildClaimed(ctx, model, work === 'compact')).catch((err: unknown) => {
+    if (!builds(ctx).closing) ctx.log.warn('vector index build failed', { error: err instanceof Error ? err.message : String(err) });
   });
+  if (options.wait) await run;
 }
 
 /**
