@@ -94,8 +94,9 @@ export type SemanticSearchAnswer =
 /**
  * Rank documents by distance to a free-text query with the active lane, for
  * the explorer's semantic mode and the tool surface. With `documentIds`, only
- * those documents are ranked (an exact scan over their vectors); documents
- * without a vector are simply absent from the results.
+ * those documents are ranked (through the index, or an exact scan of their
+ * vectors when they are few: vec-index.ts nearest); documents without a
+ * vector are simply absent from the results.
  * @example await semanticSearch(ctx, 'protein folding', { limit: 20 })
  */
 export async function semanticSearch(ctx: Context, query: string, options: { limit: number; documentIds?: number[] }): Promise<SemanticSearchAnswer> {
