@@ -48,11 +48,20 @@ export const HNSW = {
 
 export const LIBRARY_SERVICE = 'similarity.hnsw-library';
 
+/**
+ * usearch's CommonJS build: it finds its binary from its own folder, where
+ * the ES module build guesses its folder from a stack trace (and loops
+ * forever where the caller has no file, as in `node -e`).
+ */
+export function requireUsearch(): Usearch {
+  return (createRequire(import.meta.url)('usearch') as { default: Usearch }).default;
+}
+
 /** Load usearch once per process; answers whether it loaded and why not. */
 export function loadLibrary(ctx: Context): Promise<LibraryState> {
   return ctx.service(LIBRARY_SERVICE, async (): Promise<LibraryState> => {
     try {
-      const usearch = (await import('usearch')).default as Usearch;
+      const usearch = requireUsearch();
       // A tiny graph proves the native part loads on this machine, not only the JavaScript.
       HNSW.open(usearch, 8).size();
       // The package exports no package.json; it sits three folders above the CommonJS entry.

@@ -13,7 +13,7 @@ import os from 'node:os';
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { changesSince, lastChangeSeq, readVectors, blobToVector } from './repo.js';
-import { HNSW, type Usearch } from './hnsw.js';
+import { HNSW, requireUsearch } from './hnsw.js';
 
 interface Job {
   database: string;
@@ -25,7 +25,7 @@ interface Job {
 const CHUNK = 10_000;
 
 async function build(job: Job): Promise<{ through_seq: number; vectors: number; dimension: number | null }> {
-  const usearch = (await import('usearch')).default as Usearch;
+  const usearch = requireUsearch();
   const db = new Database(job.database, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   const threads = os.availableParallelism();
