@@ -1,10 +1,10 @@
 /**
  * The HNSW library (usearch: Apache-2.0, its binary inside the npm tarball)
  * and the one shape of graph svc builds with it. Cosine distance; vectors
- * held as 8-bit integers (a quarter of float32's bytes, and faster to
- * compare): the graph only proposes candidates, every answer's distance is
- * recomputed exactly from the canonical float32 vector, so the rounding costs
- * no accuracy in the distances.
+ * held as 16-bit floats (half of float32's bytes): the graph only proposes
+ * candidates, every answer's distance is recomputed exactly from the
+ * canonical float32 vector, so the rounding costs no accuracy in the
+ * distances.
  * The library loads on first use; when it cannot (a platform without a
  * prebuilt binary and no compiler), the reason is kept for the status answer
  * and every query is an exact scan.
@@ -26,15 +26,14 @@ export interface LibraryState {
 
 // A file is read with the settings it was built with: changing CONNECTIVITY, EXPANSION_ADD or the
 // quantization needs a new INDEX_FORMAT (index-files.ts), so files of before are rebuilt.
-/** Neighbours per node (M). */
-const CONNECTIVITY = 16;
-/** Candidates weighed while inserting (efConstruction): build time against graph quality. */
-const EXPANSION_ADD = 64;
 /**
- * Candidates weighed while searching (ef; at least the number asked). At 1,000,000 clustered vectors
- * (bench/similarity.mjs) 96 gave recall@25 0.86 and 256 gave 0.88 for the same search time; the
- * graph, not the search, limits recall there (1,024 gives 0.91).
+ * Neighbours per node (M) and candidates weighed while inserting (efConstruction). On 100,000 clustered
+ * vectors (bench/similarity.mjs's) 8-bit vectors, M 16 and 64 gave recall@25 0.97 (0.83 to 0.88 at
+ * 1,000,000, where the graph limited it); 16-bit, M 32 and 128 gave 1.00 for three times the build time.
  */
+const CONNECTIVITY = 32;
+const EXPANSION_ADD = 128;
+/** Candidates weighed while searching (ef; at least the number asked). */
 const EXPANSION_SEARCH = 256;
 
 export const HNSW = {
@@ -43,7 +42,7 @@ export const HNSW = {
     return new usearch.Index({
       dimensions: dimension,
       metric: usearch.MetricKind.Cos,
-      quantization: usearch.ScalarKind.I8,
+      quantization: usearch.ScalarKind.F16,
       connectivity: CONNECTIVITY,
       expansion_add: EXPANSION_ADD,
       expansion_search: EXPANSION_SEARCH,

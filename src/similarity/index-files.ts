@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import type { IndexState } from './repo.js';
 
-export const INDEX_FORMAT = 1;
+/** 2: 16-bit vectors, 32 links a node (hnsw.ts); files of format 1 (8-bit, 16 links) are rebuilt. */
+export const INDEX_FORMAT = 2;
 
 export interface Sidecar {
   format: number;
