@@ -2,18 +2,18 @@
  * Hostile-input suite, backup bundles (see hostile-input.test.ts for the whole list): a real
  * bundle of a seeded installation, rewritten with one crafted tar entry — a name climbing out
  * with ../ (plain and in a pax path record), an absolute name, a symbolic link, a hard link, a
- * folder, a FIFO, a backslash name, a name twice — is refused by verify and by restore (422
- * bundle_invalid) before anything is staged; whatever was extracted before the crafted entry
- * is removed, nothing lands outside svc's folders, and the canary beside them is untouched.
- * The entries that climb out are aimed at the canary, so that a restore following them would
- * write there.
+ * folder, a FIFO, a backslash name, a name twice — and a gzip bomb named as a bundle are
+ * refused by verify and by restore (422 bundle_invalid) before anything is staged; whatever
+ * was extracted before the crafted entry is removed, nothing lands outside svc's folders, and
+ * the canary beside them is untouched. The entries that climb out are aimed at the canary, so
+ * that a restore following them would write there.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import type { Header } from 'tar-stream';
 import { readPlan } from '../src/admin/restore.js';
 import { installationWithBundle, type Installation } from './_admin.js';
@@ -151,6 +151,15 @@ test('a name twice (the database again, other bytes; a vault file again) is refu
   await refused(await craft('dup-vault', atEnd({ header: { ...vaultFile.header }, body: vaultFile.body })), /one name twice/);
   await refused(await craft('dup-manifest', atEnd(file('manifest.json', '{}'))), /after its manifest|one name twice/);
   assert.ok(db.body.length > 0);
+});
+
+test('a gzip bomb named as a bundle (.tar.gz, 16 GiB inflated) is refused at once as not a tar archive: svc never inflates a bundle', async () => {
+  const member = zlib.gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
+  const bomb = path.join(crafted, 'backup.tar.gz');
+  fs.writeFileSync(bomb, Buffer.concat(Array(1024).fill(member)));
+  const started = Date.now();
+  await refused(bomb, /not a readable tar archive/);
+  assert.ok(Date.now() - started < 10_000, `refused without inflating (${Date.now() - started} ms)`);
 });
 
 test.run();

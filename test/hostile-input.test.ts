@@ -11,6 +11,7 @@
  *   - a gzip bomb as a source answer (Content-Encoding: gzip, 64 GiB inflated): hostile-input-sources.test.ts
  *   - backup bundle tar entries named ../ (plain and in a pax record), absolute, with \ or NUL: hostile-input-bundles.test.ts
  *   - backup bundle tar entries that are symlinks, hard links, folders, FIFOs, or a name twice: hostile-input-bundles.test.ts
+ *   - a gzip bomb given as a backup bundle (.tar.gz, 16 GiB inflated): hostile-input-bundles.test.ts
  *   - webhook destinations that are not HTTP (file:, ftp:, gopher:, data:, javascript:, ws:, dict:): hostile-input-delivery.test.ts
  *   - webhook receivers that redirect (301, 302, 307, 308; to another host, to a file: URL): hostile-input-delivery.test.ts
  *   - e-mail header injection (CR/LF, Bcc:, To: in routine names, queries, addresses, email settings): hostile-input-delivery.test.ts
