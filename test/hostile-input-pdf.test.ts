@@ -77,8 +77,8 @@ test.before(async () => {
   const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   receiver = { url: hook, hits, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
   const image = zlib.deflateSync(Buffer.alloc(1024));
+  // The parse timeout stays the helper's 5 s: a slow machine must not turn a readable page into a timeout.
   s = await startAnswerServer({
-    evidence: { pdfTimeoutMs: 2500 },
     pdfs: {
       paper: makePdf(['Page one: results']),
       encrypted: makePdf(['Secret words'], { encrypt: true }),
@@ -161,7 +161,7 @@ test('a content stream inflating to 28 MB of operators times out; the server ans
   await new Promise((r) => setTimeout(r, 300));
   const asked = Date.now();
   assert.is((await s.t.request('GET', '/api/health')).status, 200);
-  assert.ok(Date.now() - asked < 1000, `the server answered while the child parsed (${Date.now() - asked} ms)`);
+  assert.ok(Date.now() - asked < 2000, `the server answered long before the 5 s parse timeout (${Date.now() - asked} ms)`);
   const page = await pending;
   assert.equal([page.status, page.reason, page.text], ['timeout', 'parse_timeout', null]);
   assert.equal((await read(file('paper'))).text, 'Page one: results');

@@ -173,7 +173,7 @@ test('a gzip bomb (Content-Encoding: gzip inflating to 64 GiB) stops at the answ
   await new Promise((r) => setTimeout(r, 500));
   const asked = Date.now();
   assert.is((await t.request('GET', '/api/health')).status, 200);
-  assert.ok(Date.now() - asked < 1000, `the server answers while the bomb inflates (${Date.now() - asked} ms)`);
+  assert.ok(Date.now() - asked < 2000, `the server answers while the bomb inflates (${Date.now() - asked} ms)`);
   const run = await running;
   // Inflating the 64 MiB the bound lets through takes fetch a few seconds of CPU here; all 64 GiB would take most of an hour.
   assert.ok(run.ms < 20_000, `finished at the bound (${run.ms} ms)`);
