@@ -144,13 +144,12 @@ test('a backslash or NUL in a name is refused', async () => {
 });
 
 test('a name twice (the database again, other bytes; a vault file again) is refused, whichever copy the manifest matches', async () => {
-  const db = entries.find((e) => e.header.name === 'database/svc.db')!;
   const vaultFile = entries.find((e) => e.header.name.startsWith('vault/files/'))!;
   await refused(await craft('dup-db', atEnd(file('database/svc.db', 'not the database'))), /one name twice/);
   await refused(await craft('dup-db-first', (files) => [file('database/svc.db', 'not the database'), ...files]), /one name twice/);
   await refused(await craft('dup-vault', atEnd({ header: { ...vaultFile.header }, body: vaultFile.body })), /one name twice/);
-  await refused(await craft('dup-manifest', atEnd(file('manifest.json', '{}'))), /after its manifest|one name twice/);
-  assert.ok(db.body.length > 0);
+  // A second manifest ahead of the real one: the real one is then an entry after the manifest.
+  await refused(await craft('dup-manifest', atEnd(file('manifest.json', '{}'))), /entries after its manifest/);
 });
 
 test('a gzip bomb named as a bundle (.tar.gz, 16 GiB inflated) is refused at once as not a tar archive: svc never inflates a bundle', async () => {
