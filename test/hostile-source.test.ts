@@ -69,6 +69,9 @@ async function source(body: Buffer, contentType: string): Promise<Loopback> {
 
 const crossrefPage = () => source(fixture('crossref/works-query-ecology-rows2.json'), 'application/json');
 
+/** Large answers take a while to read on a loaded machine: a timeout (and its retry) must not be what the test sees. */
+const PATIENT = { sourceTimeoutMs: 60_000 };
+
 /** The largest abstract, title and provenance record stored, in bytes. */
 function largestStored(t: TestServer) {
   return t.ctx.db
@@ -86,12 +89,12 @@ async function searchRecord(t: TestServer, id: number) {
 test('a 50 MiB answer passes the 16 MiB page cap of a 10-result sweep: arXiv ends parse_failure naming the cap, Crossref still answers, nothing oversize is stored', async () => {
   const flood = await source(inflatedFeed({ summaryBytes: 50 * MiB }), 'application/atom+xml');
   const crossref = await crossrefPage();
-  const t = await serverWithSources({ arxiv: flood.url, crossref: crossref.url });
+  const t = await serverWithSources({ arxiv: flood.url, crossref: crossref.url }, {}, PATIENT);
   const canary = plantCanary(t.dirs.root);
   try {
     const r = await t.request('POST', '/api/search/sweep', { body: { query: 'testing', repositories: ['arxiv', 'crossref'], max_results: 10 } });
     assert.is(r.status, 202, r.text);
-    const detail = await finished(t, r.json().id, 30_000);
+    const detail = await finished(t, r.json().id, 90_000);
     assert.is(detail.status, 'completed');
     const record = await searchRecord(t, detail.id);
     const arxiv = record.sources.find((s: any) => s.source === 'arxiv');
@@ -185,10 +188,10 @@ async function probeHealth(t: TestServer, done: Promise<unknown>): Promise<numbe
 test('/api/health keeps answering while a large page is read and parsed, and the run ends with the abstract cut', async () => {
   // Under the 50 MiB cap of a 100-result dive: read whole and parsed, in a worker.
   const arxiv = await source(inflatedFeed({ summaryBytes: 8 * MiB }), 'application/atom+xml');
-  const t = await serverWithSources({ arxiv: arxiv.url });
+  const t = await serverWithSources({ arxiv: arxiv.url }, {}, PATIENT);
   try {
     const id = await dive(t, { repository: 'arxiv', query: 'testing', max_results: 100 });
-    const run = finished(t, id, 60_000);
+    const run = finished(t, id, 90_000);
     const latencies = await probeHealth(t, run);
     const detail = await run;
     assert.is(detail.status, 'completed');
