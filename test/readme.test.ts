@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS } from '../commands/main.js';
+import { EXIT } from '../commands/lib/exit-codes.js';
 import { ROOT } from './_setup.js';
 import { cliTree, mentionProblems } from './_man.js';
 
@@ -44,6 +45,12 @@ test('every svc example in the README names a command and flags the CLI has', as
   // And the check can fail on a renamed flag or subcommand.
   const broken = examples('```sh\nnpx svc dive arxiv "x y" --since 2024-01-01   # z\nnpx svc backup -o b.tar && npx svc backup check b.tar\n```').flatMap((ws) => mentionProblems(tree, ws, { countArgs: true }));
   assert.equal(broken, ['svc dive arxiv "x y" --since 2024-01-01: --since is no flag of svc dive', 'svc backup check b.tar: svc backup takes no arguments, not "check b.tar"']);
+});
+
+test('the README\'s exit status table lists every code of the one table, each once, and no other', () => {
+  const section = readme.split('### Exit status')[1]!.split(/\n#/)[0]!;
+  const listed = [...section.matchAll(/^\| (\d+) \| \S/gm)].map((m) => Number(m[1]));
+  assert.equal(listed, [...new Set(Object.values(EXIT))].sort((a, b) => a - b));
 });
 
 test.run();
