@@ -57,7 +57,8 @@ function precheck(command: Command): void {
   intFlag(text('through'), '--through', { min: 0, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('start'), '--start', { min: 0, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('end'), '--end', { min: 1, max: Number.MAX_SAFE_INTEGER });
-  intFlag(text('page'), '--page', command.name() === 'read' ? { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages } : POS);
+  // Any page from 1: one past the file's end is answered with its page count, however far past (--page 18 and --page 999 of 17 pages alike).
+  intFlag(text('page'), '--page', POS);
   if (text('version') !== undefined) uuid(text('version')!, '--version');
   if (text('file') !== undefined) fileRef(text('file')!, '--file');
 }
@@ -150,7 +151,7 @@ export function register(program: Command, io: Io): void {
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
       const file = versionOf(ctx, ref.expectedVaultId, fileId);
-      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', POS)! });
       // A vault folder that is gone is said with its path and the ways back, as every Library command says it.
       const gone = page.reason === 'vault_unavailable' || page.reason === 'vault_marker_invalid' ? vaultFolder(ctx) : null;
       const said = gone ? { message: folderGoneWords({ path: gone.path, reason: page.reason }) } : {};
