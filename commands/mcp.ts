@@ -8,7 +8,7 @@ const TERMINAL_NOTE = [
   'svc mcp speaks the Model Context Protocol (JSON-RPC 2.0, one message a line) on standard input and output:',
   'an MCP client starts it, it is not typed at. Add it to the client\'s configuration, for example',
   '  {"mcpServers": {"svc": {"command": "svc", "args": ["mcp"]}}}',
-  '(Claude Code: claude mcp add svc -- svc mcp; `man -l man/svc-mcp.1` has the others). Its tools call the',
+  '(Claude Code: claude mcp add svc -- svc mcp; `man svc-mcp` has the others). Its tools call the',
   'running service: start `svc serve` or the daemon first. Ctrl-D or Ctrl-C ends it.',
 ].join('\n');
 

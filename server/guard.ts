@@ -23,7 +23,7 @@ const ALLOW_HEADERS = 'Authorization, Content-Type, X-Svc-Library';
 /** The refusal of `/` without a token: a person opened the server in a browser. */
 const ROOT_WITHOUT_TOKEN =
   'This is the svc HTTP API for the desktop window and agents, not a web page; every path, / too, needs the API token (Authorization: Bearer <token>, in the state directory as api-token-<port>). ' +
-  'The window is `svc window`. The docs are README.md and the man pages in the svc folder (`man -l man/svc.1`), and `svc --help`.';
+  'The window is `svc window`. The docs: README.md in the svc folder, `man svc` (its man pages, once the README\'s set-up has linked them), and `svc --help`.';
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest();
 

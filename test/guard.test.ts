@@ -86,7 +86,7 @@ test('/ opened in a browser is refused like any path (none is exempt), and the r
   const said = root.json().detail.message as string;
   assert.match(said, /^This is the svc HTTP API for the desktop window and agents, not a web page/);
   assert.match(said, /The window is `svc window`\./);
-  assert.match(said, /README\.md and the man pages in the svc folder \(`man -l man\/svc\.1`\)/);
+  assert.match(said, /The docs: README\.md in the svc folder, `man svc`/);
   // Every other path keeps the short refusal.
   assert.not.match((await t.request('GET', '/api/health', { token: null })).json().detail.message, /svc window/);
 });
