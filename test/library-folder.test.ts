@@ -106,7 +106,7 @@ test('while a restore is staged, the commands that read the Library say it waits
     const staged = await runCli(['restore', bundle, '--vault-parent', into, '--yes'], { env: after.env });
     assert.is(staged.code, 0, staged.stderr);
 
-    const waiting = /A restore is waiting for the next start of `svc serve` or the daemon: the backup of .+ \(svc\.tar\); its Library vault goes to .+restored\/svc-library-[0-9a-f-]{36}\. Start the server to apply it/;
+    const waiting = /A restore is waiting for the next start of `svc serve` or the daemon: the backup of .+ \(svc\.tar\); its Library vault goes to .+restored\/svc-library-[0-9a-f-]{36}\. Start \(or restart\) the server to apply it/;
     const status = await runCli(['library', 'status'], { env: after.env });
     assert.is(status.code, 0);
     assert.match(status.stdout, waiting);

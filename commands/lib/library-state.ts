@@ -36,7 +36,7 @@ export function restoreWaiting(ctx: Context): string | null {
   const plan = readPlan(ctx);
   if (!plan) return null;
   const vault = plan.vault_target ? `its Library vault goes to ${plan.vault_target}` : 'its bundle holds no Library vault';
-  return `A restore is waiting for the next start of \`svc serve\` or the daemon: the backup of ${minuteUtc(plan.bundle_created_at_utc)} (${path.basename(plan.bundle_path)}); ${vault}. Start the server to apply it (\`svc restore status\` shows it, \`svc restore cancel\` forgets it).`;
+  return `A restore is waiting for the next start of \`svc serve\` or the daemon: the backup of ${minuteUtc(plan.bundle_created_at_utc)} (${path.basename(plan.bundle_path)}); ${vault}. Start (or restart) the server to apply it (\`svc restore status\` shows it, \`svc restore cancel\` forgets it).`;
 }
 
 /** `err` in the Library's command-line words, with what only this terminal may be told (the vault's path, a staged restore). */
