@@ -52,7 +52,7 @@ function statusText(s: LibraryStatus, folder: VaultFolder | null, waiting: strin
   if (!s.vault) return waiting ? `No vault yet. ${waiting}` : 'No vault yet: run `svc library init <folder>`.';
   return [
     `vault ${s.vault.vault_id} (${s.vault.label})`,
-    `folder ${folder!.path}: ${folder!.reachable ? 'reachable' : folder!.reason === 'vault_marker_invalid' ? 'not this vault' : 'missing or not reachable'}`,
+    `folder ${folder!.path}: ${folder!.reachable ? 'reachable' : folder!.reason === 'vault_marker_invalid' ? 'not this vault' : folder!.reason === 'vault_unavailable' ? 'missing or not reachable' : 'there, but refused (below)'}`,
     `${count(s.counts.files, 'file')}, ${count(s.counts.retained_bytes, 'byte')}, ${count(s.counts.paper_links, 'paper link')} (as the catalog records them)`,
   ].join('\n');
 }

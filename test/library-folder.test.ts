@@ -30,7 +30,7 @@ test('status names the vault folder and says whether it is reachable; with the f
     assert.is(here.code, 0, here.stderr);
     assert.ok(here.stdout.includes(`folder ${s.root}: reachable`), here.stdout);
     const doc = JSON.parse((await svc('--json', 'library', 'status')).stdout);
-    assert.equal(doc.folder, { path: s.root, reachable: true, reason: null });
+    assert.equal(doc.folder, { path: s.root, reachable: true, reason: null, message: null });
     // The HTTP answer keeps hiding the absolute root, as the spec says.
     const http = await s.get('/api/library');
     assert.is(http.status, 200);
