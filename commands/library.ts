@@ -74,7 +74,9 @@ export function register(program: Command, io: Io): void {
     const folder = vaultFolder(ctx);
     const waiting = restoreWaiting(ctx);
     // The absolute path is this person's own information on their own terminal (GET /api/library never names it).
-    emit(io, { ...s, folder, restore_waiting: waiting !== null }, () => statusText(s, folder, waiting));
+    // The folder's message is this terminal's: the ways back as commands, not as HTTP routes.
+    const said = folder && { ...folder, message: folder.reachable ? null : folderGoneWords(folder) };
+    emit(io, { ...s, folder: said, restore_waiting: waiting !== null }, () => statusText(s, folder, waiting));
     if (s.vault && waiting) io.err(waiting);
     if (folder && !folder.reachable) {
       io.err(`svc: ${folderGoneWords(folder)}`);
