@@ -196,11 +196,23 @@ test('a parse error is one line with commander\'s suggestion and the help to rea
   const typo = await svc(['explore', '--sortt', 'newest']);
   assert.is(typo.code, 2);
   assert.is(typo.stderr.trim(), "svc: unknown option '--sortt' (did you mean --sort?); see svc explore --help");
-  const sub = await svc(['queue', 'lst', '--json']);
+  const sub = await svc(['executions', 'lst', '--json']);
   assert.is(sub.code, 2);
   assert.is(sub.stderr.trim().split('\n').length, 1);
-  assert.equal(JSON.parse(sub.stdout), { error: 'usage', message: "unknown command 'lst' (did you mean list?); see svc queue --help" });
+  assert.equal(JSON.parse(sub.stdout), { error: 'usage', message: "unknown command 'lst' (did you mean list?); see svc executions --help" });
   assert.is((await svc(['queue', 'read'])).stderr.trim(), "svc: missing required argument 'doc_id'; see svc queue read --help");
+});
+
+test('svc search, the first word a person tries, points to dive, sweep and explore (exit 2), not to health or serve', async () => {
+  for (const argv of [['search', 'crispr'], ['search'], ['help', 'search']]) {
+    const r = await svc(argv);
+    assert.is(r.code, 2, argv.join(' '));
+    assert.is(r.stdout, '');
+    assert.is(r.stderr.trim(), 'svc: search is not a svc command: `svc dive SOURCE "WORDS"` searches one repository, `svc sweep "WORDS" --sources IDS` several at once (`svc sources` lists them), and `svc explore "WORDS"` the papers already collected; see svc --help');
+  }
+  const json = await svc(['--json', 'search', 'crispr']);
+  assert.equal([json.code, JSON.parse(json.stdout).error], [2, 'usage']);
+  assert.match(JSON.parse(json.stdout).message, /^search is not a svc command: .*svc explore/);
 });
 
 test('a snapshot that fails in its worker says why (a SqliteError loses its message crossing threads)', async () => {
