@@ -9,6 +9,7 @@ import { svcVersion } from '../src/version.js';
 import { EXIT, exitCodeFor } from './lib/exit-codes.js';
 import type { Io } from './lib/io.js';
 import { withNextStep, withoutRoute } from './lib/hints.js';
+import { ERASE_WORD_LIST } from './lib/erase-words.js';
 
 export { processIo } from './lib/io.js';
 
@@ -59,7 +60,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'cloud', summary: 'cloud copies of backups over WebDAV: link, unlink, status, backup', load: () => import('./cloud.js') },
   { name: 'daemon', summary: 'the background daemon: start, stop, status, attach', load: () => import('./daemon.js') },
   { name: 'service', summary: 'install or remove the service unit that starts the daemon at login', load: () => import('./service.js') },
-  { name: 'erase', summary: 'erase one scope of data (keys, configs, executions, corpus, settings, everything)', load: () => import('./erase.js') },
+  { name: 'erase', summary: `erase one scope of data: ${ERASE_WORD_LIST.join(', ')}`, load: () => import('./erase.js') },
   // area: evidence
   { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers

@@ -9,7 +9,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Command } from 'commander';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS, describeError } from '../commands/main.js';
@@ -18,6 +17,7 @@ import { drawsOnTerminal, type Io } from '../commands/lib/io.js';
 import { startSnapshot } from '../src/admin/snapshot.js';
 import { fixture, ROOT, runCli, tempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
+import { onPty } from './_pty.js';
 
 const dirs = tempDirs();
 let crossref: Stub;
@@ -80,7 +80,7 @@ test('destructive commands without --yes off a terminal: exit 2, one line naming
     'queue remove': ['queue', 'remove', '1'],
     'chat delete': ['chat', 'delete', '1'],
     'assistant delete': ['assistant', 'delete', '1'],
-    erase: ['erase', 'erase-configs'],
+    erase: ['erase', 'configs'],
     'restore delete-undo': ['restore', 'delete-undo'],
     'cloud unlink': ['cloud', 'unlink'],
   };
@@ -107,25 +107,10 @@ test('destructive commands without --yes off a terminal: exit 2, one line naming
   assert.is((await svc(['chat', 'show', '1'])).code, 0);
 });
 
-/**
- * Run svc on a real terminal (util-linux `script` gives it a pty), type `keys` once the prompt is up,
- * and answer the transcript (stdout and stderr together, escapes removed) and the exit code.
- */
-function onTerminal(args: string[], keys: string): Promise<{ transcript: string; code: number | null }> {
-  const quoted = [process.execPath, path.join(ROOT, 'bin', 'svc.js'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const typing = setTimeout(() => child.stdin.write(keys), 2500);
-  const closing = setTimeout(() => child.stdin.end(), 4000);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(typing);
-      clearTimeout(closing);
-      resolve({ transcript: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code });
-    });
-  });
+/** Run svc on a real terminal, type `keys` once the prompt is up, and answer what it showed and the exit code. */
+async function onTerminal(args: string[], keys: string): Promise<{ transcript: string; code: number | null }> {
+  const r = await onPty(args, env, [{ after: '◆', keys }]);
+  return { transcript: r.screen, code: r.code };
 }
 
 test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, deliveries, routine target)', async () => {
@@ -136,7 +121,7 @@ test('a declined confirmation on a terminal still prints one JSON document under
     [['--json', 'restore', bundle], 'n', /A restore would:[\s\S]*\{\s*"staged": false\s*\}/, 0],
     [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
     [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
-    [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
+    [['--json', 'erase', 'configs'], '\r', /\{\s*"error": "not_confirmed",\s*"message": "configs was not typed; nothing erased\."\s*\}/, 1],
     [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
     [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
     [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
