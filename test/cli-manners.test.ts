@@ -144,7 +144,7 @@ test('a command\'s own --version is its own: evidence add --version is validated
     assert.match(JSON.parse(r.stdout).message, /--version/);
   }
   // Checked before the vault is opened: there is none here, and a bad value is still a usage error.
-  for (const args of [['evidence', 'show', 'abc'], ['evidence', 'read', uuid, uuid, '--page', '0'], ['evidence', 'notes', uuid, '--limit', '99']]) {
+  for (const args of [['evidence', 'show', 'a\nb'], ['evidence', 'read', uuid, uuid, '--page', '0'], ['evidence', 'notes', uuid, '--limit', '99']]) {
     const r = await svc(args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
   }
