@@ -118,6 +118,36 @@ test('a source missing its key or retired is a usage error before anything runs'
   }
 });
 
+test('a source that answers only for a date interval: a dive of it without dates is refused before anything is recorded; a sweep says before starting it will give nothing', async () => {
+  const dirs = tempDirs();
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json') }]);
+  const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url, SVC_SOURCE_BIORXIV_URL: stub.url, SVC_SOURCE_MEDRXIV_URL: stub.url };
+  const runs = async () => JSON.parse((await runCli(['--json', 'executions', 'list'], { env })).stdout).executions;
+  try {
+    const dive = await runCli(['dive', 'biorxiv', 'crispr'], { env });
+    assert.is(dive.code, 2, dive.stderr);
+    assert.is(dive.stdout, '');
+    assert.match(dive.stderr.trim(), /^svc: biorxiv answers only for a date interval: give --from and --to \(e\.g\. --from \d{4}-\d\d-\d\d --to \d{4}-\d\d-\d\d\)\.$/);
+    const json = await runCli(['--json', 'dive', 'medrxiv', 'crispr'], { env });
+    assert.equal([json.code, JSON.parse(json.stdout).error], [2, 'dates_required']);
+    const both = await runCli(['sweep', 'crispr', '--sources', 'biorxiv,medrxiv'], { env });
+    assert.is(both.code, 2);
+    assert.match(both.stderr, /^svc: biorxiv and medrxiv answer only for a date interval: give --from and --to/);
+    assert.equal(await runs(), [], 'nothing was recorded');
+
+    const sweep = await runCli(['sweep', 'adfaaf', '--sources', 'crossref,biorxiv'], { env });
+    assert.is(sweep.code, 0, sweep.stderr);
+    const said = sweep.stderr.indexOf('Without --from and --to, biorxiv will give nothing (window_unanswerable: it answers only for a date interval); the other sources are asked.');
+    assert.ok(said >= 0 && said < sweep.stderr.indexOf('Execution '), `said before the run starts: ${sweep.stderr}`);
+    const [run] = await runs();
+    const detail = JSON.parse((await runCli(['--json', 'executions', 'show', String(run.id)], { env })).stdout);
+    assert.is(detail.sources.find((s: { source: string }) => s.source === 'biorxiv').zero_reason, 'window_unanswerable', 'the spec\'s zero reason is kept');
+  } finally {
+    await stub.close();
+    dirs.cleanup();
+  }
+});
+
 test('flags are validated with the same rules as the API and named as flags', async () => {
   const dirs = tempDirs();
   try {
