@@ -74,12 +74,21 @@ export function requestBody(flags: RunFlags, now: Date): Record<string, unknown>
  * reasons, but a person at a terminal can fix them first.
  */
 export function requireSearchable(ctx: Context, ids: string[], flag: string, asks: { orcid?: boolean } = {}): void {
+  const blocked = unsearchable(ctx, ids, asks);
+  if (!blocked) return;
+  throw usageError(`${flag} names ${blocked.lines.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${blocked.lines.join('; ')}`, blocked.reason);
+}
+
+/** The sources among `ids` that cannot be searched now, each with why ("openalex: Needs the …"), and the refusal's reason. */
+export function unsearchable(ctx: Context, ids: string[], asks: { orcid?: boolean } = {}): { lines: string[]; reason: string } | undefined {
   const known = new Map(searchableRepositories(ctx).repositories.map((r) => [r.id, r]));
   // A source that answers only for an ORCID iD can be asked when the run asks about one (a followed profile).
   const blocked = ids.map((id) => known.get(id)).filter((r) => r && !r.searchable && !(asks.orcid && r.reason === 'entity_unsupported'));
-  if (blocked.length === 0) return;
-  const lines = blocked.map((r) => `${r!.id}: ${r!.message}`);
-  throw usageError(`${flag} names ${blocked.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${lines.join('; ')}`, blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : blocked.some((r) => r!.reason === 'entity_unsupported') ? 'source_needs_orcid' : 'missing_key');
+  if (blocked.length === 0) return undefined;
+  return {
+    lines: blocked.map((r) => `${r!.id}: ${r!.message}`),
+    reason: blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : blocked.some((r) => r!.reason === 'entity_unsupported') ? 'source_needs_orcid' : 'missing_key',
+  };
 }
 
 /**
