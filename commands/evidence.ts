@@ -16,16 +16,17 @@ import { emit, table, type Io } from './lib/io.js';
 import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
 import { folderGoneWords, withLibraryContext } from './lib/library-state.js';
 import { nextPageHint } from './lib/hints.js';
-import { fileRef } from './lib/evidence-args.js';
+import { fileRef, projectRef } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const FILE = 'the ID or FILE_ID `svc library list` prints';
-const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
+const PROJECT = 'its ID, PROJECT_ID or exact NAME from `svc evidence list`';
 const POS = { min: 1, max: Number.MAX_SAFE_INTEGER };
 const vaultOf = (ctx: Context) => libraryStatus(ctx).vault?.vault_id ?? (() => { throw vaultNotConfigured(); })();
 
 function refOf(ctx: Context, project: string) {
-  return { expectedVaultId: vaultOf(ctx), projectId: uuid(project, 'project') };
+  const expectedVaultId = vaultOf(ctx);
+  return { expectedVaultId, projectId: ev.resolveProjectId(ctx, expectedVaultId, projectRef(project)) };
 }
 const revisionOf = (ctx: Context, ref: ev.ProjectRef, raw?: string) => intFlag(raw, '--revision', POS) ?? ev.showProject(ctx, ref).project.revision;
 /** A file and its one version: --version pins it, otherwise the catalog's. */
@@ -43,7 +44,7 @@ function precheck(command: Command): void {
   const values = command.processedArgs as unknown[];
   command.registeredArguments.forEach((arg, i) => {
     const value = values[i];
-    if (arg.name() === 'project') uuid(value as string, 'project');
+    if (arg.name() === 'project') projectRef(value as string);
     if (arg.name() === 'file') fileRef(value as string, 'file');
     if (arg.name() === 'files') for (const f of value as string[]) fileRef(f, 'file');
     if (arg.name() === 'note_id') idArg(value as string, 'note');
@@ -79,7 +80,7 @@ export function register(program: Command, io: Io): void {
   cmd.command('list').description('projects, oldest first').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page')
     .action(action((ctx, o: { limit?: string; after?: string; through?: string }) => {
       const r = ev.listProjects(ctx, { expectedVaultId: vaultOf(ctx), limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }), throughId: intFlag(o.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
-      emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])])));
+      emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['ID', 'PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [String(p.id), p.project_id, String(p.revision), p.name])])));
       if (r.has_more && !io.json) io.err(nextPageHint('svc evidence list', [['--limit', o.limit], ['--through', r.through_id], ['--after', r.next_after_id ?? undefined]]));
     }));
 

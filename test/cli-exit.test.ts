@@ -62,7 +62,7 @@ test('a failed run exits 1: dive, sweep and routine run', async () => {
 
 test('Ctrl-C or Escape at a prompt maps to 130', async () => {
   const cancelled = Symbol('clack:cancel');
-  const prompter: Prompter = { text: async () => cancelled, multiselect: async () => cancelled, confirm: async () => cancelled, note: () => {} };
+  const prompter: Prompter = { text: async () => cancelled, multiselect: async () => cancelled, confirm: async () => cancelled, note: () => {}, refuse: () => {} };
   const ctx = createContext({ env: dirs.env });
   try {
     const err = await askRoutine(ctx, prompter).then(

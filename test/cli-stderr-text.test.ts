@@ -86,6 +86,7 @@ test('svc routine add asks about a person profile by its stored name on one line
       return true;
     },
     note: () => {},
+    refuse: () => {},
   };
   await askRoutine(inst.t.ctx, prompter).catch(() => undefined);
   const aboutAda = asked.filter((m) => m.includes('Ada'));

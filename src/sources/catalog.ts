@@ -3,7 +3,7 @@
  * (never a secret), and what can be searched right now with the keys stored.
  */
 import type { Context } from '../context.js';
-import { CATALOG } from './index.js';
+import { CATALOG, findSource } from './index.js';
 import type { CatalogEntry } from './types.js';
 
 export function catalogEntry(entry: CatalogEntry) {
@@ -54,4 +54,16 @@ export function searchableRepositories(ctx: Context) {
     return { id: entry.id, name: entry.name, searchable: true, reason: null, message: null, key_status: keyStatus };
   });
   return { repositories, searchable: repositories.filter((r) => r.searchable).map((r) => r.id) };
+}
+
+/**
+ * The sources among `ids` that answer only for a date interval (bioRxiv, medRxiv): a run
+ * that asks them with neither a from nor a to date records window_unanswerable for them.
+ * @example sourcesNeedingDates(['biorxiv', 'crossref']) // [{ id: 'biorxiv', name: 'bioRxiv' }]
+ */
+export function sourcesNeedingDates(ids: readonly string[]): { id: string; name: string }[] {
+  return ids.flatMap((id) => {
+    const entry = findSource(id);
+    return entry?.status === 'active' && entry.capabilities.dateWindow === 'required' ? [{ id: entry.id, name: entry.name }] : [];
+  });
 }
