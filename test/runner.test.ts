@@ -62,4 +62,15 @@ test('the filter picks files by name; a filter that matches nothing is a failure
   assert.equal([nothing.code, nothing.lines.at(-1)], [1, '0 passed, 1 failed']);
 });
 
+test('the build first removes compiled files whose source is gone (tsc never deletes), and keeps the others', () => {
+  const checkout = fs.mkdtempSync(path.join(ROOT, '.tmp', 'prune-'));
+  const write = (file: string) => (fs.mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true }), fs.writeFileSync(path.join(checkout, file), ''));
+  for (const file of ['src/kept.ts', 'test/kept.test.ts', 'dist/src/kept.js', 'dist/test/kept.test.js', 'dist/test/deleted.test.js', 'dist/src/old/gone.js', 'dist/src/notes.txt']) write(file);
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'prune-dist.mjs'), checkout], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  const left = fs.readdirSync(path.join(checkout, 'dist'), { recursive: true }).map(String).sort();
+  assert.equal(left, ['src', 'src/kept.js', 'test', 'test/kept.test.js']);
+  fs.rmSync(checkout, { recursive: true });
+});
+
 test.run();
