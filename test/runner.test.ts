@@ -3,7 +3,8 @@
  * adds up passes, failures (a file that dies before its summary is one) and
  * skips (uvu's test.skip, as test/_skip.ts registers them), prints each skip
  * reason once on a line of its own, then "N skipped", and ends with exactly
- * "N passed, N failed", exiting 1 when anything failed.
+ * "N passed, N failed", exiting 1 when anything failed. And the build's first
+ * step (scripts/prune-dist.mjs), without which a deleted test would run on.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
