@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createContext, type Context, type ContextOptions } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer, type StartOptions } from '../server/listen.js';
@@ -158,6 +158,11 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The environment of a child svc on a machine with no DNS (test/_no-dns.ts): a host name fails at once with ENOTFOUND. */
+export function noDnsEnv(): { NODE_OPTIONS: string } {
+  return { NODE_OPTIONS: `--import ${pathToFileURL(path.join(ROOT, 'dist', 'test', '_no-dns.js')).href}` };
 }
 
 /** A port that was free a moment ago. */

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
-import { fixture, freePort, ROOT, runCli, tempDirs, waitFor } from './_setup.js';
+import { fixture, freePort, noDnsEnv, ROOT, runCli, tempDirs, waitFor } from './_setup.js';
 import { startStub } from './_stub.js';
 import { cliTree, mentionProblems } from './_man.js';
 
@@ -208,8 +208,8 @@ test('flags are validated with the same rules as the API and named as flags', as
 test('offline: a dive ends at once (exit 1), names ENOTFOUND in the summary, log and report, and says the machine looks offline', async () => {
   const dirs = tempDirs();
   try {
-    // .invalid never resolves (RFC 6761): the same failure as a machine with no DNS.
-    const env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
+    // A machine with no DNS (test/_no-dns.ts): the name fails at once, as offline, and no resolver is asked.
+    const env = { ...dirs.env, ...noDnsEnv(), SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
     const started = Date.now();
     const r = await runCli(['dive', 'arxiv', 'x'], { env });
     const ms = Date.now() - started;
