@@ -1,0 +1,289 @@
+/**
+ * svc window as a real process, with raw HTTP to its renderer server and its
+ * backend: which backend it takes (the daemon when one runs, else a fallback
+ * with no scheduler and a token that never appears in argv), the one-time
+ * exchange and the shell actions behind Origin, Host and the per-launch
+ * secret, the CSP, the backend's guard against other origins, the switch to
+ * the daemon, and the fallback's idle stop (SVC_FALLBACK_IDLE_MS shortens it).
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fixture, freePort, runCli, waitFor } from './_setup.js';
+import { backendRequest, exchange, freshCode, launchShell, publishedPid, shellRequest, windowDirs, type ShellProcess } from './_window.js';
+import { isPidAlive } from '../src/util/pid.js';
+
+const FOREIGN = 'http://127.0.0.1:1';
+const CSP = (backends: string[]) =>
+  `default-src 'none'; script-src 'self'; connect-src 'self' ${backends.join(' ')}; worker-src 'self'; img-src 'self' data: blob:; style-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+const gone = (pid: number) => waitFor(() => !isPidAlive(pid), 15_000, `process ${pid} to stop`);
+const procText = (pid: number, what: 'cmdline' | 'environ') => fs.readFileSync(`/proc/${pid}/${what}`, 'utf8').split('\0');
+
+test('no daemon: a fallback backend with no scheduler, the token in its environment and never in argv; the JSON line; Ctrl-C exits 130 and the idle fallback stops', async () => {
+  const dirs = windowDirs();
+  const daemonPort = await freePort();
+  const shell = await launchShell({ ...dirs.shellEnv, SVC_PORT: String(daemonPort) });
+  try {
+    assert.equal(Object.keys(shell.line).sort(), ['backend', 'renderer_origin', 'url']);
+    assert.equal(Object.keys(shell.line.backend).sort(), ['base_url', 'role']);
+    assert.match(shell.line.url, /^http:\/\/127\.0\.0\.1:\d+\/#launch=[A-Za-z0-9_-]{43}$/);
+    assert.is(shell.line.renderer_origin, `http://127.0.0.1:${shell.port}`);
+    assert.is(shell.line.backend.role, 'fallback');
+    assert.match(shell.line.backend.base_url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.is.not(shell.line.backend.base_url, `http://127.0.0.1:${daemonPort}`, 'a fallback takes a free port, never the daemon\'s');
+
+    const session = await exchange(shell, shell.code);
+    assert.equal(Object.keys(session).sort(), ['backend', 'shell_secret', 'token']);
+    assert.is(session.backend.base_url, shell.line.backend.base_url);
+    assert.is(session.backend.role, 'fallback');
+    const health = await backendRequest(session, 'GET', '/api/health', { origin: shell.line.renderer_origin });
+    assert.is(health.status, 200, health.text);
+    assert.is(health.json().role, 'fallback');
+    assert.is(health.json().scheduler.state, 'disabled', 'a fallback never owns a scheduler');
+    assert.is(session.backend.runtime_id, health.json().identity.runtime_id);
+    assert.is(health.headers['access-control-allow-origin'], shell.line.renderer_origin, 'the renderer origin is the launch origin of the fallback');
+
+    const pid = publishedPid(dirs)!;
+    assert.ok(pid && pid !== shell.proc.pid);
+    const argv = procText(pid, 'cmdline');
+    assert.ok(argv.includes('--fallback') && argv.includes('serve'), argv.join(' '));
+    assert.not.ok(argv.some((a) => a.includes(session.token)), 'the token is not in the fallback\'s argv');
+    assert.not.ok(procText(shell.proc.pid!, 'cmdline').some((a) => a.includes(session.token)), 'nor in the shell\'s');
+    const environ = procText(pid, 'environ');
+    assert.ok(environ.includes('SVC_DISABLE_SCHEDULER=1'));
+    assert.ok(environ.includes(`SVC_API_TOKEN=${session.token}`), 'handed down through the environment');
+
+    const status = await shellRequest(shell, '/shell/status', { secret: session.shell_secret });
+    assert.is(status.status, 200, status.text);
+    assert.equal(status.json(), { backend: session.backend, daemon: { running: false, port: null } });
+
+    const end = await shell.stop('SIGINT');
+    assert.is(end.code, 130, shell.stderr());
+    assert.match(shell.stderr(), /stops as soon as nothing runs in it/);
+    await gone(pid);
+  } finally {
+    await shell.stop();
+    dirs.cleanup();
+  }
+});
+
+test('the exchange: one use per code, only from the window\'s origin and Host; shell actions need the secret; the backend refuses other origins; the CSP is exact', async () => {
+  const dirs = windowDirs();
+  const shell = await launchShell(dirs.shellEnv);
+  try {
+    // A foreign or missing Origin, or another Host, is refused and leaves the code unused.
+    for (const call of [{ origin: FOREIGN }, { origin: null }, { host: `localhost:${shell.port}` }]) {
+      const r = await shellRequest(shell, '/shell/exchange', { ...call, body: { code: shell.code } });
+      assert.is(r.status, 403, JSON.stringify(call));
+      assert.is(r.json().detail.reason, call.host ? 'host_refused' : 'origin_refused');
+      assert.is(r.headers['access-control-allow-origin'], undefined);
+    }
+    const session = await exchange(shell, shell.code);
+    const again = await shellRequest(shell, '/shell/exchange', { body: { code: shell.code } });
+    assert.is(again.status, 403);
+    assert.is(again.json().detail.reason, 'launch_code_used');
+    assert.match(again.json().detail.message, /svc window/);
+    const unknown = await shellRequest(shell, '/shell/exchange', { body: { code: 'A'.repeat(43) } });
+    assert.is(unknown.json().detail.reason, 'launch_code_invalid');
+
+    // The token works from the window's origin, and from no other.
+    const own = await backendRequest(session, 'GET', '/api/health', { origin: shell.line.renderer_origin });
+    assert.is(own.status, 200);
+    const other = await backendRequest(session, 'GET', '/api/health', { origin: FOREIGN });
+    assert.is(other.status, 403);
+    assert.is(other.json().detail.reason, 'origin_refused');
+
+    // Shell actions: the window's origin and its secret, both.
+    const launch = (call: Parameters<typeof shellRequest>[2]) => shellRequest(shell, '/shell/launch-code', { method: 'POST', ...call });
+    assert.is((await launch({})).json().detail.reason, 'shell_secret_missing');
+    assert.is((await launch({ secret: 'x'.repeat(43) })).json().detail.reason, 'shell_secret_invalid');
+    assert.is((await launch({ secret: session.shell_secret, origin: FOREIGN })).json().detail.reason, 'origin_refused');
+    assert.is((await launch({ secret: session.shell_secret, origin: null })).json().detail.reason, 'origin_refused', 'a POST always carries an Origin from a browser');
+    const cross = await shellRequest(shell, '/shell/status', { secret: session.shell_secret, origin: null, headers: { 'sec-fetch-site': 'cross-site' } });
+    assert.is(cross.json().detail.reason, 'origin_refused');
+    const preflight = await shellRequest(shell, '/shell/launch-code', { method: 'OPTIONS', origin: FOREIGN, headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-svc-shell' } });
+    assert.is(preflight.status, 403);
+    assert.is(preflight.headers['access-control-allow-origin'], undefined);
+    const code = await freshCode(shell, session);
+    assert.is.not(code, shell.code);
+    const second = await exchange(shell, code);
+    assert.is(second.token, session.token);
+    assert.is(second.shell_secret, session.shell_secret);
+
+    // The HTML of every app route carries the exact CSP; nothing but app routes and /assets/ is answered.
+    for (const p of ['/', '/explore?q=soil', '/papers/12']) {
+      const page = await shellRequest(shell, p, { origin: null });
+      assert.ok(page.status === 200 || page.status === 503, `${p}: ${page.status}`);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.is(page.headers['content-security-policy'], CSP([shell.line.backend.base_url, 'http://127.0.0.1:8742']));
+      assert.is(page.headers['x-content-type-options'], 'nosniff');
+      assert.is(page.headers['referrer-policy'], 'no-referrer');
+      assert.is(page.headers['cache-control'], 'no-store');
+      assert.not.match(page.text, /<script(?![^>]*\bsrc=)|\bstyle=|<style/, 'no inline script or style');
+    }
+    for (const p of ['/favicon.ico', '/assets/../package.json', '/assets/%2e%2e/package.json', '/shell/nothing']) {
+      assert.is((await shellRequest(shell, p, { origin: null, secret: session.shell_secret })).status, 404, p);
+    }
+    assert.is((await shellRequest(shell, '/', { origin: null, host: `evil.example:${shell.port}` })).status, 403, 'a rebound host name is refused');
+  } finally {
+    await shell.stop();
+    dirs.cleanup();
+  }
+});
+
+test('with the daemon running the window attaches to it and registers its origin; SIGTERM exits 0 and leaves the daemon be', async () => {
+  const dirs = windowDirs();
+  const started = await runCli(['--json', 'daemon', 'start', '--port', '0'], { env: dirs.shellEnv });
+  assert.is(started.code, 0, started.stderr);
+  const daemonPort = JSON.parse(started.stdout).status.port as number;
+  let shell: ShellProcess | undefined;
+  try {
+    shell = await launchShell(dirs.shellEnv);
+    assert.equal(shell.line.backend, { base_url: `http://127.0.0.1:${daemonPort}`, role: 'daemon' });
+    const session = await exchange(shell, shell.code);
+    assert.is(session.token, fs.readFileSync(path.join(dirs.stateDir, `api-token-${daemonPort}`), 'utf8').trim());
+    // The daemon was started without --renderer-origin: the origin is allowed because the shell registered it.
+    const health = await backendRequest(session, 'GET', '/api/health', { origin: shell.line.renderer_origin });
+    assert.is(health.status, 200, health.text);
+    assert.is(health.json().role, 'daemon');
+    assert.is(health.headers['access-control-allow-origin'], shell.line.renderer_origin);
+    const end = await shell.stop('SIGTERM');
+    assert.is(end.code, 0, shell.stderr());
+    assert.is((await backendRequest(session, 'GET', '/api/health')).status, 200, 'the daemon runs on');
+  } finally {
+    await shell?.stop();
+    await runCli(['daemon', 'stop'], { env: dirs.shellEnv });
+    dirs.cleanup();
+  }
+});
+
+test('daemon/start makes the daemon the backend and registers the origin with it; a new exchange hands its token; the idle fallback stops', async () => {
+  const dirs = windowDirs();
+  const daemonPort = await freePort();
+  const shell = await launchShell({ ...dirs.shellEnv, SVC_PORT: String(daemonPort) });
+  try {
+    const first = await exchange(shell, shell.code);
+    const fallbackPid = publishedPid(dirs)!;
+    const html = await shellRequest(shell, '/', { origin: null });
+    assert.match(String(html.headers['content-security-policy']), new RegExp(`connect-src 'self' ${first.backend.base_url} http://127\\.0\\.0\\.1:${daemonPort};`), 'the daemon\'s origin is allowed ahead');
+
+    const started = await shellRequest(shell, '/shell/daemon/start', { method: 'POST', secret: first.shell_secret });
+    assert.is(started.status, 200, started.text);
+    assert.equal(started.json().backend.base_url, `http://127.0.0.1:${daemonPort}`);
+    assert.is(started.json().backend.role, 'daemon');
+    const second = await exchange(shell, await freshCode(shell, first));
+    assert.is(second.backend.role, 'daemon');
+    assert.is.not(second.token, first.token, 'the daemon minted its own token');
+    const health = await backendRequest(second, 'GET', '/api/health', { origin: shell.line.renderer_origin });
+    assert.is(health.status, 200, health.text);
+    assert.is(health.json().role, 'daemon');
+    assert.is(health.json().scheduler.state, 'running', 'the daemon owns the scheduler');
+    const status = (await shellRequest(shell, '/shell/status', { secret: first.shell_secret })).json();
+    assert.equal(status.daemon, { running: true, port: daemonPort });
+    await gone(fallbackPid);
+  } finally {
+    await shell.stop();
+    await runCli(['daemon', 'stop'], { env: { ...dirs.shellEnv, SVC_PORT: String(daemonPort) } });
+    dirs.cleanup();
+  }
+});
+
+test('backend/restart starts the fallback again on its port with a fresh token; the page takes it through the exchange', async () => {
+  const dirs = windowDirs();
+  const shell = await launchShell(dirs.shellEnv);
+  try {
+    const first = await exchange(shell, shell.code);
+    const restarted = await shellRequest(shell, '/shell/backend/restart', { method: 'POST', secret: first.shell_secret });
+    assert.is(restarted.status, 200, restarted.text);
+    assert.is(restarted.json().backend.base_url, first.backend.base_url);
+    assert.is.not(restarted.json().backend.runtime_id, first.backend.runtime_id);
+    assert.is((await backendRequest(first, 'GET', '/api/health', { origin: shell.line.renderer_origin })).status, 401, 'the old token is gone with its process');
+    const second = await exchange(shell, await freshCode(shell, first));
+    assert.is((await backendRequest(second, 'GET', '/api/health', { origin: shell.line.renderer_origin })).status, 200);
+  } finally {
+    await shell.stop();
+    dirs.cleanup();
+  }
+});
+
+/** A crossref stand-in that holds every request until released, then answers a recorded page. */
+async function heldSource() {
+  const held: http.ServerResponse[] = [];
+  let released = false;
+  const answer = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(fixture('crossref/works-query-ecology-rows2.json'));
+  const server = http.createServer((_req, res) => (released ? answer(res) : held.push(res)));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held: () => held.length,
+    release() {
+      released = true;
+      held.splice(0).forEach(answer);
+    },
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+test('the fallback stops after the idle time without a heartbeat and with nothing running, not while a run is active; the shell then ends (exit 0)', async () => {
+  const dirs = windowDirs();
+  const source = await heldSource();
+  const shell = await launchShell({ ...dirs.shellEnv, SVC_FALLBACK_IDLE_MS: '1500', SVC_SOURCE_CROSSREF_URL: source.url });
+  try {
+    const session = await exchange(shell, shell.code);
+    const pid = publishedPid(dirs)!;
+    // Heartbeats keep it: 3 s of them, twice the idle time.
+    for (let i = 0; i < 10; i++) {
+      assert.is((await backendRequest(session, 'POST', '/api/renderer/heartbeat', { origin: shell.line.renderer_origin })).status, 200);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.ok(isPidAlive(pid), 'heartbeats keep the fallback');
+    // A run keeps it without heartbeats.
+    const dive = await backendRequest(session, 'POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2 } });
+    assert.is(dive.status, 202, dive.text);
+    await waitFor(() => source.held() > 0, 10_000, 'the source to be asked');
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(isPidAlive(pid), 'a run keeps the fallback past the idle time');
+    assert.is(shell.proc.exitCode, null);
+    source.release();
+    await gone(pid);
+    const end = await shell.exited;
+    assert.is(end.code, 0, shell.stderr());
+    assert.match(shell.stderr(), /the backend stopped after 1\.5 s without a window open and with nothing running/);
+  } finally {
+    await shell.stop();
+    await source.close();
+    dirs.cleanup();
+  }
+});
+
+test('without --no-open the system opener gets the launch link (a stand-in xdg-open on PATH here; tests never open a browser)', async () => {
+  if (process.platform !== 'linux') return;
+  const dirs = windowDirs();
+  const bin = path.join(dirs.root, 'bin');
+  fs.mkdirSync(bin);
+  const said = path.join(dirs.root, 'opened.txt');
+  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${said}'\n`, { mode: 0o755 });
+  const { spawn } = await import('node:child_process');
+  const env = { ...dirs.shellEnv, PATH: `${bin}:${dirs.shellEnv.PATH}` };
+  const proc = spawn(process.execPath, [path.join(process.cwd(), 'bin', 'svc.js'), 'window'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d) => (stdout += d));
+  proc.stderr.on('data', (d) => (stderr += d));
+  try {
+    const opened = await waitFor(() => fs.existsSync(said) && fs.readFileSync(said, 'utf8'), 30_000, `the opener (stderr: ${stderr})`);
+    assert.match(opened, /^http:\/\/127\.0\.0\.1:\d+\/#launch=[A-Za-z0-9_-]{43}$/);
+    assert.is(stdout, '', 'the link is given to the browser, not printed');
+    assert.match(stderr, /serving the window on http:\/\/127\.0\.0\.1:\d+; no daemon runs/);
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    dirs.cleanup();
+  }
+});
+
+test.run();
