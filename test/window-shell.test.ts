@@ -3,17 +3,16 @@
  * backend: which backend it takes (the daemon when one runs, else a fallback
  * with no scheduler and a token that never appears in argv), the one-time
  * exchange and the shell actions behind Origin, Host and the per-launch
- * secret, the CSP, the backend's guard against other origins, the switch to
- * the daemon, and the fallback's idle stop (SVC_FALLBACK_IDLE_MS shortens it).
+ * secret, the CSP, the backend's guard against other origins, a restart of
+ * the fallback, and the system opener. Beside the daemon:
+ * window-shell-daemon.test.ts; the idle stop: window-shell-idle.test.ts.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fixture, freePort, runCli, waitFor } from './_setup.js';
-import { backendRequest, exchange, freshCode, launchShell, publishedPid, shellRequest, windowDirs, type ShellProcess } from './_window.js';
+import { freePort, waitFor } from './_setup.js';
+import { backendRequest, exchange, freshCode, launchShell, publishedPid, shellRequest, windowDirs } from './_window.js';
 import { isPidAlive } from '../src/util/pid.js';
 
 const FOREIGN = 'http://127.0.0.1:1';
@@ -135,63 +134,6 @@ test('the exchange: one use per code, only from the window\'s origin and Host; s
   }
 });
 
-test('with the daemon running the window attaches to it and registers its origin; SIGTERM exits 0 and leaves the daemon be', async () => {
-  const dirs = windowDirs();
-  const started = await runCli(['--json', 'daemon', 'start', '--port', '0'], { env: dirs.shellEnv });
-  assert.is(started.code, 0, started.stderr);
-  const daemonPort = JSON.parse(started.stdout).status.port as number;
-  let shell: ShellProcess | undefined;
-  try {
-    shell = await launchShell(dirs.shellEnv);
-    assert.equal(shell.line.backend, { base_url: `http://127.0.0.1:${daemonPort}`, role: 'daemon' });
-    const session = await exchange(shell, shell.code);
-    assert.is(session.token, fs.readFileSync(path.join(dirs.stateDir, `api-token-${daemonPort}`), 'utf8').trim());
-    // The daemon was started without --renderer-origin: the origin is allowed because the shell registered it.
-    const health = await backendRequest(session, 'GET', '/api/health', { origin: shell.line.renderer_origin });
-    assert.is(health.status, 200, health.text);
-    assert.is(health.json().role, 'daemon');
-    assert.is(health.headers['access-control-allow-origin'], shell.line.renderer_origin);
-    const end = await shell.stop('SIGTERM');
-    assert.is(end.code, 0, shell.stderr());
-    assert.is((await backendRequest(session, 'GET', '/api/health')).status, 200, 'the daemon runs on');
-  } finally {
-    await shell?.stop();
-    await runCli(['daemon', 'stop'], { env: dirs.shellEnv });
-    dirs.cleanup();
-  }
-});
-
-test('daemon/start makes the daemon the backend and registers the origin with it; a new exchange hands its token; the idle fallback stops', async () => {
-  const dirs = windowDirs();
-  const daemonPort = await freePort();
-  const shell = await launchShell({ ...dirs.shellEnv, SVC_PORT: String(daemonPort) });
-  try {
-    const first = await exchange(shell, shell.code);
-    const fallbackPid = publishedPid(dirs)!;
-    const html = await shellRequest(shell, '/', { origin: null });
-    assert.match(String(html.headers['content-security-policy']), new RegExp(`connect-src 'self' ${first.backend.base_url} http://127\\.0\\.0\\.1:${daemonPort};`), 'the daemon\'s origin is allowed ahead');
-
-    const started = await shellRequest(shell, '/shell/daemon/start', { method: 'POST', secret: first.shell_secret });
-    assert.is(started.status, 200, started.text);
-    assert.equal(started.json().backend.base_url, `http://127.0.0.1:${daemonPort}`);
-    assert.is(started.json().backend.role, 'daemon');
-    const second = await exchange(shell, await freshCode(shell, first));
-    assert.is(second.backend.role, 'daemon');
-    assert.is.not(second.token, first.token, 'the daemon minted its own token');
-    const health = await backendRequest(second, 'GET', '/api/health', { origin: shell.line.renderer_origin });
-    assert.is(health.status, 200, health.text);
-    assert.is(health.json().role, 'daemon');
-    assert.is(health.json().scheduler.state, 'running', 'the daemon owns the scheduler');
-    const status = (await shellRequest(shell, '/shell/status', { secret: first.shell_secret })).json();
-    assert.equal(status.daemon, { running: true, port: daemonPort });
-    await gone(fallbackPid);
-  } finally {
-    await shell.stop();
-    await runCli(['daemon', 'stop'], { env: { ...dirs.shellEnv, SVC_PORT: String(daemonPort) } });
-    dirs.cleanup();
-  }
-});
-
 test('backend/restart starts the fallback again on its port with a fresh token; the page takes it through the exchange', async () => {
   const dirs = windowDirs();
   const shell = await launchShell(dirs.shellEnv);
@@ -206,56 +148,6 @@ test('backend/restart starts the fallback again on its port with a fresh token; 
     assert.is((await backendRequest(second, 'GET', '/api/health', { origin: shell.line.renderer_origin })).status, 200);
   } finally {
     await shell.stop();
-    dirs.cleanup();
-  }
-});
-
-/** A crossref stand-in that holds every request until released, then answers a recorded page. */
-async function heldSource() {
-  const held: http.ServerResponse[] = [];
-  let released = false;
-  const answer = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(fixture('crossref/works-query-ecology-rows2.json'));
-  const server = http.createServer((_req, res) => (released ? answer(res) : held.push(res)));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held: () => held.length,
-    release() {
-      released = true;
-      held.splice(0).forEach(answer);
-    },
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
-
-test('the fallback stops after the idle time without a heartbeat and with nothing running, not while a run is active; the shell then ends (exit 0)', async () => {
-  const dirs = windowDirs();
-  const source = await heldSource();
-  const shell = await launchShell({ ...dirs.shellEnv, SVC_FALLBACK_IDLE_MS: '1500', SVC_SOURCE_CROSSREF_URL: source.url });
-  try {
-    const session = await exchange(shell, shell.code);
-    const pid = publishedPid(dirs)!;
-    // Heartbeats keep it: 3 s of them, twice the idle time.
-    for (let i = 0; i < 10; i++) {
-      assert.is((await backendRequest(session, 'POST', '/api/renderer/heartbeat', { origin: shell.line.renderer_origin })).status, 200);
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    assert.ok(isPidAlive(pid), 'heartbeats keep the fallback');
-    // A run keeps it without heartbeats.
-    const dive = await backendRequest(session, 'POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', max_results: 2 } });
-    assert.is(dive.status, 202, dive.text);
-    await waitFor(() => source.held() > 0, 10_000, 'the source to be asked');
-    await new Promise((r) => setTimeout(r, 3000));
-    assert.ok(isPidAlive(pid), 'a run keeps the fallback past the idle time');
-    assert.is(shell.proc.exitCode, null);
-    source.release();
-    await gone(pid);
-    const end = await shell.exited;
-    assert.is(end.code, 0, shell.stderr());
-    assert.match(shell.stderr(), /the backend stopped after 1\.5 s without a window open and with nothing running/);
-  } finally {
-    await shell.stop();
-    await source.close();
     dirs.cleanup();
   }
 });

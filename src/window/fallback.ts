@@ -60,7 +60,7 @@ export async function spawnFallback(ctx: Context, o: SpawnFallbackOptions): Prom
   const args = [SVC_BIN, '--json', 'serve', '--fallback', '--port', String(o.port), '--renderer-origin', o.rendererOrigin];
   let child: ChildProcess;
   try {
-    child = (o.spawn ?? nodeSpawn)(process.execPath, args, { detached: true, stdio: ['pipe', 'pipe', log], env: env as NodeJS.ProcessEnv });
+    child = (o.spawn ?? nodeSpawn)(process.execPath, args, { detached: true, windowsHide: true, stdio: ['pipe', 'pipe', log], env: env as NodeJS.ProcessEnv });
   } finally {
     fs.closeSync(log);
   }
