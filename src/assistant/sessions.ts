@@ -74,14 +74,9 @@ export interface BrowseQuery {
   q: string | null;
 }
 
-/** A literal substring pattern for LIKE: %, _ and the escape character escaped. */
-export function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export function browseSessions(ctx: Context, query: BrowseQuery) {
   const throughId = query.throughId ?? BigInt(repo.maxSessionId(ctx.db));
-  const rows = repo.browseSessions(ctx.db, { throughId, beforeId: query.beforeId, pattern: query.q ? likePattern(query.q) : null, limit: query.limit + 1 });
+  const rows = repo.browseSessions(ctx.db, { throughId, beforeId: query.beforeId, text: query.q || null, limit: query.limit + 1 });
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   const choices = repo.choicesFor(ctx.db, page.map((r) => r.id));

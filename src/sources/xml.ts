@@ -1,4 +1,9 @@
-/** XML answers (arXiv Atom, PubMed) parsed with fast-xml-parser; malformed XML is a ParseError. */
+/**
+ * XML answers (arXiv Atom, PubMed) parsed with fast-xml-parser; malformed XML is a ParseError. The
+ * parser fetches nothing: an external entity (SYSTEM "file:…" or a URL) is refused, and internal
+ * entities stay within its bounds (size, count, expanded length), so a billion-laughs document is
+ * never expanded.
+ */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ParseError } from './types.js';
 
@@ -22,7 +27,14 @@ export function parseXml(text: string, arrayTags: string[] = [], stopNodes: stri
     isArray: (name) => arrays.has(name),
     stopNodes,
   });
-  return parser.parse(text);
+  try {
+    return parser.parse(text);
+  } catch (err) {
+    // The parser throws for what it will not do (an external or parameter entity, an expansion past its
+    // bounds): the answer is unusable, said in the parser's words rather than as an unexpected shape.
+    const said = String((err as Error)?.message ?? err).replace(/^\[\w+\]\s*/, '').replace(/\s+/g, ' ').slice(0, 200);
+    throw new ParseError(`The answer is XML svc will not read (${said}).`);
+  }
 }
 
 /** The text of a node that may be a string, {#text}, or absent. */
