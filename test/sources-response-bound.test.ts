@@ -132,10 +132,9 @@ test('a run records the endless source as parse_failure naming the cap and finis
   const server = await endless('stream');
   const t = await serverWithSources({ crossref: server.url });
   try {
-    const started = Date.now();
     const id = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
     const detail = await finished(t, id, 10_000);
-    assert.ok(Date.now() - started < 2800, `finished before the 3 s timeout (${Date.now() - started} ms)`);
+    // The cap, not the source's 3 s timeout, ended it: a timeout is upstream_failure and names no cap.
     const source = detail.sources.find((s: any) => s.source === 'crossref');
     assert.is(source.zero_reason, 'parse_failure');
     assert.match(JSON.stringify(detail), /passed the 16 MiB page cap/);
