@@ -97,6 +97,7 @@ export interface Session {
   token: string;
   backend: { base_url: string; role: string; runtime_id: string };
   shell_secret: string;
+  connect_origins: string[];
 }
 
 /** Trade a launch code for the session, as the page does; throws on a refusal. */

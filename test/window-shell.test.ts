@@ -36,7 +36,8 @@ test('no daemon: a fallback backend with no scheduler, the token in its environm
     assert.is.not(shell.line.backend.base_url, `http://127.0.0.1:${daemonPort}`, 'a fallback takes a free port, never the daemon\'s');
 
     const session = await exchange(shell, shell.code);
-    assert.equal(Object.keys(session).sort(), ['backend', 'shell_secret', 'token']);
+    assert.equal(Object.keys(session).sort(), ['backend', 'connect_origins', 'shell_secret', 'token']);
+    assert.equal(session.connect_origins, [shell.line.backend.base_url, `http://127.0.0.1:${daemonPort}`], 'the same origins as the CSP');
     assert.is(session.backend.base_url, shell.line.backend.base_url);
     assert.is(session.backend.role, 'fallback');
     const health = await backendRequest(session, 'GET', '/api/health', { origin: shell.line.renderer_origin });

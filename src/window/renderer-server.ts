@@ -66,7 +66,7 @@ async function shellRoute(deps: RendererDeps, req: IncomingMessage, res: ServerR
     const backend: Backend = await deps.shell.ensure();
     const redeemed = deps.codes.redeem(code);
     if (!redeemed.ok) return refuse(res, { status: 403, reason: redeemed.reason, message: redeemed.message });
-    return sendJson(res, 200, { token: backend.token, backend: backendView(backend), shell_secret: deps.secret });
+    return sendJson(res, 200, { token: backend.token, backend: backendView(backend), shell_secret: deps.secret, connect_origins: connectOrigins(deps) });
   }
   const action = ACTIONS[pathname];
   if (!action) return refuse(res, { status: 404, reason: 'not_found', message: `The window shell has no action ${pathname}.` });
@@ -102,7 +102,7 @@ function sendStatic(deps: RendererDeps, req: IncomingMessage, res: ServerRespons
   const found = readStatic(deps.webRoot, pathname);
   const head = req.method === 'HEAD';
   if (found.kind === 'app' || found.kind === 'not_built') {
-    const headers = htmlHeaders([deps.shell.current().baseUrl, deps.daemonOrigin]);
+    const headers = htmlHeaders(connectOrigins(deps));
     res.writeHead(found.kind === 'app' ? 200 : 503, headers);
     res.end(head ? undefined : found.html);
     return;
@@ -113,6 +113,11 @@ function sendStatic(deps: RendererDeps, req: IncomingMessage, res: ServerRespons
     return;
   }
   refuse(res, { status: 404, reason: 'not_found', message: `The window has no file ${pathname}.` });
+}
+
+/** The backend origins the page may reach (its CSP's connect-src): told to the page too, which reloads for one not listed. */
+function connectOrigins(deps: RendererDeps): string[] {
+  return [...new Set([deps.shell.current().baseUrl, deps.daemonOrigin])];
 }
 
 function refuse(res: ServerResponse, r: Refusal): void {
