@@ -1,7 +1,9 @@
 /**
  * svc window as a real process beside the daemon: it attaches to a running
  * daemon and registers its origin (again after the daemon was restarted from a
- * terminal), and daemon/start moves a window from its fallback to the daemon.
+ * terminal), waits for a daemon whose lock is present instead of starting a
+ * backend of its own, and daemon/start moves a window from its fallback to the
+ * daemon.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -79,6 +81,25 @@ test('daemon/start makes the daemon the backend and registers the origin with it
   } finally {
     await shell.stop();
     await runCli(['daemon', 'stop'], { env: { ...dirs.shellEnv, SVC_PORT: String(daemonPort) } });
+    dirs.cleanup();
+  }
+});
+
+test('a present daemon lock means wait, never start a second backend: a daemon that does not answer in the attach wait is refused (exit 4)', async () => {
+  const dirs = windowDirs();
+  fs.mkdirSync(dirs.stateDir, { recursive: true });
+  // A starting daemon: its process runs (this one stands in) and it has no port yet.
+  fs.writeFileSync(path.join(dirs.stateDir, 'daemon.lock'), JSON.stringify({ pid: process.pid, port: null, version: '0.1.0', started_at: new Date().toISOString() }), { mode: 0o600 });
+  try {
+    const started = Date.now();
+    const r = await runCli(['--json', 'window', '--no-open'], { env: dirs.shellEnv });
+    const waited = Date.now() - started;
+    assert.is(r.code, 4, r.stderr);
+    assert.is(JSON.parse(r.stdout).error, 'daemon_not_answering');
+    assert.match(r.stderr, /daemon lock is present .*svc daemon stop/);
+    assert.ok(waited >= 2000, `it waited for the daemon (${waited} ms)`);
+    assert.not.ok(fs.existsSync(path.join(dirs.stateDir, 'fallback.log')), 'no fallback was started');
+  } finally {
     dirs.cleanup();
   }
 });

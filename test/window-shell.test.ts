@@ -10,8 +10,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { freePort, waitFor } from './_setup.js';
+import { freePort, runCli, waitFor } from './_setup.js';
 import { backendRequest, exchange, freshCode, launchShell, publishedPid, shellRequest, windowDirs } from './_window.js';
 import { isPidAlive } from '../src/util/pid.js';
 
@@ -175,6 +177,25 @@ test('without --no-open the system opener gets the launch link (a stand-in xdg-o
   } finally {
     proc.kill('SIGTERM');
     await new Promise((r) => proc.once('exit', r));
+    dirs.cleanup();
+  }
+});
+
+test('a window port in use is refused before any backend starts (exit 4); a bad --port is a usage error (exit 2)', async () => {
+  const dirs = windowDirs();
+  const busy = http.createServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  try {
+    const port = (busy.address() as AddressInfo).port;
+    const r = await runCli(['--json', 'window', '--no-open', '--port', String(port)], { env: dirs.shellEnv });
+    assert.is(r.code, 4, r.stderr);
+    assert.equal(JSON.parse(r.stdout), { error: 'port_in_use', message: `Port ${port} is in use; choose another --port, or leave --port out for a free one.` });
+    assert.not.ok(fs.existsSync(path.join(dirs.stateDir, 'fallback.log')), 'no backend was started');
+    const bad = await runCli(['window', '--no-open', '--port', '70000'], { env: dirs.shellEnv });
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, /--port must be a whole number from 0 to 65535/);
+  } finally {
+    await new Promise((r) => busy.close(r));
     dirs.cleanup();
   }
 });
