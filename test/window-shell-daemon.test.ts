@@ -54,7 +54,7 @@ test('with the daemon running the window attaches to it and registers its origin
   }
 });
 
-test('daemon/start makes the daemon the backend and registers the origin with it; a new exchange hands its token; the idle fallback stops', async () => {
+test('daemon/start makes the daemon the backend and registers the origin with it; a new exchange hands its token; the idle fallback stops; backend/restart restarts the daemon on its port and registers again', async () => {
   const dirs = windowDirs();
   const daemonPort = await freePort();
   const shell = await launchShell({ ...dirs.shellEnv, SVC_PORT: String(daemonPort) });
@@ -78,6 +78,16 @@ test('daemon/start makes the daemon the backend and registers the origin with it
     const status = (await shellRequest(shell, '/shell/status', { secret: first.shell_secret })).json();
     assert.equal(status.daemon, { running: true, port: daemonPort });
     await gone(fallbackPid);
+
+    // backend/restart (how a staged restore is applied): the daemon stops and starts on its port; the origin is registered again.
+    const restarted = await shellRequest(shell, '/shell/backend/restart', { method: 'POST', secret: first.shell_secret });
+    assert.is(restarted.status, 200, restarted.text);
+    assert.is(restarted.json().backend.base_url, `http://127.0.0.1:${daemonPort}`);
+    assert.is.not(restarted.json().backend.runtime_id, second.backend.runtime_id);
+    const third = await exchange(shell, await freshCode(shell, first));
+    assert.is.not(third.token, second.token);
+    const fresh = await backendRequest(third, 'GET', '/api/health', { origin: shell.line.renderer_origin });
+    assert.is(fresh.status, 200, fresh.text);
   } finally {
     await shell.stop();
     await runCli(['daemon', 'stop'], { env: { ...dirs.shellEnv, SVC_PORT: String(daemonPort) } });

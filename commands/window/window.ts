@@ -32,15 +32,15 @@ export function register(program: Command, io: Io): void {
       const ctx = createContext({ env: io.env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
       try {
         const { startWindow } = await import('../../src/window/start.js');
-        const window = await startWindow({ ctx, env: io.env, port, say: (line) => io.err(line) });
-        const stop = stopAsked(window.ended);
-        const backend = window.backend();
-        if (io.json) io.out(JSON.stringify({ url: window.url, renderer_origin: window.rendererOrigin, backend: { base_url: backend.baseUrl, role: backend.role } }));
-        else if (!opts.open) io.out(window.url);
-        if (!io.json) io.err(`svc window: serving the window on ${window.rendererOrigin}; ${backendWords(backend)}. Ctrl-C closes it.`);
-        if (opts.open) await open(io, window.url);
+        const running = await startWindow({ ctx, env: io.env, port, say: (line) => io.err(line) });
+        const stop = stopAsked(running.ended);
+        const backend = running.backend();
+        if (io.json) io.out(JSON.stringify({ url: running.url, renderer_origin: running.rendererOrigin, backend: { base_url: backend.baseUrl, role: backend.role } }));
+        else if (!opts.open) io.out(running.url);
+        if (!io.json) io.err(`svc window: serving the window on ${running.rendererOrigin}; ${backendWords(backend)}. Ctrl-C closes it.`);
+        if (opts.open) await open(io, running.url);
         const why = await stop;
-        const released = await window.close();
+        const released = await running.close();
         io.err(`svc window: ${why.signal ? `closed (${why.signal})` : `closed: ${why.text}`}${released ? `; its backend (pid ${released.pid}) stops as soon as nothing runs in it (a run in flight finishes first: svc executions lists it)` : ''}.`);
         io.exitCode = why.signal === 'SIGINT' ? EXIT.interrupted : EXIT.ok;
       } finally {

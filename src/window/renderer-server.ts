@@ -49,7 +49,7 @@ async function answer(deps: RendererDeps, req: IncomingMessage, res: ServerRespo
   if (host) return refuse(res, host);
   const pathname = new URL(req.url ?? '/', 'http://window.invalid').pathname;
   if (req.method === 'OPTIONS') return refuse(res, { status: 403, reason: 'origin_refused', message: 'The window answers no cross-origin request.' });
-  if (pathname === '/shell/exchange' || pathname.startsWith('/shell/')) return shellRoute(deps, req, res, pathname);
+  if (pathname.startsWith('/shell/')) return shellRoute(deps, req, res, pathname);
   if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, { status: 405, reason: 'method_not_allowed', message: `${req.method} is not answered here.` });
   sendStatic(deps, req, res, pathname);
 }
