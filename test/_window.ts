@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { rawRequest, ROOT, tempDirs, type RawResponse, type TempDirs } from './_setup.js';
-import { ensureChromium } from './_chromium.js';
 
 export const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
 
@@ -132,8 +131,8 @@ export function backendRequest(session: Session, method: string, p: string, opti
 const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core is loaded lazily, untyped here */
-export async function launchBrowser(): Promise<any> {
-  const executablePath = ensureChromium();
+/** Chromium at `executablePath` (test/_chromium.ts finds it), headless, as every browser test starts it. */
+export async function launchBrowser(executablePath: string): Promise<any> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath, args: ARGS });
 }

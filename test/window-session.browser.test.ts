@@ -16,6 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { freePort, runCli, waitFor } from './_setup.js';
+import { ensureChromium } from './_chromium.js';
 import { exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
@@ -28,7 +29,7 @@ let daemonPort: number;
 test.before(async () => {
   daemonPort = await freePort();
   dirs.shellEnv.SVC_PORT = String(daemonPort);
-  [browser, shell] = await Promise.all([launchBrowser(), launchShell(dirs.shellEnv)]);
+  [browser, shell] = await Promise.all([launchBrowser(ensureChromium()), launchShell(dirs.shellEnv)]);
 });
 test.after(async () => {
   await browser?.close();
