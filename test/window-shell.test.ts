@@ -59,6 +59,11 @@ test('no daemon: a fallback backend with no scheduler, the token in its environm
     assert.ok(environ.includes('SVC_DISABLE_SCHEDULER=1'));
     assert.ok(environ.includes(`SVC_API_TOKEN=${session.token}`), 'handed down through the environment');
 
+    // The command line of the same data directory finds the window's backend (its port and token files).
+    const cli = await runCli(['health'], { env: dirs.shellEnv });
+    assert.is(cli.code, 0, cli.stderr);
+    assert.ok(cli.stdout.includes(`is running on ${shell.line.backend.base_url} (a window's fallback backend: no scheduler;`), cli.stdout);
+
     const status = await shellRequest(shell, '/shell/status', { secret: session.shell_secret });
     assert.is(status.status, 200, status.text);
     assert.equal(status.json(), { backend: session.backend, daemon: { running: false, port: null } });
