@@ -142,7 +142,7 @@ test('the exchange: one use per code, only from the window\'s origin and Host; s
   }
 });
 
-test('backend/restart starts the fallback again on its port with a fresh token; the page takes it through the exchange', async () => {
+test('backend/restart starts the fallback again on its port with a fresh token; the page takes it through the exchange; a fallback that dies is replaced on its port at the next exchange', async () => {
   const dirs = windowDirs();
   const shell = await launchShell(dirs.shellEnv);
   try {
@@ -154,6 +154,17 @@ test('backend/restart starts the fallback again on its port with a fresh token; 
     assert.is((await backendRequest(first, 'GET', '/api/health', { origin: shell.line.renderer_origin })).status, 401, 'the old token is gone with its process');
     const second = await exchange(shell, await freshCode(shell, first));
     assert.is((await backendRequest(second, 'GET', '/api/health', { origin: shell.line.renderer_origin })).status, 200);
+
+    // A fallback that dies (kill -9) is said on stderr and replaced at the next exchange, on its port.
+    const pid = publishedPid(dirs)!;
+    process.kill(pid, 'SIGKILL');
+    await gone(pid);
+    await waitFor(() => /exited \(SIGKILL\); a new one starts when the page asks/.test(shell.stderr()), 5000, 'the shell to notice');
+    const third = await exchange(shell, await freshCode(shell, first));
+    assert.is(third.backend.base_url, first.backend.base_url, 'on the same port: the page\'s CSP reaches it');
+    assert.is.not(third.backend.runtime_id, second.backend.runtime_id);
+    assert.is((await backendRequest(third, 'GET', '/api/health', { origin: shell.line.renderer_origin })).status, 200);
+    assert.is(shell.proc.exitCode, null, 'the window stays up');
   } finally {
     await shell.stop();
     dirs.cleanup();

@@ -61,7 +61,17 @@ export async function attachShell(o: ShellOptions): Promise<Shell> {
     return child.backend;
   };
 
-  const startFallback = async (port: number) => adoptFallback(await spawnFallback(ctx, { env: o.env, rendererOrigin: o.rendererOrigin, port, spawn: o.spawn }));
+  const spawnOn = async (port: number) => adoptFallback(await spawnFallback(ctx, { env: o.env, rendererOrigin: o.rendererOrigin, port, spawn: o.spawn }));
+  /** A fallback on `port` when free (the page's CSP already reaches it: no reload), else on a free one. */
+  const startFallback = async (port: number) => {
+    if (port === 0) return spawnOn(0);
+    try {
+      return await spawnOn(port);
+    } catch (err) {
+      o.say(`svc window: the backend could not start again on port ${port} (${err instanceof Error ? err.message : String(err)}); starting it on a free port`);
+      return spawnOn(0);
+    }
+  };
 
   const useDaemon = async (status: Parameters<typeof daemonBackend>[1]) => {
     const b = await daemonBackend(ctx, status);
@@ -72,14 +82,14 @@ export async function attachShell(o: ShellOptions): Promise<Shell> {
     return b;
   };
 
-  /** The daemon when it runs; waiting while its lock says it starts; else a fallback. */
-  const attach = async (): Promise<Backend> => {
+  /** The daemon when it runs; waiting while its lock says it starts; else a fallback (on `port` when free: a gone one's). */
+  const attach = async (port = 0): Promise<Backend> => {
     const status = await attachDaemon(ctx);
     if (status?.running) return useDaemon(status);
     if (status && !status.stale_lock) {
       throw new SvcError(409, 'daemon_not_answering', `A daemon lock is present (pid ${status.lock_pid ?? 'unknown'}) but the daemon does not answer: ${status.error ?? 'no answer'}. Wait for it and run svc window again, or stop it with \`svc daemon stop\`.`);
     }
-    return startFallback(0);
+    return startFallback(port);
   };
 
   let backend = await attach();
@@ -106,7 +116,7 @@ export async function attachShell(o: ShellOptions): Promise<Shell> {
             return backend;
           }
         }
-        return become(await attach());
+        return become(await attach(backend.role === 'fallback' ? backend.port : 0));
       }),
     startDaemon: () =>
       serial(async () => {
@@ -124,12 +134,7 @@ export async function attachShell(o: ShellOptions): Promise<Shell> {
         const old = fallback;
         fallback = null;
         await old?.terminate();
-        try {
-          return become(await startFallback(backend.port));
-        } catch (err) {
-          o.say(`svc window: the backend could not start again on port ${backend.port} (${err instanceof Error ? err.message : String(err)}); starting it on a free port`);
-          return become(await startFallback(0));
-        }
+        return become(await startFallback(backend.port));
       }),
     async status() {
       const daemon = await daemonStatus(ctx);
