@@ -52,7 +52,7 @@ function statusText(s: LibraryStatus, folder: VaultFolder | null, waiting: strin
   if (!s.vault) return waiting ? `No vault yet. ${waiting}` : 'No vault yet: run `svc library init <folder>`.';
   return [
     `vault ${s.vault.vault_id} (${s.vault.label})`,
-    `folder ${folder!.path}: ${folder!.reachable ? 'reachable' : folder!.reason === 'vault_marker_invalid' ? 'not this vault' : 'missing or not reachable'}`,
+    `folder ${folder!.path}: ${folder!.reachable ? 'reachable' : folder!.reason === 'vault_marker_invalid' ? 'not this vault' : folder!.reason === 'vault_unavailable' ? 'missing or not reachable' : 'there, but refused (below)'}`,
     `${count(s.counts.files, 'file')}, ${count(s.counts.retained_bytes, 'byte')}, ${count(s.counts.paper_links, 'paper link')} (as the catalog records them)`,
   ].join('\n');
 }
@@ -74,7 +74,9 @@ export function register(program: Command, io: Io): void {
     const folder = vaultFolder(ctx);
     const waiting = restoreWaiting(ctx);
     // The absolute path is this person's own information on their own terminal (GET /api/library never names it).
-    emit(io, { ...s, folder, restore_waiting: waiting !== null }, () => statusText(s, folder, waiting));
+    // The folder's message is this terminal's: the ways back as commands, not as HTTP routes.
+    const said = folder && { ...folder, message: folder.reachable ? null : folderGoneWords(folder) };
+    emit(io, { ...s, folder: said, restore_waiting: waiting !== null }, () => statusText(s, folder, waiting));
     if (s.vault && waiting) io.err(waiting);
     if (folder && !folder.reachable) {
       io.err(`svc: ${folderGoneWords(folder)}`);

@@ -30,7 +30,7 @@ test('status names the vault folder and says whether it is reachable; with the f
     assert.is(here.code, 0, here.stderr);
     assert.ok(here.stdout.includes(`folder ${s.root}: reachable`), here.stdout);
     const doc = JSON.parse((await svc('--json', 'library', 'status')).stdout);
-    assert.equal(doc.folder, { path: s.root, reachable: true, reason: null });
+    assert.equal(doc.folder, { path: s.root, reachable: true, reason: null, message: null });
     // The HTTP answer keeps hiding the absolute root, as the spec says.
     const http = await s.get('/api/library');
     assert.is(http.status, 200);
@@ -42,7 +42,9 @@ test('status names the vault folder and says whether it is reachable; with the f
     assert.ok(gone.stdout.includes(`folder ${s.root}: missing or not reachable`), gone.stdout);
     assert.ok(gone.stderr.includes(`The Library vault folder ${s.root} is missing or not reachable.`), gone.stderr);
     assert.match(gone.stderr, WAYS_BACK);
-    assert.equal(JSON.parse((await svc('--json', 'library', 'status')).stdout).folder, { path: s.root, reachable: false, reason: 'vault_unavailable' });
+    const goneDoc = JSON.parse((await svc('--json', 'library', 'status')).stdout).folder;
+    assert.equal({ ...goneDoc, message: undefined }, { path: s.root, reachable: false, reason: 'vault_unavailable', message: undefined });
+    assert.match(goneDoc.message, /Ways back: .*svc restore FILE --vault-parent DIR/);
 
     // The commands that need the folder refuse with the same words (exit 1, the file system failing).
     for (const args of [['library', 'text', '1'], ['library', 'check'], ['library', 'import', note]]) {

@@ -18,7 +18,11 @@ import { withContext } from './context.js';
 import type { Io } from './io.js';
 
 /** Why the folder does not open as the vault, then the ways back. */
-export function folderGoneWords(folder: Pick<VaultFolder, 'path' | 'reason'>): string {
+export function folderGoneWords(folder: Pick<VaultFolder, 'path' | 'reason'> & { message?: string | null }): string {
+  // A folder that is there but refused (a link put in its place, say) is not gone: the Library's own words say why.
+  if (folder.reason !== 'vault_unavailable' && folder.reason !== 'vault_marker_invalid' && folder.message) {
+    return `${folder.message.replace(/\.?$/, '')}: ${folder.path}. Put the vault folder itself back in its place; svc never follows a link out of its vault.`;
+  }
   const what =
     folder.reason === 'vault_marker_invalid'
       ? `The folder ${folder.path} is not this Library's vault (its vault.json is missing or names another vault).`

@@ -102,6 +102,8 @@ export interface VaultFolder {
   reachable: boolean;
   /** Why it is not reachable: vault_unavailable (gone, unmounted, unreadable), vault_marker_invalid (another folder there), … */
   reason: string | null;
+  /** The Library's own words for that reason, or null when reachable. */
+  message: string | null;
 }
 
 /**
@@ -114,10 +116,10 @@ export function vaultFolder(ctx: Context): VaultFolder | null {
   if (!vault) return null;
   try {
     openVault(vault).close();
-    return { path: vault.root_path, reachable: true, reason: null };
+    return { path: vault.root_path, reachable: true, reason: null, message: null };
   } catch (err) {
     if (!(err instanceof SvcError)) throw err;
-    return { path: vault.root_path, reachable: false, reason: err.reason };
+    return { path: vault.root_path, reachable: false, reason: err.reason, message: err.message };
   }
 }
 
