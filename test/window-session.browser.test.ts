@@ -5,9 +5,9 @@
  * same link in another tab is refused and says how to get in, as a tab with
  * no link does; "Open in new tab" gives the new tab a code of its own; a page
  * of another origin cannot use the token; the app loads with no CSP
- * violation and no serious or critical axe-core finding; "Start the daemon"
- * moves the page to the daemon without a reload. Screenshots of each state
- * go to test-output/screenshots/.
+ * violation and no serious or critical axe-core finding. Screenshots of each
+ * state go to test-output/screenshots/. "Start the daemon":
+ * window-daemon.browser.test.ts.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,7 +15,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { freePort, runCli, waitFor } from './_setup.js';
 import { ensureChromium } from './_chromium.js';
 import { exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
 
@@ -24,17 +23,13 @@ let browser: any;
 let shell: ShellProcess;
 let harness: Session;
 const dirs = windowDirs();
-let daemonPort: number;
 
 test.before(async () => {
-  daemonPort = await freePort();
-  dirs.shellEnv.SVC_PORT = String(daemonPort);
   [browser, shell] = await Promise.all([launchBrowser(ensureChromium()), launchShell(dirs.shellEnv)]);
 });
 test.after(async () => {
   await browser?.close();
   await shell?.stop();
-  await runCli(['daemon', 'stop'], { env: dirs.shellEnv });
   dirs.cleanup();
 });
 
@@ -119,22 +114,6 @@ test('axe-core finds no serious or critical violation on the signed-in page or t
   await noSession(bare.page);
   assert.equal(await seriousViolations(bare.page), []);
   await bare.context.close();
-});
-
-test('"Start the daemon" moves the page to the daemon through the shell, without a reload', async () => {
-  const { context, page, console } = await openPage(browser, `${shell.line.renderer_origin}/#launch=${await freshCode(shell, harness)}`);
-  await signedIn(page);
-  await page.evaluate('window.__notReloaded = true');
-  await page.click('text=Start the daemon');
-  await page.waitForSelector('aside.banner', { state: 'detached', timeout: 30_000 });
-  const session = await stored(page);
-  assert.is(session.role, 'daemon');
-  assert.is(session.baseUrl, `http://127.0.0.1:${daemonPort}`);
-  assert.is(await page.evaluate('window.__notReloaded'), true, 'the page took the new token without a reload');
-  await waitFor(async () => (await page.evaluate(`fetch(${JSON.stringify(session.baseUrl + '/api/health')}, { headers: { authorization: 'Bearer ${session.token}' } }).then((r) => r.status)`)) === 200, 5000, 'the page to reach the daemon');
-  assert.equal(cspViolations(console), []);
-  await screenshot(page, 'window-home-daemon');
-  await context.close();
 });
 
 test.run();
