@@ -18,7 +18,7 @@ import { runExecution } from './runner.js';
 import { runningExecutionOf } from '../routines/repo.js';
 import { sleep } from '../util/sleep.js';
 
-export type OwnerRole = 'server' | 'cli' | 'daemon';
+export type OwnerRole = 'server' | 'cli' | 'daemon' | 'fallback';
 
 export interface Submitted {
   id: number;
