@@ -4,11 +4,12 @@
  * daemon, takes the daemon's token through a fresh launch code and reaches
  * the daemon, all without a reload and with no CSP violation.
  */
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort, runCli, waitFor } from './_setup.js';
-import { ensureChromium } from './_chromium.js';
+import { browserTests } from './_chromium.js';
 import { launchBrowser, launchShell, openPage, screenshot, windowDirs, type ShellProcess } from './_window.js';
+
+const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
 let browser: any;
@@ -19,7 +20,7 @@ let daemonPort: number;
 test.before(async () => {
   daemonPort = await freePort();
   dirs.shellEnv.SVC_PORT = String(daemonPort);
-  [browser, shell] = await Promise.all([launchBrowser(ensureChromium()), launchShell(dirs.shellEnv)]);
+  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
 });
 test.after(async () => {
   await browser?.close();

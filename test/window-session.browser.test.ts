@@ -9,14 +9,15 @@
  * state go to test-output/screenshots/. "Start the daemon":
  * window-daemon.browser.test.ts.
  */
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ensureChromium } from './_chromium.js';
+import { browserTests } from './_chromium.js';
 import { exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+
+const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
 let browser: any;
@@ -25,7 +26,7 @@ let harness: Session;
 const dirs = windowDirs();
 
 test.before(async () => {
-  [browser, shell] = await Promise.all([launchBrowser(ensureChromium()), launchShell(dirs.shellEnv)]);
+  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
 });
 test.after(async () => {
   await browser?.close();
