@@ -100,7 +100,9 @@ function Report({ id, settled }: { id: number; settled: string | null }) {
           Also written to <code>{report.data.report_path}</code>.
         </p>
       )}
-      <pre class="report">{report.data.text}</pre>
+      <pre class="report" tabIndex={0} aria-label="The report's text">
+        {report.data.text}
+      </pre>
     </>
   );
 }

@@ -10,6 +10,7 @@ import { ApiError } from '../api/errors.js';
 import { runs } from '../api/executions.js';
 import type { Catalog, Configuration, SearchRepositories } from '../api/types.js';
 import { navigate, place } from '../router.js';
+import { count } from '../ui/format.js';
 import { Busy, ErrorNote, FieldError } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 import { AiFields, type AiSettings } from '../search/ai-fields.js';
@@ -155,7 +156,7 @@ export default function Search() {
         <AiFields form={form} set={set} errors={errors} settings={aiSettings.data} />
         <div class="form-actions">
           <button type="submit" disabled={submitting || nothingChosen || !!blockedDive}>
-            {submitting ? 'Starting…' : form.mode === 'dive' ? 'Start the dive' : `Start the sweep${sending.length ? ` of ${sending.length} sources` : ''}`}
+            {submitting ? 'Starting…' : form.mode === 'dive' ? 'Start the dive' : `Start the sweep${sending.length ? ` of ${count(sending.length, 'source')}` : ''}`}
           </button>
           {nothingChosen && <span class="muted">Choose {form.mode === 'dive' ? 'a source' : 'at least one source'} that can be asked now.</span>}
           {blockedDive && <span class="muted">{blockedDive.message}</span>}
