@@ -29,9 +29,9 @@ export interface DevWindow {
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html; charset=utf-8' };
 
-/** Start a backend whose sources `SVC_SOURCE_<ID>_URL` point at `sources`, and a renderer server for the page. */
-export async function startDevWindow(sources: Record<string, string>): Promise<DevWindow> {
-  const env: Record<string, string> = {};
+/** Start a backend whose sources `SVC_SOURCE_<ID>_URL` point at `sources` (more environment in `extraEnv`), and a renderer server for the page. */
+export async function startDevWindow(sources: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<DevWindow> {
+  const env: Record<string, string> = { ...extraEnv };
   for (const [id, url] of Object.entries(sources)) env[`SVC_SOURCE_${id.toUpperCase()}_URL`] = url;
   const backend = await startTestServer({ env, context: { tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 60_000, executionHeartbeatMs: 50 } } });
   const base = `http://127.0.0.1:${backend.port}`;

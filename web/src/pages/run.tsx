@@ -26,6 +26,8 @@ import { SourceTable } from '../runs/source-table.js';
 import { InterruptedWhy, StatusChip } from '../runs/status.js';
 import { duration } from '../runs/words.js';
 
+const SUMMARY_POLL_MS = 2000;
+
 /** The time now, ticking every second while `on` (a running run's elapsed times). */
 function useNow(on: boolean): number {
   const [now, setNow] = useState(Date.now());
@@ -155,6 +157,13 @@ function RunView({ run, reload }: { run: RunDetail; reload: () => void }) {
   const follow = useFollow(run.id, running, reload);
   const now = useNow(running);
   const settled = run.finished_at_utc;
+  // The AI summary is written after the run settles (its stream has ended by then): read the run again until it is.
+  const summaryComing = !running && run.ai_lane.requested && (run.ai_lane.state === 'pending' || run.ai_lane.state === 'writing');
+  useEffect(() => {
+    if (!summaryComing) return;
+    const timer = setInterval(reload, SUMMARY_POLL_MS);
+    return () => clearInterval(timer);
+  }, [summaryComing, reload]);
   const elapsed = run.timings.ms ?? now - Date.parse(run.started_at_utc);
   const names = run.sources.map((s) => s.name).join(', ');
   return (

@@ -3,6 +3,7 @@
  * pages them (status and type filters, limit and offset in the address, so a
  * filtered page can be reloaded). ↓/↑ move through the runs, Enter opens one.
  */
+import { useEffect } from 'preact/hooks';
 import { runs, type RunRow } from '../api/executions.js';
 import { href, navigate, place } from '../router.js';
 import { count, minute } from '../ui/format.js';
@@ -12,6 +13,7 @@ import { useResource } from '../ui/use-resource.js';
 import { InterruptedWhy, StatusChip } from '../runs/status.js';
 
 const PAGE = 50;
+const REFRESH_MS = 3000;
 const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'];
 const TYPES = ['dive', 'sweep', 'routine'];
 
@@ -98,6 +100,13 @@ export default function Runs() {
   const offset = Math.max(0, Number(q.get('offset')) || 0);
   const list = useResource((signal) => runs.list({ status: status || undefined, type: type || undefined, limit: PAGE, offset }, signal), [status, type, offset]);
   const data = list.data;
+  // Runs still going settle while the list is open: it is read again every few seconds until none is.
+  const going = data?.executions.some((r) => r.status === 'running') ?? false;
+  useEffect(() => {
+    if (!going) return;
+    const timer = setInterval(list.reload, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [going, list.reload]);
   const filtered = Boolean(status || type);
   return (
     <>

@@ -125,15 +125,6 @@ export default function Search() {
       </header>
       <ErrorNote error={offered.error ?? catalog.error} title="svc could not say which sources can be asked." />
       <form class="search-form" onSubmit={submit} noValidate aria-label="New search">
-        {placed && placed.rest.length > 0 && (
-          <div class="note note-error" role="alert">
-            <strong class="note-title">svc refused this search.</strong>
-            {placed.rest.map((m) => (
-              <p key={m}>{m}</p>
-            ))}
-          </div>
-        )}
-        {refusal && !placed && <ErrorNote error={refusal} title={refusal instanceof ApiError && refusal.status === 429 ? 'No run can start right now.' : 'The search did not start.'} />}
         <ModeSwitch mode={form.mode} onChange={changeMode} />
         <TextField id="query" label="Query" value={form.query} onInput={(query) => set({ query })} errors={errors.query} search placeholder="e.g. soil microbiome drought" />
         {configurations.data && <ConfigurationPicker list={configurations.data.configurations} form={form} onPick={setForm} errors={errors.config ?? []} />}
@@ -154,6 +145,15 @@ export default function Search() {
           <TextField id="keywords" label="Keywords that must also match" value={form.keywords} onInput={(keywords) => set({ keywords })} errors={errors.keywords} hint="Separate them with commas." />
         </div>
         <AiFields form={form} set={set} errors={errors} settings={aiSettings.data} />
+        {placed && placed.rest.length > 0 && (
+          <div class="note note-error" role="alert">
+            <strong class="note-title">svc refused this search.</strong>
+            {placed.rest.map((m) => (
+              <p key={m}>{m}</p>
+            ))}
+          </div>
+        )}
+        {refusal && !placed && <ErrorNote error={refusal} title={refusal instanceof ApiError && refusal.status === 429 ? 'No run can start right now.' : 'The search did not start.'} />}
         <div class="form-actions">
           <button type="submit" disabled={submitting || nothingChosen || !!blockedDive}>
             {submitting ? 'Starting…' : form.mode === 'dive' ? 'Start the dive' : `Start the sweep${sending.length ? ` of ${count(sending.length, 'source')}` : ''}`}
