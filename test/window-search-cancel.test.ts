@@ -109,6 +109,8 @@ test('a date range the service refuses shows its words beside "To", focused, and
     assert.is(await runsStored(), before, 'no run was started');
     assert.ok(page.url().endsWith('/search?mode=dive&source=crossref'));
     await screenshot(page, 'search-refused');
+    await page.getByLabel('To').fill('2024-12-31');
+    assert.is(await page.locator('#date_to-error').count(), 0, 'the words go once the field is changed');
   } finally {
     await context.close();
   }

@@ -6,11 +6,11 @@
  * page — each checked against what the backend stored. axe-core passes every
  * page; each page leaves a screenshot in test-output/screenshots/.
  */
+import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fixture } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
-import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
 import { axeScript, launchBrowser, openPage, screenshot, seriousViolations, startDevWindow, type DevWindow } from './_window-dev.js';
 
 const FEED = fixture('arxiv/search-all-testing-start0-max10.xml');
@@ -18,22 +18,19 @@ const TITLES = ['Towards Explainable Test Case Prioritisation with Learning-to-R
 const EMAIL = 'researcher@example.org';
 
 let arxiv: Stub;
-let model: SummaryModel;
 let win: DevWindow;
 let browser: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 let runId = 0;
 
 test.before(async () => {
   arxiv = await startStub([{ path: '/query', body: FEED, headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  model = await startSummaryModel('sk-window-test-key');
-  win = await startDevWindow({ arxiv: arxiv.url }, { SVC_AI_OPENAI_URL: model.url });
+  win = await startDevWindow({ arxiv: arxiv.url });
   browser = await launchBrowser();
 });
 test.after(async () => {
   await browser?.close();
   await win?.close();
   await arxiv?.close();
-  await model?.close();
 });
 
 test('first run: the contact e-mail set on Home, a dive started from "Start a first dive", its progress to completion and the feed\'s titles on its page', async () => {
@@ -72,6 +69,16 @@ test('first run: the contact e-mail set on Home, a dive started from "Start a fi
     assert.is(await page.getByRole('link', { name: TITLES[0] }).getAttribute('href'), `/papers/${docs.documents.find((d: { title: string }) => d.title === TITLES[0]).id}`);
     assert.ok(arxiv.requests.some((r) => String(r.headers['user-agent']).includes(`mailto:${EMAIL}`)), 'arXiv was asked with the contact address set on Home');
 
+    // References in every format, saved through a Blob URL: the bytes the backend's export route answers.
+    for (const [format, label] of [['bibtex', 'BibTeX'], ['ris', 'RIS'], ['csv', 'CSV'], ['json', 'JSON']]) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
+      assert.match(download.url(), /^blob:/, 'the token never travels in a download link');
+      const saved = fs.readFileSync(await download.path(), 'utf8');
+      const exported = await win.backend.request('GET', `/api/executions/${runId}/references?format=${format}`);
+      assert.is(saved, exported.text, `${format}: the file saved is the backend's export`);
+      assert.match(exported.headers['content-disposition'] ?? '', download.suggestedFilename());
+    }
+
     await page.getByRole('tab', { name: 'Search record' }).click();
     await page.waitForURL(/\?tab=record$/);
     const record = (await win.backend.request('GET', `/api/executions/${runId}/search-record`)).json();
@@ -91,31 +98,6 @@ test('first run: the contact e-mail set on Home, a dive started from "Start a fi
   }
 });
 
-test('a dive that asks for an AI summary shows it on its page as the model\'s, unchecked, with who wrote it; the focus typed reached the model', async () => {
-  await win.backend.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'openai', model: 'gpt-asked', summaries_enabled: true, max_output_tokens: 512 } } });
-  await win.backend.request('PUT', '/api/credentials/openai_api_key', { body: { value: 'sk-window-test-key' } });
-  const { page, context } = await openPage(browser, win.url('/search?mode=dive&source=arxiv&q=testing&max=10'));
-  try {
-    await page.getByLabel('Write a short AI summary of what the run finds').check();
-    await page.getByLabel('What the summary should focus on').fill('field studies first');
-    await page.getByRole('button', { name: 'Start the dive' }).click();
-    await page.waitForURL(/\/runs\/\d+$/);
-    const id = Number(new URL(page.url()).pathname.split('/').pop());
-    const section = page.locator('section.ai-summary');
-    await section.locator('.ai-text').waitFor({ timeout: 20_000 });
-    const lane = (await win.backend.request('GET', `/api/executions/${id}`)).json().ai_lane;
-    assert.equal([lane.used, lane.summary, lane.instructions_given], [true, SUMMARY, true]);
-    const shown = await section.textContent();
-    assert.match(shown, lane.caveat, "the service's caveat is shown with the summary");
-    assert.match(shown, `by openai / ${lane.model}`);
-    assert.match(await section.locator('.ai-text').innerText(), 'Themes: chemical and communicating ecology.');
-    assert.ok(model.requests.some((r) => r.raw.includes('field studies first')), 'the focus typed was sent with the summary request');
-    await screenshot(page, 'run-ai-summary');
-  } finally {
-    await context.close();
-  }
-});
-
 test('Runs lists the run with its status, kind, query, source and count; ↓ reaches it from the newest, Enter opens it', async () => {
   const { page, context } = await openPage(browser, win.url('/runs'));
   try {
@@ -126,9 +108,10 @@ test('Runs lists the run with its status, kind, query, source and count; ↓ rea
     assert.equal(cells.slice(0, 5), [`Run ${runId}`, listed.status, listed.type, listed.query, listed.repositories.join(', ')]);
     assert.ok(cells[6]!.startsWith(String(listed.result_count)));
     await screenshot(page, 'runs');
-    // The newest run (the AI dive) is first: ↓ moves to this one, Enter opens it.
-    await page.locator('tbody a[data-row-link]').first().focus();
-    assert.is.not(await page.evaluate('document.activeElement.textContent'), `Run ${runId}`);
+    // A second run, newer, comes first: ↓ moves from it to this one, Enter opens it.
+    const newer = (await win.backend.request('POST', `/api/executions/${runId}/restart`)).json().id;
+    await page.reload();
+    await page.getByRole('link', { name: `Run ${newer}` }).focus();
     await page.keyboard.press('ArrowDown');
     assert.is(await page.evaluate('document.activeElement.textContent'), `Run ${runId}`);
     await page.keyboard.press('Enter');

@@ -15,8 +15,22 @@ import { Busy, ErrorNote, FieldError } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 import { AiFields, type AiSettings } from '../search/ai-fields.js';
 import { ConfigurationPicker, SaveConfiguration } from '../search/configurations.js';
-import { formFromQuery, placeItems, requestBody, type FieldId, type Mode, type SearchForm } from '../search/form.js';
+import { formFromParameters, formFromQuery, placeItems, requestBody, type FieldId, type Mode, type SearchForm } from '../search/form.js';
 import { SourcePicker, type Offer } from '../search/source-picker.js';
+
+const FIELD_OF_KEY: Record<keyof SearchForm, FieldId> = {
+  mode: 'sources',
+  query: 'query',
+  sources: 'sources',
+  dateFrom: 'date_from',
+  dateTo: 'date_to',
+  maxResults: 'max_results',
+  keywords: 'keywords',
+  ai: 'ai',
+  aiModel: 'ai_model',
+  aiInstructions: 'ai_instructions',
+  configId: 'config',
+};
 
 function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
   return (
@@ -70,8 +84,13 @@ export default function Search() {
   const queryText = place.value.query.toString();
   const [form, setForm] = useState<SearchForm>(() => formFromQuery(place.value.query));
   useEffect(() => setForm(formFromQuery(place.value.query)), [queryText]);
-  const set = (patch: Partial<SearchForm>) => setForm((f) => ({ ...f, ...patch }));
   const [refusal, setRefusal] = useState<unknown>(null);
+  // A field changed since the refusal no longer shows the refusal's words for it.
+  const [edited, setEdited] = useState<FieldId[]>([]);
+  const set = (patch: Partial<SearchForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setEdited((e) => [...e, ...Object.keys(patch).map((k) => FIELD_OF_KEY[k as keyof SearchForm])]);
+  };
   const [submitting, setSubmitting] = useState(false);
 
   const windowGiven = Boolean(form.dateFrom || form.dateTo);
@@ -79,6 +98,13 @@ export default function Search() {
   const catalog = useResource((signal) => api.get<Catalog>('/api/repositories/catalog', { signal }), []);
   const configurations = useResource((signal) => api.get<{ configurations: Configuration[] }>('/api/configurations', { signal }), []);
   const aiSettings = useResource((signal) => api.get<AiSettings>('/api/settings/ai', { signal }), []);
+
+  // /search?config=<id> starts from that saved configuration once the list is read.
+  const linkedConfig = Number(place.value.query.get('config')) || null;
+  useEffect(() => {
+    const config = configurations.data?.configurations.find((c) => c.id === linkedConfig && (c.config_type === 'dive' || c.config_type === 'sweep'));
+    if (config) setForm(formFromParameters(config.config_type as Mode, config.parameters, config.id));
+  }, [configurations.data, linkedConfig]);
 
   const offers: Offer[] = useMemo(() => {
     const byId = new Map((catalog.data?.repositories ?? []).map((r) => [r.id, r]));
@@ -94,7 +120,7 @@ export default function Search() {
     if (refusal) document.querySelector<HTMLElement>('.search-form [aria-invalid="true"]')?.focus();
   }, [refusal]);
   const placed = refusal instanceof ApiError && refusal.status === 422 ? placeItems(refusal.items) : null;
-  const errors = placed?.byField ?? {};
+  const errors = Object.fromEntries(Object.entries(placed?.byField ?? {}).filter(([field]) => !edited.includes(field as FieldId))) as Partial<Record<FieldId, string[]>>;
 
   const parameters = () => {
     const { request_id: _id, saved_configuration_id: _config, ...rest } = requestBody(form, sending, '');
@@ -105,6 +131,7 @@ export default function Search() {
     event.preventDefault();
     setSubmitting(true);
     setRefusal(null);
+    setEdited([]);
     try {
       const started = await runs.start(form.mode, requestBody(form, sending, crypto.randomUUID()));
       navigate(`/runs/${started.id}`);
