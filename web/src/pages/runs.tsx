@@ -119,7 +119,7 @@ export default function Runs() {
           New search
         </a>
       </header>
-      <Filters status={status} type={type} />
+      {(filtered || (data && data.total > 0)) && <Filters status={status} type={type} />}
       <ErrorNote error={list.error} title="svc could not list the runs." />
       {!data && list.loading && <Busy />}
       {data && data.total === 0 && (
