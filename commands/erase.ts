@@ -1,21 +1,11 @@
 import type { Command } from 'commander';
 import { ERASE_SCOPES, SCOPES, eraseScope, isEraseScope } from '../src/admin/erase.js';
 import { eraseText } from './lib/admin-format.js';
-import { notConfirmed, promptCancelled } from './lib/confirm.js';
+import { confirmByTyping, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
 import { given, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, type Io } from './lib/io.js';
-
-/** Typed confirmation on a terminal: the person types the scope's name. */
-async function typedConfirm(io: Io, scope: string, yes: boolean | undefined): Promise<boolean> {
-  if (yes) return true;
-  if (!io.stdinIsTTY || !io.stdoutIsTTY) throw usageError(`svc erase ${scope} is irreversible; add --yes to confirm when not on a terminal.`, 'confirmation_required');
-  const { text, isCancel } = await import('@clack/prompts');
-  const answer = await text({ message: `This cannot be undone. Keeps: ${SCOPES[scope as keyof typeof SCOPES].keeps}. Type ${scope} to go ahead` });
-  if (isCancel(answer)) throw promptCancelled('Nothing erased.');
-  return String(answer).trim() === scope;
-}
 
 export function register(program: Command, io: Io): void {
   program
@@ -30,7 +20,9 @@ export function register(program: Command, io: Io): void {
           const meant = isEraseScope(`erase-${scope}`) ? ` (did you mean erase-${scope}?)` : '';
           throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not ${given(scope)}${meant}.`);
         }
-        if (!(await typedConfirm(io, scope, opts.yes))) {
+        const question = `This cannot be undone. Keeps: ${SCOPES[scope].keeps}.`;
+        const refusal = () => usageError(`svc erase ${scope} is irreversible; add --yes to confirm when not on a terminal.`, 'confirmation_required');
+        if (!(await confirmByTyping(io, question, scope, opts.yes, refusal))) {
           io.exitCode = EXIT.failed;
           // A failure (exit 1): under --json the document has the error shape of svc(1).
           return notConfirmed(io, { error: 'not_confirmed', message: `The typed name did not match ${scope}; nothing erased.` }, `svc: The typed name did not match ${scope}; nothing erased.`);

@@ -7,15 +7,14 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import * as ev from '../src/evidence/index.js';
-import { fileMetadata, libraryStatus, resolveFileId } from '../src/library/index.js';
+import { fileMetadata, libraryStatus, resolveFileId, vaultFolder } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
-import { withContext } from './lib/context.js';
 import { notesText, pageText } from './lib/evidence-format.js';
 import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
-import { inCliWords } from './lib/cli-words.js';
+import { folderGoneWords, withLibraryContext } from './lib/library-state.js';
 import { nextPageHint } from './lib/hints.js';
 import { fileRef } from './lib/evidence-args.js';
 
@@ -58,7 +57,8 @@ function precheck(command: Command): void {
   intFlag(text('through'), '--through', { min: 0, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('start'), '--start', { min: 0, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('end'), '--end', { min: 1, max: Number.MAX_SAFE_INTEGER });
-  intFlag(text('page'), '--page', command.name() === 'read' ? { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages } : POS);
+  // Any page from 1: one past the file's end is answered with its page count, however far past (--page 18 and --page 999 of 17 pages alike).
+  intFlag(text('page'), '--page', POS);
   if (text('version') !== undefined) uuid(text('version')!, '--version');
   if (text('file') !== undefined) fileRef(text('file')!, '--file');
 }
@@ -68,11 +68,7 @@ export function register(program: Command, io: Io): void {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   const action = (fn: (ctx: Context, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
     precheck(args[args.length - 1] as Command);
-    try {
-      await withContext(io, (ctx) => fn(ctx, ...args));
-    } catch (err) {
-      throw inCliWords('evidence', err);
-    }
+    await withLibraryContext(io, 'evidence', (ctx) => fn(ctx, ...args));
   };
 
   cmd.command('new').alias('create').description('create a project').argument('<name>').action(action((ctx, name: string) => {
@@ -155,9 +151,12 @@ export function register(program: Command, io: Io): void {
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
       const file = versionOf(ctx, ref.expectedVaultId, fileId);
-      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', POS)! });
+      // A vault folder that is gone is said with its path and the ways back, as every Library command says it.
+      const gone = page.reason === 'vault_unavailable' || page.reason === 'vault_marker_invalid' ? vaultFolder(ctx) : null;
+      const said = gone ? { message: folderGoneWords({ path: gone.path, reason: page.reason }) } : {};
       // The saved passages of this page travel with it, as the desktop reader highlights them.
-      const r = { ...page, ...ev.pageHighlights(ctx, { ...ref, file }, page) };
+      const r = { ...page, ...said, ...ev.pageHighlights(ctx, { ...ref, file }, page) };
       emit(io, r, () => pageText(r));
       if (r.status !== 'extracted' && r.status !== 'no_text') io.exitCode = 1;
     }));

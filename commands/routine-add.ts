@@ -51,8 +51,8 @@ const FLAG_FOR: Record<string, string> = {
   'ai_settings.instructions': '--ai-instructions',
 };
 
-/** Name the flag, not the body field, in a refusal. */
-function asFlagError(err: unknown): unknown {
+/** Name the flag, not the body field, in a refusal (`svc routine add` and `edit`). */
+export function asFlagError(err: unknown): unknown {
   if (!(err instanceof ValidationError)) return err;
   return new ValidationError(
     err.issues.map((i) => {

@@ -13,6 +13,7 @@ import { createBus, type Bus } from './bus.js';
 import { openDatabase } from './db/open.js';
 import { createSettingsStore, type SettingsStore } from './settings/store.js';
 import { createCredentialStore, type CredentialStore } from './credentials/store.js';
+import { SOURCE_CAPS, type SourceCaps } from './sources/caps.js';
 
 /**
  * Knobs that tests and benchmarks turn; production keeps the defaults.
@@ -49,6 +50,8 @@ export interface Tuning {
   aiSummaryGonePollMs: number;
   /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (lifecycle/follow.ts). */
   followCheckLimit: number;
+  /** What one source answer may hold (sources/caps.ts); tests lower them to exercise them with small bodies. */
+  sourceCaps: SourceCaps;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -66,6 +69,7 @@ export const DEFAULT_TUNING: Tuning = {
   aiSummaryTimeoutMs: 120_000,
   aiSummaryGonePollMs: 2000,
   followCheckLimit: 500,
+  sourceCaps: SOURCE_CAPS,
 };
 
 export interface Context {

@@ -128,11 +128,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run `node bin/svc.js …` as a real process. */
-export function runCli(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/** Run `node bin/svc.js …` as a real process (in the checkout unless `cwd` names another folder). */
+export function runCli(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { PATH: process.env.PATH, NO_COLOR: '1', ...options.env };
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -108,22 +108,37 @@ test('destructive commands without --yes off a terminal: exit 2, one line naming
 });
 
 /**
- * Run svc on a real terminal (util-linux `script` gives it a pty), type `keys` once the prompt is up,
- * and answer the transcript (stdout and stderr together, escapes removed) and the exit code.
+ * Run svc on a real terminal (util-linux `script` gives it a pty), type `keys` once the prompt is up
+ * (or, step by step, each step's keys once the transcript shows its `after` text), and answer the
+ * transcript (stdout and stderr together, escapes removed) and the exit code.
  */
-function onTerminal(args: string[], keys: string): Promise<{ transcript: string; code: number | null }> {
+function onTerminal(args: string[], keys: string | { after: string; keys: string }[]): Promise<{ transcript: string; code: number | null }> {
   const quoted = [process.execPath, path.join(ROOT, 'bin', 'svc.js'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  // A pty starts zero columns wide, which puts each character of a prompt on its own line: give it a width.
+  const child = spawn('script', ['-qec', `stty cols 200 rows 50; ${quoted}`, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const typing = setTimeout(() => child.stdin.write(keys), 2500);
-  const closing = setTimeout(() => child.stdin.end(), 4000);
+  const plain = () => out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  const squeezed = (text: string) => text.replace(/\s+/g, '');
+  const steps = typeof keys === 'string' ? null : [...keys];
+  const timers: NodeJS.Timeout[] = [];
+  const later = (ms: number, fn: () => void) => void timers.push(setTimeout(fn, ms));
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (steps?.length && squeezed(plain()).includes(squeezed(steps[0]!.after))) {
+      const step = steps.shift()!;
+      later(300, () => child.stdin.write(step.keys));
+      if (!steps.length) later(2000, () => child.stdin.end());
+    }
+  });
+  if (typeof keys === 'string') {
+    later(2500, () => child.stdin.write(keys));
+    later(4000, () => child.stdin.end());
+  } else later(60_000, () => child.stdin.end());
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
-      clearTimeout(typing);
-      clearTimeout(closing);
-      resolve({ transcript: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code });
+      for (const t of timers) clearTimeout(t);
+      resolve({ transcript: plain(), code });
     });
   });
 }
@@ -132,11 +147,11 @@ test('a declined confirmation on a terminal still prints one JSON document under
   // restore asks only once the bundle has passed every check: a real one (a missing one is refused before any question).
   const bundle = path.join(dirs.root, 'any.tar');
   assert.is((await svc(['backup', '-o', bundle])).code, 0);
-  const cases: [string[], string, RegExp, number][] = [
+  const cases: [string[], Parameters<typeof onTerminal>[1], RegExp, number][] = [
     [['--json', 'restore', bundle], 'n', /A restore would:[\s\S]*\{\s*"staged": false\s*\}/, 0],
     [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
     [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
-    [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
+    [['--json', 'erase', 'erase-configs'], [{ after: 'Type erase-configs to go ahead', keys: 'nope\r' }, { after: '"nope" is not erase-configs', keys: 'nope\r' }], /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
     [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
     [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
     [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
@@ -262,6 +277,17 @@ test('every command has a man page, and every page says exit 0, 1, 2 and 130', (
   for (const c of COMMANDS) {
     assert.ok(named.has(c.name) || svc1.includes(`.SS "svc ${c.name}`), `${c.name} has a man page`);
   }
+});
+
+// Last: it erases the saved configurations and watch profiles the other tests use.
+test('a typed confirmation that does not match asks again once on a terminal: the second answer decides', async () => {
+  const configs = () => svc(['--json', 'config', 'list']).then((r) => (JSON.parse(r.stdout) as { total: number }).total);
+  assert.is((await svc(['config', 'add', '--name', 'kept-or-not', '--type', 'dive', '--parameters', '{"repository":"crossref","query":"x"}'])).code, 0);
+  assert.ok((await configs()) > 0);
+  const slip = await onTerminal(['erase', 'erase-configs'], [{ after: 'Type erase-configs to go ahead', keys: 'erase-config\r' }, { after: '"erase-config" is not erase-configs', keys: 'erase-configs\r' }]);
+  assert.is(slip.code, 0, slip.transcript);
+  assert.match(slip.transcript, /Type erase-configs to go ahead \(anything else changes nothing\)/);
+  assert.is(await configs(), 0);
 });
 
 test.run();

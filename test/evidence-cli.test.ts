@@ -77,6 +77,10 @@ test('read prints each line with its codepoint range; a PDF page too', async () 
   const past = await svc('--json', 'evidence', 'read', project, pdf, '--page', '3');
   assert.is(past.code, 2);
   assert.is(JSON.parse(past.stdout).error, 'page_out_of_range');
+  // Far past the end (and past the reader's 200-page bound) is the same kind of answer as one past it.
+  const far = await svc('--json', 'evidence', 'read', project, pdf, '--page', '999');
+  assert.equal([far.code, JSON.parse(far.stdout)], [past.code, JSON.parse(past.stdout)]);
+  assert.match(JSON.parse(far.stdout).message, /^The file has 2 pages; ask for a page from 1 to 2\.$/);
 });
 
 test('note add: a passage from the printed offsets (past astral characters), a plain note; edit; notes', async () => {

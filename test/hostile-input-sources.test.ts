@@ -5,7 +5,7 @@
  * real endpoint (SVC_SOURCE_<ID>_URL) to a real run of the server. An external entity or a
  * blow-up is a parse_failure that says what was refused, nothing fetched or read; billion
  * laughs is never expanded (the reference stays as written); the gzip bomb stops at the
- * answer bound as upstream_failure. Time and memory stay bounded, nothing of the attack is
+ * page cap (svc-search(1), SOURCE CAPS) as parse_failure. Time and memory stay bounded, nothing of the attack is
  * stored, and the canary beside svc's folders is untouched.
  */
 import { test } from 'uvu';
@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { MAX_RESPONSE_BYTES } from '../src/sources/http.js';
+import { SOURCE_CAPS } from '../src/sources/caps.js';
 import { finished } from './_executions.js';
 import { plantCanary, type Canary } from './_hostile.js';
 import { fixture, startTestServer, type TestServer } from './_setup.js';
@@ -155,7 +155,7 @@ test('a quadratic blow-up (one big entity referenced thousands of times) is refu
   assert.is(documentCount(), before);
 });
 
-test('a gzip bomb (Content-Encoding: gzip inflating to 64 GiB) stops at the answer bound: upstream_failure, not retried, the connection dropped', async () => {
+test('a gzip bomb (Content-Encoding: gzip inflating to 64 GiB) stops at the page cap: parse_failure naming the cap, not retried, the connection dropped', async () => {
   // 4,096 gzip members of 16 MiB of zeros each: 64 GiB once inflated, about 64 MB on the wire.
   const member = zlib.gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
   const members = 4096;
@@ -180,15 +180,15 @@ test('a gzip bomb (Content-Encoding: gzip inflating to 64 GiB) stops at the answ
   assert.is((await t.request('GET', '/api/health')).status, 200);
   assert.ok(Date.now() - asked < 2000, `the server answers while the bomb inflates (${Date.now() - asked} ms)`);
   const run = await running;
-  // Inflating the 64 MiB the bound lets through takes fetch a few seconds here; all 64 GiB would take most of an hour.
+  // Inflating what the page cap lets through takes fetch a few seconds here; all 64 GiB would take most of an hour.
   assert.ok(run.ms < 20_000, `finished at the bound (${run.ms} ms)`);
-  assert.is(run.source.zero_reason, 'upstream_failure', JSON.stringify(run.source));
-  assert.match(run.source.message, /over 64 MiB; svc stopped reading it/);
+  assert.is(run.source.zero_reason, 'parse_failure', JSON.stringify(run.source));
+  assert.match(run.source.message, /passed the \d+ MiB page cap; svc stopped reading it/);
   assert.is(state.requests, 1, 'not retried');
   await new Promise((r) => setTimeout(r, 100));
   assert.ok(state.closed, 'svc hung up');
   assert.ok(state.sent < members / 4, `most of the bomb was never sent (${state.sent} of ${members} members)`);
-  assert.ok(process.memoryUsage().rss - rss < MAX_RESPONSE_BYTES * 4, 'memory stayed within a few times the bound');
+  assert.ok(process.memoryUsage().rss - rss < SOURCE_CAPS.pageBytesMax * 4, 'memory stayed within a few times the bound');
 });
 
 test.run();

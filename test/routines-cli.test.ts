@@ -65,6 +65,11 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   assert.match((await svc('routine', 'show', '1')).stdout, /next fires \d{4}-\d\d-\d\d \d\d:30 UTC \(\d{4}-\d\d-\d\d 07:30 Europe\/Berlin\), /);
   assert.equal([edited.schedule_cron, edited.schedule.timezone, edited.parameters.keywords, edited.parameters.query, edited.intent], ['CRON_TZ=Europe/Berlin 30 7 * * 1-5', 'Europe/Berlin', ['birds', 'song'], 'ecology', null]);
   assert.is((await svc('routine', 'edit', '1')).code, 2, 'nothing to change');
+  // The flag, not the body field: --schedule "" is refused as --schedule.
+  const empty = await svc('routine', 'edit', '1', '--schedule', '');
+  assert.is(empty.code, 2);
+  assert.match(empty.stderr, /^svc: --schedule: The schedule is empty/);
+  assert.not.match(empty.stderr, /schedule_cron/);
   assert.equal(await json('routine', 'deactivate', '1'), { id: 1, is_active: false });
   const jobs = await json('routine', 'jobs');
   assert.equal([jobs.scheduler.state, jobs.total], ['not_in_this_process', 0]);

@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { mergeRecords } from '../corpus/merge.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
 import { startCheckpointer } from '../db/checkpointer.js';
+import { capNoteText, type CapNote } from '../sources/cap-record.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
@@ -99,6 +100,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
           source: sourceId,
           data: { page: p.page, received: p.received, kept: p.kept, total: p.total ?? null },
         });
+        if (p.capped.length > 0) warnCapped(ctx, executionId, entry.name, sourceId, p.page, p.capped);
       },
     },
   );
@@ -175,6 +177,20 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   });
   await runAfterRunSteps(ctx, { id: executionId, status, signal: options.signal });
   return status;
+}
+
+/** How many of a page's cut values the log names; the search record has the first 100 of the run. */
+const CAP_NOTES_LOGGED = 3;
+
+/** One warning for a page whose values were cut to the caps, naming the first few. */
+function warnCapped(ctx: Context, executionId: number, sourceName: string, sourceId: string, page: number, capped: CapNote[]): void {
+  const named = capped.slice(0, CAP_NOTES_LOGGED).map(capNoteText).join('; ');
+  const more = capped.length > CAP_NOTES_LOGGED ? `; ${capped.length - CAP_NOTES_LOGGED} more in the search record` : '';
+  appendEvent(ctx, executionId, 'log', `${sourceName}: page ${page}: ${count(capped.length, 'field')} over the caps of svc-search(1) SOURCE CAPS: ${named}${more}`, {
+    source: sourceId,
+    level: 'warn',
+    data: { page, capped: capped.slice(0, CAP_NOTES_LOGGED), capped_total: capped.length },
+  });
 }
 
 /** The host a source was asked at, for the offline message; a base URL that does not parse is named as it is. */

@@ -12,6 +12,7 @@ import { asArray, parseXml, textOf } from './xml.js';
 import { author, makeRecord, markupToText, normalizeArxivId, normalizeDoi, parseDate, plainText, queryTerms } from './normalize.js';
 import { ParseError, type NormalizedRecord, type PageResult, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 // arXiv allows 2000 per call; 100 keeps each answer small, as the manual asks.
 const PAGE_SIZE = 100;
@@ -118,6 +119,8 @@ export function parseResponse(body: string): ParsedPage & { error?: string } {
   };
 }
 
+export const PAGE = pageParser(import.meta.url, parseResponse);
+
 // How often a page that should have entries is asked before the search says arXiv failed (arxiv.py asks 3 times too).
 const EMPTY_PAGE_ATTEMPTS = 3;
 
@@ -133,7 +136,7 @@ async function arxivPage(req: SearchRequest, start: number, http: SourceHttp): P
   const answer = await http.get(`${req.baseUrl}/query?${params}`, { acceptStatus: [400] });
   let page: ReturnType<typeof parseResponse>;
   try {
-    page = parseResponse(answer.text);
+    page = await http.parse(PAGE, answer);
   } catch (err) {
     if (answer.status === 400) throw new UpstreamError('HTTP 400', 400, 'HTTPStatusError');
     throw err;

@@ -10,6 +10,7 @@ import { fieldSyntaxQuery, fromParts, makeRecord, markupToText, normalizeArxivId
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 /** CORE's limit is at most 100 per request. */
 const PAGE_SIZE = 100;
@@ -87,6 +88,8 @@ export function coreQuery(req: { query: string; keywords: string[]; author?: str
   return parts.join(' AND ');
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const core: SourceAdapter = {
   id: 'core',
   name: 'CORE',
@@ -108,7 +111,7 @@ export const core: SourceAdapter = {
     const offset = Number(cursor ?? 0);
     const params = new URLSearchParams({ q: coreQuery(req), limit: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), offset: String(offset) });
     const answer = await http.get(`${req.baseUrl}/search/works/?${params}`, { headers: { authorization: `Bearer ${req.apiKey ?? ''}`, accept: 'application/json' } });
-    const page = parseResponse(answer.text);
+    const page = await http.parse(PAGE, answer);
     return { ...page, next: nextOffset(offset, page, { ceiling: MAX_OFFSET }) };
   },
 };

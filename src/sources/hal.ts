@@ -13,6 +13,7 @@ import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 export const HAL_FIELDS = [
@@ -90,6 +91,8 @@ function dateFilter(from?: string, to?: string): string {
   return `producedDate_tdate:[${from ? `${from}T00:00:00Z` : '*'} TO ${to ? `${to}T23:59:59Z` : '*'}]`;
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const hal: SourceAdapter = {
   id: 'hal',
   name: 'HAL',
@@ -118,7 +121,7 @@ export const hal: SourceAdapter = {
     });
     if (req.dateFrom || req.dateTo) params.append('fq', dateFilter(req.dateFrom, req.dateTo));
     if (req.author) params.append('fq', authorFilter(req.author));
-    const page = parseResponse((await http.get(`${req.baseUrl}/search/?${params}`)).text);
+    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search/?${params}`));
     return { ...page, next: nextOffset(start, page) };
   },
 };

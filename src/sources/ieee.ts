@@ -9,6 +9,7 @@ import { combinedQuery, fromParts, makeRecord, markupToText, monthNumber, normal
 import { personFromName } from './person.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 /** max_records allows 200: with 200 calls a day, large pages are the polite choice. */
 const PAGE_SIZE = 200;
@@ -95,6 +96,8 @@ export function parseResponse(text: string): ParsedPage {
   return { records, total: typeof body.total_records === 'number' ? body.total_records : undefined, received: articles.length, unusable: articles.length - records.length };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const ieee: SourceAdapter = {
   id: 'ieee',
   name: 'IEEE Xplore',
@@ -124,7 +127,7 @@ export const ieee: SourceAdapter = {
     params.set('max_records', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
     params.set('format', 'json');
     params.set('apikey', req.apiKey ?? '');
-    const page = parseResponse((await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } })).text);
+    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } }));
     return { ...page, next: nextOffset(start, page, { base: 1 }) };
   },
 };

@@ -10,6 +10,7 @@
 import { asArray, countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 const RESULT_CEILING = 10_000;
@@ -113,6 +114,8 @@ export function inspireQuery(words: string, from?: string, to?: string, authorNa
   return parts.join(' and ');
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const inspire: SourceAdapter = {
   id: 'inspire',
   name: 'INSPIRE-HEP',
@@ -138,7 +141,7 @@ export const inspire: SourceAdapter = {
     // mostrecent and mostcited); a q of only a window or an author has nothing to rank: newest first.
     if (!text) params.set('sort', 'mostrecent');
     params.set('fields', INSPIRE_FIELDS);
-    const { hasNext, ...result } = parseResponse((await http.get(`${req.baseUrl}/literature?${params}`)).text);
+    const { hasNext, ...result } = await http.parse(PAGE, await http.get(`${req.baseUrl}/literature?${params}`));
     const more = hasNext || (result.total !== undefined && page * size < result.total);
     return { ...result, next: result.received > 0 && more && (page + 1) * size <= RESULT_CEILING ? String(page + 1) : undefined };
   },

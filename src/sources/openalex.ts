@@ -11,6 +11,7 @@
 import { countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NativeIds, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageParser } from './parse-page.js';
 
 // The documented ceiling is 200; OpenAlex's own tip is per_page=100 to make a query budget go further.
 const PAGE_SIZE = 100;
@@ -131,6 +132,8 @@ function authorFilter(name: string): string {
   return `raw_author_name.search:${name.replace(/[,|]/g, ' ').replace(/\s+/g, ' ').trim()}`;
 }
 
+export const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const openalex: SourceAdapter = {
   id: 'openalex',
   name: 'OpenAlex',
@@ -162,7 +165,7 @@ export const openalex: SourceAdapter = {
     params.set('cursor', cursor ?? '*');
     if (req.apiKey) params.set('api_key', req.apiKey);
     if (req.contactEmail) params.set('mailto', req.contactEmail);
-    const { nextCursor, ...page } = parseResponse((await http.get(`${req.baseUrl}/works?${params}`)).text);
+    const { nextCursor, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/works?${params}`));
     return { ...page, next: nextCursor };
   },
 };

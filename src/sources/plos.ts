@@ -12,6 +12,7 @@ import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeDoi, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 export const PLOS_FIELDS = 'id,title_display,author_display,abstract,publication_date,journal,article_type';
@@ -74,6 +75,8 @@ export function parseResponse(text: string): ParsedPage & { filteredOut: number 
   };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const plos: SourceAdapter = {
   id: 'plos',
   name: 'PLOS',
@@ -101,7 +104,7 @@ export const plos: SourceAdapter = {
     params.append('fq', 'doc_type:full');
     if (req.dateFrom || req.dateTo) params.append('fq', `publication_date:[${req.dateFrom ? `${req.dateFrom}T00:00:00Z` : '*'} TO ${req.dateTo ? `${req.dateTo}T23:59:59Z` : '*'}]`);
     if (req.author) params.append('fq', `author:"${req.author.replace(/"/g, '')}"`);
-    const page = parseResponse((await http.get(`${req.baseUrl}/search?${params}`)).text);
+    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search?${params}`));
     return { ...page, next: nextOffset(start, page) };
   },
 };

@@ -7,6 +7,7 @@
  * https://www.ncbi.nlm.nih.gov/books/NBK25499/
  */
 import { UpstreamError } from './http.js';
+import { pageParser } from './parse-page.js';
 import { perSearch } from './per-search.js';
 import { parsePubmedArticleSet } from './pubmed-xml.js';
 import { combinedQuery, normalizeOrcid } from './normalize.js';
@@ -91,6 +92,9 @@ const pubmedSearch = perSearch((req) => {
   return { term: pubmedTerm(req, text), ranked: text !== '' };
 });
 
+const SEARCH = pageParser(import.meta.url, parseSearch);
+export const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const pubmed: SourceAdapter = {
   id: 'pubmed',
   name: 'PubMed',
@@ -123,12 +127,12 @@ export const pubmed: SourceAdapter = {
       search.set('mindate', eutilsDate(req.dateFrom ?? '1000-01-01'));
       search.set('maxdate', eutilsDate(req.dateTo ?? '3000-12-31'));
     }
-    const found = parseSearch((await http.get(`${req.baseUrl}/esearch.fcgi?${identify(search, req)}`)).text);
+    const found = await http.parse(SEARCH, await http.get(`${req.baseUrl}/esearch.fcgi?${identify(search, req)}`));
     if (found.error !== undefined) throw new UpstreamError(`PubMed refused the search: ${found.error}`, 200, 'ESearchError');
     if (found.ids.length === 0) return { records: [], received: 0, total: found.count, notice: found.notice };
 
     const fetch = identify(new URLSearchParams({ db: 'pubmed', id: found.ids.join(','), retmode: 'xml' }), req);
-    const page = parseResponse((await http.get(`${req.baseUrl}/efetch.fcgi?${fetch}`)).text);
+    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/efetch.fcgi?${fetch}`));
     // The parser reads articles and books as two lists; esearch's id order is PubMed's ranking.
     page.records = inSearchOrder(page.records, found.ids);
     const nextStart = start + found.ids.length;

@@ -11,6 +11,7 @@ import { combinedQuery, makeRecord, markupToText, monthNumber, normalizeDoi, nor
 import { personFromInitialsLast } from './person.js';
 import { ParseError, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
 import { nextOffset } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 /** STANDARD allows larger pages, but 25 is the count every view accepts. */
 const PAGE_SIZE = 25;
@@ -110,6 +111,8 @@ export function scopusQuery(req: { query: string; keywords: string[]; author?: s
   return { query: parts.join(' AND '), date: from && to ? (from === to ? from : `${from}-${to}`) : undefined };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const scopus: SourceAdapter = {
   id: 'scopus',
   name: 'Scopus',
@@ -133,7 +136,7 @@ export const scopus: SourceAdapter = {
     const params = new URLSearchParams({ query, start: String(start), count: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), view: 'STANDARD' });
     if (date) params.set('date', date);
     const answer = await http.get(`${req.baseUrl}/content/search/scopus?${params}`, { headers: { 'x-els-apikey': req.apiKey ?? '', accept: 'application/json' } });
-    const page = parseResponse(answer.text);
+    const page = await http.parse(PAGE, answer);
     return { ...page, next: nextOffset(start, page, { ceiling: MAX_START }) };
   },
 };

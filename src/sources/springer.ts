@@ -10,6 +10,7 @@
 import { combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageParser } from './parse-page.js';
 
 /** The Basic plan's largest page. */
 const PAGE_SIZE = 25;
@@ -92,6 +93,8 @@ export function springerQuery(req: { query: string; keywords: string[]; author?:
   return parts.join(' ');
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const springer: SourceAdapter = {
   id: 'springer',
   name: 'Springer Nature',
@@ -112,7 +115,7 @@ export const springer: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const start = Number(cursor ?? 1);
     const params = new URLSearchParams({ q: springerQuery(req), s: String(start), p: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), api_key: req.apiKey ?? '' });
-    const page = parseResponse((await http.get(`${req.baseUrl}/meta/v2/json?${params}`, { headers: { accept: 'application/json' } })).text);
+    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/meta/v2/json?${params}`, { headers: { accept: 'application/json' } }));
     const next = start + page.received;
     return { ...page, next: page.received > 0 && page.total !== undefined && next <= page.total ? String(next) : undefined };
   },
