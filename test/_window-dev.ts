@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ROOT, startTestServer, type TestServer } from './_setup.js';
-import { ensureChromium } from './_chromium.js';
+import { browserTests } from './_chromium.js';
 
 export const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
 const WEB = path.join(ROOT, 'dist', 'web');
@@ -111,7 +111,7 @@ const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core is loaded lazily, untyped here */
 export async function launchBrowser(): Promise<any> {
-  const executablePath = ensureChromium();
+  const executablePath = browserTests().executablePath();
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath, args: ARGS });
 }

@@ -4,12 +4,14 @@
  * Search page with a focus, it is shown on the run's page once written, as the
  * model's and unchecked, with who wrote it — as the backend stored it.
  */
-import { test } from 'uvu';
+import { browserTests } from './_chromium.js';
 import * as assert from 'uvu/assert';
 import { fixture } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
 import { launchBrowser, openPage, screenshot, startDevWindow, type DevWindow } from './_window-dev.js';
+
+const { test } = browserTests();
 
 let arxiv: Stub;
 let model: SummaryModel;

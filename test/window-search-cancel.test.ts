@@ -7,11 +7,13 @@
  * typed, in the service's words. What the page shows is checked against what
  * the backend stored.
  */
-import { test } from 'uvu';
+import { browserTests } from './_chromium.js';
 import * as assert from 'uvu/assert';
 import { fixture } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { launchBrowser, openPage, screenshot, startDevWindow, startHeldSource, type DevWindow } from './_window-dev.js';
+
+const { test } = browserTests();
 
 let crossref: Stub;
 let dblp: Awaited<ReturnType<typeof startHeldSource>>;

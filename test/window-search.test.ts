@@ -7,11 +7,13 @@
  * page; each page leaves a screenshot in test-output/screenshots/.
  */
 import fs from 'node:fs';
-import { test } from 'uvu';
+import { browserTests } from './_chromium.js';
 import * as assert from 'uvu/assert';
 import { fixture } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { axeScript, launchBrowser, openPage, screenshot, seriousViolations, startDevWindow, type DevWindow } from './_window-dev.js';
+
+const { test } = browserTests();
 
 const FEED = fixture('arxiv/search-all-testing-start0-max10.xml');
 const TITLES = ['Towards Explainable Test Case Prioritisation with Learning-to-Rank Models', 'Automated Test Generation for REST APIs: No Time to Rest Yet'];
