@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Sqlite from 'better-sqlite3';
 import tar from 'tar-stream';
-import { readPlan, restoreStatus, stageRestore } from '../src/admin/restore.js';
+import { readPlan, restoreStatus, stageRestore } from '../src/admin/restore/stage.js';
 import type { Manifest } from '../src/admin/bundle.js';
 import { createContext, type Context } from '../src/context.js';
 import { reportsDir } from '../src/executions/report.js';

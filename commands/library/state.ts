@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Context } from '../../src/context.js';
 import { SvcError } from '../../src/errors.js';
-import { readPlan } from '../../src/admin/restore-plan.js';
+import { readPlan } from '../../src/admin/restore/plan.js';
 import { vaultFolder, type VaultFolder } from '../../src/library/index.js';
 import { minuteUtc } from '../../src/util/words.js';
 import { inCliWords, type Door } from '../lib/refusals.js';

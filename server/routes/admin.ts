@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { backupView, createBackup, verifyBackup } from '../../src/admin/backup.js';
 import { ERASE_SCOPES, eraseScope } from '../../src/admin/erase.js';
 import { lastBackup } from '../../src/admin/repo.js';
-import { acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../../src/admin/restore.js';
+import { acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../../src/admin/restore/stage.js';
 import { readValid } from '../body.js';
 import { route, type RouteDef } from '../registry.js';
 

@@ -7,7 +7,7 @@
  * and speaks of webhook secrets only when there are webhook destinations.
  */
 import type { Database } from 'better-sqlite3';
-import { API_PROVIDERS } from '../providers/provider-catalog.js';
+import { API_PROVIDERS } from '../../providers/provider-catalog.js';
 
 function setting(db: Database, group: string, key: string): unknown {
   try {

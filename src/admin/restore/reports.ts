@@ -16,13 +16,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import type { Context } from '../context.js';
-import { reportsDir } from '../executions/report.js';
-import { setReportPath } from '../executions/repo.js';
-import { createSettingsStore } from '../settings/store.js';
-import { moveFileNoReplace } from '../util/move-file.js';
-import { ensureOwnedDir, readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
-import { REPORT_NAME } from './bundle-names.js';
+import type { Context } from '../../context.js';
+import { reportsDir } from '../../executions/report.js';
+import { setReportPath } from '../../executions/repo.js';
+import { createSettingsStore } from '../../settings/store.js';
+import { moveFileNoReplace } from '../../util/move-file.js';
+import { ensureOwnedDir, readOwnedFile, writeOwnerOnlyFile } from '../../util/owned-files.js';
+import { REPORT_NAME } from '../bundle-names.js';
 
 /** In a restore's undo folder: the report files it set aside, and where each came from (name → path). */
 export const REPORTS_ASIDE_DIR = 'reports';

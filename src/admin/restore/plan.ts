@@ -5,8 +5,8 @@
  * the restore's machinery.
  */
 import path from 'node:path';
-import type { Context } from '../context.js';
-import { readOwnedFile } from '../util/owned-files.js';
+import type { Context } from '../../context.js';
+import { readOwnedFile } from '../../util/owned-files.js';
 
 export interface StagedPlan {
   version: 1;

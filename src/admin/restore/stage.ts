@@ -13,19 +13,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import type { Context } from '../context.js';
-import { badRequest, conflict, notFound, SvcError } from '../errors.js';
-import { createOwnedFileExclusive, readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../util/owned-files.js';
-import { isPidAlive } from '../util/pid.js';
-import { bundleInvalid, readBundle } from './bundle.js';
-import { isVaultStagingPath, manifestNamesProblem, stagedPlanProblem, VAULT_STAGING_NAME } from './bundle-names.js';
-import { describeBundle, resolveBundlePath, type VerifyAnswer } from './backup.js';
-import { requireConfirm } from './erase.js';
-import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastRestore } from './repo.js';
-import { resecretWebhookTargets } from '../delivery/targets.js';
-import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
-import { keepFormerReportsDir, putBackReports, refusedFolderLine, REPORTS_ASIDE_NOTE } from './restore-reports.js';
-import { planFile, readPlan, stagingDir, type StagedPlan } from './restore-plan.js';
+import type { Context } from '../../context.js';
+import { badRequest, conflict, notFound, SvcError } from '../../errors.js';
+import { createOwnedFileExclusive, readOwnedFile, writeOwnerOnlyFile, ensureOwnedDir } from '../../util/owned-files.js';
+import { isPidAlive } from '../../util/pid.js';
+import { bundleInvalid, readBundle } from '../bundle.js';
+import { isVaultStagingPath, manifestNamesProblem, stagedPlanProblem, VAULT_STAGING_NAME } from '../bundle-names.js';
+import { describeBundle, resolveBundlePath, type VerifyAnswer } from '../backup.js';
+import { requireConfirm } from '../erase.js';
+import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastRestore } from '../repo.js';
+import { resecretWebhookTargets } from '../../delivery/targets.js';
+import { secretsFacts, type BundleSecretsFacts } from './facts.js';
+import { keepFormerReportsDir, putBackReports, refusedFolderLine, REPORTS_ASIDE_NOTE } from './reports.js';
+import { planFile, readPlan, stagingDir, type StagedPlan } from './plan.js';
 
 export { readPlan, type StagedPlan };
 
