@@ -1,7 +1,8 @@
 /** Human views for `svc backup`, `svc restore` and `svc erase`. */
 import type { BackupAnswer, VerifyAnswer } from '../../src/admin/backup.js';
 import type { EraseResult } from '../../src/admin/erase.js';
-import type { restoreStatus, StageAnswer } from '../../src/admin/restore/stage.js';
+import type { StageAnswer } from '../../src/admin/restore/stage.js';
+import type { restoreStatus } from '../../src/admin/restore/status.js';
 import { drawsOnTerminal, type Io } from '../lib/io.js';
 import { count } from '../lib/words.js';
 

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UNDO_DELETE_CONFIRM, acknowledgeRestore, cancelRestore, deleteUndoCopies, prepareRestore, restoreStatus, type PreparedRestore, type StageAnswer } from '../../src/admin/restore/stage.js';
+import { cancelRestore, prepareRestore, type PreparedRestore, type StageAnswer } from '../../src/admin/restore/stage.js';
+import { acknowledgeRestore, restoreStatus } from '../../src/admin/restore/status.js';
+import { UNDO_DELETE_CONFIRM, deleteUndoCopies } from '../../src/admin/restore/undo.js';
 import { stagedText, verifyText } from './format.js';
 import { confirmDestructive, notConfirmed } from '../lib/confirm.js';
 import { withContext } from '../lib/context.js';

@@ -1,6 +1,6 @@
 /**
  * The plan of a staged restore (staged.json in the staging folder, written
- * last): what the next start applies. Apart from restore.ts so that the
+ * last): what the next start applies. Apart from the rest of the restore so that the
  * commands that only ask whether a restore waits (the Library's) load none of
  * the restore's machinery.
  */
