@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { whyDocument } from '../../src/explorer/why.js';
+import { whyDocument, type Unverifiable } from '../../src/explorer/why.js';
 import { withContext } from '../lib/context.js';
 import { utcMinute } from '../lib/dates.js';
 import { idArg } from '../lib/flags.js';
@@ -17,23 +17,26 @@ function human(why: Why): string {
     lines.push(`  execution ${e.execution_id} (${e.type}${e.routine ? `, routine ${e.routine.id} ${e.routine.name ?? '(deleted)'}` : ''}) ${utcMinute(e.started_at_utc)}  position ${e.rank + 1} in ${e.source}'s answer  "${e.query}"`);
     for (const t of e.terms) lines.push(`    ${t.kind === 'keyword' ? 'keyword' : 'word'} "${t.term}": ${t.fields.length ? t.fields.join(', ') : 'in no field'}`);
   }
-  if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...groupByExecution(why.cannot_verify).map((s) => `  - ${s}`));
+  if (why.cannot_verify.length) lines.push('', 'Cannot be verified here:', ...groupByExecution(why.cannot_verify_items).map((s) => `  - ${s}`));
   // The title, routine names, queries and terms come from sources and from HTTP or MCP: each stays on its line.
   return lines.map(oneLine).join('\n');
 }
 
-/** "Execution 3: X" … "Execution 7: X" said once as "Executions 3, 4, 5, 6, 7: X" (a routine repeats the same reason every run). */
-export function groupByExecution(reasons: string[]): string[] {
+/**
+ * The reasons as the terminal lists them: one several runs give is said once, naming the runs
+ * ("Executions 3, 4, 5, 6, 7: X"; a routine repeats the same reason every run), where the first of
+ * them stood; any other as it is.
+ */
+export function groupByExecution(items: Unverifiable[]): string[] {
   const out: string[] = [];
-  const groups = new Map<string, { index: number; ids: string[] }>();
-  for (const reason of reasons) {
-    const m = /^Execution (\d+): ([\s\S]*)$/.exec(reason);
-    if (!m) { out.push(reason); continue; }
-    const group = groups.get(m[2]!);
-    if (group) group.ids.push(m[1]!);
-    else { groups.set(m[2]!, { index: out.length, ids: [m[1]!] }); out.push(''); }
+  const groups = new Map<string, { index: number; ids: number[] }>();
+  for (const item of items) {
+    if (item.execution_id === null) { out.push(item.text); continue; }
+    const group = groups.get(item.text);
+    if (group) group.ids.push(item.execution_id);
+    else { groups.set(item.text, { index: out.length, ids: [item.execution_id] }); out.push(''); }
   }
-  for (const [rest, { index, ids }] of groups) out[index] = `${ids.length === 1 ? 'Execution' : 'Executions'} ${ids.join(', ')}: ${rest}`;
+  for (const [text, { index, ids }] of groups) out[index] = `${ids.length === 1 ? 'Execution' : 'Executions'} ${ids.join(', ')}: ${text}`;
   return out;
 }
 
