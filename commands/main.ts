@@ -177,9 +177,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (c === entry) (await c.load()).register(program, io);
     else program.command(c.name).description(c.summary);
   }
+  // A command that leaves (io.leave) is answered for at once, whatever it still waits on.
+  const left = new Promise<number>((resolve) => (io.leave = resolve));
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    return io.exitCode ?? EXIT.ok;
+    return await Promise.race([program.parseAsync(argv, { from: 'user' }).then(() => io.exitCode ?? EXIT.ok), left]);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;

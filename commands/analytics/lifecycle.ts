@@ -93,7 +93,7 @@ export function register(program: Command, io: Io): void {
             io.err('\nAbandoning the slice in flight… (Ctrl-C again to quit at once)');
           } else {
             abandonCheck(ctx, run.id);
-            process.exit(EXIT.interrupted);
+            io.leave?.(EXIT.interrupted);
           }
         };
         process.on('SIGINT', onSigint);
