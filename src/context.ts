@@ -9,6 +9,7 @@ import { resolvePaths, type Paths } from './paths.js';
 import { systemClock, isoUtc, type Clock } from './clock.js';
 import { systemRandom, type Random } from './random.js';
 import { createLogger, type Logger } from './log.js';
+import { registerAfterRunSteps } from './after-run-steps.js';
 import { createBus, type Bus } from './bus.js';
 import { openDatabase } from './db/open.js';
 import { createSettingsStore, type SettingsStore } from './settings/store.js';
@@ -121,7 +122,7 @@ export function createContext(options: ContextOptions = {}): Context {
   const services = new Map<string, unknown>();
   const random = options.random ?? systemRandom;
 
-  return {
+  const ctx: Context = {
     config,
     paths,
     clock,
@@ -156,4 +157,6 @@ export function createContext(options: ContextOptions = {}): Context {
       }
     },
   };
+  registerAfterRunSteps(ctx);
+  return ctx;
 }

@@ -21,6 +21,11 @@ test('the service layer imports no door: nothing under src/ but src/mcp/ imports
   assert.equal(show(crossing), []);
 });
 
+test('executions announce a settled run: src/executions imports nothing from delivery, similarity or profiles', () => {
+  const downstream = edges.filter((e) => e.from.startsWith('src/executions/') && /^src\/(delivery|similarity|profiles)\//.test(e.to));
+  assert.equal(show(downstream), []);
+});
+
 test('the MCP door defines exactly the tools of the catalogue, which says which write', () => {
   assert.equal(TOOLS.map((t) => t.name).sort(), Object.keys(TOOL_CATALOG).sort());
   for (const t of TOOLS) assert.is(t.write, TOOL_CATALOG[t.name] === 'write', t.name);
