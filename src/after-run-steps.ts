@@ -6,7 +6,7 @@
  *  1. ai summary — first: the routine's digest (delivery, next) carries the summary it writes.
  *  2. delivery — the routine's notifications, then its deliveries: created, and the automatic ones attempted.
  *  3. watch profile matching — the run's papers matched to the watch profiles; a follow fire in mode
- *     retractions matched its papers before checking them (lifecycle/follow.ts), so not twice.
+ *     retractions matched its papers before checking them (follow/check.ts), so not twice.
  *  4. embed-new-documents — the run's papers that lack a vector: last, as the slowest (bounded in time).
  *
  * Each step's module is imported when a run first settles, so a process that
@@ -22,7 +22,7 @@ export const AFTER_RUN_STEPS: readonly { name: string; run: AfterRunStep }[] = [
   {
     name: 'watch profile matching',
     run: async (ctx, run) => {
-      const [{ matchedByFollowCheck }, { matchRunDocuments }] = await Promise.all([import('./lifecycle/follow.js'), import('./profiles/match.js')]);
+      const [{ matchedByFollowCheck }, { matchRunDocuments }] = await Promise.all([import('./follow/check.js'), import('./profiles/match.js')]);
       if (!matchedByFollowCheck(ctx, run.id)) matchRunDocuments(ctx, run.id);
     },
   },

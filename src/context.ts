@@ -49,7 +49,7 @@ export interface Tuning {
   aiSummaryTimeoutMs: number;
   /** How often a summary being written looks whether its run was deleted by another process (then its request stops). */
   aiSummaryGonePollMs: number;
-  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (lifecycle/follow.ts). */
+  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (follow/check.ts). */
   followCheckLimit: number;
   /** What one source answer may hold (sources/caps.ts); tests lower them to exercise them with small bodies. */
   sourceCaps: SourceCaps;

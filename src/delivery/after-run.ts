@@ -9,7 +9,7 @@ import { getExecution } from '../executions/repo.js';
 import { getRoutine } from '../routines/repo.js';
 import { notify } from './notify.js';
 import { followNotification } from './follow-digest.js';
-import { followNews } from '../lifecycle/follow.js';
+import { followNews } from '../follow/check.js';
 import { createDeliveries, dispatchDue } from './service.js';
 import { count } from '../util/words.js';
 

@@ -10,7 +10,7 @@ import { executionDocumentsPage } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
 import { renderReport, type ReportOptions } from '../executions/report.js';
 import { searchWords, type RunSpec } from '../executions/request.js';
-import { followNews, type FollowNews } from '../lifecycle/follow.js';
+import { followNews, type FollowNews } from '../follow/check.js';
 import { getRoutine } from '../routines/repo.js';
 import { followDigestHtml, followDigestText, followDigestTitle } from './follow-digest.js';
 import { deliveryKey } from './key.js';

@@ -13,7 +13,7 @@ import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
 import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
-import { checkFollowedPapers } from '../lifecycle/follow.js';
+import { checkFollowedPapers } from '../follow/check.js';
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';

@@ -24,12 +24,12 @@ import { appendEvent } from '../executions/events.js';
 import type { RunSpec } from '../executions/request.js';
 import { matchRunDocuments } from '../profiles/match.js';
 import { getProfile } from '../profiles/repo.js';
-import { checkSlice, SLICE_SIZE } from './check.js';
-import * as repo from './follow-repo.js';
-import { buildClients, type FreshRecords } from './lookups.js';
-import type { EventKind, TargetDocument } from './repo.js';
+import { checkSlice, SLICE_SIZE } from '../lifecycle/check.js';
+import * as repo from './repo.js';
+import { buildClients, type FreshRecords } from '../lifecycle/lookups.js';
+import type { EventKind, TargetDocument } from '../lifecycle/repo.js';
 import type { NormalizedRecord } from '../sources/types.js';
-import { eventView, KIND_MEANING } from './service.js';
+import { eventView, KIND_MEANING } from '../lifecycle/service.js';
 import { count } from '../util/words.js';
 
 /** What mode "retractions" reports as news. */
