@@ -1,6 +1,6 @@
 /** SQL of delivery destinations, deliveries and their attempts, in one place. */
 import type { Database } from 'better-sqlite3';
-import type { DeliveryChannel } from '../routines/delivery-summary.js';
+import type { DeliveryChannel } from './summary.js';
 
 export const DELIVERY_STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];

@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { getRoutine } from '../routines/repo.js';
-import { DELIVERY_CHANNELS, type DeliveryChannel } from '../routines/delivery-summary.js';
+import { DELIVERY_CHANNELS, type DeliveryChannel } from './summary.js';
 import { parseWith } from '../util/validate.js';
 import * as repo from './repo.js';
 
