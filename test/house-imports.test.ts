@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TOOL_CATALOG } from '../src/agent-tools/catalog.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
-import { importsOf, ROOT, sourceFiles, withoutComments } from './_import-graph.js';
+import { cyclesOf, importsOf, roomOf, ROOT, sourceFiles, withoutComments } from './_import-graph.js';
 
 const edges = importsOf(sourceFiles('src', 'server', 'commands', 'bin'));
 const show = (list: { from: string; to: string }[]) => list.map((e) => `${e.from} → ${e.to}`);
@@ -24,6 +24,20 @@ test('the service layer imports no door: nothing under src/ but src/mcp/ imports
 test('executions announce a settled run: src/executions imports nothing from delivery, similarity or profiles', () => {
   const downstream = edges.filter((e) => e.from.startsWith('src/executions/') && /^src\/(delivery|similarity|profiles)\//.test(e.to));
   assert.equal(show(downstream), []);
+});
+
+test('no import cycle between the rooms of src/ at run time (type-only imports are erased; a lazy import() counts)', () => {
+  const graph = new Map<string, Set<string>>();
+  const via = new Map<string, string[]>();
+  for (const e of edges.filter((e) => !e.typeOnly)) {
+    const [from, to] = [roomOf(e.from), roomOf(e.to)];
+    if (!from || !to || from === to) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+    via.set(`${from} ${to}`, [...(via.get(`${from} ${to}`) ?? []), `${e.from} → ${e.to}`]);
+  }
+  const cycles = cyclesOf(graph).map((rooms) => ({ rooms, through: [...via].filter(([k]) => k.split(' ').every((r) => rooms.includes(r))).flatMap(([, list]) => list) }));
+  assert.equal(cycles, []);
 });
 
 test('the MCP door defines exactly the tools of the catalogue, which says which write', () => {
