@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TOOL_CATALOG } from '../src/agent-tools/catalog.js';
+import { TOOL_CATALOG } from '../src/agent-tools/tool-catalog.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
 import { cyclesOf, importsOf, roomOf, ROOT, sourceFiles, withoutComments } from './_import-graph.js';
 

@@ -7,7 +7,7 @@
 import { spawn as nodeSpawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { READ_TOOLS } from '../agent-tools/catalog.js';
+import { READ_TOOLS } from '../agent-tools/tool-catalog.js';
 import { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV } from '../agent-tools/relay-names.js';
 import type { Context } from '../context.js';
 import { isSvcError } from '../errors.js';

@@ -1,10 +1,10 @@
 /**
  * One MCP tool: its name as the contract gives it, whether it writes (writes
  * declare requires_confirmation true; the catalogue says which, in
- * src/agent-tools/catalog.ts), its arguments and its handler over the
+ * src/agent-tools/tool-catalog.ts), its arguments and its handler over the
  * backend. Handlers answer plain JSON objects.
  */
-import { isWriteTool, type ToolName } from '../agent-tools/catalog.js';
+import { isWriteTool, type ToolName } from '../agent-tools/tool-catalog.js';
 import type { ArgSpecs } from './args.js';
 import type { Backend } from './backend.js';
 
