@@ -6,7 +6,8 @@
  * file that is not well-formed XML, are not carried over.
  */
 import fs from 'node:fs';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLValidator } from 'fast-xml-parser';
+import { xmlParser } from '../../util/xml-parser.js';
 import { escapeXml } from '../bundle.js';
 
 export interface FeedEntry {
@@ -23,17 +24,8 @@ export interface FeedEntry {
 
 const DELIVERY_ENTRY_ID = /^urn:svc:delivery:\d+(?::[0-9a-f]{16})?$/;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  textNodeName: '#text',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  // The text is written back as it was read: no trimming, and &#39; (escapeXml's apostrophe) decoded with the named entities.
-  trimValues: false,
-  htmlEntities: true,
-  isArray: (name) => name === 'entry' || name === 'link',
-});
+// The text is written back as it was read: no trimming, and &#39; (escapeXml's apostrophe) decoded with the named entities.
+const parser = xmlParser({ arrays: ['entry', 'link'], trimValues: false, htmlEntities: true });
 
 /** The text of an element that may be a string, an object with attributes and #text, or absent. */
 function textOf(node: unknown): string {
