@@ -154,7 +154,7 @@ function LastRestore({ state }: { state: BackupState }) {
       </p>
       {last.not_restored.length > 0 ? (
         <>
-          <p>Not restored:</p>
+          <p>It did not:</p>
           <ul class="plain-list">
             {last.not_restored.map((line) => (
               <li key={line}>{line}</li>
