@@ -9,10 +9,12 @@ import { resolvePaths, type Paths } from './paths.js';
 import { systemClock, isoUtc, type Clock } from './clock.js';
 import { systemRandom, type Random } from './random.js';
 import { createLogger, type Logger } from './log.js';
+import { registerAfterRunSteps } from './after-run-steps.js';
 import { createBus, type Bus } from './bus.js';
 import { openDatabase } from './db/open.js';
 import { createSettingsStore, type SettingsStore } from './settings/store.js';
 import { createCredentialStore, type CredentialStore } from './credentials/store.js';
+import { SOURCE_CAPS, type SourceCaps } from './sources/caps.js';
 
 /**
  * Knobs that tests and benchmarks turn; production keeps the defaults.
@@ -47,7 +49,7 @@ export interface Tuning {
   aiSummaryTimeoutMs: number;
   /** How often a summary being written looks whether its run was deleted by another process (then its request stops). */
   aiSummaryGonePollMs: number;
-  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (lifecycle/follow.ts). */
+  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (follow/check.ts). */
   followCheckLimit: number;
   /**
    * A model with fewer canonical vectors is answered by the exact scan (a millisecond or two) and
@@ -62,6 +64,8 @@ export interface Tuning {
   vectorIndexPendingMax: number;
   /** A semantic search whose filters admit at most this many papers scans them exactly instead of asking the index. */
   vectorIndexExactFilteredMax: number;
+  /** What one source answer may hold (sources/caps.ts); tests lower them to exercise them with small bodies. */
+  sourceCaps: SourceCaps;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -82,6 +86,7 @@ export const DEFAULT_TUNING: Tuning = {
   vectorIndexFrom: 5000,
   vectorIndexPendingMax: 10_000,
   vectorIndexExactFilteredMax: 20_000,
+  sourceCaps: SOURCE_CAPS,
 };
 
 export interface Context {
@@ -133,7 +138,7 @@ export function createContext(options: ContextOptions = {}): Context {
   const services = new Map<string, unknown>();
   const random = options.random ?? systemRandom;
 
-  return {
+  const ctx: Context = {
     config,
     paths,
     clock,
@@ -168,4 +173,6 @@ export function createContext(options: ContextOptions = {}): Context {
       }
     },
   };
+  registerAfterRunSteps(ctx);
+  return ctx;
 }

@@ -1,12 +1,13 @@
 /** Helpers for execution tests: a server whose sources point at loopback stubs, and waiting for runs. */
+import type { Tuning } from '../src/context.js';
 import { startTestServer, waitFor, type TestServer } from './_setup.js';
 
-export async function serverWithSources(urls: Record<string, string>, env: Record<string, string> = {}): Promise<TestServer> {
+export async function serverWithSources(urls: Record<string, string>, env: Record<string, string> = {}, tuning: Partial<Tuning> = {}): Promise<TestServer> {
   const sourceEnv: Record<string, string> = {};
   for (const [id, url] of Object.entries(urls)) sourceEnv[`SVC_SOURCE_${id.toUpperCase()}_URL`] = url;
   return startTestServer({
     env: { ...sourceEnv, ...env },
-    context: { tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 3000, executionHeartbeatMs: 50 } },
+    context: { tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 3000, executionHeartbeatMs: 50, ...tuning } },
   });
 }
 

@@ -118,9 +118,10 @@ export function pdfFromObjects(objects: string[]): Buffer {
 /**
  * The same objects, but every dictionary that is not a stream packed into one
  * Flate object stream and the cross-reference written as a stream with a PNG
- * Up predictor (how most PDF writers save today).
+ * Up predictor (how most PDF writers save today). `streamInItself` makes the
+ * object stream's own cross-reference entry point into that same stream.
  */
-export function compressedPdfFromObjects(objects: string[], options: { hexObjectStream?: boolean } = {}): Buffer {
+export function compressedPdfFromObjects(objects: string[], options: { hexObjectStream?: boolean; streamInItself?: boolean } = {}): Buffer {
   const packed = objects.map((o, i) => ({ num: i + 1, body: o })).filter((o) => !o.body.includes('stream'));
   const plain = objects.map((o, i) => ({ num: i + 1, body: o })).filter((o) => o.body.includes('stream'));
   const stmNum = objects.length + 1;
@@ -146,6 +147,8 @@ export function compressedPdfFromObjects(objects: string[], options: { hexObject
   for (const o of plain) put(o.num, Buffer.from(o.body, 'latin1'));
   put(stmNum, Buffer.concat([Buffer.from(`<< /Type /ObjStm /N ${packed.length} /First ${header.length} /Length ${objstm.length} /Filter ${objFilter} >>\nstream\n`, 'latin1'), objstm, Buffer.from('\nendstream', 'latin1')]));
   packed.forEach((o, i) => entries.set(o.num, [2, stmNum, i]));
+  // A booby trap: the object stream's own entry says it is stored inside itself.
+  if (options.streamInItself) entries.set(stmNum, [2, stmNum, 0]);
   const xrefOffset = size;
   entries.set(xrefNum, [1, xrefOffset, 0]);
   // Rows of W [1 4 2], each after a PNG Up filter byte.

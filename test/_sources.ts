@@ -1,6 +1,9 @@
 /** Helpers for source tests: a Context with fast politeness and a stub base URL. */
 import { createContext, type Context } from '../src/context.js';
 import { createLogger } from '../src/log.js';
+import { SOURCE_CAPS } from '../src/sources/caps.js';
+import type { SourceHttp } from '../src/sources/http.js';
+import { parsePage } from '../src/sources/parse-page.js';
 import { tempDirs, type TempDirs } from './_setup.js';
 
 export interface SourceTestContext {
@@ -33,3 +36,6 @@ export function sourceContext(urls: Record<string, string>, tuning: Partial<Cont
 }
 
 export const signal = () => new AbortController().signal;
+
+/** `parse` as a source's HTTP has it (default caps), for tests that hand an adapter a stand-in HTTP. */
+export const parseHere: SourceHttp['parse'] = (parser, answer, ...args) => parsePage(parser, answer, { caps: SOURCE_CAPS }, ...args);

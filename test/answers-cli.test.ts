@@ -6,7 +6,8 @@ import path from 'node:path';
 import { runCli } from './_setup.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
-import { FrameTracker } from '../commands/lib/answer-frames.js';
+import { FrameTracker } from '../commands/answer/frames.js';
+import { dropPreview } from '../src/answers/previews.js';
 
 let s: AnswerServer;
 let env: Record<string, string | undefined>;
@@ -47,6 +48,21 @@ test('preview for a person names sources, pages, byte counts and hashes, and how
   assert.ok(r.stdout.includes('Sleep helps memory consolidation'), 'the source text is shown');
 });
 
+test('preview for a connection with no key stored says so at preview time, with the command that stores it', async () => {
+  const args = ['answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-test'];
+  // Four previews may be live at once: each is dropped once read, for the tests that follow.
+  const shown = async (argv: string[]) => {
+    const r = await runCli(argv, { env });
+    assert.is(r.code, 0, r.stderr);
+    dropPreview(s.t.ctx, /"preview_id": "([^"]+)"|^Preview (\S+)/m.exec(r.stdout)!.slice(1).find(Boolean)!);
+    return r.stdout;
+  };
+  assert.match(await shown(args), /\nThis connection cannot run here now: No Anthropic key is stored; add it with `svc credentials set anthropic_api_key`\. Until then svc answer send is refused\.\n\nTo send exactly this: svc answer send /);
+  const json = JSON.parse(await shown(['--json', ...args]));
+  assert.equal(json.connection, { available: false, reason: 'No Anthropic key is stored; add it with `svc credentials set anthropic_api_key`.' });
+  assert.not.match(await shown(previewArgs()), /cannot run here now/, 'nothing said when the key is stored');
+});
+
 test('preview refusals from the server keep their exit codes', async () => {
   const r = await runCli(['--json', ...previewArgs(), '--select', `${s.files.text!.file_id}:1:5-100000`], { env });
   assert.is(r.code, 2, r.stdout + r.stderr);
@@ -61,7 +77,7 @@ test('usage errors exit 2 before any server call', async () => {
   const cases: string[][] = [
     ['answer', 'send', s.projectId, UUID, '--sha', 'abc', '--yes'],
     ['answer', 'send', s.projectId, UUID, '--sha', 'a'.repeat(64)],
-    ['answer', 'send', 'not-a-uuid', UUID, '--sha', 'a'.repeat(64), '--yes'],
+    ['answer', 'send', 'two\nlines', UUID, '--sha', 'a'.repeat(64), '--yes'],
     ['answer', 'preview', s.projectId, '--select', 'nope', '--instruction', 'x', '--runtime', 'api_key', '--provider', 'openai'],
     ['answer', 'preview', s.projectId, '--select', `${UUID}:1:5-5`, '--instruction', 'x', '--runtime', 'api_key', '--provider', 'openai'],
     ['answer', 'preview', s.projectId, '--select', `${UUID}:1`, '--instruction', 'x', '--runtime', 'web', '--provider', 'openai'],
@@ -122,6 +138,14 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
 
     const listed = JSON.parse((await runCli(['--json', 'answer', 'list', s.projectId], { env })).stdout);
     assert.ok(listed.answers.some((a: any) => a.answer_id === answer.answer_id));
+    // The project may be named any way `svc evidence list` prints it: its NAME or its ID number.
+    for (const ref of ['Answers', '1']) {
+      const byRef = await runCli(['--json', 'answer', 'list', ref], { env });
+      assert.is(byRef.code, 0, byRef.stderr);
+      assert.equal(JSON.parse(byRef.stdout).answers.map((a: any) => a.answer_id), listed.answers.map((a: any) => a.answer_id));
+    }
+    const unknown = await runCli(['answer', 'list', 'No such project'], { env });
+    assert.is(unknown.code, 3, unknown.stderr);
     const shown = await runCli(['answer', 'show', s.projectId, answer.answer_id], { env });
     assert.is(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /succeeded/);

@@ -19,7 +19,7 @@ import { mergeRecords } from '../src/corpus/merge.js';
 import { bareRecord } from './_corpus.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 import { serverWithSources } from './_executions.js';
-import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
+import { askRoutine, type Prompter } from '../commands/routine/ask.js';
 import { fixture, runCli, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -310,6 +310,7 @@ test('on a terminal, add offers to follow a person profile when one exists', asy
       return true; // mode retractions, and the schedule
     },
     note() {},
+    refuse() {},
   };
   const body = await askRoutine(t.ctx, prompter);
   assert.equal(body.entity, { profile_id: person.id, mode: 'retractions' });

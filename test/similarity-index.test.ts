@@ -20,7 +20,7 @@ import { indexDir } from '../src/similarity/index-files.js';
 import { embeddingStatus } from '../src/similarity/service.js';
 import { readIndexState, readVector, writeVectors } from '../src/similarity/repo.js';
 import { eraseScope } from '../src/admin/erase.js';
-import { setJobRole } from '../src/db/job-claims.js';
+import { setJobRole } from '../src/claims/jobs.js';
 import { searchExplorer } from '../src/explorer/search.js';
 import { parseSearchBody } from '../src/explorer/filters.js';
 import { useSemanticSearch } from '../src/explorer/semantic.js';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { ADS_FIELDS, ads, adsQuery, parseAdsDoc, parseResponse } from '../src/sources/ads.js';
 import { searchSource, type SourceParams } from '../src/sources/driver.js';
 import { fixture } from './_setup.js';
-import { sourceContext, signal } from './_sources.js';
+import { parseHere, sourceContext, signal } from './_sources.js';
 import { startStub, type Expectation } from './_stub.js';
 import type { SourceHttp } from '../src/sources/http.js';
 import type { SearchRequest } from '../src/sources/types.js';
@@ -153,6 +153,7 @@ test('the query and its sort are built once per search, not again for every page
   const urls: string[] = [];
   const http = {
     traces: [],
+    parse: parseHere,
     async get(url: string) {
       urls.push(url);
       const start = Number(new URL(url).searchParams.get('start'));

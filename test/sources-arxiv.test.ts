@@ -4,7 +4,7 @@ import { arxiv, parseResponse } from '../src/sources/arxiv.js';
 import { searchSource, type SourceParams } from '../src/sources/driver.js';
 import type { SourceHttp } from '../src/sources/http.js';
 import { fixture } from './_setup.js';
-import { sourceContext, signal } from './_sources.js';
+import { parseHere, sourceContext, signal } from './_sources.js';
 import { startStub, type Expectation, type Stub } from './_stub.js';
 
 const current = () => fixture('arxiv/search-all-testing-start0-max10.xml');
@@ -174,9 +174,7 @@ test('the last page: no next start once start + received reaches totalResults', 
   const http: SourceHttp = {
     traces: [],
     get: async () => ({ status: 200, text: current().toString(), headers: new Headers() }),
-    getJson: async () => {
-      throw new Error('arXiv answers XML');
-    },
+    parse: parseHere,
   };
   const req = { query: 'testing', keywords: [], maxResults: 10, baseUrl: 'http://unused', signal: signal() };
   const last = await arxiv.fetchPage(req, '214871', http);

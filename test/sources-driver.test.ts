@@ -10,7 +10,8 @@ import { searchSource, type DriveOptions, type SourceParams } from '../src/sourc
 import { makeRecord } from '../src/sources/normalize.js';
 import { RETIRED_SOURCES } from '../src/sources/retired.js';
 import { createThrottle, type Throttle } from '../src/sources/throttle.js';
-import type { Capabilities, NormalizedRecord, RateLimit, SourceAdapter } from '../src/sources/types.js';
+import { pageParser } from '../src/sources/parse-page.js';
+import { ParseError, type Capabilities, type NormalizedRecord, type RateLimit, type SourceAdapter } from '../src/sources/types.js';
 import { sourceContext, signal, type SourceTestContext } from './_sources.js';
 import { startStub, type Expectation, type Stub } from './_stub.js';
 
@@ -28,6 +29,16 @@ interface Item {
 const page = (items: Item[], extra: { total?: number; next?: string } = {}) => JSON.stringify({ items, total: extra.total ?? items.length, next: extra.next });
 const item = (id: string, date = '2020-05-05'): Item => ({ id, title: `Paper ${id}`, date });
 
+/** The test source's answer as an object, or a ParseError as an adapter's parser throws. */
+export function parseTestPage(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ParseError('The test source answered something that is not JSON.');
+  }
+}
+const TEST_PAGE = pageParser(import.meta.url, parseTestPage);
+
 function testSource(caps: Partial<Capabilities> = {}): SourceAdapter {
   return {
     id: 'drv',
@@ -41,7 +52,7 @@ function testSource(caps: Partial<Capabilities> = {}): SourceAdapter {
       const params = new URLSearchParams({ q: req.query, page: cursor ?? '1' });
       // The key rides in the URL like IEEE's and Springer's, so redaction is exercised too.
       if (req.apiKey) params.set('key', req.apiKey);
-      const body = await http.getJson(`${req.baseUrl}/items?${params}`);
+      const body = await http.parse(TEST_PAGE, await http.get(`${req.baseUrl}/items?${params}`));
       const items: Item[] = body.items;
       const records: NormalizedRecord[] = items
         .filter((i) => i.title && !i.withheld)

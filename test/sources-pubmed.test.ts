@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { searchSource, type DriveOptions, type SourceParams } from '../src/sources/driver.js';
 import { parseResponse, pubmed } from '../src/sources/pubmed.js';
 import { fixture } from './_setup.js';
-import { sourceContext, signal, type SourceTestContext } from './_sources.js';
+import { parseHere, sourceContext, signal, type SourceTestContext } from './_sources.js';
 import { startStub, type Expectation, type Stub } from './_stub.js';
 import type { SourceHttp } from '../src/sources/http.js';
 import type { SearchRequest } from '../src/sources/types.js';
@@ -329,6 +329,7 @@ test('the esearch term and its sort are built once per search, not again for eve
   const ids = ['11748933', '11700088'];
   const http = {
     traces: [],
+    parse: parseHere,
     async get(url: string) {
       urls.push(url);
       if (url.includes('/esearch.fcgi')) return { text: `<eSearchResult><Count>4</Count><IdList>${ids.map((id) => `<Id>${id}</Id>`).join('')}</IdList></eSearchResult>` };

@@ -1,7 +1,7 @@
 /**
- * One source answer is bounded in size (MAX_RESPONSE_BYTES): an endpoint that streams without
- * end, or announces a body too big, fails the source as upstream_failure at once instead of
- * filling memory until the timeout. A real page still parses.
+ * One source answer is bounded in size (its page cap, sources/caps.ts): an endpoint that streams
+ * without end, or announces a body too big, fails the source as parse_failure naming the cap at
+ * once instead of filling memory until the timeout. A real page still parses.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,19 +9,21 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { searchSource } from '../src/sources/driver.js';
 import { findSource } from '../src/sources/index.js';
-import { MAX_RESPONSE_BYTES } from '../src/sources/http.js';
+import { pageCapBytes, SOURCE_CAPS } from '../src/sources/caps.js';
 import type { SourceAdapter } from '../src/sources/types.js';
 import { serverWithSources, dive, finished } from './_executions.js';
-import { fixture } from './_setup.js';
+import { fixture, waitFor } from './_setup.js';
 import { sourceContext, signal } from './_sources.js';
 
 const KEY = 'sekret-ieee-KEY-42';
+/** The page cap of a source asked 3 (or 2) records a page: the 16 MiB floor. */
+const CAP = pageCapBytes(SOURCE_CAPS, 3);
 const CHUNK = Buffer.alloc(1024 * 1024, 0x20);
 
 interface Endless {
   url: string;
-  /** Bytes the server managed to write, and whether the client hung up. */
-  state: { sent: number; closed: boolean; requests: number };
+  /** Bytes the server managed to write (and had written when the client hung up), and whether it did. */
+  state: { sent: number; sentAtClose: number | null; closed: boolean; requests: number };
   close(): Promise<void>;
 }
 
@@ -31,17 +33,20 @@ interface Endless {
  * Content-Length over the bound instead and then a few bytes and silence.
  */
 async function endless(mode: 'stream' | 'announce' | 'fixture'): Promise<Endless> {
-  const state = { sent: 0, closed: false, requests: 0 };
+  const state = { sent: 0, sentAtClose: null as number | null, closed: false, requests: 0 };
   const server = http.createServer((req, res) => {
     state.requests++;
-    res.on('close', () => (state.closed = true));
+    res.on('close', () => {
+      state.closed = true;
+      state.sentAtClose = state.sent;
+    });
     if (mode === 'fixture') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(fixture('ieee/search-articles-ml-nlp-2020-2022-first3-of-50.json'));
       return;
     }
     if (mode === 'announce') {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_RESPONSE_BYTES * 2) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(CAP * 2) });
       res.write('{"articles": [');
       return;
     }
@@ -76,37 +81,35 @@ async function askIeee(url: string) {
   }
 }
 
-test('an answer that never ends stops at the bound: upstream_failure with the status, not retried, the body cancelled, no key in the message', async () => {
+test('an answer that never ends stops at the page cap: parse_failure with the status and the cap, not retried, the body cancelled, no key in the message', async () => {
   const server = await endless('stream');
   try {
     const { out, ms, logs } = await askIeee(server.url);
-    assert.ok(ms < 4000, `failed at the bound, not at the 5 s timeout (${ms} ms)`);
-    assert.is(out.zeroReason, 'upstream_failure');
-    assert.equal([out.evidence.exception_class, out.evidence.http_status, out.evidence.network], ['ResponseTooLarge', 200, undefined]);
-    assert.match(out.message!, /IEEE Xplore: sent an answer over 64 MiB; svc stopped reading it/);
+    assert.ok(ms < 4000, `failed at the cap, not at the 5 s timeout (${ms} ms)`);
+    assert.is(out.zeroReason, 'parse_failure');
+    assert.equal([out.evidence.exception_class, out.evidence.http_status, out.evidence.network], ['PageOverCap', 200, undefined]);
+    assert.match(out.message!, /IEEE Xplore: the answer passed the 16 MiB page cap; svc stopped reading it \(svc-search\(1\), SOURCE CAPS\)/);
     assert.is(server.state.requests, 1, 'not retried');
-    assert.is(out.traces[0]!.error, 'ResponseTooLarge');
-    assert.ok(out.traces[0]!.bytes > MAX_RESPONSE_BYTES && out.traces[0]!.bytes < MAX_RESPONSE_BYTES + 4 * CHUNK.length, `read just past the bound (${out.traces[0]!.bytes})`);
+    assert.is(out.traces[0]!.error, 'PageOverCap');
+    assert.ok(out.traces[0]!.bytes > CAP && out.traces[0]!.bytes < CAP + 4 * CHUNK.length, `read just past the cap (${out.traces[0]!.bytes})`);
     for (const said of [out.message!, JSON.stringify(out.traces), logs]) assert.not.ok(said.includes(KEY), 'the key never appears');
     // The client hung up: the server stops being able to write.
-    await new Promise((r) => setTimeout(r, 200));
-    const sent = server.state.sent;
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => server.state.closed, 5000, 'the client to hang up');
     assert.ok(server.state.closed, 'the connection was closed');
-    assert.is(server.state.sent, sent, 'nothing more was sent');
+    assert.is(server.state.sent, server.state.sentAtClose, 'nothing more was sent');
   } finally {
     await server.close();
   }
 });
 
-test('a Content-Length over the bound is refused before reading', async () => {
+test('a Content-Length over the page cap is refused before reading', async () => {
   const server = await endless('announce');
   try {
     const { out, ms } = await askIeee(server.url);
     assert.ok(ms < 2000, `refused at once (${ms} ms)`);
-    assert.is(out.zeroReason, 'upstream_failure');
-    assert.equal([out.evidence.exception_class, out.evidence.http_status], ['ResponseTooLarge', 200]);
-    assert.match(out.message!, /announced an answer over 64 MiB/);
+    assert.is(out.zeroReason, 'parse_failure');
+    assert.equal([out.evidence.exception_class, out.evidence.http_status], ['PageOverCap', 200]);
+    assert.match(out.message!, /the answer announced 32 MiB, over the 16 MiB page cap; svc did not read it/);
     assert.is(out.traces[0]!.bytes, 0);
     assert.is(server.state.requests, 1);
   } finally {
@@ -126,17 +129,16 @@ test('a real page under the bound still parses', async () => {
   }
 });
 
-test('a run records the endless source as upstream_failure and finishes promptly', async () => {
+test('a run records the endless source as parse_failure naming the cap and finishes promptly', async () => {
   const server = await endless('stream');
   const t = await serverWithSources({ crossref: server.url });
   try {
-    const started = Date.now();
     const id = await dive(t, { repository: 'crossref', query: 'ecology', max_results: 2 });
     const detail = await finished(t, id, 10_000);
-    assert.ok(Date.now() - started < 2800, `finished before the 3 s timeout (${Date.now() - started} ms)`);
+    // The cap, not the source's 3 s timeout, ended it: a timeout is upstream_failure and names no cap.
     const source = detail.sources.find((s: any) => s.source === 'crossref');
-    assert.is(source.zero_reason, 'upstream_failure');
-    assert.match(JSON.stringify(detail), /over 64 MiB/);
+    assert.is(source.zero_reason, 'parse_failure');
+    assert.match(JSON.stringify(detail), /passed the 16 MiB page cap/);
   } finally {
     await t.close();
     await server.close();

@@ -107,15 +107,20 @@ export function maxSessionId(db: Database): number {
   return (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM assistant_sessions').get() as { id: number }).id;
 }
 
-/** Keyset page by id descending under a frozen ceiling; `pattern` is an escaped LIKE pattern. */
-export function browseSessions(db: Database, q: { throughId: bigint; beforeId: bigint | null; pattern: string | null; limit: number }): SessionListRow[] {
+/**
+ * Keyset page by id descending under a frozen ceiling; `text` a literal substring of the displayed
+ * title, ASCII case folded (SQLite's lower() folds ASCII only). instr, not LIKE: no character of
+ * the text is a wildcard, and LIKE stops reading a pattern at a NUL, so "a\0b" would match
+ * every title holding "a".
+ */
+export function browseSessions(db: Database, q: { throughId: bigint; beforeId: bigint | null; text: string | null; limit: number }): SessionListRow[] {
   const where = ['s.id <= @through'];
   if (q.beforeId !== null) where.push('s.id < @before');
-  if (q.pattern !== null) where.push(`${DISPLAY_TITLE_SQL} LIKE @pattern ESCAPE '\\'`);
+  if (q.text !== null) where.push(`instr(lower(${DISPLAY_TITLE_SQL}), lower(@text)) > 0`);
   return db
     .prepare(`SELECT ${LIST_COLUMNS} FROM assistant_sessions s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT @limit`)
     .safeIntegers(false)
-    .all({ through: q.throughId, before: q.beforeId, pattern: q.pattern, limit: q.limit }) as SessionListRow[];
+    .all({ through: q.throughId, before: q.beforeId, text: q.text, limit: q.limit }) as SessionListRow[];
 }
 
 export function deleteSession(db: Database, id: number): boolean {

@@ -8,7 +8,7 @@ import { defaultChoices, explicitBasis, requireChoices, type ChoiceBasis, type C
 import { routeDigest } from './connections.js';
 import * as repo from './repo.js';
 import { turnJob, turnRegistry } from './registry.js';
-import { forgetJob } from '../db/job-claims.js';
+import { forgetJob } from '../claims/jobs.js';
 import { browseRow, choicesView, messageView, sessionView, turnChoicesView } from './views.js';
 
 export interface CreateInput {
@@ -17,18 +17,19 @@ export interface CreateInput {
   title?: string | null;
 }
 
-export function createSession(ctx: Context, input: CreateInput) {
-  let choices: Choices;
-  let basis: ChoiceBasis;
-  if (input.choices === undefined) {
+/** The choices a new conversation is bound to: those given, or the current defaults (undefined). */
+export function choicesForNew(ctx: Context, given: unknown): { choices: Choices; basis: ChoiceBasis } {
+  if (given === undefined) {
     const defaults = defaultChoices(ctx);
     if (!defaults.ok) throw badRequest('invalid_choices', defaults.error);
-    choices = defaults.choices;
-    basis = defaults.basis;
-  } else {
-    choices = requireChoices(input.choices);
-    basis = explicitBasis(choices);
+    return { choices: defaults.choices, basis: defaults.basis };
   }
+  const choices = requireChoices(given);
+  return { choices, basis: explicitBasis(choices) };
+}
+
+export function createSession(ctx: Context, input: CreateInput) {
+  const { choices, basis } = choicesForNew(ctx, input.choices);
   const at = ctx.nowIso();
   const id = ctx.db.transaction(() => {
     const id = repo.insertSession(ctx.db, { title: input.title ?? null, runtime: choices.runtime, model: choices.model, at });
@@ -74,14 +75,9 @@ export interface BrowseQuery {
   q: string | null;
 }
 
-/** A literal substring pattern for LIKE: %, _ and the escape character escaped. */
-export function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export function browseSessions(ctx: Context, query: BrowseQuery) {
   const throughId = query.throughId ?? BigInt(repo.maxSessionId(ctx.db));
-  const rows = repo.browseSessions(ctx.db, { throughId, beforeId: query.beforeId, pattern: query.q ? likePattern(query.q) : null, limit: query.limit + 1 });
+  const rows = repo.browseSessions(ctx.db, { throughId, beforeId: query.beforeId, text: query.q || null, limit: query.limit + 1 });
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   const choices = repo.choicesFor(ctx.db, page.map((r) => r.id));

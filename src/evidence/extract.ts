@@ -165,10 +165,15 @@ export async function extractPage(ctx: Context, req: ExtractRequest): Promise<Pa
   }
 }
 
-/** Every page of the result's file: the requested one with its status, every other one not_examined. */
-export function pageStatuses(result: PageResult): { page: number; status: PageStatus | 'not_examined' }[] {
-  // With the count unknown, only the requested page can be named.
-  if (result.page_count === null) return [{ page: result.requested_page, status: result.status }];
+/**
+ * Every page of the result's file: the requested one with its status, every other one not_examined.
+ * Only up to `maxPages` (the reader's page limit): the count is what the PDF declares, and a page
+ * tree of shared subtrees declares a billion pages in a few kilobytes. A file past the limit is
+ * not read in the app; its other pages are named by other_pages alone.
+ */
+export function pageStatuses(result: PageResult, maxPages: number): { page: number; status: PageStatus | 'not_examined' }[] {
+  // With the count unknown, or past the limit, only the requested page is named one by one.
+  if (result.page_count === null || result.page_count > maxPages) return [{ page: result.requested_page, status: result.status }];
   const count = result.page_count;
   const out: { page: number; status: PageStatus | 'not_examined' }[] = [];
   for (let p = 1; p <= count; p++) out.push({ page: p, status: p === result.requested_page ? result.status : 'not_examined' });

@@ -22,7 +22,8 @@ export interface ReadRequest extends ProjectRef, VersionSelector {
 /**
  * The text representation: the page's status under its extraction contract,
  * its text and SHA-256 when it has one, the page count when known, the
- * examined pages, and every other page as not_examined.
+ * examined pages, and every other page as not_examined (one by one up to the
+ * page limit, beyond it by other_pages alone).
  * @example (await readPage(ctx, { expectedVaultId, projectId, fileId, versionId, page: 1 })).status
  */
 export async function readPage(ctx: Context, req: ReadRequest) {
@@ -37,7 +38,7 @@ export async function readPage(ctx: Context, req: ReadRequest) {
     original_name: file.original_name,
     representation: 'text' as const,
     ...rest,
-    pages: pageStatuses(result),
+    pages: pageStatuses(result, evidenceOf(ctx).limits.pdfPages),
     other_pages: 'not_examined' as const,
     text,
     page_sha256,

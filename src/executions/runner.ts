@@ -8,11 +8,12 @@ import type { Context } from '../context.js';
 import { mergeRecords } from '../corpus/merge.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
 import { startCheckpointer } from '../db/checkpointer.js';
+import { capNoteText, type CapNote } from '../sources/cap-record.js';
 import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
 import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
-import { checkFollowedPapers } from '../lifecycle/follow.js';
+import { checkFollowedPapers } from '../follow/check.js';
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
@@ -99,6 +100,7 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
           source: sourceId,
           data: { page: p.page, received: p.received, kept: p.kept, total: p.total ?? null },
         });
+        if (p.capped.length > 0) warnCapped(ctx, executionId, entry.name, sourceId, p.page, p.capped);
       },
     },
   );
@@ -159,7 +161,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   // area: follow — a completed fire of a routine following a profile for retractions checks that person's papers
   // (only a completed run delivers its news); a lookup failure never changes the status, a cancel does.
   if (status === 'completed') {
-    await checkFollowedPapers(ctx, executionId, spec, options.signal);
+    await checkFollowedPapers(ctx, executionId, spec, options.signal, (message, o) => appendEvent(ctx, executionId, 'log', message, o));
     if (options.signal.aborted) status = 'cancelled';
   }
   flushSearchIndex(ctx.db);
@@ -175,6 +177,20 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   });
   await runAfterRunSteps(ctx, { id: executionId, status, signal: options.signal });
   return status;
+}
+
+/** How many of a page's cut values the log names; the search record has the first 100 of the run. */
+const CAP_NOTES_LOGGED = 3;
+
+/** One warning for a page whose values were cut to the caps, naming the first few. */
+function warnCapped(ctx: Context, executionId: number, sourceName: string, sourceId: string, page: number, capped: CapNote[]): void {
+  const named = capped.slice(0, CAP_NOTES_LOGGED).map(capNoteText).join('; ');
+  const more = capped.length > CAP_NOTES_LOGGED ? `; ${capped.length - CAP_NOTES_LOGGED} more in the search record` : '';
+  appendEvent(ctx, executionId, 'log', `${sourceName}: page ${page}: ${count(capped.length, 'field')} over the caps of svc-search(1) SOURCE CAPS: ${named}${more}`, {
+    source: sourceId,
+    level: 'warn',
+    data: { page, capped: capped.slice(0, CAP_NOTES_LOGGED), capped_total: capped.length },
+  });
 }
 
 /** The host a source was asked at, for the offline message; a base URL that does not parse is named as it is. */

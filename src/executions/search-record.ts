@@ -1,8 +1,9 @@
 /**
  * The complete dated account of one search: for every source the request it
  * was sent (no key, only whether one was used and from where), the window
- * asked and answered, pages, counts, timings, every HTTP exchange, and — when
- * it gave nothing — exactly one zero reason with what was observed.
+ * asked and answered, pages, counts, timings, every HTTP exchange, the page
+ * cap and the values cut to the caps (sources/caps.ts), and — when it gave
+ * nothing — exactly one zero reason with what was observed.
  */
 import type { Context } from '../context.js';
 import { findSource } from '../sources/index.js';
@@ -48,6 +49,8 @@ export function searchRecord(ctx: Context, executionId: number) {
           }
         : null,
       partial_failure: outcome?.partialFailure ?? null,
+      // Runs recorded before the caps have none.
+      caps: outcome?.caps ?? null,
       http: outcome?.traces ?? [],
     };
   });

@@ -1,12 +1,14 @@
 /** Executions as the API and the CLI show them. */
 import type { Context } from '../context.js';
-import { followNews } from '../lifecycle/follow.js';
+import { followNews } from '../follow/check.js';
 import { identityOf } from '../runtime/runtime-identity.js';
 import { findSource } from '../sources/index.js';
 import { presentLane } from './ai-lane.js';
 import { storedAiSettings } from './ai-settings.js';
 import { getSources, restartedInto, type ExecutionRow } from './repo.js';
+import { interruptedMeaning } from './interrupted-reasons.js';
 import type { RunSpec } from './request.js';
+import { isRenderedReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
 export function listRow(row: ExecutionRow) {
   return {
@@ -14,6 +16,7 @@ export function listRow(row: ExecutionRow) {
     type: row.type,
     status: row.status,
     interrupted_reason: row.interrupted_reason,
+    interrupted_reason_meaning: interruptedMeaning(row.interrupted_reason),
     restarted_from: row.restarted_from,
     routine_id: row.routine_id,
     query: row.query,
@@ -34,6 +37,8 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
     record_count: s.record_count,
     new_count: s.new_count,
     zero_reason: s.zero_reason,
+    // The reason in words (not_recorded is no reason: null, the source's status says what happened).
+    zero_reason_meaning: isRenderedReason(s.zero_reason) ? ZERO_REASON_MEANING[s.zero_reason] : null,
     message: s.message,
     pages: s.pages,
     started_at_utc: s.started_at_utc,
@@ -66,7 +71,7 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
     report_path: row.report_path,
     sources,
     // A fire of a routine following a profile for retractions: what it checked and the new notices,
-    // as its bundle and digest carry them (lifecycle/follow.ts); null for any other run.
+    // as its bundle and digest carry them (follow/check.ts); null for any other run.
     follow: followNews(ctx, row.id),
     identity: identityOf(ctx.runtimeId, ctx.schemaVersion),
   };

@@ -9,11 +9,11 @@
 import type { Context } from '../context.js';
 import { conflict } from '../errors.js';
 import { eventsFrom } from './events.js';
-import { askAboutSlice, buildClients, type Asked, type Clients, type FreshRecords, type SliceAnswer } from './lookups.js';
+import { askAboutSlice, buildClients, SLICE_SIZE, type Asked, type Clients, type FreshRecords, type SliceAnswer } from './lookups.js';
 import * as repo from './repo.js';
 
 export const CHECK_LIMIT = { min: 1, max: 5000, default: 1000 };
-export const SLICE_SIZE = 50;
+export { SLICE_SIZE };
 
 export interface CheckOptions {
   limit: number;
@@ -136,6 +136,11 @@ async function runSlices(ctx: Context, runId: number, options: CheckOptions, sig
     }
     if (!options.runUntilDone) return 'completed';
   }
+}
+
+/** The lifecycle checks this process runs now (their run ids). */
+export function checksRunningHere(ctx: Context): number[] {
+  return [...runner(ctx).active.keys()];
 }
 
 /** A running check whose owner has not been seen for the stale interval is over (status reads settle it too). */

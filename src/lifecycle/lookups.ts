@@ -6,14 +6,13 @@
  * and PubMed once per slice with the ids batched.
  */
 import type { Context } from '../context.js';
-import { parseCrossrefWork } from '../sources/crossref.js';
-import { arxiv, parseResponse as parseArxiv } from '../sources/arxiv.js';
+import { crossref, WORK as CROSSREF_WORK } from '../sources/crossref.js';
+import { arxiv, PAGE as ARXIV_PAGE } from '../sources/arxiv.js';
+import { pageCapBytes } from '../sources/caps.js';
 import { urlSettingOf, userAgent } from '../sources/driver.js';
 import { createSourceHttp, UpstreamError, type RedactingSourceHttp } from '../sources/http.js';
-import { openalex, parseResponse as parseOpenAlex } from '../sources/openalex.js';
-import { parsePubmedArticleSet } from '../sources/pubmed-xml.js';
-import { pubmed } from '../sources/pubmed.js';
-import { crossref } from '../sources/crossref.js';
+import { openalex, PAGE as OPENALEX_PAGE } from '../sources/openalex.js';
+import { pubmed, PAGE as PUBMED_PAGE } from '../sources/pubmed.js';
 import { throttleFor } from '../sources/throttle.js';
 import { ParseError, type NormalizedRecord, type SourceAdapter } from '../sources/types.js';
 import type { TargetDocument } from './repo.js';
@@ -45,6 +44,9 @@ interface Client {
 
 export const LIFECYCLE_SOURCES = ['crossref', 'arxiv', 'openalex', 'pubmed'] as const;
 
+/** Papers asked about at once: a batched lookup's answer holds at most this many records (its page cap follows). */
+export const SLICE_SIZE = 50;
+
 function clientFor(ctx: Context, adapter: SourceAdapter, signal: AbortSignal): Client | { missing: string } {
   const credential = adapter.capabilities.credential;
   const apiKey = credential ? ctx.credentials.reveal(credential.name) : undefined;
@@ -62,6 +64,8 @@ function clientFor(ctx: Context, adapter: SourceAdapter, signal: AbortSignal): C
     maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
     secrets: apiKey ? [apiKey] : [],
     urlSetting: urlSettingOf(ctx, adapter.id),
+    caps: ctx.tuning.sourceCaps,
+    pageCapBytes: pageCapBytes(ctx.tuning.sourceCaps, SLICE_SIZE),
   });
   return { http, baseUrl: (ctx.config.sourceUrls[adapter.id] ?? adapter.defaultBaseUrl).replace(/\/+$/, ''), apiKey, contactEmail };
 }
@@ -87,13 +91,7 @@ const lookupCrossref: Lookup = async (client, docs, add, signal) => {
         add(doc, { source: 'crossref', outcome: 'not_found' });
         continue;
       }
-      let body: any;
-      try {
-        body = JSON.parse(answer.text);
-      } catch {
-        throw new ParseError('Crossref answered something that is not JSON.');
-      }
-      const record = body?.message ? parseCrossrefWork(body.message) : undefined;
+      const record = (await client.http.parse(CROSSREF_WORK, answer)).records[0];
       if (!record) throw new ParseError('Crossref answered without a usable work.');
       add(doc, { source: 'crossref', outcome: 'answered' }, record);
     } catch (err) {
@@ -125,7 +123,7 @@ const lookupArxiv: Lookup = (client, docs, add, signal) =>
   batch('arxiv', docs, add, signal, (d) => d.arxiv_id!, (r) => r.ids.arxiv, async () => {
     const params = new URLSearchParams({ id_list: docs.map((d) => d.arxiv_id!).join(','), start: '0', max_results: String(docs.length) });
     const answer = await client.http.get(`${client.baseUrl}/query?${params}`, { acceptStatus: [400] });
-    const page = parseArxiv(answer.text);
+    const page = await client.http.parse(ARXIV_PAGE, answer);
     if (page.error !== undefined || answer.status === 400) throw new UpstreamError(`arXiv refused the id list (HTTP ${answer.status}): ${page.error ?? 'no reason given'}`, answer.status, 'HTTPStatusError');
     return page.records;
   });
@@ -135,7 +133,7 @@ const lookupOpenAlex: Lookup = (client, docs, add, signal) =>
     const params = new URLSearchParams({ filter: `doi:${docs.map((d) => d.doi!).join('|')}`, 'per-page': String(Math.min(100, docs.length)) });
     if (client.apiKey) params.set('api_key', client.apiKey);
     if (client.contactEmail) params.set('mailto', client.contactEmail);
-    return parseOpenAlex((await client.http.get(`${client.baseUrl}/works?${params}`)).text).records;
+    return (await client.http.parse(OPENALEX_PAGE, await client.http.get(`${client.baseUrl}/works?${params}`))).records;
   });
 
 const lookupPubmed: Lookup = (client, docs, add, signal) =>
@@ -143,7 +141,7 @@ const lookupPubmed: Lookup = (client, docs, add, signal) =>
     const params = new URLSearchParams({ db: 'pubmed', id: docs.map((d) => d.pmid!).join(','), retmode: 'xml', tool: 'svc' });
     if (client.contactEmail) params.set('email', client.contactEmail);
     if (client.apiKey) params.set('api_key', client.apiKey);
-    return parsePubmedArticleSet((await client.http.get(`${client.baseUrl}/efetch.fcgi?${params}`)).text).records;
+    return (await client.http.parse(PUBMED_PAGE, await client.http.get(`${client.baseUrl}/efetch.fcgi?${params}`))).records;
   });
 
 /** `answers`: whether a record is the one the lookup would answer for the paper (the key it asks by). */

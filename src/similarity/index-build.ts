@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Context } from '../context.js';
 import { unavailable } from '../errors.js';
-import { claimJob, describeHolder, jobRole, releaseJob, type JobHolder } from '../db/job-claims.js';
+import { claimJob, describeHolder, jobRole, releaseJob, type JobHolder } from '../claims/jobs.js';
 import { isPidAlive } from '../util/pid.js';
 import { clearIndexState, countChangesSince, countVectors, readIndexState, writeIndexState } from './repo.js';
 import { buildPath, filesProblem, graphPath, indexDir, publishFiles, removeOtherGenerations } from './index-files.js';

@@ -19,7 +19,7 @@ import { blobToVector, changesSince, countChangesSince, countVectors, iterateVec
 import { HNSW, loadLibrary, type HnswIndex } from './hnsw.js';
 import { filesProblem, graphPath, indexDir } from './index-files.js';
 import { buildingHere, maintainIndex, pendingLimit } from './index-build.js';
-import { jobHolder } from '../db/job-claims.js';
+import { jobHolder } from '../claims/jobs.js';
 
 export { rebuildIndex, indexRebuildingIn } from './index-build.js';
 

@@ -9,6 +9,8 @@
  */
 import { author, combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 
@@ -117,6 +119,22 @@ export function parseResponse(text: string): ParsedPage & { nextCursor?: string 
   };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
+/** Parse one /works/{doi} answer (pure): its work as the only record, none when it is not usable. */
+export function parseWorkResponse(text: string): ParsedPage {
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ParseError('Crossref answered something that is not JSON.');
+  }
+  const record = body?.message ? parseCrossrefWork(body.message) : undefined;
+  return { records: record ? [record] : [], received: body?.message ? 1 : 0 };
+}
+
+export const WORK = pageParser(import.meta.url, parseWorkResponse);
+
 export const crossref: SourceAdapter = {
   id: 'crossref',
   name: 'Crossref',
@@ -146,10 +164,10 @@ export const crossref: SourceAdapter = {
     if (req.dateFrom) filters.push(`from-pub-date:${req.dateFrom}`);
     if (req.dateTo) filters.push(`until-pub-date:${req.dateTo}`);
     if (filters.length) params.set('filter', filters.join(','));
-    params.set('rows', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
+    params.set('rows', String(pageSizeFor(req, PAGE_SIZE)));
     params.set('cursor', cursor ?? '*');
     if (req.contactEmail) params.set('mailto', req.contactEmail);
-    const { nextCursor, ...page } = parseResponse((await http.get(`${req.baseUrl}/works?${params}`)).text);
+    const { nextCursor, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/works?${params}`));
     return { ...page, next: nextCursor };
   },
 };

@@ -6,11 +6,14 @@
  */
 import type { Context } from '../context.js';
 import { svcVersion } from '../version.js';
-import { createSourceHttp, UpstreamError, type HttpTrace, type RedactingSourceHttp } from './http.js';
+import type { CapNote } from './cap-record.js';
+import { pageCapBytes } from './caps.js';
+import { createSourceHttp, PageOverCapError, UpstreamError, type HttpTrace, type RedactingSourceHttp } from './http.js';
 import type { NetworkKind } from './net-cause.js';
 import { pageThrough } from './page-loop.js';
 import { throttleFor } from './throttle.js';
 import { ParseError, type CatalogEntry, type NormalizedRecord, type SearchRequest, type SourceAdapter, type ZeroReason } from './types.js';
+import { windowRefusal } from './window-rule.js';
 
 export interface SourceParams {
   query: string;
@@ -53,6 +56,8 @@ export interface SourceOutcome {
   evidence: SourceEvidence;
   request: { query: string; keywords: string[]; date_from: string | null; date_to: string | null; max_results: number; author: string | null; base_url: string; key: 'ephemeral' | 'stored' | 'none' };
   window: { asked: Window | null; answered: Window | null; support: string };
+  /** The page cap that applied (null when the source was not asked), and the values cut to the caps: the first 100 noted, all counted. */
+  caps: { page_bytes: number | null; cut: CapNote[]; cut_total: number };
   /** A later page failed after earlier pages answered. */
   partialFailure: { exception_class: string; http_status: number | null; message: string } | null;
   cancelled: boolean;
@@ -67,7 +72,7 @@ export interface DriveOptions {
   signal: AbortSignal;
   ephemeralCredentials?: Record<string, string>;
   /** Called after each page with the records it added, so they can be stored while the next page is asked. */
-  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number; records: NormalizedRecord[] }) => void;
+  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number; records: NormalizedRecord[]; capped: CapNote[] }) => void;
 }
 
 export function userAgent(contactEmail: string | undefined): string {
@@ -89,7 +94,7 @@ export function urlSettingOf(ctx: Context, id: string): string | undefined {
  * faster one with a key, where the source grants it), shared by every run in
  * this process through its throttle group, with the run's timeouts and retries.
  */
-function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefined, contactEmail: string | undefined, signal: AbortSignal): RedactingSourceHttp {
+function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefined, contactEmail: string | undefined, pageCap: number, signal: AbortSignal): RedactingSourceHttp {
   const caps = entry.capabilities;
   return createSourceHttp({
     fetch: ctx.fetch,
@@ -103,6 +108,8 @@ function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefin
     maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
     secrets: apiKey ? [apiKey] : [],
     urlSetting: urlSettingOf(ctx, entry.id),
+    caps: ctx.tuning.sourceCaps,
+    pageCapBytes: pageCap,
   });
 }
 
@@ -135,6 +142,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
       key: 'none',
     },
     window: { asked, answered: null, support: entry.status === 'retired' ? 'none' : entry.capabilities.dateWindow },
+    caps: { page_bytes: null, cut: [], cut_total: 0 },
     partialFailure: null,
     cancelled: false,
     pages: 0,
@@ -178,8 +186,8 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   // The date window goes to the source, or the source is not asked.
   let windowFrom = params.dateFrom;
   let windowTo = params.dateTo;
-  if (asked && caps.dateWindow === 'none') return finish('window_unanswerable', `${entry.name} cannot filter by date, so it was not asked for this window.`);
-  if (!asked && caps.dateWindow === 'required') return finish('window_unanswerable', `${entry.name} answers only for a date interval; give a from and to date.`);
+  const windowProblem = windowRefusal(entry.name, caps.dateWindow, asked !== null);
+  if (windowProblem) return finish('window_unanswerable', windowProblem);
   if (caps.dateWindow === 'required') {
     windowFrom ??= '1900-01-01';
     windowTo ??= ctx.nowIso().slice(0, 10);
@@ -196,7 +204,9 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   // already asked (page-loop.ts), and nobody will take that page any more.
   const abandon = new AbortController();
   const sourceSignal = AbortSignal.any([options.signal, abandon.signal]);
-  const http = politeHttp(ctx, entry, apiKey, contactEmail, sourceSignal);
+  // A page holds at most the source's page size, and no more than the run asks for.
+  outcome.caps.page_bytes = pageCapBytes(ctx.tuning.sourceCaps, Math.min(caps.pageSize, params.maxResults));
+  const http = politeHttp(ctx, entry, apiKey, contactEmail, outcome.caps.page_bytes, sourceSignal);
   outcome.traces = http.traces;
   redact = http.redact;
   const request: SearchRequest = {
@@ -263,6 +273,7 @@ function classifyFailure(err: unknown, keySent: boolean, acceptsKey: boolean): {
     const reason: ZeroReason = !keySent && acceptsKey && (err.status === 401 || err.status === 403) ? 'missing_key' : 'upstream_failure';
     return { reason, status: err.status, exceptionClass: err.exceptionClass, message: err.message, retryAfterMs: err.retryAfterMs, network: err.networkKind };
   }
+  if (err instanceof PageOverCapError) return { reason: 'parse_failure', status: err.status, exceptionClass: err.exceptionClass, message: err.message };
   if (err instanceof ParseError) return { reason: 'parse_failure', status: null, exceptionClass: 'ParseError', message: err.message };
   // An adapter tripping over an unexpected shape is a parse failure too; its message can be kept, it holds no key.
   const name = err instanceof Error ? err.name : 'Error';

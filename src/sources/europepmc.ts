@@ -7,6 +7,8 @@
  */
 import { author, fieldSyntaxQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate, plainText } from './normalize.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 
@@ -143,6 +145,8 @@ export function parseResponse(text: string): ParsedPage & { nextCursor?: string 
   };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const europepmc: SourceAdapter = {
   id: 'europepmc',
   name: 'Europe PMC',
@@ -166,10 +170,10 @@ export const europepmc: SourceAdapter = {
       query: europepmcQuery(req),
       format: 'json',
       resultType: 'core',
-      pageSize: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
+      pageSize: String(pageSizeFor(req, PAGE_SIZE)),
       cursorMark: sent,
     });
-    const { nextCursor, ...page } = parseResponse((await http.get(`${req.baseUrl}/search?${params}`)).text);
+    const { nextCursor, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/search?${params}`));
     // At the end Europe PMC hands back the cursor it was given (or none).
     return { ...page, next: page.received > 0 && nextCursor && nextCursor !== sent ? nextCursor : undefined };
   },

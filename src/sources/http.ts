@@ -4,14 +4,18 @@
  * timeouts and dropped connections (never on a missing host or a refused
  * connection: those fail at once, naming the cause), Retry-After honoured, a
  * User-Agent naming svc with a contact address. Every request is traced for the search record with
- * any key replaced by ***; keys never reach a log or an error.
+ * any key replaced by ***; keys never reach a log or an error. An answer is read up to its page cap
+ * (caps.ts) and parsed by `parse` (parse-page.ts), off the event loop when it is large.
  */
 import { ofetch } from 'ofetch';
 import { ParseError, type RateLimit } from './types.js';
 import type { Throttle } from './throttle.js';
 import { sleep } from '../util/sleep.js';
 import { networkCause, requestProblem, type NetworkKind } from './net-cause.js';
-import { readBodyBounded } from '../util/bounded-body.js';
+import { decodeChunks, readBodyChunks } from '../util/bounded-body.js';
+import { sizeWords } from '../util/words.js';
+import type { SourceCaps } from './caps.js';
+import { parsePage, type PageParser, type Parsed, type ParseInput } from './parse-page.js';
 
 export interface HttpTrace {
   method: string;
@@ -45,15 +49,28 @@ export interface HttpOptions {
   acceptStatus?: number[];
 }
 
-export interface HttpAnswer {
+/** The answer passed its page cap (caps.ts): parse_failure naming the cap, with the status it came with. Never retried. */
+export class PageOverCapError extends ParseError {
+  readonly exceptionClass = 'PageOverCap';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'PageOverCapError';
+  }
+}
+
+/** An answer: its body decoded when `text` is first read, or handed to a worker by `parse`. */
+export interface HttpAnswer extends ParseInput {
   status: number;
-  text: string;
   headers: Headers;
 }
 
 export interface SourceHttp {
   get(url: string, options?: HttpOptions): Promise<HttpAnswer>;
-  getJson<T = any>(url: string, options?: HttpOptions): Promise<T>;
+  /** `answer` (or any text) read by `parser` with the records cut to the caps: in a worker when it is large. */
+  parse<A extends unknown[], T>(parser: PageParser<A, T>, answer: ParseInput, ...args: A): Promise<Parsed<T>>;
   readonly traces: HttpTrace[];
 }
 
@@ -75,6 +92,9 @@ export interface SourceHttpDeps {
   maxRetryAfterMs: number;
   /** Values to blank out of traced URLs (the API key). */
   secrets: string[];
+  /** What one answer and its records may hold (caps.ts), and this source's page cap from them. */
+  caps: SourceCaps;
+  pageCapBytes: number;
   /** The environment variable the base URL came from (SVC_SOURCE_PUBMED_URL), when one overrides the default: named when fetch refuses the URL. */
   urlSetting?: string;
   random?: () => number;
@@ -83,19 +103,40 @@ export interface SourceHttpDeps {
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /**
- * The most one answer may hold. The largest recorded page of any source (test/fixtures) is about
- * 0.3 MB and the biggest page a source can be asked for (200 PubMed or OpenAlex records with
- * abstracts) stays in single MBs; 64 MiB is far beyond any real page. Without a bound a broken
- * proxy, a wrong SVC_SOURCE_*_URL or a hostile endpoint could stream gigabytes into memory
- * before the timeout, which bounds time, not size.
+ * An error answer is read this far at most: only a reason is wanted from it (errorBodyReason), and a
+ * broken endpoint may answer an error with a body that never ends.
  */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const ERROR_BODY_BYTES = 64 * 1024;
 
-/** Thrown inside one attempt when the answer passes the bound; never retried (it would only do it again). */
-class TooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super('too large');
+/** Thrown inside one attempt when the answer passes its page cap. */
+class OverCap extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly announced: number | undefined,
+  ) {
+    super('over cap');
   }
+}
+
+/** An answer whose body is decoded on first read, unless `takeChunks` handed it to a worker first. */
+function answerOf(status: number, headers: Headers, chunks: Uint8Array[], size: number): HttpAnswer {
+  let text: string | undefined;
+  let taken = false;
+  return {
+    status,
+    headers,
+    size,
+    get text() {
+      if (text !== undefined) return text;
+      if (taken) throw new Error('the answer was handed to a parser; read its text before parsing it');
+      return (text = decodeChunks(chunks));
+    },
+    takeChunks() {
+      if (taken) throw new Error('the answer was already handed to a parser');
+      taken = true;
+      return chunks;
+    },
+  };
 }
 
 /**
@@ -148,39 +189,48 @@ export function keyRedactor(secrets: readonly (string | undefined)[]): (text: st
 export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
   const traces: HttpTrace[] = [];
   const random = deps.random ?? Math.random;
-  const limit = MAX_RESPONSE_BYTES;
-  // 'stream': ofetch hands the body over unread, so readBounded can stop it at the bound.
+  const limit = deps.pageCapBytes;
+  // 'stream': ofetch hands the body over unread, so readBodyChunks can stop it at the cap.
+  // What else ofetch offers does not fit a source: its retry waits out a delay that no signal can cut
+  // short, asks again after a missing host or a refused connection, and knows no throttle or
+  // Retry-After ceiling (get() below does); its timeout applies only to a request without a signal,
+  // and every request here has the run's; its typed error for a failed status would only move where
+  // the status is looked at (an error answer is still read here, for its reason, 64 KiB at most).
   const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'stream' }, { fetch: deps.fetch });
   const redact = keyRedactor(deps.secrets);
 
   /** One attempt: an answer, or an UpstreamError saying whether it may be retried and after how long. */
-  async function attempt(url: string, options: HttpOptions, n: number): Promise<HttpAnswer | { error: UpstreamError; retry: boolean; waitMs?: number }> {
+  async function attempt(url: string, options: HttpOptions, n: number): Promise<HttpAnswer | { error: UpstreamError | PageOverCapError; retry: boolean; waitMs?: number }> {
     await deps.throttle.acquire(deps.rate, deps.signal);
     const started = Date.now();
     const trace: HttpTrace = { method: 'GET', url: redact(url), status: null, ms: 0, bytes: 0, attempt: n };
     traces.push(trace);
     let response;
-    let text: string;
+    let chunks: Uint8Array[];
+    let acceptable = false;
     try {
       response = await fetcher.raw(url, {
         headers: { 'user-agent': deps.userAgent, accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...options.headers },
         signal: AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]),
       });
+      acceptable = response.ok || (options.acceptStatus?.includes(response.status) ?? false);
       // Read inside the try: a timeout or a dropped connection while the body streams is the same failure as before it.
-      const read = await readBodyBounded(response, limit);
-      if (read.text === null) throw new TooLarge(read.bytes);
-      text = read.text;
+      // An error answer is read only for its reason, a short way; a page up to its cap.
+      const read = await readBodyChunks(response, acceptable ? limit : ERROR_BODY_BYTES);
+      if (read.chunks === null && acceptable) throw new OverCap(read.bytes, read.announced);
+      chunks = read.chunks ?? [];
       trace.bytes = read.bytes;
     } catch (err) {
       trace.ms = Date.now() - started;
       if (deps.signal.aborted) throw deps.signal.reason;
-      if (err instanceof TooLarge) {
-        // The source answered, badly: upstream_failure with its status, like any unusable answer. No URL in the message.
+      if (err instanceof OverCap) {
+        // The source answered something svc will not read: parse_failure with its status, naming the cap. No URL in the message.
         trace.status = response!.status;
         trace.bytes = err.bytes;
-        trace.error = 'ResponseTooLarge';
-        const said = err.bytes === 0 ? 'announced an answer' : 'sent an answer';
-        return { error: new UpstreamError(`${said} over ${limit / 1024 / 1024} MiB; svc stopped reading it`, response!.status, 'ResponseTooLarge'), retry: false };
+        trace.error = 'PageOverCap';
+        const cap = `the ${sizeWords(limit)} page cap`;
+        const said = err.announced !== undefined ? `the answer announced ${sizeWords(err.announced)}, over ${cap}; svc did not read it` : `the answer passed ${cap}; svc stopped reading it`;
+        return { error: new PageOverCapError(`${said} (svc-search(1), SOURCE CAPS)`, response!.status), retry: false };
       }
       const e = err as Error & { cause?: { name?: string } };
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError';
@@ -198,11 +248,11 @@ export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
     }
     trace.status = response.status;
     trace.ms = Date.now() - started;
-    if (response.ok || options.acceptStatus?.includes(response.status)) return { status: response.status, text, headers: response.headers };
+    if (acceptable) return answerOf(response.status, response.headers, chunks, trace.bytes);
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     if (retryAfterMs !== undefined) trace.retry_after_ms = retryAfterMs;
     // The source's own words, when its error body has some (redacted: a source may quote the key).
-    const said = errorBodyReason(text);
+    const said = errorBodyReason(decodeChunks(chunks));
     const status = `HTTP ${response.status}${said ? `: ${redact(said)}` : ''}`;
     if (!RETRY_STATUS.has(response.status)) return { error: new UpstreamError(status, response.status, 'HTTPStatusError'), retry: false };
     if (retryAfterMs !== undefined && retryAfterMs > deps.maxRetryAfterMs) {
@@ -226,13 +276,6 @@ export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
     traces,
     redact,
     get,
-    async getJson(url, options) {
-      const answer = await get(url, options);
-      try {
-        return JSON.parse(answer.text);
-      } catch {
-        throw new ParseError(`The answer of ${redact(url).split('?')[0]} is not JSON.`);
-      }
-    },
+    parse: (parser, answer, ...args) => parsePage(parser, answer, { caps: deps.caps, signal: deps.signal }, ...args),
   };
 }

@@ -8,7 +8,8 @@
 import { combinedQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 /** max_records allows 200: with 200 calls a day, large pages are the polite choice. */
 const PAGE_SIZE = 200;
@@ -95,6 +96,8 @@ export function parseResponse(text: string): ParsedPage {
   return { records, total: typeof body.total_records === 'number' ? body.total_records : undefined, received: articles.length, unusable: articles.length - records.length };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const ieee: SourceAdapter = {
   id: 'ieee',
   name: 'IEEE Xplore',
@@ -112,8 +115,7 @@ export const ieee: SourceAdapter = {
     // Documented: 10 calls a second, 200 a day. We ask at half the per-second rate.
     rateLimit: { requests: 5, intervalMs: 1000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = Number(cursor ?? 1);
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE, base: 1 }, async (req, start, size, http) => {
     const params = new URLSearchParams();
     const text = combinedQuery(req.query, req.keywords);
     if (text) params.set('querytext', text);
@@ -121,10 +123,9 @@ export const ieee: SourceAdapter = {
     if (req.dateFrom) params.set('start_year', req.dateFrom.slice(0, 4));
     if (req.dateTo) params.set('end_year', req.dateTo.slice(0, 4));
     params.set('start_record', String(start));
-    params.set('max_records', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
+    params.set('max_records', String(size));
     params.set('format', 'json');
     params.set('apikey', req.apiKey ?? '');
-    const page = parseResponse((await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } })).text);
-    return { ...page, next: nextOffset(start, page, { base: 1 }) };
-  },
+    return http.parse(PAGE, await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } }));
+  }),
 };

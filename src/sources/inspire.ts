@@ -10,6 +10,8 @@
 import { asArray, countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 const RESULT_CEILING = 10_000;
@@ -113,6 +115,8 @@ export function inspireQuery(words: string, from?: string, to?: string, authorNa
   return parts.join(' and ');
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const inspire: SourceAdapter = {
   id: 'inspire',
   name: 'INSPIRE-HEP',
@@ -131,14 +135,14 @@ export const inspire: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const page = cursor ? Number(cursor) : 1;
-    const size = Math.min(PAGE_SIZE, Math.max(1, req.maxResults));
+    const size = pageSizeFor(req, PAGE_SIZE);
     const text = combinedQuery(req.query, req.keywords);
     const params = new URLSearchParams({ q: inspireQuery(text, req.dateFrom, req.dateTo, req.author), size: String(size), page: String(page) });
     // With a q INSPIRE sorts most relevant first unless told otherwise (its only literature sorts are
     // mostrecent and mostcited); a q of only a window or an author has nothing to rank: newest first.
     if (!text) params.set('sort', 'mostrecent');
     params.set('fields', INSPIRE_FIELDS);
-    const { hasNext, ...result } = parseResponse((await http.get(`${req.baseUrl}/literature?${params}`)).text);
+    const { hasNext, ...result } = await http.parse(PAGE, await http.get(`${req.baseUrl}/literature?${params}`));
     const more = hasNext || (result.total !== undefined && page * size < result.total);
     return { ...result, next: result.received > 0 && more && (page + 1) * size <= RESULT_CEILING ? String(page + 1) : undefined };
   },

@@ -11,6 +11,8 @@
 import { countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NativeIds, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
+import { pageParser } from './parse-page.js';
 
 // The documented ceiling is 200; OpenAlex's own tip is per_page=100 to make a query budget go further.
 const PAGE_SIZE = 100;
@@ -131,6 +133,8 @@ function authorFilter(name: string): string {
   return `raw_author_name.search:${name.replace(/[,|]/g, ' ').replace(/\s+/g, ' ').trim()}`;
 }
 
+export const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const openalex: SourceAdapter = {
   id: 'openalex',
   name: 'OpenAlex',
@@ -158,11 +162,11 @@ export const openalex: SourceAdapter = {
     if (req.dateTo) filters.push(`to_publication_date:${req.dateTo}`);
     if (req.author) filters.push(authorFilter(req.author));
     if (filters.length) params.set('filter', filters.join(','));
-    params.set('per-page', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
+    params.set('per-page', String(pageSizeFor(req, PAGE_SIZE)));
     params.set('cursor', cursor ?? '*');
     if (req.apiKey) params.set('api_key', req.apiKey);
     if (req.contactEmail) params.set('mailto', req.contactEmail);
-    const { nextCursor, ...page } = parseResponse((await http.get(`${req.baseUrl}/works?${params}`)).text);
+    const { nextCursor, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/works?${params}`));
     return { ...page, next: nextCursor };
   },
 };

@@ -11,6 +11,7 @@
 import { asArray, parseJsonObject } from './json-body.js';
 import { author, makeRecord, matchesKeywords, normalizeDoi, normalizeOrcid, fromParts, queryTerms } from './normalize.js';
 import type { NormalizedRecord, ParsedPage, SourceAdapter } from './types.js';
+import { pageParser } from './parse-page.js';
 
 /** ORCID's work types (lower case, hyphenated) in the vocabulary every adapter uses (types.ts); others kept as written. */
 const TYPE: Record<string, string> = {
@@ -76,6 +77,8 @@ export function parseResponse(text: string): ParsedPage {
   return { records, total: groups.length, received: groups.length, unusable: groups.length - records.length };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const orcid: SourceAdapter = {
   id: 'orcid',
   name: 'ORCID',
@@ -97,7 +100,7 @@ export const orcid: SourceAdapter = {
   },
   async fetchPage(req, _cursor, http) {
     const id = normalizeOrcid(req.author ?? '')!;
-    const page = parseResponse((await http.get(`${req.baseUrl}/${id}/works`, { headers: { accept: 'application/json' } })).text);
+    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/${id}/works`, { headers: { accept: 'application/json' } }));
     const terms = [...queryTerms(req.query), ...req.keywords.map((k) => k.trim()).filter(Boolean)];
     const kept = page.records.filter((r) => matchesKeywords(r, terms));
     return { ...page, records: kept, filteredOut: page.records.length - kept.length };

@@ -16,9 +16,15 @@ export interface LocalWindow {
   to: string | undefined;
 }
 
+/** The search record keeps this many notes of values cut to the caps, and counts the rest. */
+const CAP_NOTES_KEPT = 100;
+
 /** Add a page's records not seen before (and inside `trim`) to the outcome; answers those added. */
 function foldPage(outcome: SourceOutcome, page: PageResult, seen: Set<string>, trim: LocalWindow | null, maxResults: number): NormalizedRecord[] {
   const evidence = outcome.evidence;
+  const capped = page.capped ?? [];
+  outcome.caps.cut_total += capped.length;
+  outcome.caps.cut.push(...capped.slice(0, CAP_NOTES_KEPT - outcome.caps.cut.length));
   evidence.received += page.received;
   evidence.unusable += page.unusable ?? 0;
   evidence.filtered_out += page.filteredOut ?? 0;
@@ -108,7 +114,7 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
       next = ask(cursor);
       await nextTurn();
     }
-    onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added });
+    onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added, capped: page.capped ?? [] });
   }
   return notice;
 }

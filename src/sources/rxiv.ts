@@ -10,6 +10,7 @@
  */
 import { author, makeRecord, markupToText, matchesKeywords, normalizeDoi, parseDate, plainText, queryTerms } from './normalize.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { pageParser } from './parse-page.js';
 
 export type RxivServer = 'biorxiv' | 'medrxiv';
 
@@ -110,6 +111,8 @@ export function rxivTerms(req: Pick<SearchRequest, 'query' | 'keywords'>): strin
   return [...queryTerms(req.query), ...req.keywords.map((k) => k.trim()).filter(Boolean)];
 }
 
+const DETAILS = pageParser(import.meta.url, parseRxivDetails);
+
 export function rxivAdapter(options: { server: RxivServer; name: string; homepage: string; description: string }): SourceAdapter {
   const { server } = options;
   return {
@@ -133,7 +136,7 @@ export function rxivAdapter(options: { server: RxivServer; name: string; homepag
     async fetchPage(req, cursor, http) {
       // The driver always gives both ends of the window for a 'required' source.
       const offset = cursor ? Number(cursor) : 0;
-      const page = parseRxivDetails((await http.get(`${req.baseUrl}/details/${server}/${req.dateFrom}/${req.dateTo}/${offset}`)).text, server);
+      const page = await http.parse(DETAILS, await http.get(`${req.baseUrl}/details/${server}/${req.dateFrom}/${req.dateTo}/${offset}`), server);
       const terms = rxivTerms(req);
       const kept = page.records.filter((record) => matchesKeywords(record, terms));
       // Advance by what was received, not by messages[0].count: a short answer then skips nothing.

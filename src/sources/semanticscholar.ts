@@ -13,6 +13,7 @@
 import { countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizePmcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
 const RESULT_CEILING = 1000;
@@ -104,6 +105,8 @@ export function parseResponse(text: string): ParsedPage & { nextOffset?: number 
   };
 }
 
+const PAGE = pageParser(import.meta.url, parseResponse);
+
 export const semanticscholar: SourceAdapter = {
   id: 'semanticscholar',
   name: 'Semantic Scholar',
@@ -131,7 +134,7 @@ export const semanticscholar: SourceAdapter = {
     params.set('fields', FIELDS);
     if (req.dateFrom || req.dateTo) params.set('publicationDateOrYear', `${req.dateFrom ?? ''}:${req.dateTo ?? ''}`);
     const headers: Record<string, string> = req.apiKey ? { 'x-api-key': req.apiKey } : {};
-    const { nextOffset, ...page } = parseResponse((await http.get(`${req.baseUrl}/paper/search?${params}`, { headers })).text);
+    const { nextOffset, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/paper/search?${params}`, { headers }));
     return { ...page, next: nextOffset !== undefined && nextOffset > offset ? String(nextOffset) : undefined };
   },
 };

@@ -8,6 +8,7 @@
  * none (a window or an author alone) for the newest first, so that max_results
  * keeps the best matches, as search answers say (most sources are relevance-ranked).
  */
+import type { CapNote } from './cap-record.js';
 import type { SourceHttp } from './http.js';
 
 /** Why a source returned nothing: the spec's closed vocabulary of ten. */
@@ -158,6 +159,8 @@ export interface ParsedPage {
   received: number;
   unusable?: number;
   rightsFiltered?: number;
+  /** Values cut to the caps (cap-record.ts), when any were. */
+  capped?: CapNote[];
 }
 
 export interface PageResult {
@@ -176,6 +179,8 @@ export interface PageResult {
   next?: string;
   /** What the source said about the query itself (PubMed: a phrase it does not know), for the search record. */
   notice?: string;
+  /** Values cut to the caps (cap-record.ts), when any were. */
+  capped?: CapNote[];
 }
 
 export interface SourceAdapter {

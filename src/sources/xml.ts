@@ -1,5 +1,11 @@
-/** XML answers (arXiv Atom, PubMed) parsed with fast-xml-parser; malformed XML is a ParseError. */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+/**
+ * XML answers (arXiv Atom, PubMed) parsed with fast-xml-parser; malformed XML is a ParseError. The
+ * parser fetches nothing: an external entity (SYSTEM "file:…" or a URL) is refused, and internal
+ * entities stay within its bounds (size, count, expanded length), so a billion-laughs document is
+ * never expanded.
+ */
+import { XMLValidator } from 'fast-xml-parser';
+import { xmlParser } from '../util/xml-parser.js';
 import { ParseError } from './types.js';
 
 /**
@@ -10,19 +16,15 @@ import { ParseError } from './types.js';
 export function parseXml(text: string, arrayTags: string[] = [], stopNodes: string[] = []): any {
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new ParseError(`The answer is not well-formed XML (${valid.err.msg}, line ${valid.err.line}).`);
-  const arrays = new Set(arrayTags);
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    textNodeName: '#text',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: true,
-    removeNSPrefix: false,
-    isArray: (name) => arrays.has(name),
-    stopNodes,
-  });
-  return parser.parse(text);
+  const parser = xmlParser({ arrays: arrayTags, stopNodes, trimValues: true });
+  try {
+    return parser.parse(text);
+  } catch (err) {
+    // The parser throws for what it will not do (an external or parameter entity, an expansion past its
+    // bounds): the answer is unusable, said in the parser's words rather than as an unexpected shape.
+    const said = String((err as Error)?.message ?? err).replace(/^\[\w+\]\s*/, '').replace(/\s+/g, ' ').slice(0, 200);
+    throw new ParseError(`The answer is XML svc will not read (${said}).`);
+  }
 }
 
 /** The text of a node that may be a string, {#text}, or absent. */

@@ -9,3 +9,10 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
 export function minuteUtc(iso: string): string {
   return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** A size in a sentence, as the man pages write it: "16 MiB", "64 KiB", "1.5 MiB", "512 bytes". */
+export function sizeWords(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
