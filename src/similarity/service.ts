@@ -13,7 +13,8 @@ import { estimateTokens } from './lexical.js';
 import { isLane, laneSettings, resolveLane } from './lanes.js';
 import { CANNOT_EMBED, PROVIDERS, modelKey, providerInfo } from './providers.js';
 import { countDocuments, countLacking, countVectors, latestRun, vectorsByModel } from './repo.js';
-import { indexStatus, loadExtension } from './vec-index.js';
+import { indexStatus } from './vec-index.js';
+import { loadLibrary } from './hnsw.js';
 import { interruptOrphanedRuns, withoutPid } from './recovery.js';
 
 const GROUP = 'embeddings';
@@ -84,7 +85,7 @@ export async function embeddingStatus(ctx: Context) {
   const key = model ? modelKey(settings.provider, model) : null;
   const total = countDocuments(ctx.db);
   const embedded = key ? countVectors(ctx.db, key) : 0;
-  const ext = await loadExtension(ctx);
+  const lib = await loadLibrary(ctx);
   // A backfill whose process went away reads interrupted, not running.
   interruptOrphanedRuns(ctx);
   const holder = backfillHolder(ctx);
@@ -103,7 +104,7 @@ export async function embeddingStatus(ctx: Context) {
     /** The process that runs a backfill now (this one or another on the data directory), or null. */
     running_in: holder,
     index: await indexStatus(ctx, key),
-    extension: { name: 'sqlite-vec', loaded: ext.loaded, version: ext.version, reason: ext.reason },
+    extension: { name: 'usearch', loaded: lib.loaded, version: lib.version, reason: lib.reason },
   };
 }
 
