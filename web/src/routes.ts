@@ -26,6 +26,10 @@ export const ROUTES: Record<string, RouteDef> = {
   search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
+  routines: { pattern: '/routines', load: () => import('./pages/routines.js'), nav: { label: 'Routines', group: 'collect' }, title: 'Routines' },
+  routineNew: { pattern: '/routines/new', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'New routine' },
+  routineEdit: { pattern: '/routines/:id/edit', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'Edit routine' },
+  routine: { pattern: '/routines/:id', load: () => import('./pages/routine.js'), section: 'routines', title: 'Routine' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
