@@ -146,6 +146,12 @@ function Schedule({ routine: r }: { routine: Routine }) {
   );
 }
 
+/** The routine's search as a configuration stores it: not the link to the configuration it came from (one cannot point at another). */
+function searchOf(r: Routine): Record<string, unknown> {
+  const { saved_configuration_id: _link, ...search } = r.parameters;
+  return search;
+}
+
 export default function RoutinePage({ params }: PageProps) {
   const id = Number(params.id);
   const routine = useResource((signal) => routines.get(id, signal), [id]);
@@ -177,7 +183,7 @@ export default function RoutinePage({ params }: PageProps) {
           <Schedule routine={r} />
           <MissedFires routine={r} />
           <CoverageAudit id={r.id} />
-          <RoutineConfigurations routineId={r.id} parameters={() => r.parameters as unknown as Record<string, unknown>} linkedId={r.parameters.saved_configuration_id} />
+          <RoutineConfigurations routineId={r.id} parameters={() => searchOf(r)} linkedId={r.parameters.saved_configuration_id} />
         </>
       )}
     </>
