@@ -3,7 +3,7 @@ import type { RoutineHealth } from '../api/routines.js';
 
 export function HealthChip({ health }: { health: RoutineHealth | undefined }) {
   if (!health) return <span class="muted">…</span>;
-  if (health.quiet === true) return <span class="chip chip-warn">quiet</span>;
-  if (health.quiet === false) return <span class="chip chip-ok">finding new papers</span>;
-  return <span class="chip">not judged yet</span>;
+  if (health.quiet === true) return <span class="chip chip-warn health-chip">quiet</span>;
+  if (health.quiet === false) return <span class="chip chip-ok health-chip">finding new papers</span>;
+  return <span class="chip health-chip">not judged yet</span>;
 }
