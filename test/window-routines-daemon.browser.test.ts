@@ -44,6 +44,7 @@ test('a routine made in the form on "every minute" fires on the daemon, and its 
   assert.is(shell.line.backend.role, 'daemon', 'the window attached to the daemon');
   const { page, context } = await openPage(browser, `${shell.line.renderer_origin}/routines/new#launch=${await freshCode(shell, harness)}`);
   try {
+    await page.waitForSelector('#name', { timeout: 60_000 }); // the daemon, the shell and Chromium share a busy machine
     await page.getByLabel('Name').fill('every minute');
     await page.getByLabel('Query').fill('testing');
     await page.locator('#source-arxiv').check();
