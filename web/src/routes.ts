@@ -27,6 +27,10 @@ export const ROUTES: Record<string, RouteDef> = {
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
   admin: { pattern: '/admin', load: () => import('./pages/admin.js'), nav: { label: 'Administration', group: 'setup' }, title: 'Administration' },
+  routines: { pattern: '/routines', load: () => import('./pages/routines.js'), nav: { label: 'Routines', group: 'collect' }, title: 'Routines' },
+  routineNew: { pattern: '/routines/new', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'New routine' },
+  routineEdit: { pattern: '/routines/:id/edit', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'Edit routine' },
+  routine: { pattern: '/routines/:id', load: () => import('./pages/routine.js'), section: 'routines', title: 'Routine' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
