@@ -26,6 +26,8 @@ export const ROUTES: Record<string, RouteDef> = {
   search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
+  review: { pattern: '/review', load: () => import('./pages/review.js'), nav: { label: 'Review', group: 'collect' }, title: 'Review' },
+  'routine-delivery': { pattern: '/routines/:id/delivery', load: () => import('./pages/routine-delivery.js'), section: 'routines', title: 'Deliveries' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
