@@ -152,7 +152,7 @@ function TargetCard({ target, onChanged, onRemoved }: { target: Target; onChange
         </div>
         {!editing.value && (
           <button type="button" class="quiet" onClick={() => (editing.value = true)}>
-            Change the {DESTINATION[target.channel].label.toLowerCase()}
+            Change the {target.channel === 'webhook' ? 'URL' : DESTINATION[target.channel].label.toLowerCase()}
           </button>
         )}
         <Remove target={target} onRemoved={onRemoved} />
