@@ -127,13 +127,9 @@ export default function RoutineDelivery({ params }: PageProps) {
         )}
       </header>
       <ErrorNote error={routine.error} title={`svc could not read routine ${id}.`} />
-      {!r && routine.loading && <Busy />}
-      {r && (
-        <>
-          <Destinations routineId={id} emailEnabled={r.email_enabled} onChange={() => (generation.value++, routine.reload())} />
-          <History routineId={id} generation={generation.value} />
-        </>
-      )}
+      {/* Asked at once beside the routine (no waterfall): a routine that does not exist says so in each. */}
+      <Destinations routineId={id} emailEnabled={r?.email_enabled ?? false} onChange={() => (generation.value++, routine.reload())} />
+      <History routineId={id} generation={generation.value} />
     </>
   );
 }
