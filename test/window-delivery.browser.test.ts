@@ -84,8 +84,9 @@ test('destinations added from the page: a refused one shows the reason beside it
       await page.getByLabel(label, { exact: true }).fill(value);
       if (review) await page.getByLabel('Review: held until you deliver it from Review').check();
       else await page.getByLabel('Automatic: sent as each run completes').check();
+      const before = await page.locator('.target-card').count();
       await page.getByRole('button', { name: 'Add the destination' }).click();
-      await page.locator('.note-ok', { hasText: /Destination \d+ added/ }).waitFor();
+      await page.locator('.target-card').nth(before).waitFor();
     };
     await add('folder', 'Directory', folder);
     await add('webhook', 'URL', hook.url);
@@ -104,12 +105,12 @@ test('destinations added from the page: a refused one shows the reason beside it
     );
     assert.is(await page.locator('.target-card').count(), 4);
 
-    // Disabled and enabled again from its switch: the backend follows.
+    // Disabled and enabled again from its switch (it shows what the backend stored, once stored): the backend follows.
     const feedCard = page.locator(`.target-card[data-target="${stored[3].id}"]`);
-    await feedCard.getByLabel('Enabled').uncheck();
+    await feedCard.getByLabel('Enabled').click();
     await feedCard.locator('.chip', { hasText: 'disabled' }).waitFor();
     assert.is((await api('GET', `/api/routines/${routineId}/delivery-targets`)).targets[3].enabled, false);
-    await feedCard.getByLabel('Enabled').check();
+    await feedCard.getByLabel('Enabled').click();
     await feedCard.locator('.chip', { hasText: 'enabled' }).waitFor();
     assert.is((await api('GET', `/api/routines/${routineId}/delivery-targets`)).targets[3].enabled, true);
 
