@@ -13,6 +13,7 @@ import { refuseHost, refuseOrigin, refuseSecret, type Refusal, type ShellRule } 
 import type { Shell } from './shell.js';
 import { readStatic } from './static-files.js';
 import { schedulePreview } from './schedule-preview.js';
+import { revealSecretThroughCli, secretAsk } from './webhook-secret.js';
 
 export interface RendererDeps extends ShellRule {
   webRoot: string;
@@ -22,6 +23,8 @@ export interface RendererDeps extends ShellRule {
   shell: Shell;
   /** Where the daemon would listen (http://127.0.0.1:<configured port or 8742>): the CSP allows it ahead. */
   daemonOrigin: string;
+  /** The window's environment: what the CLI it runs for an action gets (the same data directory). */
+  env: Record<string, string | undefined>;
 }
 
 /** `body`: the action's JSON body, for an action that takes one (`body: true`). */
@@ -41,6 +44,8 @@ const ACTIONS: Record<string, { methods: string[]; run: Action; body?: true }> =
   '/shell/backend/restart': { methods: ['POST'], run: async ({ shell }) => ({ backend: backendView(await shell.restart()) }) },
   '/shell/status': { methods: ['GET', 'POST'], run: ({ shell }) => shell.status() },
   '/shell/schedule-preview': { methods: ['POST'], body: true, run: async (_deps, body) => schedulePreview(body, new Date()) },
+  // A webhook destination's signing secret, for configuring its receiver: only on request, never through the backend's API.
+  '/shell/webhook-secret': { methods: ['POST'], body: true, run: ({ env }, body) => revealSecretThroughCli(env, secretAsk(body)) },
 };
 
 const MAX_BODY = 4096;

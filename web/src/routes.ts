@@ -31,6 +31,8 @@ export const ROUTES: Record<string, RouteDef> = {
   routineNew: { pattern: '/routines/new', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'New routine' },
   routineEdit: { pattern: '/routines/:id/edit', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'Edit routine' },
   routine: { pattern: '/routines/:id', load: () => import('./pages/routine.js'), section: 'routines', title: 'Routine' },
+  review: { pattern: '/review', load: () => import('./pages/review.js'), nav: { label: 'Review', group: 'collect' }, title: 'Review' },
+  'routine-delivery': { pattern: '/routines/:id/delivery', load: () => import('./pages/routine-delivery.js'), section: 'routines', title: 'Deliveries' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
