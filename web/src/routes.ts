@@ -26,6 +26,10 @@ export const ROUTES: Record<string, RouteDef> = {
   search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
+  profiles: { pattern: '/profiles', load: () => import('./pages/profiles.js'), nav: { label: 'People followed', group: 'collect' }, title: 'People followed' },
+  profile: { pattern: '/profiles/:id', load: () => import('./pages/profile.js'), section: 'profiles', title: 'Person followed' },
+  sources: { pattern: '/sources', load: () => import('./pages/sources.js'), nav: { label: 'Sources and keys', group: 'setup' }, title: 'Sources and keys' },
+  settings: { pattern: '/settings', load: () => import('./pages/settings.js'), nav: { label: 'Settings', group: 'setup' }, title: 'Settings' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
