@@ -25,12 +25,20 @@ const { createContext } = await dist('src/context.js');
 const { createRoutine } = await dist('src/routines/service.js');
 const { insertExecution } = await dist('src/executions/repo.js');
 const { insertTarget, insertDelivery } = await dist('src/delivery/repo.js');
+const { createProfile } = await dist('src/profiles/service.js');
+const PROFILES = 200;
 
 /** Each page: a path (`:routine` is a routine's id) and what shows its content; `complete`: what shows everything gathered. */
 const PAGES = [
   { path: '/routines', content: 'tbody tr', complete: 'tbody tr .health-chip' },
   { path: '/routines/:routine', content: 'dl.facts', complete: '.fire-list time' },
   { path: '/routines/:routine/edit', content: '#name', complete: '.fire-list time' },
+  { path: '/profiles', content: '.profile-row', complete: '.profile-row' },
+  { path: '/sources', content: 'li.source-card', complete: 'li.source-card .key-field .chip' },
+  { path: '/settings', content: '.settings-form', complete: '.settings-form' },
+  { path: '/routines/:routine/delivery', content: '.delivery-table tbody tr', complete: '.delivery-table tbody tr' },
+  { path: '/review', content: '.held', complete: '.review-group:last-of-type .held' },
+  { path: '/admin', content: '#backup .facts, #backup .empty', complete: '#backup .facts, #backup .empty' },
 ];
 
 const dirs = windowDirs();
@@ -53,6 +61,7 @@ function seed() {
       }
     }
   })();
+  for (let i = 0; i < PROFILES; i++) createProfile(ctx, { name: `Researcher ${i} Example`, affiliations: [`Institute ${i % 17}`] });
   const deliveries = ctx.db.prepare('SELECT count(*) AS n FROM deliveries').get().n;
   ctx.close();
   return { ms: Date.now() - t0, deliveries };
@@ -73,7 +82,9 @@ try {
   const load = execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ');
   console.log(`${ROUTINES} routines and ${seeded.deliveries} deliveries seeded in ${seeded.ms} ms; backend ${shell.line.backend.role}; Chromium ${browser.version()}; load ${load}; ${ROUNDS} rounds (+1 warm-up)`);
   console.log(`page                              content ms (median, max)   complete ms (median, max)   target ${TARGET_MS} ms`);
-  for (const p of PAGES) {
+  // `node bench/window-part2.mjs 5 /profiles /sources` times only the paths named.
+  const only = process.argv.slice(3);
+  for (const p of only.length ? PAGES.filter((x) => only.includes(x.path)) : PAGES) {
     const url = `${shell.line.renderer_origin}${p.path.replace(':routine', String(routineId))}`;
     const content = [];
     const complete = [];

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { SvcError, ValidationError } from '../errors.js';
 import { SETTINGS } from '../settings/schema.js';
 import { settingIssue } from '../settings/check.js';
+import { describeKeys } from '../settings/describe.js';
 import type { SettingsValues } from '../settings/store.js';
 import { backfillHolder } from './backfill.js';
 import { estimateTokens } from './lexical.js';
@@ -36,13 +37,13 @@ function capabilities(ctx: Context, values: SettingsValues) {
       credential_status: p.credential ? ctx.credentials.status(p.credential) : null,
     })),
     cannot_embed: Object.keys(CANNOT_EMBED),
-    keys: Object.fromEntries(Object.entries(SETTINGS.embeddings).map(([k, def]) => [k, { type: def.type, default: def.default, doc: def.doc, ...('oneOf' in def && def.oneOf ? { one_of: def.oneOf } : {}), ...(def.type === 'integer' ? { min: def.min, max: def.max } : {}) }])),
+    keys: describeKeys(GROUP),
   };
 }
 
 export function readEmbeddingSettings(ctx: Context) {
   const values = ctx.settings.read(GROUP);
-  return { group: GROUP, settings: values, capabilities: capabilities(ctx, values) };
+  return { group: GROUP, settings: values, keys: describeKeys(GROUP), capabilities: capabilities(ctx, values) };
 }
 
 /** Check a settings object (stored values under it): a provider that cannot embed is a 422 naming why. */

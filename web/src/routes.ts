@@ -33,6 +33,10 @@ export const ROUTES: Record<string, RouteDef> = {
   routine: { pattern: '/routines/:id', load: () => import('./pages/routine.js'), section: 'routines', title: 'Routine' },
   review: { pattern: '/review', load: () => import('./pages/review.js'), nav: { label: 'Review', group: 'collect' }, title: 'Review' },
   'routine-delivery': { pattern: '/routines/:id/delivery', load: () => import('./pages/routine-delivery.js'), section: 'routines', title: 'Deliveries' },
+  profiles: { pattern: '/profiles', load: () => import('./pages/profiles.js'), nav: { label: 'People followed', group: 'collect' }, title: 'People followed' },
+  profile: { pattern: '/profiles/:id', load: () => import('./pages/profile.js'), section: 'profiles', title: 'Person followed' },
+  sources: { pattern: '/sources', load: () => import('./pages/sources.js'), nav: { label: 'Sources and keys', group: 'setup' }, title: 'Sources and keys' },
+  settings: { pattern: '/settings', load: () => import('./pages/settings.js'), nav: { label: 'Settings', group: 'setup' }, title: 'Settings' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
