@@ -25,6 +25,7 @@ interface CommandEntry {
 
 /** Every command, in help order. */
 export const COMMANDS: CommandEntry[] = [
+  { name: 'window', summary: 'open svc in your browser (attaches to the daemon or starts a backend of its own)', load: () => import('./window/window.js') },
   { name: 'serve', summary: 'run the HTTP server on 127.0.0.1', load: () => import('./serve.js') },
   { name: 'health', summary: 'check the running server', load: () => import('./health.js') },
   { name: 'settings', summary: 'read and change settings', load: () => import('./settings.js') },
