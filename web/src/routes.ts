@@ -26,6 +26,9 @@ export const ROUTES: Record<string, RouteDef> = {
   search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
+  watchdog: { pattern: '/watchdog', load: () => import('./pages/watchdog.js'), nav: { label: 'Watchdog', group: 'collect' }, title: 'Watchdog' },
+  queue: { pattern: '/queue', load: () => import('./pages/queue.js'), nav: { label: 'Reading queue', group: 'corpus' }, title: 'Reading queue' },
+  analytics: { pattern: '/analytics', load: () => import('./pages/analytics.js'), nav: { label: 'Analytics', group: 'corpus' }, title: 'Analytics' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
