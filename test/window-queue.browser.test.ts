@@ -10,6 +10,7 @@
  */
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
+import { waitFor } from './_setup.js';
 import { screenshot, seriousViolations } from './_window.js';
 import { diveToEnd, startPagesWindow, type PagesWindow } from './_window-pages.js';
 
@@ -65,7 +66,7 @@ test('the board: a column per status the service counts; the filter finds a save
     await page.keyboard.type(words);
     await page.waitForURL((url: URL) => url.searchParams.get('q') === words);
     const matching = (await w.api('GET', `/api/reading-queue?q=${encodeURIComponent(words)}`)).total;
-    await page.waitForFunction(`document.querySelectorAll(".queue-card").length === ${matching}`);
+    await waitFor(async () => (await page.locator('.queue-card').count()) === matching, 10_000, `${matching} card(s) on the board`);
     const card = page.locator('.queue-card', { hasText: target.title });
     assert.is(await card.count(), 1);
 
@@ -105,7 +106,7 @@ test('Remove takes a paper off the queue (the paper stays in the corpus); Undo s
     const card = column(page, 'Read').locator('.queue-card', { hasText: target.title });
     await card.getByRole('button', { name: 'Remove' }).click();
     await page.locator('.status-line', { hasText: 'Removed' }).waitFor();
-    assert.is(await card.count(), 0);
+    await card.waitFor({ state: 'detached' });
     assert.not.ok((await savedIds('all')).includes(target.id), 'the backend took it off the queue');
     assert.ok(await w.api('GET', `/api/documents/${target.id}/why`), 'the paper is still in the corpus');
     assert.ok(await page.evaluate('document.activeElement?.closest(".queue-column")?.dataset.column'), 'the keyboard stays on the board');

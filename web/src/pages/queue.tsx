@@ -99,7 +99,7 @@ export default function Queue() {
           <h1>Reading queue</h1>
           <p class="lede">Papers you saved to read, by status. Open one for its abstract and why it is here; move it along once read.</p>
         </div>
-        {saved > 0 && <Filter query={query} errors={queryErrors} />}
+        {(saved > 0 || query) && <Filter query={query} errors={queryErrors} />}
       </header>
       <div class="status-line" role="status">
         {said && (
