@@ -56,15 +56,20 @@ export async function startPagesWindow(executablePath: string): Promise<PagesWin
 /** A dive on the fixture arXiv through the API, waited to its end; answers the run's id. */
 export async function diveToEnd(w: PagesWindow, query = 'testing'): Promise<number> {
   const { id } = await w.api('POST', '/api/search/dive', { repository: 'arxiv', query, max_results: 10 });
+  return runToEnd(w, id);
+}
+
+/** Wait for a run started through the API to complete; answers its id. */
+export async function runToEnd(w: PagesWindow, id: number): Promise<number> {
   const until = Date.now() + 30_000;
   while (Date.now() < until) {
     const run = await w.api('GET', `/api/executions/${id}`);
     if (run.status !== 'running') {
-      if (run.status !== 'completed') throw new Error(`the dive ended ${run.status}`);
+      if (run.status !== 'completed') throw new Error(`run ${id} ended ${run.status}`);
       return id;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`the dive ${id} did not end in 30 s`);
+  throw new Error(`run ${id} did not end in 30 s`);
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
