@@ -82,6 +82,7 @@ test('after a routine ran twice: charts with their numbers on hover, and tables 
     const tip = page.locator('#sources .chart-tip');
     await tip.waitFor();
     assert.match(await tip.textContent(), new RegExp(`arXiv.*Delivered: ${n(arxiv.delivered)} papers.*Only this source: ${n(arxiv.only_this_source)} papers`));
+    await page.evaluate('window.scrollTo(0, 0)'); // a full-page screenshot from the top keeps the navigation where a reader sees it
     await screenshot(page, 'analytics');
     assert.equal(await seriousViolations(page), [], 'axe-core with charts');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -93,10 +93,17 @@ function options(props: ChartProps, width: number): uPlot.Options {
   const rotate = categorical && props.kind === 'bars' && count * (longest * 7 + 12) > width - 60;
   const xAxis: uPlot.Axis = { stroke: text, grid: { show: false }, ticks: { stroke: grid }, font: '12px system-ui, sans-serif' };
   if (!categorical) {
-    // Instants as the rest of the window writes them (ui/format.ts), days alone once the span is longer than a few.
+    // Instants as the rest of the window writes them (ui/format.ts): days alone once the span is longer than a few,
+    // the time with its seconds when it is shorter than an hour (runs one after another would all read the same minute).
     const span = (props.times!.at(-1) ?? 0) - (props.times![0] ?? 0);
+    const instant = (t: number) => {
+      const text = minute(new Date(t * 1000).toISOString());
+      if (span > 3 * 86_400) return text.slice(0, 10);
+      if (span >= 3600) return text.slice(5, 16);
+      return `${text.slice(11, 16)}:${String(new Date(t * 1000).getSeconds()).padStart(2, '0')}`;
+    };
     xAxis.space = 90;
-    xAxis.values = (_u, splits) => splits.map((t) => minute(new Date(t * 1000).toISOString()).slice(span > 3 * 86_400 ? 0 : 5, span > 3 * 86_400 ? 10 : 16));
+    xAxis.values = (_u, splits) => splits.map(instant);
   }
   if (categorical) {
     // One label per category while they fit, else every n-th: a month axis over years stays readable.
