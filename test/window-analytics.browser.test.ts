@@ -4,14 +4,14 @@
  * each view says what to do; after a routine's two runs on the fixture
  * source, publication volume, source contribution and routine health each
  * draw a chart, hovering a chart shows its numbers, and each table holds the
- * numbers the API answers; the window control writes the address and a
- * window the service refuses shows its words beside the control. axe-core
+ * numbers the API answers (the window control: window-analytics-window).
+ * axe-core
  * light and dark; screenshots in test-output/screenshots/.
  */
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { routineBody } from './_scheduler.js';
-import { backendRequest, screenshot, seriousViolations } from './_window.js';
+import { screenshot, seriousViolations } from './_window.js';
 import { runToEnd, startPagesWindow, type PagesWindow } from './_window-pages.js';
 
 const { test, executablePath } = browserTests();
@@ -92,30 +92,6 @@ test('after a routine ran twice: charts with their numbers on hover, and tables 
     assert.equal(await seriousViolations(page), [], 'axe-core, dark');
   } finally {
     await context.close();
-  }
-});
-
-test('the window control writes the address; a window the service refuses shows its words beside the control', async () => {
-  const { page, context } = await w.open('/analytics');
-  try {
-    await page.locator('#sources .chart-canvas canvas').first().waitFor();
-    await page.getByLabel('Collected in').selectOption('30');
-    await page.waitForURL((url: URL) => url.searchParams.get('window') === '30');
-    await page.locator('#sources .chart-canvas canvas').first().waitFor();
-  } finally {
-    await context.close();
-  }
-  const refused = await backendRequest(w.session, 'GET', '/api/analytics/summary?window=forever');
-  assert.is(refused.status, 422);
-  const message = refused.json().detail.find((i: any) => i.loc.at(-1) === 'window').msg;
-  const opened = await w.open('/analytics?window=forever');
-  try {
-    await opened.page.locator('#control-window-error').waitFor();
-    assert.is(await opened.page.locator('#control-window-error').textContent(), message);
-    assert.is(await opened.page.getByLabel('Collected in').getAttribute('aria-invalid'), 'true');
-    assert.is(await opened.page.locator('.note-error').count(), 0, 'the refusal is beside its control, not repeated as a note');
-  } finally {
-    await opened.context.close();
   }
 });
 

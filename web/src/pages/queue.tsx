@@ -119,7 +119,7 @@ export default function Queue() {
       {data && saved === 0 && (
         <EmptyState title="Your reading queue is empty.">
           <p>
-            Save a paper to read later from the <a href="/explore">explorer</a> or from a paper's page (<strong>Save to reading queue</strong>), or with{' '}
+            Save a paper to read later from the <a href="/explore">explorer</a> or from a paper's page, or with{' '}
             <code>svc queue add ID</code>. It appears here, and you move it along once read.
           </p>
         </EmptyState>
