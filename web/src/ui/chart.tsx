@@ -103,7 +103,8 @@ function options(props: ChartProps, width: number): uPlot.Options {
       return `${text.slice(11, 16)}:${String(new Date(t * 1000).getSeconds()).padStart(2, '0')}`;
     };
     xAxis.space = 90;
-    xAxis.values = (_u, splits) => splits.map(instant);
+    // Ticks finer than the labels' precision would repeat a label: each is written once, at its first tick.
+    xAxis.values = (_u, splits) => splits.map(instant).map((text, i, all) => (i > 0 && all[i - 1] === text ? '' : text));
   }
   if (categorical) {
     // One label per category while they fit, else every n-th: a month axis over years stays readable.
