@@ -77,7 +77,7 @@ test('usage errors exit 2 before any server call', async () => {
   const cases: string[][] = [
     ['answer', 'send', s.projectId, UUID, '--sha', 'abc', '--yes'],
     ['answer', 'send', s.projectId, UUID, '--sha', 'a'.repeat(64)],
-    ['answer', 'send', 'not-a-uuid', UUID, '--sha', 'a'.repeat(64), '--yes'],
+    ['answer', 'send', 'two\nlines', UUID, '--sha', 'a'.repeat(64), '--yes'],
     ['answer', 'preview', s.projectId, '--select', 'nope', '--instruction', 'x', '--runtime', 'api_key', '--provider', 'openai'],
     ['answer', 'preview', s.projectId, '--select', `${UUID}:1:5-5`, '--instruction', 'x', '--runtime', 'api_key', '--provider', 'openai'],
     ['answer', 'preview', s.projectId, '--select', `${UUID}:1`, '--instruction', 'x', '--runtime', 'web', '--provider', 'openai'],

@@ -12,7 +12,7 @@ import { badRequest, conflict } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { eraseCategories } from './repo.js';
 import { runningExecutions } from '../executions/repo.js';
-import { claimedJobs, describeHolder, jobHolder, TURN_PREFIX, type JobName } from '../db/job-claims.js';
+import { claimedJobs, describeHolder, jobHolder, TURN_PREFIX, type JobName } from '../claims/jobs.js';
 import { turnRegistry } from '../assistant/registry.js';
 import { isLiveRun } from '../executions/recovery.js';
 import type { TableCategory } from './tables.js';
@@ -58,6 +58,14 @@ export const SCOPES: Record<EraseScope, ScopeDef> = {
     keeps: 'only the backup and restore history and the bytes in the vault folder (the Library forgets its records)',
   },
 };
+
+/**
+ * Every scope as a door shows it before anyone types its confirmation: the word `confirm` must
+ * be, what it erases and what it keeps (GET /api/admin/erase-scopes; the window's danger zone).
+ */
+export function eraseScopesView() {
+  return ERASE_SCOPES.map((scope) => ({ scope, confirm: scope, erases: SCOPES[scope].erases, keeps: SCOPES[scope].keeps }));
+}
 
 export function isEraseScope(name: string): name is EraseScope {
   return (ERASE_SCOPES as readonly string[]).includes(name);

@@ -29,6 +29,7 @@ export const ROUTES: Record<string, RouteDef> = {
   watchdog: { pattern: '/watchdog', load: () => import('./pages/watchdog.js'), nav: { label: 'Watchdog', group: 'collect' }, title: 'Watchdog' },
   queue: { pattern: '/queue', load: () => import('./pages/queue.js'), nav: { label: 'Reading queue', group: 'corpus' }, title: 'Reading queue' },
   analytics: { pattern: '/analytics', load: () => import('./pages/analytics.js'), nav: { label: 'Analytics', group: 'corpus' }, title: 'Analytics' },
+  admin: { pattern: '/admin', load: () => import('./pages/admin.js'), nav: { label: 'Administration', group: 'setup' }, title: 'Administration' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
