@@ -1,8 +1,9 @@
 /**
  * Merging records into the corpus: one document per work, whatever number of
  * sources and runs found it. A record's identity keys (its source's native id,
- * DOI, arXiv id, PMID, PMCID; the title+year+first-author key only when no
- * identifier matched) find the documents it belongs to. None: a new document.
+ * DOI, arXiv id, PMID, PMCID; a title match confirmed by work type, year and
+ * authors only when no identifier matched: title-match.ts) find the documents
+ * it belongs to. None: a new document.
  * One: the record joins it, filling what it lacks. Several: the record proves
  * they are one work, so they are folded into the oldest first (fold.ts). Title,
  * venue, type and date come from the published version over a preprint and
@@ -18,6 +19,7 @@ import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
 import { DOCUMENT_COLUMNS } from './read.js';
 import { identityKeys, type IdentityKeys } from './identity-keys.js';
+import { confirmTitleMatch, TITLE_MATCH_COLUMNS, type TitleMatchRow } from './title-match.js';
 import { listsOf, recordPatch, type CanonicalColumns, type RecordLists } from './provenance-record.js';
 
 export interface MergeInput {
@@ -47,7 +49,8 @@ function prepare(db: Database) {
     byArxiv: s('SELECT id FROM documents WHERE arxiv_id = ?').pluck(),
     byPmid: s('SELECT id FROM documents WHERE pmid = ?').pluck(),
     byPmcid: s('SELECT id FROM documents WHERE pmcid = ?').pluck(),
-    byFallback: s('SELECT id FROM documents WHERE title_key = ? AND year = ? AND first_author_key = ? ORDER BY id LIMIT 1').pluck(),
+    // Documents a title match may join: the same title key, a year at most one apart (confirmTitleMatch decides).
+    byTitle: s(`SELECT ${TITLE_MATCH_COLUMNS} FROM documents d WHERE d.title_key = ? AND d.year BETWEEN ? AND ? ORDER BY d.id LIMIT 50`),
     read: s(`SELECT ${DOCUMENT_COLUMNS}, d.meta_source FROM documents d WHERE d.id = ?`),
     // Positional: binding 27 named parameters costs about twice the statement's own work here.
     insert: s(`INSERT INTO documents (${INSERT_COLUMNS.join(', ')}, first_seen_at_utc, updated_at_utc) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?)`),
@@ -96,7 +99,7 @@ interface Matches {
   sightedBefore: boolean;
 }
 
-/** Every document the record's identifiers point at, oldest first; the fallback key only when none does. */
+/** Every document the record's identifiers point at, oldest first; a confirmed title match only when none does. */
 function findMatches(st: Statements, record: NormalizedRecord): Matches {
   const keys = identityKeys(record);
   const found = new Set<number>();
@@ -107,7 +110,11 @@ function findMatches(st: Statements, record: NormalizedRecord): Matches {
   if (keys.arxiv) add(st.byArxiv.get(keys.arxiv));
   if (keys.pmid) add(st.byPmid.get(keys.pmid));
   if (keys.pmcid) add(st.byPmcid.get(keys.pmcid));
-  if (found.size === 0 && keys.fallback) add(st.byFallback.get(keys.fallback.titleKey, keys.fallback.year, keys.fallback.firstAuthor));
+  if (found.size === 0 && keys.fallback) {
+    const { titleKey: key, year } = keys.fallback;
+    const candidates = st.byTitle.all(key, year - 1, year + 1) as TitleMatchRow[];
+    if (candidates.length) add(candidates.find((row) => confirmTitleMatch(record, row))?.id);
+  }
   return { keys, documents: [...found].sort((a, b) => a - b), sightedBefore: sighted !== undefined };
 }
 
