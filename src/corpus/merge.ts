@@ -118,11 +118,9 @@ function findMatches(st: Statements, record: NormalizedRecord): Matches {
   return { keys, documents: [...found].sort((a, b) => a - b), sightedBefore: sighted !== undefined };
 }
 
-/** A new document from the record, queued for the full-text index; answers its id, year and columns. */
-function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null; columns: CanonicalColumns } {
-  // Only called when no document holds any of the record's identifiers, so all are free to take.
-  const year = yearOf(record.publicationDate);
-  const columns = {
+/** The columns a document made from this one record has (INSERT_COLUMNS). */
+function columnsOf(record: NormalizedRecord, keys: IdentityKeys) {
+  return {
     title: record.title,
     title_key: keys.title,
     abstract: record.abstract ?? null,
@@ -132,7 +130,7 @@ function insertDocument(st: Statements, record: NormalizedRecord, keys: Identity
     publication_date: record.publicationDate ?? null,
     date_precision: record.datePrecision ?? null,
     sort_date: sortDate(record.publicationDate),
-    year,
+    year: yearOf(record.publicationDate),
     venue: record.venue ?? null,
     doi: record.doi ?? null,
     arxiv_id: record.ids.arxiv ?? null,
@@ -149,6 +147,13 @@ function insertDocument(st: Statements, record: NormalizedRecord, keys: Identity
     relations_json: JSON.stringify(record.relations),
     meta_source: record.source || null,
   };
+}
+
+/** A new document from the record, queued for the full-text index; answers its id, year and columns. */
+export function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null; columns: CanonicalColumns } {
+  // Only called when no document holds any of the record's identifiers, so all are free to take.
+  const columns = columnsOf(record, keys);
+  const year = columns.year;
   const id = Number(st.insert.run(...INSERT_COLUMNS.map((c) => columns[c]), now, now).lastInsertRowid);
   // Queued before anything can update it: the update trigger leaves unindexed documents to the flush.
   st.queueForIndex.run(id);
@@ -277,6 +282,30 @@ export function joinDocument(st: Statements, id: number, record: NormalizedRecor
   }
   update.run({ ...changes, now, id });
   return { ...row, ...changes } as StoredDocument;
+}
+
+/**
+ * Describe an existing document anew from its records alone (the first written as a new document's
+ * would be, the others joined in order), as when records that were never one work leave it
+ * (corpus/split.ts). Identifiers only the leaving records had are freed. A retraction the
+ * lifecycle check recorded on the document stays.
+ */
+export function redescribeDocument(st: Statements, id: number, records: NormalizedRecord[], now: string): void {
+  const [first, ...rest] = records;
+  if (!first) return;
+  const columns: Record<string, unknown> = columnsOf(first, identityKeys(first));
+  if ((st.read.get(id) as StoredDocument).is_retracted) columns.is_retracted = 1;
+  // An identifier another document holds stays there (the columns are unique), as claim() has it.
+  for (const [column, lookup] of [['doi', st.byDoi], ['arxiv_id', st.byArxiv], ['pmid', st.byPmid], ['pmcid', st.byPmcid]] as const) {
+    columns[column] = claim(lookup, null, (columns[column] as string | null) ?? undefined, id);
+  }
+  st.db.prepare(`UPDATE documents SET ${INSERT_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at_utc = ? WHERE id = ?`).run(...INSERT_COLUMNS.map((c) => columns[c]), now, id);
+  for (const record of rest) joinDocument(st, id, record, now);
+}
+
+/** Add one to the explorer's count of documents of a year (a new document not made by mergeRecords). */
+export function countNewDocumentYear(st: Statements, year: number | null): void {
+  st.addCounts.run('years', JSON.stringify({ [year === null ? 'undated' : String(year)]: 1 }));
 }
 
 const increment = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
