@@ -32,7 +32,7 @@ const relation = (a: string, b: string) => compareTitles(titleForms(a), titleFor
 
 test('one person however the name is written: initials, family first with or without a comma, TeX accents, diacritics', () => {
   const jane = personOf({ name: 'Jane A. Müller' })!;
-  for (const written of ['J. A. Müller', 'Müller, Jane', 'Müller JA', 'Muller J.A.', 'M{\\"u}ller, J.', 'Jane Mueller'.replace('ue', 'ü'), 'J Muller']) {
+  for (const written of ['J. A. Müller', 'Müller, Jane', 'Müller JA', 'Muller J.A.', 'M{\\"u}ller, J.', 'Jane Mueller', 'J Muller']) {
     assert.ok(samePerson(jane, personOf({ name: written })!), written);
   }
   assert.ok(samePerson(personOf({ name: 'Andres M. Bran', given: 'Andres', family: 'M. Bran' })!, personOf({ name: 'Bran A' })!), "Crossref's family with an initial in it");
@@ -59,7 +59,9 @@ test('titles: markup, TeX, spelling and hyphenation do not make two titles; a dr
   assert.is(relation('COVID-19 vaccine uptake among health-care workers', 'COVID19 vaccine uptake among healthcare workers'), 'equal');
   assert.is(relation('Deep learning for breast cancer screening: a systematic review', 'Deep learning for breast cancer screening'), 'subtitle_dropped');
   assert.is(relation('Introduction: a systematic review', 'Introduction'), 'different', 'a main title too short to stand for the whole');
-  assert.is(relation('Deep learning for breast cancer screening: a systematic review', 'Deep learning for breast cancer screening: a randomised trial'), 'different');
+  assert.is(relation('Control of a flexible robot arm, Part II: experiments', 'Control of a flexible robot arm'), 'different', 'a subtitle that numbers a part');
+  assert.is(relation('Deep learning for breast cancer screening: a systematic review', 'Deep learning for breast cancer screening: a randomised trial'), 'word_swapped', 'two subtitles, two words put in for two others');
+  assert.is(relation('Detecting misinformation on Twitter and Twitter bots', 'Detecting misinformation on Reddit and Reddit bots'), 'word_swapped', 'a word swapped wherever it stands');
 });
 
 test('titles: one content word swapped (species, organ, cancer type, platform, place) is not the same title; numbers and parts differ', () => {
@@ -69,6 +71,7 @@ test('titles: one content word swapped (species, organ, cancer type, platform, p
     ['Immune checkpoint inhibitors in advanced melanoma: real-world outcomes', 'Immune checkpoint inhibitors in advanced glioma: real-world outcomes'],
     ['Detecting misinformation on Twitter with transformers', 'Detecting misinformation on Reddit with transformers'],
     ['Seroprevalence of SARS-CoV-2 antibodies in Niger', 'Seroprevalence of SARS-CoV-2 antibodies in Nigeria'],
+    ['Liver fibrosis in mouse models of obesity', 'Kidney fibrosis in rat models of obesity'],
   ]) {
     const c = compareTitles(titleForms(a!), titleForms(b!));
     assert.is(c.relation, 'word_swapped', `${a} / ${b}`);
@@ -162,13 +165,18 @@ test("types from each source's vocabulary: dataset, software, thesis, notice, co
   assert.equal([['BookReview'], ['Erratum'], ['ReviewPaper', 'Review Article']].map((g) => classOf(springerAs(g))), ['review-of-work', 'notice', 'paper']);
 });
 
-test('titles and venues say what a source types as an article: notices, comments, numbered meeting abstracts, abstract supplements', () => {
+test('titles, venues and data repositories say what a source types as an article or not at all: notices, comments, reviews of another work, numbered meeting abstracts, abstract supplements, data', () => {
   assert.is(workClass('article', 'Erratum to: Deep learning for X'), 'notice');
   assert.is(workClass('article', 'Reply to: Comment on deep learning for X'), 'comment');
   assert.is(workClass('article', 'Abstract 2345: Tumour growth in mice'), 'abstract');
   assert.is(workClass('article', 'p53: guardian of the genome'), 'paper', 'a gene name is not an abstract number');
   assert.is(workClass('article', 'Tumour growth in mice', 'Cancer Research: Meeting Abstracts'), 'abstract');
   assert.is(workClass(undefined, 'Tumour growth in mice', 'Dissertation Abstracts International'), 'thesis');
+  assert.is(workClass('article', 'Referee report for: Tumour growth in mice'), 'review-of-work');
+  assert.is(workClass('article', 'Review of deep learning for tumour detection'), 'paper', 'a review article');
+  assert.is(workClass('article', 'Re: Tumour growth in mice'), 'comment');
+  assert.is(workClass('other', 'Tumour growth in mice', null, '10.5061/dryad.abc123'), 'dataset', 'a Dryad record of no known type');
+  assert.is(workClass(undefined, 'Tumour growth in mice', null, '10.5281/zenodo.123'), 'paper', 'Zenodo holds papers too: its type decides');
 });
 
 test.run();

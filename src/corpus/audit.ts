@@ -60,7 +60,7 @@ export interface AuditOptions {
 
 const PAGE = 500;
 const yearOf = (r: NormalizedRecord) => (r.publicationDate ? Number(r.publicationDate.slice(0, 4)) : null);
-const classOf = (r: NormalizedRecord) => workClass(r.type, r.title, r.venue);
+const classOf = (r: NormalizedRecord) => workClass(r.type, r.title, r.venue, r.doi);
 
 /** Two records of one document that are one work: an identifier in common, or a title match ingest would confirm. */
 function oneWork(a: NormalizedRecord, b: NormalizedRecord): boolean {

@@ -73,10 +73,15 @@ export function peopleOf(authors: readonly { name?: string; given?: string; fami
   return { people, truncated };
 }
 
+/** "Mueller" as ASCII-only systems write "Müller" (folded to "muller"): ae, oe, ue read as a, o, u. */
+const transliterated = (w: string) => (w.length >= 5 ? w.replace(/([aou])e/g, '$1') : w);
+
 function familiesAgree(a: string[], b: string[]): boolean {
   // The last word is the family name most sources index on; a compound on one side ("García
   // Márquez" and "Márquez", "M. Bran" as Crossref deposits "Bran") still meets it.
-  return a.some((w) => w.length > 1 && b.includes(w));
+  if (a.some((w) => w.length > 1 && b.includes(w))) return true;
+  const bt = b.map(transliterated);
+  return a.some((w) => w.length >= 5 && bt.includes(transliterated(w)));
 }
 
 /** One person, as far as names can tell; also a name written given-last on one side ("Wang Wei" and "Wei Wang"). */

@@ -39,7 +39,7 @@ const differ = (a: string | null | undefined, b: string | null | undefined) => B
 
 /** Does a document with the record's title key stand for the same work? (The caller found it by title key and year ±1.) */
 export function confirmTitleMatch(record: NormalizedRecord, row: TitleMatchRow): boolean {
-  if (workClass(record.type, record.title, record.venue) !== workClass(row.doc_type, row.title, row.venue)) return false;
+  if (workClass(record.type, record.title, record.venue, record.doi) !== workClass(row.doc_type, row.title, row.venue, row.doi)) return false;
   if (differ(record.doi, row.doi) || differ(record.ids.arxiv, row.arxiv_id) || differ(record.ids.pmid, row.pmid) || differ(record.ids.pmcid, row.pmcid)) return false;
   return compareAuthors(peopleOf(record.authors), peopleOf(JSON.parse(row.authors_json))).verdict === 'agree';
 }

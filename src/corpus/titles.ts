@@ -10,9 +10,9 @@
  * - near: a word or two added or respelled, the rest the same;
  * - revised: several words rewritten, characters still mostly shared (what a
  *   journal does to a preprint's title);
- * - word_swapped: one content word replaced by another, everything else the
- *   same ("… in mouse liver" and "… in rat liver"): another work unless an
- *   identifier says otherwise;
+ * - word_swapped: one content word (or two) replaced by another, nothing else
+ *   added or removed ("… in mouse liver" and "… in rat liver"): another work
+ *   unless an identifier says otherwise;
  * - different: anything else, and any pair whose numbers differ (Part I and
  *   Part II, 2019 and 2020).
  */
@@ -31,8 +31,8 @@ export interface TitleForms {
   numbers: string;
   /** Key of the main title (before ": ", " - ", "? ", "! ", "—"), or undefined when there is no subtitle. */
   main?: string;
-  /** Content words of the main title. */
-  mainContent: number;
+  /** Content words of the main title (empty without a subtitle). */
+  mainWords: string[];
   /** Character trigrams of the key. */
   grams: Set<string>;
 }
@@ -92,6 +92,9 @@ export function dice(a: Set<string>, b: Set<string>): number {
 // Letters and digits split apart first: "covid19" has the words of "covid 19".
 const contentOf = (key: string) => key.replace(/(?<=\p{L})(?=\d)|(?<=\d)(?=\p{L})/gu, ' ').split(' ').filter((w) => w && !SMALL_WORDS.has(w) && !NUMBER_WORD.test(w)).map(foldWord);
 
+/** A subtitle that says which part, volume or year: digits, roman numerals, "part", "volume". */
+const numbersAPart = (subtitle: string) => /\d/.test(subtitle) || subtitle.split(' ').some((w) => /^(part|vol|volume|chapter|section|ii|iii|iv|vi|vii|viii|ix|xi|xii)$/.test(w));
+
 /** Digit runs wherever they stand ("covid19" and "covid 19" both say 19), then number words. */
 const numbersOf = (key: string, words: string[]) => [...(key.match(/\d+/g) ?? []), ...words.filter((w) => NUMBER_WORD.test(w) && !/\d/.test(w))].join(' ');
 
@@ -107,7 +110,7 @@ export function titleForms(title: string): TitleForms {
     content: contentOf(key),
     numbers: numbersOf(key, words),
     main,
-    mainContent: main ? contentOf(main).length : 0,
+    mainWords: main ? contentOf(main) : [],
     grams: trigrams(key),
   };
 }
@@ -165,19 +168,31 @@ function wordDifference(a: string[], b: string[]): [string[], string[]] {
   return [onlyA, onlyB];
 }
 
+/** The same content words, respellings aside ("and" and "&", "tumour" and "tumor" alike). */
+function sameWords(a: string[], b: string[]): boolean {
+  const [onlyA, onlyB] = wordDifference(a, b);
+  return onlyA.length === 0 && onlyB.length === 0;
+}
+
 export function compareTitles(a: TitleForms, b: TitleForms): TitleComparison {
   if (a.key === b.key || a.compact === b.compact) return { relation: 'equal', similarity: 1 };
   const similarity = dice(a.grams, b.grams);
-  // One side is the other's main title: a subtitle dropped (numbers compared on the main title).
+  // One side is the other's main title: a subtitle dropped. A subtitle that numbers a part or an
+  // edition ("X: Part II", "X: 2019 update") is not one a source drops; "X: a first study" is.
   for (const [long, short] of [[a, b], [b, a]] as const) {
-    if (long.main !== undefined && short.main === undefined && long.mainContent >= MIN_MAIN_CONTENT && (long.main === short.key || long.main.replace(/ /g, '') === short.compact)) {
+    if (long.main !== undefined && short.main === undefined && long.mainWords.length >= MIN_MAIN_CONTENT && sameWords(long.mainWords, short.content) && !numbersAPart(long.key.slice(long.main.length))) {
       return { relation: 'subtitle_dropped', similarity };
     }
   }
   if (a.numbers !== b.numbers) return { relation: 'different', similarity };
   const [onlyA, onlyB] = wordDifference(a.content, b.content);
   if (onlyA.length === 0 && onlyB.length === 0) return { relation: 'equal', similarity };
-  if (onlyA.length === 1 && onlyB.length === 1) return { relation: 'word_swapped', similarity, swapped: [onlyA[0]!, onlyB[0]!] };
+  // Words put in for others and nothing added: another subject, however often the word recurs
+  // ("mouse liver" for "rat liver"; "Twitter" for "Reddit" twice). Two words swapped are still another work.
+  const [swappedA, swappedB] = [[...new Set(onlyA)], [...new Set(onlyB)]];
+  if (swappedA.length > 0 && swappedA.length === swappedB.length && swappedA.length <= 2 && onlyA.length === onlyB.length) {
+    return { relation: 'word_swapped', similarity, swapped: [swappedA.join(' '), swappedB.join(' ')] };
+  }
   if (onlyA.length === 0 || onlyB.length === 0) {
     const added = onlyA.length + onlyB.length;
     if (added <= 2 && similarity >= 0.85) return { relation: 'near', similarity };

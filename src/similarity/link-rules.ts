@@ -95,7 +95,7 @@ export function linkFeatures(doc: LinkInput): LinkFeatures {
     if (r.arxiv) related.add(`a:${arxivBase(r.arxiv, null)}`);
   }
   const people = peopleOf(doc.authors);
-  const cls = workClass(type, doc.title, doc.venue);
+  const cls = workClass(type, doc.title, doc.venue, doi);
   return {
     id: doc.id,
     title: titleForms(doc.title),
