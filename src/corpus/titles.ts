@@ -59,7 +59,8 @@ const IRREGULAR: Record<string, string> = { mice: 'mouse', children: 'child', wo
 /** One spelling for words British and American English, or singular and plural, write two ways. */
 export function foldWord(word: string): string {
   let w = IRREGULAR[word] ?? word;
-  if (w.length >= 6) {
+  // One test before the six rewrites: most words have none of these spellings (the link scan folds every title word).
+  if (w.length >= 6 && /is|ys|our|tre|ae|oe/.test(w)) {
     w = w
       .replace(/isation(s?)$/, 'ization$1')
       .replace(/is(e|ed|es|ing)$/, 'iz$1')
@@ -98,12 +99,17 @@ const numbersAPart = (subtitle: string) => /\d/.test(subtitle) || subtitle.split
 /** Digit runs wherever they stand ("covid19" and "covid 19" both say 19), then number words. */
 const numbersOf = (key: string, words: string[]) => [...(key.match(/\d+/g) ?? []), ...words.filter((w) => NUMBER_WORD.test(w) && !/\d/.test(w))].join(' ');
 
-export function titleForms(title: string): TitleForms {
+/** The title's key and, when it has a subtitle, its main title's key. */
+export function titleKeys(title: string): { key: string; main: string | undefined } {
   const key = titleKey(title);
-  const words = key.split(' ').filter(Boolean);
   const cut = SUBTITLE.exec(title.trim());
   const mainKey = cut && cut.index > 0 ? titleKey(title.trim().slice(0, cut.index)) : undefined;
-  const main = mainKey && mainKey !== key ? mainKey : undefined;
+  return { key, main: mainKey && mainKey !== key ? mainKey : undefined };
+}
+
+export function titleForms(title: string): TitleForms {
+  const { key, main } = titleKeys(title);
+  const words = key.split(' ').filter(Boolean);
   return {
     key,
     compact: key.replace(/ /g, ''),

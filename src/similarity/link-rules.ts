@@ -21,8 +21,8 @@
  * identifier; authors that do not agree as people (corpus/people.ts: a first author's surname and initial shared
  * with no co-author in common is not enough).
  */
-import { compareAuthors, peopleOf, type People } from '../corpus/people.js';
-import { compareTitles, titleForms, type TitleComparison, type TitleForms } from '../corpus/titles.js';
+import { compareAuthors, peopleOf, personOf, type People } from '../corpus/people.js';
+import { compareTitles, titleForms, titleKeys, type TitleComparison, type TitleForms } from '../corpus/titles.js';
 import { isPreprintType, workClass, type WorkClass } from '../corpus/work-class.js';
 import { words } from './lexical.js';
 
@@ -46,11 +46,7 @@ export interface LinkInput {
 export interface LinkFeatures {
   id: number;
   title: TitleForms;
-  /** Title words, for the scan's MinHash blocking. */
-  words: Set<string>;
   people: People;
-  /** The first author's family name (folded), for blocking; "" when nobody is named. */
-  firstAuthor: string;
   year: number | null;
   doi: string | null;
   arxiv: string | null;
@@ -84,6 +80,44 @@ export function arxivBase(arxivId: string | null, doi: string | null): string | 
   return raw ? raw.toLowerCase().replace(/^arxiv:/, '').replace(/v\d+$/, '') : null;
 }
 
+/** What the scan's blocking reads of a document (link-scan.ts blockKeys): the cheap part of linkFeatures. */
+export interface BlockingFeatures {
+  doi: string | null;
+  arxiv: string | null;
+  related: Set<string>;
+  notice: boolean;
+  /** Title words, for MinHash. */
+  words: Set<string>;
+  /** Title key and main title key (before a subtitle). */
+  titleKey: string;
+  mainKey: string | undefined;
+  /** The first author's family name (folded), "" when nobody is named. */
+  firstAuthor: string;
+}
+
+export function blockingFeatures(doc: LinkInput): BlockingFeatures {
+  const doi = doc.doi?.toLowerCase() ?? null;
+  const arxiv = arxivBase(doc.arxiv_id, doi);
+  const related = new Set<string>();
+  for (const r of doc.relations) {
+    if (!/preprint|version/.test(r.kind)) continue;
+    if (r.doi) related.add(`d:${r.doi.toLowerCase()}`);
+    if (r.arxiv) related.add(`a:${arxivBase(r.arxiv, null)}`);
+  }
+  const { key, main } = titleKeys(doc.title);
+  const first = doc.authors[0] ? personOf(doc.authors[0]) : undefined;
+  return {
+    doi,
+    arxiv,
+    related,
+    notice: NEVER_LINKED.has(workClass(doc.doc_type, doc.title, doc.venue, doi)),
+    words: new Set(words(doc.title)),
+    titleKey: key,
+    mainKey: main,
+    firstAuthor: first?.family.at(-1) ?? '',
+  };
+}
+
 export function linkFeatures(doc: LinkInput): LinkFeatures {
   const doi = doc.doi?.toLowerCase() ?? null;
   const arxiv = arxivBase(doc.arxiv_id, doi);
@@ -99,9 +133,7 @@ export function linkFeatures(doc: LinkInput): LinkFeatures {
   return {
     id: doc.id,
     title: titleForms(doc.title),
-    words: new Set(words(doc.title)),
     people,
-    firstAuthor: people.people[0]?.family.at(-1) ?? '',
     year: doc.year,
     doi,
     arxiv,

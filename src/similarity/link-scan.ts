@@ -28,7 +28,7 @@ import type { Context } from '../context.js';
 import { readAppState, writeAppState } from '../db/app-state.js';
 import { countDocuments } from './repo.js';
 import { hash32 } from './lexical.js';
-import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
+import { blockingFeatures, judgePair, linkFeatures, type BlockingFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
 import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, removeLinksNotFoundSince, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
@@ -69,14 +69,14 @@ function minhash(words: Set<string>): number[] {
  * its main title (so "X: a systematic review" meets "X" whatever its subtitle's length), and MinHash
  * bands of its title words with and without the first author's family name.
  */
-export function blockKeys(f: LinkFeatures): number[] {
+export function blockKeys(f: BlockingFeatures): number[] {
   const keys: string[] = [];
   if (f.arxiv) keys.push(`a:${f.arxiv}`);
   if (f.doi) keys.push(`d:${f.doi}`);
   for (const r of f.related) keys.push(r);
   if (!f.notice && f.words.size > 0) {
-    keys.push(`s:${f.title.main ?? f.title.key}`);
-    if (f.title.main !== undefined) keys.push(`s:${f.title.key}`);
+    keys.push(`s:${f.mainKey ?? f.titleKey}`);
+    if (f.mainKey !== undefined) keys.push(`s:${f.titleKey}`);
     const mh = minhash(f.words);
     const first = f.firstAuthor;
     for (let b = 0; b < BANDS_WITH_AUTHOR; b++) keys.push(`m${b}:${first}:${mh[2 * b]}:${mh[2 * b + 1]}`);
@@ -176,7 +176,7 @@ async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow>
         const idx = ids.length;
         if (idx >= IDX_BITS) break;
         ids.push(doc.id);
-        for (const key of blockKeys(linkFeatures(doc))) entries.push(key * IDX_BITS + idx);
+        for (const key of blockKeys(blockingFeatures(doc))) entries.push(key * IDX_BITS + idx);
       }
       afterId = page[page.length - 1]!.id;
       options.onProgress?.({ scanned: 0, total, candidates: 0, links: 0, phase: 'blocking' });
