@@ -69,13 +69,27 @@ export function removeFromQueue(ctx: Context, documentId: number): { document_id
   return { document_id: documentId, removed: true };
 }
 
-export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number }) {
+/**
+ * A page of the queue. With `documentId`, only that paper's entry (none when it
+ * is not saved, or not with that status): how a paper's page learns whether it
+ * is queued without paging the whole queue (total is then 0 or 1).
+ */
+export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; documentId?: number }) {
   const st = queueStatements(ctx.db);
   const status = options.status ?? 'all';
-  const rows = (status === 'all' ? st.pageAll.all(options.limit, options.offset) : st.pageByStatus.all(status, options.limit, options.offset)) as QueueRow[];
   const counts = { unread: 0, read: 0 };
   for (const { status: s, n } of st.counts.all() as { status: QueueStatus; n: number }[]) counts[s] = n;
-  const total = status === 'all' ? counts.unread + counts.read : counts[status];
+  let rows: QueueRow[];
+  let total: number;
+  if (options.documentId !== undefined) {
+    const row = st.get.get(options.documentId) as QueueRow | undefined;
+    const matching = row && (status === 'all' || row.status === status) ? [row] : [];
+    rows = matching.slice(options.offset, options.offset + options.limit);
+    total = matching.length;
+  } else {
+    rows = (status === 'all' ? st.pageAll.all(options.limit, options.offset) : st.pageByStatus.all(status, options.limit, options.offset)) as QueueRow[];
+    total = status === 'all' ? counts.unread + counts.read : counts[status];
+  }
   const end = options.offset + rows.length;
   return {
     status,
