@@ -21,6 +21,8 @@ export interface RouteDef {
 
 export const ROUTES: Record<string, RouteDef> = {
   home: { pattern: '/', load: () => import('./pages/home.js'), nav: { label: 'Home', group: 'collect' }, title: 'Home' },
+  explore: { pattern: '/explore', load: () => import('./pages/explore.js'), nav: { label: 'Explore', group: 'corpus' }, title: 'Explore' },
+  paper: { pattern: '/papers/:id', load: () => import('./pages/paper.js'), title: 'Paper' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
