@@ -26,7 +26,7 @@ export function ExportMenu({ filters, total }: { filters: ExplorerFilters; total
       setBusy(false);
     }
   }
-  const what = total === undefined ? 'all matching' : total === 1 ? 'the matching paper' : `all ${total.toLocaleString()}`;
+  const what = total === undefined ? ' all matching' : total === 0 ? '' : total === 1 ? ' the matching paper' : ` all ${total.toLocaleString()}`;
   return (
     <form class="export-menu" onSubmit={run}>
       <label for="export-format">Export</label>
@@ -38,7 +38,7 @@ export function ExportMenu({ filters, total }: { filters: ExplorerFilters; total
         ))}
       </select>
       <button type="submit" class="quiet" disabled={busy || total === 0}>
-        {busy ? 'Exporting…' : `Export ${what}`}
+        {busy ? 'Exporting…' : `Export${what}`}
       </button>
       {saved && (
         <span class="export-saved" role="status">

@@ -42,42 +42,38 @@ function FacetBlock({ name, facet, state, label }: { name: FacetName; facet: Fac
           Approximate: counted over the {count(facet.counted_papers, 'most recently added matching paper')}; each count is at least this.
         </p>
       )}
-      {facet.values.length === 0 ? (
-        <p class="muted facet-none">None among these papers.</p>
-      ) : (
-        <ul class="facet-values">
-          {facet.values.map((v) => {
-            const link = linkFor(name, v, state);
-            const text = label(name, v);
-            const countText = `${atLeast}${v.count.toLocaleString()}`;
-            return (
-              <li key={v.value}>
-                {link ? (
-                  <a href={link.href} class={link.selected ? 'facet-value selected' : 'facet-value'} aria-current={link.selected ? 'true' : undefined}>
-                    <span class="facet-check" aria-hidden="true">
-                      {link.selected ? '✓' : ''}
-                    </span>
-                    <span class="facet-label">{text}</span>
-                    <span class="facet-count">
-                      {countText}
-                      <span class="visually-hidden">
-                        {v.count === 1 ? ' paper' : ' papers'}
-                        {link.selected ? ', chosen: choose again to remove' : ''}
-                      </span>
-                    </span>
-                  </a>
-                ) : (
-                  <span class="facet-value inert">
-                    <span class="facet-check" aria-hidden="true" />
-                    <span class="facet-label">{text}</span>
-                    <span class="facet-count">{countText}</span>
+      <ul class="facet-values">
+        {facet.values.map((v) => {
+          const link = linkFor(name, v, state);
+          const text = label(name, v);
+          const countText = `${atLeast}${v.count.toLocaleString()}`;
+          return (
+            <li key={v.value}>
+              {link ? (
+                <a href={link.href} class={link.selected ? 'facet-value selected' : 'facet-value'} aria-current={link.selected ? 'true' : undefined}>
+                  <span class="facet-check" aria-hidden="true">
+                    {link.selected ? '✓' : ''}
                   </span>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                  <span class="facet-label">{text}</span>
+                  <span class="facet-count">
+                    {countText}
+                    <span class="visually-hidden">
+                      {v.count === 1 ? ' paper' : ' papers'}
+                      {link.selected ? ', chosen: choose again to remove' : ''}
+                    </span>
+                  </span>
+                </a>
+              ) : (
+                <span class="facet-value inert">
+                  <span class="facet-check" aria-hidden="true" />
+                  <span class="facet-label">{text}</span>
+                  <span class="facet-count">{countText}</span>
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
     </section>
   );
 }
@@ -87,7 +83,7 @@ export function Facets({ answer, state, sourceName }: { answer: FacetsAnswer; st
     name === 'sources' ? sourceName(v.value) : name === 'years' ? (v.value === 'undated' ? 'Undated' : v.value) : (v.label ?? v.value);
   return (
     <div class="facets">
-      {ORDER.map((name) => (
+      {ORDER.filter((name) => answer.facets[name].values.length > 0).map((name) => (
         <FacetBlock key={name} name={name} facet={answer.facets[name]} state={state} label={label} />
       ))}
     </div>

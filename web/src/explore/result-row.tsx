@@ -17,11 +17,11 @@ function authorsLine(authors: string[]): string {
   return `${authors.slice(0, MAX_AUTHORS - 1).join(', ')} … ${authors[authors.length - 1]} (${authors.length})`;
 }
 
-export function ResultRow({ paper, sourceName }: { paper: Paper; sourceName: (id: string) => string }) {
+export function ResultRow({ paper, sourceName, tabbable }: { paper: Paper; sourceName: (id: string) => string; tabbable: boolean }) {
   const date = paper.publication_date ?? (paper.year ? String(paper.year) : 'undated');
   return (
     <div class="result-row">
-      <a class="result-title" href={`/papers/${paper.id}`} title={paper.title}>
+      <a class="result-title" href={`/papers/${paper.id}`} title={paper.title} tabIndex={tabbable ? 0 : -1}>
         {paper.is_retracted && <span class="chip chip-danger result-flag">Retracted</span>}
         {paper.title}
       </a>

@@ -9,8 +9,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { explorer, type ExplorerFilters, type Paper, type SearchAnswer, type SearchOptions } from '../api/explorer.js';
 
-/** Papers per page: a few screens of rows, so the next page is asked for well before the reader gets there. */
-export const PAGE_SIZE = 100;
+/** Papers per page: many screens of rows; the next page is asked for a whole page before the reader gets there. */
+export const PAGE_SIZE = 200;
 
 export interface Results {
   rows: Paper[];

@@ -14,7 +14,7 @@ import { Facets } from '../explore/facets.js';
 import { ResultRow, ROW_HEIGHT } from '../explore/result-row.js';
 import { SearchForm } from '../explore/search-form.js';
 import { filtersOf, hasFilters, lastExplore, readState, searchOptionsOf } from '../explore/state.js';
-import { useResults } from '../explore/use-results.js';
+import { PAGE_SIZE, useResults } from '../explore/use-results.js';
 import { ApiError } from '../api/errors.js';
 import { place } from '../router.js';
 import { count } from '../ui/format.js';
@@ -42,6 +42,12 @@ export default function Explore() {
   const total = facets.data?.total;
   const error = results.error ?? facets.error;
 
+  // The same element while the counts, the address and the names stay: pages of results arriving do not draw the facets again.
+  const facetsView = useMemo(
+    () => (facets.data ? <Facets answer={facets.data} state={state} sourceName={sourceName} /> : facets.loading && <Busy label="Counting…" />),
+    [facets.data, facets.loading, state, sourceName],
+  );
+
   let list;
   if (results.rows.length > 0) {
     list = (
@@ -50,11 +56,11 @@ export default function Explore() {
         items={results.rows}
         version={results.version}
         rowHeight={ROW_HEIGHT}
-        keyOf={(p) => p.id}
         label="Papers"
         setSize={total ?? -1}
         onNearEnd={results.more ? results.loadMore : undefined}
-        renderRow={(paper) => <ResultRow paper={paper} sourceName={sourceName} />}
+        nearEnd={PAGE_SIZE}
+        renderRow={(paper, _index, tabbable) => <ResultRow paper={paper} sourceName={sourceName} tabbable={tabbable} />}
       />
     );
   } else if (results.loading) {
@@ -81,7 +87,7 @@ export default function Explore() {
       </header>
       <div class="explore-body">
         <aside class="explore-facets" aria-label="Facets">
-          {facets.data ? <Facets answer={facets.data} state={state} sourceName={sourceName} /> : facets.loading && <Busy label="Counting…" />}
+          {facetsView}
         </aside>
         <section class="explore-results" aria-labelledby="results-heading">
           <div class="results-bar">

@@ -1,5 +1,5 @@
 /** Source names for drawing (the id stands in until the catalog arrives, or if it cannot be read). */
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { sourceNames } from '../api/source-names.js';
 
 export function useSourceNames(): (id: string) => string {
@@ -11,5 +11,6 @@ export function useSourceNames(): (id: string) => string {
       live = false;
     };
   }, []);
-  return (id: string) => names?.get(id) ?? id;
+  // One function per catalog, so components given it can skip drawing again.
+  return useCallback((id: string) => names?.get(id) ?? id, [names]);
 }

@@ -1,9 +1,11 @@
 /**
  * A list of fixed-height rows of which only those near the viewport are drawn,
  * so a hundred thousand papers scroll like ten. It scrolls with the page (one
- * scroll bar, whatever sits above it), keeps rows in normal flow between two
- * spacers, and handles the keyboard as a feature: one row is tabbable at a
- * time (roving tabindex on the row's link), arrows, Page Up/Down, Home and End
+ * scroll bar, whatever sits above it), keeps rows in normal flow below a
+ * spacer, and reuses the drawn rows' elements by their place on screen (a
+ * fling redraws text, it does not rebuild rows). It handles the keyboard as a
+ * feature: one row is tabbable at a time (`renderRow` gets whether its row is
+ * the one, for a roving tabindex), arrows, Page Up/Down, Home and End
  * move through the rows (scrolling a row into view before focusing it), and
  * Enter follows the focused link. `onNearEnd` asks for more rows before the
  * reader reaches the last one.
@@ -16,9 +18,8 @@ export interface VirtualListProps<T> {
   /** Bumped when `items` grew in place (the array is appended to, not copied). */
   version?: number;
   rowHeight: number;
-  /** One row's content; its first link is what the keyboard focuses. */
-  renderRow: (item: T, index: number) => ComponentChildren;
-  keyOf: (item: T) => string | number;
+  /** One row's content; its first link is what the keyboard focuses, tabbable only when `tabbable` (one tab stop for the list). */
+  renderRow: (item: T, index: number, tabbable: boolean) => ComponentChildren;
   label: string;
   /** The size of the whole set when known (aria-setsize); -1 when not. */
   setSize?: number;
@@ -43,7 +44,7 @@ function visibleRange(list: HTMLElement, rowHeight: number, count: number): Rang
 }
 
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { items, rowHeight, renderRow, keyOf, label, onNearEnd, nearEnd = 40 } = props;
+  const { items, rowHeight, renderRow, label, onNearEnd, nearEnd = 40 } = props;
   const listRef = useRef<HTMLUListElement>(null);
   const [range, setRange] = useState<Range>({ start: 0, end: Math.min(items.length, 40) });
   const [active, setActive] = useState(0);
@@ -116,10 +117,10 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const end = Math.min(Math.max(range.end, start), items.length);
   const rows = [];
   for (let i = start; i < end; i++) {
-    const item = items[i]!;
+    // Keyed by place on screen, not by paper: scrolling updates these elements instead of replacing them.
     rows.push(
-      <li key={keyOf(item)} class={i === active ? 'vrow vrow-active' : 'vrow'} data-index={i} aria-posinset={i + 1} aria-setsize={props.setSize ?? -1} style={{ height: `${rowHeight}px` }}>
-        <RovingRow tabbable={i === active}>{renderRow(item, i)}</RovingRow>
+      <li key={i - start} class={i === active ? 'vrow vrow-active' : 'vrow'} data-index={i} aria-posinset={i + 1} aria-setsize={props.setSize ?? -1} style={{ height: `${rowHeight}px` }}>
+        {renderRow(items[i]!, i, i === active)}
       </li>,
     );
   }
@@ -135,19 +136,6 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     >
       {rows}
     </ul>
-  );
-}
-
-/** Makes the row's links tabbable only on the active row (one tab stop for the whole list). */
-function RovingRow({ tabbable, children }: { tabbable: boolean; children: ComponentChildren }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    for (const link of ref.current?.querySelectorAll<HTMLElement>('a, button') ?? []) link.tabIndex = tabbable ? 0 : -1;
-  });
-  return (
-    <div ref={ref} class="vrow-body">
-      {children}
-    </div>
   );
 }
 
