@@ -5,6 +5,7 @@ import { backupText, progressLine, verifyText } from './lib/admin-format.js';
 import { emit, type Io } from './lib/io.js';
 import { onInterrupt } from './lib/bar.js';
 import { promptCancelled } from './lib/confirm.js';
+import { checkOutputFile } from './lib/output-file.js';
 
 export function register(program: Command, io: Io): void {
   const backup = program
@@ -14,6 +15,8 @@ export function register(program: Command, io: Io): void {
     .option('-o, --output <file>', 'where to write the bundle (default: <data dir>/backups/svc-backup-<time>.tar)')
     .action((opts: { reports: boolean; output?: string }) =>
       withContext(io, async (ctx) => {
+        // Refused before the snapshot, as every command's -o file is (exit 2, output_exists or output_unwritable).
+        if (opts.output) checkOutputFile(opts.output, { existsHint: 'choose another name (a bundle never replaces a file)' });
         const progress = progressLine(io, 'Backing up:');
         if (progress) io.err('');
         // Ctrl-C stops the writing and removes the partial bundle (killed outright, it stayed behind).

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import { cloudBackup, cloudStatus, linkCloud, unlinkCloud } from '../src/admin/cloud.js';
+import { checkCloudLink, cloudBackup, cloudStatus, linkCloud, requireCloudPassword, unlinkCloud } from '../src/admin/cloud.js';
+import type { Context } from '../src/context.js';
+import { checkCredentialValue } from '../src/credentials/store.js';
+import { refusalOf } from './lib/prompt-check.js';
 import { SvcError } from '../src/errors.js';
 import { bytes } from './lib/admin-format.js';
 import { confirmDestructive, notConfirmed, promptCancelled } from './lib/confirm.js';
@@ -8,13 +11,20 @@ import { idArg, listFlag } from './lib/flags.js';
 import { emit, type Io } from './lib/io.js';
 import { onInterrupt } from './lib/bar.js';
 
-/** The password comes from stdin or a hidden prompt, never from argv. */
-async function readPassword(io: Io): Promise<string | null> {
+/**
+ * The password comes from stdin or a hidden prompt, never from argv. At the prompt an empty
+ * answer with no password stored is refused as typed, and asked again.
+ */
+async function readPassword(ctx: Context, io: Io): Promise<string | null> {
   if (io.stdinIsTTY) {
     const { password, isCancel } = await import('@clack/prompts');
-    const answer = await password({ message: 'Cloud password (or app password); empty keeps the stored one', mask: '•' });
+    const answer = await password({
+      message: 'Cloud password (or app password); empty keeps the stored one',
+      mask: '•',
+      validate: (value) => refusalOf(() => (value ? checkCredentialValue('cloud_password', value) : requireCloudPassword(ctx, null))),
+    });
     if (isCancel(answer)) throw promptCancelled('Nothing linked.');
-    return String(answer) || null;
+    return String(answer ?? '') || null;
   }
   const value = (await io.readStdin()).replace(/\r?\n$/, '');
   return value || null;
@@ -35,7 +45,9 @@ export function register(program: Command, io: Io): void {
     .option('--folder <path>', 'remote folder for the bundles (default: svc)')
     .action((url: string, opts: { user: string; folder?: string }) =>
       withContext(io, async (ctx) => {
-        const s = await linkCloud(ctx, { url, username: opts.user, password: await readPassword(io), remote_folder: opts.folder ?? null });
+        const link = { url, username: opts.user, remote_folder: opts.folder ?? null };
+        checkCloudLink(ctx, link); // a bad URL or folder is said before the password is asked for
+        const s = await linkCloud(ctx, { ...link, password: await readPassword(ctx, io) });
         emit(io, s, () => statusText(s));
       }),
     );

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
 import { findCredentialName } from '../src/credentials/names.js';
-import { MAX_CREDENTIAL_LENGTH } from '../src/credentials/store.js';
+import { checkCredentialValue } from '../src/credentials/store.js';
+import { refusalOf } from './lib/prompt-check.js';
 import { usageError } from './lib/flags.js';
 import { confirmDestructive, declined, promptCancelled } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
@@ -17,19 +18,23 @@ function nameArg(name: string): string {
   return name;
 }
 
-/** The secret comes from stdin or a hidden prompt, never from argv (argv is visible to other processes). */
+/**
+ * The secret comes from stdin or a hidden prompt, never from argv (argv is visible to other
+ * processes). At the prompt an empty or too long value is refused as typed, and asked again.
+ */
 async function readSecret(io: Io, name: string): Promise<string> {
-  let value: string;
   if (io.stdinIsTTY) {
     const { password, isCancel } = await import('@clack/prompts');
-    const answer = await password({ message: `Value for ${name}`, mask: '•' });
+    const answer = await password({ message: `Value for ${name} (Ctrl-C stores nothing)`, mask: '•', clearOnError: true, validate: (value) => refusalOf(() => checkCredentialValue(name, value ?? '')) });
     if (isCancel(answer)) throw promptCancelled('Nothing stored.');
-    value = String(answer);
-  } else {
-    value = (await io.readStdin()).replace(/\r?\n$/, '');
+    return String(answer);
   }
-  if (value.length === 0) throw new SvcError(400, 'empty_value', `No value given for ${name}; pipe it on stdin or type it at the prompt.`);
-  if (value.length > MAX_CREDENTIAL_LENGTH) throw new SvcError(400, 'value_too_long', `A credential may have at most ${MAX_CREDENTIAL_LENGTH} characters.`);
+  const value = (await io.readStdin()).replace(/\r?\n$/, '');
+  try {
+    checkCredentialValue(name, value);
+  } catch (err) {
+    throw err instanceof SvcError && err.reason === 'empty_value' ? new SvcError(400, err.reason, `${err.message.replace(/\.$/, '')}; pipe it on stdin, or type it at the prompt on a terminal.`) : err;
+  }
   return value;
 }
 

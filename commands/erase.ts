@@ -1,42 +1,60 @@
 import type { Command } from 'commander';
-import { ERASE_SCOPES, SCOPES, eraseScope, isEraseScope } from '../src/admin/erase.js';
+import { SCOPES, eraseScope } from '../src/admin/erase.js';
 import { eraseText } from './lib/admin-format.js';
-import { notConfirmed, promptCancelled } from './lib/confirm.js';
+import { confirmByTyping, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
+import { ERASE_WORD_LIST, ERASE_WORDS, eraseWordOf, type EraseWord } from './lib/erase-words.js';
 import { given, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, type Io } from './lib/io.js';
 
-/** Typed confirmation on a terminal: the person types the scope's name. */
-async function typedConfirm(io: Io, scope: string, yes: boolean | undefined): Promise<boolean> {
-  if (yes) return true;
-  if (!io.stdinIsTTY || !io.stdoutIsTTY) throw usageError(`svc erase ${scope} is irreversible; add --yes to confirm when not on a terminal.`, 'confirmation_required');
-  const { text, isCancel } = await import('@clack/prompts');
-  const answer = await text({ message: `This cannot be undone. Keeps: ${SCOPES[scope as keyof typeof SCOPES].keeps}. Type ${scope} to go ahead` });
-  if (isCancel(answer)) throw promptCancelled('Nothing erased.');
-  return String(answer).trim() === scope;
+/** `text` in lines of at most 80 columns, each after `indent`. */
+function wrapped(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent.length + line.length + 1 + word.length > 80) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, indent + line];
+}
+
+/** Every scope with what it erases and what it keeps, for `svc erase --help`. */
+function scopesHelp(): string {
+  const width = Math.max(...ERASE_WORD_LIST.map((w) => w.length)) + 2;
+  const pad = ' '.repeat(width + 2);
+  const lines = ERASE_WORD_LIST.flatMap((w) => {
+    const def = SCOPES[ERASE_WORDS[w]];
+    const [first, ...rest] = wrapped(`erases ${def.erases}; keeps ${def.keeps}.`, pad);
+    return [`  ${w.padEnd(width)}${first!.trimStart()}`, ...rest];
+  });
+  return ['', 'Scopes:', ...lines, '', "No scope deletes the bytes in the Library's vault folder, the backup bundles or", 'the record of backups and restores.'].join('\n');
 }
 
 export function register(program: Command, io: Io): void {
   program
     .command('erase')
-    .description(`erase one scope of data: ${ERASE_SCOPES.join(', ')} (see svc-admin(1) for what each keeps)`)
-    .argument('<scope>', 'what to erase')
+    .description('erase one scope of data; on a terminal you type the scope to confirm')
+    .argument('<scope>', `one of ${ERASE_WORD_LIST.join(', ')} (below)`)
     .option('-y, --yes', 'do not ask for the typed confirmation')
-    .action((scope: string, opts: { yes?: boolean }) =>
+    .addHelpText('after', scopesHelp())
+    .action((raw: string, opts: { yes?: boolean }) =>
       withContext(io, async (ctx) => {
-        if (!isEraseScope(scope)) {
-          // `svc erase corpus` is the natural guess: name the scope it probably meant.
-          const meant = isEraseScope(`erase-${scope}`) ? ` (did you mean erase-${scope}?)` : '';
-          throw usageError(`SCOPE must be one of ${ERASE_SCOPES.join(', ')}, not ${given(scope)}${meant}.`);
-        }
-        if (!(await typedConfirm(io, scope, opts.yes))) {
+        const word = eraseWordOf(raw);
+        if (!word) throw usageError(`The scope must be one of ${ERASE_WORD_LIST.join(', ')} (svc erase --help says what each erases and keeps), not ${given(raw)}.`);
+        const def = SCOPES[ERASE_WORDS[word]];
+        const question = `This erases ${def.erases}, and cannot be undone. Keeps: ${def.keeps}.`;
+        const refusal = () => usageError(`svc erase ${word} is irreversible; add --yes to confirm when not on a terminal.`, 'confirmation_required');
+        if (!(await confirmByTyping(io, question, word, opts.yes, refusal))) {
           io.exitCode = EXIT.failed;
           // A failure (exit 1): under --json the document has the error shape of svc(1).
-          return notConfirmed(io, { error: 'not_confirmed', message: `The typed name did not match ${scope}; nothing erased.` }, `svc: The typed name did not match ${scope}; nothing erased.`);
+          return notConfirmed(io, { error: 'not_confirmed', message: `${word} was not typed; nothing erased.` }, `svc: ${word} was not typed; nothing erased.`);
         }
+        const scope = ERASE_WORDS[word];
         const r = eraseScope(ctx, scope, scope);
-        emit(io, r, () => eraseText(r));
+        emit(io, r, () => eraseText(word, r));
       }),
     );
 }

@@ -7,26 +7,26 @@ import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import * as ev from '../src/evidence/index.js';
-import { fileMetadata, libraryStatus, resolveFileId } from '../src/library/index.js';
+import { fileMetadata, libraryStatus, resolveFileId, vaultFolder } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
-import { withContext } from './lib/context.js';
 import { notesText, pageText } from './lib/evidence-format.js';
 import { idArg, intFlag, usageError, uuidArg } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { checkOutputFile, writeOutputFile } from './lib/output-file.js';
-import { inCliWords } from './lib/cli-words.js';
+import { folderGoneWords, withLibraryContext } from './lib/library-state.js';
 import { nextPageHint } from './lib/hints.js';
-import { fileRef } from './lib/evidence-args.js';
+import { fileRef, projectRef } from './lib/evidence-args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const FILE = 'the ID or FILE_ID `svc library list` prints';
-const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
+const PROJECT = 'its ID, PROJECT_ID or exact NAME from `svc evidence list`';
 const POS = { min: 1, max: Number.MAX_SAFE_INTEGER };
 const vaultOf = (ctx: Context) => libraryStatus(ctx).vault?.vault_id ?? (() => { throw vaultNotConfigured(); })();
 
 function refOf(ctx: Context, project: string) {
-  return { expectedVaultId: vaultOf(ctx), projectId: uuid(project, 'project') };
+  const expectedVaultId = vaultOf(ctx);
+  return { expectedVaultId, projectId: ev.resolveProjectId(ctx, expectedVaultId, projectRef(project)) };
 }
 const revisionOf = (ctx: Context, ref: ev.ProjectRef, raw?: string) => intFlag(raw, '--revision', POS) ?? ev.showProject(ctx, ref).project.revision;
 /** A file and its one version: --version pins it, otherwise the catalog's. */
@@ -44,7 +44,7 @@ function precheck(command: Command): void {
   const values = command.processedArgs as unknown[];
   command.registeredArguments.forEach((arg, i) => {
     const value = values[i];
-    if (arg.name() === 'project') uuid(value as string, 'project');
+    if (arg.name() === 'project') projectRef(value as string);
     if (arg.name() === 'file') fileRef(value as string, 'file');
     if (arg.name() === 'files') for (const f of value as string[]) fileRef(f, 'file');
     if (arg.name() === 'note_id') idArg(value as string, 'note');
@@ -58,7 +58,8 @@ function precheck(command: Command): void {
   intFlag(text('through'), '--through', { min: 0, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('start'), '--start', { min: 0, max: Number.MAX_SAFE_INTEGER });
   intFlag(text('end'), '--end', { min: 1, max: Number.MAX_SAFE_INTEGER });
-  intFlag(text('page'), '--page', command.name() === 'read' ? { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages } : POS);
+  // Any page from 1: one past the file's end is answered with its page count, however far past (--page 18 and --page 999 of 17 pages alike).
+  intFlag(text('page'), '--page', POS);
   if (text('version') !== undefined) uuid(text('version')!, '--version');
   if (text('file') !== undefined) fileRef(text('file')!, '--file');
 }
@@ -68,11 +69,7 @@ export function register(program: Command, io: Io): void {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   const action = (fn: (ctx: Context, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
     precheck(args[args.length - 1] as Command);
-    try {
-      await withContext(io, (ctx) => fn(ctx, ...args));
-    } catch (err) {
-      throw inCliWords('evidence', err);
-    }
+    await withLibraryContext(io, 'evidence', (ctx) => fn(ctx, ...args));
   };
 
   cmd.command('new').alias('create').description('create a project').argument('<name>').action(action((ctx, name: string) => {
@@ -83,7 +80,7 @@ export function register(program: Command, io: Io): void {
   cmd.command('list').description('projects, oldest first').option('--limit <n>', 'page size, 1 to 50').option('--after <id>', 'ids above this').option('--through <id>', 'the ceiling of the first page')
     .action(action((ctx, o: { limit?: string; after?: string; through?: string }) => {
       const r = ev.listProjects(ctx, { expectedVaultId: vaultOf(ctx), limit: intFlag(o.limit, '--limit', { min: 1, max: 50 }), afterId: intFlag(o.after, '--after', { min: 0, max: Number.MAX_SAFE_INTEGER }), throughId: intFlag(o.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
-      emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [p.project_id, String(p.revision), p.name])])));
+      emit(io, r, () => (r.total === 0 ? 'No evidence projects yet; create one with `svc evidence new NAME`.' : table([['ID', 'PROJECT_ID', 'REV', 'NAME'], ...r.items.map((p) => [String(p.id), p.project_id, String(p.revision), p.name])])));
       if (r.has_more && !io.json) io.err(nextPageHint('svc evidence list', [['--limit', o.limit], ['--through', r.through_id], ['--after', r.next_after_id ?? undefined]]));
     }));
 
@@ -155,9 +152,12 @@ export function register(program: Command, io: Io): void {
     .action(action(async (ctx, project: string, fileId: string, o: { page: string }) => {
       const ref = refOf(ctx, project);
       const file = versionOf(ctx, ref.expectedVaultId, fileId);
-      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', { min: 1, max: ev.DEFAULT_EVIDENCE_LIMITS.pdfPages })! });
+      const page = await ev.readPage(ctx, { ...ref, ...file, page: intFlag(o.page, '--page', POS)! });
+      // A vault folder that is gone is said with its path and the ways back, as every Library command says it.
+      const gone = page.reason === 'vault_unavailable' || page.reason === 'vault_marker_invalid' ? vaultFolder(ctx) : null;
+      const said = gone ? { message: folderGoneWords({ path: gone.path, reason: page.reason }) } : {};
       // The saved passages of this page travel with it, as the desktop reader highlights them.
-      const r = { ...page, ...ev.pageHighlights(ctx, { ...ref, file }, page) };
+      const r = { ...page, ...said, ...ev.pageHighlights(ctx, { ...ref, file }, page) };
       emit(io, r, () => pageText(r));
       if (r.status !== 'extracted' && r.status !== 'no_text') io.exitCode = 1;
     }));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SvcError } from '../src/errors.js';
-import { checkFormat, renderReferences, unionReferences } from '../src/exports/references.js';
+import { checkFormat, nothingToExport, renderReferences, unionReferences } from '../src/exports/references.js';
 import { withContext } from './lib/context.js';
 import { given } from './lib/flags.js';
 import { outFormat, type Io } from './lib/io.js';
@@ -32,7 +32,10 @@ export function register(program: Command, io: Io): void {
         const into = replaceableWithForce(opts.force);
         // Refused before the references are gathered, not after.
         if (opts.output) checkOutputFile(opts.output, into);
-        const rendered = renderReferences(unionReferences(ctx, opts.exec ?? [], opts.docs ?? []), format, 'svc-references', opts.includeIds);
+        const docs = unionReferences(ctx, opts.exec ?? [], opts.docs ?? []);
+        // An empty file (or an empty page on stdout) would pass for an export; say why there is nothing instead.
+        if (docs.length === 0) throw nothingToExport(ctx, opts.exec ?? []);
+        const rendered = renderReferences(docs, format, 'svc-references', opts.includeIds);
         if (opts.output) {
           const output = writeOutputFile(opts.output, rendered.text, into);
           io.err(`${rendered.count} references written to ${opts.output}`);

@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
-import { importFile, libraryOf, libraryStatus, requireDocument } from '../src/library/index.js';
+import { importFile, libraryOf, libraryStatus, requireDocument, vaultFolder } from '../src/library/index.js';
 import { vaultNotConfigured } from '../src/library/reasons.js';
 import { exitCodeFor } from './lib/exit-codes.js';
+import { vaultGone } from './lib/library-state.js';
 import { drawsOnTerminal, emit, table, type Io } from './lib/io.js';
 
 interface Outcome {
@@ -62,6 +63,9 @@ export async function runImport(ctx: Context, io: Io, files: string[], documentI
   }
   const vault = libraryStatus(ctx).vault;
   if (!vault) throw vaultNotConfigured();
+  // A folder that is gone would refuse every file alike: refuse the selection once, with the ways back.
+  const folder = vaultFolder(ctx);
+  if (folder && !folder.reachable) throw vaultGone(folder);
   // A paper that does not exist would refuse every file alike: refuse the selection once, before any import.
   if (documentId !== undefined) requireDocument(ctx, documentId);
   const progress = drawsOnTerminal(io) && files.length > 1;

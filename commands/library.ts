@@ -7,13 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../src/context.js';
-import { SvcError } from '../src/errors.js';
-import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText, resolveFileId } from '../src/library/index.js';
+import { conflict } from '../src/errors.js';
+import { checkLibrary, createVault, exportInventory, fileMetadata, libraryStatus, linkPaper, listFiles, readText, resolveFileId, vaultFolder, type LibraryStatus, type VaultFolder } from '../src/library/index.js';
 import { DEFAULT_LIMITS } from '../src/library/limits.js';
 import { vaultExists, vaultNotConfigured } from '../src/library/reasons.js';
 import { isUuid4 } from '../src/random.js';
-import { inCliWords } from './lib/cli-words.js';
-import { withContext } from './lib/context.js';
+import { folderGoneWords, restoreWaiting, withLibraryContext } from './lib/library-state.js';
 import { idArg, intFlag, given, usageError } from './lib/flags.js';
 import { EXIT } from './lib/exit-codes.js';
 import { emit, table, type Io } from './lib/io.js';
@@ -41,13 +40,6 @@ const FIX: Record<string, string> = {
   unsafe: 'replace each named link, hard-linked or special file with the plain file.',
 };
 
-/** The same refusals the HTTP door gives, worded for the command line (arguments and commands, not body fields). */
-function libraryWords(err: unknown): unknown {
-  // A version_id given for a file already names the file it belongs to: keep that message.
-  if (err instanceof SvcError && err.extra.version_id !== undefined) return err;
-  return inCliWords('library', err);
-}
-
 const ID = { min: 1, max: Number.MAX_SAFE_INTEGER };
 
 function vaultId(ctx: Context): string {
@@ -56,39 +48,59 @@ function vaultId(ctx: Context): string {
   return vault.vault_id;
 }
 
-const statusText = (s: ReturnType<typeof libraryStatus>) =>
-  s.vault
-    ? `vault ${s.vault.vault_id} (${s.vault.label})\n${count(s.counts.files, 'file')}, ${count(s.counts.retained_bytes, 'byte')}, ${count(s.counts.paper_links, 'paper link')}`
-    : 'No vault yet: run `svc library init <folder>`.';
+function statusText(s: LibraryStatus, folder: VaultFolder | null, waiting: string | null): string {
+  if (!s.vault) return waiting ? `No vault yet. ${waiting}` : 'No vault yet: run `svc library init <folder>`.';
+  return [
+    `vault ${s.vault.vault_id} (${s.vault.label})`,
+    `folder ${folder!.path}: ${folder!.reachable ? 'reachable' : folder!.reason === 'vault_marker_invalid' ? 'not this vault' : folder!.reason === 'vault_unavailable' ? 'missing or not reachable' : 'there, but refused (below)'}`,
+    `${count(s.counts.files, 'file')}, ${count(s.counts.retained_bytes, 'byte')}, ${count(s.counts.paper_links, 'paper link')} (as the catalog records them)`,
+  ].join('\n');
+}
 
 export function register(program: Command, io: Io): void {
   const library = program.command('library').description('the owned-file Library: read-only copies of PDF, TXT and MD files in one vault');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes positional arguments untyped
   const action = (fn: (ctx: Context, ...args: any[]) => unknown) => async (...args: unknown[]): Promise<void> => {
-    try {
-      await withContext(io, (ctx) => fn(ctx, ...args));
-    } catch (err) {
-      throw libraryWords(err);
-    }
+    await withLibraryContext(io, 'library', (ctx) => fn(ctx, ...args));
+  };
+  /** The commands that read only the catalog still answer when the folder is gone, and say so with the ways back. */
+  const noteFolderGone = (ctx: Context) => {
+    const folder = vaultFolder(ctx);
+    if (folder && !folder.reachable) io.err(`svc: note: ${folderGoneWords(folder)}`);
   };
 
-  library.command('status').description('the vault and its counts').action(action((ctx) => {
+  library.command('status').description('the vault, where its folder is and whether it is reachable, and its counts').action(action((ctx) => {
     const s = libraryStatus(ctx);
-    emit(io, s, () => statusText(s));
+    const folder = vaultFolder(ctx);
+    const waiting = restoreWaiting(ctx);
+    // The absolute path is this person's own information on their own terminal (GET /api/library never names it).
+    // The folder's message is this terminal's: the ways back as commands, not as HTTP routes.
+    const said = folder && { ...folder, message: folder.reachable ? null : folderGoneWords(folder) };
+    emit(io, { ...s, folder: said, restore_waiting: waiting !== null }, () => statusText(s, folder, waiting));
+    if (s.vault && waiting) io.err(waiting);
+    if (folder && !folder.reachable) {
+      io.err(`svc: ${folderGoneWords(folder)}`);
+      io.exitCode = EXIT.failed;
+    }
   }));
 
   library.command('init').description('create the vault as a new folder svc-library-<uuid> inside <folder> (made first when missing)')
     .argument('<folder>', 'where the vault folder goes, e.g. ~/Papers').action(action(async (ctx, parent: string) => {
+      // Quoted, ~ reaches svc as is and would become a folder named ~ here.
+      if (/^~(\/|$)/.test(parent)) throw usageError(`${given(parent)} starts with ~, which the shell expands only outside quotes: write ~/"My Papers" or the whole path.`);
       const folder = path.resolve(parent);
       // Refused before making the folder: a second init leaves nothing behind.
       const configured = libraryStatus(ctx).vault;
       if (configured) throw vaultExists(configured.vault_id);
+      const waiting = restoreWaiting(ctx);
+      if (waiting) throw conflict('restore_waiting', `${waiting} A vault made now would be replaced by the restored database at that start: apply or cancel the restore first.`);
+      if (!path.isAbsolute(parent)) io.err(`The vault goes inside ${folder} (${given(parent)} is taken from the current folder).`);
       if (!fs.existsSync(folder)) {
         fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
         io.err(`Created ${folder}`);
       }
       const s = await createVault(ctx, folder);
-      emit(io, s, () => `Created ${s.vault!.label} in ${folder}`);
+      emit(io, { ...s, folder: vaultFolder(ctx) }, () => `Created the Library vault ${vaultFolder(ctx)!.path}`);
     }));
 
   library.command('import').description(`copy up to 20 files (.pdf, .txt, .md, each at most 64 MiB) into the vault`)
@@ -101,6 +113,7 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, opts: { q?: string; limit: string; through?: string; before?: string }) => {
       const flags = { q: opts.q, limit: intFlag(opts.limit, '--limit', { min: 1, max: DEFAULT_LIMITS.listMax }), throughId: intFlag(opts.through, '--through', { min: 0, max: Number.MAX_SAFE_INTEGER }), beforeId: intFlag(opts.before, '--before', ID) };
       const page = listFiles(ctx, { expectedVaultId: vaultId(ctx), ...flags });
+      noteFolderGone(ctx);
       const none = opts.q !== undefined ? `No file name contains "${opts.q}".` : 'No files yet; import some with `svc library import FILE...`.';
       emit(io, page, () => (page.items.length === 0 && !flags.beforeId ? none : table([['ID', 'FILE_ID', 'NAME', 'SIZE', 'IMPORTED'], ...page.items.map((f) => [String(f.id), f.file_id, f.original_name, String(f.byte_size), f.imported_at_utc])])));
       if (page.has_more && !io.json) io.err(nextPageHint('svc library list', [['--q', opts.q], ['--limit', flags.limit], ['--through', page.through_id], ['--before', page.next_before_id ?? undefined]]));
@@ -108,6 +121,7 @@ export function register(program: Command, io: Io): void {
 
   library.command('show').description('one file with its paper links').argument('<file>', 'its ID or FILE_ID from `svc library list`').action(action((ctx, file: string) => {
     const m = fileMetadata(ctx, fileArg(ctx, file));
+    noteFolderGone(ctx);
     const rows = Object.entries(m.file).map(([k, v]) => [k, String(v)]);
     emit(io, m, () => table([...rows, ['paper_links', m.paper_links.map((l) => `${l.document_id} (${l.basis})`).join(', ') || '-']]));
   }));
@@ -116,6 +130,7 @@ export function register(program: Command, io: Io): void {
     .action(action((ctx, file: string, documentId: string) => {
       const paper = idArg(documentId, 'paper');
       const r = linkPaper(ctx, { ...fileArg(ctx, file), documentId: paper });
+      noteFolderGone(ctx);
       emit(io, r, () => `${r.created ? 'linked' : 'already linked'}: ${r.file_id} → paper ${r.link.document_id}`);
     }));
 
@@ -131,6 +146,7 @@ export function register(program: Command, io: Io): void {
     .option('--force', 'replace an existing output file')
     .action(action((ctx, opts: { output?: string; force?: boolean }) => {
       const envelope = exportInventory(ctx, { expectedVaultId: vaultId(ctx) });
+      noteFolderGone(ctx);
       if (!opts.output) return emit(io, envelope, () => envelope.text);
       const output = writeOutputFile(opts.output, envelope.text, replaceableWithForce(opts.force));
       const r = { output, bytes: Buffer.byteLength(envelope.text), file_count: (JSON.parse(envelope.text) as { file_count: number }).file_count, sha256: sha256Hex(envelope.text) };

@@ -9,6 +9,7 @@ import { svcVersion } from '../src/version.js';
 import { EXIT, exitCodeFor } from './lib/exit-codes.js';
 import type { Io } from './lib/io.js';
 import { withNextStep, withoutRoute } from './lib/hints.js';
+import { ERASE_WORD_LIST } from './lib/erase-words.js';
 
 export { processIo } from './lib/io.js';
 
@@ -24,6 +25,7 @@ interface CommandEntry {
 
 /** Every command, in help order. */
 export const COMMANDS: CommandEntry[] = [
+  { name: 'window', summary: 'open svc in your browser (attaches to the daemon or starts a backend of its own)', load: () => import('./window/window.js') },
   { name: 'serve', summary: 'run the HTTP server on 127.0.0.1', load: () => import('./serve.js') },
   { name: 'health', summary: 'check the running server', load: () => import('./health.js') },
   { name: 'settings', summary: 'read and change settings', load: () => import('./settings.js') },
@@ -59,7 +61,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'cloud', summary: 'cloud copies of backups over WebDAV: link, unlink, status, backup', load: () => import('./cloud.js') },
   { name: 'daemon', summary: 'the background daemon: start, stop, status, attach', load: () => import('./daemon.js') },
   { name: 'service', summary: 'install or remove the service unit that starts the daemon at login', load: () => import('./service.js') },
-  { name: 'erase', summary: 'erase one scope of data (keys, configs, executions, corpus, settings, everything)', load: () => import('./erase.js') },
+  { name: 'erase', summary: `erase one scope of data: ${ERASE_WORD_LIST.join(', ')}`, load: () => import('./erase.js') },
   // area: evidence
   { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
   // area: answers
@@ -71,6 +73,14 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp.js') },
   { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
 ];
+
+/**
+ * First words a person tries that svc spells otherwise, each with what to type
+ * instead (said where commander would only guess at a similar-looking command).
+ */
+const INSTEAD: Record<string, string> = {
+  search: 'search is not a svc command: `svc dive SOURCE "WORDS"` searches one repository, `svc sweep "WORDS" --sources IDS` several at once (`svc sources` lists them), and `svc explore "WORDS"` the papers already collected',
+};
 
 /**
  * `withVersion`: only without a command. Commander reads program options
@@ -144,6 +154,13 @@ export function describeError(err: unknown): { reason: string; message: string }
   return { reason: 'internal_error', message: oneLine(text) };
 }
 
+/** A usage error found before any command runs: one line, and its JSON document under --json. */
+function usageFailure(io: Io, line: string, json: boolean): number {
+  if (json) io.out(JSON.stringify({ error: 'usage', message: line.replace(/^svc: /, '') }, null, 2));
+  io.err(line);
+  return EXIT.usage;
+}
+
 /** Run the CLI with `argv` (without node and script) and answer the exit code. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   // Parse errors happen before the preAction hook sets io.json.
@@ -154,6 +171,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     io.out(JSON.stringify({ version: svcVersion() }, null, 2));
     return EXIT.ok;
   }
+  if (wanted !== undefined && !entry && Object.hasOwn(INSTEAD, wanted)) return usageFailure(io, `svc: ${INSTEAD[wanted]}; see svc --help`, wantsJson());
   const program = buildProgram(io, wanted === undefined);
   for (const c of COMMANDS) {
     if (c === entry) (await c.load()).register(program, io);
@@ -167,10 +185,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
       if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
       if (err.exitCode === 0) return EXIT.ok;
-      const line = usageLine(err.message, commandPath(program, argv));
-      if (wantsJson()) io.out(JSON.stringify({ error: 'usage', message: line.replace(/^svc: /, '') }, null, 2));
-      io.err(line);
-      return EXIT.usage;
+      return usageFailure(io, usageLine(err.message, commandPath(program, argv)), wantsJson());
     }
     const described = describeError(err);
     const { reason } = described;

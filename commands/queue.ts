@@ -1,21 +1,27 @@
-import type { Command } from 'commander';
+import { Help, type Command } from 'commander';
 import { getQueueEntry, listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, removeFromQueue, saveToQueue, setQueueStatus } from '../src/queue/service.js';
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { withContext } from './lib/context.js';
-import { enumFlag, idArg, intFlag } from './lib/flags.js';
+import { enumFlag, idArg, intFlag, unknownSubcommand } from './lib/flags.js';
 import { emit, table, type Io } from './lib/io.js';
 import { nextPageHint } from './lib/hints.js';
 import { clip } from './lib/words.js';
 
 export function register(program: Command, io: Io): void {
-  const queue = program.command('queue').description('the reading queue: papers saved to read');
+  const queue = program
+    .command('queue')
+    // The default subcommand's [unknown] argument only catches a mistyped subcommand: not shown in help.
+    .configureHelp({ subcommandTerm: (cmd) => new Help().subcommandTerm(cmd).replace(' [unknown]', '') })
+    .description('the reading queue: papers saved to read (`svc queue` alone lists them)');
   queue
-    .command('list')
-    .description('saved papers, newest saved first')
+    .command('list', { isDefault: true })
+    .argument('[unknown]', 'not a queue command', undefined)
+    .description('saved papers, newest saved first (the default)')
     .option('--status <status>', `${QUEUE_FILTERS.join(', ')} (default all)`)
     .option('--limit <n>', `rows, ${QUEUE_LIST_LIMIT.min} to ${QUEUE_LIST_LIMIT.max} (default ${QUEUE_LIST_LIMIT.default})`)
     .option('--offset <n>', 'rows to skip (default 0)')
-    .action((o: { status?: string; limit?: string; offset?: string }) => {
+    .action((unknown: string | undefined, o: { status?: string; limit?: string; offset?: string }) => {
+      if (unknown !== undefined) unknownSubcommand('queue', unknown, ['list', 'add', 'read', 'unread', 'remove']);
       const status = enumFlag(o.status, '--status', QUEUE_FILTERS);
       const limit = intFlag(o.limit, '--limit', QUEUE_LIST_LIMIT, QUEUE_LIST_LIMIT.default);
       const offset = intFlag(o.offset, '--offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);

@@ -11,12 +11,12 @@ import { MAX_RESULTS_LIMIT } from '../src/executions/request.js';
 import { knownAiSettings, MAX_INSTRUCTIONS_LENGTH } from '../src/executions/ai-settings.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
 import { valuesOf, type RoutineRow } from '../src/routines/repo.js';
-import { createRoutine, findRoutinesNamed, getRoutineView } from '../src/routines/service.js';
+import { createRoutine, getRoutineView } from '../src/routines/service.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
 import { intFlag, listFlag, usageError } from './lib/flags.js';
 import { askRoutine, clackPrompter } from './lib/routine-ask.js';
-import { requireSearchable } from './lib/run-flags.js';
+import { checkRoutineName, checkRoutineSources, checkRoutineWindow } from './lib/routine-checks.js';
 import { checkFollow, entityToCreate, entityToUpdate, namingFollowFlags, requireAuthorSource, type FollowFlags } from './lib/follow-flags.js';
 import { followedProfile } from '../src/routines/entity.js';
 import { routineDetail } from './lib/routine-format.js';
@@ -51,8 +51,8 @@ const FLAG_FOR: Record<string, string> = {
   'ai_settings.instructions': '--ai-instructions',
 };
 
-/** Name the flag, not the body field, in a refusal. */
-function asFlagError(err: unknown): unknown {
+/** Name the flag, not the body field, in a refusal (`svc routine add` and `edit`). */
+export function asFlagError(err: unknown): unknown {
   if (!(err instanceof ValidationError)) return err;
   return new ValidationError(
     err.issues.map((i) => {
@@ -144,21 +144,23 @@ export function routineUpdateBody(current: RoutineRow, flags: RoutineFlags): Rec
 }
 
 /**
- * What the CLI refuses before creating a routine: a name another routine has
- * (names may repeat over HTTP; at a terminal a second "ecology" is a typo far
- * more often than a wish), sources that cannot be searched now, and (with
- * `follow`, the entity and sources the routine will have) a followed profile
- * the service refuses or that none of the sources can ask about.
+ * What the CLI refuses before storing a routine (routine-checks.ts): a name another
+ * routine has, sources that cannot be searched now or that need a date window the
+ * routine does not ask for, and (with `follow`, the entity and sources the routine
+ * will have) a followed profile the service refuses or that none of the sources can
+ * ask about. `atPrompt`: the body came from add's questions, so no refusal names a flag.
  */
-export function checkRoutineBody(ctx: Context, body: Record<string, unknown>, exceptId?: number, follow?: { entity: unknown; repositories: string[] }): void {
-  const name = typeof body.name === 'string' ? body.name.trim() : undefined;
-  const same = name ? findRoutinesNamed(ctx, name).filter((id) => id !== exceptId) : [];
-  if (same.length) throw usageError(`A routine called "${name}" exists already (id ${same.join(', ')}); choose another --name or change it with \`svc routine edit ${same[0]}\`.`, 'duplicate_name');
+export function checkRoutineBody(ctx: Context, body: Record<string, unknown>, exceptId?: number, follow?: { entity: unknown; repositories: string[] }, atPrompt = false): void {
+  if (typeof body.name === 'string') checkRoutineName(ctx, body.name.trim(), exceptId, atPrompt);
   const followed = follow ? checkFollow(ctx, follow.entity) : null;
-  const parameters = body.parameters as { repositories?: unknown } | undefined;
-  // A source that answers only for an ORCID iD is asked by a routine following a person who has one.
-  if (Array.isArray(parameters?.repositories)) requireSearchable(ctx, parameters.repositories.filter((r): r is string => typeof r === 'string'), '--sources', { orcid: Boolean(followed?.person.orcid) });
-  if (followed && follow) requireAuthorSource(ctx, followed.person, follow.repositories);
+  const parameters = body.parameters as { repositories?: unknown; window_days?: unknown } | undefined;
+  if (Array.isArray(parameters?.repositories)) {
+    const ids = parameters.repositories.filter((r): r is string => typeof r === 'string');
+    // A source that answers only for an ORCID iD is asked by a routine following a person who has one.
+    checkRoutineSources(ctx, ids, Boolean(followed?.person.orcid), atPrompt);
+    checkRoutineWindow(ids, typeof parameters.window_days === 'number' ? parameters.window_days : null, atPrompt);
+  }
+  if (followed && follow) requireAuthorSource(ctx, followed.person, follow.repositories, atPrompt);
 }
 
 /** The entity and sources a routine body gives (`svc routine add`), for checkRoutineBody. */
@@ -186,10 +188,10 @@ export function addCommand(parent: Command, io: Io): void {
         let body: Record<string, unknown>;
         if (!GIVEN(flags) && io.stdinIsTTY && io.stdoutIsTTY) body = await askRoutine(ctx, await clackPrompter());
         else body = createBody(flags);
-        checkRoutineBody(ctx, body, undefined, followOf(body));
+        checkRoutineBody(ctx, body, undefined, followOf(body), !GIVEN(flags));
         let created;
         try {
-          created = namingFollowFlags(body.entity, () => createRoutine(ctx, body));
+          created = GIVEN(flags) ? namingFollowFlags(body.entity, () => createRoutine(ctx, body)) : createRoutine(ctx, body);
         } catch (err) {
           throw GIVEN(flags) ? asFlagError(err) : err;
         }

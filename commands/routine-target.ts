@@ -5,7 +5,8 @@ import { createTarget, deleteTarget, listTargets, requireTarget, revealWebhookSe
 import { confirmDestructive, notConfirmed } from './lib/confirm.js';
 import { emailNotReady } from '../src/delivery/email-ready.js';
 import { withContext } from './lib/context.js';
-import { enumFlag, idArg, usageError } from './lib/flags.js';
+import { enumFlag, given, idArg, usageError } from './lib/flags.js';
+import { ValidationError } from '../src/errors.js';
 import { emit, table, type Io } from './lib/io.js';
 import { count } from './lib/words.js';
 
@@ -20,6 +21,19 @@ interface TargetFlags {
 /** `--target -` reads the destination from standard input (a webhook URL with a token in it stays out of argv). */
 async function targetValue(io: Io, raw: string | undefined): Promise<string | undefined> {
   return raw === '-' ? (await io.readStdin()).trim() : raw;
+}
+
+/**
+ * The service's refusal of a folder or feed destination keeps the spec's placeholder (<target>) and
+ * input null; on the command line it names the path that was typed, as the flag it came from. An
+ * email <address> and a webhook <url> stay placeholders, as they always have: a URL may carry a
+ * token (the reason `--target -` exists).
+ */
+function inTargetWords(err: unknown, typed: string | undefined): unknown {
+  if (!(err instanceof ValidationError) || typed === undefined) return err;
+  return new ValidationError(
+    err.issues.map((i) => (i.loc[i.loc.length - 1] === 'target' ? { ...i, loc: ['--target'], msg: i.msg.replace(/<target>/g, given(typed.trim())) } : i)),
+  );
 }
 
 const describe = (t: TargetView) => `${t.id}  ${t.channel}  ${t.mode}  ${t.enabled ? 'enabled' : 'disabled'}  ${t.target || '(email settings recipient)'}`;
@@ -46,7 +60,12 @@ export function addCommand(routine: Command, io: Io): void {
       const mode = enumFlag(flags.mode, '--mode', TARGET_MODES);
       return withContext(io, async (ctx) => {
         const destination = await targetValue(io, flags.target);
-        const created = createTarget(ctx, routineId, { channel, ...(destination !== undefined ? { target: destination } : {}), ...(mode ? { mode } : {}), enabled: !flags.disable });
+        let created: TargetView;
+        try {
+          created = createTarget(ctx, routineId, { channel, ...(destination !== undefined ? { target: destination } : {}), ...(mode ? { mode } : {}), enabled: !flags.disable });
+        } catch (err) {
+          throw inTargetWords(err, destination);
+        }
         emit(io, created, () => `Added destination ${describe(created)}${created.signed ? `\nWebhook requests are signed; \`svc routine target secret ${routineId} ${created.id}\` prints the secret for the receiver.` : ''}`);
         // Said now, not at the first run: the destination is kept either way.
         const notReady = created.channel === 'email' && created.enabled ? emailNotReady(ctx, created.target) : null;
@@ -83,7 +102,13 @@ export function addCommand(routine: Command, io: Io): void {
       const mode = enumFlag(flags.mode, '--mode', TARGET_MODES);
       const enabled = enabledFrom(flags);
       return withContext(io, async (ctx) => {
-        const updated = updateTarget(ctx, routineId, targetId, { enabled, mode, target: await targetValue(io, flags.target) });
+        const destination = await targetValue(io, flags.target);
+        let updated: TargetView;
+        try {
+          updated = updateTarget(ctx, routineId, targetId, { enabled, mode, target: destination });
+        } catch (err) {
+          throw inTargetWords(err, destination);
+        }
         emit(io, updated, () => `Destination ${describe(updated)}`);
       });
     });

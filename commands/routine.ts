@@ -10,7 +10,8 @@ import { idArg, intFlag } from './lib/flags.js';
 import { withContext } from './lib/context.js';
 import { emit, type Io } from './lib/io.js';
 import { oneLine } from './lib/words.js';
-import { addCommand, checkRoutineBody, followAfterEdit, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { addCommand, asFlagError, checkRoutineBody, followAfterEdit, routineFlags, routineUpdateBody, type RoutineFlags } from './routine-add.js';
+import { checkRoutineWindow } from './lib/routine-checks.js';
 import { namingFollowFlags } from './lib/follow-flags.js';
 import { followedProfile } from '../src/routines/entity.js';
 import { coverageText, fireTime, jobsTable, routineDetail, routineTable } from './lib/routine-format.js';
@@ -59,7 +60,15 @@ export function register(program: Command, io: Io): void {
       const current = requireRoutine(ctx, idArg(id, 'routine'));
       const body = routineUpdateBody(current, flags);
       checkRoutineBody(ctx, flags.sources === undefined ? { name: body.name } : body, current.id, followAfterEdit(current, body));
-      const view = namingFollowFlags(body.entity, () => updateRoutine(ctx, current.id, body));
+      // --window-days none on a routine asking bioRxiv leaves it nothing to ask (its sources are checked above when given).
+      const edited = body.parameters as { repositories: string[]; window_days: number | null } | undefined;
+      if (flags.windowDays !== undefined && edited) checkRoutineWindow(edited.repositories, edited.window_days);
+      let view;
+      try {
+        view = namingFollowFlags(body.entity, () => updateRoutine(ctx, current.id, body));
+      } catch (err) {
+        throw asFlagError(err); // --schedule "" is a --schedule refusal, not schedule_cron's
+      }
       emit(io, view, () => routineDetail(view, followedProfile(ctx, view.entity)));
     }));
   routine

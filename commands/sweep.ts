@@ -4,7 +4,7 @@ import { parseSweep } from '../src/executions/request.js';
 import { withContext } from './lib/context.js';
 import { listFlag, usageError } from './lib/flags.js';
 import type { Io } from './lib/io.js';
-import { applyAiFlags, requestBody, requireSearchable, runOptions, savedRequest, type RunFlags } from './lib/run-flags.js';
+import { applyAiFlags, checkDates, requestBody, requireSearchable, runOptions, savedRequest, type RunFlags } from './lib/run-flags.js';
 import { asFlagError, runInForeground } from './lib/run-foreground.js';
 
 export function register(program: Command, io: Io): void {
@@ -30,6 +30,7 @@ export function register(program: Command, io: Io): void {
         throw asFlagError(err);
       }
       requireSearchable(ctx, parsed.spec.repositories, '--sources');
+      checkDates(io, parsed.spec, ctx.clock.now());
       io.exitCode = await runInForeground(ctx, io, () => executionManager(ctx).submit(parsed));
     }),
   );

@@ -9,7 +9,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { H3Event } from 'h3';
-import { SvcError, ValidationError } from '../src/errors.js';
+import { SvcError, ValidationError, type ValidationIssue } from '../src/errors.js';
 import type { Logger } from '../src/log.js';
 
 export interface ErrorAnswer {
@@ -18,8 +18,18 @@ export interface ErrorAnswer {
   body: { detail: unknown };
 }
 
+/**
+ * Issue types that refuse a value for its size (valibot's and svc's own): the
+ * value is what was too large, so it is not sent back; ctx says the limit
+ * (and, where svc knows it, how large the value was).
+ */
+const SIZE_REFUSALS = new Set(['max_length', 'max_size', 'max_bytes', 'max_entries', 'max_graphemes', 'max_words', 'string_too_long', 'too_long']);
+
+/** A 422 item as it is answered: a value refused for its size is not echoed. */
+const answeredIssue = (issue: ValidationIssue): ValidationIssue => (SIZE_REFUSALS.has(issue.type) ? { ...issue, input: null } : issue);
+
 export function errorAnswer(err: unknown, log: Logger): ErrorAnswer {
-  if (err instanceof ValidationError) return { status: 422, headers: err.headers, body: { detail: err.issues } };
+  if (err instanceof ValidationError) return { status: 422, headers: err.headers, body: { detail: err.issues.map(answeredIssue) } };
   if (err instanceof SvcError) {
     if (err.status >= 500) log.error(`${err.reason}: ${err.message}`);
     const detail = err.sentence ? err.message : { reason: err.reason, message: err.message, ...err.extra };

@@ -20,6 +20,11 @@ export const GUARD_EXEMPT_PATHS: readonly string[] = [];
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-Svc-Library';
 
+/** The refusal of `/` without a token: a person opened the server in a browser. */
+const ROOT_WITHOUT_TOKEN =
+  'This is the svc HTTP API for the desktop window and agents, not a web page; every path, / too, needs the API token (Authorization: Bearer <token>, in the state directory as api-token-<port>). ' +
+  'The window is `svc window`. The docs: README.md in the svc folder, `man svc` (its man pages, once the README\'s set-up has linked them), and `svc --help`.';
+
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest();
 
 export type GuardDecision =
@@ -79,7 +84,9 @@ export function createGuard(runtime: ServerRuntime, clock: Clock) {
     }
     const authorization = headers.get('authorization');
     if (authorization === null || authorization.trim() === '') {
-      return { pass: false, origin, error: new SvcError(401, 'token_missing', 'Send the API token as Authorization: Bearer <token>; it is in the state directory as api-token-<port>.') };
+      // `/` is guarded too (no path is exempt), and is what a person opens in a browser: say what this is and where to go.
+      const message = event.url.pathname === '/' ? ROOT_WITHOUT_TOKEN : 'Send the API token as Authorization: Bearer <token>; it is in the state directory as api-token-<port>.';
+      return { pass: false, origin, error: new SvcError(401, 'token_missing', message) };
     }
     const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
     if (!match || !crypto.timingSafeEqual(sha256(match[1]!), expectedDigest)) {

@@ -16,7 +16,7 @@ import { createBackend } from '../src/mcp/backend.js';
 import { assistantToolBox } from '../src/mcp/assistant-tools.js';
 import { publishPort, withdrawPort } from '../src/runtime/token.js';
 import { createApp } from './app.js';
-import type { ServerRuntime, SignedRoute } from './runtime.js';
+import type { ServerRole, ServerRuntime, SignedRoute } from './runtime.js';
 import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
 import { runShutdownTasks } from './shutdown.js';
@@ -33,8 +33,8 @@ export interface StartOptions {
   /** A token handed down by a parent; minted when absent. */
   token?: string;
   signedRoutes?: SignedRoute[];
-  /** 'daemon' when this is the background daemon. */
-  role?: 'server' | 'daemon';
+  /** 'daemon' when this is the background daemon, 'fallback' when a window started it. */
+  role?: ServerRole;
   /** Replace the route list (tests mount extra routes). */
   routes?: RouteDef[];
 }
@@ -60,12 +60,17 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     scheduler: { state: ctx.config.disableScheduler ? 'disabled' : 'not_started' },
     signedRoutes: options.signedRoutes ?? [],
     role: options.role ?? 'server',
+    requestsInFlight: 0,
   };
   const deps = { ctx, runtime };
   await runStartupTasks(deps);
   // requireHostHeader off: a request without Host must reach the guard and get 403 host_refused.
   const server = http.createServer({ requireHostHeader: false }, toNodeHandler(createApp(deps, options.routes)));
   server.keepAliveTimeout = 5000;
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    runtime.requestsInFlight++;
+    res.once('close', () => runtime.requestsInFlight--);
+  });
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       server.off('listening', onListening);

@@ -36,6 +36,7 @@ export async function openPermissionDoor(ctx: Context): Promise<PermissionDoor> 
     scheduler: { state: 'disabled' },
     signedRoutes: [],
     role: 'server',
+    requestsInFlight: 0,
   };
   const app = createApp({ ctx, runtime }, ROUTES.filter((r) => DOOR_PATHS.has(r.path)));
   const server = http.createServer({ requireHostHeader: false }, toNodeHandler(app));

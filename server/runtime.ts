@@ -4,6 +4,8 @@ import type { LeaseHolder } from '../src/scheduler/lease.js';
 /** running: this process fires routines; standby: another process of this data directory does (held_by). */
 export type SchedulerState = 'running' | 'standby' | 'disabled' | 'not_started';
 
+export type ServerRole = 'server' | 'daemon' | 'fallback';
+
 /** What one serving process knows about itself beyond the Context. */
 export interface ServerRuntime {
   /** The bound port (known after listen; the guard compares Host with it). */
@@ -13,8 +15,13 @@ export interface ServerRuntime {
   startedAtUtc: string;
   rendererLastSeenAtUtc: string | null;
   scheduler: { readonly state: SchedulerState; readonly held_by?: LeaseHolder | null };
-  /** 'daemon' for the background daemon (`svc serve --daemon`): its runs are owned by the daemon role. */
-  role: 'server' | 'daemon';
+  /**
+   * 'daemon' for the background daemon (`svc serve --daemon`): its runs are owned by the daemon role;
+   * 'fallback' for the backend a window starts when no daemon runs (`svc serve --fallback`).
+   */
+  role: ServerRole;
+  /** HTTP requests being answered now (a fallback does not stop under one). */
+  requestsInFlight: number;
   signedRoutes: SignedRoute[];
 }
 

@@ -8,25 +8,26 @@ import { fileURLToPath } from 'node:url';
 import { SvcError } from '../src/errors.js';
 import type { RouteDef } from './registry.js';
 
+/** The spec's route table as svc ships it (dist/server/ → the package root). */
+export const SHIPPED_SPEC_ROUTES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'spec', 'routes.tsv');
+
 export interface SpecRoute {
   method: string;
   path: string;
   note: string;
 }
 
-/** SVC_SPEC_ROUTES, else ../shared/spec/routes.tsv from the working directory, else beside the install. */
-export function findSpecRoutesFile(named: string | undefined, cwd: string): string {
+/**
+ * SVC_SPEC_ROUTES, else the copy of the spec's table shipped with svc
+ * (spec/routes.tsv, kept equal to the spec's by a test): a clean clone or an
+ * install has no spec folder beside it.
+ */
+export function findSpecRoutesFile(named: string | undefined): string {
   if (named) {
     if (!fs.existsSync(named)) throw new SvcError(404, 'spec_routes_absent', `SVC_SPEC_ROUTES names ${named}, which does not exist.`);
     return named;
   }
-  const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const candidates = [path.resolve(cwd, '../shared/spec/routes.tsv'), path.resolve(packageRoot, '../shared/spec/routes.tsv')];
-  const found = candidates.find((c) => fs.existsSync(c));
-  if (!found) {
-    throw new SvcError(404, 'spec_routes_absent', `The spec route table is absent (looked for ${candidates.join(' and ')}); set SVC_SPEC_ROUTES to its path.`);
-  }
-  return found;
+  return SHIPPED_SPEC_ROUTES;
 }
 
 export function readSpecRoutes(file: string): SpecRoute[] {

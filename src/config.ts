@@ -12,6 +12,11 @@ export interface Config {
   /** A token handed down by a parent process (the desktop shell). */
   apiToken?: string;
   disableScheduler: boolean;
+  /**
+   * How long a window's fallback backend goes without a renderer heartbeat before it stops once
+   * nothing runs: 3 minutes; SVC_FALLBACK_IDLE_MS, a testing knob, shortens it.
+   */
+  fallbackIdleMs: number;
   /** SVC_SOURCE_<ID>_URL overrides, keyed by lower-case source id. */
   sourceUrls: Record<string, string>;
   specRoutesPath?: string;
@@ -20,6 +25,9 @@ export interface Config {
   /** Assistant and model providers: SVC_AI_<PROVIDER>_URL overrides, SVC_AGENT_CLI, and PATH for finding agent CLIs. */
   ai: { urls: Record<string, string>; agentCli?: string; searchPath?: string };
 }
+
+/** A window's fallback backend stops after this long without a renderer heartbeat, once nothing runs in it. */
+export const FALLBACK_IDLE_MS = 180_000;
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 
@@ -30,6 +38,13 @@ export function isTruthy(value: string | undefined): boolean {
 export function parsePort(raw: string, origin: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new SvcError(400, 'invalid_port', `${origin} must be a port number from 0 to 65535, not "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function parseMs(raw: string, origin: string): number {
+  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1) {
+    throw new SvcError(400, 'invalid_setting', `${origin} must be a number of milliseconds from 1 to 999999999, not "${raw}".`);
   }
   return Number(raw);
 }
@@ -52,6 +67,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     port: nonEmpty(env.SVC_PORT) === undefined ? undefined : parsePort(env.SVC_PORT!, 'SVC_PORT'),
     apiToken: nonEmpty(env.SVC_API_TOKEN),
     disableScheduler: isTruthy(env.SVC_DISABLE_SCHEDULER),
+    fallbackIdleMs: nonEmpty(env.SVC_FALLBACK_IDLE_MS) === undefined ? FALLBACK_IDLE_MS : parseMs(env.SVC_FALLBACK_IDLE_MS!, 'SVC_FALLBACK_IDLE_MS'),
     sourceUrls,
     specRoutesPath: nonEmpty(env.SVC_SPEC_ROUTES),
     osDirs: {

@@ -3,12 +3,18 @@
  * HTTP in server/errors.ts, exit codes in commands/exit-codes.ts, the MCP
  * shape in src/mcp. `reason` is the stable machine code callers switch on.
  */
+/**
+ * One item of a 422 `detail` array, every key always present (spec 1). `input`
+ * is the value refused, or null when there is none, or when it must not be
+ * echoed: a secret, a destination, or a value too large to send back (a size
+ * refusal). A value kept out of `input` is kept out of `msg` and `ctx` too.
+ */
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;
   type: string;
-  input?: unknown;
-  ctx?: Record<string, unknown>;
+  input: unknown;
+  ctx: Record<string, unknown>;
 }
 
 export interface SvcErrorOptions {

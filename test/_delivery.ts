@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliveryTuning } from '../src/delivery/tuning.js';
+import { deliveryWorker } from '../src/delivery/worker.js';
+import { executionManager } from '../src/executions/manager.js';
 import { fixture, startTestServer, waitFor, type TestServer } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -49,6 +51,19 @@ export async function runRoutine(t: TestServer, routineId: number): Promise<numb
   const id = r.json().execution_id as number;
   await waitFor(async () => (await t.request('GET', `/api/executions/${id}`)).json().status !== 'running', 15_000, `execution ${id}`);
   return id;
+}
+
+/**
+ * Wait until the run's after-run steps are over in the server's process (its deliveries created and the
+ * automatic ones attempted, its notifications sent): what they did not do by then, they will not do.
+ */
+export async function afterRunSettled(t: TestServer, executionId: number): Promise<void> {
+  await executionManager(t.ctx).wait(executionId);
+}
+
+/** Let the server's delivery worker make `n` whole passes over the due deliveries, one after another. */
+export async function workerPasses(t: TestServer, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await deliveryWorker(t.ctx).kick();
 }
 
 /** Wait until every delivery of the execution satisfies `done`; answers them. */

@@ -9,6 +9,8 @@ export interface SourcePart {
   docs?: number[];
   newDocs?: number[];
   zeroReason?: string;
+  /** A failure with no HTTP answer at all: the kind of network failure (dns, unreachable, timeout, …). */
+  network?: string;
 }
 
 export interface RunPart {
@@ -34,9 +36,10 @@ export function addRun(ctx: Context, part: RunPart): number {
     linkDocuments(ctx.db, id, source, docs.map((documentId, rank) => ({ documentId, rank, isNew: (s.newDocs ?? []).includes(documentId) })));
     const zero = docs.length ? null : (s.zeroReason ?? 'answered_empty');
     const failing = zero !== null && zero !== 'answered_empty';
+    const httpStatus = failing && zero === 'upstream_failure' && !s.network ? 503 : null;
     finishSource(ctx.db, id, source, {
-      status: failing ? 'not_answered' : 'answered', recordCount: docs.length, newCount: (s.newDocs ?? []).length, zeroReason: zero, message: failing ? `${source}: HTTP 503` : null, pages: 1,
-      outcome: { evidence: { http_status: failing && zero === 'upstream_failure' ? 503 : null } }, startedAt: part.startedAt, finishedAt: part.startedAt, ms: 5,
+      status: failing ? 'not_answered' : 'answered', recordCount: docs.length, newCount: (s.newDocs ?? []).length, zeroReason: zero, message: failing ? `${source}: ${s.network ? `no answer (${s.network})` : 'HTTP 503'}` : null, pages: 1,
+      outcome: { evidence: { http_status: httpStatus, ...(s.network ? { network: s.network } : {}) } }, startedAt: part.startedAt, finishedAt: part.startedAt, ms: 5,
     });
   }
   const found = new Set(Object.values(sources).flatMap((s) => s.docs ?? []));

@@ -53,7 +53,7 @@ export async function cliTree(): Promise<CliCommand[]> {
 
 export const MAN_DIR = path.join(ROOT, 'man');
 
-/** Page name → its groff source; a `.so` page (svc-deliver.1) is left out: it only points at another. */
+/** Page name → its groff source; a `.so` page is left out: it only points at another (docs-man.test.ts refuses one). */
 export function manPages(dir = MAN_DIR): Map<string, string> {
   const pages = new Map<string, string>();
   for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.1')).sort()) {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createContext, type Context, type ContextOptions } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer, type StartOptions } from '../server/listen.js';
@@ -128,11 +128,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run `node bin/svc.js …` as a real process. */
-export function runCli(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/** Run `node bin/svc.js …` as a real process (in the checkout unless `cwd` names another folder). */
+export function runCli(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { PATH: process.env.PATH, NO_COLOR: '1', ...options.env };
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -158,6 +158,11 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The environment of a child svc on a machine with no DNS (test/_no-dns.ts): a host name fails at once with ENOTFOUND. */
+export function noDnsEnv(): { NODE_OPTIONS: string } {
+  return { NODE_OPTIONS: `--import ${pathToFileURL(path.join(ROOT, 'dist', 'test', '_no-dns.js')).href}` };
 }
 
 /** A port that was free a moment ago. */

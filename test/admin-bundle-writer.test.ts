@@ -8,7 +8,7 @@ import { readBundle, type BundleSource } from '../src/admin/bundle.js';
 import { writeBundle } from '../src/admin/bundle-writer.js';
 import { COPY_CHUNK as READ_CHUNK } from '../src/admin/bundle-copiers.js';
 import { fileHeader } from '../src/admin/tar-header.js';
-import { tempDirs } from './_setup.js';
+import { tempDirs, waitFor } from './_setup.js';
 
 const dirs = tempDirs();
 test.after(() => dirs.cleanup());
@@ -55,10 +55,13 @@ test('a source waiting on `ready` is read only once it resolves; a failed one le
   const { sources, bytes } = files([100, 200, 300]);
   const late = path.join(dirs.root, 'late.bin');
   let release!: () => void;
-  const ready = new Promise<void>((r) => (release = r));
+  const gate = new Promise<void>((r) => (release = r));
+  // A thenable, not a promise: the writer's wait on it is seen (a native promise would be awaited unseen).
+  let waitedOn = false;
+  const ready = { then: (ok: () => void, fail: (err: unknown) => void) => ((waitedOn = true), gate.then(ok, fail)) } as unknown as Promise<void>;
   sources.push({ path: 'database/late.bin', kind: 'report', from: late, ready });
   const writing = writeBundle(path.join(dirs.root, 'late.tar'), sources, head);
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => waitedOn, 5000, 'the writer to wait on ready');
   fs.writeFileSync(late, 'made late');
   release();
   const w = await writing;

@@ -5,9 +5,11 @@ import path from 'node:path';
 import { unclassifiedTables } from '../src/admin/repo.js';
 import { TABLE_CATEGORIES } from '../src/admin/tables.js';
 import { ERASE_SCOPES, eraseScope } from '../src/admin/erase.js';
+import { ERASE_WORDS } from '../commands/lib/erase-words.js';
+import { ENTER, onPty } from './_pty.js';
 import { claimWhileLocked, getTurnClaim } from './_assistant.js';
 import { seededInstallation } from './_admin.js';
-import { runCli, startTestServer, tempDirs } from './_setup.js';
+import { ROOT, runCli, startTestServer, tempDirs } from './_setup.js';
 
 test('every table of the database is classified (a new table must be given a category in src/admin/tables.ts)', async () => {
   const t = await startTestServer();
@@ -221,13 +223,61 @@ test('erasing papers leaves the claim of a conversation\'s running turn (same ta
   }
 });
 
-test('svc erase with a scope named without its erase- prefix says which scope it probably meant, and erases nothing', async () => {
+test('svc erase names the nine scopes with one word each, the same in svc --help, svc erase --help, svc-admin(1) and the command', async () => {
+  const words = Object.keys(ERASE_WORDS);
+  assert.equal(Object.values(ERASE_WORDS).sort(), [...ERASE_SCOPES].sort(), 'one word for each scope of the spec');
+  assert.equal(words, ['ai-keys', 'source-keys', 'configs', 'executions', 'execution-data', 'corpus', 'settings', 'app-data', 'everything']);
+  const summary = (await runCli(['--help'])).stdout.replace(/\s+/g, ' ');
+  assert.ok(summary.includes(`erase one scope of data: ${words.join(', ')}`), summary);
+  const help = (await runCli(['erase', '--help'])).stdout;
+  const man = fs.readFileSync(path.join(ROOT, 'man', 'svc-admin.1'), 'utf8');
+  for (const [word, scope] of Object.entries(ERASE_WORDS)) {
+    const entry = new RegExp(`\n  ${word} +erases ([^\n]+(\n {18}[^\n]+)*)`).exec(help);
+    assert.ok(entry, `${word} in svc erase --help`);
+    assert.match(entry![1]!.replace(/\s+/g, ' '), /; keeps /, `${word}: what it erases and what it keeps`);
+    const page = new RegExp(`\\.TP\\n\\.BR ${word.replace(/-/g, '\\\\-')} " \\(${scope.replace(/-/g, '\\\\-')}\\)"\\n(Erases|Resets)[^]*?(?=\\n\\.TP|\\n\\.SS)`).exec(man);
+    assert.ok(page, `${word} (${scope}) in svc-admin(1)`);
+    assert.match(page![0], /Keeps/, `${word}: what it keeps, in svc-admin(1)`);
+  }
+  assert.not.match(help, /erase-corpus|factory-reset/, 'the help speaks one vocabulary');
+});
+
+test('svc erase WORD erases that scope; the spec names still work; anything else is refused naming the nine words', async () => {
   const dirs = tempDirs();
   try {
-    const r = await runCli(['erase', 'corpus', '--yes'], { env: dirs.env });
-    assert.is(r.code, 2);
-    assert.match(r.stderr, /not "corpus" \(did you mean erase-corpus\?\)/);
-    assert.not.match((await runCli(['erase', 'everything', '--yes'], { env: dirs.env })).stderr, /did you mean/);
+    const corpus = await runCli(['--json', 'erase', 'corpus', '--yes'], { env: dirs.env });
+    assert.is(corpus.code, 0, corpus.stderr);
+    assert.is(JSON.parse(corpus.stdout).scope, 'erase-corpus');
+    const text = await runCli(['erase', 'source-keys', '--yes'], { env: dirs.env });
+    assert.is(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^source-keys: erased 0 rows, 0 stored keys, 0 report files\.\nKept: /);
+    const old = await runCli(['--json', 'erase', 'reset-settings', '--yes'], { env: dirs.env });
+    assert.equal([old.code, JSON.parse(old.stdout).scope], [0, 'reset-settings']);
+    const wrong = await runCli(['erase', 'papers', '--yes'], { env: dirs.env });
+    assert.is(wrong.code, 2);
+    assert.is(wrong.stderr.trim(), 'svc: The scope must be one of ai-keys, source-keys, configs, executions, execution-data, corpus, settings, app-data, everything (svc erase --help says what each erases and keeps), not "papers".');
+    const off = await runCli(['erase', 'everything'], { env: dirs.env });
+    assert.equal([off.code, off.stderr.trim()], [2, 'svc: svc erase everything is irreversible; add --yes to confirm when not on a terminal.']);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test('on a terminal, svc erase asks for the word: a wrong one is said and asked for once more; the word erases; Enter alone erases nothing', async () => {
+  const dirs = tempDirs();
+  try {
+    const creds = (await runCli(['credentials', 'set', 'openai_api_key'], { env: dirs.env, stdin: 'sk-1\n' }));
+    assert.is(creds.code, 0, creds.stderr);
+    const typed = await onPty(['erase', 'ai-keys'], dirs.env, [
+      { after: 'Type ai-keys to go ahead', keys: `erase-ai-keys${ENTER}` },
+      { after: '"erase-ai-keys" is not ai-keys', keys: `ai-keys${ENTER}` },
+    ]);
+    assert.is(typed.code, 0, typed.screen);
+    assert.match(typed.screen, /ai-keys: erased 0 rows, 1 stored keys/);
+    assert.is((await runCli(['--json', 'credentials', 'list'], { env: dirs.env })).stdout.includes('"present"'), false, 'the key is gone');
+    const declined = await onPty(['erase', 'everything'], dirs.env, [{ after: 'Type everything to go ahead', keys: ENTER }]);
+    assert.is(declined.code, 1, declined.screen);
+    assert.match(declined.screen, /svc: everything was not typed; nothing erased\./);
   } finally {
     dirs.cleanup();
   }

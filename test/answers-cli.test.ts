@@ -7,6 +7,7 @@ import { runCli } from './_setup.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
 import { FrameTracker } from '../commands/lib/answer-frames.js';
+import { dropPreview } from '../src/answers/previews.js';
 
 let s: AnswerServer;
 let env: Record<string, string | undefined>;
@@ -45,6 +46,21 @@ test('preview for a person names sources, pages, byte counts and hashes, and how
     assert.ok(r.stdout.includes(part), `${part} in\n${r.stdout}`);
   }
   assert.ok(r.stdout.includes('Sleep helps memory consolidation'), 'the source text is shown');
+});
+
+test('preview for a connection with no key stored says so at preview time, with the command that stores it', async () => {
+  const args = ['answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-test'];
+  // Four previews may be live at once: each is dropped once read, for the tests that follow.
+  const shown = async (argv: string[]) => {
+    const r = await runCli(argv, { env });
+    assert.is(r.code, 0, r.stderr);
+    dropPreview(s.t.ctx, /"preview_id": "([^"]+)"|^Preview (\S+)/m.exec(r.stdout)!.slice(1).find(Boolean)!);
+    return r.stdout;
+  };
+  assert.match(await shown(args), /\nThis connection cannot run here now: No Anthropic key is stored; add it with `svc credentials set anthropic_api_key`\. Until then svc answer send is refused\.\n\nTo send exactly this: svc answer send /);
+  const json = JSON.parse(await shown(['--json', ...args]));
+  assert.equal(json.connection, { available: false, reason: 'No Anthropic key is stored; add it with `svc credentials set anthropic_api_key`.' });
+  assert.not.match(await shown(previewArgs()), /cannot run here now/, 'nothing said when the key is stored');
 });
 
 test('preview refusals from the server keep their exit codes', async () => {

@@ -1,17 +1,18 @@
 /**
- * The HTML export opened in headless Chromium (Debian's /usr/bin/chromium,
- * installed by test/_chromium.ts when missing) through playwright-core (a dev dependency
- * that never downloads a browser). The document is served on loopback with
+ * The HTML export opened in headless Chromium (found by test/_chromium.ts;
+ * without one these tests are skipped and say how to get one) through
+ * playwright-core (a dev dependency that never downloads a browser). The document is served on loopback with
  * its real headers; the test records every request the page makes and proves
  * that planted markup stays inert text and that the CSP blocks scripts.
  */
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAnswerHtml } from '../src/answers/export-html.js';
 import { failed, succeeded } from './_answers-export.js';
-import { ensureChromium } from './_chromium.js';
+import { browserTests } from './_chromium.js';
+
+const { test, executablePath } = browserTests();
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -34,9 +35,8 @@ async function serve(body: Buffer, headers: Record<string, string>): Promise<Ser
 let browser: any;
 
 test.before(async () => {
-  const executablePath = ensureChromium();
   const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
+  browser = await chromium.launch({ executablePath: executablePath(), args: ARGS, headless: true });
 });
 test.after(async () => {
   await browser?.close();
@@ -52,8 +52,8 @@ async function open(body: Buffer, headers: Record<string, string>) {
   const failures: string[] = [];
   page.on('console', (m: { text(): string }) => console.push(m.text()));
   page.on('requestfailed', (r: { url(): string; failure(): { errorText: string } | null }) => failures.push(`${r.url()} ${r.failure()?.errorText}`));
-  await page.goto(served.url, { waitUntil: 'load' });
-  await page.waitForTimeout(300);
+  // Network idle (no request for 500 ms) is when a late fetch (an image's onerror, a script) would have shown.
+  await page.goto(served.url, { waitUntil: 'networkidle' });
   return { page, served, requests, console, failures };
 }
 

@@ -6,6 +6,7 @@ import { guardedFetch } from '../src/answers/guarded-fetch.js';
 import { LaneError } from '../src/answers/lane.js';
 import { DEFAULT_ANSWER_LIMITS } from '../src/answers/limits.js';
 import { LiveRun } from '../src/answers/live.js';
+import { waitFor } from './_setup.js';
 
 const identity = { answer_id: 'a', request_sha256: 'h', project_id: 'p', vault_id: 'v', runtime_id: 'r' };
 
@@ -39,7 +40,7 @@ test('queue overflow (frames or bytes) and disconnect cancel the run; a missed a
   gone.attach(() => ({}))!.close();
   assert.is(gone.stopReason, 'subscriber_disconnected');
   const late = new LiveRun(identity, { ...DEFAULT_ANSWER_LIMITS, attachMs: 20 });
-  await new Promise((r) => setTimeout(r, 60));
+  await waitFor(() => late.stopReason, 2000, 'the attach time limit');
   assert.is(late.stopReason, 'attach_timeout');
 });
 

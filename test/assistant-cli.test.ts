@@ -12,6 +12,7 @@ import path from 'node:path';
 import * as repo from '../src/assistant/repo.js';
 import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
 import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
+import { onPty } from './_pty.js';
 
 const KEY = 'sk-cli-views-key-abcdefghijklmnop';
 let t: TestServer;
@@ -212,6 +213,32 @@ test('a conversation from before connection choices: show and list say its conne
   assert.match(shown, /^# legacy talk \(\d+\)\nConnection: not recorded \(a conversation from before connection choices; runtime agent_cli, model old-model\)\nMessages: 0; tokens not recorded; cost not recorded/);
   const listed = (await cli(['assistant', 'list', '--query', 'legacy talk'])).stdout;
   assert.match(listed, new RegExp(`\\n${id} +legacy talk +agent_cli \\(before connection choices\\) +0 `));
+});
+
+test('svc chat creates a conversation with its first message: nothing to send, or a connection that cannot run here, leaves none behind', async () => {
+  const dirs = tempDirs();
+  const conversations = async () => JSON.parse((await cli(['chat', 'list', '--json'], { dirs })).stdout).sessions.length;
+  try {
+    const empty = await runCli(['chat'], { env: env(dirs), stdin: '\n' });
+    assert.equal([empty.code, empty.stderr.trim()], [2, 'svc: Nothing to send: give --message or pipe text on stdin.']);
+    const blank = await runCli(['chat', '-m', ' '], { env: env(dirs) });
+    assert.is(blank.code, 2);
+    const noKey = await runCli(['assistant', 'chat', '-m', 'hi', '--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x'], { env: env(dirs) });
+    assert.equal([noKey.code, noKey.stderr.trim()], [1, 'svc: No Anthropic key is stored; add it with `svc credentials set anthropic_api_key`.']);
+    const noAgent = await runCli(['chat', '-m', 'hi'], { env: { ...env(dirs), SVC_AGENT_CLI: path.join(dirs.root, 'no-such-agent'), PATH: dirs.root } });
+    assert.is(noAgent.code, 1, noAgent.stderr);
+    assert.match(noAgent.stderr, /^svc: The claude command was not found on PATH/);
+    assert.is(await conversations(), 0, 'no empty conversation left behind');
+    const left = await onPty(['chat'], env(dirs), [{ after: 'you> ', keys: '\u0004' }]);
+    assert.is(left.code, 0, left.screen);
+    assert.match(left.screen, /A new conversation, saved with its first message\./);
+    assert.is(await conversations(), 0, 'a terminal chat left before its first message leaves none');
+    const sent = await runCli(['chat', '-m', 'hi'], { env: env(dirs) });
+    assert.is(sent.code, 0, sent.stderr);
+    assert.is(await conversations(), 1, 'one conversation, with its message');
+  } finally {
+    dirs.cleanup();
+  }
 });
 
 test('assistant new: wrong or missing choice flags are refused in terms of the flags, with the values that would do (exit 2, nothing created)', async () => {

@@ -47,7 +47,9 @@ async function askedTurn() {
 test('allow: the request is held until the person answers, then the agent runs the tool with its input', async () => {
   const { id, turn, asked } = await askedTurn();
   assert.equal([asked.data.session_id, asked.data.tool_name, asked.data.tool_use_id, asked.data.input], [id, 'Bash', 'toolu_fake_1', { command: 'echo hi' }]);
-  await new Promise((r) => setTimeout(r, 300));
+  // Held across keep-alives (every 100 ms here): the relay took none of them for an answer.
+  const keptOpen = () => t.logLines.filter((l) => l.includes(`permission request ${asked.data.request_id} kept open`)).length;
+  await waitFor(() => keptOpen() >= 2, 5000, 'two keep-alives');
   assert.equal(permissionBroker(t.ctx).pending(id).map((p) => p.request_id), [asked.data.request_id], 'still held');
   assert.not.ok(said(turn.frames).includes('ran Bash'), 'the tool waits for the answer');
   assert.not.ok(turn.frames.some((f) => f.event === 'done'));

@@ -335,9 +335,11 @@ test('permissions: the request is held open until allow or deny', async () => {
   assert.is(await held.status, 200);
   let answered = false;
   held.ended.then(() => (answered = true));
-  await new Promise((r) => setTimeout(r, 150));
-  assert.is(answered, false, 'still held');
   const { permissionBroker } = await import('../src/assistant/permissions.js');
+  // The server has parked the request: its answer has begun (the leading space that flushes the headers) and the broker holds it.
+  await waitFor(() => held.text().startsWith(' ') && permissionBroker(t.ctx).pending(id).length > 0, 5000, 'the request held');
+  assert.is(answered, false, 'still held');
+  assert.match(held.text(), /^ +$/, 'nothing but keep-alive spaces: no answer yet');
   const pending = permissionBroker(t.ctx).pending(id);
   assert.is(pending.length, 1);
   const requestId = pending[0]!.request_id;

@@ -10,11 +10,15 @@ import { exitCodeFor, EXIT } from '../commands/lib/exit-codes.js';
 import { createContext } from '../src/context.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, runCli, tempDirs } from './_setup.js';
+import { freePort, ROOT, runCli, tempDirs } from './_setup.js';
 
 const dirs = tempDirs();
-const env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
+let env: Record<string, string>;
 const svc = (...args: string[]) => runCli(args, { env });
+// arXiv is a loopback port that refuses: a run fails there, and nothing is asked of the real one.
+test.before(async () => {
+  env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: `http://127.0.0.1:${await freePort()}/api` };
+});
 test.after(() => dirs.cleanup());
 
 test('executions list --limit 1.5|abc|0|-5|201: exit 2 naming --limit, the value and the range; nothing internal', async () => {
@@ -62,7 +66,7 @@ test('a failed run exits 1: dive, sweep and routine run', async () => {
 
 test('Ctrl-C or Escape at a prompt maps to 130', async () => {
   const cancelled = Symbol('clack:cancel');
-  const prompter: Prompter = { text: async () => cancelled, multiselect: async () => cancelled, confirm: async () => cancelled, note: () => {} };
+  const prompter: Prompter = { text: async () => cancelled, multiselect: async () => cancelled, confirm: async () => cancelled, note: () => {}, refuse: () => {} };
   const ctx = createContext({ env: dirs.env });
   try {
     const err = await askRoutine(ctx, prompter).then(

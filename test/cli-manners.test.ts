@@ -9,7 +9,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Command } from 'commander';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS, describeError } from '../commands/main.js';
@@ -18,6 +17,7 @@ import { drawsOnTerminal, type Io } from '../commands/lib/io.js';
 import { startSnapshot } from '../src/admin/snapshot.js';
 import { fixture, ROOT, runCli, tempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
+import { onPty, type PtyStep } from './_pty.js';
 
 const dirs = tempDirs();
 let crossref: Stub;
@@ -80,7 +80,7 @@ test('destructive commands without --yes off a terminal: exit 2, one line naming
     'queue remove': ['queue', 'remove', '1'],
     'chat delete': ['chat', 'delete', '1'],
     'assistant delete': ['assistant', 'delete', '1'],
-    erase: ['erase', 'erase-configs'],
+    erase: ['erase', 'configs'],
     'restore delete-undo': ['restore', 'delete-undo'],
     'cloud unlink': ['cloud', 'unlink'],
   };
@@ -107,36 +107,22 @@ test('destructive commands without --yes off a terminal: exit 2, one line naming
   assert.is((await svc(['chat', 'show', '1'])).code, 0);
 });
 
-/**
- * Run svc on a real terminal (util-linux `script` gives it a pty), type `keys` once the prompt is up,
- * and answer the transcript (stdout and stderr together, escapes removed) and the exit code.
- */
-function onTerminal(args: string[], keys: string): Promise<{ transcript: string; code: number | null }> {
-  const quoted = [process.execPath, path.join(ROOT, 'bin', 'svc.js'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const typing = setTimeout(() => child.stdin.write(keys), 2500);
-  const closing = setTimeout(() => child.stdin.end(), 4000);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(typing);
-      clearTimeout(closing);
-      resolve({ transcript: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code });
-    });
-  });
+/** Run svc on a real terminal, type `keys` once the prompt is up (or each step's keys once its text shows), and answer what it showed and the exit code. */
+async function onTerminal(args: string[], keys: string | PtyStep[]): Promise<{ transcript: string; code: number | null }> {
+  const r = await onPty(args, env, typeof keys === 'string' ? [{ after: '◆', keys }] : keys);
+  return { transcript: r.screen, code: r.code };
 }
 
 test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, deliveries, routine target)', async () => {
   // restore asks only once the bundle has passed every check: a real one (a missing one is refused before any question).
   const bundle = path.join(dirs.root, 'any.tar');
   assert.is((await svc(['backup', '-o', bundle])).code, 0);
-  const cases: [string[], string, RegExp, number][] = [
+  const cases: [string[], Parameters<typeof onTerminal>[1], RegExp, number][] = [
     [['--json', 'restore', bundle], 'n', /A restore would:[\s\S]*\{\s*"staged": false\s*\}/, 0],
     [['--json', 'restore', 'delete-undo'], 'n', /\{\s*"deleted": 0\s*\}/, 0],
     [['--json', 'cloud', 'unlink'], 'n', /\{\s*"unlinked": false\s*\}/, 0],
-    [['--json', 'erase', 'erase-configs'], 'nope\r', /\{\s*"error": "not_confirmed",\s*"message": "The typed name did not match erase-configs; nothing erased\."\s*\}/, 1],
+    [['--json', 'erase', 'configs'], [{ after: 'Type configs to go ahead', keys: 'nope\r' }, { after: '"nope" is not configs', keys: 'nope\r' }], /\{\s*"error": "not_confirmed",\s*"message": "configs was not typed; nothing erased\."\s*\}/, 1],
+    [['--json', 'erase', 'configs'], '\r', /\{\s*"error": "not_confirmed",\s*"message": "configs was not typed; nothing erased\."\s*\}/, 1],
     [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
     [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
     [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
@@ -159,7 +145,7 @@ test('a command\'s own --version is its own: evidence add --version is validated
     assert.match(JSON.parse(r.stdout).message, /--version/);
   }
   // Checked before the vault is opened: there is none here, and a bad value is still a usage error.
-  for (const args of [['evidence', 'show', 'abc'], ['evidence', 'read', uuid, uuid, '--page', '0'], ['evidence', 'notes', uuid, '--limit', '99']]) {
+  for (const args of [['evidence', 'show', 'a\nb'], ['evidence', 'read', uuid, uuid, '--page', '0'], ['evidence', 'notes', uuid, '--limit', '99']]) {
     const r = await svc(args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
   }
@@ -196,11 +182,23 @@ test('a parse error is one line with commander\'s suggestion and the help to rea
   const typo = await svc(['explore', '--sortt', 'newest']);
   assert.is(typo.code, 2);
   assert.is(typo.stderr.trim(), "svc: unknown option '--sortt' (did you mean --sort?); see svc explore --help");
-  const sub = await svc(['queue', 'lst', '--json']);
+  const sub = await svc(['executions', 'lst', '--json']);
   assert.is(sub.code, 2);
   assert.is(sub.stderr.trim().split('\n').length, 1);
-  assert.equal(JSON.parse(sub.stdout), { error: 'usage', message: "unknown command 'lst' (did you mean list?); see svc queue --help" });
+  assert.equal(JSON.parse(sub.stdout), { error: 'usage', message: "unknown command 'lst' (did you mean list?); see svc executions --help" });
   assert.is((await svc(['queue', 'read'])).stderr.trim(), "svc: missing required argument 'doc_id'; see svc queue read --help");
+});
+
+test('svc search, the first word a person tries, points to dive, sweep and explore (exit 2), not to health or serve', async () => {
+  for (const argv of [['search', 'crispr'], ['search'], ['help', 'search']]) {
+    const r = await svc(argv);
+    assert.is(r.code, 2, argv.join(' '));
+    assert.is(r.stdout, '');
+    assert.is(r.stderr.trim(), 'svc: search is not a svc command: `svc dive SOURCE "WORDS"` searches one repository, `svc sweep "WORDS" --sources IDS` several at once (`svc sources` lists them), and `svc explore "WORDS"` the papers already collected; see svc --help');
+  }
+  const json = await svc(['--json', 'search', 'crispr']);
+  assert.equal([json.code, JSON.parse(json.stdout).error], [2, 'usage']);
+  assert.match(JSON.parse(json.stdout).message, /^search is not a svc command: .*svc explore/);
 });
 
 test('a snapshot that fails in its worker says why (a SqliteError loses its message crossing threads)', async () => {
@@ -262,6 +260,17 @@ test('every command has a man page, and every page says exit 0, 1, 2 and 130', (
   for (const c of COMMANDS) {
     assert.ok(named.has(c.name) || svc1.includes(`.SS "svc ${c.name}`), `${c.name} has a man page`);
   }
+});
+
+// Last: it erases the saved configurations and watch profiles the other tests use.
+test('a typed confirmation that does not match asks again once on a terminal: the second answer decides', async () => {
+  const configs = () => svc(['--json', 'config', 'list']).then((r) => (JSON.parse(r.stdout) as { total: number }).total);
+  assert.is((await svc(['config', 'add', '--name', 'kept-or-not', '--type', 'dive', '--parameters', '{"repository":"crossref","query":"x"}'])).code, 0);
+  assert.ok((await configs()) > 0);
+  const slip = await onTerminal(['erase', 'configs'], [{ after: 'Type configs to go ahead', keys: 'config\r' }, { after: '"config" is not configs', keys: 'configs\r' }]);
+  assert.is(slip.code, 0, slip.transcript);
+  assert.match(slip.transcript, /Type configs to go ahead \(anything else changes nothing\)/);
+  assert.is(await configs(), 0);
 });
 
 test.run();

@@ -27,7 +27,8 @@ test.after(async () => {
   await inst.close();
 });
 
-const svc = (...argv: string[]) => runCliCaptured(argv, inst.t.dirs.env);
+// A run asks the installation's crossref stub, never the real one.
+const svc = (...argv: string[]) => runCliCaptured(argv, { ...inst.t.dirs.env, SVC_SOURCE_CROSSREF_URL: inst.stub.url });
 
 /** `svc …` on a real terminal (util-linux `script` gives it a pty), answered "no" once `prompt` shows. */
 async function onTerminal(argv: string[], prompt: string): Promise<string> {
@@ -86,6 +87,7 @@ test('svc routine add asks about a person profile by its stored name on one line
       return true;
     },
     note: () => {},
+    refuse: () => {},
   };
   await askRoutine(inst.t.ctx, prompter).catch(() => undefined);
   const aboutAda = asked.filter((m) => m.includes('Ada'));

@@ -132,6 +132,7 @@ test('svc answer show and preview; svc evidence read and notes: sources, notes a
     preview_id: 'P1', expires_at_utc: 't', project_id: 'p', project_revision: 1, files: [{ filename: `paper ${EVIL}.pdf`, file_id: 'f', version_id: 'v', pages: [1], page_count: 1, file_sha256: 's' }],
     payload: { mode: 'summary', choices: { runtime: 'api_key', provider: 'openai', model: null, effort: null }, instruction: `Summarise ${EVIL}`, sources: [source], notes: [{ note_id: 1, note_revision: 1, text: `note ${EVIL}` }] },
     available_notes: [], limitations: [], system_bytes: 1, system_sha256: 's', user_bytes: 1, user_sha256: 'u', request_sha256: 'r',
+    connection: { available: false, reason: `No key ${EVIL}` },
   };
   emit(humanIo(out), preview, () => previewText(preview as never));
   const page = { requested_page: 1, page_count: 1, page_basis: 'pdf', status: 'ok', reason: null, message: null, extraction_contract: 'c', text: `Page ${EVIL}\nline two`, page_sha256: 'h', codepoint_length: 20, highlights: [{ note_id: 1, start: 0, end: 4, quote: `q ${EVIL}`, body: `b ${EVIL}\nmore` }] };

@@ -100,4 +100,26 @@ test('routes lists the mounted routes; --missing compares with the spec table', 
   }
 });
 
+test('routes --missing works from a clean clone, from any folder: it reads the spec table svc ships, kept equal to the spec', async () => {
+  const shipped = path.join(ROOT, 'spec', 'routes.tsv');
+  const dirs = tempDirs();
+  try {
+    fs.mkdirSync(dirs.root, { recursive: true });
+    // A folder with no ../shared/spec beside it, as a clone elsewhere has.
+    const r = await runCli(['routes', '--missing', '--json'], { cwd: dirs.root });
+    assert.is(r.code, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { spec_file: string; spec_total: number; missing: unknown[] };
+    assert.is(answer.spec_file, shipped);
+    assert.is(answer.spec_total, fs.readFileSync(shipped, 'utf8').trim().split('\n').length - 1);
+    const human = await runCli(['routes', '--missing'], { cwd: dirs.root });
+    if (answer.missing.length === 0) assert.match(human.stderr, new RegExp(`All ${answer.spec_total} routes of the spec table`));
+  } finally {
+    dirs.cleanup();
+  }
+  const spec = path.join(ROOT, '..', 'shared', 'spec', 'routes.tsv');
+  if (fs.existsSync(spec)) assert.is(fs.readFileSync(shipped, 'utf8'), fs.readFileSync(spec, 'utf8'), 'spec/routes.tsv differs from the spec: copy it again');
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+  assert.ok(pkg.files.includes('spec'), 'an install carries the table too');
+});
+
 test.run();

@@ -47,6 +47,17 @@ test('svc routine target add | list | edit | secret | remove, with --json and us
   // usage and refusals
   assert.is((await cli(['routine', 'target', 'add', String(routine), '--channel', 'pigeon'])).code, 2);
   assert.is((await cli(['routine', 'target', 'add', String(routine), '--channel', 'folder', '--target', 'relative'])).code, 2);
+  // The command line names the path typed, as --target; the HTTP answer keeps the spec's placeholder and input null.
+  const missing = path.join(dir, 'not', 'there');
+  r = await cli(['routine', 'target', 'add', String(routine), '--channel', 'folder', '--target', missing]);
+  assert.is(r.code, 2);
+  assert.is(r.stderr.trim(), `svc: --target: "${missing}" does not exist; create the directory first`);
+  r = await cli(['routine', 'target', 'edit', String(routine), String(folder.id), '--target', missing]);
+  assert.is(r.stderr.trim(), `svc: --target: "${missing}" does not exist; create the directory first`);
+  const http = await env.t.request('POST', `/api/routines/${routine}/delivery-targets`, { body: { channel: 'folder', target: missing } });
+  assert.is(http.status, 422);
+  assert.equal([http.json().detail[0].msg, http.json().detail[0].input], ['<target> does not exist; create the directory first', null]);
+  assert.not.ok(http.text.includes(missing));
   assert.is((await cli(['routine', 'target', 'edit', String(routine), String(folder.id), '--enable', '--disable'])).code, 2);
   assert.is((await cli(['routine', 'target', 'list', '99999'])).code, 3);
   r = await cli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'email', '--target', 'bad-zq']);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { waitFor } from './_setup.js';
-import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startWebhook, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
+import { addTarget, afterRunSettled, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startWebhook, workerPasses, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
 
 let env: DeliveryEnv;
 let hook: WebhookPeer;
@@ -44,21 +44,21 @@ test('folder: the bundle is written atomically under a name of its own; a second
   assert.is((fs.statSync(path.join(dir, files[0]!)).mode & 0o777), 0o600);
 });
 
-test('folder: a read-only directory fails with <target> in the error, never the path', async () => {
+test('folder: a destination that can no longer be written into fails with <target> in the error, never the path', async () => {
   const t = env.t;
-  const dir = newDir('readonly');
-  const routine = await newRoutine(t, { name: 'read only' });
+  const parent = newDir('unwritable');
+  const dir = path.join(parent, 'reports');
+  fs.mkdirSync(dir);
+  const routine = await newRoutine(t, { name: 'unwritable' });
   await addTarget(t, routine, { channel: 'folder', target: dir });
-  fs.chmodSync(dir, 0o500);
-  try {
-    if (process.getuid?.() === 0) return; // root writes anyway
-    const exec = await runRoutine(t, routine);
-    const [d] = await deliveriesWhen(t, exec, (x) => x.state === 'failed', 'read-only failure');
-    assert.is(d.last_error, 'Could not write into <target>: permission denied (EACCES).');
-    assert.equal(fs.readdirSync(dir), []);
-  } finally {
-    fs.chmodSync(dir, 0o700);
-  }
+  // The folder's parent is now a regular file: nothing can be created under it (ENOTDIR), not even by root,
+  // whom a read-only mode would not stop (CI runs as root).
+  fs.rmSync(parent, { recursive: true });
+  fs.writeFileSync(parent, 'not a folder\n');
+  const exec = await runRoutine(t, routine);
+  const [d] = await deliveriesWhen(t, exec, (x) => x.state === 'failed', 'unwritable failure');
+  assert.is(d.last_error, 'Could not write into <target>: it is not a directory (ENOTDIR).');
+  assert.is(fs.readFileSync(parent, 'utf8'), 'not a folder\n', 'nothing written in its place');
 });
 
 test('feed: a valid Atom file per destination, parsed by rss-parser, newest entry first', async () => {
@@ -112,7 +112,8 @@ test('review mode never sends on its own; deliver releases it (the only promotio
   const n = hook.received.length;
   const exec = await runRoutine(t, routine);
   const [a, b] = await deliveriesWhen(t, exec, (x) => x.state === 'awaiting_review');
-  await new Promise((r) => setTimeout(r, 400)); // several worker passes
+  await afterRunSettled(t, exec);
+  await workerPasses(t, 2);
   assert.is(hook.received.length, n, 'nothing sent while awaiting review');
   let summary = (await t.request('GET', `/api/routines/${routine}`)).json().delivery_summary;
   assert.equal([summary.awaiting_review, summary.last_state], [2, 'awaiting_review']);
@@ -184,8 +185,7 @@ test('notifications: notify_on_complete or on_complete notifies a completed run;
   const off = t.ctx.bus.on('notification', (n) => seen.push(n));
   try {
     const quiet = await newRoutine(t, { name: 'quiet' });
-    await runRoutine(t, quiet);
-    await new Promise((r) => setTimeout(r, 200)); // the after-run step follows the settled status
+    await afterRunSettled(t, await runRoutine(t, quiet)); // notifications come in the after-run step, after the settled status
     assert.equal(seen.filter((n) => n.routine_id === quiet), [], 'neither the routine nor the settings ask');
     const loud = await newRoutine(t, { name: 'loud', notify_on_complete: true });
     const exec = await runRoutine(t, loud);
@@ -193,8 +193,7 @@ test('notifications: notify_on_complete or on_complete notifies a completed run;
     assert.equal([seen[0].kind, seen[0].execution_id], ['run_completed', exec]);
     assert.is((await t.request('PUT', '/api/settings/notifications', { body: { settings: { desktop_enabled: false } } })).status, 200);
     const before = seen.length;
-    await runRoutine(t, loud);
-    await new Promise((r) => setTimeout(r, 200));
+    await afterRunSettled(t, await runRoutine(t, loud));
     assert.is(seen.length, before);
   } finally {
     off();

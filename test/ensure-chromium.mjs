@@ -1,21 +1,24 @@
 #!/usr/bin/env node
-// `npm test`'s pretest: Debian's chromium for the HTML export's browser test
-// (playwright-core never downloads a browser). Installed once, as root, with
-// apt-get when /usr/bin/chromium is missing; otherwise this says what to do
-// and the browser test fails with the same sentence. Runs before the test
-// runner so its per-file time limit never counts an install.
+// `npm test`'s browser step, after the build and before the runner (so the
+// runner's per-file time limit never counts an install). It installs Debian's
+// chromium with apt-get only where asked: in CI (CI=true) or with
+// SVC_TEST_INSTALL_CHROMIUM=1, as root, when no Chromium or Chrome is found.
+// Anywhere else it installs nothing and says nothing: without a browser the
+// browser tests skip themselves with one line saying how to get one.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+import { browserRequired, findChromium } from '../dist/test/_chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-if (!fs.existsSync(CHROMIUM) && process.getuid?.() === 0) {
-  process.stderr.write('pretest: installing Debian chromium for the browser test…\n');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  try {
-    execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 300_000, env });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore', timeout: 900_000, env });
-  } catch (err) {
-    process.stderr.write(`pretest: apt-get could not install chromium (${err.message.split('\n')[0]})\n`);
+if (browserRequired() && findChromium().path === undefined) {
+  if (process.getuid?.() !== 0) {
+    process.stderr.write('ensure-chromium: no Chromium found and not root, so apt-get cannot install it; install chromium or set CHROMIUM_PATH\n');
+  } else {
+    process.stderr.write('ensure-chromium: installing Debian chromium for the browser tests…\n');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    try {
+      execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 300_000, env });
+      execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore', timeout: 900_000, env });
+    } catch (err) {
+      process.stderr.write(`ensure-chromium: apt-get could not install chromium (${err.message.split('\n')[0]})\n`);
+    }
   }
 }
-if (!fs.existsSync(CHROMIUM)) process.stderr.write(`pretest: ${CHROMIUM} is missing; install Debian's chromium (apt-get install -y chromium) for the browser test\n`);

@@ -77,6 +77,10 @@ test('read prints each line with its codepoint range; a PDF page too', async () 
   const past = await svc('--json', 'evidence', 'read', project, pdf, '--page', '3');
   assert.is(past.code, 2);
   assert.is(JSON.parse(past.stdout).error, 'page_out_of_range');
+  // Far past the end (and past the reader's 200-page bound) is the same kind of answer as one past it.
+  const far = await svc('--json', 'evidence', 'read', project, pdf, '--page', '999');
+  assert.equal([far.code, JSON.parse(far.stdout)], [past.code, JSON.parse(past.stdout)]);
+  assert.match(JSON.parse(far.stdout).message, /^The file has 2 pages; ask for a page from 1 to 2\.$/);
 });
 
 test('note add: a passage from the printed offsets (past astral characters), a plain note; edit; notes', async () => {
@@ -112,8 +116,9 @@ test('note add: a passage from the printed offsets (past astral characters), a p
   const stale = await svc('--json', 'evidence', 'rename', project, 'Other', '--revision', '1');
   assert.is(stale.code, 4);
   assert.is(JSON.parse(stale.stdout).error, 'revision_conflict');
+  // Any word may be a project's name: one no project has is not found (exit 3), not malformed.
   const badId = await svc('evidence', 'show', 'not-a-uuid');
-  assert.is(badId.code, 2);
+  assert.is(badId.code, 3);
 });
 
 test('read shows the passages saved on the page as highlights; one saved on other page text is named, never re-anchored', async () => {
@@ -231,9 +236,36 @@ test('bundle -o into a missing folder names that folder, not an internal spool p
   assert.is(fs.statSync(out).mode & 0o777, 0o600);
 });
 
+test('a project is named by its ID (the number svc evidence list prints), its PROJECT_ID or its exact name, wherever a command takes one', async () => {
+  const listed = await svc('evidence', 'list');
+  const rows = (await json('evidence', 'list')).items as { id: number; project_id: string; name: string }[];
+  const cli = rows.find((p) => p.project_id === project)!;
+  assert.match(listed.stdout, new RegExp(`^ID +PROJECT_ID +REV +NAME\n(.*\n)*${cli.id} +${project} +\\d+ +CLI project$`, 'm'), listed.stdout);
+  for (const ref of [String(cli.id), 'CLI project', ' CLI project ', project]) {
+    const shown = await json('evidence', 'show', ref);
+    assert.is(shown.project.project_id, project, ref);
+  }
+  assert.is((await json('evidence', 'notes', 'CLI project')).items.length > 0, true);
+  assert.is((await json('evidence', 'read', String(cli.id), txt)).file_id, txt);
+  const renamed = await json('evidence', 'rename', String(cli.id), 'CLI project renamed');
+  assert.is(renamed.project.name, 'CLI project renamed');
+  assert.is((await json('evidence', 'rename', 'CLI project renamed', 'CLI project')).project.project_id, project);
+  const unknown = await svc('evidence', 'show', 'No such project');
+  assert.equal([unknown.code, unknown.stderr.trim()], [3, 'svc: No evidence project "No such project" in this vault; `svc evidence list` shows each one\'s ID, PROJECT_ID and NAME.']);
+  assert.is((await svc('evidence', 'show', '9999')).code, 3);
+  await json('evidence', 'new', 'Twin');
+  await json('evidence', 'new', 'Twin');
+  const twins = (await json('evidence', 'list')).items.filter((p: { name: string }) => p.name === 'Twin').map((p: { id: number }) => p.id);
+  const shared = await svc('evidence', 'show', 'Twin');
+  assert.equal([shared.code, shared.stderr.trim()], [2, `svc: 2 evidence projects are called "Twin" (IDs ${twins.join(', ')}); name one by its ID.`]);
+  const bad = await svc('evidence', 'show', 'two\nlines');
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /A project is named by the ID, PROJECT_ID or NAME `svc evidence list` prints \(a name: 1 to 120 characters, one line\)/);
+});
+
 test('--help says where each id comes from', async () => {
   const read = await svc('evidence', 'read', '--help');
-  assert.match(read.stdout + read.stderr, /project\s+the PROJECT_ID `svc evidence list` prints/);
+  assert.match(read.stdout + read.stderr, /project\s+its ID, PROJECT_ID or exact NAME from `svc evidence list`/);
   assert.match(read.stdout + read.stderr, /file\s+the ID or FILE_ID `svc library list` prints/);
   const show = await svc('answer', 'show', '--help');
   assert.match(show.stdout + show.stderr, /answer_id\s+the ANSWER_ID `svc answer list PROJECT` prints/);

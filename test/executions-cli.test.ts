@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fixture, ROOT, runCli, tempDirs, waitFor } from './_setup.js';
+import fs from 'node:fs';
+import { fixture, freePort, noDnsEnv, ROOT, runCli, tempDirs, waitFor } from './_setup.js';
 import { startStub } from './_stub.js';
 import { cliTree, mentionProblems } from './_man.js';
 
@@ -118,6 +119,63 @@ test('a source missing its key or retired is a usage error before anything runs'
   }
 });
 
+test('a source that answers only for a date interval: a dive of it without dates is refused before anything is recorded; a sweep says before starting it will give nothing', async () => {
+  const dirs = tempDirs();
+  const stub = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json') }]);
+  const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: stub.url, SVC_SOURCE_BIORXIV_URL: stub.url, SVC_SOURCE_MEDRXIV_URL: stub.url };
+  const runs = async () => JSON.parse((await runCli(['--json', 'executions', 'list'], { env })).stdout).executions;
+  try {
+    const dive = await runCli(['dive', 'biorxiv', 'crispr'], { env });
+    assert.is(dive.code, 2, dive.stderr);
+    assert.is(dive.stdout, '');
+    assert.match(dive.stderr.trim(), /^svc: biorxiv answers only for a date interval: give --from and --to \(e\.g\. --from \d{4}-\d\d-\d\d --to \d{4}-\d\d-\d\d\)\.$/);
+    const json = await runCli(['--json', 'dive', 'medrxiv', 'crispr'], { env });
+    assert.equal([json.code, JSON.parse(json.stdout).error], [2, 'dates_required']);
+    const both = await runCli(['sweep', 'crispr', '--sources', 'biorxiv,medrxiv'], { env });
+    assert.is(both.code, 2);
+    assert.match(both.stderr, /^svc: biorxiv and medrxiv answer only for a date interval: give --from and --to/);
+    assert.equal(await runs(), [], 'nothing was recorded');
+
+    const sweep = await runCli(['sweep', 'adfaaf', '--sources', 'crossref,biorxiv'], { env });
+    assert.is(sweep.code, 0, sweep.stderr);
+    const said = sweep.stderr.indexOf('Without --from and --to, biorxiv will give nothing (window_unanswerable: it answers only for a date interval); the other sources are asked.');
+    assert.ok(said >= 0 && said < sweep.stderr.indexOf('Execution '), `said before the run starts: ${sweep.stderr}`);
+    const [run] = await runs();
+    const detail = JSON.parse((await runCli(['--json', 'executions', 'show', String(run.id)], { env })).stdout);
+    assert.is(detail.sources.find((s: { source: string }) => s.source === 'biorxiv').zero_reason, 'window_unanswerable', 'the spec\'s zero reason is kept');
+  } finally {
+    await stub.close();
+    dirs.cleanup();
+  }
+});
+
+test('export references of a failed run (or one that found nothing) writes no empty file: it says why, exit 4', async () => {
+  const dirs = tempDirs();
+  const empty = await startStub([{ path: '/works', body: fixture('crossref/works-query-empty-adfaaf.json') }]);
+  const down = `http://127.0.0.1:${await freePort()}`;
+  try {
+    const failed = await runCli(['dive', 'crossref', 'ecology'], { env: { ...dirs.env, SVC_SOURCE_CROSSREF_URL: down } });
+    assert.is(failed.code, 1, failed.stderr);
+    const out = path.join(dirs.root, 'refs.bib');
+    const r = await runCli(['export', 'references', '--exec', '1', '-o', out], { env: dirs.env });
+    assert.equal([r.code, r.stderr.trim()], [4, 'svc: Execution 1 failed and holds no papers (`svc executions show 1` says why); there is nothing to export, so no file was written.']);
+    assert.not.ok(fs.existsSync(out), 'no empty file');
+    const piped = await runCli(['export', 'references', '--exec', '1'], { env: dirs.env });
+    assert.equal([piped.code, piped.stdout], [4, '']);
+    const json = await runCli(['--json', 'export', 'references', '--exec', '1', '--format', 'csv'], { env: dirs.env });
+    assert.equal([json.code, JSON.parse(json.stdout).error], [4, 'nothing_to_export']);
+    assert.is((await runCli(['dive', 'crossref', 'adfaaf'], { env: { ...dirs.env, SVC_SOURCE_CROSSREF_URL: empty.url } })).code, 0);
+    const nothing = await runCli(['export', 'references', '--exec', '2', '-o', out], { env: dirs.env });
+    assert.equal([nothing.code, nothing.stderr.trim()], [4, 'svc: Execution 2 completed with no papers (`svc executions show 2` says why); there is nothing to export, so no file was written.']);
+    const both = await runCli(['export', 'references', '--exec', '1,2'], { env: dirs.env });
+    assert.match(both.stderr, /^svc: Executions 1 \(failed\), 2 \(completed\) hold no papers; there is nothing to export/);
+    assert.not.ok(fs.existsSync(out));
+  } finally {
+    await empty.close();
+    dirs.cleanup();
+  }
+});
+
 test('flags are validated with the same rules as the API and named as flags', async () => {
   const dirs = tempDirs();
   try {
@@ -150,8 +208,8 @@ test('flags are validated with the same rules as the API and named as flags', as
 test('offline: a dive ends at once (exit 1), names ENOTFOUND in the summary, log and report, and says the machine looks offline', async () => {
   const dirs = tempDirs();
   try {
-    // .invalid never resolves (RFC 6761): the same failure as a machine with no DNS.
-    const env = { ...dirs.env, SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
+    // A machine with no DNS (test/_no-dns.ts): the name fails at once, as offline, and no resolver is asked.
+    const env = { ...dirs.env, ...noDnsEnv(), SVC_SOURCE_ARXIV_URL: 'http://export.arxiv.invalid/api' };
     const started = Date.now();
     const r = await runCli(['dive', 'arxiv', 'x'], { env });
     const ms = Date.now() - started;

@@ -79,6 +79,18 @@ test('a missing token is 401 token_missing; a wrong one token_invalid', async ()
   assert.is(reasonOf(wrong), 'token_invalid');
 });
 
+test('/ opened in a browser is refused like any path (none is exempt), and the refusal says what this is, that the window is `svc window` and where the docs are', async () => {
+  const root = await t.request('GET', '/', { token: null });
+  assert.is(root.status, 401);
+  assert.is(reasonOf(root), 'token_missing');
+  const said = root.json().detail.message as string;
+  assert.match(said, /^This is the svc HTTP API for the desktop window and agents, not a web page/);
+  assert.match(said, /The window is `svc window`\./);
+  assert.match(said, /The docs: README\.md in the svc folder, `man svc`/);
+  // Every other path keeps the short refusal.
+  assert.not.match((await t.request('GET', '/api/health', { token: null })).json().detail.message, /svc window/);
+});
+
 test('guard order: Host before Origin before token', async () => {
   const r1 = await t.request('GET', '/api/health', { token: null, headers: { host: 'evil.example', origin: 'http://evil.example' } });
   assert.is(reasonOf(r1), 'host_refused');

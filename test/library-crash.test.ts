@@ -156,13 +156,15 @@ test('a failure in the process cleans only that operation\'s unpublished bytes a
 test('a second process is kept out by the lock while an import runs', async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
+  let reached!: () => void;
+  const atCommit = new Promise<void>((r) => (reached = r));
   let hold = false;
-  const x = await setup({ beforeCommit: () => (hold ? gate : undefined) });
+  const x = await setup({ beforeCommit: () => (hold ? (reached(), gate) : undefined) });
   const other = createContext({ env: x.dirs.env });
   try {
     hold = true;
     const slow = tryImport(x, 'slow.txt', 'slow import');
-    await new Promise((r) => setTimeout(r, 50));
+    await atCommit; // the import holds the lock, at its commit
     const err = await refused(importFile(other, { expectedVaultId: x.vaultId, filename: 'other.txt', bytes: Buffer.from('other') }));
     assert.is(err.reason, 'import_blocked_lock');
     assert.is(err.extra.lock_holder_running, true);

@@ -126,4 +126,21 @@ test('-o on a disk without hard links (FAT, exFAT, some shares): the file is sti
   }
 });
 
+test('an existing output file is one refusal everywhere: backup -o says output_exists with exit 2, as the other -o files do, and keeps the file', async () => {
+  const dir = fs.mkdtempSync(path.join(dirs.root, 'bundle-'));
+  const out = path.join(dir, 'svc.tar');
+  fs.writeFileSync(out, 'keep');
+  const r = await svc('--json', 'backup', '-o', out);
+  assert.is(r.code, 2, r.stdout);
+  assert.is(JSON.parse(r.stdout).error, 'output_exists');
+  assert.match(JSON.parse(r.stdout).message, /already exists; choose another name/);
+  assert.is(fs.readFileSync(out, 'utf8'), 'keep');
+  assert.equal(fs.readdirSync(dir), ['svc.tar'], 'nothing written beside it');
+  // A link there is refused the same way as for the other commands, not written through.
+  fs.symlinkSync(path.join(dir, 'elsewhere.tar'), path.join(dir, 'link.tar'));
+  const link = await svc('--json', 'backup', '-o', path.join(dir, 'link.tar'));
+  assert.equal([link.code, JSON.parse(link.stdout).error], [2, 'output_unwritable']);
+  assert.not.ok(fs.existsSync(path.join(dir, 'elsewhere.tar')));
+});
+
 test.run();

@@ -42,4 +42,16 @@ test('queue remove: the question names the saved paper by its title', async () =
   assert.is(done.code, 0, done.stderr);
 });
 
+test('svc queue alone lists the queue, as svc queue list does; a mistyped word is refused naming the commands', async () => {
+  assert.is((await svc('queue', 'add', String(ids[1]))).code, 0);
+  const alone = await svc('queue');
+  const list = await svc('queue', 'list');
+  assert.equal([alone.code, alone.stdout, alone.stderr], [0, list.stdout, list.stderr]);
+  assert.match(alone.stdout, /Soil carbon/);
+  const unread = await svc('--json', 'queue', '--status', 'unread');
+  assert.is(JSON.parse(unread.stdout).status, 'unread', 'the list flags work without the word list');
+  const typo = await svc('queue', 'lsit');
+  assert.equal([typo.code, typo.stderr], [2, 'svc: "lsit" is not a queue command; one of list, add, read, unread, remove.']);
+});
+
 test.run();

@@ -65,6 +65,11 @@ test('list, show, edit, deactivate, activate, jobs, coverage', async () => {
   assert.match((await svc('routine', 'show', '1')).stdout, /next fires \d{4}-\d\d-\d\d \d\d:30 UTC \(\d{4}-\d\d-\d\d 07:30 Europe\/Berlin\), /);
   assert.equal([edited.schedule_cron, edited.schedule.timezone, edited.parameters.keywords, edited.parameters.query, edited.intent], ['CRON_TZ=Europe/Berlin 30 7 * * 1-5', 'Europe/Berlin', ['birds', 'song'], 'ecology', null]);
   assert.is((await svc('routine', 'edit', '1')).code, 2, 'nothing to change');
+  // The flag, not the body field: --schedule "" is refused as --schedule.
+  const empty = await svc('routine', 'edit', '1', '--schedule', '');
+  assert.is(empty.code, 2);
+  assert.match(empty.stderr, /^svc: --schedule: The schedule is empty/);
+  assert.not.match(empty.stderr, /schedule_cron/);
   assert.equal(await json('routine', 'deactivate', '1'), { id: 1, is_active: false });
   const jobs = await json('routine', 'jobs');
   assert.equal([jobs.scheduler.state, jobs.total], ['not_in_this_process', 0]);
@@ -179,7 +184,7 @@ test('on a terminal, add asks: name, query, sources from the catalog, schedule w
       asked.push(opts.message);
       assert.ok(opts.options.some((o) => o.value === 'crossref'));
       assert.ok(opts.options.find((o) => o.value === 'openalex')?.hint, 'a source lacking its key is marked');
-      assert.not.ok(opts.options.some((o) => o.value === 'microsoft_academic' || o.hint === 'retired'));
+      assert.match(opts.options.find((o) => o.value === 'microsoft_academic')?.hint ?? '', /retired on/, 'a retired source is shown, marked');
       return ['crossref', 'pubmed'];
     },
     async confirm() {
@@ -188,6 +193,7 @@ test('on a terminal, add asks: name, query, sources from the catalog, schedule w
     note(message) {
       notes.push(message);
     },
+    refuse() {},
   };
   try {
     const body = await askRoutine(ctx, prompter);
@@ -210,6 +216,86 @@ test('on a terminal, add asks: name, query, sources from the catalog, schedule w
     await ctx.close();
     local.cleanup();
   }
+});
+
+test('on a terminal, add checks each answer when it is given: a duplicate name, a source that cannot run, a source needing dates without a window; each refusal asks again and names no flag', async () => {
+  const local = tempDirs();
+  const ctx = createContext({ env: local.env, log: silentLogger });
+  const said: string[] = [];
+  const refusals: string[] = [];
+  // Answers to each question in turn; an answer the question's validate refuses is followed by the next one.
+  const texts: Record<string, string[]> = {
+    Name: ['', 'GNN', 'graph networks'],
+    'Search query': ['graph neural networks'],
+    Schedule: ['61 6 * * *', ''],
+    Intent: ['x'.repeat(2001), ''],
+    'Ask for papers': ['', '9999', 'week', '14'],
+  };
+  const picks = [['openalex', 'crossref'], ['microsoft_academic'], ['biorxiv', 'crossref']];
+  let sourceOptions: { value: string; hint?: string; disabled?: boolean }[] = [];
+  const prompter: Prompter = {
+    async text(opts) {
+      const queue = texts[Object.keys(texts).find((k) => opts.message.startsWith(k))!]!;
+      for (;;) {
+        const answer = queue.shift()!;
+        const refused = opts.validate?.(answer);
+        if (!refused) return answer;
+        said.push(refused);
+      }
+    },
+    async multiselect(opts) {
+      sourceOptions = opts.options;
+      return picks.shift()!;
+    },
+    async confirm() {
+      return true;
+    },
+    note() {},
+    refuse(message) {
+      refusals.push(message);
+    },
+  };
+  try {
+    assert.is((await runCli(['routine', 'add', '--name', 'GNN', '--schedule', '@daily', '--query', 'gnn', '--sources', 'crossref'], { env: local.env })).code, 0);
+    const body = await askRoutine(ctx, prompter);
+    assert.equal(body, { name: 'graph networks', schedule_cron: '0 6 * * *', parameters: { repositories: ['biorxiv', 'crossref'], query: 'graph neural networks', window_days: 14 } });
+    const option = (id: string) => sourceOptions.find((o) => o.value === id)!;
+    assert.equal([option('openalex').disabled, option('openalex').hint], [true, 'Needs the openalex_api_key credential: svc credentials set openalex_api_key'], 'marked with the reason, not to be picked');
+    assert.equal([option('microsoft_academic').disabled, /retired on \d{4}-\d\d-\d\d/.test(option('microsoft_academic').hint!)], [true, true]);
+    assert.equal([option('biorxiv').disabled, option('biorxiv').hint], [false, 'answers only for a date window: give a number of days at the last question']);
+    assert.not.ok(option('crossref').disabled || option('crossref').hint);
+    assert.equal(said, [
+      'The name must not be empty.',
+      'A routine called "GNN" exists already (id 1); choose another name or change it with `svc routine edit 1`.',
+      said[2]!,
+      said[3]!,
+      'biorxiv answers only for a date interval, so a routine with no date limit would get nothing from it; give a number of days (each fire asks for the papers of the last N days).',
+      'Invalid value: Expected <=3650 but received 9999.',
+      'A whole number of days, or Enter alone for none.',
+    ]);
+    assert.match(said[2]!, /minute/i, `a schedule out of range: ${said[2]}`);
+    assert.match(said[3]!, /2000/, `an intent too long: ${said[3]}`);
+    assert.equal(refusals, [
+      'That is a source that cannot be searched now — openalex: Needs the openalex_api_key credential: svc credentials set openalex_api_key',
+      'That is a source that cannot be searched now — microsoft_academic: Microsoft Academic was retired on 2021-12-31.',
+    ]);
+    for (const m of [...said, ...refusals]) assert.not.match(m, /--(name|sources|schedule|window-days|query|intent)/, `no flag the person never typed: ${m}`);
+  } finally {
+    await ctx.close();
+    local.cleanup();
+  }
+});
+
+test('routine add and edit with flags refuse a source that answers only for a date interval in a routine with no --window-days (exit 2, nothing stored)', async () => {
+  const add = await svc('routine', 'add', '--name', 'preprints', '--schedule', '@daily', '--query', 'crispr', '--sources', 'crossref,biorxiv');
+  assert.equal([add.code, add.stderr.trim()], [2, 'svc: biorxiv answers only for a date interval, so a routine with no date limit would get nothing from it; give --window-days N (each fire asks for the papers of the last N days).']);
+  assert.not.ok((await json('routine', 'list')).routines.some((r: { name: string }) => r.name === 'preprints'), 'nothing stored');
+  const made = await json('routine', 'add', '--name', 'preprints', '--schedule', '@daily', '--query', 'crispr', '--sources', 'crossref,biorxiv', '--window-days', '30', '--inactive');
+  const none = await svc('routine', 'edit', String(made.id), '--window-days', 'none');
+  assert.equal([none.code, /give --window-days N/.test(none.stderr)], [2, true], none.stderr);
+  assert.is((await json('routine', 'show', String(made.id))).parameters.window_days, 30, 'unchanged');
+  const http = await runCli(['--json', 'routine', 'edit', String(made.id), '--sources', 'medrxiv', '--window-days', '7'], { env });
+  assert.is(http.code, 0, http.stderr);
 });
 
 test('routine show names the last run\'s sources that gave nothing, with the reason', async () => {

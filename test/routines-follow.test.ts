@@ -310,6 +310,7 @@ test('on a terminal, add offers to follow a person profile when one exists', asy
       return true; // mode retractions, and the schedule
     },
     note() {},
+    refuse() {},
   };
   const body = await askRoutine(t.ctx, prompter);
   assert.equal(body.entity, { profile_id: person.id, mode: 'retractions' });

@@ -2,6 +2,11 @@
 // Runs every compiled uvu file (dist/test/**/*.test.js) in its own process, two
 // at a time, and ends with the line CI reads: "N passed, N failed".
 // A file that dies before printing its summary counts as one failure.
+// Skips are counted from uvu's own summary (test.skip); a file says why it
+// skips with a line "SKIP: <reason>" (test/_skip.ts), which is printed once,
+// on a line of its own, before "N skipped" and the closing line.
+//
+//   node test/run.mjs [filter] [--dir <folder of compiled tests>]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,9 +14,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const testDir = path.join(root, 'dist', 'test');
-const filter = process.argv[2];
+const args = process.argv.slice(2);
+const dirAt = args.indexOf('--dir');
+const testDir = dirAt >= 0 ? path.resolve(args.splice(dirAt, 2)[1] ?? '') : path.join(root, 'dist', 'test');
+const filter = args[0];
 const FILE_TIMEOUT_MS = 180_000;
+const SKIP_LINE = /^SKIP: (.+)$/gm;
 
 function findTests(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -37,6 +45,7 @@ function runFile(file) {
       clearTimeout(timer);
       const total = /Total:\s+(\d+)/.exec(output);
       const passed = /Passed:\s+(\d+)/.exec(output);
+      const skipped = /Skipped:\s+(\d+)/.exec(output);
       let pass = 0;
       let fail = 1;
       if (total && passed) {
@@ -44,7 +53,8 @@ function runFile(file) {
         fail = Number(total[1]) - pass;
         if (code !== 0 && fail === 0) fail = 1; // exited badly after its summary
       }
-      resolve({ file, pass, fail, output, ms: Date.now() - started });
+      const reasons = [...output.matchAll(SKIP_LINE)].map((m) => m[1].trim());
+      resolve({ file, pass, fail, skip: skipped ? Number(skipped[1]) : 0, reasons, output, ms: Date.now() - started });
     });
   });
 }
@@ -52,7 +62,7 @@ function runFile(file) {
 // The filter matches the path below dist/test only: a checkout whose own path holds the word must not run everything.
 const files = findTests(testDir).filter((f) => !filter || path.relative(testDir, f).includes(filter.replace(/^(dist\/)?test\//, ''))).sort();
 if (files.length === 0) {
-  console.log('no test files found under dist/test (run `npm run build` first)');
+  console.log(`no test files found under ${path.relative(root, testDir) || testDir} (run \`npm run build\` first)`);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
@@ -66,12 +76,16 @@ await Promise.all(
       results.push(result);
       const name = path.relative(testDir, result.file);
       const mark = result.fail ? 'FAIL' : 'ok  ';
-      console.log(`${mark} ${name}  (${result.pass} passed, ${result.fail} failed, ${(result.ms / 1000).toFixed(1)} s)`);
+      const skipped = result.skip ? `, ${result.skip} skipped` : '';
+      console.log(`${mark} ${name}  (${result.pass} passed, ${result.fail} failed${skipped}, ${(result.ms / 1000).toFixed(1)} s)`);
       if (result.fail) console.log(result.output.replace(/^/gm, '    '));
     }
   }),
 );
 const passed = results.reduce((n, r) => n + r.pass, 0);
 const failed = results.reduce((n, r) => n + r.fail, 0);
+const skipped = results.reduce((n, r) => n + r.skip, 0);
+for (const reason of new Set(results.flatMap((r) => r.reasons))) console.log(reason);
+console.log(`${skipped} skipped`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

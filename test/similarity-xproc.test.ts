@@ -242,7 +242,8 @@ test('a cancel from another process stops a running link scan after the document
 
 test('the step after a run skips while a whole-corpus backfill runs in another process, and waits for another run\'s step', async () => {
   const dirs = tempDirs();
-  const ctx = createContext({ env: dirs.env, log: quiet() });
+  const lines: string[] = [];
+  const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'debug', sink: (l) => lines.push(l) }) });
   const other = sleeper();
   try {
     const ids = seedDocuments(ctx.db, TOPICS);
@@ -260,7 +261,8 @@ test('the step after a run skips while a whole-corpus backfill runs in another p
 
     claim('after_run:99');
     const step = embedAfterRun(ctx, { id: exec, status: 'completed' });
-    await new Promise((r) => setTimeout(r, 400));
+    // It looked twice and found the claim held both times: waiting, not giving up or embedding anyway.
+    await waitFor(() => lines.filter((l) => l.includes(`embedding after run ${exec} waits: after_run:99 holds the backfill`)).length >= 2, 5000, 'two looks at the held backfill');
     assert.is(vectors(), 0, 'waits while another run\'s step holds the backfill');
     ctx.db.prepare(`DELETE FROM job_claims`).run();
     await step;

@@ -12,7 +12,7 @@ import { findSource } from '../src/sources/index.js';
 import { pageCapBytes, SOURCE_CAPS } from '../src/sources/caps.js';
 import type { SourceAdapter } from '../src/sources/types.js';
 import { serverWithSources, dive, finished } from './_executions.js';
-import { fixture } from './_setup.js';
+import { fixture, waitFor } from './_setup.js';
 import { sourceContext, signal } from './_sources.js';
 
 const KEY = 'sekret-ieee-KEY-42';
@@ -22,8 +22,8 @@ const CHUNK = Buffer.alloc(1024 * 1024, 0x20);
 
 interface Endless {
   url: string;
-  /** Bytes the server managed to write, and whether the client hung up. */
-  state: { sent: number; closed: boolean; requests: number };
+  /** Bytes the server managed to write (and had written when the client hung up), and whether it did. */
+  state: { sent: number; sentAtClose: number | null; closed: boolean; requests: number };
   close(): Promise<void>;
 }
 
@@ -33,10 +33,13 @@ interface Endless {
  * Content-Length over the bound instead and then a few bytes and silence.
  */
 async function endless(mode: 'stream' | 'announce' | 'fixture'): Promise<Endless> {
-  const state = { sent: 0, closed: false, requests: 0 };
+  const state = { sent: 0, sentAtClose: null as number | null, closed: false, requests: 0 };
   const server = http.createServer((req, res) => {
     state.requests++;
-    res.on('close', () => (state.closed = true));
+    res.on('close', () => {
+      state.closed = true;
+      state.sentAtClose = state.sent;
+    });
     if (mode === 'fixture') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(fixture('ieee/search-articles-ml-nlp-2020-2022-first3-of-50.json'));
@@ -91,11 +94,9 @@ test('an answer that never ends stops at the page cap: parse_failure with the st
     assert.ok(out.traces[0]!.bytes > CAP && out.traces[0]!.bytes < CAP + 4 * CHUNK.length, `read just past the cap (${out.traces[0]!.bytes})`);
     for (const said of [out.message!, JSON.stringify(out.traces), logs]) assert.not.ok(said.includes(KEY), 'the key never appears');
     // The client hung up: the server stops being able to write.
-    await new Promise((r) => setTimeout(r, 200));
-    const sent = server.state.sent;
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => server.state.closed, 5000, 'the client to hang up');
     assert.ok(server.state.closed, 'the connection was closed');
-    assert.is(server.state.sent, sent, 'nothing more was sent');
+    assert.is(server.state.sent, server.state.sentAtClose, 'nothing more was sent');
   } finally {
     await server.close();
   }

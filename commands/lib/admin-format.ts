@@ -52,10 +52,11 @@ export function restoreStatusText(s: ReturnType<typeof restoreStatus>): string {
   return lines.join('\n');
 }
 
-export function eraseText(r: EraseResult): string {
+/** `word`: the scope as svc erase names it (corpus), not its HTTP name (erase-corpus). */
+export function eraseText(word: string, r: EraseResult): string {
   const rows = Object.values(r.erased.rows).reduce((a, b) => a + b, 0);
   return [
-    `${r.scope}: erased ${rows} rows${r.erased.categories.length ? ` (${r.erased.categories.join(', ')})` : ''}, ${r.erased.credentials.length} stored keys, ${r.erased.report_files} report files.`,
+    `${word}: erased ${rows} rows${r.erased.categories.length ? ` (${r.erased.categories.join(', ')})` : ''}, ${r.erased.credentials.length} stored keys, ${r.erased.report_files} report files.`,
     `Kept: ${r.keeps}.`,
   ].join('\n');
 }

@@ -10,6 +10,7 @@ import { locateServer, type ServerHandle } from '../../src/client/discover.js';
 import type { Context } from '../../src/context.js';
 import { SvcError } from '../../src/errors.js';
 import { resolveFileId } from '../../src/library/index.js';
+import { restoreWaiting } from './library-state.js';
 
 export interface AnswerClient {
   server: ServerHandle;
@@ -61,7 +62,11 @@ export async function connectAnswers(ctx: Context): Promise<AnswerClient> {
   const health = (await (await send('GET', '/api/health', base)).json()) as { identity: { runtime_id: string } };
   const library = (await (await send('GET', '/api/library', lib)).json()) as { vault?: { vault_id?: string } | null };
   const vaultId = library.vault?.vault_id;
-  if (!vaultId) throw new SvcError(409, 'vault_not_configured', 'No Library vault is configured; create one with `svc library init`.');
+  if (!vaultId) {
+    // A restore staged while this server runs brings its vault at the server's next start: say that, not "create one".
+    const waiting = restoreWaiting(ctx);
+    throw new SvcError(409, 'vault_not_configured', waiting ? `No Library vault yet. ${waiting}` : 'No Library vault is configured; create one with `svc library init`.');
+  }
   return {
     server,
     vaultId,

@@ -34,7 +34,10 @@ export function previewText(p: PreviewView): string {
   if (unselected.length > 0) out.push(`  (${unselected.length} other note(s) of these files are not sent; add them with --note <id>: ${unselected.map((n) => n.note_id).join(', ')})`);
   out.push('', 'Limitations:', ...p.limitations.map((l) => `  - ${l}`), '');
   out.push(`System prompt: ${p.system_bytes} bytes, sha256 ${p.system_sha256}`, `User prompt:   ${p.user_bytes} bytes, sha256 ${p.user_sha256}`);
-  out.push(`Request sha256: ${p.request_sha256}`, '', `To send exactly this: svc answer send ${p.project_id} ${p.preview_id} --sha ${p.request_sha256}`);
+  out.push(`Request sha256: ${p.request_sha256}`, '');
+  // Said now, not first at send: previewing needs no key, sending does.
+  if (!p.connection.available) out.push(`This connection cannot run here now: ${oneLine(p.connection.reason ?? 'its prerequisites are missing.')} Until then svc answer send is refused.`, '');
+  out.push(`To send exactly this: svc answer send ${p.project_id} ${p.preview_id} --sha ${p.request_sha256}`);
   return out.join('\n');
 }
 

@@ -109,11 +109,16 @@ export function exitFor(status: string): number | undefined {
   return status === 'completed' ? undefined : status === 'cancelled' ? EXIT.interrupted : EXIT.failed;
 }
 
-/** The interactive loop (a terminal on both ends). */
-export async function repl(ctx: Context, io: Io, sessionId: number): Promise<void> {
+/**
+ * The interactive loop (a terminal on both ends), in `conversation`, or in a new one
+ * that `conversation()` creates with the first message (leaving before it creates none).
+ */
+export async function repl(ctx: Context, io: Io, conversation: number | (() => number)): Promise<void> {
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stdout });
-  io.err(`Conversation ${sessionId}. Ctrl-C stops a running answer; Ctrl-D or Ctrl-C at an empty prompt leaves.`);
+  let sessionId = typeof conversation === 'number' ? conversation : undefined;
+  const keys = 'Ctrl-C stops a running answer; Ctrl-D or Ctrl-C at an empty prompt leaves.';
+  io.err(sessionId === undefined ? `A new conversation, saved with its first message. ${keys}` : `Conversation ${sessionId}. ${keys}`);
   let cancel: (() => void) | undefined;
   const onSigint = () => {
     if (cancel) {
@@ -131,6 +136,10 @@ export async function repl(ctx: Context, io: Io, sessionId: number): Promise<voi
       if (line === null) break;
       if (!line.trim()) continue;
       rl.pause();
+      if (sessionId === undefined) {
+        sessionId = (conversation as () => number)();
+        io.err(`Conversation ${sessionId}.`);
+      }
       await runOneTurn(ctx, io, sessionId, line, (c) => (cancel = c));
       cancel = undefined;
       rl.resume();

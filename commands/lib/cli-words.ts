@@ -42,6 +42,8 @@ const WORDS: Record<string, Wording> = {
   // The lifecycle service names its HTTP route, with no command beside it (hints.ts withoutRoute keeps the command of the others).
   lifecycle_check_running: { analytics: (x) => `Lifecycle check ${x.run_id} is running; \`svc lifecycle stop\` (or Ctrl-C in its terminal) stops it after the current slice.` },
   vault_mismatch: { library: () => 'The Library vault changed while this command ran; run it again.' },
+  // The server's words name its route; `svc library status` says where the folder should be and the ways back.
+  vault_unavailable: { answer: () => 'The Library vault folder is missing or not reachable; `svc library status` says where it should be and the ways back.' },
   parent_not_directory: { library: () => 'The <folder> given to `svc library init` is a file, not a folder.' },
   parent_not_writable: { library: () => 'svc may not create its vault folder inside the <folder> given to `svc library init`.' },
   file_not_found: { library: () => 'No such file in the Library; `svc library list` shows the ID and FILE_ID of each.' },

@@ -19,6 +19,26 @@ export async function confirmDestructive(io: Io, asked: string, yes: boolean | u
   return answer === true;
 }
 
+/**
+ * An irreversible command confirms by typing a word on a terminal (`--yes` otherwise). A slip of
+ * the keyboard asks once more, saying what was typed; a second mismatch, or Enter alone, answers false.
+ */
+export async function confirmByTyping(io: Io, question: string, word: string, yes: boolean | undefined, notOnTerminal: () => SvcError): Promise<boolean> {
+  if (yes) return true;
+  if (!io.stdinIsTTY || !io.stdoutIsTTY) throw notOnTerminal();
+  const { text, isCancel } = await import('@clack/prompts');
+  let message = `${oneLine(question)} Type ${word} to go ahead (Enter alone: change nothing)`;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const answer = await text({ message });
+    if (isCancel(answer)) throw promptCancelled('Nothing changed.');
+    const typed = String(answer ?? '').trim();
+    if (typed === word) return true;
+    if (!typed) return false; // Enter alone is a no, not a slip to ask about again
+    message = `"${oneLine(typed)}" is not ${word}. Type ${word} to go ahead (anything else changes nothing)`;
+  }
+  return false;
+}
+
 /** Ctrl-C or Escape at a prompt: exit status 130, like Ctrl-C anywhere else. */
 export function promptCancelled(message: string): SvcError {
   return new SvcError(499, 'cancelled', message);

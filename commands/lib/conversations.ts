@@ -7,8 +7,8 @@ import type { Command } from 'commander';
 import { requireChoices, type Choices } from '../../src/assistant/choices.js';
 import { AGENT_EFFORTS, API_PROVIDERS, findApiProvider } from '../../src/providers/provider-catalog.js';
 import { exportSession } from '../../src/assistant/export.js';
-import { browseSessions, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
-import { cancelTurn } from '../../src/assistant/turns.js';
+import { browseSessions, choicesForNew, createSession, deleteSession, sessionDetail } from '../../src/assistant/sessions.js';
+import { cancelTurn, requireRunnable } from '../../src/assistant/turns.js';
 import { exitFor, repl, runOneTurn } from './assistant-chat.js';
 import { listText, showText } from './assistant-format.js';
 import { confirmDestructive } from './confirm.js';
@@ -137,11 +137,22 @@ export function addChatAction(cmd: Command, io: Io, choiceFlags = true): Command
     .description('talk with the assistant: one message, piped stdin, or an interactive loop on a terminal (Ctrl-C cancels the answer, not the program)')
     .action((id: string | undefined, o: NewOpts & { message?: string }) =>
       withContext(io, async (ctx) => {
-        const sessionId = id ? idArg(id, 'conversation') : createSession(ctx, { choices: choicesFromFlags(o), title: o.title ?? null }).session.id;
-        if (id) sessionDetail(ctx, sessionId);
-        if (o.message === undefined && io.stdinIsTTY && io.stdoutIsTTY && !io.json) return repl(ctx, io, sessionId);
-        const text = o.message ?? (await io.readStdin()).replace(/\r?\n$/, '');
-        if (!text.trim()) throw usageError('Nothing to send: give --message or pipe text on stdin.', 'empty_message');
+        const interactive = o.message === undefined && io.stdinIsTTY && io.stdoutIsTTY && !io.json;
+        const text = interactive ? '' : (o.message ?? (await io.readStdin()).replace(/\r?\n$/, ''));
+        if (!interactive && !text.trim()) throw usageError('Nothing to send: give --message or pipe text on stdin.', 'empty_message');
+        let conversation: number | (() => number);
+        if (id) {
+          conversation = idArg(id, 'conversation');
+          sessionDetail(ctx, conversation);
+        } else {
+          // A new conversation is created with its first message, never before: nothing to send, or a
+          // connection that cannot run here, leaves no empty conversation behind.
+          const choices = choicesFromFlags(o);
+          requireRunnable(ctx, choicesForNew(ctx, choices).choices);
+          conversation = () => createSession(ctx, { choices, title: o.title ?? null }).session.id;
+        }
+        if (interactive) return repl(ctx, io, conversation);
+        const sessionId = typeof conversation === 'number' ? conversation : conversation();
         const outcome = await runOneTurn(ctx, io, sessionId, text);
         if (io.json) io.out(JSON.stringify(outcome, null, 2));
         io.exitCode = exitFor(outcome.status);

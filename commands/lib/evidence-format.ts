@@ -45,7 +45,9 @@ function marksText(p: Marks): string[] {
  */
 export function pageText(p: Page & Marks): string {
   const head = `page ${p.requested_page} of ${p.page_count ?? '?'} (${p.page_basis}) · ${p.status}${p.reason ? ` (${p.reason})` : ''} · ${p.extraction_contract}`;
-  if (p.text === null) return [head, oneLine(p.message ?? 'No text.'), NEXT[p.status], ...marksText(p)].filter(Boolean).join('\n');
+  // A vault folder that is gone: the message already says the ways back (library check would only say it again).
+  const next = p.reason === 'vault_unavailable' || p.reason === 'vault_marker_invalid' ? undefined : NEXT[p.status];
+  if (p.text === null) return [head, oneLine(p.message ?? 'No text.'), next, ...marksText(p)].filter(Boolean).join('\n');
   if (p.status === 'no_text' || p.text === '') {
     // Said plainly rather than an empty [0, 0) line: nothing to quote, and no claim that the page is blank.
     return `${head}\nNo text could be extracted from this page (an image-only or scanned page?). That is not evidence the page is empty; it only means no passage on it can be quoted, anchored or sent in an answer. A plain note (svc evidence note add --body) still can be.`;

@@ -24,6 +24,9 @@ export function exitCodeFor(err: unknown): number {
   // A bundle that fails its check is a refused check (like \`library check\` finding problems), not a usage error;
   // over HTTP it stays 422 bundle_invalid.
   if (err.reason === 'bundle_invalid') return EXIT.conflict;
+  // A Library vault folder that is gone or replaced is the file system failing (exit 1, as svc library status
+  // says it); over HTTP it stays 409.
+  if (err.reason === 'vault_unavailable' || err.reason === 'vault_marker_invalid') return EXIT.failed;
   switch (err.status) {
     case 400:
     case 413:

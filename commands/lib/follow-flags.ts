@@ -74,8 +74,11 @@ export function checkFollow(ctx: Context, entity: unknown): { entity: RoutineEnt
   return checked && person ? { entity: checked, person } : null;
 }
 
-/** Refuse a followed person none of the sources can ask about (exit 2, entity_unsupported). */
-export function requireAuthorSource(ctx: Context, person: { id: number; name: string; orcid: string | null }, repositories: string[]): void {
+/**
+ * Refuse a followed person none of the sources can ask about (exit 2, entity_unsupported);
+ * `atPrompt`: said to a person who picked the sources at `svc routine add`'s questions.
+ */
+export function requireAuthorSource(ctx: Context, person: { id: number; name: string; orcid: string | null }, repositories: string[], atPrompt = false): void {
   if (sourcesAskingAbout(repositories, person.orcid).length) return;
   const able = searchableRepositories(ctx)
     .repositories.filter((r) => r.searchable && findSource(r.id)?.status === 'active')
@@ -83,8 +86,6 @@ export function requireAuthorSource(ctx: Context, person: { id: number; name: st
   const examples = sourcesAskingAbout(able, null).slice(0, 4);
   const orcidOnly = repositories.filter((id) => (findSource(id) as { capabilities?: { orcidOnly?: boolean } } | undefined)?.capabilities?.orcidOnly);
   const why = orcidOnly.length && !person.orcid ? ` (${orcidOnly.join(', ')} answers only for an ORCID iD, and the profile has none)` : '';
-  throw usageError(
-    `--follow ${person.id}: none of the sources (${repositories.join(', ')}) can search by author${why}, so no fire could ask for ${person.name}'s papers; add one that can to --sources, e.g. ${examples.join(', ')}.`,
-    'entity_unsupported',
-  );
+  const none = `none of the sources (${repositories.join(', ')}) can search by author${why}, so no fire could ask for ${person.name}'s papers`;
+  throw usageError(atPrompt ? `${none[0]!.toUpperCase()}${none.slice(1)}; pick one that can, e.g. ${examples.join(', ')}.` : `--follow ${person.id}: ${none}; add one that can to --sources, e.g. ${examples.join(', ')}.`, 'entity_unsupported');
 }

@@ -3,7 +3,9 @@ import { findConfiguration } from '../../src/configurations/service.js';
 import type { Context } from '../../src/context.js';
 import { MAX_RESULTS_LIMIT } from '../../src/executions/request.js';
 import { knownAiSettings, MAX_INSTRUCTIONS_LENGTH } from '../../src/executions/ai-settings.js';
-import { searchableRepositories } from '../../src/sources/catalog.js';
+import { searchableRepositories, sourcesNeedingDates } from '../../src/sources/catalog.js';
+import type { RunSpec } from '../../src/executions/request.js';
+import type { Io } from './io.js';
 import { dateFlag, intFlag, listFlag, usageError } from './flags.js';
 
 export interface RunFlags {
@@ -72,12 +74,41 @@ export function requestBody(flags: RunFlags, now: Date): Record<string, unknown>
  * reasons, but a person at a terminal can fix them first.
  */
 export function requireSearchable(ctx: Context, ids: string[], flag: string, asks: { orcid?: boolean } = {}): void {
+  const blocked = unsearchable(ctx, ids, asks);
+  if (!blocked) return;
+  throw usageError(`${flag} names ${blocked.lines.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${blocked.lines.join('; ')}`, blocked.reason);
+}
+
+/** The sources among `ids` that cannot be searched now, each with why ("openalex: Needs the …"), and the refusal's reason. */
+export function unsearchable(ctx: Context, ids: string[], asks: { orcid?: boolean } = {}): { lines: string[]; reason: string } | undefined {
   const known = new Map(searchableRepositories(ctx).repositories.map((r) => [r.id, r]));
   // A source that answers only for an ORCID iD can be asked when the run asks about one (a followed profile).
   const blocked = ids.map((id) => known.get(id)).filter((r) => r && !r.searchable && !(asks.orcid && r.reason === 'entity_unsupported'));
-  if (blocked.length === 0) return;
-  const lines = blocked.map((r) => `${r!.id}: ${r!.message}`);
-  throw usageError(`${flag} names ${blocked.length === 1 ? 'a source that cannot be searched' : 'sources that cannot be searched'} now — ${lines.join('; ')}`, blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : blocked.some((r) => r!.reason === 'entity_unsupported') ? 'source_needs_orcid' : 'missing_key');
+  if (blocked.length === 0) return undefined;
+  return {
+    lines: blocked.map((r) => `${r!.id}: ${r!.message}`),
+    reason: blocked.some((r) => r!.reason === 'retired') ? 'source_retired' : blocked.some((r) => r!.reason === 'entity_unsupported') ? 'source_needs_orcid' : 'missing_key',
+  };
+}
+
+/**
+ * Sources that answer only for a date interval, asked with no --from or --to: a run
+ * of only such sources could only fail, so it is refused before anything is recorded;
+ * a sweep with others goes on (those give the spec's window_unanswerable) and says so first.
+ */
+export function checkDates(io: Io, spec: Pick<RunSpec, 'repositories' | 'dateFrom' | 'dateTo'>, now: Date): void {
+  if (spec.dateFrom || spec.dateTo) return;
+  const needing = sourcesNeedingDates(spec.repositories);
+  if (needing.length === 0) return;
+  const ids = needing.map((s) => s.id);
+  const names = `${ids.slice(0, -1).join(', ')}${ids.length > 1 ? ' and ' : ''}${ids[ids.length - 1]}`;
+  const one = needing.length === 1;
+  if (needing.length === spec.repositories.length) {
+    const to = now.toISOString().slice(0, 10);
+    const from = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
+    throw usageError(`${names} ${one ? 'answers' : 'answer'} only for a date interval: give --from and --to (e.g. --from ${from} --to ${to}).`, 'dates_required');
+  }
+  io.err(`Without --from and --to, ${names} will give nothing (window_unanswerable: ${one ? 'it answers' : 'they answer'} only for a date interval); the other sources are asked.`);
 }
 
 /**

@@ -114,7 +114,10 @@ export const assistantRoutes = [
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         controller.enqueue(encoder.encode(' '));
-        keepalive = setInterval(() => controller.enqueue(encoder.encode(' ')), ctx.tuning.permissionKeepaliveMs);
+        keepalive = setInterval(() => {
+          controller.enqueue(encoder.encode(' '));
+          ctx.log.debug(`permission request ${requestId} kept open: still waiting for the person's answer`);
+        }, ctx.tuning.permissionKeepaliveMs);
         const answer = await held;
         clearInterval(keepalive);
         try {

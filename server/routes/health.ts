@@ -6,6 +6,7 @@ export const healthRoutes = [
   route('GET', '/api/health', (event, { ctx, runtime }) => {
     requireExpectedRuntime(event, ctx.runtimeId);
     return readHealth(ctx, {
+      role: runtime.role,
       schedulerState: runtime.scheduler.state,
       schedulerHeldBy: runtime.scheduler.held_by,
       startedAtUtc: runtime.startedAtUtc,

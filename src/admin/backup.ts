@@ -79,7 +79,9 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   try {
     const createdAt = ctx.nowIso();
     let target = options.output ? path.resolve(options.output) : freeDefaultName(dir, stamp(createdAt));
-    if (fs.existsSync(target)) throw conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.');
+    // Only a named output (svc backup -o) can already exist: refused as every command's existing -o file is.
+    const targetExists = () => new SvcError(400, 'output_exists', 'A file already exists where the bundle would go; choose another name (a bundle never replaces a file).');
+    if (fs.existsSync(target)) throw targetExists();
     // The writer never overwrites a partial bundle: another backup may be writing it (one killed leaves it).
     const partialExists = () =>
       conflict('backup_exists', `${path.basename(target)}.partial exists: another backup is writing it or one was interrupted; try again in a second, or remove that file.`);
@@ -129,7 +131,7 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
         // Another process took the default name since it was chosen (its partial, or its finished
         // bundle): this bundle takes the next free one, as a second backup of the same second does.
         if (!options.output && n <= 100) return undefined;
-        throw err.targetExists ? conflict('backup_exists', 'A file already exists where the bundle would go; choose another name.') : partialExists();
+        throw err.targetExists ? targetExists() : partialExists();
       });
       if (!written) target = freeDefaultName(dir, stamp(createdAt), n);
     }

@@ -83,15 +83,26 @@ async function ensureFolder(ctx: Context, base: URL, folder: string, authorizati
   }
 }
 
-/** Link a WebDAV account. @example await linkCloud(ctx, { url: 'https://cloud.example.org/remote.php/dav/files/me/', username: 'me', password }) */
-export async function linkCloud(ctx: Context, input: LinkInput) {
+/** What a link is checked for before its password is needed: the URL, the user name and the folder. */
+export function checkCloudLink(ctx: Context, input: Omit<LinkInput, 'password'>): { url: URL; username: string; folder: string } {
   const url = checkUrl(input.url);
   const username = input.username;
   if (!username) throw badRequest('cloud_username_required', 'Give the user name of the cloud account.');
-  const password = input.password ?? ctx.credentials.reveal(PASSWORD);
+  return { url, username, folder: checkFolder(input.remote_folder ?? String(ctx.settings.read('cloud').remote_folder || 'svc')) };
+}
+
+/** The password given, or the stored one when none is given; refused when there is neither. */
+export function requireCloudPassword(ctx: Context, given: string | null): string {
+  const password = given || ctx.credentials.reveal(PASSWORD);
   if (!password) throw badRequest('cloud_password_required', 'Give the password (or app password) of the cloud account.');
+  return password;
+}
+
+/** Link a WebDAV account. @example await linkCloud(ctx, { url: 'https://cloud.example.org/remote.php/dav/files/me/', username: 'me', password }) */
+export async function linkCloud(ctx: Context, input: LinkInput) {
+  const { url, username, folder } = checkCloudLink(ctx, input);
+  const password = requireCloudPassword(ctx, input.password ?? null);
   ctx.log.addSecret(password);
-  const folder = checkFolder(input.remote_folder ?? String(ctx.settings.read('cloud').remote_folder || 'svc'));
   const authorization = auth(username, password);
   const probe = await dav(ctx, url, 'PROPFIND', authorization, { headers: { depth: '0' } });
   await probe.arrayBuffer().catch(() => {});

@@ -36,22 +36,25 @@ interface ScopeDef {
   categories: TableCategory[];
   keys: KeyKinds | null;
   reports: boolean;
+  /** What goes, in words (svc erase --help); `categories`, `keys` and `reports` are what does it. */
+  erases: string;
   keeps: string;
 }
 
 export const SCOPES: Record<EraseScope, ScopeDef> = {
-  'erase-ai-keys': { categories: [], keys: ['ai'], reports: false, keeps: 'everything else: repository, mail and cloud keys, settings, configurations, executions, papers' },
-  'erase-repo-keys': { categories: [], keys: ['repository'], reports: false, keeps: 'everything else: AI, mail and cloud keys, settings, configurations, executions, papers' },
-  'erase-configs': { categories: ['configs'], keys: null, reports: false, keeps: 'executions (and their deliveries), papers, settings and keys' },
-  'erase-executions': { categories: ['executions'], keys: null, reports: true, keeps: 'papers, configurations and routines, settings and keys' },
-  'erase-execution-data': { categories: ['configs', 'executions'], keys: null, reports: true, keeps: 'papers, settings and keys' },
-  'erase-corpus': { categories: ['corpus'], keys: null, reports: false, keeps: 'executions (their result lists empty), configurations and routines, settings and keys' },
-  'erase-app-data': { categories: ['corpus', 'configs', 'executions', 'conversations'], keys: 'all', reports: true, keeps: "settings, the first-run card state and the Library's records" },
-  'reset-settings': { categories: ['settings'], keys: 'all', reports: false, keeps: 'configurations and routines, executions and papers' },
+  'erase-ai-keys': { categories: [], keys: ['ai'], reports: false, erases: 'the stored AI provider keys', keeps: 'everything else: repository, mail and cloud keys, settings, configurations, executions, papers' },
+  'erase-repo-keys': { categories: [], keys: ['repository'], reports: false, erases: 'the stored repository (source) API keys', keeps: 'everything else: AI, mail and cloud keys, settings, configurations, executions, papers' },
+  'erase-configs': { categories: ['configs'], keys: null, reports: false, erases: 'saved configurations, routines (their jobs, fire records and delivery destinations), watch profiles and watchdog mutes', keeps: 'executions (and their deliveries), papers, settings and keys' },
+  'erase-executions': { categories: ['executions'], keys: null, reports: true, erases: 'executions (their sources, events, result lists and deliveries) and their report files', keeps: 'papers, configurations and routines, settings and keys' },
+  'erase-execution-data': { categories: ['configs', 'executions'], keys: null, reports: true, erases: 'what the configs and executions scopes erase, together', keeps: 'papers, settings and keys' },
+  'erase-corpus': { categories: ['corpus'], keys: null, reports: false, erases: 'the papers and what is derived from them: embeddings, links, facets, lifecycle records, profile matches, the reading queue, Library paper links', keeps: 'executions (their result lists empty), configurations and routines, settings and keys' },
+  'erase-app-data': { categories: ['corpus', 'configs', 'executions', 'conversations'], keys: 'all', reports: true, erases: "papers, configurations and routines, executions and report files, the assistant's conversations and every stored key", keeps: "settings, the first-run card state and the Library's records" },
+  'reset-settings': { categories: ['settings'], keys: 'all', reports: false, erases: 'every settings group (back to its defaults) and every stored key', keeps: 'configurations and routines, executions and papers' },
   'factory-reset': {
     categories: ['settings', 'app_state', 'configs', 'executions', 'corpus', 'library', 'conversations'],
     keys: 'all',
     reports: true,
+    erases: "every secret, configuration, routine, execution, report file, setting and paper, the assistant's conversations, the first-run card state and the Library's records",
     keeps: 'only the backup and restore history and the bytes in the vault folder (the Library forgets its records)',
   },
 };

@@ -25,26 +25,13 @@ import { acknowledgeRestores, carryHistory, hasRestore, insertRestore, lastResto
 import { resecretWebhookTargets } from '../delivery/targets.js';
 import { secretsFacts, type BundleSecretsFacts } from './restore-facts.js';
 import { keepFormerReportsDir, putBackReports, refusedFolderLine, REPORTS_ASIDE_NOTE } from './restore-reports.js';
+import { planFile, readPlan, stagingDir, type StagedPlan } from './restore-plan.js';
+
+export { readPlan, type StagedPlan };
 
 export const RESTORE_CONFIRM = 'restore';
 export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
 
-export interface StagedPlan {
-  version: 1;
-  bundle_path: string;
-  manifest_sha256: string;
-  bundle_created_at_utc: string;
-  staged_at_utc: string;
-  stamp: string;
-  vault_target: string | null;
-  vault_staging: string | null;
-  reports: string[];
-  fk_violations: number;
-  not_restored: string[];
-}
-
-const stagingDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-staged');
-const planFile = (ctx: Context) => path.join(stagingDir(ctx), 'staged.json');
 const stagingLock = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-staging.lock');
 
 const inProgress = () => conflict('restore_in_progress', 'A restore is being verified and staged right now; wait for it, then cancel it if it is not wanted.');
@@ -79,16 +66,6 @@ function takeStagingLock(ctx: Context): () => void {
   throw inProgress();
 }
 export const undoRoot = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-undo');
-
-export function readPlan(ctx: Context): StagedPlan | null {
-  const bytes = readOwnedFile(planFile(ctx));
-  if (!bytes) return null;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as StagedPlan;
-  } catch {
-    return null;
-  }
-}
 
 function checkVaultParent(given: string): string {
   if (!path.isAbsolute(given)) throw badRequest('vault_parent_invalid', 'vault_parent (--vault-parent) must be an absolute path to an existing folder.');

@@ -16,7 +16,7 @@ import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
 import { removeOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import { TOOLS } from '../mcp/tools/index.js';
-import { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV } from '../mcp/permission-relay.js';
+import { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV } from '../mcp/relay-names.js';
 import type { Choices } from './choices.js';
 import type { FrameQueue } from './frames.js';
 import type { ActiveTurn } from './registry.js';

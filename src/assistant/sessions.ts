@@ -17,18 +17,19 @@ export interface CreateInput {
   title?: string | null;
 }
 
-export function createSession(ctx: Context, input: CreateInput) {
-  let choices: Choices;
-  let basis: ChoiceBasis;
-  if (input.choices === undefined) {
+/** The choices a new conversation is bound to: those given, or the current defaults (undefined). */
+export function choicesForNew(ctx: Context, given: unknown): { choices: Choices; basis: ChoiceBasis } {
+  if (given === undefined) {
     const defaults = defaultChoices(ctx);
     if (!defaults.ok) throw badRequest('invalid_choices', defaults.error);
-    choices = defaults.choices;
-    basis = defaults.basis;
-  } else {
-    choices = requireChoices(input.choices);
-    basis = explicitBasis(choices);
+    return { choices: defaults.choices, basis: defaults.basis };
   }
+  const choices = requireChoices(given);
+  return { choices, basis: explicitBasis(choices) };
+}
+
+export function createSession(ctx: Context, input: CreateInput) {
+  const { choices, basis } = choicesForNew(ctx, input.choices);
   const at = ctx.nowIso();
   const id = ctx.db.transaction(() => {
     const id = repo.insertSession(ctx.db, { title: input.title ?? null, runtime: choices.runtime, model: choices.model, at });

@@ -48,6 +48,14 @@ function resolveLane(ctx: Context, choices: Choices): Lane {
   return { kind: 'cli', binary };
 }
 
+/**
+ * Refuse a connection this machine cannot run now (no key stored, no agent CLI) as a send
+ * would, before anything is written: `svc chat` checks it before it creates a conversation.
+ */
+export function requireRunnable(ctx: Context, choices: Choices): void {
+  resolveLane(ctx, choices);
+}
+
 function boundChoices(row: repo.ChoicesRow): Choices {
   return { version: 1, runtime: row.runtime as Choices['runtime'], provider: row.provider, model: row.requested_model, effort: row.requested_effort };
 }

@@ -13,7 +13,7 @@
  * clash is never silent (a name then needs the id where one is chosen).
  */
 import type { Context } from '../context.js';
-import { invalid, notFound, ValidationError } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { parseStrictJson, StrictJsonError } from '../util/json-strict.js';
 import * as v from 'valibot';
 import { JsonObject, parseWith } from '../util/validate.js';
@@ -71,7 +71,7 @@ function entriesOf(value: unknown, loc: (string | number)[]): { entries: unknown
 
 export function importConfigurations(ctx: Context, files: ImportFile[]) {
   if (files.length === 0) throw invalid(['body', 'files'], 'Send at least one file in the multipart field "files"', 'missing');
-  if (files.length > MAX_IMPORT_FILES) throw invalid(['body', 'files'], `At most ${MAX_IMPORT_FILES} files per import`, 'too_long', files.length, { max_items: MAX_IMPORT_FILES });
+  if (files.length > MAX_IMPORT_FILES) throw invalid(['body', 'files'], `At most ${MAX_IMPORT_FILES} files per import`, 'too_long', null, { max_items: MAX_IMPORT_FILES, actual_length: files.length });
   const checked: { name: string; type: ConfigType; parameters: Record<string, unknown> }[] = [];
   files.forEach((file, f) => {
     const loc: (string | number)[] = ['body', 'files', f];
@@ -88,7 +88,7 @@ export function importConfigurations(ctx: Context, files: ImportFile[]) {
       const type = checkConfigType(parsed.config_type, [...where, 'config_type']);
       checked.push({ name: parsed.name, type, parameters: checkConfigParameters(type, parsed.parameters, [...where, 'parameters']) });
       if (checked.length > MAX_IMPORT_CONFIGURATIONS) {
-        throw new ValidationError([{ loc: ['body', 'files'], msg: `At most ${MAX_IMPORT_CONFIGURATIONS} configurations per import`, type: 'too_long', ctx: { max_items: MAX_IMPORT_CONFIGURATIONS } }]);
+        throw invalid(['body', 'files'], `At most ${MAX_IMPORT_CONFIGURATIONS} configurations per import`, 'too_long', null, { max_items: MAX_IMPORT_CONFIGURATIONS });
       }
     });
   });

@@ -33,6 +33,15 @@ type FileState = { ok: true; values: Record<string, unknown> } | { ok: false };
 
 export const MAX_CREDENTIAL_LENGTH = 8192;
 
+/**
+ * A value as a credential may be stored: not empty, at most MAX_CREDENTIAL_LENGTH
+ * characters (the rule PUT /api/credentials/{key_name} applies). The message never quotes it.
+ */
+export function checkCredentialValue(name: string, value: string): void {
+  if (value.length === 0) throw new SvcError(400, 'empty_value', `No value given for ${name}.`);
+  if (value.length > MAX_CREDENTIAL_LENGTH) throw new SvcError(400, 'value_too_long', `A credential may have at most ${MAX_CREDENTIAL_LENGTH} characters; this one has ${value.length}.`);
+}
+
 export function createCredentialStore(file: string, log: Logger): CredentialStore {
   const load = (): FileState => {
     try {

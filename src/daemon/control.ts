@@ -83,8 +83,8 @@ export async function startDaemon(ctx: Context, options: StartDaemonOptions): Pr
   }
 }
 
-/** The last line the spawned daemon wrote (its one-line error), without the "svc: " prefix. */
-function lastLogLine(file: string, from: number): string {
+/** The last line a spawned svc wrote to its log from `from` on (its one-line error), without the "svc: " prefix. */
+export function lastLogLine(file: string, from: number): string {
   try {
     const fd = fs.openSync(file, 'r');
     try {

@@ -46,7 +46,7 @@ interface ClaimRow {
 export interface JobHolder {
   pid: number;
   runtime_id: string;
-  /** server, daemon or cli. */
+  /** server, daemon, fallback (a window's backend) or cli. */
   role: string;
   /** What started it (a backfill's trigger), when the job says. */
   detail: string | null;
@@ -73,6 +73,11 @@ const view = (ctx: Context, row: ClaimRow): JobHolder => ({
 /** The jobs this process holds now (a row naming this runtime without one here is a leftover, e.g. from a restored backup). */
 const heldHere = (ctx: Context) => ctx.service('job-claims.held', () => new Set<string>());
 
+/** The jobs this process holds now (links.scan, embeddings.backfill, assistant_turn:N…). */
+export function jobsHeldHere(ctx: Context): string[] {
+  return [...heldHere(ctx)];
+}
+
 /** Held by a live process: this one (another start here is refused too), or another that runs and started after boot. */
 const held = (ctx: Context, row: ClaimRow | undefined, alive: PidProbe): row is ClaimRow =>
   row !== undefined && (row.runtime_id === ctx.runtimeId ? heldHere(ctx).has(row.job) : claimLive(row, alive));
@@ -97,7 +102,7 @@ export function jobConflict(reason: string, message: string, holder: JobHolder, 
 /** A phrase naming the process that runs a job, for messages. */
 export function describeHolder(h: JobHolder): string {
   if (h.here) return 'this process';
-  const who = h.role === 'cli' ? 'a command-line svc' : `the ${h.role}`;
+  const who = h.role === 'cli' ? 'a command-line svc' : h.role === 'fallback' ? "a window's backend" : `the ${h.role}`;
   return `${who} (pid ${h.pid}) since ${h.since_utc}`;
 }
 

@@ -1,7 +1,7 @@
 /** The Evidence service functions, as the HTTP routes, the CLI, selected answers and the benchmark use them. */
 export { configureEvidence, evidenceOf, requireProject, type EvidenceOptions, type ProjectRef } from './service.js';
 export { DEFAULT_EVIDENCE_LIMITS, type EvidenceLimits } from './limits.js';
-export { createProject, listProjects, showProject, renameProject, checkProjectName } from './projects.js';
+export { createProject, listProjects, showProject, renameProject, checkProjectName, resolveProjectId } from './projects.js';
 export { addMember, removeMember, listMembers, requireMember, findVersion, type VersionSelector } from './members.js';
 export { createNote, editNote, listNotes, type AnchorInput, type CreateNote, type EditNote } from './notes.js';
 export { readPage, readPdfBytes, type ReadRequest } from './reader.js';

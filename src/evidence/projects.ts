@@ -3,6 +3,7 @@
  * compare-and-swap on the revision; there is no delete.
  */
 import type { Context } from '../context.js';
+import { isUuid4 } from '../random.js';
 import { libraryOf, requireVault } from '../library/service.js';
 import { codepointLength, hasLoneSurrogate } from './codepoints.js';
 import * as reasons from './reasons.js';
@@ -19,6 +20,22 @@ export function checkProjectName(raw: string, max: number): string {
   if (n < 1 || n > max) throw reasons.nameInvalid(`must have 1 to ${max} characters after trimming`);
   if (CONTROL.test(name)) throw reasons.nameInvalid('holds a control character');
   return name;
+}
+
+/**
+ * The project_id a person's word names: the number `svc evidence list` prints (ID),
+ * the PROJECT_ID itself, or a project's exact name (trimmed, as names are stored).
+ * A number is always taken as the ID; a name two projects share is refused with their IDs.
+ * @example resolveProjectId(ctx, vaultId, '2') // the project_id of project 2
+ */
+export function resolveProjectId(ctx: Context, expectedVaultId: string, ref: string): string {
+  const vault = requireVault(libraryOf(ctx), expectedVaultId);
+  const repo = evidenceOf(ctx).repo();
+  if (isUuid4(ref)) return ref;
+  const named = /^[1-9]\d{0,14}$/.test(ref) ? [repo.projectByRow(vault.vault_id, Number(ref))].filter((p) => p !== undefined) : repo.projectsNamed(vault.vault_id, ref.trim());
+  if (named.length === 1) return named[0]!.project_id;
+  if (named.length === 0) throw reasons.projectNotNamed(ref);
+  throw reasons.projectNameShared(ref.trim(), named.map((p) => p.id));
 }
 
 /** @example createProject(ctx, { expectedVaultId, name: 'Sleep and memory' }).project.revision // 1 */

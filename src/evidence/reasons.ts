@@ -9,6 +9,11 @@ const e = (status: number, reason: string, message: string, extra?: Record<strin
 
 // Identity and revisions
 export const projectNotFound = () => e(404, 'project_not_found', 'No evidence project with this project_id in this vault.');
+/** The command line names a project by its number or name too (resolveProjectId). */
+export const projectNotNamed = (ref: string) =>
+  e(404, 'project_not_found', `No evidence project ${JSON.stringify(ref.length > 60 ? `${ref.slice(0, 59)}…` : ref)} in this vault; \`svc evidence list\` shows each one's ID, PROJECT_ID and NAME.`);
+export const projectNameShared = (name: string, ids: number[]) =>
+  e(400, 'project_name_shared', `${ids.length} evidence projects are called ${JSON.stringify(name)} (IDs ${ids.join(', ')}); name one by its ID.`, { ids });
 export const noteNotFound = () => e(404, 'note_not_found', 'No note with this note_id in this project.');
 export const revisionConflict = (revision: number) =>
   e(409, 'revision_conflict', 'expected_revision is not the current project revision; reload the project and try again.', { revision });

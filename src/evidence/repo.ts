@@ -63,6 +63,8 @@ function prepare(db: Database) {
   const s = (sql: string): Statement => db.prepare(sql);
   const q = {
     project: s(`SELECT ${PROJECT} FROM evidence_projects WHERE vault_id = ? AND project_id = ?`),
+    projectByRow: s(`SELECT ${PROJECT} FROM evidence_projects WHERE vault_id = ? AND id = ?`),
+    projectsNamed: s(`SELECT ${PROJECT} FROM evidence_projects WHERE vault_id = ? AND name = ? ORDER BY id LIMIT 10`),
     projectCount: s('SELECT COUNT(*) AS n, COALESCE(MAX(id), 0) AS max_id FROM evidence_projects WHERE vault_id = ?'),
     projectTotal: s('SELECT COUNT(*) AS n FROM evidence_projects WHERE vault_id = ? AND id <= ?'),
     memberTotal: s('SELECT COUNT(*) AS n FROM evidence_project_files WHERE project_row = ? AND id <= ?'),
@@ -94,6 +96,8 @@ function prepare(db: Database) {
   const count = (st: Statement, ...args: unknown[]) => st.get(...args) as { n: number; max_id: number };
   return {
     project: (vaultId: string, projectId: string) => q.project.get(vaultId, projectId) as ProjectRow | undefined,
+    projectByRow: (vaultId: string, id: number) => q.projectByRow.get(vaultId, id) as ProjectRow | undefined,
+    projectsNamed: (vaultId: string, name: string) => q.projectsNamed.all(vaultId, name) as ProjectRow[],
     projectCount: (vaultId: string) => count(q.projectCount, vaultId),
     projectTotal: (vaultId: string, throughId: number) => (q.projectTotal.get(vaultId, throughId) as { n: number }).n,
     memberTotal: (projectRow: number, throughId: number) => (q.memberTotal.get(projectRow, throughId) as { n: number }).n,

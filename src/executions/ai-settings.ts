@@ -65,12 +65,12 @@ export function parseAiSettings(input: Record<string, unknown> | null | undefine
     if (!(AI_SETTINGS_KEYS as readonly string[]).includes(key)) {
       const name = quotableKey(key);
       const what = name === null ? 'ai_settings has an unknown key (its name is not quoted: it may be a secret)' : `Unknown ai_settings key "${name}"`;
-      issues.push({ loc: name === null ? [...loc] : [...loc, name], msg: `${what}; ai_settings takes ${AI_SETTINGS_KEYS.join(', ')} (keys belong in \`svc credentials set\`, never here)`, type: 'extra_forbidden', ctx: { allowed: [...AI_SETTINGS_KEYS] } });
+      issues.push({ loc: name === null ? [...loc] : [...loc, name], msg: `${what}; ai_settings takes ${AI_SETTINGS_KEYS.join(', ')} (keys belong in \`svc credentials set\`, never here)`, type: 'extra_forbidden', input: null, ctx: { allowed: [...AI_SETTINGS_KEYS] } });
       continue;
     }
     const at = [...loc, key];
     const problem = key === 'model' ? (value === null ? undefined : modelProblem(value)) : key === 'instructions' ? instructionsProblem(value) : tokensProblem(value);
-    if (problem) issues.push({ loc: at, msg: problem, type: 'value_error' });
+    if (problem) issues.push({ loc: at, msg: problem, type: 'value_error', input: null, ctx: {} });
     else if (key === 'model' && typeof value === 'string') out.model = value;
     else if (key === 'instructions') out.instructions = (value as string).trim();
     else if (key === 'max_output_tokens') out.max_output_tokens = value as number;

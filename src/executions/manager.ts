@@ -11,6 +11,7 @@ import { admissionLimits, hasFreeSlot, liveSince, noSlotError } from './admissio
 import { NOT_REQUESTED, pendingLane } from './ai-lane.js';
 import { storedAiSettings } from './ai-settings.js';
 import { appendEvent } from './events.js';
+import { INTERRUPTED_REASON_MEANING } from './interrupted-reasons.js';
 import { recoverInterrupted } from './recovery.js';
 import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
 import type { ParsedRun, RunSpec } from './request.js';
@@ -18,7 +19,7 @@ import { runExecution } from './runner.js';
 import { runningExecutionOf } from '../routines/repo.js';
 import { sleep } from '../util/sleep.js';
 
-export type OwnerRole = 'server' | 'cli' | 'daemon';
+export type OwnerRole = 'server' | 'cli' | 'daemon' | 'fallback';
 
 export interface Submitted {
   id: number;
@@ -221,7 +222,7 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
           // A run already settled (its after-run steps, such as the AI summary, still going) is not interrupted.
           try {
             if (markInterrupted(ctx.db, id, 'daemon_restart', ctx.nowIso())) {
-              appendEvent(ctx, id, 'execution_interrupted', 'interrupted (daemon_restart): svc was stopped during the run; what it found is kept', {
+              appendEvent(ctx, id, 'execution_interrupted', `interrupted (daemon_restart): ${INTERRUPTED_REASON_MEANING.daemon_restart}; what it found is kept`, {
                 level: 'warn',
                 data: { status: 'interrupted', interrupted_reason: 'daemon_restart' },
               });

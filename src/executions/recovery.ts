@@ -12,6 +12,7 @@
  */
 import type { Context } from '../context.js';
 import { appendEvent } from './events.js';
+import { INTERRUPTED_REASON_MEANING } from './interrupted-reasons.js';
 import { markInterrupted, runningExecutions, type ExecutionRow, type InterruptedReason } from './repo.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
@@ -42,8 +43,7 @@ export function recoverInterrupted(ctx: Context, alive: PidProbe = isPidAlive): 
     if (!reason) continue;
     // Another process starting at the same time (the server and the daemon) may have settled it first.
     if (!markInterrupted(ctx.db, row.id, reason, ctx.nowIso())) continue;
-    const why = reason === 'owner_dead' ? 'the process that owned this run is gone and recorded nothing (killed, or the machine stopped)' : 'svc cannot tell what became of the process that owned this run';
-    appendEvent(ctx, row.id, 'execution_interrupted', `interrupted (${reason}): ${why}; what it found is kept`, {
+    appendEvent(ctx, row.id, 'execution_interrupted', `interrupted (${reason}): ${INTERRUPTED_REASON_MEANING[reason]}; what it found is kept`, {
       level: 'warn',
       data: { status: 'interrupted', interrupted_reason: reason, result_count: row.result_count },
     });

@@ -6,7 +6,9 @@ import { findSource } from '../sources/index.js';
 import { presentLane } from './ai-lane.js';
 import { storedAiSettings } from './ai-settings.js';
 import { getSources, restartedInto, type ExecutionRow } from './repo.js';
+import { interruptedMeaning } from './interrupted-reasons.js';
 import type { RunSpec } from './request.js';
+import { isRenderedReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
 export function listRow(row: ExecutionRow) {
   return {
@@ -14,6 +16,7 @@ export function listRow(row: ExecutionRow) {
     type: row.type,
     status: row.status,
     interrupted_reason: row.interrupted_reason,
+    interrupted_reason_meaning: interruptedMeaning(row.interrupted_reason),
     restarted_from: row.restarted_from,
     routine_id: row.routine_id,
     query: row.query,
@@ -34,6 +37,8 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
     record_count: s.record_count,
     new_count: s.new_count,
     zero_reason: s.zero_reason,
+    // The reason in words (not_recorded is no reason: null, the source's status says what happened).
+    zero_reason_meaning: isRenderedReason(s.zero_reason) ? ZERO_REASON_MEANING[s.zero_reason] : null,
     message: s.message,
     pages: s.pages,
     started_at_utc: s.started_at_utc,

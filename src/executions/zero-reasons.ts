@@ -5,7 +5,7 @@ export const ZERO_REASON_MEANING: Record<ZeroReason, string> = {
   missing_key: 'The source needs an API key that is not stored; it was not asked.',
   retired: 'The service no longer exists; it was not asked.',
   window_unanswerable: 'The source cannot answer this date window (or answers only with one); it was not asked.',
-  upstream_failure: 'The source did not answer usably (an HTTP error, a timeout or a refused connection) after retries.',
+  upstream_failure: 'The source did not answer usably: an HTTP error, a timeout, a refused connection or no network at all (the message says which; only a failure another attempt may fix is retried).',
   parse_failure: 'The source answered something svc could not read.',
   rights_filtered: 'The source found records but withheld them for rights or licensing reasons.',
   records_unusable: 'The source answered entries, but none had what a record needs (a title).',

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { documentsByIds, type DocumentView } from '../corpus/read.js';
-import { invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound, type SvcError } from '../errors.js';
 import { executionDocumentIds } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
 import { renderBibtex } from './bibtex.js';
@@ -55,4 +55,18 @@ export function unionReferences(ctx: Context, executionIds: number[], documentId
   const missing = documentIds.filter((id) => !found.has(id));
   if (missing.length) throw notFound('document_not_found', `No document ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ' …' : ''}.`, { missing_document_ids: missing.slice(0, 100) });
   return docs;
+}
+
+/**
+ * Why an export of these executions holds no reference: each one's status (a failed run
+ * found nothing). The command line refuses it rather than write an empty file.
+ * @example nothingToExport(ctx, [3]).message // "Execution 3 failed and holds no papers (…)"
+ */
+export function nothingToExport(ctx: Context, executionIds: number[]): SvcError {
+  const runs = [...new Set(executionIds)].map((id) => ({ id, status: getExecution(ctx.db, id)?.status ?? 'gone' }));
+  const said =
+    runs.length === 1
+      ? `Execution ${runs[0]!.id} ${runs[0]!.status === 'completed' ? 'completed with no papers' : `${runs[0]!.status} and holds no papers`} (\`svc executions show ${runs[0]!.id}\` says why)`
+      : `Executions ${runs.map((r) => `${r.id} (${r.status})`).join(', ')} hold no papers`;
+  return conflict('nothing_to_export', `${said}; there is nothing to export, so no file was written.`, { execution_ids: runs.map((r) => r.id) });
 }

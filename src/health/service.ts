@@ -5,6 +5,8 @@ import { svcVersion } from '../version.js';
 import type { LeaseHolder } from '../scheduler/lease.js';
 
 export interface HealthInput {
+  /** daemon: the background daemon; fallback: a backend a window started (no scheduler, stops when idle); server: `svc serve`. */
+  role: 'server' | 'daemon' | 'fallback';
   schedulerState: 'running' | 'standby' | 'disabled' | 'not_started';
   /** On standby: the process that schedules routines of this data directory instead. */
   schedulerHeldBy?: LeaseHolder | null;
@@ -14,6 +16,7 @@ export interface HealthInput {
 
 export interface Health {
   status: 'ok';
+  role: 'server' | 'daemon' | 'fallback';
   version: string;
   schema_version: number;
   scheduler: { state: string; held_by: LeaseHolder | null };
@@ -27,6 +30,7 @@ export interface Health {
 export function readHealth(ctx: Context, input: HealthInput): Health {
   return {
     status: 'ok',
+    role: input.role,
     version: svcVersion(),
     schema_version: ctx.schemaVersion,
     scheduler: { state: input.schedulerState, held_by: input.schedulerHeldBy ?? null },

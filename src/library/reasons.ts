@@ -17,7 +17,8 @@ export const parentMissing = () => e(422, 'parent_missing', 'parent_directory do
 export const parentNotDirectory = () => e(422, 'parent_not_directory', 'parent_directory is not a folder; choose a folder.');
 export const parentNotWritable = () => e(422, 'parent_not_writable', 'svc may not create a folder inside parent_directory; choose a folder you may write to.');
 export const vaultFolderExists = () => e(409, 'vault_folder_exists', 'The new vault folder already exists; no existing folder is adopted. Try again.');
-export const vaultUnavailable = () => e(409, 'vault_unavailable', 'The vault folder is missing or not reachable (an unmounted drive?); reconnect it and try again.');
+export const vaultUnavailable = () =>
+  e(409, 'vault_unavailable', 'The vault folder is missing or not reachable (an unmounted drive?). Put it back where it was, or restore a backup that holds it (POST /api/restore with a vault_parent; it applies at the next start). A configured vault cannot switch to another folder.');
 export const markerInvalid = () => e(409, 'vault_marker_invalid', 'vault.json in the vault folder is missing or does not name this vault; the folder is not the configured vault.');
 
 // Names and content

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
+import { SvcError } from '../errors.js';
 import { parseStrictJson } from '../util/json-strict.js';
 import type { VaultRow } from './repo.js';
 import {
@@ -92,6 +93,34 @@ export function openVault(vault: VaultRow): OpenVault {
       closeQuietly(root);
     },
   };
+}
+
+/** The configured vault's folder and whether it opens as this vault; null when there is no vault. */
+export interface VaultFolder {
+  /** Absolute: for the person at their own terminal only (the HTTP door never names the root). */
+  path: string;
+  reachable: boolean;
+  /** Why it is not reachable: vault_unavailable (gone, unmounted, unreadable), vault_marker_invalid (another folder there), … */
+  reason: string | null;
+  /** The Library's own words for that reason, or null when reachable. */
+  message: string | null;
+}
+
+/**
+ * Open the vault's folder and close it again: the Library status says whether
+ * the folder is still there, not only what the catalog records.
+ * @example vaultFolder(ctx) // { path: '/home/ada/Papers/svc-library-…', reachable: false, reason: 'vault_unavailable' }
+ */
+export function vaultFolder(ctx: Context): VaultFolder | null {
+  const vault = libraryOf(ctx).catalog().vault();
+  if (!vault) return null;
+  try {
+    openVault(vault).close();
+    return { path: vault.root_path, reachable: true, reason: null, message: null };
+  } catch (err) {
+    if (!(err instanceof SvcError)) throw err;
+    return { path: vault.root_path, reachable: false, reason: err.reason, message: err.message };
+  }
 }
 
 /** fsync a directory so the names created or removed in it survive a crash. */

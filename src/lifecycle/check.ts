@@ -138,6 +138,11 @@ async function runSlices(ctx: Context, runId: number, options: CheckOptions, sig
   }
 }
 
+/** The lifecycle checks this process runs now (their run ids). */
+export function checksRunningHere(ctx: Context): number[] {
+  return [...runner(ctx).active.keys()];
+}
+
 /** A running check whose owner has not been seen for the stale interval is over (status reads settle it too). */
 export function settleStale(ctx: Context): void {
   const running = repo.runningRun(ctx.db);

@@ -111,7 +111,7 @@ export function documentLifecycle(ctx: Context, documentId: number) {
 }
 
 export function lifecycleForDocuments(ctx: Context, ids: number[]) {
-  if (ids.length > MAX_FOR_DOCUMENTS) throw invalid(['body', 'document_ids'], `At most ${MAX_FOR_DOCUMENTS} document ids`, 'too_long', ids.length, { max_length: MAX_FOR_DOCUMENTS });
+  if (ids.length > MAX_FOR_DOCUMENTS) throw invalid(['body', 'document_ids'], `At most ${MAX_FOR_DOCUMENTS} document ids`, 'too_long', null, { max_length: MAX_FOR_DOCUMENTS, actual_length: ids.length });
   const unique = [...new Set(ids)];
   const documents = [];
   const unknown: number[] = [];

@@ -15,12 +15,9 @@ import { svcVersion } from '../version.js';
 import type { Backend } from './backend.js';
 import { McpToolError } from './errors.js';
 
-/** The relay's name in the agent's MCP configuration and its one tool: the agent calls mcp__svc_permission__ask_person. */
-export const RELAY_SERVER = 'svc_permission';
-export const RELAY_TOOL = 'ask_person';
-export const RELAY_PROMPT_TOOL = `mcp__${RELAY_SERVER}__${RELAY_TOOL}`;
-/** Where the relay finds its conversation (the environment, never argv). */
-export const RELAY_SESSION_ENV = 'SVC_ASSISTANT_SESSION_ID';
+import { RELAY_SERVER, RELAY_SESSION_ENV, RELAY_TOOL } from './relay-names.js';
+
+export { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV, RELAY_TOOL } from './relay-names.js';
 
 export type Decision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
 

@@ -32,7 +32,7 @@ export function importProfiles(ctx: Context, items: unknown[]) {
   items.forEach((item, i) => {
     const envelope = item as Record<string, unknown> | null;
     if (envelope && typeof envelope === 'object' && envelope.format === EXPORT_FORMAT && envelope.version !== EXPORT_VERSION) {
-      issues.push({ loc: ['body', 'profiles', i, 'version'], msg: `Only version ${EXPORT_VERSION} exports can be imported`, type: 'value_error', input: envelope.version });
+      issues.push({ loc: ['body', 'profiles', i, 'version'], msg: `Only version ${EXPORT_VERSION} exports can be imported`, type: 'value_error', input: envelope.version, ctx: {} });
       return;
     }
     try {

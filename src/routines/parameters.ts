@@ -52,6 +52,16 @@ const Schema = v.object({
 
 export const PARAMETER_KEYS = Object.keys(Schema.entries);
 
+/**
+ * One parameter of a routine being made, checked by the rule create applies to it, for a
+ * question that asks again on a refusal: the refusal's words, or undefined.
+ * @example parameterRefusal('window_days', 9999) // 'Invalid value: Expected <=3650 but received 9999.'
+ */
+export function parameterRefusal(key: 'query' | 'window_days', value: unknown): string | undefined {
+  const checked = v.safeParse(Schema.entries[key], value);
+  return checked.success ? undefined : `${checked.issues[0].message.replace(/\.$/, '')}.`;
+}
+
 /** The refusal of an empty query, for a routine that follows no profile. */
 export function emptyQueryRefused(prefix: (string | number)[]) {
   return invalid([...prefix, 'query'], 'The query must not be empty (it may be empty only when the routine follows a watch profile: entity)', 'min_length', '');

@@ -19,6 +19,16 @@ export const MAX_INTENT_LENGTH = 2000;
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'The name must not be empty'), v.maxLength(MAX_NAME_LENGTH));
 const intent = v.pipe(v.string(), v.trim(), v.minLength(1, 'An empty intent says nothing; leave intent out or send null for none'), v.maxLength(MAX_INTENT_LENGTH));
 
+/**
+ * A routine's name or intent, checked by the rule create applies to it, for a question
+ * that asks again on a refusal: the refusal's words, or undefined.
+ * @example routineFieldRefusal('name', ' ') // 'The name must not be empty.'
+ */
+export function routineFieldRefusal(field: 'name' | 'intent', value: string): string | undefined {
+  const checked = v.safeParse(field === 'name' ? name : intent, value);
+  return checked.success ? undefined : `${checked.issues[0].message.replace(/\.$/, '')}.`;
+}
+
 export interface RoutineFields {
   name: string;
   schedule_cron: string;

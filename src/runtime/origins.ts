@@ -18,7 +18,7 @@ export interface OriginRegistry {
 /** An exact serialized origin: scheme, host and optional port, nothing more. */
 export function checkOrigin(raw: string, loc: (string | number)[]): string {
   if (raw.length < 1 || raw.length > MAX_ORIGIN_LENGTH) {
-    throw invalid(loc, `Origin must have 1 to ${MAX_ORIGIN_LENGTH} characters`, 'string_length', raw, { min_length: 1, max_length: MAX_ORIGIN_LENGTH });
+    throw invalid(loc, `Origin must have 1 to ${MAX_ORIGIN_LENGTH} characters`, 'string_length', raw.length > MAX_ORIGIN_LENGTH ? null : raw, { min_length: 1, max_length: MAX_ORIGIN_LENGTH });
   }
   let parsed: URL | undefined;
   try {

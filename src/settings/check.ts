@@ -129,13 +129,13 @@ export function parseSettingWord(def: SettingDef, word: string): unknown {
 export function settingIssue(group: string, def: SettingDef, value: unknown, loc: (string | number)[]): ValidationIssue | undefined {
   const problem = checkSettingValue(def, value);
   const userinfo = urlCarriesCredentials(def, value);
-  if (problem && !(userinfo && problem.type === 'url_parsing')) return { loc, ...(userinfo || badHost(def, value) ? {} : { input: value }), ...problem };
+  if (problem && !(userinfo && problem.type === 'url_parsing')) return { loc, input: userinfo || badHost(def, value) ? null : value, ctx: {}, ...problem };
   if (userinfo) {
     const where = group === 'cloud' ? 'the user name is cloud.username, the password the cloud_password credential' : "a key is the provider's credential, such as openai_api_key";
-    return { loc, msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo' };
+    return { loc, msg: `The URL must not carry a user name or password; store secrets with \`svc credentials set\` (${where})`, type: 'url_userinfo', input: null, ctx: {} };
   }
   if (badHost(def, value)) {
-    return { loc, msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host' };
+    return { loc, msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host', input: null, ctx: {} };
   }
   return undefined;
 }

@@ -36,7 +36,8 @@ export async function embedAfterRun(ctx: Context, execution: SettledExecution): 
   while (!signal.aborted) {
     const holder = backfillHolder(ctx);
     if (holder && !afterRunTrigger(holder.detail)) return;
-    if (!holder) {
+    if (holder) ctx.log.debug(`embedding after run ${execution.id} waits: ${holder.detail} holds the backfill`);
+    else {
       try {
         await runBackfill(ctx, { trigger: `after_run:${execution.id}`, ids, signal });
         return;

@@ -66,7 +66,7 @@ export function checkEmbeddingSettings(ctx: Context, incoming: Record<string, un
   }
   if (issues.length) throw new ValidationError(issues);
   if (merged.provider === 'local' && merged.model && !PROVIDERS.find((p) => p.id === 'local')!.prices_per_million_tokens[String(merged.model)]) {
-    throw new ValidationError([{ loc: [...loc, 'model'], msg: `The local lane has one model, ${providerInfo('local')!.default_model}.`, type: 'model_unknown', input: merged.model }]);
+    throw new ValidationError([{ loc: [...loc, 'model'], msg: `The local lane has one model, ${providerInfo('local')!.default_model}.`, type: 'model_unknown', input: merged.model, ctx: {} }]);
   }
   return merged;
 }

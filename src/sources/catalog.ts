@@ -3,8 +3,9 @@
  * (never a secret), and what can be searched right now with the keys stored.
  */
 import type { Context } from '../context.js';
-import { CATALOG } from './index.js';
+import { CATALOG, findSource } from './index.js';
 import type { CatalogEntry } from './types.js';
+import { windowRefusal } from './window-rule.js';
 
 export function catalogEntry(entry: CatalogEntry) {
   if (entry.status === 'retired') {
@@ -37,8 +38,12 @@ export function readCatalog() {
   return { repositories: CATALOG.map(catalogEntry) };
 }
 
-/** What can be searched now, and for each source that cannot, why (key missing, retired). */
-export function searchableRepositories(ctx: Context) {
+/**
+ * What can be searched now, and for each source that cannot, why (key missing, retired). Given the
+ * date window a run would ask (`windowGiven`: a from or a to date), a source that cannot answer with
+ * it (or without one) is not searchable either, in the words the run would record.
+ */
+export function searchableRepositories(ctx: Context, options: { windowGiven?: boolean } = {}) {
   const statuses = new Map(ctx.credentials.statuses().map((c) => [c.name, c.status]));
   const repositories = CATALOG.map((entry) => {
     if (entry.status === 'retired') return { id: entry.id, name: entry.name, searchable: false, reason: 'retired' as const, message: `${entry.name} was retired on ${entry.retiredOn}.`, key_status: null };
@@ -51,7 +56,21 @@ export function searchableRepositories(ctx: Context) {
     if (entry.capabilities.orcidOnly) {
       return { id: entry.id, name: entry.name, searchable: false, reason: 'entity_unsupported' as const, message: `${entry.name} answers only for an ORCID iD: routines that follow a watch profile with one ask it.`, key_status: keyStatus };
     }
+    const windowProblem = options.windowGiven === undefined ? null : windowRefusal(entry.name, entry.capabilities.dateWindow, options.windowGiven);
+    if (windowProblem) return { id: entry.id, name: entry.name, searchable: false, reason: 'window_unanswerable' as const, message: windowProblem, key_status: keyStatus };
     return { id: entry.id, name: entry.name, searchable: true, reason: null, message: null, key_status: keyStatus };
   });
   return { repositories, searchable: repositories.filter((r) => r.searchable).map((r) => r.id) };
+}
+
+/**
+ * The sources among `ids` that answer only for a date interval (bioRxiv, medRxiv): a run
+ * that asks them with neither a from nor a to date records window_unanswerable for them.
+ * @example sourcesNeedingDates(['biorxiv', 'crossref']) // [{ id: 'biorxiv', name: 'bioRxiv' }]
+ */
+export function sourcesNeedingDates(ids: readonly string[]): { id: string; name: string }[] {
+  return ids.flatMap((id) => {
+    const entry = findSource(id);
+    return entry?.status === 'active' && entry.capabilities.dateWindow === 'required' ? [{ id: entry.id, name: entry.name }] : [];
+  });
 }

@@ -13,6 +13,7 @@ import type { NetworkKind } from './net-cause.js';
 import { pageThrough } from './page-loop.js';
 import { throttleFor } from './throttle.js';
 import { ParseError, type CatalogEntry, type NormalizedRecord, type SearchRequest, type SourceAdapter, type ZeroReason } from './types.js';
+import { windowRefusal } from './window-rule.js';
 
 export interface SourceParams {
   query: string;
@@ -185,8 +186,8 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   // The date window goes to the source, or the source is not asked.
   let windowFrom = params.dateFrom;
   let windowTo = params.dateTo;
-  if (asked && caps.dateWindow === 'none') return finish('window_unanswerable', `${entry.name} cannot filter by date, so it was not asked for this window.`);
-  if (!asked && caps.dateWindow === 'required') return finish('window_unanswerable', `${entry.name} answers only for a date interval; give a from and to date.`);
+  const windowProblem = windowRefusal(entry.name, caps.dateWindow, asked !== null);
+  if (windowProblem) return finish('window_unanswerable', windowProblem);
   if (caps.dateWindow === 'required') {
     windowFrom ??= '1900-01-01';
     windowTo ??= ctx.nowIso().slice(0, 10);

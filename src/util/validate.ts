@@ -6,21 +6,36 @@ import * as v from 'valibot';
 import { SvcError, ValidationError, type ValidationIssue } from '../errors.js';
 
 export interface ParseOptions {
-  /** Leave `input` out of the detail (bodies that may carry a secret). */
+  /**
+   * The body carries a secret or a destination: no item echoes a value given,
+   * neither as `input` (null) nor in `ctx.received` or valibot's "Received …"
+   * message. A value that is missing has nothing to hide and is said as such.
+   */
   hideInput?: boolean;
+}
+
+/**
+ * valibot's default message ends with the value it received ("Invalid type:
+ * Expected string but received 12345", "Invalid email: Received \"…\""): the
+ * hidden form stops before it. svc's own messages never quote a value.
+ */
+function messageWithoutValue(issue: v.BaseIssue<unknown>): string {
+  const tail = issue.expected === null ? `: Received ${issue.received}` : ` but received ${issue.received}`;
+  return issue.message.endsWith(tail) ? issue.message.slice(0, -tail.length) : issue.message;
 }
 
 export function toIssues(issues: v.BaseIssue<unknown>[], prefix: (string | number)[], options: ParseOptions = {}): ValidationIssue[] {
   return issues.map((issue) => {
     const path = (issue.path ?? []).map((item) => item.key as string | number);
+    const hidden = options.hideInput === true && issue.input !== undefined;
     const ctx: Record<string, unknown> = {};
     if (issue.expected !== null) ctx.expected = issue.expected;
-    if (issue.received !== undefined) ctx.received = issue.received;
+    if (issue.received !== undefined && !hidden) ctx.received = issue.received;
     return {
       loc: [...prefix, ...path],
-      msg: issue.message,
+      msg: hidden ? messageWithoutValue(issue) : issue.message,
       type: issue.type,
-      ...(options.hideInput ? {} : { input: issue.input === undefined ? null : issue.input }),
+      input: hidden || issue.input === undefined ? null : issue.input,
       ctx,
     };
   });

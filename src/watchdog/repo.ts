@@ -47,6 +47,14 @@ export function recentSourceOutcomes(db: Database, perSource: number): SourceOut
     .all(perSource) as SourceOutcomeRow[];
 }
 
+/** Every source row of these runs: whether a run failed as a whole, and how. */
+export function runSourceRows(db: Database, executionIds: number[]): Pick<SourceOutcomeRow, 'execution_id' | 'status' | 'outcome_json'>[] {
+  if (executionIds.length === 0) return [];
+  return db
+    .prepare('SELECT execution_id, status, outcome_json FROM execution_sources WHERE execution_id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(executionIds)) as Pick<SourceOutcomeRow, 'execution_id' | 'status' | 'outcome_json'>[];
+}
+
 /** The zero reasons of a routine's last settled run, per source. */
 export function lastRunReasons(db: Database, routineId: number): { execution_id: number; source: string; zero_reason: string | null; started_at_utc: string }[] {
   return db

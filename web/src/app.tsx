@@ -45,7 +45,7 @@ function Nav({ current }: { current: string | null }) {
             <ul>
               {entries.map(([name, r]) => (
                 <li key={name}>
-                  <a href={r.pattern} aria-current={current === name ? 'page' : undefined}>
+                  <a href={r.pattern} aria-current={current === name ? 'page' : current && ROUTES[current]?.section === name ? 'location' : undefined}>
                     {r.nav!.label}
                   </a>
                 </li>

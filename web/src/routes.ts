@@ -16,13 +16,18 @@ export interface RouteDef {
   load: () => Promise<PageModule>;
   /** The navigation entry for this view; routes without one are reached from other pages. */
   nav?: { label: string; group: 'collect' | 'corpus' | 'setup' | 'library' };
+  /** The navigation entry a view without its own belongs under (a run's page under Runs). */
+  section?: string;
   title: string;
 }
 
 export const ROUTES: Record<string, RouteDef> = {
   home: { pattern: '/', load: () => import('./pages/home.js'), nav: { label: 'Home', group: 'collect' }, title: 'Home' },
+  search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
+  runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
+  run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
   explore: { pattern: '/explore', load: () => import('./pages/explore.js'), nav: { label: 'Explore', group: 'corpus' }, title: 'Explore' },
-  paper: { pattern: '/papers/:id', load: () => import('./pages/paper.js'), title: 'Paper' },
+  paper: { pattern: '/papers/:id', load: () => import('./pages/paper.js'), section: 'explore', title: 'Paper' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [

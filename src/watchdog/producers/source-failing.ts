@@ -1,7 +1,8 @@
 /** A source failing across runs: upstream_failure or parse_failure streaks, or a high failure rate. */
 import type { Context } from '../../context.js';
 import { findSource } from '../../sources/index.js';
-import { recentSourceOutcomes, type SourceOutcomeRow } from '../repo.js';
+import { looksOffline, type NetworkKind } from '../../sources/net-cause.js';
+import { recentSourceOutcomes, runSourceRows, type SourceOutcomeRow } from '../repo.js';
 import type { Finding, Producer, ProducerResult } from '../types.js';
 import { count } from '../../util/words.js';
 
@@ -24,16 +25,32 @@ const ADVICE: Record<string, string> = {
     'svc could not read the answers: the API has probably changed its format. Update svc; until then take the source out of the routines that use it. `svc executions record ID` shows the requests.',
 };
 
+/** What the stored outcome says about the wire: the HTTP status, or the kind of network failure when none came. */
+function wireOf(row: Pick<SourceOutcomeRow, 'outcome_json'>): { http_status: number | null; network: NetworkKind | null } {
+  try {
+    const evidence = (JSON.parse(row.outcome_json ?? '{}') as { evidence?: { http_status?: number | null; network?: NetworkKind } }).evidence;
+    return { http_status: evidence?.http_status ?? null, network: evidence?.network ?? null };
+  } catch {
+    return { http_status: null, network: null };
+  }
+}
+
 function evidenceOf(rows: SourceOutcomeRow[]) {
-  return rows.map((r) => {
-    let status: number | null = null;
-    try {
-      status = (JSON.parse(r.outcome_json ?? '{}') as { evidence?: { http_status?: number | null } }).evidence?.http_status ?? null;
-    } catch {
-      status = null;
-    }
-    return { execution_id: r.execution_id, started_at_utc: r.started_at_utc, zero_reason: r.zero_reason, http_status: status, message: r.message };
-  });
+  return rows.map((r) => ({ execution_id: r.execution_id, started_at_utc: r.started_at_utc, zero_reason: r.zero_reason, http_status: wireOf(r).http_status, message: r.message }));
+}
+
+/**
+ * The runs that failed because this machine was offline, by the rule the run itself said so with
+ * ("This machine looks offline"): no source answered, and each failed for want of DNS or a route.
+ * They say nothing about any one source, so they are not held against it.
+ */
+function offlineRuns(ctx: Context, executionIds: number[]): Set<number> {
+  const byRun = new Map<number, boolean>();
+  for (const row of runSourceRows(ctx.db, executionIds)) {
+    const offline = row.status === 'not_answered' && looksOffline(wireOf(row).network ?? undefined);
+    byRun.set(row.execution_id, (byRun.get(row.execution_id) ?? true) && offline);
+  }
+  return new Set([...byRun].filter(([, offline]) => offline).map(([id]) => id));
 }
 
 function judge(source: string, rows: SourceOutcomeRow[]): Finding | undefined {
@@ -74,21 +91,32 @@ function judge(source: string, rows: SourceOutcomeRow[]): Finding | undefined {
 
 export const sourceFailing: Producer = {
   check: 'source_failing',
-  describes: `Each source's last ${SOURCE_THRESHOLDS.recent_runs} settled runs: broken after ${SOURCE_THRESHOLDS.failure_streak} upstream_failure or parse_failure answers in a row, unusual when at least half of them failed.`,
+  describes: `Each source's last ${SOURCE_THRESHOLDS.recent_runs} settled runs: broken after ${SOURCE_THRESHOLDS.failure_streak} upstream_failure or parse_failure answers in a row, unusual when at least half of them failed. A run that failed because this machine was offline (no source reached: no DNS or no route) is not counted against any source.`,
   run(ctx: Context): ProducerResult {
+    const recent = recentSourceOutcomes(ctx.db, SOURCE_THRESHOLDS.recent_runs);
+    const offline = offlineRuns(ctx, [...new Set(recent.map((r) => r.execution_id))]);
     const bySource = new Map<string, SourceOutcomeRow[]>();
-    for (const row of recentSourceOutcomes(ctx.db, SOURCE_THRESHOLDS.recent_runs)) {
+    const offlineBySource = new Map<string, number>();
+    for (const row of recent) {
+      if (offline.has(row.execution_id)) {
+        offlineBySource.set(row.source, (offlineBySource.get(row.source) ?? 0) + 1);
+        continue;
+      }
       const list = bySource.get(row.source) ?? [];
       list.push(row);
       bySource.set(row.source, list);
     }
     const result: ProducerResult = { findings: [], unjudged: [] };
-    for (const [source, rows] of bySource) {
+    for (const source of new Set(recent.map((r) => r.source))) {
+      const rows = bySource.get(source) ?? [];
+      const subject = { kind: 'source' as const, id: source, name: findSource(source)?.name ?? source };
       const finding = judge(source, rows);
       if (finding) result.findings.push(finding);
-      else if (rows.length < SOURCE_THRESHOLDS.min_runs) {
-        result.unjudged.push({ check: 'source_failing', subject: { kind: 'source', id: source, name: findSource(source)?.name ?? source }, reason: `only ${count(rows.length, 'settled run')}; a failure rate needs ${SOURCE_THRESHOLDS.min_runs}` });
+      else if (rows.length > 0 && rows.length < SOURCE_THRESHOLDS.min_runs) {
+        result.unjudged.push({ check: 'source_failing', subject, reason: `only ${count(rows.length, 'settled run')}; a failure rate needs ${SOURCE_THRESHOLDS.min_runs}` });
       }
+      const away = offlineBySource.get(source);
+      if (away) result.unjudged.push({ check: 'source_failing', subject, reason: `${count(away, 'run')} failed because this machine was offline (no source could be reached); not counted against ${subject.name}` });
     }
     return result;
   },

@@ -30,7 +30,8 @@ export interface Repository {
   status: string;
   needs_key: boolean;
   credential: { name: string; required: boolean } | null;
-  capabilities: { keyword_query: boolean; date_window: string; author_search: boolean; orcid_search: boolean; page_size: number; paging: string };
+  /** null for a retired service. */
+  capabilities: { keyword_query: boolean; date_window: 'exact' | 'year' | 'none' | 'required'; author_search: boolean; orcid_search: boolean; page_size: number; paging: string } | null;
 }
 
 export interface Catalog {
@@ -54,4 +55,14 @@ export interface SearchRepository {
 
 export interface SearchRepositories {
   repositories: SearchRepository[];
+}
+
+/** A saved configuration (GET /api/configurations): a named dive, sweep or routine to start from. */
+export interface Configuration {
+  id: number;
+  name: string;
+  config_type: string;
+  parameters: Record<string, unknown>;
+  updated_at_utc: string;
+  execution_count: number;
 }

@@ -47,7 +47,7 @@ export default function PaperPage({ params }: PageProps) {
   }
   if (!paper || !why.data) return <Busy label="Opening the paper…" />;
   return (
-    <article class="paper" aria-labelledby="paper-title">
+    <article class="paper" aria-labelledby="paper-h1">
       <p class="back-link">
         <a href={lastExplore.value}>← Back to the explorer</a>
       </p>

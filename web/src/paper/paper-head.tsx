@@ -59,16 +59,16 @@ export function PaperHead({ paper, sourceName }: { paper: PaperDetail; sourceNam
           <strong>This paper has been retracted.</strong> Its lifecycle below gives the notice.
         </p>
       )}
-      <h1 class="paper-title" id="paper-title">{paper.title}</h1>
+      <h1 class="paper-h1" id="paper-h1">{paper.title}</h1>
       <Authors paper={paper} />
-      <p class="paper-meta">
-        {paper.venue && <span class="paper-venue">{paper.venue}</span>}
+      <p class="paper-line">
+        {paper.venue && <span class="paper-journal">{paper.venue}</span>}
         <span>{dateText(paper)}</span>
         {paper.type && <span>{paper.type.replace(/[_-]/g, ' ')}</span>}
         {paper.open_access && <span class="chip chip-ok">Open access</span>}
         {paper.license && <span>Licence {paper.license}</span>}
       </p>
-      <p class="paper-meta">
+      <p class="paper-line">
         <span class="muted">Found by</span>
         {paper.sources.map((s) => (
           <span key={s} class="chip">
@@ -94,9 +94,9 @@ export function PaperHead({ paper, sourceName }: { paper: PaperDetail; sourceNam
 function Identifiers({ paper }: { paper: PaperDetail }) {
   if (paper.identifiers.length === 0) return null;
   return (
-    <dl class="paper-ids">
+    <dl class="paper-idents">
       {paper.identifiers.map((id) => (
-        <div key={id.scheme} class="paper-id">
+        <div key={id.scheme} class="paper-ident">
           <dt>{id.label}</dt>
           <dd>
             {id.url ? (

@@ -1,0 +1,179 @@
+/**
+ * The window harness: `svc window --no-open --json` as a real process (the
+ * shell is the subject), raw HTTP to its renderer server and to its backend,
+ * and — for the browser tests — Chromium through playwright-core, with
+ * screenshots in test-output/screenshots/ (git-ignored) and an axe-core pass
+ * in a context that bypasses the CSP (axe is injected as a script; the
+ * window's CSP rightly refuses it everywhere else).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { rawRequest, ROOT, tempDirs, type RawResponse, type TempDirs } from './_setup.js';
+
+export const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
+
+/** A window's temp folders and environment: no SVC_DISABLE_SCHEDULER (the shell must set it for its fallback itself). */
+export function windowDirs(extra: Record<string, string> = {}): TempDirs & { shellEnv: Record<string, string> } {
+  const dirs = tempDirs();
+  const { SVC_DISABLE_SCHEDULER: _, ...env } = dirs.env;
+  return { ...dirs, shellEnv: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env, ...extra } };
+}
+
+export interface ShellLine {
+  url: string;
+  renderer_origin: string;
+  backend: { base_url: string; role: string };
+}
+
+export interface ShellProcess {
+  proc: ChildProcess;
+  line: ShellLine;
+  /** The renderer port. */
+  port: number;
+  /** The launch code of the printed URL. */
+  code: string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Signal the shell (SIGTERM unless named) and wait for its exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Start `svc window --no-open --json` and read its one line. */
+export async function launchShell(env: Record<string, string>, args: string[] = [], timeoutMs = 30_000): Promise<ShellProcess> {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'window', '--no-open', '--json', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const lines = readline.createInterface({ input: proc.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`svc window printed no line in ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+    lines.once('line', (l) => (clearTimeout(timer), resolve(l)));
+    void exited.then(({ code }) => (clearTimeout(timer), reject(new Error(`svc window exited (${code}) before its line; stderr: ${stderr}`))));
+  });
+  const line = JSON.parse(first) as ShellLine;
+  const url = new URL(line.url);
+  return {
+    proc,
+    line,
+    port: Number(url.port),
+    code: url.hash.replace(/^#launch=/, ''),
+    stderr: () => stderr,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface ShellCall {
+  method?: string;
+  /** The Origin header; null sends none; the window's own when left out. */
+  origin?: string | null;
+  secret?: string;
+  body?: unknown;
+  host?: string;
+  headers?: Record<string, string>;
+}
+
+/** One raw request to the renderer server. */
+export function shellRequest(shell: ShellProcess, p: string, call: ShellCall = {}): Promise<RawResponse> {
+  const headers: Record<string, string> = { host: call.host ?? `127.0.0.1:${shell.port}`, ...call.headers };
+  const origin = call.origin === undefined ? shell.line.renderer_origin : call.origin;
+  if (origin !== null) headers.origin = origin;
+  if (call.secret !== undefined) headers['x-svc-shell'] = call.secret;
+  let body: string | undefined;
+  if (call.body !== undefined) {
+    body = JSON.stringify(call.body);
+    headers['content-type'] = 'application/json';
+  }
+  return rawRequest(shell.port, { method: call.method ?? (body === undefined ? 'GET' : 'POST'), path: p, headers, body });
+}
+
+export interface Session {
+  token: string;
+  backend: { base_url: string; role: string; runtime_id: string };
+  shell_secret: string;
+  connect_origins: string[];
+}
+
+/** Trade a launch code for the session, as the page does; throws on a refusal. */
+export async function exchange(shell: ShellProcess, code: string): Promise<Session> {
+  const r = await shellRequest(shell, '/shell/exchange', { body: { code } });
+  if (r.status !== 200) throw new Error(`exchange answered ${r.status}: ${r.text}`);
+  return r.json();
+}
+
+/** A fresh launch code from the shell (the "open in a new tab" action). */
+export async function freshCode(shell: ShellProcess, session: Session): Promise<string> {
+  const r = await shellRequest(shell, '/shell/launch-code', { method: 'POST', secret: session.shell_secret });
+  if (r.status !== 200) throw new Error(`launch-code answered ${r.status}: ${r.text}`);
+  return r.json().code;
+}
+
+/** A request to the session's backend with its token; `origin` as a page of the window would send it, or none. */
+export function backendRequest(session: Session, method: string, p: string, options: { origin?: string; body?: unknown; token?: string } = {}): Promise<RawResponse> {
+  const port = Number(new URL(session.backend.base_url).port);
+  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, authorization: `Bearer ${options.token ?? session.token}` };
+  if (options.origin) headers.origin = options.origin;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  return rawRequest(port, { method, path: p, headers, body });
+}
+
+// ── the browser ─────────────────────────────────────────────────────────────
+
+const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core is loaded lazily, untyped here */
+/** Chromium at `executablePath` (test/_chromium.ts finds it), headless, as every browser test starts it. */
+export async function launchBrowser(executablePath: string): Promise<any> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath, args: ARGS });
+}
+
+/** A fresh context (its own sessionStorage) and a page at `url`; `bypassCSP` only for the axe pass. */
+export async function openPage(browser: any, url: string, options: { bypassCSP?: boolean; width?: number; height?: number } = {}): Promise<{ context: any; page: any; console: string[] }> {
+  const context = await browser.newContext({ bypassCSP: options.bypassCSP ?? false, viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  const page = await context.newPage();
+  const console: string[] = [];
+  page.on('console', (m: any) => console.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e: Error) => console.push(`pageerror: ${e.message}`));
+  await page.goto(url, { waitUntil: 'load' });
+  return { context, page, console };
+}
+
+export async function screenshot(page: any, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: number;
+}
+
+/** axe-core on the page as it is now (its context must bypass the CSP); answers the serious and critical violations. */
+export async function seriousViolations(page: any): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+  const result = await page.evaluate("axe.run(document, { resultTypes: ['violations'] })");
+  return (result.violations as any[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** The pid of the server that published this data directory's port file (a fallback, here). */
+export function publishedPid(dirs: TempDirs): number | undefined {
+  const file = fs.readdirSync(dirs.stateDir).find((f) => f.startsWith('port-'));
+  return file ? JSON.parse(fs.readFileSync(path.join(dirs.stateDir, file), 'utf8')).pid : undefined;
+}
