@@ -75,12 +75,17 @@ export function PaperHead({ paper, sourceName }: { paper: PaperDetail; sourceNam
             {sourceName(s)}
           </span>
         ))}
-        {paper.categories.slice(0, 8).map((c) => (
-          <a key={c} class="chip chip-link" href={href('/explore', { category: c })}>
-            {c}
-          </a>
-        ))}
       </p>
+      {paper.categories.length > 0 && (
+        <p class="paper-line">
+          <span class="muted">Subjects</span>
+          {paper.categories.map((c) => (
+            <a key={c} class="chip chip-link" href={href('/explore', { category: c })}>
+              {c}
+            </a>
+          ))}
+        </p>
+      )}
       <Identifiers paper={paper} />
       <p class="paper-read">
         {paper.url && <OutLink href={paper.url}>Open the paper's page</OutLink>}

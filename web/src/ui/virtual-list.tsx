@@ -93,6 +93,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     // Scroll only as far as needed to show the row whole, as a native list does.
     if (rowTop < 0) scrollBy(0, rowTop);
     else if (rowTop + rowHeight > window.innerHeight) scrollBy(0, rowTop + rowHeight - window.innerHeight);
+    // Focus now when the row is drawn (the key press answers at once), and again once drawn anew: rows are reused by place.
+    listRef.current?.querySelector<HTMLElement>(`[data-index="${target}"] a`)?.focus({ preventScroll: true });
     focusWanted.current = true;
     setActive(target);
     measure();
