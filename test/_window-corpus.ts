@@ -9,8 +9,9 @@
  */
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
+import type { NormalizedRecord } from '../src/sources/types.js';
 import { makeRecord, seed } from './_corpus.js';
-import { fixture } from './_setup.js';
+import { fixture, noDnsEnv, waitFor } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { backendRequest, exchange, freshCode, launchShell, windowDirs, type Session, type ShellProcess } from './_window.js';
 
@@ -31,21 +32,27 @@ export interface CorpusWindow {
   close(): Promise<void>;
 }
 
-/** Papers merged into the data directory before the window starts (not matching the feed's words). */
-async function seedPapers(env: Record<string, string>, count: number): Promise<void> {
-  if (count === 0) return;
+/** Records merged into the data directory before the window starts, as a run would merge them. */
+async function seedRecords(env: Record<string, string>, records: NormalizedRecord[]): Promise<void> {
+  if (records.length === 0) return;
   const ctx = createContext({ env, log: createLogger({ level: 'error', sink: () => undefined }) });
   try {
-    seed(ctx, Array.from({ length: count }, (_, n) => makeRecord(n, { nativeId: `seed-${n}`, doi: `10.5555/seed.${n}`, title: `Generated paper number ${n} about soil`, categories: ['Soil science'] })));
+    seed(ctx, records);
   } finally {
     await ctx.close();
   }
 }
 
-export async function startCorpusWindow(options: { seeded?: number } = {}): Promise<CorpusWindow> {
+/** `count` generated papers about soil (none matches the feed's words), all of the category "Soil science". */
+export const soilPapers = (count: number) =>
+  Array.from({ length: count }, (_, n) => makeRecord(n, { nativeId: `seed-${n}`, doi: `10.5555/seed.${n}`, title: `Generated paper number ${n} about soil`, categories: ['Soil science'] }));
+
+/** The window on a data directory holding `records`, its arXiv the recorded feed and other sources at `env`'s addresses. */
+export async function startCorpusWindow(options: { records?: NormalizedRecord[]; env?: Record<string, string> } = {}): Promise<CorpusWindow> {
   const arxiv = await startStub([{ path: '/query', body: FEED, headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  const dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url });
-  await seedPapers(dirs.env, options.seeded ?? 0);
+  // No DNS for the shell and its backend: a source left unpointed fails at once instead of reaching the internet.
+  const dirs = windowDirs({ ...noDnsEnv(), SVC_SOURCE_ARXIV_URL: arxiv.url, ...options.env });
+  await seedRecords(dirs.env, options.records ?? []);
   const shell = await launchShell(dirs.shellEnv);
   const session = await exchange(shell, shell.code);
   const api = async (method: string, p: string, body?: unknown) => {
@@ -54,14 +61,11 @@ export async function startCorpusWindow(options: { seeded?: number } = {}): Prom
     return r.json();
   };
   const dive = await api('POST', '/api/search/dive', { repository: 'arxiv', query: 'testing', max_results: 10 });
-  for (let i = 0; i < 300; i++) {
+  const ended = await waitFor(async () => {
     const run = await api('GET', `/api/executions/${dive.id}`);
-    if (run.status !== 'running' && run.status !== 'queued') {
-      if (run.status !== 'completed') throw new Error(`the dive ended ${run.status}`);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return run.status !== 'running' && run.status !== 'queued' && run;
+  }, 30_000, 'the dive to end');
+  if (ended.status !== 'completed') throw new Error(`the dive ended ${ended.status}`);
   return {
     shell,
     session,

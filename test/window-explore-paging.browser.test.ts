@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { backendRequest, launchBrowser, openPage, screenshot } from './_window.js';
-import { startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
+import { soilPapers, startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
 const { test, executablePath } = browserTests();
 
@@ -20,7 +20,7 @@ let win: CorpusWindow;
 const SEEDED = 450;
 
 test.before(async () => {
-  [browser, win] = await Promise.all([launchBrowser(executablePath()), startCorpusWindow({ seeded: SEEDED })]);
+  [browser, win] = await Promise.all([launchBrowser(executablePath()), startCorpusWindow({ records: soilPapers(SEEDED) })]);
 });
 test.after(async () => {
   await browser?.close();

@@ -11,6 +11,7 @@
  */
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
+import { waitFor } from './_setup.js';
 import { launchBrowser, openPage, screenshot, seriousViolations } from './_window.js';
 import { FEED_TITLES, startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
@@ -33,11 +34,6 @@ const heading = (page: any) => page.locator('#results-heading');
 const facetBlock = (page: any, title: string) => page.locator('section.facet', { has: page.locator('h2', { hasText: title }) });
 const facetCounts = async (page: any, title: string) => (await facetBlock(page, title).locator('.facet-count').allTextContents()).map((t: string) => Number(t.replace(/\D+/g, '')));
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-/** Wait until `check` holds (facets arrive apart from the results). */
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (await check()) return;
-  assert.unreachable(`never true: ${what}`);
-}
 const searchAnswer = (body: Record<string, unknown>) => win.api('POST', '/api/explorer/search', { limit: 500, ...body });
 
 test('loading /explore?q=<the feed\'s word> in a tab with a session shows the feed\'s titles, as many as the backend finds', async () => {
@@ -70,7 +66,7 @@ test('a facet click narrows the list, pushes the filter into the address and cha
   await page.waitForFunction(`document.querySelectorAll('.vlist .result-title').length === ${category.count}`);
   assert.equal((await rowsShown(page).allTextContents()).sort(), narrowed.papers.map((p: any) => p.title).sort());
   // The years facet applies every other filter: its counts now add up to the category's papers.
-  await until(async () => sum(await facetCounts(page, 'Years')) === category.count, 'the years count the category\'s papers');
+  await waitFor(async () => sum(await facetCounts(page, 'Years')) === category.count, 10_000, 'the years to count the category\'s papers');
   assert.ok(await facetBlock(page, 'Categories').locator('a.facet-value.selected', { hasText: category.value }).isVisible(), 'the chosen value is marked');
   await screenshot(page, 'window-explore-facet');
 
