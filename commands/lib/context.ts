@@ -1,7 +1,7 @@
 import { createContext, type Context } from '../../src/context.js';
 import { createLogger } from '../../src/log.js';
 import type { Io } from './io.js';
-import { inCliWords, type Door } from './cli-words.js';
+import { inCliWords, type Door } from './refusals.js';
 
 /** Build the Context for one command, run `fn`, and always close it. */
 export async function withContext<T>(io: Io, fn: (ctx: Context) => Promise<T> | T): Promise<T> {
@@ -13,7 +13,7 @@ export async function withContext<T>(io: Io, fn: (ctx: Context) => Promise<T> | 
   }
 }
 
-/** withContext whose refusals are reworded for `door`'s command line (cli-words.ts): the command to run, not the HTTP route. */
+/** withContext whose refusals are reworded for `door`'s command line (refusals.ts): the command to run, not the HTTP route. */
 export function wordedContext(door: Door) {
   return async <T>(io: Io, fn: (ctx: Context) => Promise<T> | T): Promise<T> => {
     try {
