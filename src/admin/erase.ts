@@ -59,6 +59,14 @@ export const SCOPES: Record<EraseScope, ScopeDef> = {
   },
 };
 
+/**
+ * Every scope as a door shows it before anyone types its confirmation: the word `confirm` must
+ * be, what it erases and what it keeps (GET /api/admin/erase-scopes; the window's danger zone).
+ */
+export function eraseScopesView() {
+  return ERASE_SCOPES.map((scope) => ({ scope, confirm: scope, erases: SCOPES[scope].erases, keeps: SCOPES[scope].keeps }));
+}
+
 export function isEraseScope(name: string): name is EraseScope {
   return (ERASE_SCOPES as readonly string[]).includes(name);
 }

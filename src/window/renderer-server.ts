@@ -29,6 +29,13 @@ type Action = (deps: RendererDeps) => Promise<unknown>;
 const ACTIONS: Record<string, { methods: string[]; run: Action }> = {
   '/shell/launch-code': { methods: ['POST'], run: async ({ codes }) => ({ code: codes.mint() }) },
   '/shell/daemon/start': { methods: ['POST'], run: async ({ shell }) => ({ backend: backendView(await shell.startDaemon()) }) },
+  '/shell/daemon/stop': {
+    methods: ['POST'],
+    run: async ({ shell }) => {
+      const { backend, ...answer } = await shell.stopDaemon();
+      return { ...answer, backend: backendView(backend) };
+    },
+  },
   '/shell/backend/restart': { methods: ['POST'], run: async ({ shell }) => ({ backend: backendView(await shell.restart()) }) },
   '/shell/status': { methods: ['GET', 'POST'], run: ({ shell }) => shell.status() },
 };

@@ -9,6 +9,7 @@ import { matchRoute, place } from './router.js';
 import { openInNewTab } from './session.js';
 import { NAV_GROUPS, ROUTES, type PageModule } from './routes.js';
 import { BackendBanner } from './ui/backend-banner.js';
+import { RestoreBanner } from './ui/restore-banner.js';
 import { Busy, EmptyState, ErrorNote } from './ui/notes.js';
 
 const loaded = new Map<string, PageModule>();
@@ -114,6 +115,7 @@ export function App() {
       <Nav current={match?.name ?? null} />
       <div class="main-column">
         <BackendBanner />
+        <RestoreBanner />
         <main id="main" class="page" tabIndex={-1}>
           {body}
         </main>

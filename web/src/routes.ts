@@ -28,6 +28,7 @@ export const ROUTES: Record<string, RouteDef> = {
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
   explore: { pattern: '/explore', load: () => import('./pages/explore.js'), nav: { label: 'Explore', group: 'corpus' }, title: 'Explore' },
   paper: { pattern: '/papers/:id', load: () => import('./pages/paper.js'), section: 'explore', title: 'Paper' },
+  admin: { pattern: '/admin', load: () => import('./pages/admin.js'), nav: { label: 'Administration', group: 'setup' }, title: 'Administration' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [
