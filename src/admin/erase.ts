@@ -5,6 +5,7 @@
  * tables.ts) in one transaction; credentials by kind; report files with the
  * executions they belong to. Vault bytes are never deleted by any scope.
  */
+import { dropIndex } from '../similarity/index-build.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
@@ -128,6 +129,8 @@ export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): Er
     credentials = before.map((c) => c.name);
   }
   const reportFiles = dir ? removeReportFiles(dir) : 0;
+  // The vector index file is derived from the papers' vectors just erased (no build runs: refused above).
+  if (def.categories.includes('corpus')) dropIndex(ctx);
   return { scope, erased: { categories: def.categories, rows, credentials, report_files: reportFiles }, keeps: def.keeps, erased_at_utc: ctx.nowIso() };
 }
 

@@ -69,32 +69,47 @@ export function removeFromQueue(ctx: Context, documentId: number): { document_id
   return { document_id: documentId, removed: true };
 }
 
+export const QUEUE_QUERY_MAX_LENGTH = 200;
+
+/** The words of a queue filter, lower-cased (SQLite's lower() folds ASCII letters only, so other letters must match their case). */
+const wordsOf = (query: string) => [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+
 /**
- * A page of the queue. With `documentId`, only that paper's entry (none when it
- * is not saved, or not with that status): how a paper's page learns whether it
- * is queued without paging the whole queue (total is then 0 or 1).
+ * A page of the queue, newest saved first. `query` keeps the papers whose title or authors contain
+ * every one of its words; `total` and `matching` then count those, `counts` the whole queue.
+ * With `documentId`, only that paper's entry (none when it is not saved, or not with that status;
+ * `query` is then not applied): how a paper's page learns whether it is queued without paging
+ * the whole queue (total is then 0 or 1).
  */
-export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; documentId?: number }) {
+export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; query?: string; documentId?: number }) {
   const st = queueStatements(ctx.db);
   const status = options.status ?? 'all';
+  const words = options.documentId === undefined ? wordsOf(options.query ?? '') : [];
   const counts = { unread: 0, read: 0 };
   for (const { status: s, n } of st.counts.all() as { status: QueueStatus; n: number }[]) counts[s] = n;
   let rows: QueueRow[];
-  let total: number;
+  let matching = counts;
   if (options.documentId !== undefined) {
     const row = st.get.get(options.documentId) as QueueRow | undefined;
-    const matching = row && (status === 'all' || row.status === status) ? [row] : [];
-    rows = matching.slice(options.offset, options.offset + options.limit);
-    total = matching.length;
+    matching = { unread: 0, read: 0 };
+    if (row) matching[row.status] = 1;
+    rows = row && (status === 'all' || row.status === status) ? [row].slice(options.offset, options.offset + options.limit) : [];
+  } else if (words.length) {
+    const params = { status, words: JSON.stringify(words), limit: options.limit, offset: options.offset };
+    rows = st.pageMatching.all(params) as QueueRow[];
+    matching = { unread: 0, read: 0 };
+    for (const { status: s, n } of st.countsMatching.all(params) as { status: QueueStatus; n: number }[]) matching[s] = n;
   } else {
     rows = (status === 'all' ? st.pageAll.all(options.limit, options.offset) : st.pageByStatus.all(status, options.limit, options.offset)) as QueueRow[];
-    total = status === 'all' ? counts.unread + counts.read : counts[status];
   }
+  const total = status === 'all' ? matching.unread + matching.read : matching[status];
   const end = options.offset + rows.length;
   return {
     status,
+    query: words.length ? words.join(' ') : null,
     total,
     counts,
+    matching,
     limit: options.limit,
     offset: options.offset,
     next_offset: end < total ? end : null,
