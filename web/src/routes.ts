@@ -26,6 +26,9 @@ export const ROUTES: Record<string, RouteDef> = {
   search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
+  library: { pattern: '/library', load: () => import('./pages/library.js'), nav: { label: 'Files', group: 'library' }, title: 'Library' },
+  evidence: { pattern: '/evidence', load: () => import('./pages/evidence.js'), nav: { label: 'Evidence projects', group: 'library' }, title: 'Evidence projects' },
+  'evidence-project': { pattern: '/evidence/:project', load: () => import('./pages/evidence-project.js'), section: 'evidence', title: 'Evidence project' },
   admin: { pattern: '/admin', load: () => import('./pages/admin.js'), nav: { label: 'Administration', group: 'setup' }, title: 'Administration' },
 };
 
