@@ -32,7 +32,7 @@ function CreateProject({ vaultId }: { vaultId: string }) {
   }
   const beside = nameRefusals(error);
   return (
-    <form class="inline-form" onSubmit={submit} noValidate aria-label="New project">
+    <form class="inline-form" onSubmit={submit} noValidate aria-label="Create a project">
       <label for="project-name">New project</label>
       <input id="project-name" value={name} maxLength={400} autocomplete="off" onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-invalid={beside.length > 0} aria-describedby={beside.length ? 'project-name-error' : undefined} />
       <button type="submit" disabled={busy}>
