@@ -106,6 +106,11 @@ test('a PDF with a text layer imported through the file picker is stored as exac
   await row.getByRole('link', { name: 'sleep-review.pdf' }).click();
   await page.locator('.library-file').getByText('Not linked to any paper.').waitFor();
   assert.match(await page.locator('.library-file').textContent(), files[0].version_id);
+  // A paper id the corpus does not have: the service's refusal, and no link stored.
+  await page.getByLabel('Link to paper (its id)').fill('999');
+  await page.locator('.library-file').getByRole('button', { name: 'Link' }).click();
+  await page.locator('.library-file .note-error', { hasText: 'No paper with id 999.' }).waitFor();
+  assert.equal((await library(`/api/library/files/${files[0].file_id}?expected_vault_id=${vaultId}`)).paper_links, []);
   assert.equal(await seriousViolations(page), [], 'axe: a file imported and shown');
   await screenshot(page, 'window-library-imported');
 });
