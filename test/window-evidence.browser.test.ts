@@ -146,7 +146,10 @@ test('removing the file keeps its note; 800 px wide and dark', async () => {
   await page.getByText('This project holds no file yet.').waitFor();
   assert.is((await call('GET', `${P()}/files?${V()}`)).items.length, 0);
   assert.is((await call('GET', `${P()}/notes?${V()}`)).items.length, 1, 'the note stays');
-  await page.locator('.evidence-note').waitFor();
+  const kept = page.locator('.evidence-note');
+  await kept.getByText('not in the project now').waitFor();
+  assert.match(await kept.textContent(), 'sleep-review.pdf, page 2');
+  assert.is(await kept.getByRole('link').count(), 0, 'no link to a reader that would refuse a file outside the project');
 
   await page.setViewportSize({ width: 800, height: 800 });
   assert.is(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), true, 'nothing wider than the window');

@@ -138,6 +138,29 @@ test('the same bytes again are "already in the Library" (nothing new stored); a 
   await screenshot(page, 'window-library-refused');
 });
 
+test('with the vault folder gone the page says so, in the service\'s words for what to do, and offers no import', async () => {
+  const vaultId = (await library('/api/library')).vault.vault_id;
+  const folder = path.join(fs.realpathSync(path.join(dirs.root, 'Papers')), `svc-library-${vaultId}`);
+  fs.renameSync(folder, `${folder}.away`);
+  try {
+    await page.reload();
+    const gone = page.locator('.library-vault .note-error');
+    await gone.waitFor({ timeout: 20_000 });
+    const said = (await library('/api/library')).folder;
+    assert.is(said.reachable, false);
+    assert.match(await gone.textContent(), said.message);
+    assert.match(await gone.textContent(), /vault unavailable/);
+    assert.is(await page.locator('#library-import-input').count(), 0, 'no import offered');
+    await page.locator('.library-table tbody tr', { hasText: 'sleep-review.pdf' }).waitFor();
+    assert.equal(await seriousViolations(page), [], 'axe: folder gone');
+    await screenshot(page, 'window-library-folder-gone');
+  } finally {
+    fs.renameSync(`${folder}.away`, folder);
+  }
+  await page.reload();
+  await page.locator('.library-vault .chip', { hasText: 'reachable' }).waitFor({ timeout: 20_000 });
+});
+
 test('the list is searched by file name; 800 px wide and dark', async () => {
   await page.locator('#library-q').fill('nothing-like-this');
   await page.getByText('No file name contains “nothing-like-this”.').waitFor();

@@ -8,7 +8,7 @@
  */
 import { useState } from 'preact/hooks';
 import { evidence, isRevisionConflict, type Member, type Project } from '../api/evidence.js';
-import type { LibraryFile } from '../api/library.js';
+import { library, type LibraryFile } from '../api/library.js';
 import type { PageProps } from '../routes.js';
 import { AddFile } from '../evidence/add-file.js';
 import { loadAll } from '../evidence/load-all.js';
@@ -42,6 +42,12 @@ function ProjectView({ vaultId, projectId }: { vaultId: string; projectId: strin
   const members = useResource((signal) => loadAll((at) => evidence.members(vaultId, projectId, at, signal)), [vaultId, projectId, generation]);
   const notes = useResource((signal) => loadAll((at) => evidence.notes(vaultId, projectId, at, signal)), [vaultId, projectId, generation]);
   const project = shown.data?.project;
+  // Notes of files removed from the project are kept: their names come from the Library's records.
+  const away = [...new Set((notes.data ?? []).map((n) => n.file_id).filter((id) => !(members.data ?? []).some((m) => m.file_id === id)))];
+  const awayNames = useResource(
+    async (signal) => Object.fromEntries(await Promise.all(away.map(async (id) => [id, (await library.file(vaultId, id, signal)).file.original_name] as const))),
+    [vaultId, away.join(',')],
+  );
 
   /** Send one change with the revision read; a stale one is the service's conflict, then everything is read again. */
   async function change(send: (p: Project) => Promise<unknown>) {
@@ -97,7 +103,7 @@ function ProjectView({ vaultId, projectId }: { vaultId: string; projectId: strin
       <section class="evidence-section" aria-labelledby="notes-heading">
         <h2 id="notes-heading">Notes</h2>
         <ErrorNote error={notes.error} title="svc could not list the project's notes." />
-        {!notes.data && notes.loading ? <Busy /> : <NotesList projectId={project.project_id} notes={notes.data ?? []} members={rows} />}
+        {!notes.data && notes.loading ? <Busy /> : <NotesList projectId={project.project_id} notes={notes.data ?? []} members={rows} names={awayNames.data ?? {}} />}
       </section>
     </>
   );
