@@ -18,6 +18,7 @@ import { ProfileMatches } from '../paper/profile-matches.js';
 import { QueueStatus } from '../paper/queue-status.js';
 import { Similar } from '../paper/similar.js';
 import { Why } from '../paper/why.js';
+import { LinkLibraryFile } from '../library/link-file.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 import { useSourceNames } from '../ui/use-source-names.js';
@@ -66,6 +67,7 @@ export default function PaperPage({ params }: PageProps) {
           <ProfileMatches id={id} />
           <NearDuplicates id={id} title={paper.title} />
           <Similar id={id} />
+          <LinkLibraryFile documentId={id} />
         </div>
       </div>
     </article>
