@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { insertFire } from '../src/routines/jobs.js';
 import { PRODUCERS } from '../src/watchdog/service.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { routineBody } from './_scheduler.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 
@@ -61,7 +62,7 @@ test('findings from constructed run histories: failing and unreliable sources, a
 });
 
 test('svc watchdog lists the evidence its what-to-do points at: the runs (with zero reason and HTTP status), missed fires', async () => {
-  const r = await runCli(['watchdog'], { env: t.dirs.env });
+  const r = await runCliInProcess(['watchdog'], { env: t.dirs.env });
   assert.is(r.code, 0, r.stderr);
   const crossref = r.stdout.split('\n\n').find((block) => block.includes('key: source_failing:crossref'))!;
   assert.is(crossref.match(/^  run \d+ \(\d{4}-\d\d-\d\d \d\d:\d\d\): upstream_failure \(HTTP 503\)/gm)?.length, 3, crossref);

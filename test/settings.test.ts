@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { GENERIC_GROUPS, SETTINGS } from '../src/settings/schema.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 let t: TestServer;
 test.before(async () => {
@@ -96,40 +97,40 @@ test('execution settings: both fields required integers within bounds', async ()
 
 test('CLI: settings set converts to the type; get reads back; bad words are usage errors', async () => {
   const env = t.dirs.env;
-  const set = await runCli(['settings', 'set', 'email', 'smtp_port', '465'], { env });
+  const set = await runCliInProcess(['settings', 'set', 'email', 'smtp_port', '465'], { env });
   assert.is(set.code, 0, set.stderr);
-  const get = await runCli(['--json', 'settings', 'get', 'email', 'smtp_port'], { env });
+  const get = await runCliInProcess(['--json', 'settings', 'get', 'email', 'smtp_port'], { env });
   assert.equal(JSON.parse(get.stdout), { group: 'email', key: 'smtp_port', value: 465 });
-  assert.is((await runCli(['settings', 'set', 'notifications', 'on_complete', 'TRUE'], { env })).code, 0);
+  assert.is((await runCliInProcess(['settings', 'set', 'notifications', 'on_complete', 'TRUE'], { env })).code, 0);
   assert.is((await t.request('GET', '/api/settings/notifications')).json().settings.on_complete, true, 'CLI and HTTP share one store');
-  const badType = await runCli(['settings', 'set', 'email', 'smtp_port', 'many'], { env });
+  const badType = await runCliInProcess(['settings', 'set', 'email', 'smtp_port', 'many'], { env });
   assert.is(badType.code, 2);
   assert.is(badType.stderr.trim().split('\n').length, 1, 'one line');
-  assert.is((await runCli(['settings', 'set', 'email', 'nope', '1'], { env })).code, 2);
+  assert.is((await runCliInProcess(['settings', 'set', 'email', 'nope', '1'], { env })).code, 2);
   // A password asked for as a setting: where it goes instead, never the value back.
-  const secret = await runCli(['settings', 'set', 'email', 'smtp_password', 'hunter2-x9'], { env });
+  const secret = await runCliInProcess(['settings', 'set', 'email', 'smtp_password', 'hunter2-x9'], { env });
   assert.is(secret.code, 2);
   assert.match(secret.stderr, /smtp_password is a credential: store it with `svc credentials set smtp_password`/);
   assert.not.match(secret.stderr, /hunter2-x9/);
-  assert.match((await runCli(['settings', 'set', 'cloud', 'password', 'x'], { env })).stderr, /`svc credentials set cloud_password`/);
-  assert.match((await runCli(['settings', 'set', 'ai', 'api_key', 'x'], { env })).stderr, /Secrets are credentials, never settings/);
-  assert.is((await runCli(['settings', 'get', 'nogroup'], { env })).code, 2);
-  const badEmail = await runCli(['settings', 'set', 'email', 'contact_email', 'me at example'], { env });
+  assert.match((await runCliInProcess(['settings', 'set', 'cloud', 'password', 'x'], { env })).stderr, /`svc credentials set cloud_password`/);
+  assert.match((await runCliInProcess(['settings', 'set', 'ai', 'api_key', 'x'], { env })).stderr, /Secrets are credentials, never settings/);
+  assert.is((await runCliInProcess(['settings', 'get', 'nogroup'], { env })).code, 2);
+  const badEmail = await runCliInProcess(['settings', 'set', 'email', 'contact_email', 'me at example'], { env });
   assert.is(badEmail.code, 2);
   assert.match(badEmail.stderr, /contact_email: Input should be an email address/);
   assert.is((await t.request('PUT', '/api/settings/email', { body: { settings: { contact_email: 'me@' } } })).status, 422, 'the same rule at the HTTP door');
-  assert.is((await runCli(['settings', 'set', 'email', 'contact_email', 'me@example.org'], { env })).code, 0);
-  assert.is((await runCli(['settings', 'set', 'email', 'contact_email', ''], { env })).code, 0, 'empty clears it');
+  assert.is((await runCliInProcess(['settings', 'set', 'email', 'contact_email', 'me@example.org'], { env })).code, 0);
+  assert.is((await runCliInProcess(['settings', 'set', 'email', 'contact_email', ''], { env })).code, 0, 'empty clears it');
   // The reports folder is absolute: relative on the command line means under the current directory, over HTTP it is refused,
   // and one stored relative before reads as the default (each process would have resolved it somewhere else).
-  const rel = JSON.parse((await runCli(['--json', 'settings', 'set', 'storage', 'reports_dir', 'rel-reports'], { env })).stdout);
+  const rel = JSON.parse((await runCliInProcess(['--json', 'settings', 'set', 'storage', 'reports_dir', 'rel-reports'], { env })).stdout);
   assert.ok(path.isAbsolute(rel.value) && rel.value.endsWith(`${path.sep}rel-reports`), rel.value);
   const relHttp = await t.request('PUT', '/api/settings/storage', { body: { settings: { reports_dir: 'rel-reports' } } });
   assert.equal([relHttp.status, relHttp.json().detail[0].type], [422, 'path_not_absolute']);
   t.ctx.db.prepare("UPDATE settings SET value_json = '\"old-relative\"' WHERE group_name = 'storage' AND key = 'reports_dir'").run();
   assert.is((await t.request('GET', '/api/settings/storage')).json().settings.reports_dir, '');
-  assert.is((await runCli(['settings', 'set', 'storage', 'reports_dir', ''], { env })).code, 0);
-  const all = JSON.parse((await runCli(['--json', 'settings', 'get'], { env })).stdout);
+  assert.is((await runCliInProcess(['settings', 'set', 'storage', 'reports_dir', ''], { env })).code, 0);
+  const all = JSON.parse((await runCliInProcess(['--json', 'settings', 'get'], { env })).stdout);
   assert.ok(all.execution && all.assistant);
 });
 

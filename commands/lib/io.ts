@@ -1,8 +1,10 @@
 import { oneLine, plainText } from './words.js';
+import type { CommandDeps } from './context.js';
 
 /**
  * What a command may touch of the outside world: stdout (data), stderr (talk),
- * stdin, whether they are terminals, and the environment. Tests pass buffers.
+ * stdin, whether they are terminals, the environment, and what its Context is
+ * built with (context.ts, the command factory). Tests pass buffers and deps.
  */
 export interface Io {
   out(text: string): void;
@@ -13,6 +15,8 @@ export interface Io {
   /** Where progress is drawn; when left out, taken to be what stdout is. */
   stderrIsTTY?: boolean;
   env: Record<string, string | undefined>;
+  /** The clock, fetch, random bytes and tuning of the command's Context; the system's when left out. */
+  deps?: CommandDeps;
   /** Set from the global --json flag before a command runs. */
   json: boolean;
   /** A command that ends without an error but not in success (a cancelled or failed run) sets this. */
