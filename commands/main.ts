@@ -9,7 +9,7 @@ import { svcVersion } from '../src/version.js';
 import { EXIT, exitCodeFor } from './lib/exit-codes.js';
 import type { Io } from './lib/io.js';
 import { withNextStep, withoutRoute } from './lib/hints.js';
-import { ERASE_WORD_LIST } from './lib/erase-words.js';
+import { ERASE_WORD_LIST } from './admin/erase-scopes.js';
 
 export { processIo } from './lib/io.js';
 
@@ -26,52 +26,52 @@ interface CommandEntry {
 /** Every command, in help order. */
 export const COMMANDS: CommandEntry[] = [
   { name: 'window', summary: 'open svc in your browser (attaches to the daemon or starts a backend of its own)', load: () => import('./window/window.js') },
-  { name: 'serve', summary: 'run the HTTP server on 127.0.0.1', load: () => import('./serve.js') },
-  { name: 'health', summary: 'check the running server', load: () => import('./health.js') },
-  { name: 'settings', summary: 'read and change settings', load: () => import('./settings.js') },
-  { name: 'credentials', summary: 'store API keys and passwords (values never shown)', load: () => import('./credentials.js') },
-  { name: 'dive', summary: 'search one repository (foreground, live progress)', load: () => import('./dive.js') },
-  { name: 'sweep', summary: 'search several repositories at once', load: () => import('./sweep.js') },
-  { name: 'executions', summary: 'list, show, cancel, restart and delete runs; logs, reports, search records', load: () => import('./executions.js') },
-  { name: 'routine', summary: 'saved searches on a schedule: add, list, show, edit, run, coverage, jobs', load: () => import('./routine.js') },
-  { name: 'config', summary: 'saved configurations: list, add, export, import, delete', load: () => import('./config.js') },
-  { name: 'export', summary: 'export references (bibtex, ris, csv, json)', load: () => import('./export.js') },
-  { name: 'sources', summary: 'list the repositories svc can search, with key status', load: () => import('./sources.js') },
-  { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library.js') },
+  { name: 'serve', summary: 'run the HTTP server on 127.0.0.1', load: () => import('./server/serve.js') },
+  { name: 'health', summary: 'check the running server', load: () => import('./server/health.js') },
+  { name: 'settings', summary: 'read and change settings', load: () => import('./settings/settings.js') },
+  { name: 'credentials', summary: 'store API keys and passwords (values never shown)', load: () => import('./settings/credentials.js') },
+  { name: 'dive', summary: 'search one repository (foreground, live progress)', load: () => import('./search/dive.js') },
+  { name: 'sweep', summary: 'search several repositories at once', load: () => import('./search/sweep.js') },
+  { name: 'executions', summary: 'list, show, cancel, restart and delete runs; logs, reports, search records', load: () => import('./search/executions.js') },
+  { name: 'routine', summary: 'saved searches on a schedule: add, list, show, edit, run, coverage, jobs', load: () => import('./routine/routine.js') },
+  { name: 'config', summary: 'saved configurations: list, add, export, import, delete', load: () => import('./routine/config.js') },
+  { name: 'export', summary: 'export references (bibtex, ris, csv, json)', load: () => import('./search/export.js') },
+  { name: 'sources', summary: 'list the repositories svc can search, with key status', load: () => import('./search/sources.js') },
+  { name: 'library', summary: 'the owned-file Library: a vault of PDF, TXT and MD copies', load: () => import('./library/library.js') },
   // area: delivery
-  { name: 'deliveries', summary: 'deliveries of routine reports: list, show, release, retry, skip, email-test', load: () => import('./deliveries.js') },
-  { name: 'deliver', summary: 'same as deliveries', load: () => import('./deliver.js') },
+  { name: 'deliveries', summary: 'deliveries of routine reports: list, show, release, retry, skip, email-test', load: () => import('./deliveries/deliveries.js') },
+  { name: 'deliver', summary: 'same as deliveries', load: () => import('./deliveries/deliver.js') },
   // area: explorer
-  { name: 'explore', summary: 'search, facet and export the whole corpus (cursor paging with --next)', load: () => import('./explore.js') },
-  { name: 'queue', summary: 'the reading queue: list, add, read, unread, remove', load: () => import('./queue.js') },
-  { name: 'why', summary: 'why a paper is in the corpus: runs, sources, matched words, what cannot be verified', load: () => import('./why.js') },
+  { name: 'explore', summary: 'search, facet and export the whole corpus (cursor paging with --next)', load: () => import('./corpus/explore.js') },
+  { name: 'queue', summary: 'the reading queue: list, add, read, unread, remove', load: () => import('./corpus/queue.js') },
+  { name: 'why', summary: 'why a paper is in the corpus: runs, sources, matched words, what cannot be verified', load: () => import('./corpus/why.js') },
   // area: analytics
-  { name: 'analytics', summary: 'corpus and routine analytics: volume, sources, keywords, routine health, discovery lag', load: () => import('./analytics.js') },
-  { name: 'watchdog', summary: 'findings about routines and sources; mute and unmute', load: () => import('./watchdog.js') },
-  { name: 'lifecycle', summary: 'retractions, published preprints and new versions: check, show, status', load: () => import('./lifecycle.js') },
+  { name: 'analytics', summary: 'corpus and routine analytics: volume, sources, keywords, routine health, discovery lag', load: () => import('./analytics/analytics.js') },
+  { name: 'watchdog', summary: 'findings about routines and sources; mute and unmute', load: () => import('./analytics/watchdog.js') },
+  { name: 'lifecycle', summary: 'retractions, published preprints and new versions: check, show, status', load: () => import('./analytics/lifecycle.js') },
   // area: profiles
-  { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile.js') },
+  { name: 'profile', summary: 'watch profiles: follow a person, with the basis of every match', load: () => import('./profile/profile.js') },
   // area: similarity
-  { name: 'embed', summary: 'embeddings: status, backfill, cancel, estimate, probe, rebuild', load: () => import('./embed.js') },
-  { name: 'similar', summary: 'papers nearest to one document', load: () => import('./similar.js') },
-  { name: 'links', summary: 'near-duplicate links: scan, status, show, preview (never merges)', load: () => import('./links.js') },
+  { name: 'embed', summary: 'embeddings: status, backfill, cancel, estimate, probe, rebuild', load: () => import('./similarity/embed.js') },
+  { name: 'similar', summary: 'papers nearest to one document', load: () => import('./similarity/similar.js') },
+  { name: 'links', summary: 'near-duplicate links: scan, status, show, preview (never merges)', load: () => import('./similarity/links.js') },
   // area: admin
-  { name: 'backup', summary: 'write a backup bundle; verify one', load: () => import('./backup.js') },
-  { name: 'restore', summary: 'stage a restore from a bundle; status, cancel, undo copies', load: () => import('./restore.js') },
-  { name: 'cloud', summary: 'cloud copies of backups over WebDAV: link, unlink, status, backup', load: () => import('./cloud.js') },
-  { name: 'daemon', summary: 'the background daemon: start, stop, status, attach', load: () => import('./daemon.js') },
-  { name: 'service', summary: 'install or remove the service unit that starts the daemon at login', load: () => import('./service.js') },
-  { name: 'erase', summary: `erase one scope of data: ${ERASE_WORD_LIST.join(', ')}`, load: () => import('./erase.js') },
+  { name: 'backup', summary: 'write a backup bundle; verify one', load: () => import('./admin/backup.js') },
+  { name: 'restore', summary: 'stage a restore from a bundle; status, cancel, undo copies', load: () => import('./admin/restore.js') },
+  { name: 'cloud', summary: 'cloud copies of backups over WebDAV: link, unlink, status, backup', load: () => import('./admin/cloud.js') },
+  { name: 'daemon', summary: 'the background daemon: start, stop, status, attach', load: () => import('./admin/daemon.js') },
+  { name: 'service', summary: 'install or remove the service unit that starts the daemon at login', load: () => import('./admin/service.js') },
+  { name: 'erase', summary: `erase one scope of data: ${ERASE_WORD_LIST.join(', ')}`, load: () => import('./admin/erase.js') },
   // area: evidence
-  { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence.js') },
+  { name: 'evidence', summary: 'evidence projects: pinned file versions, anchored notes, page reader, bundles', load: () => import('./evidence/evidence.js') },
   // area: answers
-  { name: 'answer', summary: 'selected-evidence answers: preview, send, watch, cancel, list, show, export', load: () => import('./answer.js') },
+  { name: 'answer', summary: 'selected-evidence answers: preview, send, watch, cancel, list, show, export', load: () => import('./answer/answer.js') },
   // area: assistant
-  { name: 'assistant', summary: 'the assistant: status, chat and conversations (new, list, show, export, delete)', load: () => import('./assistant.js') },
-  { name: 'chat', summary: 'talk with the assistant; new, list, show, export and delete conversations', load: () => import('./chat.js') },
+  { name: 'assistant', summary: 'the assistant: status, chat and conversations (new, list, show, export, delete)', load: () => import('./assistant/assistant.js') },
+  { name: 'chat', summary: 'talk with the assistant; new, list, show, export and delete conversations', load: () => import('./assistant/chat.js') },
   // area: mcp
-  { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp.js') },
-  { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./routes.js') },
+  { name: 'mcp', summary: 'serve the MCP tool surface on stdio for agent harnesses', load: () => import('./mcp/mcp.js') },
+  { name: 'routes', summary: 'list the HTTP routes the server mounts', load: () => import('./server/routes.js') },
 ];
 
 /**
@@ -177,9 +177,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (c === entry) (await c.load()).register(program, io);
     else program.command(c.name).description(c.summary);
   }
+  // A command that leaves (io.leave) is answered for at once, whatever it still waits on.
+  const left = new Promise<number>((resolve) => (io.leave = resolve));
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    return io.exitCode ?? EXIT.ok;
+    return await Promise.race([program.parseAsync(argv, { from: 'user' }).then(() => io.exitCode ?? EXIT.ok), left]);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;

@@ -21,7 +21,7 @@ import type { RouteDef } from './registry.js';
 import { runStartupTasks } from './startup.js';
 import { runShutdownTasks } from './shutdown.js';
 import { tokenFile } from './token-file.js';
-import { applyStagedRestore } from '../src/admin/restore.js';
+import { applyStagedRestore } from '../src/admin/restore/apply.js';
 import { schedulerLease } from '../src/routines/due-fires.js';
 
 export const DEFAULT_PORT = 8742;

@@ -1,6 +1,6 @@
 /**
  * The one error type of svc. Services throw it; each door maps it once:
- * HTTP in server/errors.ts, exit codes in commands/exit-codes.ts, the MCP
+ * HTTP in server/errors.ts, exit codes in commands/lib/exit-codes.ts, the MCP
  * shape in src/mcp. `reason` is the stable machine code callers switch on.
  */
 /**

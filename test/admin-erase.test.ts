@@ -5,7 +5,7 @@ import path from 'node:path';
 import { unclassifiedTables } from '../src/admin/repo.js';
 import { TABLE_CATEGORIES } from '../src/admin/tables.js';
 import { ERASE_SCOPES, eraseScope } from '../src/admin/erase.js';
-import { ERASE_WORDS } from '../commands/lib/erase-words.js';
+import { ERASE_WORDS } from '../commands/admin/erase-scopes.js';
 import { ENTER, onPty } from './_pty.js';
 import { claimWhileLocked, getTurnClaim } from './_assistant.js';
 import { seededInstallation } from './_admin.js';

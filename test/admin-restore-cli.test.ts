@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cancelRestore, prepareRestore } from '../src/admin/restore.js';
+import { cancelRestore, prepareRestore } from '../src/admin/restore/stage.js';
 import { installationWithBundle, restart, type Installation } from './_admin.js';
 import { ROOT, runCli, waitFor } from './_setup.js';
 

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { stageRestore } from '../src/admin/restore.js';
+import { stageRestore } from '../src/admin/restore/stage.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { installationWithBundle, restart, type Installation } from './_admin.js';

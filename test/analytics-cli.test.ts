@@ -4,7 +4,7 @@ import { createContext, type Context } from '../src/context.js';
 import { insertFire } from '../src/routines/jobs.js';
 import { insertRun } from '../src/lifecycle/repo.js';
 import { createRoutine } from '../src/routines/service.js';
-import { lagText, overviewText, volumeText } from '../commands/lib/analytics-format.js';
+import { lagText, overviewText, volumeText } from '../commands/analytics/format.js';
 import { publicationVolume } from '../src/analytics/volume.js';
 import { discoveryLag } from '../src/analytics/lag.js';
 import { parseWindow } from '../src/analytics/window.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runCliInProcess } from './_cli.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
-import { FrameTracker } from '../commands/lib/answer-frames.js';
+import { FrameTracker } from '../commands/answer/frames.js';
 import { dropPreview } from '../src/answers/previews.js';
 
 let s: AnswerServer;

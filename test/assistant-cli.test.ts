@@ -100,7 +100,7 @@ test('assistant chat with no service running offers no tools (they could only fa
 });
 
 test('assistant chat runs an agent turn itself: the agent asks this process, and with nobody at a terminal it is refused at once with the reason', async () => {
-  const { NO_TERMINAL_REASON } = await import('../commands/lib/permission-prompt.js');
+  const { NO_TERMINAL_REASON } = await import('../commands/assistant/permission-prompt.js');
   const alone = tempDirs();
   try {
     // With the service running (read tools from it, permissions at the chat's own door) and with none (the door alone).
@@ -123,7 +123,7 @@ test('assistant chat runs an agent turn itself: the agent asks this process, and
 });
 
 test('a permission request settled before the chat reaches it (the turn ended meanwhile) is not asked: no question waits for a person, none claims an answer that did not count', async () => {
-  const { askPermission } = await import('../commands/lib/permission-prompt.js');
+  const { askPermission } = await import('../commands/assistant/permission-prompt.js');
   const { permissionBroker } = await import('../src/assistant/permissions.js');
   const id = await newConversation(['--runtime', 'agent_cli', '--title', 'late']);
   const broker = permissionBroker(t.ctx);
@@ -149,7 +149,7 @@ test('a permission request settled before the chat reaches it (the turn ended me
 });
 
 test('a permission question shows the whole input the person allows, however long, with characters that could disguise it escaped', async () => {
-  const { askPermission } = await import('../commands/lib/permission-prompt.js');
+  const { askPermission } = await import('../commands/assistant/permission-prompt.js');
   const { permissionBroker } = await import('../src/assistant/permissions.js');
   const id = await newConversation(['--runtime', 'agent_cli', '--title', 'long input']);
   const command = `echo ${'a'.repeat(400)}; rm -rf ~/papers \u202e# harmless`;

@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
+import { askRoutine, type Prompter } from '../commands/routine/ask.js';
 import { exitCodeFor, EXIT } from '../commands/lib/exit-codes.js';
 import { createContext } from '../src/context.js';
 import fs from 'node:fs';

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
+import { askRoutine, type Prompter } from '../commands/routine/ask.js';
 import { seededInstallation, type Installation } from './_admin.js';
 import { runCliCaptured } from './_cli.js';
 import { ROOT, waitFor } from './_setup.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { mergeRecords } from '../src/corpus/merge.js';
 import { provenanceOf } from '../src/corpus/repo.js';
 import { sourceRecordTexts } from '../src/profiles/repo.js';
-import { stageRestore } from '../src/admin/restore.js';
+import { stageRestore } from '../src/admin/restore/stage.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { openDatabase, type Database } from '../src/db/open.js';
 import type { NormalizedRecord } from '../src/sources/types.js';

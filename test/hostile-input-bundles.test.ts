@@ -15,7 +15,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { Header } from 'tar-stream';
-import { readPlan } from '../src/admin/restore.js';
+import { readPlan } from '../src/admin/restore/plan.js';
 import { installationWithBundle, type Installation } from './_admin.js';
 import { plantCanary, type Canary } from './_hostile.js';
 

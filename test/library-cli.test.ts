@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
-import { runImport } from '../commands/library-import.js';
+import { runImport } from '../commands/library/import.js';
 import type { Io } from '../commands/lib/io.js';
 import { shellWord } from '../commands/lib/hints.js';
 import { tempDirs } from './_setup.js';

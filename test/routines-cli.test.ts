@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
+import { askRoutine, type Prompter } from '../commands/routine/ask.js';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
 import { CONFIG_TYPES } from '../src/configurations/schema.js';

@@ -19,7 +19,7 @@ import { mergeRecords } from '../src/corpus/merge.js';
 import { bareRecord } from './_corpus.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 import { serverWithSources } from './_executions.js';
-import { askRoutine, type Prompter } from '../commands/lib/routine-ask.js';
+import { askRoutine, type Prompter } from '../commands/routine/ask.js';
 import { fixture, waitFor, type TestServer } from './_setup.js';
 import { runCliInProcess } from './_cli.js';
 import { startStub, type Stub } from './_stub.js';

@@ -19,7 +19,7 @@ import { getRoutineView } from '../src/routines/service.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
 import { processIdentity } from '../src/util/process-claim.js';
 import { daemonStatus } from '../src/daemon/status.js';
-import { statusText } from '../commands/lib/daemon-format.js';
+import { statusText } from '../commands/admin/daemon-format.js';
 import { fixture, waitFor } from './_setup.js';
 import { fakeClock, manualTimers, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
 import { startStub, type Stub } from './_stub.js';

@@ -8,7 +8,7 @@ import { createRoutineScheduler as createScheduler } from '../src/routines/due-f
 import { RETRY_MS } from '../src/scheduler/scheduler.js';
 import { claimJob, getJob, listJobs, putJob } from '../src/routines/jobs.js';
 import { fixture } from './_setup.js';
-import { routineDetail, routineTable } from '../commands/lib/routine-format.js';
+import { routineDetail, routineTable } from '../commands/routine/format.js';
 import { fakeClock, manualTimers, newDirs, routineBody, settled, startSvc } from './_scheduler.js';
 import { startStub, type Stub } from './_stub.js';
 

@@ -69,7 +69,7 @@ function staticPackages(entry: string): Set<string> {
 
 test('svc serve loads none of the heavy packages at start: the MCP SDK, the PDF parser and the mailer come with the work that needs them', () => {
   const dist = path.join(ROOT, 'dist');
-  const loaded = new Set([...staticPackages(path.join(dist, 'commands', 'serve.js')), ...staticPackages(path.join(dist, 'server', 'listen.js'))]);
+  const loaded = new Set([...staticPackages(path.join(dist, 'commands', 'server', 'serve.js')), ...staticPackages(path.join(dist, 'server', 'listen.js'))]);
   assert.ok(loaded.has('h3') && loaded.has('better-sqlite3'), `the walk sees the server's packages: ${[...loaded].join(', ')}`);
   for (const heavy of ['@modelcontextprotocol/sdk', 'pdfjs-dist', 'nodemailer']) assert.not.ok(loaded.has(heavy), `${heavy} is loaded when svc serve starts`);
   // And the walk can see one: svc mcp does load the SDK (lazily, but its server module statically).

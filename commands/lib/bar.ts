@@ -3,6 +3,7 @@
  * terminal (see drawsOnTerminal). Piped or under --json it is quiet: the
  * command's result says what was done.
  */
+import { EXIT } from './exit-codes.js';
 import { drawsOnTerminal, type Io } from './io.js';
 
 /** The spinner every line of svc's that waits on something draws, one frame per tick. */
@@ -45,7 +46,10 @@ export function statusLine(io: Io): (text: string) => void {
 export function onInterrupt(io: Io, message: string, onCancel: () => void): () => void {
   let asked = false;
   const handler = () => {
-    if (asked) process.exit(130);
+    if (asked) {
+      io.leave?.(EXIT.interrupted);
+      return;
+    }
     asked = true;
     io.err(message);
     onCancel();

@@ -8,7 +8,7 @@
 import { createContext, type Context, type ContextOptions } from '../../src/context.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
 import type { Io } from './io.js';
-import { inCliWords, type Door } from './cli-words.js';
+import { inCliWords, type Door } from './refusals.js';
 
 /** What a caller of the CLI may swap; everything else of the Context comes from io.env. */
 export type CommandDeps = Pick<ContextOptions, 'clock' | 'fetch' | 'random' | 'tuning'>;
@@ -31,7 +31,7 @@ export async function withContext<T>(io: Io, fn: (ctx: Context) => Promise<T> | 
   }
 }
 
-/** withContext whose refusals are reworded for `door`'s command line (cli-words.ts): the command to run, not the HTTP route. */
+/** withContext whose refusals are reworded for `door`'s command line (refusals.ts): the command to run, not the HTTP route. */
 export function wordedContext(door: Door) {
   return async <T>(io: Io, fn: (ctx: Context) => Promise<T> | T): Promise<T> => {
     try {

@@ -21,6 +21,11 @@ export interface Io {
   json: boolean;
   /** A command that ends without an error but not in success (a cancelled or failed run) sets this. */
   exitCode?: number;
+  /**
+   * Set by runCli: the command ends now with `code`, leaving what it still waits on (a second
+   * Ctrl-C). runCli answers the code at once; only the entry point (bin/svc.js) exits the process.
+   */
+  leave?: (code: number) => void;
 }
 
 export function processIo(): Io {

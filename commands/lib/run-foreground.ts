@@ -68,7 +68,7 @@ export async function runInForeground(ctx: Context, io: Io, submit: () => Submit
       } catch {
         // already finished
       }
-    } else process.exit(EXIT.interrupted);
+    } else io.leave?.(EXIT.interrupted);
   };
   process.on('SIGINT', onSigint);
   try {

@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import { backupView, createBackup, verifyBackup } from '../../src/admin/backup.js';
 import { ERASE_SCOPES, eraseScope } from '../../src/admin/erase.js';
 import { lastBackup } from '../../src/admin/repo.js';
-import { acknowledgeRestore, cancelRestore, deleteUndoCopies, restoreStatus, stageRestore } from '../../src/admin/restore.js';
+import { cancelRestore, stageRestore } from '../../src/admin/restore/stage.js';
+import { acknowledgeRestore, restoreStatus } from '../../src/admin/restore/status.js';
+import { deleteUndoCopies } from '../../src/admin/restore/undo.js';
 import { readValid } from '../body.js';
 import { route, type RouteDef } from '../registry.js';
 

@@ -17,7 +17,7 @@ import { manifestNamesProblem } from './bundle-names.js';
 import { writeBundle } from './bundle-writer.js';
 import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
 import { startSnapshot } from './snapshot.js';
-import type { BundleSecretsFacts } from './restore-facts.js';
+import type { BundleSecretsFacts } from './restore/facts.js';
 import { isPidAlive } from '../util/pid.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');

@@ -25,7 +25,7 @@ const NOMINAL_ROOT = path.posix.resolve('/bundle-root');
 export const REPORT_NAME = /^execution-\d+\.txt$/;
 /** The folder a restore stages the vault in, inside the vault parent: `.svc-restore-<pid>-<ms>.staging`. */
 export const VAULT_STAGING_NAME = /^\.svc-restore-(\d+)-\d+\.staging$/;
-/** A restore's stamp (restore.ts freshStamp): the staging time to the second, then -2, -3… */
+/** A restore's stamp (restore/stage.ts freshStamp): the staging time to the second, then -2, -3… */
 const STAMP = /^\d{8}T\d{6}Z(-\d+)?$/;
 
 /** A name as it can be shown in one line: quoted, NUL and backslashes escaped, long ones cut. */
@@ -90,7 +90,7 @@ const isVaultFolderPath = (p: unknown): p is string => {
   return id !== undefined && isUuid4(id);
 };
 
-/** The fields of a staged plan (restore.ts StagedPlan) that become paths when it is applied. */
+/** The fields of a staged plan (restore/plan.ts StagedPlan) that become paths when it is applied. */
 export interface PlanNames {
   version?: unknown;
   bundle_path?: unknown;

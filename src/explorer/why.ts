@@ -71,6 +71,21 @@ interface FoundRow {
   parameters_json: string;
 }
 
+/**
+ * One thing that cannot be verified here. A reason about how a run's words matched is said as
+ * "Execution N: text": `execution_id` is that run and `text` the words after it, so a reason several
+ * runs share (a routine repeats it every run) can be said once. Any other reason (about a kept
+ * record, the abstracts, an author search, which names its run in its own words) has a null
+ * `execution_id` and is said whole.
+ */
+export interface Unverifiable {
+  execution_id: number | null;
+  text: string;
+}
+
+/** The sentence `cannot_verify` holds for `item`. */
+const sentenceOf = (item: Unverifiable) => (item.execution_id === null ? item.text : `Execution ${item.execution_id}: ${item.text}`);
+
 const relevanceRanked = (source: string) => {
   const entry = findSource(source);
   return !(entry && 'capabilities' in entry && entry.capabilities.scanLimitPages !== undefined);
@@ -92,7 +107,9 @@ export function whyDocument(ctx: Context, documentId: number) {
       WHERE ed.document_id = ? ORDER BY e.started_at_utc, ed.execution_id, ed.source`,
   ).all(documentId) as FoundRow[];
 
-  const cannot: string[] = [];
+  const cannot: Unverifiable[] = [];
+  const ofRun = (execution_id: number, text: string) => cannot.push({ execution_id, text });
+  const whole = (text: string) => cannot.push({ execution_id: null, text });
   const findings = rows.map((row) => {
     const spec = JSON.parse(row.parameters_json) as RunSpec;
     const records = bySource.get(row.source) ?? [];
@@ -121,25 +138,27 @@ export function whyDocument(ctx: Context, documentId: number) {
 
   for (const f of findings) {
     if (f.verdict === 'no_term_matched' && f.relevance_ranked) {
-      cannot.push(`Execution ${f.execution_id}: ${f.source} returned this paper although none of the run's words appear in the record svc received. ${f.source} ranks by relevance and may match text svc never sees (full text, subject headings, citations); why it ranked the paper cannot be verified here.`);
+      ofRun(f.execution_id, `${f.source} returned this paper although none of the run's words appear in the record svc received. ${f.source} ranks by relevance and may match text svc never sees (full text, subject headings, citations); why it ranked the paper cannot be verified here.`);
     } else if (f.verdict === 'some_terms_matched' && f.relevance_ranked) {
-      cannot.push(`Execution ${f.execution_id}: only some of the run's words appear in the ${f.source} record; the others may have matched text svc never received.`);
+      ofRun(f.execution_id, `only some of the run's words appear in the ${f.source} record; the others may have matched text svc never received.`);
     } else if (f.verdict === 'record_missing') {
-      cannot.push(`Execution ${f.execution_id}: the ${f.source} record is no longer stored, so which words matched cannot be checked.`);
+      ofRun(f.execution_id, `the ${f.source} record is no longer stored, so which words matched cannot be checked.`);
     }
-    if (f.author) cannot.push(`Execution ${f.execution_id} searched for the author "${f.author}"; whether the source matched that person or only the name is the source's judgement.`);
+    if (f.author) whole(`Execution ${f.execution_id} searched for the author "${f.author}"; whether the source matched that person or only the name is the source's judgement.`);
   }
   const runSources = new Set(rows.map((r) => r.source));
   const orphans = provenance.filter((p) => !runSources.has(p.source));
   for (const p of orphans) {
-    cannot.push(`${p.source} record ${p.native_id} (first seen ${minuteUtc(p.first_seen_at_utc)}) is kept, but no stored run links it to this paper: the run was deleted, or the record joined this paper when two records were found to be the same work. What was asked then is not known.`);
+    whole(`${p.source} record ${p.native_id} (first seen ${minuteUtc(p.first_seen_at_utc)}) is kept, but no stored run links it to this paper: the run was deleted, or the record joined this paper when two records were found to be the same work. What was asked then is not known.`);
   }
-  if (!provenance.some((p) => p.record.abstract)) cannot.push('No source gave an abstract, so matches were judged on title, authors, venue and categories only.');
+  if (!provenance.some((p) => p.record.abstract)) whole('No source gave an abstract, so matches were judged on title, authors, venue and categories only.');
   for (const p of provenance) if (p.last_seen_at_utc !== p.first_seen_at_utc) {
-    cannot.push(`The ${p.source} record shown is the one last seen (${minuteUtc(p.last_seen_at_utc)}); earlier runs may have received a different version of it.`);
+    whole(`The ${p.source} record shown is the one last seen (${minuteUtc(p.last_seen_at_utc)}); earlier runs may have received a different version of it.`);
     break;
   }
 
+  // The same sentence twice is said once.
+  const unverifiable = [...new Map(cannot.map((item) => [sentenceOf(item), item])).values()];
   return {
     document_id: documentId,
     paper,
@@ -154,7 +173,8 @@ export function whyDocument(ctx: Context, documentId: number) {
     })),
     executions: findings,
     routines: [...new Map(findings.filter((f) => f.routine).map((f) => [f.routine!.id, f.routine!])).values()],
-    cannot_verify: [...new Set(cannot)],
+    cannot_verify: unverifiable.map(sentenceOf),
+    cannot_verify_items: unverifiable,
     method: WHY_METHOD,
   };
 }
