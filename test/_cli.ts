@@ -18,20 +18,39 @@ export interface CapturedRun {
 
 interface Captured {
   code: number;
+  /** Each io.out and io.err call, as given. */
   out: string[];
   err: string[];
+  /** The bytes each stream would carry, as bin/svc.js's processIo writes them: out and err end with a newline, write as given. */
+  stdout: string;
+  stderr: string;
 }
 
-async function capture(argv: string[], io: Omit<Io, 'out' | 'err'>): Promise<Captured> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { ...io, out: (t) => void out.push(t), err: (t) => void err.push(t) });
-  return { code, out, err };
+const line = (text: string) => (text.endsWith('\n') ? text : text + '\n');
+
+async function capture(argv: string[], io: Omit<Io, 'out' | 'write' | 'err'>): Promise<Captured> {
+  const run: Omit<Captured, 'code'> = { out: [], err: [], stdout: '', stderr: '' };
+  const code = await runCli(argv, {
+    ...io,
+    out: (t) => {
+      run.out.push(t);
+      run.stdout += line(t);
+    },
+    write: (t) => {
+      run.out.push(t);
+      run.stdout += t;
+    },
+    err: (t) => {
+      run.err.push(t);
+      run.stderr += line(t);
+    },
+  });
+  return { code, ...run };
 }
 
 /** `svc argv…` against `env`'s directories; `over` sets what the Io claims (e.g. stdoutIsTTY: true for a terminal's view). Each write is one entry of the joined output. */
 export async function runCliCaptured(argv: string[], env: Record<string, string | undefined>, over: Partial<Io> = {}): Promise<CapturedRun> {
-  const { out, err, ...rest } = over;
+  const { out, write, err, ...rest } = over;
   const run = await capture(argv, { readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env, json: false, ...rest });
   return { code: run.code, stdout: run.out.join('\n'), stderr: run.err.join('\n') };
 }
@@ -44,9 +63,6 @@ export interface InProcessOptions {
   deps?: CommandDeps;
 }
 
-/** Each write as bin/svc.js's processIo puts it on its stream: ended by a newline. */
-const asStream = (writes: string[]) => writes.map((t) => (t.endsWith('\n') ? t : t + '\n')).join('');
-
 /**
  * `svc args…` as _setup.ts runCli runs it (piped stdin, stdout and stderr; the same
  * environment; the same exit code and bytes on each stream), in this process.
@@ -55,5 +71,5 @@ export async function runCliInProcess(args: string[], options: InProcessOptions 
   const env: Record<string, string | undefined> = { PATH: process.env.PATH, NO_COLOR: '1', ...options.env };
   const stdin = options.stdin ?? '';
   const run = await capture(args, { readStdin: async () => stdin, stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env, json: false, deps: options.deps });
-  return { code: run.code, stdout: asStream(run.out), stderr: asStream(run.err) };
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr };
 }

@@ -130,7 +130,7 @@ test('a permission request settled before the chat reaches it (the turn ended me
   const { requestId, held } = broker.open({ session_id: id, tool_name: 'Bash', tool_use_id: null, input: { command: 'ls' } });
   broker.denyAll(id, 'The turn ended before an answer.');
   assert.is((await held).allow, false);
-  const io = { out: () => {}, err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
+  const io = { out: () => {}, write: () => {}, err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
   const shown: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (shown.push(String(chunk)), true)) as typeof process.stderr.write;
@@ -156,7 +156,7 @@ test('a permission question shows the whole input the person allows, however lon
   const broker = permissionBroker(t.ctx);
   const { requestId } = broker.open({ session_id: id, tool_name: 'Bash', tool_use_id: null, input: { command } });
   const lines: string[] = [];
-  const io = { out: () => {}, err: (line: string) => void lines.push(line), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
+  const io = { out: () => {}, write: () => {}, err: (line: string) => void lines.push(line), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: unknown) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
   // The person does not answer here: the turn ends, which settles the request.

@@ -35,7 +35,7 @@ test.after(async () => {
 
 function fakeIo(over: Partial<Io>): Io & { errs: string[] } {
   const errs: string[] = [];
-  return { out: () => {}, err: (t) => void errs.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false, errs, ...over };
+  return { out: () => {}, write: () => {}, err: (t) => void errs.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false, errs, ...over };
 }
 
 /** Every command path (e.g. "routine target remove") with its option flags, read from the commands' own registrations. */

@@ -234,7 +234,7 @@ test('check: exit 0 when clean; problems listed with exit 4, one JSON document, 
 test('on a terminal, import shows a progress counter on stderr', async () => {
   const out: string[] = [];
   const err: string[] = [];
-  const io: Io = { out: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, env: dirs.env, json: false };
+  const io: Io = { out: (t) => void out.push(t), write: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, env: dirs.env, json: false };
   const files = [0, 1, 2].map((i) => {
     const file = path.join(src, `tty-${i}.md`);
     fs.writeFileSync(file, `# tty ${i}`);

@@ -7,7 +7,10 @@ import type { CommandDeps } from './context.js';
  * built with (context.ts, the command factory). Tests pass buffers and deps.
  */
 export interface Io {
+  /** One piece of data on stdout, ended by a newline when it lacks one. */
   out(text: string): void;
+  /** Data on stdout as it is, no newline added: text streamed in pieces (a model's answer). */
+  write(text: string): void;
   err(text: string): void;
   readStdin(): Promise<string>;
   stdoutIsTTY: boolean;
@@ -31,6 +34,7 @@ export interface Io {
 export function processIo(): Io {
   return {
     out: (text) => void process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+    write: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
     readStdin: async () => {
       const chunks: Buffer[] = [];
