@@ -6,7 +6,7 @@
 import type { Context } from '../src/context.js';
 import { executionManager } from '../src/executions/manager.js';
 import { checksRunningHere } from '../src/lifecycle/check.js';
-import { jobsHeldHere } from '../src/db/job-claims.js';
+import { jobsHeldHere } from '../src/claims/jobs.js';
 import { answersOf } from '../src/answers/service.js';
 
 /** @example activeWork(ctx) // ['execution 12', 'lifecycle check 3', 'links.scan'] */

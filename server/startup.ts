@@ -7,7 +7,7 @@ import { startScheduler } from './scheduler-start.js';
 import type { AppDeps } from './registry.js';
 import { startDelivery } from '../src/delivery/startup.js';
 import { interruptOrphanedRuns } from '../src/similarity/recovery.js';
-import { setJobRole } from '../src/db/job-claims.js';
+import { setJobRole } from '../src/claims/jobs.js';
 import { recoverInterrupted as recoverAnswers } from '../src/answers/history.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;

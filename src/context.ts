@@ -9,6 +9,7 @@ import { resolvePaths, type Paths } from './paths.js';
 import { systemClock, isoUtc, type Clock } from './clock.js';
 import { systemRandom, type Random } from './random.js';
 import { createLogger, type Logger } from './log.js';
+import { registerAfterRunSteps } from './after-run-steps.js';
 import { createBus, type Bus } from './bus.js';
 import { openDatabase } from './db/open.js';
 import { createSettingsStore, type SettingsStore } from './settings/store.js';
@@ -48,7 +49,7 @@ export interface Tuning {
   aiSummaryTimeoutMs: number;
   /** How often a summary being written looks whether its run was deleted by another process (then its request stops). */
   aiSummaryGonePollMs: number;
-  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (lifecycle/follow.ts). */
+  /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (follow/check.ts). */
   followCheckLimit: number;
   /** What one source answer may hold (sources/caps.ts); tests lower them to exercise them with small bodies. */
   sourceCaps: SourceCaps;
@@ -121,7 +122,7 @@ export function createContext(options: ContextOptions = {}): Context {
   const services = new Map<string, unknown>();
   const random = options.random ?? systemRandom;
 
-  return {
+  const ctx: Context = {
     config,
     paths,
     clock,
@@ -156,4 +157,6 @@ export function createContext(options: ContextOptions = {}): Context {
       }
     },
   };
+  registerAfterRunSteps(ctx);
+  return ctx;
 }

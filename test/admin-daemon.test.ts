@@ -5,7 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_HOST_KEY, type ServiceHost } from '../src/daemon/unit.js';
 import { acquireLock, lockHolderAlive, readLock, releaseLock } from '../src/daemon/lock.js';
-import { processIdentity } from '../src/util/process-claim.js';
+import { processIdentity } from '../src/claims/staleness.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../server/listen.js';

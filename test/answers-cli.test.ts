@@ -77,7 +77,7 @@ test('usage errors exit 2 before any server call', async () => {
   const cases: string[][] = [
     ['answer', 'send', s.projectId, UUID, '--sha', 'abc', '--yes'],
     ['answer', 'send', s.projectId, UUID, '--sha', 'a'.repeat(64)],
-    ['answer', 'send', 'not-a-uuid', UUID, '--sha', 'a'.repeat(64), '--yes'],
+    ['answer', 'send', 'two\nlines', UUID, '--sha', 'a'.repeat(64), '--yes'],
     ['answer', 'preview', s.projectId, '--select', 'nope', '--instruction', 'x', '--runtime', 'api_key', '--provider', 'openai'],
     ['answer', 'preview', s.projectId, '--select', `${UUID}:1:5-5`, '--instruction', 'x', '--runtime', 'api_key', '--provider', 'openai'],
     ['answer', 'preview', s.projectId, '--select', `${UUID}:1`, '--instruction', 'x', '--runtime', 'web', '--provider', 'openai'],
@@ -138,6 +138,14 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
 
     const listed = JSON.parse((await runCliInProcess(['--json', 'answer', 'list', s.projectId], { env })).stdout);
     assert.ok(listed.answers.some((a: any) => a.answer_id === answer.answer_id));
+    // The project may be named any way `svc evidence list` prints it: its NAME or its ID number.
+    for (const ref of ['Answers', '1']) {
+      const byRef = await runCliInProcess(['--json', 'answer', 'list', ref], { env });
+      assert.is(byRef.code, 0, byRef.stderr);
+      assert.equal(JSON.parse(byRef.stdout).answers.map((a: any) => a.answer_id), listed.answers.map((a: any) => a.answer_id));
+    }
+    const unknown = await runCliInProcess(['answer', 'list', 'No such project'], { env });
+    assert.is(unknown.code, 3, unknown.stderr);
     const shown = await runCliInProcess(['answer', 'show', s.projectId, answer.answer_id], { env });
     assert.is(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /succeeded/);

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { digestHtml, safeHref, type ReportBundle } from '../src/delivery/bundle.js';
 import { sendFeed } from '../src/delivery/channels/feed.js';
-import type { FollowNews } from '../src/lifecycle/follow.js';
+import type { FollowNews } from '../src/follow/check.js';
 
 const DECEPTIVE = 'https://doi.org@attacker.example/retraction';
 const SCRIPT = 'javascript:alert(document.cookie)';

@@ -6,7 +6,7 @@
 // skips with a line "SKIP: <reason>" (test/_skip.ts), which is printed once,
 // on a line of its own, before "N skipped" and the closing line.
 //
-//   node test/run.mjs [filter] [--dir <folder of compiled tests>]
+//   node test/run.mjs [filter...] [--dir <folder of compiled tests>]   (a file runs when its path holds any filter)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const dirAt = args.indexOf('--dir');
 const testDir = dirAt >= 0 ? path.resolve(args.splice(dirAt, 2)[1] ?? '') : path.join(root, 'dist', 'test');
-const filter = args[0];
+const filters = args.map((a) => a.replace(/^(dist\/)?test\//, ''));
 const FILE_TIMEOUT_MS = 180_000;
 const SKIP_LINE = /^SKIP: (.+)$/gm;
 
@@ -60,7 +60,7 @@ function runFile(file) {
 }
 
 // The filter matches the path below dist/test only: a checkout whose own path holds the word must not run everything.
-const files = findTests(testDir).filter((f) => !filter || path.relative(testDir, f).includes(filter.replace(/^(dist\/)?test\//, ''))).sort();
+const files = findTests(testDir).filter((f) => filters.length === 0 || filters.some((w) => path.relative(testDir, f).includes(w))).sort();
 if (files.length === 0) {
   console.log(`no test files found under ${path.relative(root, testDir) || testDir} (run \`npm run build\` first)`);
   console.log('0 passed, 1 failed');

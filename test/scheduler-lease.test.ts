@@ -17,7 +17,7 @@ import { createScheduler } from '../src/scheduler/scheduler.js';
 import { runRoutineNow } from '../src/routines/dispatch.js';
 import { getRoutineView } from '../src/routines/service.js';
 import { fileLease, LEASE_FILE } from '../src/scheduler/lease.js';
-import { processIdentity } from '../src/util/process-claim.js';
+import { processIdentity } from '../src/claims/staleness.js';
 import { daemonStatus } from '../src/daemon/status.js';
 import { statusText } from '../commands/admin/daemon-format.js';
 import { fixture, waitFor } from './_setup.js';

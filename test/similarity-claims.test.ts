@@ -1,5 +1,5 @@
 /**
- * The claim rows themselves (db/job-claims.ts, util/process-claim.ts): a
+ * The claim rows themselves (claims/jobs.ts, claims/staleness.ts): a
  * release the database refuses is owed and settled later, never thrown into
  * the job's result, so the job does not look held while its process lives;
  * a claim names its process beyond its pid (boot id and start time, where
@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
-import { askJobCancel, claimJob, jobCancelPoll, jobHolder, releaseJob, requestJobCancel } from '../src/db/job-claims.js';
-import { claimStaleness, processIdentity, type ProcessIdentity } from '../src/util/process-claim.js';
+import { askJobCancel, claimJob, jobCancelPoll, jobHolder, releaseJob, requestJobCancel } from '../src/claims/jobs.js';
+import { claimStaleness, processIdentity, type ProcessIdentity } from '../src/claims/staleness.js';
 import { ROOT, tempDirs, waitFor } from './_setup.js';
 
 const quiet = () => createLogger({ level: 'error', sink: () => {} });

@@ -137,17 +137,18 @@ test('svc(1) names the port file the server really writes (one per data director
   assert.not.ok(page.includes('.I $SVC_STATE_DIR/port\n'), 'no bare port file');
 });
 
-test('evidence and answer: a project or file given by the wrong kind of id says where to copy its UUID from', async () => {
-  const project = await svc('evidence', 'show', '1');
+test('evidence and answer: a project or file that can be no kind of id says which ids to copy', async () => {
+  // A project is named any way `svc evidence list` prints it (ID, PROJECT_ID or NAME); a word that can be none of them says so.
+  const project = await svc('evidence', 'show', 'two\nlines');
   assert.is(project.code, 2);
-  assert.match(project.stderr, /project must be a canonical lowercase UUID \(the PROJECT_ID column of `svc evidence list`\), not "1"/);
+  assert.match(project.stderr, /A project is named by the ID, PROJECT_ID or NAME `svc evidence list` prints/);
   // A file may be given by either id `svc library list` prints (the ID number or the FILE_ID); anything else says so.
   const file = await svc('evidence', 'add', '935a0896-d2d7-4453-9be4-2f72ee1a6f4b', 'paper.pdf');
   assert.is(file.code, 2);
   assert.match(file.stderr, /file must be the ID \(a number\) or FILE_ID \(a canonical lowercase UUID\) that `svc library list` prints/);
-  const answer = await svc('answer', 'list', 'Soil');
+  const answer = await svc('answer', 'list', 'two\nlines');
   assert.is(answer.code, 2);
-  assert.match(answer.stderr, /PROJECT_ID column of `svc evidence list`/);
+  assert.match(answer.stderr, /A project is named by the ID, PROJECT_ID or NAME `svc evidence list` prints/);
 });
 
 test('an unknown repository names `svc sources` on the command line (dive, sweep, routine add)', async () => {
@@ -205,7 +206,7 @@ test('svc(1) SEE ALSO and the README name every command page', () => {
   for (const f of pages) {
     const name = f.replace(/\.1$/, '');
     assert.ok(seeAlso.includes(`.BR ${name.replace(/-/g, '\\-')} (1)`), `svc(1) SEE ALSO names ${name}`);
-    assert.ok(readme.includes(`man/${f}`), `README names man/${f}`);
+    assert.ok(readme.includes(`man ${name}`), `README names man ${name}`);
   }
 });
 

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { isUuid4 } from '../../src/random.js';
 import { connectAnswers, type AnswerClient } from './client.js';
+import { projectRef } from '../evidence/args.js';
 import { answerText, historyText, previewText } from './format.js';
 import { promptCancelled } from '../lib/confirm.js';
 import { withContext } from '../lib/context.js';
@@ -21,8 +22,9 @@ import { nextPageHint } from '../lib/hints.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-const PROJECT = 'the PROJECT_ID `svc evidence list` prints';
-const P = (project: string) => `/api/evidence/projects/${uuid(project, 'project')}`;
+const PROJECT = 'its ID, PROJECT_ID or exact NAME from `svc evidence list`';
+/** The project's routes, once the client can name its project_id (checked first with projectRef, so a bad word is exit 2 with no server). */
+const projectPath = (c: AnswerClient, project: string) => `/api/evidence/projects/${c.projectIdOf(projectRef(project))}`;
 
 export function register(program: Command, io: Io): void {
   const cmd = program.command('answer').description('selected-evidence answers: preview, send, watch, cancel, list, show, export');
@@ -44,7 +46,7 @@ export function register(program: Command, io: Io): void {
     .requiredOption('--runtime <runtime>', 'agent_cli or api_key').requiredOption('--provider <id>', 'the connection\'s provider')
     .option('--model <id>', 'the model to ask for (API runtimes: default the provider\'s default model)').option('--effort <level>', 'reasoning effort (CLI runtimes)').option('--revision <n>', 'the project revision you saw')
     .action(action(async (connect, project: string, o: { select: string[]; note?: string[]; instruction: string; mode: string; runtime: string; provider: string; model?: string; effort?: string; revision?: string }) => {
-      const base = P(project);
+      projectRef(project);
       const pinnedRevision = intFlag(o.revision, '--revision', { min: 1, max: Number.MAX_SAFE_INTEGER });
       const selects = o.select.map(parseSelect);
       const noteIds = (o.note ?? []).map((n) => intFlag(n, '--note', { min: 1, max: Number.MAX_SAFE_INTEGER }));
@@ -52,6 +54,7 @@ export function register(program: Command, io: Io): void {
       const runtime = enumFlag(o.runtime, '--runtime', ['agent_cli', 'api_key'] as const)!;
       const choices = choicesFromFlags({ runtime, provider: o.provider, model: o.model, effort: o.effort });
       const c = await connect();
+      const base = projectPath(c, project);
       const revision = pinnedRevision ?? (await c.json('GET', `${base}?expected_vault_id=${c.vaultId}`)).project.revision;
       const selections = await resolveVersions(c, base, selects);
       const body = {
@@ -65,7 +68,7 @@ export function register(program: Command, io: Io): void {
   cmd.command('send').description('send a previewed request (hash-bound consent)').argument('<project>', PROJECT).argument('<preview_id>', 'the preview id `svc answer preview` printed')
     .requiredOption('--sha <request_sha256>', 'the request hash the preview printed').option('-y, --yes', 'confirm without a prompt (required when not on a terminal)').option('--no-watch', 'only admit it (it runs once a subscriber attaches: svc answer watch within 30 s)')
     .action(action(async (connect, project: string, previewId: string, o: { sha: string; yes?: boolean; watch?: boolean }) => {
-      P(project);
+      projectRef(project);
       if (!/^[0-9a-f]{64}$/.test(o.sha)) throw usageError(`--sha must be the 64 lowercase hex digits of the preview's request hash, not ${given(o.sha)}.`);
       uuid(previewId, 'preview_id');
       if (!o.yes) {
@@ -80,23 +83,27 @@ export function register(program: Command, io: Io): void {
       }
       const c = await connect();
       const body = { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId, preview_id: previewId, request_sha256: o.sha, confirmed: true };
-      const { answer } = await c.json('POST', `${P(project)}/answers`, body);
+      const base = projectPath(c, project);
+      const { answer } = await c.json('POST', `${base}/answers`, body);
       // An answer runs once its one subscriber attaches, so sending follows it unless told not to.
-      if (o.watch !== false) return followAnswer(c, io, P(project), answer.answer_id);
+      if (o.watch !== false) return followAnswer(c, io, base, answer.answer_id);
       emit(io, answer, () => `${answer.answer_id}: ${answer.state}\nIt runs once followed, within 30 s: svc answer watch ${project} ${answer.answer_id}`);
     }));
 
   cmd.command('watch').description('follow an answer\'s events until it ends (Ctrl-C cancels it)').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .action(action(async (connect, project: string, answerId: string) => {
-      const path = P(project);
+      projectRef(project);
       uuid(answerId, 'answer_id');
-      await followAnswer(await connect(), io, path, answerId);
+      const c = await connect();
+      await followAnswer(c, io, projectPath(c, project), answerId);
     }));
 
   cmd.command('cancel').description('cancel an admitted or running answer of this server').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .action(action(async (connect, project: string, answerId: string) => {
-      const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/cancel`;
+      projectRef(project);
+      const id = uuid(answerId, 'answer_id');
       const c = await connect();
+      const path = `${projectPath(c, project)}/answers/${id}/cancel`;
       const { answer } = await c.json('POST', path, { expected_vault_id: c.vaultId, expected_runtime_id: c.runtimeId });
       emit(io, answer, () => `${answerId}: ${answer.state}`);
     }));
@@ -109,18 +116,20 @@ export function register(program: Command, io: Io): void {
         const n = intFlag(raw, flag, bounds);
         if (n !== undefined) q.set(key, String(n));
       }
-      P(project);
+      projectRef(project);
       const c = await connect();
       q.set('expected_vault_id', c.vaultId);
-      const page = await c.json('GET', `${P(project)}/answers?${q}`);
+      const page = await c.json('GET', `${projectPath(c, project)}/answers?${q}`);
       emit(io, page, () => historyText(page, project));
       if (page.has_more && !io.json) io.err(nextPageHint(`svc answer list ${project}`, [['--limit', o.limit], ['--through', page.through_id], ['--after', page.next_after_id]]));
     }));
 
   cmd.command('show').description('a saved answer with its request and result').argument('<project>', PROJECT).argument('<answer_id>', 'the ANSWER_ID `svc answer list PROJECT` prints')
     .action(action(async (connect, project: string, answerId: string) => {
-      const path = `${P(project)}/answers/${uuid(answerId, 'answer_id')}`;
+      projectRef(project);
+      const id = uuid(answerId, 'answer_id');
       const c = await connect();
+      const path = `${projectPath(c, project)}/answers/${id}`;
       const { answer } = await c.json('GET', `${path}?expected_vault_id=${c.vaultId}`);
       emit(io, answer, () => answerText(answer));
     }));
@@ -129,10 +138,12 @@ export function register(program: Command, io: Io): void {
     .requiredOption('--format <format>', 'zip or html').requiredOption('-o, --output <file>', 'the file to write').option('--force', 'replace an existing file')
     .action(action(async (connect, project: string, answerId: string, o: { format: string; output: string; force?: boolean }) => {
       const format = enumFlag(o.format, '--format', ['zip', 'html'] as const)!;
-      const at = `${P(project)}/answers/${uuid(answerId, 'answer_id')}/export`;
+      projectRef(project);
+      const id = uuid(answerId, 'answer_id');
       // Refused before the answer is fetched: an existing file, a link, a missing folder.
       checkOutputFile(o.output, replaceableWithForce(o.force));
       const c = await connect();
+      const at = `${projectPath(c, project)}/answers/${id}/export`;
       const q = new URLSearchParams({ expected_vault_id: c.vaultId, format });
       const { bytes, headers } = await c.bytes(`${at}?${q}`);
       const output = writeOutputFile(o.output, bytes, replaceableWithForce(o.force));

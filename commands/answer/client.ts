@@ -10,6 +10,7 @@ import { locateServer, type ServerHandle } from '../../src/client/discover.js';
 import type { Context } from '../../src/context.js';
 import { SvcError } from '../../src/errors.js';
 import { resolveFileId } from '../../src/library/index.js';
+import { resolveProjectId } from '../../src/evidence/index.js';
 import { restoreWaiting } from '../library/state.js';
 
 export interface AnswerClient {
@@ -18,6 +19,8 @@ export interface AnswerClient {
   runtimeId: string;
   /** The file_id of a Library file named by its ID (the number `svc library list` prints) or its file_id. */
   fileIdOf(ref: string): string;
+  /** The project_id of a project named by its ID, PROJECT_ID or exact NAME (as `svc evidence list` prints them). */
+  projectIdOf(ref: string): string;
   json(method: string, path: string, body?: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   bytes(path: string): Promise<{ bytes: Buffer; headers: Headers }>;
   events(path: string, signal: AbortSignal): AsyncGenerator<{ event: string; id: string | null; data: unknown }>;
@@ -72,6 +75,7 @@ export async function connectAnswers(ctx: Context): Promise<AnswerClient> {
     vaultId,
     runtimeId: health.identity.runtime_id,
     fileIdOf: (ref) => resolveFileId(ctx, vaultId, ref),
+    projectIdOf: (ref) => resolveProjectId(ctx, vaultId, ref),
     json: async (method, path, body) => (await send(method, path, lib, body)).json(),
     async bytes(path) {
       const response = await send('GET', path, lib);

@@ -12,7 +12,7 @@ import { executionDetail } from '../../src/executions/views.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { count, oneLine, plainText } from './words.js';
 import { laneLine, type AiLane } from '../../src/executions/ai-lane.js';
-import { followSection } from '../../src/lifecycle/follow-report.js';
+import { followSection } from '../../src/follow/report.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { drawsInPlace, showProgress } from './progress.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DELIVERY_CHANNELS } from '../../src/routines/delivery-summary.js';
+import { DELIVERY_CHANNELS } from '../../src/delivery/summary.js';
 import { TARGET_MODES } from '../../src/delivery/repo.js';
 import { createTarget, deleteTarget, listTargets, requireTarget, revealWebhookSecret, updateTarget, type TargetView } from '../../src/delivery/targets.js';
 import { confirmDestructive, notConfirmed } from '../lib/confirm.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { runBackfill, cancelBackfill, activeLane } from '../../src/similarity/backfill.js';
 import { backfillEstimate, embeddingStatus, probeLane } from '../../src/similarity/service.js';
 import { rebuildIndex } from '../../src/similarity/vec-index.js';
-import { describeHolder } from '../../src/db/job-claims.js';
+import { describeHolder } from '../../src/claims/jobs.js';
 import { withContext } from '../lib/context.js';
 import { onInterrupt, progressBar } from '../lib/bar.js';
 import { EXIT } from '../lib/exit-codes.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { cancelLinkScan, resumableCheckpoint, runLinkScan } from '../../src/similarity/link-scan.js';
 import { FOR_DOCUMENTS_MAX, collapsePreview, documentLinks, linkStatus } from '../../src/similarity/links.js';
-import { describeHolder } from '../../src/db/job-claims.js';
+import { describeHolder } from '../../src/claims/jobs.js';
 import { withContext } from '../lib/context.js';
 import { onInterrupt, progressBar } from '../lib/bar.js';
 import { EXIT } from '../lib/exit-codes.js';

@@ -12,7 +12,7 @@ import { badRequest, conflict } from '../errors.js';
 import { reportsDir } from '../executions/report.js';
 import { eraseCategories } from './repo.js';
 import { runningExecutions } from '../executions/repo.js';
-import { claimedJobs, describeHolder, jobHolder, TURN_PREFIX, type JobName } from '../db/job-claims.js';
+import { claimedJobs, describeHolder, jobHolder, TURN_PREFIX, type JobName } from '../claims/jobs.js';
 import { turnRegistry } from '../assistant/registry.js';
 import { isLiveRun } from '../executions/recovery.js';
 import type { TableCategory } from './tables.js';

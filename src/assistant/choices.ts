@@ -4,6 +4,7 @@
  * names none.
  */
 import { badRequest } from '../errors.js';
+import { modelProblem } from '../providers/model-name.js';
 import { AGENT_EFFORTS, findApiProvider } from '../providers/provider-catalog.js';
 import type { Context } from '../context.js';
 
@@ -20,17 +21,7 @@ export interface ChoiceBasis {
   effort_basis: 'explicit' | 'settings_default' | 'runtime_default' | 'not_supported';
 }
 
-export const MODEL_MAX = 512;
 const KEYS = ['version', 'runtime', 'provider', 'model', 'effort'];
-
-/** Why a model string is not acceptable, or undefined. */
-export function modelProblem(model: unknown): string | undefined {
-  if (typeof model !== 'string') return 'model must be a string';
-  if (model.trim() === '') return 'model must not be blank';
-  if (model.length > MODEL_MAX) return `model must have at most ${MODEL_MAX} characters`;
-  if (/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(model)) return 'model must not contain Unicode control characters';
-  return undefined;
-}
 
 /** Every reason `input` is not a complete choices object (empty when it is one). */
 export function choicesProblems(input: unknown): string[] {

@@ -6,11 +6,11 @@
  * to stop and is idempotent, whichever process runs the turn.
  *
  * Across processes the claim is the job `assistant_turn:N` of job_claims
- * (db/job-claims.ts), taken in a write transaction, naming the owner's pid
+ * (claims/jobs.ts), taken in a write transaction, naming the owner's pid
  * and runtime id (and, on Linux, its boot and start time). A row is stale —
  * and taken over — when its process no longer runs, or when it was written
  * before the machine booted (the pid may belong to another process now;
- * util/process-claim.ts); a process that died mid-turn never locks its
+ * claims/staleness.ts); a process that died mid-turn never locks its
  * conversation for good.
  *
  * A cancel asked of a turn another live process holds stamps that process's
@@ -20,7 +20,7 @@
  * process is left to stop, and the next send takes the claim over.
  */
 import type { Context } from '../context.js';
-import { askJobCancel, cancelRequestedJobs, claimJob, jobHolder, releaseJob, releaseOnClose, TURN_PREFIX, type JobName } from '../db/job-claims.js';
+import { askJobCancel, cancelRequestedJobs, claimJob, jobHolder, releaseJob, releaseOnClose, TURN_PREFIX, type JobName } from '../claims/jobs.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
 export interface ActiveTurn {

@@ -7,6 +7,8 @@
 import { spawn as nodeSpawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { READ_TOOLS } from '../agent-tools/tool-catalog.js';
+import { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV } from '../agent-tools/relay-names.js';
 import type { Context } from '../context.js';
 import { isSvcError } from '../errors.js';
 import { buildAgentArgs, EFFORT_THINKING_TOKENS, runAgentCli, type Spawner } from '../providers/agent-cli.js';
@@ -15,8 +17,6 @@ import { streamChat } from '../providers/index.js';
 import type { ApiProvider } from '../providers/provider-catalog.js';
 import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../providers/types.js';
 import { removeOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
-import { TOOLS } from '../mcp/tools/index.js';
-import { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV } from '../mcp/relay-names.js';
 import type { Choices } from './choices.js';
 import type { FrameQueue } from './frames.js';
 import type { ActiveTurn } from './registry.js';
@@ -98,7 +98,7 @@ const MCP_SERVER = 'svc';
  * refused and the corpus would stay out of reach. Writes stay unallowed (they
  * need a person's confirmation, which a chat turn does not ask for).
  */
-export const AGENT_ALLOWED_TOOLS: readonly string[] = TOOLS.filter((t) => !t.write).map((t) => `mcp__${MCP_SERVER}__${t.name}`);
+export const AGENT_ALLOWED_TOOLS: readonly string[] = READ_TOOLS.map((name) => `mcp__${MCP_SERVER}__${name}`);
 
 /**
  * The agent's MCP configuration for one turn: svc's tool surface (when a

@@ -8,7 +8,7 @@ import { defaultChoices, explicitBasis, requireChoices, type ChoiceBasis, type C
 import { routeDigest } from './connections.js';
 import * as repo from './repo.js';
 import { turnJob, turnRegistry } from './registry.js';
-import { forgetJob } from '../db/job-claims.js';
+import { forgetJob } from '../claims/jobs.js';
 import { browseRow, choicesView, messageView, sessionView, turnChoicesView } from './views.js';
 
 export interface CreateInput {

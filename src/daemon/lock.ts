@@ -4,7 +4,7 @@
  * pid, port (null until the server listens), version and started_at, and,
  * where the system says, who the process is (boot id and start time). A lock
  * whose process is gone is stale and may be taken over: by the rule every
- * claim follows (util/process-claim.ts), so a daemon killed with -9 whose
+ * claim follows (claims/staleness.ts), so a daemon killed with -9 whose
  * parent has not reaped it yet, or whose pid now runs another process, is
  * gone, and a start right after the kill takes its lock over at once.
  */
@@ -14,7 +14,7 @@ import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile, writeOwnerOnly
 import { svcVersion } from '../version.js';
 import path from 'node:path';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
-import { claimLive, ownIdentity, wallNow, type ProcessIdentity } from '../util/process-claim.js';
+import { claimLive, ownIdentity, wallNow, type ProcessIdentity } from '../claims/staleness.js';
 
 export interface DaemonLock extends Partial<ProcessIdentity> {
   pid: number;

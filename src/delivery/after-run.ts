@@ -6,17 +6,17 @@
 import type { Context } from '../context.js';
 import type { SettledExecution } from '../executions/after-run.js';
 import { getExecution } from '../executions/repo.js';
-import { getRoutine } from '../routines/repo.js';
+import { routineFacts } from './repo.js';
 import { notify } from './notify.js';
 import { followNotification } from './follow-digest.js';
-import { followNews } from '../lifecycle/follow.js';
+import { followNews } from '../follow/check.js';
 import { createDeliveries, dispatchDue } from './service.js';
 import { count } from '../util/words.js';
 
 export async function deliverAfterRun(ctx: Context, settled: SettledExecution): Promise<void> {
   const execution = getExecution(ctx.db, settled.id);
   if (!execution || execution.routine_id === null) return;
-  const routine = getRoutine(ctx.db, execution.routine_id);
+  const routine = routineFacts(ctx.db, execution.routine_id);
   if (!routine) return;
   if (settled.status === 'completed') {
     // A fire following a person for retractions: its news is the notices found, not the papers (as its digest).

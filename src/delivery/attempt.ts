@@ -7,7 +7,6 @@
 import type { Context } from '../context.js';
 import { laneLine, presentLane } from '../executions/ai-lane.js';
 import { getExecution } from '../executions/repo.js';
-import { getRoutine } from '../routines/repo.js';
 import { buildBundle } from './bundle.js';
 import { sendEmail } from './channels/email.js';
 import { sendFeed } from './channels/feed.js';
@@ -29,7 +28,7 @@ const CHANNELS: Record<repo.DeliveryRow['channel'], (ctx: Context) => ChannelSen
 /** Whether the routine asks for the run's AI summary in its email (email_ai_summary_enabled). */
 function emailWantsSummary(ctx: Context, delivery: repo.DeliveryRow): boolean {
   if (delivery.channel !== 'email' || delivery.routine_id === null) return false;
-  return getRoutine(ctx.db, delivery.routine_id)?.email_ai_summary_enabled === 1;
+  return repo.routineFacts(ctx.db, delivery.routine_id)?.email_ai_summary_enabled === 1;
 }
 
 /**

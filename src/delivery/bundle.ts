@@ -10,11 +10,10 @@ import { executionDocumentsPage } from '../executions/documents.js';
 import { getExecution } from '../executions/repo.js';
 import { renderReport, type ReportOptions } from '../executions/report.js';
 import { searchWords, type RunSpec } from '../executions/request.js';
-import { followNews, type FollowNews } from '../lifecycle/follow.js';
-import { getRoutine } from '../routines/repo.js';
+import { followNews, type FollowNews } from '../follow/check.js';
 import { followDigestHtml, followDigestText, followDigestTitle } from './follow-digest.js';
 import { deliveryKey } from './key.js';
-import type { DeliveryRow } from './repo.js';
+import { routineFacts, type DeliveryRow } from './repo.js';
 import { count } from '../util/words.js';
 
 export const BUNDLE_PAPER_LIMIT = 500;
@@ -66,7 +65,7 @@ function summary(doc: ExecutionDocument): PaperSummary {
 export function buildBundle(ctx: Context, delivery: DeliveryRow, report: ReportOptions = {}): ReportBundle {
   const execution = getExecution(ctx.db, delivery.execution_id);
   if (!execution) throw new Error(`execution ${delivery.execution_id} is gone`);
-  const routine = delivery.routine_id === null ? undefined : getRoutine(ctx.db, delivery.routine_id);
+  const routine = delivery.routine_id === null ? undefined : routineFacts(ctx.db, delivery.routine_id);
   const page = executionDocumentsPage(ctx, execution.id, BUNDLE_PAPER_LIMIT, 0);
   const papers = page.documents.map(summary);
   return {

@@ -4,7 +4,7 @@
  * Destination-free like every delivery answer.
  */
 import type { Context } from '../context.js';
-import type { DeliveryChannel } from '../routines/delivery-summary.js';
+import type { DeliveryChannel } from './summary.js';
 import * as repo from './repo.js';
 
 export interface FailingDelivery {

@@ -5,7 +5,7 @@
  * Messages are built from codes, never from an upstream message; `scrub` is
  * the second line of defence for anything that slips through.
  */
-import type { DeliveryChannel } from '../routines/delivery-summary.js';
+import type { DeliveryChannel } from './summary.js';
 
 export class DeliveryFailure extends Error {
   /** False when another attempt cannot help (a configuration gap): the delivery fails at once, and retry is for after the fix. */

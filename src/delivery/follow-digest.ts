@@ -4,8 +4,8 @@
  * links), not the new papers, which the attached report and the bundle still
  * list. bundle.ts calls these when the bundle carries `follow`.
  */
-import type { FollowNews } from '../lifecycle/follow.js';
-import { checkSummary, counts, noticeDetail, noticeHeadline } from '../lifecycle/follow-report.js';
+import type { FollowNews } from '../follow/check.js';
+import { checkSummary, counts, noticeDetail, noticeHeadline } from '../follow/report.js';
 import { count } from '../util/words.js';
 
 interface Followed {

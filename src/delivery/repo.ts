@@ -1,11 +1,29 @@
 /** SQL of delivery destinations, deliveries and their attempts, in one place. */
 import type { Database } from 'better-sqlite3';
-import type { DeliveryChannel } from '../routines/delivery-summary.js';
+import type { DeliveryChannel } from './summary.js';
 
 export const DELIVERY_STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 export const TARGET_MODES = ['automatic', 'review'] as const;
 export type TargetMode = (typeof TARGET_MODES)[number];
+
+/**
+ * What delivery reads of a routine: its name for messages, and what it asked
+ * of its own email and notifications. Read here rather than through the
+ * routines room, which sits above delivery (a routine's read carries its
+ * delivery summary).
+ */
+export interface RoutineFacts {
+  id: number;
+  name: string;
+  email_enabled: number;
+  email_ai_summary_enabled: number;
+  notify_on_complete: number;
+}
+
+export function routineFacts(db: Database, routineId: number): RoutineFacts | undefined {
+  return db.prepare('SELECT id, name, email_enabled, email_ai_summary_enabled, notify_on_complete FROM routines WHERE id = ?').get(routineId) as RoutineFacts | undefined;
+}
 
 export interface TargetRow {
   id: number;

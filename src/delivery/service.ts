@@ -8,7 +8,6 @@
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { getExecution } from '../executions/repo.js';
-import { getRoutine } from '../routines/repo.js';
 import * as repo from './repo.js';
 import { maxAttempts } from './tuning.js';
 import { deliveryWorker, processDue } from './worker.js';
@@ -76,7 +75,7 @@ export function executionDeliveries(ctx: Context, executionId: number) {
 export const ROUTINE_DELIVERIES_LIMIT = { default: 50, min: 1, max: 500 } as const;
 
 export function routineDeliveries(ctx: Context, routineId: number, filter: { state?: repo.DeliveryState; limit: number; offset: number }) {
-  if (!getRoutine(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`);
+  if (!repo.routineFacts(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`);
   const page = repo.deliveriesOfRoutine(ctx.db, routineId, filter.state, filter.limit, filter.offset);
   const next = filter.offset + page.rows.length < page.total ? filter.offset + page.rows.length : null;
   return { routine_id: routineId, total: page.total, limit: filter.limit, offset: filter.offset, next_offset: next, deliveries: page.rows.map((r) => deliveryView(ctx, r)) };
@@ -93,7 +92,7 @@ export function recentDeliveryViews(ctx: Context, filter: { state?: repo.Deliver
 export function createDeliveries(ctx: Context, executionId: number): number[] {
   const execution = getExecution(ctx.db, executionId);
   if (!execution || execution.status !== 'completed' || execution.routine_id === null) return [];
-  const routine = getRoutine(ctx.db, execution.routine_id);
+  const routine = repo.routineFacts(ctx.db, execution.routine_id);
   if (!routine) return [];
   const now = ctx.nowIso();
   return ctx.db.transaction(() => {

@@ -10,8 +10,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { getRoutine } from '../routines/repo.js';
-import { DELIVERY_CHANNELS, type DeliveryChannel } from '../routines/delivery-summary.js';
+import { DELIVERY_CHANNELS, type DeliveryChannel } from './summary.js';
 import { parseWith } from '../util/validate.js';
 import * as repo from './repo.js';
 
@@ -102,7 +101,7 @@ export function targetView(row: repo.TargetRow): TargetView {
 }
 
 function requireRoutineRow(ctx: Context, routineId: number) {
-  const row = getRoutine(ctx.db, routineId);
+  const row = repo.routineFacts(ctx.db, routineId);
   if (!row) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`);
   return row;
 }

@@ -1,16 +1,14 @@
 /**
- * Steps that follow a settled execution in whatever process ran it (server,
- * daemon or a foreground CLI run): deliveries of a routine's report, watch
- * profile matching of the run's documents. Each step is isolated: one that
- * throws is logged and never changes the execution's outcome.
+ * What follows a settled execution, in whatever process ran it (server,
+ * daemon or a foreground CLI run). The executions room only announces the
+ * settled run: the steps (AI summary, delivery, profile matching, embedding)
+ * belong to other rooms, and the composition root (src/after-run-steps.ts)
+ * registers them on each context in their order. Each step is isolated: one
+ * that throws is logged and never changes the execution's outcome, and the
+ * next still runs.
  */
 import type { Context } from '../context.js';
 import type { ExecutionStatus } from './repo.js';
-import { matchRunDocuments } from '../profiles/match.js';
-import { deliverAfterRun } from '../delivery/after-run.js';
-import { embedAfterRun } from '../similarity/after-run.js';
-import { summarizeAfterRun } from './ai-summary.js';
-import { matchedByFollowCheck } from '../lifecycle/follow.js';
 
 export interface SettledExecution {
   id: number;
@@ -21,21 +19,26 @@ export interface SettledExecution {
 
 export type AfterRunStep = (ctx: Context, execution: SettledExecution) => void | Promise<void>;
 
-/** Wave 2 areas add their step after their own marker (one marker per area). */
-const STEPS: { name: string; run: AfterRunStep }[] = [
-  // area: ai summary — first: the routine's digest (delivery, next) carries the summary it writes.
-  { name: 'ai summary', run: summarizeAfterRun },
-  // area: delivery
-  { name: 'delivery', run: deliverAfterRun },
-  // area: profiles
-  // A follow fire in mode retractions matched its papers before checking them (lifecycle/follow.ts): not twice.
-  { name: 'watch profile matching', run: (ctx, execution) => (matchedByFollowCheck(ctx, execution.id) ? undefined : matchRunDocuments(ctx, execution.id)) },
-  // area: similarity
-  { name: 'embed-new-documents', run: embedAfterRun },
-];
+interface NamedStep {
+  name: string;
+  run: AfterRunStep;
+}
 
+const stepsOf = (ctx: Context) => ctx.service('executions.after-run-steps', (): NamedStep[] => []);
+
+/** Add a step after those registered before it; the name is what the log says when it fails. */
+export function registerAfterRunStep(ctx: Context, name: string, run: AfterRunStep): void {
+  stepsOf(ctx).push({ name, run });
+}
+
+/** The registered steps' names, in the order they run. */
+export function afterRunStepNames(ctx: Context): string[] {
+  return stepsOf(ctx).map((s) => s.name);
+}
+
+/** Run every registered step, one after the other, for a settled execution. */
 export async function runAfterRunSteps(ctx: Context, execution: SettledExecution): Promise<void> {
-  for (const step of STEPS) {
+  for (const step of stepsOf(ctx)) {
     try {
       await step.run(ctx, execution);
     } catch (err) {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
-import { modelProblem } from '../assistant/choices.js';
+import { modelProblem } from '../providers/model-name.js';
 import { apiAvailability, apiBaseUrl, cliAvailability, cliBinary } from '../assistant/connections.js';
 import { cliArgs } from '../answers/runtime-cli.js';
 import { runAgentCli, streamChat, type ProviderEvent, type Spawner } from '../providers/index.js';

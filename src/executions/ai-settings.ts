@@ -8,7 +8,7 @@
  * rule are read leniently at run time (unknown keys ignored, never a crash).
  */
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { modelProblem } from '../assistant/choices.js';
+import { modelProblem } from '../providers/model-name.js';
 
 export const AI_SETTINGS_KEYS = ['model', 'max_output_tokens', 'instructions'] as const;
 export const MAX_INSTRUCTIONS_LENGTH = 2000;

@@ -13,10 +13,9 @@ import { storedAiSettings } from './ai-settings.js';
 import { appendEvent } from './events.js';
 import { INTERRUPTED_REASON_MEANING } from './interrupted-reasons.js';
 import { recoverInterrupted } from './recovery.js';
-import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
+import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningExecutionOf, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
 import type { ParsedRun, RunSpec } from './request.js';
 import { runExecution } from './runner.js';
-import { runningExecutionOf } from '../routines/repo.js';
 import { sleep } from '../util/sleep.js';
 
 export type OwnerRole = 'server' | 'cli' | 'daemon' | 'fallback';

@@ -115,6 +115,14 @@ export function runningWithRequestId(db: Database, requestId: string): number | 
   return db.prepare(`SELECT id FROM executions WHERE request_id = ? AND status = 'running' ORDER BY id DESC LIMIT 1`).pluck().get(requestId) as number | undefined;
 }
 
+/** The routine's run that is going now (its owner seen since `seenSince`), if any. */
+export function runningExecutionOf(db: Database, routineId: number, seenSince: string): number | undefined {
+  return db
+    .prepare(`SELECT id FROM executions WHERE routine_id = ? AND status = 'running' AND last_seen_at_utc >= ? ORDER BY id DESC LIMIT 1`)
+    .pluck()
+    .get(routineId, seenSince) as number | undefined;
+}
+
 /** Running executions whose owner was seen recently: they hold admission slots. */
 export function countLiveRunning(db: Database, seenSince: string): number {
   return db.prepare(`SELECT count(*) FROM executions WHERE status = 'running' AND last_seen_at_utc >= ?`).pluck().get(seenSince) as number;

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { followReportLines } from '../lifecycle/follow-report.js';
+import { followReportLines } from '../follow/report.js';
 import { findSource } from '../sources/index.js';
 import type { ZeroReason } from '../sources/types.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';

@@ -35,7 +35,7 @@ export interface RunSpec {
   author: string | null;
   /** The followed profile's ORCID iD, asked of the sources that search by it (the others get `author`). */
   authorOrcid?: string | null;
-  /** The watch profile a routine follows and how (lifecycle/follow.ts checks its papers in mode retractions). */
+  /** The watch profile a routine follows and how (follow/check.ts checks its papers in mode retractions). */
   follow?: { profileId: number; mode: 'new_papers' | 'retractions' } | null;
 }
 

@@ -13,7 +13,7 @@ import { searchSource, type SourceOutcome } from '../sources/driver.js';
 import { findSource } from '../sources/index.js';
 import { looksOffline, type NetworkKind } from '../sources/net-cause.js';
 import { NOT_ANSWERED, type NormalizedRecord, type ZeroReason } from '../sources/types.js';
-import { checkFollowedPapers } from '../lifecycle/follow.js';
+import { checkFollowedPapers } from '../follow/check.js';
 import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
@@ -161,7 +161,7 @@ export async function runExecution(ctx: Context, executionId: number, spec: RunS
   // area: follow — a completed fire of a routine following a profile for retractions checks that person's papers
   // (only a completed run delivers its news); a lookup failure never changes the status, a cancel does.
   if (status === 'completed') {
-    await checkFollowedPapers(ctx, executionId, spec, options.signal);
+    await checkFollowedPapers(ctx, executionId, spec, options.signal, (message, o) => appendEvent(ctx, executionId, 'log', message, o));
     if (options.signal.aborted) status = 'cancelled';
   }
   flushSearchIndex(ctx.db);

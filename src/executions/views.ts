@@ -1,6 +1,6 @@
 /** Executions as the API and the CLI show them. */
 import type { Context } from '../context.js';
-import { followNews } from '../lifecycle/follow.js';
+import { followNews } from '../follow/check.js';
 import { identityOf } from '../runtime/runtime-identity.js';
 import { findSource } from '../sources/index.js';
 import { presentLane } from './ai-lane.js';
@@ -71,7 +71,7 @@ export function executionDetail(ctx: Context, row: ExecutionRow) {
     report_path: row.report_path,
     sources,
     // A fire of a routine following a profile for retractions: what it checked and the new notices,
-    // as its bundle and digest carry them (lifecycle/follow.ts); null for any other run.
+    // as its bundle and digest carry them (follow/check.ts); null for any other run.
     follow: followNews(ctx, row.id),
     identity: identityOf(ctx.runtimeId, ctx.schemaVersion),
   };

@@ -15,9 +15,9 @@ import { svcVersion } from '../version.js';
 import type { Backend } from './backend.js';
 import { McpToolError } from './errors.js';
 
-import { RELAY_SERVER, RELAY_SESSION_ENV, RELAY_TOOL } from './relay-names.js';
+import { RELAY_SERVER, RELAY_SESSION_ENV, RELAY_TOOL } from '../agent-tools/relay-names.js';
 
-export { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV, RELAY_TOOL } from './relay-names.js';
+export { RELAY_PROMPT_TOOL, RELAY_SERVER, RELAY_SESSION_ENV, RELAY_TOOL } from '../agent-tools/relay-names.js';
 
 export type Decision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
 

@@ -1,13 +1,15 @@
 /**
  * One MCP tool: its name as the contract gives it, whether it writes (writes
- * declare requires_confirmation true), its arguments and its handler over the
+ * declare requires_confirmation true; the catalogue says which, in
+ * src/agent-tools/tool-catalog.ts), its arguments and its handler over the
  * backend. Handlers answer plain JSON objects.
  */
+import { isWriteTool, type ToolName } from '../agent-tools/tool-catalog.js';
 import type { ArgSpecs } from './args.js';
 import type { Backend } from './backend.js';
 
 export interface ToolDef {
-  name: string;
+  name: ToolName;
   title: string;
   description: string;
   write: boolean;
@@ -25,7 +27,8 @@ export interface ToolDef {
   run(backend: Backend, args: Record<string, any>): Promise<Record<string, unknown>>;
 }
 
-export const defineTool = (tool: ToolDef) => tool;
+/** A tool of the catalogue, which says whether it writes. */
+export const defineTool = (tool: Omit<ToolDef, 'write'>): ToolDef => ({ ...tool, write: isWriteTool(tool.name) });
 
 /**
  * Where a page sits in a list of `total` rows: has_more, the offset of the

@@ -12,9 +12,10 @@ import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { executionManager } from '../executions/manager.js';
 import { liveSince } from '../executions/admission.js';
+import { runningExecutionOf } from '../executions/repo.js';
 import { insertFire, markFireStarted, queuedFireOf, setFireOutcome, type FireOutcome, type FireTrigger } from './jobs.js';
 import { schedulerLease } from './scheduler-lease.js';
-import { getRoutine, runningExecutionOf, type RoutineRow } from './repo.js';
+import { getRoutine, type RoutineRow } from './repo.js';
 import { runSpecFor } from './run-spec.js';
 
 export interface Busy {

@@ -111,14 +111,6 @@ export function savedConfigurationExists(db: Database, id: number): boolean {
   return db.prepare('SELECT 1 FROM saved_configurations WHERE id = ?').get(id) !== undefined;
 }
 
-/** The routine's run that is going now (its owner seen since `seenSince`), if any. */
-export function runningExecutionOf(db: Database, routineId: number, seenSince: string): number | undefined {
-  return db
-    .prepare(`SELECT id FROM executions WHERE routine_id = ? AND status = 'running' AND last_seen_at_utc >= ? ORDER BY id DESC LIMIT 1`)
-    .pluck()
-    .get(routineId, seenSince) as number | undefined;
-}
-
 /** Start instant of the routine's last completed run (the since_last_success window). */
 export function lastSuccessStart(db: Database, routineId: number): string | undefined {
   return db.prepare(`SELECT started_at_utc FROM executions WHERE routine_id = ? AND status = 'completed' ORDER BY started_at_utc DESC, id DESC LIMIT 1`).pluck().get(routineId) as

@@ -10,6 +10,7 @@ import { invalid, notFound } from '../errors.js';
 import { dueFires } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { liveSince } from '../executions/admission.js';
+import { runningExecutionOf } from '../executions/repo.js';
 import { deleteJob, getJob, insertFire, putJob } from './jobs.js';
 import { checkEntity } from './entity.js';
 import { emptyQueryRefused } from './parameters.js';
@@ -106,7 +107,7 @@ export function deleteRoutine(ctx: Context, id: number): { id: number; deleted: 
   return ctx.db.transaction(() => {
     requireRoutine(ctx, id);
     // Only a running execution is named: busyWith's fire-queue and lease-file look-ups would go unused.
-    const running = repo.runningExecutionOf(ctx.db, id, liveSince(ctx)) ?? null;
+    const running = runningExecutionOf(ctx.db, id, liveSince(ctx)) ?? null;
     const jobRemoved = deleteJob(ctx.db, id);
     repo.deleteRoutine(ctx.db, id);
     return { id, deleted: true as const, job_removed: jobRemoved, running_execution_id: running };

@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { getJob, lastFire } from './jobs.js';
-import { deliverySummary } from './delivery-summary.js';
+import { deliverySummary } from '../delivery/summary.js';
 import { busyWith } from './dispatch.js';
 import { missedFires } from './missed.js';
 import { lastExecutionOf, valuesOf, type RoutineRow } from './repo.js';

@@ -5,7 +5,7 @@
  * routines; the others wait on standby and say who holds it. The holder
  * touches the file on every scheduler tick (and so notices when it lost it).
  * A lease is stale — and may be taken over — by the rule every claim follows
- * (util/process-claim.ts): it records who its process is (the boot's id and
+ * (claims/staleness.ts): it records who its process is (the boot's id and
  * the process's start time) where the system says, so a pid now run by
  * another process, or a lease from before a reboot, is stale, and a
  * wall-clock jump never makes a live lease look stale; a lease written
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { SvcError } from '../errors.js';
 import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
-import { claimLive, ownIdentity, type ProcessIdentity } from '../util/process-claim.js';
+import { claimLive, ownIdentity, type ProcessIdentity } from '../claims/staleness.js';
 
 export const LEASE_FILE = 'scheduler.lease';
 
@@ -101,7 +101,7 @@ export function fileLease(o: LeaseOptions): Lease {
   let port: number | null = null;
   const mine = (held: LeaseFile | null) => held !== null && held.runtime_id === o.runtimeId;
   // An unreadable lease (being written, or damaged) gets a few seconds before it counts as abandoned.
-  // Otherwise the rule every claim follows (util/process-claim.ts); the time of the last write stands
+  // Otherwise the rule every claim follows (claims/staleness.ts); the time of the last write stands
   // in for the claim's time where the lease records no process identity.
   const stale = (held: LeaseFile) => {
     if (held.pid === 0) return ageMs(file) > 5000;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { modelProblem } from '../assistant/choices.js';
+import { modelProblem } from '../providers/model-name.js';
 import { SvcError, type ValidationIssue } from '../errors.js';
 import type { SettingDef } from './schema.js';
 

@@ -8,7 +8,7 @@
  *
  * One backfill at a time per data directory, whichever process starts it (the
  * route, `svc embed backfill`, the step after a run): it holds the job claim
- * (db/job-claims.ts) from before the counting until it ends; a second start
+ * (claims/jobs.ts) from before the counting until it ends; a second start
  * anywhere is a 409 backfill_already_running naming the process that runs it.
  * A cancel from any process reaches it through the claim's flag.
  */
@@ -21,7 +21,7 @@ import { addToIndex, indexRebuildingIn } from './vec-index.js';
 import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
 import { isPidAlive } from '../util/pid.js';
 import { interruptOrphanedRuns } from './recovery.js';
-import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../db/job-claims.js';
+import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../claims/jobs.js';
 
 const JOB = 'embeddings.backfill';
 

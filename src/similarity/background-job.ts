@@ -5,11 +5,11 @@
  * running, no lane, no key). The process's slot names the job only once it
  * runs, so a refused start never replaces a running one; a cancel in this
  * process sets the job's flag, and one from anywhere reaches it through its
- * claim (db/job-claims.ts).
+ * claim (claims/jobs.ts).
  */
 import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
-import { describeHolder, requestJobCancel, type JobHolder, type JobName } from '../db/job-claims.js';
+import { describeHolder, requestJobCancel, type JobHolder, type JobName } from '../claims/jobs.js';
 
 export interface BackgroundJob {
   /** The run row's id, once it exists. */

@@ -17,7 +17,7 @@
  *
  * One scan at a time per data directory, whichever process starts it (the
  * server's route, `svc links scan`): the scan holds the job claim
- * (db/job-claims.ts) from before its row exists until it ends; a second start
+ * (claims/jobs.ts) from before its row exists until it ends; a second start
  * anywhere is a 409 link_scan_already_running naming the process that runs it.
  * A cancel from any process reaches the scan through the claim's flag.
  */
@@ -29,7 +29,7 @@ import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './
 import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
-import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../db/job-claims.js';
+import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../claims/jobs.js';
 
 const JOB = 'links.scan';
 

@@ -3,12 +3,12 @@
  * interrupted; the vectors and links they wrote are kept. Asked when a server
  * starts, before any process starts a run, and on status reads. A run is left
  * alone when this process runs it or when the live holder of its job's claim
- * (db/job-claims.ts) is its owner. Without any claim row for the job (a run
+ * (claims/jobs.ts) is its owner. Without any claim row for the job (a run
  * of a version before claims) a live owner pid is enough; the same pid under
  * another runtime id is a new process, so that owner is gone.
  */
 import type { Context } from '../context.js';
-import { jobClaimed, jobHolder, type JobName } from '../db/job-claims.js';
+import { jobClaimed, jobHolder, type JobName } from '../claims/jobs.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 import { markRunInterrupted, runningOwners, type RunTable } from './repo.js';
 

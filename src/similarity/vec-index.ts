@@ -11,7 +11,7 @@
  */
 import type { Context } from '../context.js';
 import { unavailable } from '../errors.js';
-import { claimJob, describeHolder, jobConflict, releaseJob, type JobHolder } from '../db/job-claims.js';
+import { claimJob, describeHolder, jobConflict, releaseJob, type JobHolder } from '../claims/jobs.js';
 import { isPidAlive } from '../util/pid.js';
 import { bumpIndexCount, clearIndexState, countVectors, iterateVectors, readIndexState, writeIndexState, blobToVector } from './repo.js';
 

@@ -13,7 +13,6 @@ export const getAnalytics = defineTool({
   name: 'get_analytics',
   title: 'Corpus analytics',
   description: 'One analytics view with true totals and the method used: overview, volume, sources, keywords, routine-health or discovery-lag.',
-  write: false,
   args: {
     view: { type: 'string', description: 'Which view.', required: true, enum: Object.keys(VIEWS) },
     window: {
@@ -32,7 +31,6 @@ export const getWatchdogFindings = defineTool({
   name: 'get_watchdog_findings',
   title: 'Watchdog findings',
   description: 'Routines and sources that look broken or unusual, each with what to do and the thresholds used, and the list of what the watchdog cannot judge.',
-  write: false,
   args: { include_muted: { type: 'boolean', description: 'Also muted findings.', default: false } },
   run: (backend, args) => backend.get('/api/watchdog', { include_muted: args.include_muted }),
 });

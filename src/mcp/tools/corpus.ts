@@ -31,7 +31,6 @@ export const searchCorpus = defineTool({
   title: 'Search the corpus',
   description:
     'Search the papers already collected, by keyword (newest first) or semantically (nearest first). Each paper id is a doc_id for explain_match, find_similar and get_paper_lifecycle. Pages by cursor: pass next_cursor back as cursor; has_more false (next_cursor null) is the last page. An offset is refused.',
-  write: false,
   args: {
     query: { type: 'string', description: 'What to look for.', required: true, maxLength: 1000 },
     mode: { type: 'string', description: 'keyword (default) or semantic', enum: ['keyword', 'semantic'] },
@@ -80,7 +79,6 @@ export const findSimilar = defineTool({
   name: 'find_similar',
   title: 'Similar papers',
   description: 'The papers nearest to one paper of the corpus. An empty list always carries the reason.',
-  write: false,
   args: { doc_id: ID('document'), limit: LIMIT(100) },
   async run(backend, args) {
     const answer = await backend.get(`/api/documents/${args.doc_id}/similar`, { limit: args.limit });
@@ -103,7 +101,6 @@ export const explainMatch = defineTool({
   name: 'explain_match',
   title: 'Why is this paper here',
   description: 'What is locally verifiable about why a paper is in the corpus: the runs and routines that found it, which keywords matched in which field, and what cannot be verified.',
-  write: false,
   args: { doc_id: ID('document') },
   async run(backend, args) {
     const answer = await backend.get(`/api/documents/${args.doc_id}/why`);
@@ -115,7 +112,6 @@ export const getPaperLifecycle = defineTool({
   name: 'get_paper_lifecycle',
   title: 'Lifecycle of a paper',
   description: 'Retractions, preprint-to-published and version changes recorded for a paper, each with its notice link.',
-  write: false,
   args: { doc_id: ID('document') },
   run: (backend, args) => backend.get(`/api/documents/${args.doc_id}/lifecycle`),
 });
@@ -128,7 +124,6 @@ export const exportReferences = defineTool({
   name: 'export_references',
   title: 'Export references',
   description: `References of one execution or of up to ${MAX_EXPORT_DOCS} papers, as BibTeX, RIS, CSV or JSON text.`,
-  write: false,
   args: {
     exec_id: { type: 'integer', description: 'An execution id (list_executions, run_sweep): all its papers.', min: 1, max: Number.MAX_SAFE_INTEGER },
     doc_ids: { type: 'integer[]', description: 'Document ids (paper ids from search_corpus or get_execution_results).', minItems: 1, maxItems: MAX_EXPORT_DOCS },

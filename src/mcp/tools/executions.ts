@@ -9,7 +9,6 @@ export const listExecutions = defineTool({
   name: 'list_executions',
   title: 'List executions',
   description: 'Runs (dives, sweeps, routine fires), newest first, optionally of one routine or one status.',
-  write: false,
   args: {
     routine_id: { type: 'integer', description: 'Only runs of this routine.', min: 1, max: Number.MAX_SAFE_INTEGER },
     status: { type: 'string', description: 'Only runs in this status.', enum: STATUSES },
@@ -27,7 +26,6 @@ export const getExecution = defineTool({
   name: 'get_execution',
   title: 'One execution',
   description: 'One run: status, counts per source, timings, and ai_lane (the AI summary when the run asked for one, marked model-written and unchecked, or the reason there is none), and follow (for a fire of a routine following a person for retractions: what was checked and the new lifecycle notices with their links; else null). With expected_runtime_id the answer is given only by that service instance.',
-  write: false,
   args: { exec_id: ID('execution'), expected_runtime_id: EXPECTED_RUNTIME_ID },
   async run(backend, args) {
     const expected = args.expected_runtime_id as string | undefined;
@@ -42,7 +40,6 @@ export const getExecutionResults = defineTool({
   name: 'get_execution_results',
   title: 'Papers of an execution',
   description: 'The papers a run found, as JSON references; each id is the stored document id (usable as explain_match doc_id).',
-  write: false,
   args: { exec_id: ID('execution'), limit: LIMIT(100), offset: OFFSET },
   async run(backend, args) {
     const answer = await backend.call('GET', `/api/executions/${args.exec_id}/references`, { query: { format: 'json', include_ids: true } });
@@ -57,7 +54,6 @@ export const getSearchRecord = defineTool({
   name: 'get_search_record',
   title: 'Search record',
   description: 'The dated search record of a run: what each source was asked, what it answered, and why a source returned nothing.',
-  write: false,
   args: { exec_id: ID('execution') },
   run: (backend, args) => backend.get(`/api/executions/${args.exec_id}/search-record`),
 });
@@ -66,7 +62,6 @@ export const runSweep = defineTool({
   name: 'run_sweep',
   title: 'Run a sweep',
   description: 'Search several repositories in the background; answers the execution id at once: poll get_execution until status is no longer running (the run may still fail or be interrupted), then get_execution_results.',
-  write: true,
   openWorld: true,
   fields: { repositories: 'sources' },
   args: {

@@ -5,7 +5,6 @@ export const listWatchProfiles = defineTool({
   name: 'list_watch_profiles',
   title: 'List watch profiles',
   description: 'Followed people and groups; a profile with no identifier keeps its basis_warning.',
-  write: false,
   args: { kind: { type: 'string', description: 'person or group', enum: ['person', 'group'] }, limit: LIMIT(100), offset: OFFSET },
   async run(backend, args) {
     const answer = await backend.get('/api/profiles', { kind: args.kind });
@@ -18,7 +17,6 @@ export const getWatchProfile = defineTool({
   name: 'get_watch_profile',
   title: 'One watch profile',
   description: 'A profile with its match total and the count per basis.',
-  write: false,
   args: { profile_id: ID('watch profile') },
   async run(backend, args) {
     const { by_basis: byBasis, match_count: total, ...profile } = await backend.get(`/api/profiles/${args.profile_id}`);
@@ -30,7 +28,6 @@ export const getProfileMatches = defineTool({
   name: 'get_profile_matches',
   title: 'Matches of a watch profile',
   description: 'Matched papers, each with basis, matched_author and evidence; by_basis counts and what each basis means. A name-only match is a string match, not an identity claim.',
-  write: false,
   args: { profile_id: ID('watch profile'), limit: LIMIT(200), offset: OFFSET },
   async run(backend, args) {
     const answer = await backend.get(`/api/profiles/${args.profile_id}/matches`, { limit: args.limit, offset: args.offset });
@@ -43,7 +40,6 @@ export const createWatchProfile = defineTool({
   name: 'create_watch_profile',
   title: 'Create a watch profile',
   description: 'Follow a person. Without an ORCID iD the profile matches by name only, and the answer says so (basis_warning).',
-  write: true,
   args: {
     name: { type: 'string', description: 'The name as papers write it.', required: true, maxLength: 200 },
     orcid: { type: 'string', description: 'ORCID iD, e.g. 0000-0002-1825-0097.', maxLength: 64 },

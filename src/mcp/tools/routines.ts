@@ -7,7 +7,6 @@ export const listRoutines = defineTool({
   name: 'list_routines',
   title: 'List routines',
   description: 'Saved searches on a schedule, with missed fires.',
-  write: false,
   args: { active_only: { type: 'boolean', description: 'Only active routines.', default: false }, limit: LIMIT(100), offset: OFFSET },
   async run(backend, args) {
     const answer = await backend.get('/api/routines', { active_only: args.active_only });
@@ -21,7 +20,6 @@ export const getRoutine = defineTool({
   name: 'get_routine',
   title: 'One routine',
   description: 'A routine with missed fires, its coverage audit and its delivery summary (no address, directory or URL).',
-  write: false,
   args: { routine_id: ID('routine') },
   async run(backend, args) {
     const routine = await backend.get(`/api/routines/${args.routine_id}`);
@@ -45,7 +43,6 @@ export const createRoutine = defineTool({
   title: 'Create a routine',
   description:
     'Save a search on a cron schedule. It is created inactive (activate_routine turns it on). entity follows a watch profile: {profile_id, mode: new_papers | retractions}.',
-  write: true,
   fields: { schedule_cron: 'schedule', 'parameters.repositories': 'sources', 'parameters.keywords': 'keywords', 'parameters.query': 'keywords' },
   args: {
     name: { type: 'string', description: 'What to call it.', required: true, maxLength: 200 },
@@ -95,7 +92,6 @@ export const runRoutine = defineTool({
   name: 'run_routine',
   title: 'Run a routine now',
   description: 'Fire a routine at once; answers the execution id (poll get_execution for progress). A routine already running answers conflict with its execution_id.',
-  write: true,
   openWorld: true,
   args: { routine_id: ID('routine') },
   async run(backend, args) {
@@ -113,7 +109,6 @@ const toggle = (name: 'activate_routine' | 'deactivate_routine', on: boolean) =>
     name,
     title: on ? 'Activate a routine' : 'Deactivate a routine',
     description: on ? 'Put a routine on its schedule.' : 'Take a routine off its schedule (it can still be run by hand).',
-    write: true,
     idempotent: true,
     args: { routine_id: ID('routine') },
     async run(backend, args) {

@@ -27,7 +27,6 @@ export const updateSettings = defineTool({
   name: 'update_settings',
   title: 'Change settings',
   description: `Change keys of one settings group (${SETTINGS_GROUPS.join(', ')}); answers what actually changed. Secrets are never set here.`,
-  write: true,
   idempotent: true,
   args: {
     group: { type: 'string', description: 'The settings group.', required: true, enum: SETTINGS_GROUPS },

@@ -6,7 +6,6 @@ export const listSources = defineTool({
   name: 'list_sources',
   title: 'List sources',
   description: 'The repositories svc can search, with what each can do and whether the key it needs is present (never the key).',
-  write: false,
   args: { limit: LIMIT(100), offset: OFFSET },
   async run(backend, args) {
     const repositories = await sourceCatalog(backend);

@@ -16,13 +16,13 @@
  * clock by more than the claim's distance from boot makes it look stale.
  * Age alone never makes a claim stale: after the machine slept every claim
  * is old and its holder alive. Shared by the claims of long jobs and of
- * assistant turns (db/job-claims.ts), the scheduler lease
+ * assistant turns (claims/jobs.ts), the scheduler lease
  * (scheduler/lease.ts) and the daemon lock (daemon/lock.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isPidAlive, PROC, procStat, type PidProbe } from './pid.js';
+import { isPidAlive, PROC, procStat, type PidProbe } from '../util/pid.js';
 
 /** Wall-clock time, not a context's clock: it is compared with the machine's boot time. */
 export const wallNow = (): number => Date.now();

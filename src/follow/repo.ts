@@ -1,7 +1,7 @@
 /** SQL of a following routine's lifecycle check: the person's papers to check, the fire's record, the events it reported. */
 import type { Database } from 'better-sqlite3';
 import { PROVENANCE_RECORD_JSON } from '../corpus/repo.js';
-import type { EventKind, EventRow, TargetDocument } from './repo.js';
+import type { EventKind, EventRow, TargetDocument } from '../lifecycle/repo.js';
 
 export interface FollowCheckRow {
   execution_id: number;

@@ -5,7 +5,7 @@
  * processes starting at once exactly one wins. The row names its owner (pid,
  * runtime id, role), so a refused start and a status read say which process
  * runs the job; a row whose process is gone, or from before the last boot, is
- * taken over (util/process-claim.ts). A cancel from any process sets the
+ * taken over (claims/staleness.ts). A cancel from any process sets the
  * row's flag; the job reads it between batches (jobCancelPoll). A release
  * the database refuses (busy past its timeout) is owed, not thrown: it is
  * tried again on a timer and at exit, so the row does not keep the job
@@ -14,7 +14,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { conflict, type SvcError } from '../errors.js';
-import { claimLive, claimStaleness, ownIdentity, wallNow } from '../util/process-claim.js';
+import { claimLive, claimStaleness, ownIdentity, wallNow } from './staleness.js';
 import { isPidAlive, type PidProbe } from '../util/pid.js';
 
 /**
@@ -37,7 +37,7 @@ interface ClaimRow {
   claimed_at_ms: number;
   claimed_at_utc: string;
   cancel_requested: number;
-  /** Who the process is beyond its pid (util/process-claim.ts); null where the system does not say, and in rows from before. */
+  /** Who the process is beyond its pid (claims/staleness.ts); null where the system does not say, and in rows from before. */
   boot_id: string | null;
   pid_start: number | null;
 }

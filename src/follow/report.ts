@@ -5,7 +5,7 @@
  * here; the digest's HTML is built from the same lines.
  */
 import type { Context } from '../context.js';
-import { followNews, type FollowNews } from './follow.js';
+import { followNews, type FollowNews } from './check.js';
 import { count } from '../util/words.js';
 
 type Notice = FollowNews['events'][number];

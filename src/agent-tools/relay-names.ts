@@ -1,7 +1,7 @@
 /**
- * The permission relay's names, apart from its server (permission-relay.ts) so
- * that the assistant's runner, which only passes them to the agent CLI, does
- * not load the MCP SDK into every `svc serve` at start.
+ * The permission relay's names, apart from its server (src/mcp/permission-relay.ts)
+ * so that the assistant's runner, which only passes them to the agent CLI,
+ * imports no door and does not load the MCP SDK into every `svc serve` at start.
  */
 
 /** The relay's name in the agent's MCP configuration and its one tool: the agent calls mcp__svc_permission__ask_person. */

@@ -5,7 +5,7 @@
  * No address, directory or URL is ever part of it.
  */
 import type { Context } from '../context.js';
-import * as repo from '../delivery/repo.js';
+import * as repo from './repo.js';
 
 export const DELIVERY_CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];

@@ -20,16 +20,15 @@
  * recorded; the run's status stays what the search made it.
  */
 import type { Context } from '../context.js';
-import { appendEvent } from '../executions/events.js';
 import type { RunSpec } from '../executions/request.js';
 import { matchRunDocuments } from '../profiles/match.js';
 import { getProfile } from '../profiles/repo.js';
-import { checkSlice, SLICE_SIZE } from './check.js';
-import * as repo from './follow-repo.js';
-import { buildClients, type FreshRecords } from './lookups.js';
-import type { EventKind, TargetDocument } from './repo.js';
+import { checkSlice, SLICE_SIZE } from '../lifecycle/check.js';
+import * as repo from './repo.js';
+import { buildClients, type FreshRecords } from '../lifecycle/lookups.js';
+import type { EventKind, TargetDocument } from '../lifecycle/repo.js';
 import type { NormalizedRecord } from '../sources/types.js';
-import { eventView, KIND_MEANING } from './service.js';
+import { eventView, KIND_MEANING } from '../lifecycle/service.js';
 import { count } from '../util/words.js';
 
 /** What mode "retractions" reports as news. */
@@ -39,23 +38,26 @@ const ROUTINE_DELETED = 'the routine was deleted during the run, so no notice wa
 
 const describe = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
+/** A line of the run's own log (its execution events), kept by the run that asks for the check. */
+export type RunLog = (message: string, options?: { level?: 'info' | 'warn'; data?: Record<string, unknown> }) => void;
+
 /** The after-search step of a fire (executions/runner.ts); a no-op unless the run follows a profile for retractions. */
-export async function checkFollowedPapers(ctx: Context, executionId: number, spec: RunSpec, signal: AbortSignal): Promise<void> {
+export async function checkFollowedPapers(ctx: Context, executionId: number, spec: RunSpec, signal: AbortSignal, runLog: RunLog): Promise<void> {
   const follow = spec.follow;
   if (!follow || follow.mode !== 'retractions' || spec.routineId === null) return;
   try {
-    await check(ctx, executionId, spec.routineId, follow.profileId, signal);
+    await check(ctx, executionId, spec.routineId, follow.profileId, signal, runLog);
   } catch (err) {
     // Never the run's outcome: the record and the log say what happened.
     ctx.log.error(`the lifecycle check of execution ${executionId} failed`, { error: describe(err) });
-    appendEvent(ctx, executionId, 'log', `Lifecycle check of the followed profile's papers failed: ${describe(err)}`, { level: 'warn' });
+    runLog(`Lifecycle check of the followed profile's papers failed: ${describe(err)}`, { level: 'warn' });
   }
 }
 
-async function check(ctx: Context, executionId: number, routineId: number, profileId: number, signal: AbortSignal): Promise<void> {
+async function check(ctx: Context, executionId: number, routineId: number, profileId: number, signal: AbortSignal, runLog: RunLog): Promise<void> {
   const profile = getProfile(ctx.db, profileId);
   if (!profile) {
-    appendEvent(ctx, executionId, 'log', `Watch profile ${profileId} is gone: no lifecycle check this run.`, { level: 'warn' });
+    runLog(`Watch profile ${profileId} is gone: no lifecycle check this run.`, { level: 'warn' });
     return;
   }
   // The papers this fire brought in are the person's at once (the after-run step then leaves this run's matching alone: matchedByFollowCheck).
@@ -63,7 +65,7 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
   const papers = repo.countProfilePapers(ctx.db, profileId);
   repo.startFollowCheck(ctx.db, { execution_id: executionId, routine_id: routineId, profile_id: profileId, profile_name: profile.name, papers, started_at_utc: ctx.nowIso() });
   const docs = repo.profilePapersToCheck(ctx.db, profileId, ctx.tuning.followCheckLimit);
-  appendEvent(ctx, executionId, 'log', `Lifecycle check of ${profile.name}'s papers: ${docs.length} of ${papers} matched, least recently tried first`, { data: { profile_id: profileId, papers, to_check: docs.length } });
+  runLog(`Lifecycle check of ${profile.name}'s papers: ${docs.length} of ${papers} matched, least recently tried first`, { data: { profile_id: profileId, papers, to_check: docs.length } });
   let error: string | null = null;
   const totals = { checked: 0, failed: 0 };
   try {
@@ -86,7 +88,7 @@ async function check(ctx: Context, executionId: number, routineId: number, profi
   repo.finishFollowCheck(ctx.db, executionId, error, ctx.nowIso());
   const failedNote = totals.failed ? `; ${totals.failed} could not be checked` : '';
   const newsNote = news === null ? '' : `; ${count(news, 'new notice')}`;
-  appendEvent(ctx, executionId, 'log', `Lifecycle check: ${totals.checked} checked${failedNote}${newsNote}${error ? `; ${error}` : ''}`, {
+  runLog(`Lifecycle check: ${totals.checked} checked${failedNote}${newsNote}${error ? `; ${error}` : ''}`, {
     level: error || totals.failed ? 'warn' : 'info',
     data: { checked: totals.checked, failed: totals.failed, new_notices: news, error },
   });

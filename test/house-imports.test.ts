@@ -1,0 +1,62 @@
+/**
+ * The house's import graph (issue 31): the service layer never imports a
+ * door, a process ends only at the entry point, and the rooms of src/ lean
+ * one way. Read from the sources, so a new import that breaks a wall fails
+ * here whether or not any other test runs its code.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { TOOL_CATALOG } from '../src/agent-tools/tool-catalog.js';
+import { TOOLS } from '../src/mcp/tools/index.js';
+import { cyclesOf, importsOf, roomOf, ROOT, sourceFiles, withoutComments } from './_import-graph.js';
+
+const edges = importsOf(sourceFiles('src', 'server', 'commands', 'bin'));
+const show = (list: { from: string; to: string }[]) => list.map((e) => `${e.from} → ${e.to}`);
+
+test('the service layer imports no door: nothing under src/ but src/mcp/ imports server/, commands/ or src/mcp/', () => {
+  const doors = /^(server|commands|src\/mcp)\//;
+  const crossing = edges.filter((e) => e.from.startsWith('src/') && !e.from.startsWith('src/mcp/') && doors.test(e.to));
+  assert.equal(show(crossing), []);
+});
+
+test('executions announce a settled run: src/executions imports nothing from delivery, similarity or profiles', () => {
+  const downstream = edges.filter((e) => e.from.startsWith('src/executions/') && /^src\/(delivery|similarity|profiles)\//.test(e.to));
+  assert.equal(show(downstream), []);
+});
+
+test('no import cycle between the rooms of src/ at run time (type-only imports are erased; a lazy import() counts)', () => {
+  const graph = new Map<string, Set<string>>();
+  const via = new Map<string, string[]>();
+  for (const e of edges.filter((e) => !e.typeOnly)) {
+    const [from, to] = [roomOf(e.from), roomOf(e.to)];
+    if (!from || !to || from === to) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+    via.set(`${from} ${to}`, [...(via.get(`${from} ${to}`) ?? []), `${e.from} → ${e.to}`]);
+  }
+  const cycles = cyclesOf(graph).map((rooms) => ({ rooms, through: [...via].filter(([k]) => k.split(' ').every((r) => rooms.includes(r))).flatMap(([, list]) => list) }));
+  assert.equal(cycles, []);
+});
+
+test('the MCP door defines exactly the tools of the catalogue, which says which write', () => {
+  assert.equal(TOOLS.map((t) => t.name).sort(), Object.keys(TOOL_CATALOG).sort());
+  for (const t of TOOLS) assert.is(t.write, TOOL_CATALOG[t.name] === 'write', t.name);
+});
+
+/**
+ * Calls item 4 of issue 31 removes (a command ends by returning its exit code
+ * to bin/svc.js). Each entry must still hold its call: once that item lands,
+ * the entry fails here and is deleted, so the list only shrinks.
+ */
+const EXIT_CALLS_PENDING = ['commands/lib/run-foreground.ts', 'commands/lib/bar.ts', 'commands/lifecycle.ts'];
+
+test('only bin/svc.js and child-process entries (*-child.ts) call process.exit', () => {
+  const calling = sourceFiles('src', 'server', 'commands', 'bin').filter((f) => /\bprocess\.exit\s*\(/.test(withoutComments(fs.readFileSync(path.join(ROOT, f), 'utf8'))));
+  const allowed = (f: string) => f === 'bin/svc.js' || /-child\.ts$/.test(f) || EXIT_CALLS_PENDING.includes(f);
+  assert.equal(calling.filter((f) => !allowed(f)), []);
+  assert.equal(EXIT_CALLS_PENDING.filter((f) => !calling.includes(f)), [], 'a pending entry no longer calls process.exit: delete it from EXIT_CALLS_PENDING');
+});
+
+test.run();
