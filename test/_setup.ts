@@ -1,6 +1,7 @@
 /**
- * Test helpers: a temp data/state dir per test, a real server on port 0, raw
- * HTTP with full control of the headers, and the CLI as a real child process.
+ * Test helpers: a temp data/state dir per test, a real server on port 0 (whose
+ * internal_error fails the test that caused it), raw HTTP with full control of
+ * the headers, and the CLI as a real child process.
  * Nothing here touches $HOME, port 8742 or the network beyond loopback.
  */
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { test } from 'uvu';
 import { createContext, type Context, type ContextOptions } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer, type StartOptions } from '../server/listen.js';
@@ -77,6 +79,33 @@ export function rawRequest(port: number, req: RawRequest): Promise<RawResponse> 
   });
 }
 
+/**
+ * A server's answer nobody planned: server/errors.ts logs "unexpected error"
+ * before it answers 500 internal_error. A test that causes one fails, even when
+ * what it asserts holds (a 500 an assertion never looked at, a background step).
+ */
+const INTERNAL_ERROR = / error unexpected error\b/;
+let unexpected: string[] = [];
+
+/** The log sink of a server a test starts: each line into `lines`, and an internal_error noted against the running test. */
+export function serverLogSink(lines: string[]): (line: string) => void {
+  return (line) => {
+    lines.push(line);
+    if (INTERNAL_ERROR.test(line)) unexpected.push(line);
+  };
+}
+
+// On uvu's one suite, which every test file uses: after each test, the internal_errors logged while it ran fail it.
+// The lines are printed as well: a test that also failed on its own reaches this hook from uvu's catch, where a
+// throw ends the file's run (counted failed by test/run.mjs) without uvu's report of either error.
+test.after.each(() => {
+  if (unexpected.length === 0) return;
+  const lines = unexpected;
+  unexpected = [];
+  console.error(`A test server answered internal_error:\n${lines.join('\n')}`);
+  throw new Error(`a test server answered internal_error (its log says why):\n${lines.join('\n')}`);
+});
+
 export interface TestServer {
   ctx: Context;
   server: RunningServer;
@@ -94,7 +123,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dirs = tempDirs();
   const logLines: string[] = [];
-  const ctx = createContext({ ...options.context, env: { ...dirs.env, ...options.env }, log: createLogger({ level: 'debug', sink: (l) => logLines.push(l) }) });
+  const ctx = createContext({ ...options.context, env: { ...dirs.env, ...options.env }, log: createLogger({ level: 'debug', sink: serverLogSink(logLines) }) });
   const server = await startServer(ctx, { port: 0, ...options });
   const port = server.port;
   return {
