@@ -3,7 +3,8 @@
  * gets an Io of buffers and, through it, the deps its Context is built with
  * (commands/lib/context.ts, the command factory). Keep real processes
  * (_setup.ts runCli, _pty.ts) for what only a process shows: exit by signal,
- * real stdio and terminals, a daemon or server that outlives the command.
+ * real stdio and terminals, a daemon or server that outlives the command, a
+ * command run from another folder.
  */
 import { runCli } from '../commands/main.js';
 import type { CommandDeps } from '../commands/lib/context.js';
@@ -18,7 +19,7 @@ export interface CapturedRun {
 
 interface Captured {
   code: number;
-  /** Each io.out and io.err call, as given. */
+  /** Each io.out (and io.write) and io.err call, as given. */
   out: string[];
   err: string[];
   /** The bytes each stream would carry, as bin/svc.js's processIo writes them: out and err end with a newline, write as given. */
@@ -26,10 +27,11 @@ interface Captured {
   stderr: string;
 }
 
+type Streams = Omit<Captured, 'code'>;
+
 const line = (text: string) => (text.endsWith('\n') ? text : text + '\n');
 
-async function capture(argv: string[], io: Omit<Io, 'out' | 'write' | 'err'>): Promise<Captured> {
-  const run: Omit<Captured, 'code'> = { out: [], err: [], stdout: '', stderr: '' };
+async function capture(argv: string[], io: Omit<Io, 'out' | 'write' | 'err'>, run: Streams = { out: [], err: [], stdout: '', stderr: '' }): Promise<Captured> {
   const code = await runCli(argv, {
     ...io,
     out: (t) => {
@@ -63,6 +65,34 @@ export interface InProcessOptions {
   deps?: CommandDeps;
 }
 
+type Write = typeof process.stdout.write;
+
+/** A stand-in for a stream's write that appends to `onText` and answers as a pipe would. */
+function divertedWrite(onText: (text: string) => void): Write {
+  return ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    onText(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    if (done) queueMicrotask(done);
+    return true;
+  }) as Write;
+}
+
+/**
+ * While `fn` runs, what this process writes to its own stdout and stderr goes to
+ * `run` instead, in order with the command's io: a command that writes past its
+ * io shows in the result as it would on a process's stream. One run at a time.
+ */
+async function divertingStdio<T>(run: Streams, fn: () => Promise<T>): Promise<T> {
+  const [out, err] = [process.stdout.write, process.stderr.write];
+  process.stdout.write = divertedWrite((t) => (run.stdout += t));
+  process.stderr.write = divertedWrite((t) => (run.stderr += t));
+  try {
+    return await fn();
+  } finally {
+    [process.stdout.write, process.stderr.write] = [out, err];
+  }
+}
+
 /**
  * `svc args…` as _setup.ts runCli runs it (piped stdin, stdout and stderr; the same
  * environment; the same exit code and bytes on each stream), in this process.
@@ -70,6 +100,8 @@ export interface InProcessOptions {
 export async function runCliInProcess(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
   const env: Record<string, string | undefined> = { PATH: process.env.PATH, NO_COLOR: '1', ...options.env };
   const stdin = options.stdin ?? '';
-  const run = await capture(args, { readStdin: async () => stdin, stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env, json: false, deps: options.deps });
+  const streams: Streams = { out: [], err: [], stdout: '', stderr: '' };
+  const io = { readStdin: async () => stdin, stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env, json: false, deps: options.deps };
+  const run = await divertingStdio(streams, () => capture(args, io, streams));
   return { code: run.code, stdout: run.stdout, stderr: run.stderr };
 }
