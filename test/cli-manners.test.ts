@@ -15,14 +15,15 @@ import { COMMANDS, describeError } from '../commands/main.js';
 import { progressBar, statusLine } from '../commands/lib/bar.js';
 import { drawsOnTerminal, type Io } from '../commands/lib/io.js';
 import { startSnapshot } from '../src/admin/snapshot.js';
-import { fixture, ROOT, runCli, tempDirs } from './_setup.js';
+import { fixture, ROOT, tempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { onPty, type PtyStep } from './_pty.js';
+import { runCliInProcess } from './_cli.js';
 
 const dirs = tempDirs();
 let crossref: Stub;
 let env: Record<string, string>;
-const svc = (args: string[], stdin?: string) => runCli(args, { env, stdin });
+const svc = (args: string[], stdin?: string) => runCliInProcess(args, { env, stdin });
 
 test.before(async () => {
   crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
