@@ -106,6 +106,24 @@ test.after.each(() => {
   throw new Error(`a test server answered internal_error (its log says why):\n${lines.join('\n')}`);
 });
 
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  token?: string | null;
+}
+
+/** A web Response read as rawRequest reads a socket's answer (header names lower case, set-cookie a list). */
+async function rawResponse(res: Response): Promise<RawResponse> {
+  const text = await res.text();
+  const headers: http.IncomingHttpHeaders = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  return { status: res.status, headers, text, json: () => JSON.parse(text) };
+}
+
 export interface TestServer {
   ctx: Context;
   server: RunningServer;
@@ -113,8 +131,10 @@ export interface TestServer {
   token: string;
   dirs: TempDirs;
   logLines: string[];
-  /** A request with Host and token set (override either through headers; token: null sends none). */
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; token?: string | null }): Promise<RawResponse>;
+  /** A request over the socket with Host and token set (override either through headers; token: null sends none). */
+  request(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
+  /** The same request answered by the assembled app in this process (server.app), for tests where no socket is the subject. */
+  inProcess(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -126,6 +146,17 @@ export async function startTestServer(
   const ctx = createContext({ ...options.context, env: { ...dirs.env, ...options.env }, log: createLogger({ level: 'debug', sink: serverLogSink(logLines) }) });
   const server = await startServer(ctx, { port: 0, ...options });
   const port = server.port;
+  const asked = (opts: RequestOptions) => {
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
+    const token = opts.token === undefined ? server.runtime.token : opts.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    return { headers: { ...headers, ...opts.headers }, body };
+  };
   return {
     ctx,
     server,
@@ -134,15 +165,12 @@ export async function startTestServer(
     dirs,
     logLines,
     request(method, p, opts = {}) {
-      const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
-      const token = opts.token === undefined ? server.runtime.token : opts.token;
-      if (token !== null) headers.authorization = `Bearer ${token}`;
-      let body: string | undefined;
-      if (opts.body !== undefined) {
-        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-        headers['content-type'] = 'application/json';
-      }
-      return rawRequest(port, { method, path: p, headers: { ...headers, ...opts.headers }, body });
+      const { headers, body } = asked(opts);
+      return rawRequest(port, { method, path: p, headers, body });
+    },
+    async inProcess(method, p, opts = {}) {
+      const { headers, body } = asked(opts);
+      return rawResponse(await server.app.request(`http://127.0.0.1:${port}${p}`, { method, headers, body }));
     },
     async close() {
       await server.close();
