@@ -51,6 +51,19 @@ export interface Tuning {
   aiSummaryGonePollMs: number;
   /** At most this many of a followed profile's papers are checked for lifecycle notices a fire (follow/check.ts). */
   followCheckLimit: number;
+  /**
+   * A model with fewer canonical vectors is answered by the exact scan (a millisecond or two) and
+   * gets no vector index file unless one is asked for (svc embed rebuild); from this many on, a
+   * query or a backfill that finds no usable index builds one in the background.
+   */
+  vectorIndexFrom: number;
+  /**
+   * Vector changes since the index file was written that queries read from the canonical table
+   * (an exact comparison each) before the file is rewritten with them in the background.
+   */
+  vectorIndexPendingMax: number;
+  /** A semantic search whose filters admit at most this many papers scans them exactly instead of asking the index. */
+  vectorIndexExactFilteredMax: number;
   /** What one source answer may hold (sources/caps.ts); tests lower them to exercise them with small bodies. */
   sourceCaps: SourceCaps;
 }
@@ -70,6 +83,9 @@ export const DEFAULT_TUNING: Tuning = {
   aiSummaryTimeoutMs: 120_000,
   aiSummaryGonePollMs: 2000,
   followCheckLimit: 500,
+  vectorIndexFrom: 5000,
+  vectorIndexPendingMax: 10_000,
+  vectorIndexExactFilteredMax: 20_000,
   sourceCaps: SOURCE_CAPS,
 };
 

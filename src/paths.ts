@@ -1,7 +1,17 @@
 /**
  * Where svc keeps things. SVC_DATA_DIR holds the database, reports and spool;
  * SVC_STATE_DIR holds token files, the port file, the daemon lock and the
- * credentials file. Without them, the operating system's per-user locations.
+ * credentials file. Without them, the operating system's per-user locations:
+ *
+ *   Linux    $XDG_DATA_HOME/svc (~/.local/share/svc)     $XDG_STATE_HOME/svc (~/.local/state/svc)
+ *   macOS    ~/Library/Application Support/svc          ~/Library/Application Support/svc/state
+ *   Windows  %LOCALAPPDATA%\svc\Data                    %LOCALAPPDATA%\svc\State
+ *
+ * The data folder is env-paths' `data` (with no "-nodejs" suffix) on all three.
+ * env-paths itself is not used: it reads process.env and the home folder when
+ * it is imported, where svc takes them from the config module (tests pass
+ * their own, STYLE "pass the outside world in"), and it has no state folder:
+ * its nearest, `log`, is ~/Library/Logs on macOS, no place for tokens and locks.
  */
 import os from 'node:os';
 import crypto from 'node:crypto';

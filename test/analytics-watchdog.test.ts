@@ -61,6 +61,22 @@ test('findings from constructed run histories: failing and unreliable sources, a
   assert.equal(w.findings.map((x: any) => x.label), ['broken', 'broken', 'unusual', 'unusual', 'unusual'], 'broken first');
 });
 
+test('each finding says since when: the first run of the streak or of the quiet runs, the oldest failing run, the first missed fire; null when nothing stored dates it', async () => {
+  const f = byKey(await watchdog());
+  const crossref = f['source_failing:crossref'];
+  assert.is(crossref.since_utc, crossref.evidence.runs.at(-1).started_at_utc, 'the first run of the streak');
+  assert.ok(Math.abs(Date.parse(crossref.since_utc) - Date.parse(daysAgo(3))) < 3_600_000, crossref.since_utc);
+  const arxiv = f['source_unreliable:arxiv'];
+  assert.ok(Math.abs(Date.parse(arxiv.since_utc) - Date.parse(daysAgo(10.5))) < 3_600_000, `the oldest failing run of the ten: ${arxiv.since_utc}`);
+  const quietOne = f[`routine_quiet:${quiet}`];
+  assert.is(quietOne.since_utc, quietOne.evidence.recent_runs.at(-1).started_at_utc, 'the first of the quiet runs');
+  assert.ok(Math.abs(Date.parse(quietOne.since_utc) - Date.parse(daysAgo(37))) < 3_600_000, quietOne.since_utc);
+  assert.is(f[`missed_fires:${missed}:2025-01-02T06:00:00.000Z`].since_utc, '2025-01-01T06:00:00.000Z', 'the first missed fire, not the latest');
+  assert.is(f[`missing_key:${keyed}:openalex`].since_utc, null, 'the credential store keeps no date');
+  const r = await runCliInProcess(['watchdog'], { env: t.dirs.env });
+  assert.match(r.stdout, new RegExp(`key: missed_fires:${missed}:2025-01-02T06:00:00.000Z\n.*\n  since: 2025-01-01 06:00\n`));
+});
+
 test('svc watchdog lists the evidence its what-to-do points at: the runs (with zero reason and HTTP status), missed fires', async () => {
   const r = await runCliInProcess(['watchdog'], { env: t.dirs.env });
   assert.is(r.code, 0, r.stderr);

@@ -25,6 +25,20 @@ test('every known name is listed with its status; values are never returned', as
   assert.is(after.find((c: any) => c.name === 'openalex_api_key').status, 'present');
 });
 
+test('each credential says which provider POST /api/credentials/validate checks it with: AI keys their provider, the others none', async () => {
+  const rows = (await t.request('GET', '/api/credentials')).json().credentials;
+  const by = Object.fromEntries(rows.map((c: any) => [c.name, c.validate_provider]));
+  assert.is(by.openai_api_key, 'openai');
+  assert.is(by.anthropic_api_key, 'anthropic');
+  assert.is(by.openalex_api_key, null);
+  assert.is(by.smtp_password, null);
+  assert.ok(rows.every((c: any) => 'validate_provider' in c));
+  // The name given is one the route takes: the check is made (here against a closed loopback port), not refused as an unknown provider.
+  const check = await t.request('POST', '/api/credentials/validate', { body: { provider: by.mistral_api_key, key: 'typed-key', base_url: 'http://127.0.0.1:9/v1' } });
+  assert.is(check.status, 200, check.text);
+  assert.equal([check.json().provider, check.json().valid], ['mistral', false]);
+});
+
 test('the credentials file is owner-only', () => {
   const file = path.join(t.dirs.stateDir, 'credentials.json');
   assert.is(fs.statSync(file).mode & 0o777, 0o600);

@@ -74,6 +74,8 @@ test('lexical vectors written without stored statistics are removed at upgrade; 
       assert.is(rebuilt.json().vectors, ids.length);
       s = (await t.request('GET', '/api/embeddings/status')).json();
       assert.is(s.index.state, 'ready');
+      const legacy = t.ctx.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'embedding_index%' AND name <> 'embedding_index_state'").pluck().all();
+      assert.equal(legacy, [], 'the sqlite-vec table of before (and its shadow tables) is dropped by the first build');
     } finally {
       await t.close();
     }

@@ -34,6 +34,8 @@ test('a failing destination is a broken deliveries_failing finding; the URL neve
   const failed = await deliveriesWhen(t, exec, (d) => d.state === 'failed');
   assert.ok(f.what_to_do.includes(`svc deliveries retry ${failed[0].id}`), f.what_to_do);
   assert.ok(f.evidence.failed >= 1);
+  const firstFailure = t.ctx.db.prepare(`SELECT min(finished_at_utc) FROM delivery_attempts WHERE delivery_id = ? AND outcome = 'failed'`).pluck().get(failed[0].id);
+  assert.is(f.since_utc, firstFailure, 'since its first failed attempt');
   assert.not.ok(JSON.stringify(w).includes(url), 'no destination URL in the answer');
   const muted = await t.request('POST', '/api/watchdog/mute', { body: { key: f.key } });
   assert.is(muted.status, 200);

@@ -47,6 +47,37 @@ test('frames split across reads (a character cut in two included) are read whole
   ]);
 });
 
+/** A body of `parts`, each sent as one read. */
+function parts(...texts: string[]): ReadableStream<Uint8Array> {
+  const queue = texts.map((t) => new Uint8Array(Buffer.from(t, 'utf8')));
+  return new ReadableStream<Uint8Array>({
+    pull(c) {
+      const p = queue.shift();
+      if (p) c.enqueue(p);
+      else c.close();
+    },
+  });
+}
+
+test('a lone CR ends a line as CRLF and LF do, a CR at the end of one read and its LF at the start of the next included', async () => {
+  assert.equal(await drain(parts('event: delta\rdata: one\r\rdata: two\r', '\n\r\n')), [
+    { event: 'delta', data: 'one' },
+    { event: 'message', data: 'two' },
+  ]);
+});
+
+test('a frame carries its id; a retry field is read, not taken for data; an id-less frame has no id key', async () => {
+  assert.equal(await drain(parts('id: 41\nretry: 3000\nevent: delta\ndata: a\n\n', 'data: b\n\n')), [
+    { event: 'delta', data: 'a', id: '41' },
+    { event: 'message', data: 'b' },
+  ]);
+});
+
+test('at the end of the body an open frame is handed on, a last line without its line ending is not', async () => {
+  assert.equal(await drain(parts('data: whole\n', 'data: cut off')), [{ event: 'message', data: 'whole' }]);
+  assert.equal(await drain(parts('data: held\r')), [{ event: 'message', data: 'held' }]);
+});
+
 test('a peer that streams without a newline is refused past the line bound, not held in memory', async () => {
   const block = new Uint8Array(MiB).fill(0x61); // 'a', never a newline
   const { stream, state } = body(MAX_SSE_LINE_CHARS + 4 * MiB, () => block);

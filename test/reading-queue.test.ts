@@ -77,4 +77,31 @@ test('a paper deleted from the corpus leaves the queue; folding two papers keeps
   assert.ok(list.entries.some((e: any) => e.document_id === Math.min(a!, b!)));
 });
 
+test('q keeps the saved papers whose title or authors hold every word (any case); matching counts them per status, counts the whole queue', async () => {
+  const [soil, wheat, other] = seed(t.ctx, [
+    makeRecord(60, { title: 'Soil microbes under drought', authors: [{ name: 'Ana Souza' }] }),
+    makeRecord(61, { title: 'Drought and wheat yields', authors: [{ name: 'Bo Li' }] }),
+    makeRecord(62, { title: 'Coral reefs', authors: [{ name: 'Cy Drought' }] }),
+  ]);
+  for (const id of [soil, wheat]) await t.request('POST', '/api/reading-queue', { body: { document_id: id } });
+  await t.request('PUT', `/api/reading-queue/${wheat}`, { body: { status: 'read' } });
+  const list = async (query: string) => (await t.request('GET', `/api/reading-queue?${query}`)).json();
+  const drought = await list('q=DROUGHT');
+  assert.equal(drought.entries.map((e: any) => e.document_id), [wheat, soil], 'newest saved first; an unsaved paper that matches is not listed');
+  assert.equal([drought.total, drought.matching, drought.query], [2, { unread: 1, read: 1 }, 'drought']);
+  const whole = await list('');
+  assert.equal(drought.counts, whole.counts, 'counts stay the whole queue');
+  assert.equal(whole.matching, whole.counts);
+  assert.is(whole.query, null);
+  assert.equal((await list('q=drought%20soil')).entries.map((e: any) => e.document_id), [soil], 'every word');
+  assert.equal((await list('q=souza')).entries.map((e: any) => e.document_id), [soil], 'an author');
+  const read = await list('q=drought&status=read');
+  assert.equal([read.entries.map((e: any) => e.document_id), read.total], [[wheat], 1]);
+  assert.equal((await list('q=nothing%20like%20this')).total, 0);
+  assert.equal((await list('q=%20%20')).total, whole.total, 'blank words filter nothing');
+  assert.ok(other);
+  const long = await t.request('GET', `/api/reading-queue?q=${'x'.repeat(201)}`);
+  assert.equal([long.status, long.json().detail[0].loc], [422, ['query', 'q']]);
+});
+
 test.run();

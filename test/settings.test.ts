@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
-import { GENERIC_GROUPS, SETTINGS } from '../src/settings/schema.js';
+import { GENERIC_GROUPS, SETTINGS, SETTINGS_GROUPS } from '../src/settings/schema.js';
 import { startTestServer, type TestServer } from './_setup.js';
 import { runCliInProcess } from './_cli.js';
 
@@ -23,6 +23,23 @@ test('every generic group reads its typed defaults, booleans as JSON booleans', 
       if (def.type === 'boolean') assert.type(settings[key], 'boolean');
     }
   }
+});
+
+test('every group\'s read describes its keys (type, default, the schema\'s sentence, choices, range), so a form needs no copy of the schema', async () => {
+  for (const group of SETTINGS_GROUPS) {
+    const { keys } = (await t.inProcess('GET', `/api/settings/${group}`)).json();
+    assert.equal(Object.keys(keys).sort(), Object.keys(SETTINGS[group]).sort(), group);
+    for (const [key, def] of Object.entries(SETTINGS[group])) {
+      assert.is(keys[key].type, def.type, `${group}.${key}`);
+      assert.equal(keys[key].default, def.default, `${group}.${key}`);
+      assert.is(keys[key].doc, def.doc, `${group}.${key}`);
+      if ('oneOf' in def && def.oneOf) assert.equal(keys[key].one_of, def.oneOf, `${group}.${key}`);
+      if (def.type === 'integer') assert.equal([keys[key].min, keys[key].max], [def.min, def.max], `${group}.${key}`);
+    }
+  }
+  const put = (await t.inProcess('PUT', '/api/settings/storage', { body: { settings: { keep_execution_logs_days: 3 } } })).json();
+  assert.equal(Object.keys(put.keys).sort(), Object.keys(SETTINGS.storage).sort(), 'a write answers the description too');
+  await t.inProcess('PUT', '/api/settings/storage', { body: { settings: { keep_execution_logs_days: 0 } } });
 });
 
 test('PUT round-trips values, ignores keys outside the group, keeps untouched keys', async () => {
@@ -73,10 +90,11 @@ test('the generic body requires a settings object', async () => {
 });
 
 test('execution settings: both fields required integers within bounds', async () => {
-  const defaults = (await t.inProcess('GET', '/api/settings/execution')).json();
+  const { keys: _described, ...defaults } = (await t.inProcess('GET', '/api/settings/execution')).json();
   assert.equal(defaults, { max_concurrent_executions: 3, routine_fire_queue_limit: 20 });
   const ok = await t.inProcess('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 5, routine_fire_queue_limit: 0 } });
-  assert.equal(ok.json(), { max_concurrent_executions: 5, routine_fire_queue_limit: 0 });
+  const { keys: _keysAfter, ...stored } = ok.json();
+  assert.equal(stored, { max_concurrent_executions: 5, routine_fire_queue_limit: 0 });
   const cases: [unknown, string][] = [
     [{ max_concurrent_executions: 5 }, 'routine_fire_queue_limit'],
     [{ routine_fire_queue_limit: 5 }, 'max_concurrent_executions'],
@@ -93,7 +111,8 @@ test('execution settings: both fields required integers within bounds', async ()
     assert.is(r.status, 422, JSON.stringify(body));
     assert.equal(r.json().detail[0].loc, ['body', key], JSON.stringify(body));
   }
-  assert.equal((await t.inProcess('GET', '/api/settings/execution')).json(), { max_concurrent_executions: 5, routine_fire_queue_limit: 0 });
+  const { keys: _keys, ...values } = (await t.inProcess('GET', '/api/settings/execution')).json();
+  assert.equal(values, { max_concurrent_executions: 5, routine_fire_queue_limit: 0 });
 });
 
 test('CLI: settings set converts to the type; get reads back; bad words are usage errors', async () => {

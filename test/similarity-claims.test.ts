@@ -60,7 +60,7 @@ test('a release still owed when the process exits is settled at exit', async () 
   const script = `
     const { createContext } = await import(${JSON.stringify(path.join(dist, 'context.js'))});
     const { createLogger } = await import(${JSON.stringify(path.join(dist, 'log.js'))});
-    const { claimJob, releaseJob } = await import(${JSON.stringify(path.join(dist, 'db', 'job-claims.js'))});
+    const { claimJob, releaseJob } = await import(${JSON.stringify(path.join(dist, 'claims', 'jobs.js'))});
     const ctx = createContext({ log: createLogger({ level: 'error', sink: () => {} }), tuning: { claimReleaseRetryMs: 600000 } });
     ctx.db.pragma('busy_timeout = 50');
     claimJob(ctx, 'links.scan');

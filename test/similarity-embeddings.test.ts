@@ -8,6 +8,7 @@ import { embedLexical, emptyStats, observe } from '../src/similarity/lexical.js'
 import { semanticSearch, similarDocuments } from '../src/similarity/similar.js';
 import { runBackfill } from '../src/similarity/backfill.js';
 import { bruteForce } from '../src/similarity/vec-index.js';
+import { LIBRARY_SERVICE } from '../src/similarity/hnsw.js';
 import { readVector } from '../src/similarity/repo.js';
 import { startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
 import { seedDocuments, TOPICS } from './_similarity.js';
@@ -104,14 +105,14 @@ test('backfill returns at once, embeds everything, is incremental; rebuild; simi
   t.ctx.db.prepare(`INSERT INTO document_sources (document_id, source, native_id, first_seen_at_utc, last_seen_at_utc, record_json) VALUES (?, 'arxiv', 'x1', 'z', 'z', '{}')`).run(ids[1]);
   const similar = (await t.request('GET', `/api/documents/${ids[0]}/similar?limit=3`)).json();
   assert.is(similar.reason, null);
-  assert.is(similar.query_method, 'vec0');
+  assert.is(similar.query_method, 'hnsw');
   assert.is(similar.results.length, 3);
   assert.ok([ids[1], ids[2]].includes(similar.results[0].document_id), 'a reef paper is nearest to a reef paper');
   assert.ok(!similar.results.some((x: any) => x.document_id === ids[0]), 'never itself');
   const reef = similar.results.find((x: any) => x.document_id === ids[1]);
   assert.equal(reef.sources, ['arxiv']);
   assert.ok(similar.results.every((x: any, i: number, all: any[]) => i === 0 || all[i - 1].distance <= x.distance));
-  // The quantised index with exact rescoring answers what the exact scan answers, distances included.
+  // The HNSW graph with exact rescoring answers what the exact scan answers, distances included.
   const exact = bruteForce(t.ctx, 'local/lexical-hash-v1', readVector(t.ctx.db, 'local/lexical-hash-v1', ids[0]!)!, 3, undefined, ids[0]);
   assert.equal(similar.results.map((x: any) => [x.document_id, x.distance]), exact.map((n) => [n.document_id, Math.round(n.distance * 1e6) / 1e6]));
 
@@ -121,8 +122,9 @@ test('backfill returns at once, embeds everything, is incremental; rebuild; simi
   await t.request('POST', '/api/embeddings/backfill');
   await backfillSettled(t.ctx);
   const after = (await t.request('GET', `/api/documents/${late}/similar?limit=2`)).json();
-  assert.is(after.results.length, 2);
-  assert.is((await t.request('GET', '/api/embeddings/status')).json().index.vectors, TOPICS.length + 1);
+  assert.equal([after.results.length, after.query_method], [2, 'hnsw']);
+  const index = (await t.request('GET', '/api/embeddings/status')).json().index;
+  assert.equal([index.state, index.vectors, index.pending_changes], ['ready', TOPICS.length, 1], 'the new vector is read from the canonical table until the next file');
 });
 
 test('semanticSearch: ranks by the active lane, restricted to given ids when asked; unavailable says why', async () => {
@@ -150,11 +152,11 @@ test('model change and embeddings off: empty answers carry the reason; estimate 
   assert.is((await t.request('GET', '/api/settings/embeddings')).json().settings.model, '', 'a new provider takes its default model');
 });
 
-test('without sqlite-vec: status says why, similar answers by exact scan with the same neighbours, rebuild is 503', async () => {
+test('without the HNSW library: status says why, similar answers by exact scan with the same neighbours, rebuild is 503', async () => {
   const dirs = tempDirs();
   const ctx = createContext({ env: dirs.env, log: createLogger({ level: 'error', sink: () => {} }) });
   try {
-    ctx.service('similarity.vec-extension', () => Promise.resolve({ loaded: false, version: null, reason: 'cannot open shared object file' }));
+    ctx.service(LIBRARY_SERVICE, () => Promise.resolve({ loaded: false, version: null, reason: 'cannot open shared object file', usearch: null }));
     const local = seedDocuments(ctx.db, TOPICS);
     await runBackfill(ctx, { trigger: 'test' });
     const answer = await similarDocuments(ctx, local[3]!, 2);

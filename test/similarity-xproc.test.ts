@@ -161,7 +161,7 @@ test('the two cancel routes answer alike, each naming its run under its own fiel
   }
 });
 
-test('an index rebuild and a backfill never run beside each other in any process: each is refused naming the other', async () => {
+test('one index build at a time in any process; a rebuild and a backfill run beside each other (the index catches up from the change log)', async () => {
   const t = await startTestServer();
   const other = sleeper();
   try {
@@ -176,18 +176,17 @@ test('an index rebuild and a backfill never run beside each other in any process
 
     claim('embeddings.backfill');
     const rebuild = await t.request('POST', '/api/embeddings/rebuild');
-    assert.is(rebuild.status, 409, rebuild.text);
-    assert.equal([rebuild.json().detail.reason, rebuild.json().detail.running_in.pid], ['backfill_already_running', other.pid]);
+    assert.is(rebuild.status, 200, `a backfill elsewhere does not stop a rebuild: ${rebuild.text}`);
     t.ctx.db.prepare(`DELETE FROM job_claims`).run();
 
     claim('embeddings.index');
     const backfill = await t.request('POST', '/api/embeddings/backfill');
-    assert.is(backfill.status, 503, backfill.text);
-    assert.equal([backfill.json().detail.reason, backfill.json().detail.running_in.pid], ['index_rebuilding', other.pid]);
-    assert.match(backfill.json().detail.message, new RegExp(`pid ${other.pid}`));
+    assert.is(backfill.status, 202, `a build elsewhere does not stop a backfill: ${backfill.text}`);
+    await backfillSettled(t.ctx);
     const second = await t.request('POST', '/api/embeddings/rebuild');
     assert.is(second.status, 503);
-    assert.is(second.json().detail.reason, 'index_rebuilding');
+    assert.equal([second.json().detail.reason, second.json().detail.running_in.pid], ['index_rebuilding', other.pid]);
+    assert.match(second.json().detail.message, new RegExp(`pid ${other.pid}`));
 
     await kill(other);
     const rebuilt = await t.request('POST', '/api/embeddings/rebuild');

@@ -84,7 +84,7 @@ test('explore --mode semantic: the human view says the model, whether nearness i
   assert.match((await svc('embed', 'status')).stdout, /6 missing: `svc embed backfill` embeds them/);
   assert.is((await svc('embed', 'backfill')).code, 0);
   const status = (await svc('embed', 'status')).stdout;
-  if (/sqlite-vec\s+loaded/.test(status)) assert.match(status, /index\s+missing .*; `svc embed rebuild` builds it/);
+  if (/usearch\s+loaded/.test(status)) assert.match(status, /index\s+missing .*; `svc embed rebuild` builds it/);
   const human = await svc('explore', '--mode', 'semantic', 'soil carbon');
   assert.is(human.code, 0, human.stderr);
   assert.match(human.stdout, /^Nearest first by local\/lexical-hash-v1 \(lexical: shared words, not meaning\):/);

@@ -35,6 +35,7 @@ function findingsText(w: Answer): string {
     lines.push('', `${f.label.toUpperCase()}${f.muted ? ' (muted)' : ''}  ${f.title}`, `  key: ${f.key}`, `  what to do: ${f.what_to_do}`);
     // When and why it was acknowledged: the note given to `svc watchdog mute --note` was in --json only.
     if (f.muted) lines.push(`  muted: ${when(f.muted_at_utc)}${f.mute_note ? ` — ${f.mute_note}` : ''}`);
+    if (f.since_utc) lines.push(`  since: ${when(f.since_utc)}`);
     lines.push(...evidenceLines(f.evidence));
     lines.push(`  thresholds: ${Object.entries(f.thresholds).map(([k, v]) => `${k}=${v}`).join(', ')}`);
   }

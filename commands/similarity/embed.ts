@@ -2,11 +2,15 @@ import type { Command } from 'commander';
 import { runBackfill, cancelBackfill, activeLane } from '../../src/similarity/backfill.js';
 import { backfillEstimate, embeddingStatus, probeLane } from '../../src/similarity/service.js';
 import { rebuildIndex } from '../../src/similarity/vec-index.js';
+import { indexWork, maintainIndex } from '../../src/similarity/index-build.js';
 import { describeHolder } from '../../src/claims/jobs.js';
 import { withContext } from '../lib/context.js';
 import { onInterrupt, progressBar } from '../lib/bar.js';
 import { EXIT } from '../lib/exit-codes.js';
 import { emit, table, type Io } from '../lib/io.js';
+
+/** Index states in which queries scan every vector until a build. */
+const UNUSABLE = new Set(['missing', 'stale', 'corrupt', 'other_model']);
 
 function statusText(s: Awaited<ReturnType<typeof embeddingStatus>>): string {
   const idx = s.index as Record<string, unknown>;
@@ -16,8 +20,8 @@ function statusText(s: Awaited<ReturnType<typeof embeddingStatus>>): string {
     ['embedded', `${s.embedded} of ${s.total} documents (${s.missing} missing${s.missing > 0 ? ': `svc embed backfill` embeds them' : ''})`],
     ['run', s.run ? `#${s.run.id} ${s.run.state}, ${s.run.embedded}/${s.run.total}${s.run.error ? `: ${s.run.error}` : ''}` : 'none yet'],
     ...(s.running_in ? [['running in', `${describeHolder(s.running_in)}${s.running_in.cancel_requested ? ', stopping' : ''}`]] : []),
-    ['index', `${idx.state} (${idx.vectors} vectors; queries by ${idx.query_method})${(idx.state === 'missing' || idx.state === 'other_model') && s.extension.loaded && s.embedded > 0 ? '; `svc embed rebuild` builds it' : ''}`],
-    ['sqlite-vec', s.extension.loaded ? `loaded ${s.extension.version}` : `not loaded: ${s.extension.reason}`],
+    ['index', `${idx.state} (${idx.vectors} vectors${idx.pending_changes ? `, ${idx.pending_changes} changes since the file` : ''}; queries by ${idx.query_method})${UNUSABLE.has(String(idx.state)) && s.extension.loaded && s.embedded > 0 ? '; `svc embed rebuild` builds it' : ''}`],
+    ['usearch', s.extension.loaded ? `loaded ${s.extension.version}` : `not loaded: ${s.extension.reason}`],
   ]);
 }
 
@@ -25,7 +29,7 @@ export function register(program: Command, io: Io): void {
   const embed = program.command('embed').description('embeddings: status, backfill, cancel, estimate, probe, rebuild (see svc-similarity(1))');
   embed
     .command('status')
-    .description('embedded count of total, model, last run, index and sqlite-vec state')
+    .description('embedded count of total, model, last run, index and HNSW library state')
     .action(() => withContext(io, async (ctx) => {
       const s = await embeddingStatus(ctx);
       emit(io, s, () => statusText(s));
@@ -41,6 +45,12 @@ export function register(program: Command, io: Io): void {
       try {
         const run = await runBackfill(ctx, { trigger: 'cli', isCancelled: () => stop, onProgress: (p) => bar.update(p.embedded, p.total) });
         bar.end();
+        // A command ends before a background build would: the index is brought up to date here, said on stderr.
+        const work = run.state === 'completed' ? await indexWork(ctx, run.model) : null;
+        if (work) {
+          io.err(work === 'build' ? 'Building the vector index (svc embed status shows it)…' : 'Writing the new vectors into the vector index…');
+          await maintainIndex(ctx, run.model, { wait: true });
+        }
         // "0 of 0 documents embedded" read as if the corpus were empty: say every paper already has one.
         emit(io, run, () => (run.state === 'completed' && run.total === 0 ? `Run #${run.id} completed: nothing to embed; every document already has a vector for ${run.model}.` : `Run #${run.id} ${run.state}: ${run.embedded} of ${run.total} documents embedded with ${run.model}.`));
         if (run.state === 'cancelled') io.exitCode = EXIT.interrupted;
@@ -79,7 +89,7 @@ export function register(program: Command, io: Io): void {
     }));
   embed
     .command('rebuild')
-    .description('rebuild the sqlite-vec index from the canonical vectors of the active model')
+    .description('rebuild the HNSW vector index from the canonical vectors of the active model')
     .action(() => withContext(io, async (ctx) => {
       const r = await rebuildIndex(ctx, activeLane(ctx).key);
       emit(io, r, () => `Index rebuilt: ${r.vectors} vectors of ${r.model} in ${r.ms} ms.`);

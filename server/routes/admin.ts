@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { backupView, createBackup, verifyBackup } from '../../src/admin/backup.js';
-import { ERASE_SCOPES, eraseScope } from '../../src/admin/erase.js';
+import { ERASE_SCOPES, eraseScope, eraseScopesView } from '../../src/admin/erase.js';
 import { lastBackup } from '../../src/admin/repo.js';
-import { cancelRestore, stageRestore } from '../../src/admin/restore/stage.js';
+import { cancelRestore, RESTORE_CONFIRM, stageRestore } from '../../src/admin/restore/stage.js';
 import { acknowledgeRestore, restoreStatus } from '../../src/admin/restore/status.js';
-import { deleteUndoCopies } from '../../src/admin/restore/undo.js';
+import { deleteUndoCopies, UNDO_DELETE_CONFIRM } from '../../src/admin/restore/undo.js';
 import { readValid } from '../body.js';
 import { route, type RouteDef } from '../registry.js';
 
@@ -29,6 +29,8 @@ export const backupRoutes: RouteDef[] = [
     last_backup: backupView(lastBackup(ctx.db, 'local')),
     last_cloud_backup: backupView(lastBackup(ctx.db, 'cloud')),
     ...restoreStatus(ctx),
+    // The words the confirm-gated routes below accept, so a door can ask for them (the spec leaves them to svc).
+    confirm_words: { restore: RESTORE_CONFIRM, undo_copy_delete: UNDO_DELETE_CONFIRM },
   })),
   route('POST', '/api/backup/verify', async (event, { ctx }) => {
     const body = await readValid(event, v.optional(BundleBody, {}), optional);
@@ -47,9 +49,13 @@ export const backupRoutes: RouteDef[] = [
   }),
 ];
 
-export const eraseRoutes: RouteDef[] = ERASE_SCOPES.map((scope) =>
-  route('POST', `/api/admin/${scope}`, async (event, { ctx }) => {
-    const body = await readValid(event, v.optional(ConfirmBody, {}), optional);
-    return eraseScope(ctx, scope, body?.confirm ?? '');
-  }),
-);
+export const eraseRoutes: RouteDef[] = [
+  // Not in the spec's table: what each scope erases and keeps, in svc's words, read before erasing.
+  route('GET', '/api/admin/erase-scopes', () => ({ scopes: eraseScopesView() })),
+  ...ERASE_SCOPES.map((scope) =>
+    route('POST', `/api/admin/${scope}`, async (event, { ctx }) => {
+      const body = await readValid(event, v.optional(ConfirmBody, {}), optional);
+      return eraseScope(ctx, scope, body?.confirm ?? '');
+    }),
+  ),
+];

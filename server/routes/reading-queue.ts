@@ -1,11 +1,19 @@
 import * as v from 'valibot';
-import { listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, QUEUE_STATUSES, removeFromQueue, saveToQueue, setQueueStatus } from '../../src/queue/service.js';
+import { invalid } from '../../src/errors.js';
+import { listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, QUEUE_QUERY_MAX_LENGTH, QUEUE_STATUSES, removeFromQueue, saveToQueue, setQueueStatus } from '../../src/queue/service.js';
 import { queryOf, readValid } from '../body.js';
 import { enumQuery, idParam, intQuery } from '../params.js';
 import { route } from '../registry.js';
 
 const SaveBody = v.object({ document_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
 const StatusBody = v.object({ status: v.picklist(QUEUE_STATUSES) });
+
+function textQuery(raw: string | null): string | undefined {
+  if (raw !== null && raw.length > QUEUE_QUERY_MAX_LENGTH) {
+    throw invalid(['query', 'q'], `String should have at most ${QUEUE_QUERY_MAX_LENGTH} characters`, 'string_too_long', undefined, { max_length: QUEUE_QUERY_MAX_LENGTH });
+  }
+  return raw ?? undefined;
+}
 
 export const readingQueueRoutes = [
   route('GET', '/api/reading-queue', (event, { ctx }) => {
@@ -14,6 +22,7 @@ export const readingQueueRoutes = [
       status: enumQuery(q, 'status', QUEUE_FILTERS),
       limit: intQuery(q, 'limit', QUEUE_LIST_LIMIT.default, QUEUE_LIST_LIMIT.min, QUEUE_LIST_LIMIT.max),
       offset: intQuery(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+      query: textQuery(q.get('q')),
     });
   }),
   route('POST', '/api/reading-queue', async (event, { ctx }) => {

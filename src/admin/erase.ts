@@ -5,6 +5,7 @@
  * tables.ts) in one transaction; credentials by kind; report files with the
  * executions they belong to. Vault bytes are never deleted by any scope.
  */
+import { dropIndex } from '../similarity/index-build.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
@@ -58,6 +59,14 @@ export const SCOPES: Record<EraseScope, ScopeDef> = {
     keeps: 'only the backup and restore history and the bytes in the vault folder (the Library forgets its records)',
   },
 };
+
+/**
+ * Every scope as a door shows it before anyone types its confirmation: the word `confirm` must
+ * be, what it erases and what it keeps (GET /api/admin/erase-scopes; the window's danger zone).
+ */
+export function eraseScopesView() {
+  return ERASE_SCOPES.map((scope) => ({ scope, confirm: scope, erases: SCOPES[scope].erases, keeps: SCOPES[scope].keeps }));
+}
 
 export function isEraseScope(name: string): name is EraseScope {
   return (ERASE_SCOPES as readonly string[]).includes(name);
@@ -120,6 +129,8 @@ export function eraseScope(ctx: Context, scope: EraseScope, confirm: string): Er
     credentials = before.map((c) => c.name);
   }
   const reportFiles = dir ? removeReportFiles(dir) : 0;
+  // The vector index file is derived from the papers' vectors just erased (no build runs: refused above).
+  if (def.categories.includes('corpus')) dropIndex(ctx);
   return { scope, erased: { categories: def.categories, rows, credentials, report_files: reportFiles }, keeps: def.keeps, erased_at_utc: ctx.nowIso() };
 }
 

@@ -19,8 +19,8 @@ export function listTables(db: Database): TableInfo[] {
   const sqlOf = db.prepare("SELECT sql FROM sqlite_master WHERE name = ?");
   return rows.map((r) => {
     const sql = (sqlOf.get(r.name) as { sql: string | null } | undefined)?.sql ?? '';
-    // An FTS table over external content, an fts5vocab view of one, or the sqlite-vec index (rebuilt
-    // from embedding_vectors, and unreadable without the extension) holds nothing of its own.
+    // An FTS table over external content, an fts5vocab view of one, or the sqlite-vec index of an
+    // earlier version (derived from embedding_vectors, unreadable without the extension) holds nothing of its own.
     const derived = /\bcontent\s*=\s*'[^']+'/i.test(sql) || /\bUSING\s+(fts5vocab|vec0)\b/i.test(sql);
     return { name: r.name, type: r.type, externalContent: r.type === 'virtual' && derived };
   });

@@ -63,6 +63,7 @@ export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   embedding_runs: 'corpus',
   embedding_stats: 'corpus',
   embedding_index_state: 'corpus',
+  embedding_vector_changes: 'corpus',
   document_links: 'corpus',
   link_scans: 'corpus',
   // Which process runs the link scan, the backfill or an index rebuild now; goes with the runs it guards

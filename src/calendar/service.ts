@@ -17,10 +17,12 @@ export interface CalendarEvent {
   routine_id?: number | null;
 }
 
-export type CalendarProvider = (ctx: Context, fromUtc: string, toUtc: string) => CalendarEvent[];
+/** `routineId`: only that routine's events (a routine's page asks for its own next fires). */
+export type CalendarProvider = (ctx: Context, fromUtc: string, toUtc: string, routineId?: number) => CalendarEvent[];
 
-function executionEvents(ctx: Context, fromUtc: string, toUtc: string): CalendarEvent[] {
-  return executionsStartedBetween(ctx.db, fromUtc, toUtc).map((r) => ({
+function executionEvents(ctx: Context, fromUtc: string, toUtc: string, routineId?: number): CalendarEvent[] {
+  const rows = executionsStartedBetween(ctx.db, fromUtc, toUtc);
+  return (routineId === undefined ? rows : rows.filter((r) => r.routine_id === routineId)).map((r) => ({
     id: `execution-${r.id}`,
     kind: 'execution',
     title: `${r.type} "${r.query}" (${r.result_count} results)`,
@@ -34,7 +36,7 @@ function executionEvents(ctx: Context, fromUtc: string, toUtc: string): Calendar
 
 export const CALENDAR_PROVIDERS: CalendarProvider[] = [executionEvents, upcomingFireEvents];
 
-export function calendarEvents(ctx: Context, fromUtc: string, toUtc: string) {
-  const events = CALENDAR_PROVIDERS.flatMap((p) => p(ctx, fromUtc, toUtc)).sort((a, b) => (a.start_utc < b.start_utc ? -1 : a.start_utc > b.start_utc ? 1 : 0));
+export function calendarEvents(ctx: Context, fromUtc: string, toUtc: string, routineId?: number) {
+  const events = CALENDAR_PROVIDERS.flatMap((p) => p(ctx, fromUtc, toUtc, routineId)).sort((a, b) => (a.start_utc < b.start_utc ? -1 : a.start_utc > b.start_utc ? 1 : 0));
   return { from_utc: fromUtc, to_utc: toUtc, events };
 }

@@ -89,6 +89,11 @@ export function setJobRole(ctx: Context, role: string): void {
   roleOf(ctx).role = role;
 }
 
+/** server, daemon or cli. */
+export function jobRole(ctx: Context): string {
+  return roleOf(ctx).role;
+}
+
 /** Whether the job has a claim row at all, live or stale. */
 export function jobClaimed(ctx: Context, job: JobName): boolean {
   return read(ctx, job) !== undefined;

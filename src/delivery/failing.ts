@@ -22,6 +22,8 @@ export interface FailingDelivery {
   last_error: string | null;
   next_attempt_at_utc: string | null;
   updated_at_utc: string;
+  /** When its first attempt failed (the watchdog's "since"). */
+  first_failed_at_utc: string | null;
 }
 
 /** @example listFailingDeliveries(ctx, '2026-01-01T00:00:00.000Z') */
@@ -39,5 +41,6 @@ export function listFailingDeliveries(ctx: Context, sinceIso: string): FailingDe
     last_error: r.last_error,
     next_attempt_at_utc: r.state === 'queued' ? r.next_attempt_at_utc : null,
     updated_at_utc: r.updated_at_utc,
+    first_failed_at_utc: r.first_failed_at_utc,
   }));
 }

@@ -222,11 +222,13 @@ export function deliveredOfTarget(db: Database, targetId: number, limit: number)
   return db.prepare("SELECT * FROM deliveries WHERE target_id = ? AND state = 'delivered' ORDER BY id DESC LIMIT ?").all(targetId, limit) as DeliveryRow[];
 }
 
-export function failingSince(db: Database, sinceIso: string): (DeliveryRow & { routine_name: string | null })[] {
+export function failingSince(db: Database, sinceIso: string): (DeliveryRow & { routine_name: string | null; first_failed_at_utc: string | null })[] {
   return db
     .prepare(
-      `SELECT d.*, r.name AS routine_name FROM deliveries d LEFT JOIN routines r ON r.id = d.routine_id
+      `SELECT d.*, r.name AS routine_name,
+         (SELECT min(coalesce(a.finished_at_utc, a.started_at_utc)) FROM delivery_attempts a WHERE a.delivery_id = d.id AND a.outcome = 'failed') AS first_failed_at_utc
+       FROM deliveries d LEFT JOIN routines r ON r.id = d.routine_id
        WHERE (d.state = 'failed' OR (d.state = 'queued' AND d.attempts > 0)) AND d.updated_at_utc >= ? ORDER BY d.id DESC`,
     )
-    .all(sinceIso) as (DeliveryRow & { routine_name: string | null })[];
+    .all(sinceIso) as (DeliveryRow & { routine_name: string | null; first_failed_at_utc: string | null })[];
 }

@@ -1,6 +1,6 @@
 /**
  * The explorer's one door to semantic ranking: the similarity area's
- * semanticSearch (loaded lazily: sqlite-vec is heavy). When it declines
+ * semanticSearch (loaded lazily: the HNSW library is heavy). When it declines
  * (embeddings off, no vectors yet, the lane failing), the explorer falls back
  * to keyword search and says why. Results are nearest first; `documentIds`,
  * when given, restricts the candidates (the other filters). Tests may swap the

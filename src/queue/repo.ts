@@ -9,6 +9,8 @@ export interface QueueRow {
   updated_at_utc: string;
 }
 
+const MATCHES_EVERY_WORD = `NOT EXISTS (SELECT 1 FROM json_each(@words) w WHERE instr(lower(d.title || ' ' || d.authors_text), w.value) = 0)`;
+
 function prepare(db: Database) {
   const s = (sql: string) => db.prepare(sql);
   return {
@@ -22,6 +24,12 @@ function prepare(db: Database) {
     pageAll: s('SELECT * FROM reading_queue ORDER BY saved_at_utc DESC, document_id DESC LIMIT ? OFFSET ?'),
     pageByStatus: s('SELECT * FROM reading_queue WHERE status = ? ORDER BY saved_at_utc DESC, document_id DESC LIMIT ? OFFSET ?'),
     counts: s('SELECT status, count(*) AS n FROM reading_queue GROUP BY status'),
+    // @words: a JSON array of lower-case words, each of which the title or an author's name must contain.
+    pageMatching: s(`SELECT q.* FROM reading_queue q JOIN documents d ON d.id = q.document_id
+                     WHERE (@status = 'all' OR q.status = @status) AND ${MATCHES_EVERY_WORD}
+                     ORDER BY q.saved_at_utc DESC, q.document_id DESC LIMIT @limit OFFSET @offset`),
+    countsMatching: s(`SELECT q.status, count(*) AS n FROM reading_queue q JOIN documents d ON d.id = q.document_id
+                       WHERE ${MATCHES_EVERY_WORD} GROUP BY q.status`),
   };
 }
 

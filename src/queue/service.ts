@@ -69,18 +69,39 @@ export function removeFromQueue(ctx: Context, documentId: number): { document_id
   return { document_id: documentId, removed: true };
 }
 
-export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number }) {
+export const QUEUE_QUERY_MAX_LENGTH = 200;
+
+/** The words of a queue filter, lower-cased (SQLite's lower() folds ASCII letters only, so other letters must match their case). */
+const wordsOf = (query: string) => [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+
+/**
+ * A page of the queue, newest saved first. `query` keeps the papers whose title or authors contain
+ * every one of its words; `total` and `matching` then count those, `counts` the whole queue.
+ */
+export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; query?: string }) {
   const st = queueStatements(ctx.db);
   const status = options.status ?? 'all';
-  const rows = (status === 'all' ? st.pageAll.all(options.limit, options.offset) : st.pageByStatus.all(status, options.limit, options.offset)) as QueueRow[];
+  const words = wordsOf(options.query ?? '');
   const counts = { unread: 0, read: 0 };
   for (const { status: s, n } of st.counts.all() as { status: QueueStatus; n: number }[]) counts[s] = n;
-  const total = status === 'all' ? counts.unread + counts.read : counts[status];
+  let rows: QueueRow[];
+  let matching = counts;
+  if (words.length) {
+    const params = { status, words: JSON.stringify(words), limit: options.limit, offset: options.offset };
+    rows = st.pageMatching.all(params) as QueueRow[];
+    matching = { unread: 0, read: 0 };
+    for (const { status: s, n } of st.countsMatching.all(params) as { status: QueueStatus; n: number }[]) matching[s] = n;
+  } else {
+    rows = (status === 'all' ? st.pageAll.all(options.limit, options.offset) : st.pageByStatus.all(status, options.limit, options.offset)) as QueueRow[];
+  }
+  const total = status === 'all' ? matching.unread + matching.read : matching[status];
   const end = options.offset + rows.length;
   return {
     status,
+    query: words.length ? words.join(' ') : null,
     total,
     counts,
+    matching,
     limit: options.limit,
     offset: options.offset,
     next_offset: end < total ? end : null,

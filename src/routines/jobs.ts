@@ -150,11 +150,10 @@ export function offScheduleFires(db: Database, routineId: number, limit: number)
     .all(routineId, limit) as FireRow[];
 }
 
-export function missedTotals(db: Database, routineId: number): { count: number; last: string | null } {
-  const row = db.prepare(`SELECT coalesce(sum(fire_count), 0) AS count, max(due_at_utc) AS last FROM routine_fires WHERE routine_id = ? AND outcome = 'missed'`).get(routineId) as {
-    count: number;
-    last: string | null;
-  };
+export function missedTotals(db: Database, routineId: number): { count: number; first: string | null; last: string | null } {
+  const row = db
+    .prepare(`SELECT coalesce(sum(fire_count), 0) AS count, min(first_due_at_utc) AS first, max(due_at_utc) AS last FROM routine_fires WHERE routine_id = ? AND outcome = 'missed'`)
+    .get(routineId) as { count: number; first: string | null; last: string | null };
   return row;
 }
 

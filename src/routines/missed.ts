@@ -69,3 +69,10 @@ export function missedFires(ctx: Context, routineId: number, job: JobRow | undef
   const rows = offScheduleFires(ctx.db, routineId, MISSED_DETAIL_LIMIT);
   return { missed_fires, missed_fire_details: [...pending, ...rows.map(detailOf)].slice(0, MISSED_DETAIL_LIMIT) };
 }
+
+/** When the first fire counted in missed_fires came due (the watchdog's "since"); null when none is missed. */
+export function firstMissedDue(ctx: Context, routineId: number, job: JobRow | undefined): string | null {
+  const recorded = missedTotals(ctx.db, routineId).first;
+  const live = unhandled(ctx, job).missed?.first.toISOString() ?? null;
+  return [recorded, live].filter((x): x is string => x !== null).sort()[0] ?? null;
+}

@@ -10,12 +10,13 @@ import { listRoutines } from './repo.js';
 
 export const FIRES_PER_ROUTINE = 100;
 
-export function upcomingFireEvents(ctx: Context, fromUtc: string, toUtc: string): CalendarEvent[] {
+export function upcomingFireEvents(ctx: Context, fromUtc: string, toUtc: string, routineId?: number): CalendarEvent[] {
   const now = ctx.clock.now();
   const start = new Date(Math.max(Date.parse(fromUtc), now.getTime()));
   const end = Date.parse(toUtc);
   const events: CalendarEvent[] = [];
   for (const routine of listRoutines(ctx.db, true)) {
+    if (routineId !== undefined && routine.id !== routineId) continue;
     let schedule;
     try {
       schedule = parseSchedule(routine.schedule_cron, now);

@@ -1,6 +1,7 @@
 /** Routines as the API and the CLI show them. */
 import type { Context } from '../context.js';
 import { parseSchedule } from '../scheduler/cron.js';
+import { describeSchedule } from '../scheduler/describe.js';
 import { getJob, lastFire } from './jobs.js';
 import { deliverySummary } from '../delivery/summary.js';
 import { busyWith } from './dispatch.js';
@@ -37,6 +38,8 @@ export function routineView(ctx: Context, row: RoutineRow, options: { details: b
     updated_at_utc: row.updated_at_utc,
     schedule: {
       timezone: timezone ?? 'UTC',
+      /** The schedule in words ("every Monday at 08:00, Europe/Berlin"), for the window's and other readers' views. */
+      sentence: describeSchedule(row.schedule_cron),
       job_id: job?.id ?? null,
       next_run_at_utc: job?.next_run_at_utc ?? null,
       next_runs: values.is_active ? upcomingFires(ctx, row.schedule_cron) : [],

@@ -42,8 +42,8 @@ export async function embedAfterRun(ctx: Context, execution: SettledExecution): 
         await runBackfill(ctx, { trigger: `after_run:${execution.id}`, ids, signal });
         return;
       } catch (err) {
-        // Another process took the claim between the look and the start, or rebuilds the index: look again.
-        if (!(err instanceof SvcError && (err.reason === 'backfill_already_running' || err.reason === 'index_rebuilding'))) throw err;
+        // Another process took the claim between the look and the start: look again.
+        if (!(err instanceof SvcError && err.reason === 'backfill_already_running')) throw err;
       }
     }
     await new Promise((r) => setTimeout(r, WAIT_POLL_MS));

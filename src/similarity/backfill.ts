@@ -17,7 +17,7 @@ import { SvcError, conflict } from '../errors.js';
 import { countUncounted } from './lexical-fit.js';
 import { isLane, resolveLane, type Lane } from './lanes.js';
 import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
-import { addToIndex, indexRebuildingIn } from './vec-index.js';
+import { maintainIndex } from './index-build.js';
 import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
 import { isPidAlive } from '../util/pid.js';
 import { interruptOrphanedRuns } from './recovery.js';
@@ -62,14 +62,18 @@ export interface BackfillOptions {
 /** Run one backfill to its end (or cancel) in this process; answers the finished run row; 409 when one runs anywhere. */
 export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
   const lane = activeLane(ctx);
-  // Not beside an index rebuild in any process either: the rebuild replaces the index this adds to.
-  const { holder, job } = claimJob(ctx, JOB, options.trigger ?? 'api', isPidAlive, ['embeddings.index']);
-  if (holder) throw job === JOB ? alreadyRunning(holder) : indexRebuildingIn(holder);
+  const { holder } = claimJob(ctx, JOB, options.trigger ?? 'api', isPidAlive);
+  if (holder) throw alreadyRunning(holder);
+  let run: RunRow;
   try {
-    return await backfillClaimed(ctx, lane, options);
+    run = await backfillClaimed(ctx, lane, options);
   } finally {
     releaseJob(ctx, JOB);
   }
+  // Queries find the new vectors at once (vec-index.ts); the index file takes them in the background when they
+  // are many (in a server or daemon; svc embed backfill waits for it itself).
+  await maintainIndex(ctx, lane.key);
+  return run;
 }
 
 async function backfillClaimed(ctx: Context, lane: Lane, options: BackfillOptions): Promise<RunRow> {
@@ -104,7 +108,6 @@ async function backfillClaimed(ctx: Context, lane: Lane, options: BackfillOption
         writeVectors(ctx.db, lane.key, rows, ctx.nowIso());
         progressRun(ctx.db, runId, progress.embedded, progress.tokens);
       })();
-      await addToIndex(ctx, lane.key, rows);
       afterId = docs[docs.length - 1]!.id;
       options.onProgress?.({ ...progress });
       await new Promise((r) => setImmediate(r));
@@ -125,7 +128,7 @@ function latestRunById(ctx: Context, id: number): RunRow {
 /** Start a backfill in the background and answer at once; 409 backfill_already_running when one runs in any process. */
 export async function startBackfill(ctx: Context, trigger = 'api'): Promise<{ run: RunRow; already_running: false }> {
   activeLane(ctx);
-  const id = await startInBackground(ctx, jobs(ctx), 'embedding backfill', ['backfill_already_running', 'index_rebuilding'], (hooks) => runBackfill(ctx, { trigger, ...hooks }));
+  const id = await startInBackground(ctx, jobs(ctx), 'embedding backfill', ['backfill_already_running'], (hooks) => runBackfill(ctx, { trigger, ...hooks }));
   return { run: latestRunById(ctx, id), already_running: false };
 }
 

@@ -206,25 +206,56 @@ export interface IndexState {
   dimension: number;
   vectors: number;
   built_at_utc: string;
+  /** The live generation of the index files (index-files.ts). */
+  file_id: string | null;
+  /** The file holds every vector change up to this seq of embedding_vector_changes. */
+  through_seq: number;
+  bytes: number;
 }
 
 export function readIndexState(db: Database): IndexState | undefined {
-  return db.prepare('SELECT model, dimension, vectors, built_at_utc FROM embedding_index_state WHERE id = 1').get() as IndexState | undefined;
+  return db.prepare('SELECT model, dimension, vectors, built_at_utc, file_id, through_seq, bytes FROM embedding_index_state WHERE id = 1').get() as IndexState | undefined;
 }
 
+/** Name a newly published generation and forget the changes it holds, in one transaction. */
 export function writeIndexState(db: Database, state: IndexState): void {
-  db.prepare(
-    `INSERT INTO embedding_index_state (id, model, dimension, vectors, built_at_utc) VALUES (1, @model, @dimension, @vectors, @built_at_utc)
-     ON CONFLICT (id) DO UPDATE SET model = excluded.model, dimension = excluded.dimension, vectors = excluded.vectors, built_at_utc = excluded.built_at_utc`,
-  ).run(state);
-}
-
-export function bumpIndexCount(db: Database, added: number): void {
-  db.prepare('UPDATE embedding_index_state SET vectors = vectors + ? WHERE id = 1').run(added);
+  db.transaction(() => {
+    db.prepare(
+      `INSERT INTO embedding_index_state (id, model, dimension, vectors, built_at_utc, file_id, through_seq, bytes)
+       VALUES (1, @model, @dimension, @vectors, @built_at_utc, @file_id, @through_seq, @bytes)
+       ON CONFLICT (id) DO UPDATE SET model = excluded.model, dimension = excluded.dimension, vectors = excluded.vectors,
+         built_at_utc = excluded.built_at_utc, file_id = excluded.file_id, through_seq = excluded.through_seq, bytes = excluded.bytes`,
+    ).run(state);
+    db.prepare('DELETE FROM embedding_vector_changes WHERE seq <= ?').run(state.through_seq);
+  })();
 }
 
 export function clearIndexState(db: Database): void {
   db.prepare('DELETE FROM embedding_index_state').run();
+}
+
+/** The highest change seq ever given (pruned rows included): what a build started now holds everything up to. */
+export function lastChangeSeq(db: Database): number {
+  return (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'embedding_vector_changes'").pluck().get() as number | undefined) ?? 0;
+}
+
+/** Documents whose vector of `model` changed after `seq` (written, re-embedded or deleted), with the last seq read. */
+export function changesSince(db: Database, model: string, seq: number): { documentIds: number[]; through: number } {
+  const rows = db.prepare('SELECT seq, document_id FROM embedding_vector_changes WHERE seq > ? AND model = ? ORDER BY seq').all(seq, model) as { seq: number; document_id: number }[];
+  return { documentIds: [...new Set(rows.map((r) => r.document_id))], through: rows.length ? rows[rows.length - 1]!.seq : seq };
+}
+
+/** How many changes of `model` came after `seq` (a build is due when they are many). */
+export function countChangesSince(db: Database, model: string, seq: number): number {
+  return db.prepare('SELECT count(*) FROM embedding_vector_changes WHERE seq > ? AND model = ?').pluck().get(seq, model) as number;
+}
+
+/** The canonical vectors of some documents, by id (a document without one is absent). */
+export function readVectors(db: Database, model: string, ids: number[]): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  if (ids.length === 0) return out;
+  for (const row of iterateVectors(db, model, ids)) out.set(row.document_id, blobToVector(row.vector));
+  return out;
 }
 
 /** Title, year, identifiers and sources of some documents, for answers. */

@@ -7,13 +7,15 @@ import type { Context } from '../context.js';
 import { SvcError, ValidationError } from '../errors.js';
 import { SETTINGS } from '../settings/schema.js';
 import { settingIssue } from '../settings/check.js';
+import { describeKeys } from '../settings/describe.js';
 import type { SettingsValues } from '../settings/store.js';
 import { backfillHolder } from './backfill.js';
 import { estimateTokens } from './lexical.js';
 import { isLane, laneSettings, resolveLane } from './lanes.js';
 import { CANNOT_EMBED, PROVIDERS, modelKey, providerInfo } from './providers.js';
 import { countDocuments, countLacking, countVectors, latestRun, vectorsByModel } from './repo.js';
-import { indexStatus, loadExtension } from './vec-index.js';
+import { indexStatus } from './vec-index.js';
+import { loadLibrary } from './hnsw.js';
 import { interruptOrphanedRuns, withoutPid } from './recovery.js';
 
 const GROUP = 'embeddings';
@@ -35,13 +37,13 @@ function capabilities(ctx: Context, values: SettingsValues) {
       credential_status: p.credential ? ctx.credentials.status(p.credential) : null,
     })),
     cannot_embed: Object.keys(CANNOT_EMBED),
-    keys: Object.fromEntries(Object.entries(SETTINGS.embeddings).map(([k, def]) => [k, { type: def.type, default: def.default, doc: def.doc, ...('oneOf' in def && def.oneOf ? { one_of: def.oneOf } : {}), ...(def.type === 'integer' ? { min: def.min, max: def.max } : {}) }])),
+    keys: describeKeys(GROUP),
   };
 }
 
 export function readEmbeddingSettings(ctx: Context) {
   const values = ctx.settings.read(GROUP);
-  return { group: GROUP, settings: values, capabilities: capabilities(ctx, values) };
+  return { group: GROUP, settings: values, keys: describeKeys(GROUP), capabilities: capabilities(ctx, values) };
 }
 
 /** Check a settings object (stored values under it): a provider that cannot embed is a 422 naming why. */
@@ -84,7 +86,7 @@ export async function embeddingStatus(ctx: Context) {
   const key = model ? modelKey(settings.provider, model) : null;
   const total = countDocuments(ctx.db);
   const embedded = key ? countVectors(ctx.db, key) : 0;
-  const ext = await loadExtension(ctx);
+  const lib = await loadLibrary(ctx);
   // A backfill whose process went away reads interrupted, not running.
   interruptOrphanedRuns(ctx);
   const holder = backfillHolder(ctx);
@@ -103,7 +105,7 @@ export async function embeddingStatus(ctx: Context) {
     /** The process that runs a backfill now (this one or another on the data directory), or null. */
     running_in: holder,
     index: await indexStatus(ctx, key),
-    extension: { name: 'sqlite-vec', loaded: ext.loaded, version: ext.version, reason: ext.reason },
+    extension: { name: 'usearch', loaded: lib.loaded, version: lib.version, reason: lib.reason },
   };
 }
 

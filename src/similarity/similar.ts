@@ -7,7 +7,8 @@ import type { Context } from '../context.js';
 import { SvcError, notFound } from '../errors.js';
 import { isLane, resolveLane } from './lanes.js';
 import { countDocuments, countVectors, countVectorsAmong, documentExists, documentSummaries, modelsOfDocument, readVector } from './repo.js';
-import { nearest, loadExtension } from './vec-index.js';
+import { nearest, type QueryMethod } from './vec-index.js';
+import { loadLibrary } from './hnsw.js';
 
 export const SIMILAR_DEFAULT_LIMIT = 25;
 export const SIMILAR_MAX_LIMIT = 100;
@@ -20,8 +21,8 @@ export interface SimilarAnswer {
   /** Why the list is empty; null when it is not. */
   reason: string | null;
   message: string | null;
-  query_method: 'vec0' | 'exact_scan' | null;
-  /** Set when sqlite-vec did not load (the exact scan answered instead). */
+  query_method: QueryMethod | null;
+  /** Set when the HNSW library did not load (the exact scan answered instead). */
   extension_note: string | null;
 }
 
@@ -63,8 +64,8 @@ export async function similarDocuments(ctx: Context, documentId: number, limit =
     return empty(others.length ? 'model_changed' : 'no_vector_yet', lane.key, lane.kind);
   }
   const { neighbours, method } = await nearest(ctx, lane.key, vector, limit, { exclude: documentId });
-  const ext = await loadExtension(ctx);
-  const extension_note = ext.loaded ? null : `sqlite-vec did not load (${ext.reason}); answered by an exact scan.`;
+  const lib = await loadLibrary(ctx);
+  const extension_note = lib.loaded ? null : `The HNSW library (usearch) did not load (${lib.reason}); answered by an exact scan.`;
   if (neighbours.length === 0) {
     const base = empty('nothing_else_embedded', lane.key, lane.kind);
     return { ...base, query_method: method, extension_note };
@@ -84,7 +85,7 @@ export type SemanticSearchAnswer =
       model: string;
       kind: 'lexical' | 'semantic';
       results: { document_id: number; distance: number }[];
-      query_method: 'vec0' | 'exact_scan';
+      query_method: QueryMethod;
       /** Candidates (the given ids, else the corpus) with no vector for the model: left out of the ranking. */
       unranked: number;
     }
@@ -93,8 +94,9 @@ export type SemanticSearchAnswer =
 /**
  * Rank documents by distance to a free-text query with the active lane, for
  * the explorer's semantic mode and the tool surface. With `documentIds`, only
- * those documents are ranked (an exact scan over their vectors); documents
- * without a vector are simply absent from the results.
+ * those documents are ranked (through the index, or an exact scan of their
+ * vectors when they are few: vec-index.ts nearest); documents without a
+ * vector are simply absent from the results.
  * @example await semanticSearch(ctx, 'protein folding', { limit: 20 })
  */
 export async function semanticSearch(ctx: Context, query: string, options: { limit: number; documentIds?: number[] }): Promise<SemanticSearchAnswer> {

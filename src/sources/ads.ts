@@ -9,6 +9,7 @@ import { fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalize
 import { perSearch } from './per-search.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -113,15 +114,11 @@ export const ads: SourceAdapter = {
     // 5,000 queries a day per token; one a second keeps a long sweep well inside it.
     rateLimit: { requests: 1, intervalMs: 1000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = Number(cursor ?? 0);
+  // We always ask for bibcode and title; a page where none came back will not improve further on.
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE, endsWithoutRecords: true }, async (req, start, rows, http) => {
     const { q, sort } = adsSearch(req);
-    const params = new URLSearchParams({ q, fl: ADS_FIELDS, rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), start: String(start), sort });
+    const params = new URLSearchParams({ q, fl: ADS_FIELDS, rows: String(rows), start: String(start), sort });
     const answer = await http.get(`${req.baseUrl}/search/query?${params}`, { headers: { authorization: `Bearer ${req.apiKey ?? ''}`, accept: 'application/json' } });
-    const page = await http.parse(PAGE, answer);
-    const next = start + page.received;
-    // We always ask for bibcode and title; a page where none came back will not improve further on.
-    const more = page.records.length > 0 && page.total !== undefined && next < page.total;
-    return { ...page, next: more ? String(next) : undefined };
-  },
+    return http.parse(PAGE, answer);
+  }),
 };

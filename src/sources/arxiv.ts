@@ -10,8 +10,8 @@
 import { UpstreamError, type SourceHttp } from './http.js';
 import { asArray, parseXml, textOf } from './xml.js';
 import { author, makeRecord, markupToText, normalizeArxivId, normalizeDoi, parseDate, plainText, queryTerms } from './normalize.js';
-import { ParseError, type NormalizedRecord, type PageResult, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { ParseError, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 // arXiv allows 2000 per call; 100 keeps each answer small, as the manual asks.
@@ -124,11 +124,11 @@ export const PAGE = pageParser(import.meta.url, parseResponse);
 // How often a page that should have entries is asked before the search says arXiv failed (arxiv.py asks 3 times too).
 const EMPTY_PAGE_ATTEMPTS = 3;
 
-async function arxivPage(req: SearchRequest, start: number, http: SourceHttp): Promise<PageResult> {
+async function arxivPage(req: SearchRequest, start: number, size: number, http: SourceHttp): Promise<ParsedPage> {
   const params = new URLSearchParams({
     search_query: arxivSearchQuery(req),
     start: String(start),
-    max_results: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
+    max_results: String(size),
     sortBy: 'relevance',
     sortOrder: 'descending',
   });
@@ -145,7 +145,7 @@ async function arxivPage(req: SearchRequest, start: number, http: SourceHttp): P
     const status = answer.status;
     throw new UpstreamError(`arXiv refused the query (HTTP ${status}): ${page.error ?? 'no reason given'}`, status, status === 400 ? 'HTTPStatusError' : 'ArxivErrorFeed');
   }
-  return { ...page, next: nextOffset(start, page) };
+  return page;
 }
 
 export const arxiv: SourceAdapter = {
@@ -164,17 +164,16 @@ export const arxiv: SourceAdapter = {
     // The API manual asks for no more than one request every three seconds.
     rateLimit: { requests: 1, intervalMs: 3000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = cursor ? Number(cursor) : 0;
-    // arXiv sometimes answers a valid feed with no entries although its own total says entries
-    // remain at this start (a known fault of the API; clients ask again). Taken at its word it would
-    // end paging silently, or make a whole search answered_empty: ask again, then say it failed.
+  // arXiv sometimes answers a valid feed with no entries although its own total says entries
+  // remain at this start (a known fault of the API; clients ask again). Taken at its word it would
+  // end paging silently, or make a whole search answered_empty: ask again, then say it failed.
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE }, async (req, start, size, http) => {
     for (let attempt = 1; ; attempt++) {
-      const page = await arxivPage(req, start, http);
+      const page = await arxivPage(req, start, size, http);
       if (page.received > 0 || page.total === undefined || start >= page.total) return page;
       if (attempt >= EMPTY_PAGE_ATTEMPTS) {
         throw new UpstreamError(`arXiv answered ${EMPTY_PAGE_ATTEMPTS} times with no entries at start ${start} although it reports ${page.total} results`, 200, 'ArxivEmptyPage');
       }
     }
-  },
+  }),
 };

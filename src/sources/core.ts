@@ -9,7 +9,7 @@
 import { fieldSyntaxQuery, fromParts, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 /** CORE's limit is at most 100 per request. */
@@ -107,11 +107,9 @@ export const core: SourceAdapter = {
     // CORE meters tokens per key: 10 a minute for academic keys (25 for personal ones); we keep the lower.
     rateLimit: { requests: 10, intervalMs: 60_000 },
   },
-  async fetchPage(req, cursor, http) {
-    const offset = Number(cursor ?? 0);
-    const params = new URLSearchParams({ q: coreQuery(req), limit: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), offset: String(offset) });
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE, ceiling: MAX_OFFSET }, async (req, offset, limit, http) => {
+    const params = new URLSearchParams({ q: coreQuery(req), limit: String(limit), offset: String(offset) });
     const answer = await http.get(`${req.baseUrl}/search/works/?${params}`, { headers: { authorization: `Bearer ${req.apiKey ?? ''}`, accept: 'application/json' } });
-    const page = await http.parse(PAGE, answer);
-    return { ...page, next: nextOffset(offset, page, { ceiling: MAX_OFFSET }) };
-  },
+    return http.parse(PAGE, answer);
+  }),
 };

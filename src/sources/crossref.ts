@@ -9,6 +9,7 @@
  */
 import { author, combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -163,7 +164,7 @@ export const crossref: SourceAdapter = {
     if (req.dateFrom) filters.push(`from-pub-date:${req.dateFrom}`);
     if (req.dateTo) filters.push(`until-pub-date:${req.dateTo}`);
     if (filters.length) params.set('filter', filters.join(','));
-    params.set('rows', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
+    params.set('rows', String(pageSizeFor(req, PAGE_SIZE)));
     params.set('cursor', cursor ?? '*');
     if (req.contactEmail) params.set('mailto', req.contactEmail);
     const { nextCursor, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/works?${params}`));

@@ -11,7 +11,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -106,11 +106,9 @@ export const dblp: SourceAdapter = {
     // dblp: "You should always be fine when waiting for at least one or two seconds between two consecutive requests."
     rateLimit: { requests: 1, intervalMs: 2000 },
   },
-  async fetchPage(req, cursor, http) {
-    const offset = cursor ? Number(cursor) : 0;
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE }, async (req, offset, hits, http) => {
     const q = [combinedQuery(req.query, req.keywords), yearTerms(req.dateFrom, req.dateTo)].filter(Boolean).join(' ');
-    const params = new URLSearchParams({ q, format: 'json', h: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), f: String(offset), c: '0' });
-    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search/publ/api?${params}`));
-    return { ...page, next: nextOffset(offset, page) };
-  },
+    const params = new URLSearchParams({ q, format: 'json', h: String(hits), f: String(offset), c: '0' });
+    return http.parse(PAGE, await http.get(`${req.baseUrl}/search/publ/api?${params}`));
+  }),
 };

@@ -11,6 +11,7 @@
 import { asArray, countOf, parseJsonObject } from './json-body.js';
 import { author, fieldSyntaxQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -93,7 +94,7 @@ export const doaj: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const page = cursor ? Number(cursor) : 1;
     const query = doajQuery(fieldSyntaxQuery(req.query, req.keywords), req.dateFrom, req.dateTo, req.author);
-    const params = new URLSearchParams({ page: String(page), pageSize: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))) });
+    const params = new URLSearchParams({ page: String(page), pageSize: String(pageSizeFor(req, PAGE_SIZE)) });
     const { hasNext, ...result } = await http.parse(PAGE, await http.get(`${req.baseUrl}/search/articles/${encodeURIComponent(query)}?${params}`));
     return { ...result, next: hasNext ? String(page + 1) : undefined };
   },

@@ -7,6 +7,7 @@
  */
 import { author, fieldSyntaxQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate, plainText } from './normalize.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SearchRequest, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -169,7 +170,7 @@ export const europepmc: SourceAdapter = {
       query: europepmcQuery(req),
       format: 'json',
       resultType: 'core',
-      pageSize: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
+      pageSize: String(pageSizeFor(req, PAGE_SIZE)),
       cursorMark: sent,
     });
     const { nextCursor, ...page } = await http.parse(PAGE, await http.get(`${req.baseUrl}/search?${params}`));

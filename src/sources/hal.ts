@@ -12,7 +12,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -110,18 +110,10 @@ export const hal: SourceAdapter = {
     // HAL documents no rate limit; one request a second keeps a shared public service comfortable.
     rateLimit: { requests: 1, intervalMs: 1000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = cursor ? Number(cursor) : 0;
-    const params = new URLSearchParams({
-      q: fieldSyntaxQuery(req.query, req.keywords) || '*:*',
-      wt: 'json',
-      fl: HAL_FIELDS,
-      rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
-      start: String(start),
-    });
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE }, async (req, start, rows, http) => {
+    const params = new URLSearchParams({ q: fieldSyntaxQuery(req.query, req.keywords) || '*:*', wt: 'json', fl: HAL_FIELDS, rows: String(rows), start: String(start) });
     if (req.dateFrom || req.dateTo) params.append('fq', dateFilter(req.dateFrom, req.dateTo));
     if (req.author) params.append('fq', authorFilter(req.author));
-    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search/?${params}`));
-    return { ...page, next: nextOffset(start, page) };
-  },
+    return http.parse(PAGE, await http.get(`${req.baseUrl}/search/?${params}`));
+  }),
 };

@@ -191,6 +191,11 @@ export function createSourceHttp(deps: SourceHttpDeps): RedactingSourceHttp {
   const random = deps.random ?? Math.random;
   const limit = deps.pageCapBytes;
   // 'stream': ofetch hands the body over unread, so readBodyChunks can stop it at the cap.
+  // What else ofetch offers does not fit a source: its retry waits out a delay that no signal can cut
+  // short, asks again after a missing host or a refused connection, and knows no throttle or
+  // Retry-After ceiling (get() below does); its timeout applies only to a request without a signal,
+  // and every request here has the run's; its typed error for a failed status would only move where
+  // the status is looked at (an error answer is still read here, for its reason, 64 KiB at most).
   const fetcher = ofetch.create({ retry: 0, ignoreResponseError: true, responseType: 'stream' }, { fetch: deps.fetch });
   const redact = keyRedactor(deps.secrets);
 

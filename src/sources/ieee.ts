@@ -8,7 +8,7 @@
 import { combinedQuery, fromParts, makeRecord, markupToText, monthNumber, normalizeDoi } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 /** max_records allows 200: with 200 calls a day, large pages are the polite choice. */
@@ -115,8 +115,7 @@ export const ieee: SourceAdapter = {
     // Documented: 10 calls a second, 200 a day. We ask at half the per-second rate.
     rateLimit: { requests: 5, intervalMs: 1000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = Number(cursor ?? 1);
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE, base: 1 }, async (req, start, size, http) => {
     const params = new URLSearchParams();
     const text = combinedQuery(req.query, req.keywords);
     if (text) params.set('querytext', text);
@@ -124,10 +123,9 @@ export const ieee: SourceAdapter = {
     if (req.dateFrom) params.set('start_year', req.dateFrom.slice(0, 4));
     if (req.dateTo) params.set('end_year', req.dateTo.slice(0, 4));
     params.set('start_record', String(start));
-    params.set('max_records', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
+    params.set('max_records', String(size));
     params.set('format', 'json');
     params.set('apikey', req.apiKey ?? '');
-    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } }));
-    return { ...page, next: nextOffset(start, page, { base: 1 }) };
-  },
+    return http.parse(PAGE, await http.get(`${req.baseUrl}/search/articles?${params}`, { headers: { accept: 'application/json' } }));
+  }),
 };

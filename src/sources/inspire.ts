@@ -10,6 +10,7 @@
 import { asArray, countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -134,7 +135,7 @@ export const inspire: SourceAdapter = {
   },
   async fetchPage(req, cursor, http) {
     const page = cursor ? Number(cursor) : 1;
-    const size = Math.min(PAGE_SIZE, Math.max(1, req.maxResults));
+    const size = pageSizeFor(req, PAGE_SIZE);
     const text = combinedQuery(req.query, req.keywords);
     const params = new URLSearchParams({ q: inspireQuery(text, req.dateFrom, req.dateTo, req.author), size: String(size), page: String(page) });
     // With a q INSPIRE sorts most relevant first unless told otherwise (its only literature sorts are

@@ -11,6 +11,7 @@
 import { countOf, parseJsonObject } from './json-body.js';
 import { author, combinedQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmcid, normalizePmid, parseDate } from './normalize.js';
 import { ParseError, type NativeIds, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 // The documented ceiling is 200; OpenAlex's own tip is per_page=100 to make a query budget go further.
@@ -161,7 +162,7 @@ export const openalex: SourceAdapter = {
     if (req.dateTo) filters.push(`to_publication_date:${req.dateTo}`);
     if (req.author) filters.push(authorFilter(req.author));
     if (filters.length) params.set('filter', filters.join(','));
-    params.set('per-page', String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))));
+    params.set('per-page', String(pageSizeFor(req, PAGE_SIZE)));
     params.set('cursor', cursor ?? '*');
     if (req.apiKey) params.set('api_key', req.apiKey);
     if (req.contactEmail) params.set('mailto', req.contactEmail);

@@ -11,7 +11,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeDoi, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 const PAGE_SIZE = 100;
@@ -92,19 +92,11 @@ export const plos: SourceAdapter = {
     paging: 'offset',
     rateLimit: { requests: 10, intervalMs: 60_000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = cursor ? Number(cursor) : 0;
-    const params = new URLSearchParams({
-      q: fieldSyntaxQuery(req.query, req.keywords) || '*:*',
-      wt: 'json',
-      fl: PLOS_FIELDS,
-      rows: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
-      start: String(start),
-    });
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE }, async (req, start, rows, http) => {
+    const params = new URLSearchParams({ q: fieldSyntaxQuery(req.query, req.keywords) || '*:*', wt: 'json', fl: PLOS_FIELDS, rows: String(rows), start: String(start) });
     params.append('fq', 'doc_type:full');
     if (req.dateFrom || req.dateTo) params.append('fq', `publication_date:[${req.dateFrom ? `${req.dateFrom}T00:00:00Z` : '*'} TO ${req.dateTo ? `${req.dateTo}T23:59:59Z` : '*'}]`);
     if (req.author) params.append('fq', `author:"${req.author.replace(/"/g, '')}"`);
-    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/search?${params}`));
-    return { ...page, next: nextOffset(start, page) };
-  },
+    return http.parse(PAGE, await http.get(`${req.baseUrl}/search?${params}`));
+  }),
 };

@@ -8,6 +8,7 @@
  */
 import { UpstreamError } from './http.js';
 import { pageParser } from './parse-page.js';
+import { nextOffset, pageSizeFor } from './paging.js';
 import { perSearch } from './per-search.js';
 import { parsePubmedArticleSet } from './pubmed-xml.js';
 import { combinedQuery, normalizeOrcid } from './normalize.js';
@@ -117,7 +118,7 @@ export const pubmed: SourceAdapter = {
   async fetchPage(req, cursor, http) {
     const start = cursor ? Number(cursor) : 0;
     const { term, ranked } = pubmedSearch(req);
-    const search = new URLSearchParams({ db: 'pubmed', term, retstart: String(start), retmax: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), retmode: 'xml' });
+    const search = new URLSearchParams({ db: 'pubmed', term, retstart: String(start), retmax: String(pageSizeFor(req, PAGE_SIZE)), retmode: 'xml' });
     // esearch lists the most recent first unless asked for relevance (Best Match, the web default);
     // with words to rank by, max_results should keep the best matches. An author or a window alone: newest first.
     if (ranked) search.set('sort', 'relevance');
@@ -135,8 +136,8 @@ export const pubmed: SourceAdapter = {
     const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/efetch.fcgi?${fetch}`));
     // The parser reads articles and books as two lists; esearch's id order is PubMed's ranking.
     page.records = inSearchOrder(page.records, found.ids);
-    const nextStart = start + found.ids.length;
-    const more = nextStart < Math.min(found.count, ESEARCH_CEILING);
-    return { ...page, total: found.count, notice: found.notice, next: more ? String(nextStart) : undefined };
+    // The offset moves by the ids esearch listed, not by the articles efetch gave for them.
+    const next = nextOffset(start, { received: found.ids.length, total: found.count }, { ceiling: ESEARCH_CEILING });
+    return { ...page, total: found.count, notice: found.notice, next };
   },
 };

@@ -10,7 +10,7 @@
 import { combinedQuery, makeRecord, markupToText, monthNumber, normalizeDoi, normalizePmid, parseDate } from './normalize.js';
 import { personFromInitialsLast } from './person.js';
 import { ParseError, type DatePrecision, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
-import { nextOffset } from './paging.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 /** STANDARD allows larger pages, but 25 is the count every view accepts. */
@@ -130,13 +130,11 @@ export const scopus: SourceAdapter = {
     // Elsevier allows 9 a second for Scopus Search; we stay at 2.
     rateLimit: { requests: 2, intervalMs: 1000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = Number(cursor ?? 0);
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE, ceiling: MAX_START }, async (req, start, count, http) => {
     const { query, date } = scopusQuery(req);
-    const params = new URLSearchParams({ query, start: String(start), count: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), view: 'STANDARD' });
+    const params = new URLSearchParams({ query, start: String(start), count: String(count), view: 'STANDARD' });
     if (date) params.set('date', date);
     const answer = await http.get(`${req.baseUrl}/content/search/scopus?${params}`, { headers: { 'x-els-apikey': req.apiKey ?? '', accept: 'application/json' } });
-    const page = await http.parse(PAGE, answer);
-    return { ...page, next: nextOffset(start, page, { ceiling: MAX_START }) };
-  },
+    return http.parse(PAGE, answer);
+  }),
 };

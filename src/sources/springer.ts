@@ -10,6 +10,7 @@
 import { combinedQuery, makeRecord, markupToText, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { personFromName } from './person.js';
 import { ParseError, type Author, type NormalizedRecord, type ParsedPage, type SourceAdapter } from './types.js';
+import { offsetPaged } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 /** The Basic plan's largest page. */
@@ -112,11 +113,8 @@ export const springer: SourceAdapter = {
     // Basic plan: 100 a minute and 500 a day; one a second stays well inside the minute budget.
     rateLimit: { requests: 1, intervalMs: 1000 },
   },
-  async fetchPage(req, cursor, http) {
-    const start = Number(cursor ?? 1);
-    const params = new URLSearchParams({ q: springerQuery(req), s: String(start), p: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))), api_key: req.apiKey ?? '' });
-    const page = await http.parse(PAGE, await http.get(`${req.baseUrl}/meta/v2/json?${params}`, { headers: { accept: 'application/json' } }));
-    const next = start + page.received;
-    return { ...page, next: page.received > 0 && page.total !== undefined && next <= page.total ? String(next) : undefined };
-  },
+  fetchPage: offsetPaged({ pageSize: PAGE_SIZE, base: 1 }, async (req, start, size, http) => {
+    const params = new URLSearchParams({ q: springerQuery(req), s: String(start), p: String(size), api_key: req.apiKey ?? '' });
+    return http.parse(PAGE, await http.get(`${req.baseUrl}/meta/v2/json?${params}`, { headers: { accept: 'application/json' } }));
+  }),
 };

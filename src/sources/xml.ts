@@ -4,7 +4,8 @@
  * entities stay within its bounds (size, count, expanded length), so a billion-laughs document is
  * never expanded.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLValidator } from 'fast-xml-parser';
+import { xmlParser } from '../util/xml-parser.js';
 import { ParseError } from './types.js';
 
 /**
@@ -15,18 +16,7 @@ import { ParseError } from './types.js';
 export function parseXml(text: string, arrayTags: string[] = [], stopNodes: string[] = []): any {
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new ParseError(`The answer is not well-formed XML (${valid.err.msg}, line ${valid.err.line}).`);
-  const arrays = new Set(arrayTags);
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    textNodeName: '#text',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: true,
-    removeNSPrefix: false,
-    isArray: (name) => arrays.has(name),
-    stopNodes,
-  });
+  const parser = xmlParser({ arrays: arrayTags, stopNodes, trimValues: true });
   try {
     return parser.parse(text);
   } catch (err) {

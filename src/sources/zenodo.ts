@@ -10,6 +10,7 @@
 import { asArray, countOf, firstString, parseJsonObject } from './json-body.js';
 import { author, fieldSyntaxQuery, makeRecord, markupToText, normalizeArxivId, normalizeDoi, normalizeOrcid, parseDate } from './normalize.js';
 import { ParseError, type NormalizedRecord, type ParsedPage, type Relation, type SourceAdapter } from './types.js';
+import { pageSizeFor } from './paging.js';
 import { pageParser } from './parse-page.js';
 
 // 25 is the guest page size seen working in recorded answers (January 2026); larger guest pages are not documented.
@@ -130,7 +131,7 @@ export const zenodo: SourceAdapter = {
     const text = fieldSyntaxQuery(req.query, req.keywords);
     const params = new URLSearchParams({
       q: zenodoQuery(text, req.dateFrom, req.dateTo),
-      size: String(Math.min(PAGE_SIZE, Math.max(1, req.maxResults))),
+      size: String(pageSizeFor(req, PAGE_SIZE)),
       page: String(page),
       sort: text ? 'bestmatch' : 'mostrecent',
     });

@@ -69,7 +69,7 @@ export function watchdogFindings(ctx: Context, includeMuted = false) {
     checks: PRODUCERS.map((p) => ({ check: p.check, describes: p.describes })),
     method:
       'Read from the stored run history on every call; nothing is sent anywhere. broken: the routine or source cannot do its work as configured. unusual: it works, but not as it did. ' +
-      'Each finding carries its thresholds and evidence. A muted finding stays out of alarm_total (and out of findings unless include_muted=true) until unmuted or until it is no longer raised: ' +
+      'Each finding carries its thresholds and evidence, and since_utc: the earliest stored instant of that evidence (the first run of a failing streak or of the quiet runs, the first missed fire, the first failed delivery attempt), null when nothing stored dates it. A muted finding stays out of alarm_total (and out of findings unless include_muted=true) until unmuted or until it is no longer raised: ' +
       'a mute acknowledges one finding, so a finding that cleared and is raised again later, or whose key changes (a newer missed fire), alarms again.',
   };
 }

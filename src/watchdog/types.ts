@@ -10,6 +10,12 @@ export interface Finding {
   label: FindingLabel;
   subject: { kind: 'source' | 'routine' | 'delivery'; id: string | number; name: string };
   title: string;
+  /**
+   * Since when the stored history shows it: the first run of a failing streak or of the quiet runs,
+   * the oldest failing run among the recent ones, the first missed fire, the first failed attempt of
+   * the failing deliveries. null when nothing stored dates it (a credential absent from the store).
+   */
+  since_utc: string | null;
   what_to_do: string;
   evidence: Record<string, unknown>;
   thresholds: Record<string, unknown>;

@@ -12,6 +12,8 @@ import type { LaunchCodes } from './launch-codes.js';
 import { refuseHost, refuseOrigin, refuseSecret, type Refusal, type ShellRule } from './shell-guard.js';
 import type { Shell } from './shell.js';
 import { readStatic } from './static-files.js';
+import { schedulePreview } from './schedule-preview.js';
+import { revealSecretThroughCli, secretAsk } from './webhook-secret.js';
 
 export interface RendererDeps extends ShellRule {
   webRoot: string;
@@ -21,16 +23,29 @@ export interface RendererDeps extends ShellRule {
   shell: Shell;
   /** Where the daemon would listen (http://127.0.0.1:<configured port or 8742>): the CSP allows it ahead. */
   daemonOrigin: string;
+  /** The window's environment: what the CLI it runs for an action gets (the same data directory). */
+  env: Record<string, string | undefined>;
 }
 
-type Action = (deps: RendererDeps) => Promise<unknown>;
+/** `body`: the action's JSON body, for an action that takes one (`body: true`). */
+type Action = (deps: RendererDeps, body: unknown) => Promise<unknown>;
 
 /** The shell actions, by path; each answers JSON. */
-const ACTIONS: Record<string, { methods: string[]; run: Action }> = {
+const ACTIONS: Record<string, { methods: string[]; run: Action; body?: true }> = {
   '/shell/launch-code': { methods: ['POST'], run: async ({ codes }) => ({ code: codes.mint() }) },
   '/shell/daemon/start': { methods: ['POST'], run: async ({ shell }) => ({ backend: backendView(await shell.startDaemon()) }) },
+  '/shell/daemon/stop': {
+    methods: ['POST'],
+    run: async ({ shell }) => {
+      const { backend, ...answer } = await shell.stopDaemon();
+      return { ...answer, backend: backendView(backend) };
+    },
+  },
   '/shell/backend/restart': { methods: ['POST'], run: async ({ shell }) => ({ backend: backendView(await shell.restart()) }) },
   '/shell/status': { methods: ['GET', 'POST'], run: ({ shell }) => shell.status() },
+  '/shell/schedule-preview': { methods: ['POST'], body: true, run: async (_deps, body) => schedulePreview(body, new Date()) },
+  // A webhook destination's signing secret, for configuring its receiver: only on request, never through the backend's API.
+  '/shell/webhook-secret': { methods: ['POST'], body: true, run: ({ env }, body) => revealSecretThroughCli(env, secretAsk(body)) },
 };
 
 const MAX_BODY = 4096;
@@ -73,26 +88,30 @@ async function shellRoute(deps: RendererDeps, req: IncomingMessage, res: ServerR
   if (!action.methods.includes(req.method ?? '')) return refuse(res, { status: 405, reason: 'method_not_allowed', message: `${pathname} answers ${action.methods.join(' or ')}.` });
   const secret = refuseSecret(req, deps.secret);
   if (secret) return refuse(res, secret);
-  req.resume(); // an action reads no body
-  sendJson(res, 200, await action.run(deps));
+  if (!action.body) req.resume(); // an action without a body reads none
+  sendJson(res, 200, await action.run(deps, action.body ? await readJsonBody(req, pathname) : undefined));
 }
 
-/** The exchange's body: {code: string}, JSON, small. */
-async function readCode(req: IncomingMessage): Promise<string> {
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new SvcError(415, 'unsupported_media_type', 'The exchange takes a JSON body {"code": "…"}.');
+/** A small JSON body (the exchange's, an action's); undefined when it is not JSON. */
+async function readJsonBody(req: IncomingMessage, what: string): Promise<unknown> {
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new SvcError(415, 'unsupported_media_type', `${what} takes a JSON body.`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new SvcError(413, 'body_too_large', `The exchange's body is at most ${MAX_BODY} bytes.`);
+    if (size > MAX_BODY) throw new SvcError(413, 'body_too_large', `${what}'s body is at most ${MAX_BODY} bytes.`);
     chunks.push(chunk as Buffer);
   }
-  let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    body = undefined;
+    return undefined;
   }
+}
+
+/** The exchange's body: {code: string}, JSON, small. */
+async function readCode(req: IncomingMessage): Promise<string> {
+  const body = await readJsonBody(req, 'The exchange');
   const code = (body as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || code.length === 0 || code.length > 200) throw new SvcError(400, 'invalid_body', 'The exchange takes a JSON body {"code": "…"} with the launch code of the link.');
   return code;

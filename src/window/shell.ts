@@ -37,6 +37,11 @@ export interface Shell {
   startDaemon(): Promise<Backend>;
   /** Restart the backend (a staged restore is applied at start): the daemon by stop and start, a fallback on its port when free. */
   restart(): Promise<Backend>;
+  /**
+   * Stop the daemon as `svc daemon stop` does. A window attached to it falls back to a backend of its
+   * own (a new port: the page takes a fresh token, and reloads for an origin its policy does not list).
+   */
+  stopDaemon(): Promise<{ stopped: boolean; message: string; fell_back: boolean; backend: Backend }>;
   status(): Promise<ShellStatus>;
   /** Settles when the fallback stopped by its own rule (no window for minutes, nothing running): the window is over. */
   ended: Promise<{ why: string }>;
@@ -135,6 +140,14 @@ export async function attachShell(o: ShellOptions): Promise<Shell> {
         fallback = null;
         await old?.terminate();
         return become(await startFallback(backend.port));
+      }),
+    stopDaemon: () =>
+      serial(async () => {
+        const answer = await stopDaemon(ctx);
+        const wasDaemon = backend.role === 'daemon';
+        // Port 0: the daemon's port is kept for the daemon, which "Start the daemon" asks for again.
+        if (wasDaemon) become(await attach(0));
+        return { stopped: answer.stopped, message: answer.message, fell_back: wasDaemon, backend };
       }),
     async status() {
       const daemon = await daemonStatus(ctx);

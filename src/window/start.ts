@@ -55,7 +55,7 @@ export async function startWindow(o: WindowOptions): Promise<RunningWindow> {
   const codes = createLaunchCodes(o.ctx.random, () => o.ctx.clock.now().getTime());
   const secret = o.ctx.random.bytes(32).toString('base64url');
   const daemonOrigin = `http://127.0.0.1:${o.ctx.config.port ?? DEFAULT_PORT}`;
-  server.on('request', rendererHandler({ origin: rendererOrigin, host: `127.0.0.1:${port}`, webRoot: o.webRoot ?? WEB_ROOT, codes, secret, shell, daemonOrigin }));
+  server.on('request', rendererHandler({ origin: rendererOrigin, host: `127.0.0.1:${port}`, webRoot: o.webRoot ?? WEB_ROOT, codes, secret, shell, daemonOrigin, env: o.env }));
   return {
     url: `${rendererOrigin}/#launch=${codes.mint()}`,
     rendererOrigin,

@@ -9,6 +9,9 @@ import { matchRoute, place } from './router.js';
 import { openInNewTab } from './session.js';
 import { NAV_GROUPS, ROUTES, type PageModule } from './routes.js';
 import { BackendBanner } from './ui/backend-banner.js';
+import { RestoreBanner } from './ui/restore-banner.js';
+import { navBadges } from './ui/nav-badges.js';
+import { startWatcher } from './watch/watcher.js';
 import { Busy, EmptyState, ErrorNote } from './ui/notes.js';
 
 const loaded = new Map<string, PageModule>();
@@ -47,6 +50,7 @@ function Nav({ current }: { current: string | null }) {
                 <li key={name}>
                   <a href={r.pattern} aria-current={current === name ? 'page' : current && ROUTES[current]?.section === name ? 'location' : undefined}>
                     {r.nav!.label}
+                    <NavBadgeOf name={name} />
                   </a>
                 </li>
               ))}
@@ -56,6 +60,18 @@ function Nav({ current }: { current: string | null }) {
       })}
       <NewTab />
     </nav>
+  );
+}
+
+/** A count beside a navigation entry (ui/nav-badges.ts), with its words for a screen reader. */
+function NavBadgeOf({ name }: { name: string }) {
+  const badge = navBadges.value[name];
+  if (!badge) return null;
+  return (
+    <span class="nav-badge" title={badge.label}>
+      <span aria-hidden="true">{badge.count > 99 ? '99+' : badge.count}</span>
+      <span class="visually-hidden">, {badge.label}</span>
+    </span>
   );
 }
 
@@ -87,6 +103,7 @@ export function App() {
   void loadTick.value; // a page module arriving draws again
   const match = matchRoute(patterns, place.value.path);
   const route = match ? ROUTES[match.name]! : null;
+  useEffect(startWatcher, []);
   useEffect(() => {
     addEventListener('keydown', focusSearchOnSlash);
     return () => removeEventListener('keydown', focusSearchOnSlash);
@@ -114,6 +131,7 @@ export function App() {
       <Nav current={match?.name ?? null} />
       <div class="main-column">
         <BackendBanner />
+        <RestoreBanner />
         <main id="main" class="page" tabIndex={-1}>
           {body}
         </main>

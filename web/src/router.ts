@@ -69,3 +69,9 @@ export function followLink(event: MouseEvent): void {
 }
 
 export const queryParam = (name: string) => computed(() => place.value.query.get(name) ?? '');
+
+/** Set one parameter of the current address (an empty value removes it), keeping the others: a page's choices typed into its controls. */
+export function replaceParam(name: string, value: string): void {
+  const query = Object.fromEntries([...place.value.query].filter(([k]) => k !== name));
+  navigate(href(place.value.path, { ...query, [name]: value || undefined }), { replace: true });
+}

@@ -26,6 +26,20 @@ export const ROUTES: Record<string, RouteDef> = {
   search: { pattern: '/search', load: () => import('./pages/search.js'), nav: { label: 'Search', group: 'collect' }, title: 'Search' },
   runs: { pattern: '/runs', load: () => import('./pages/runs.js'), nav: { label: 'Runs', group: 'collect' }, title: 'Runs' },
   run: { pattern: '/runs/:id', load: () => import('./pages/run.js'), section: 'runs', title: 'Run' },
+  watchdog: { pattern: '/watchdog', load: () => import('./pages/watchdog.js'), nav: { label: 'Watchdog', group: 'collect' }, title: 'Watchdog' },
+  queue: { pattern: '/queue', load: () => import('./pages/queue.js'), nav: { label: 'Reading queue', group: 'corpus' }, title: 'Reading queue' },
+  analytics: { pattern: '/analytics', load: () => import('./pages/analytics.js'), nav: { label: 'Analytics', group: 'corpus' }, title: 'Analytics' },
+  admin: { pattern: '/admin', load: () => import('./pages/admin.js'), nav: { label: 'Administration', group: 'setup' }, title: 'Administration' },
+  routines: { pattern: '/routines', load: () => import('./pages/routines.js'), nav: { label: 'Routines', group: 'collect' }, title: 'Routines' },
+  routineNew: { pattern: '/routines/new', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'New routine' },
+  routineEdit: { pattern: '/routines/:id/edit', load: () => import('./pages/routine-edit.js'), section: 'routines', title: 'Edit routine' },
+  routine: { pattern: '/routines/:id', load: () => import('./pages/routine.js'), section: 'routines', title: 'Routine' },
+  review: { pattern: '/review', load: () => import('./pages/review.js'), nav: { label: 'Review', group: 'collect' }, title: 'Review' },
+  'routine-delivery': { pattern: '/routines/:id/delivery', load: () => import('./pages/routine-delivery.js'), section: 'routines', title: 'Deliveries' },
+  profiles: { pattern: '/profiles', load: () => import('./pages/profiles.js'), nav: { label: 'People followed', group: 'collect' }, title: 'People followed' },
+  profile: { pattern: '/profiles/:id', load: () => import('./pages/profile.js'), section: 'profiles', title: 'Person followed' },
+  sources: { pattern: '/sources', load: () => import('./pages/sources.js'), nav: { label: 'Sources and keys', group: 'setup' }, title: 'Sources and keys' },
+  settings: { pattern: '/settings', load: () => import('./pages/settings.js'), nav: { label: 'Settings', group: 'setup' }, title: 'Settings' },
 };
 
 export const NAV_GROUPS: { id: NonNullable<RouteDef['nav']>['group']; label: string }[] = [

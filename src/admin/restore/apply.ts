@@ -16,6 +16,7 @@ import { keepFormerReportsDir, putBackReports, refusedFolderLine, REPORTS_ASIDE_
 import { readPlan, stagingDir, type StagedPlan } from './plan.js';
 import { undoRoot } from './undo.js';
 import { stagedVaultCopies } from './vault-staging.js';
+import { dropIndex } from '../../similarity/index-build.js';
 
 const exists = (p: string) => fs.existsSync(p);
 
@@ -50,7 +51,8 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
     fs.renameSync(plan.vault_staging, plan.vault_target);
   }
   // 3. The database moves in (WAL files of the old one are already aside).
-  if (exists(stagedDb)) {
+  const databaseRestored = exists(stagedDb);
+  if (databaseRestored) {
     for (const suffix of ['-wal', '-shm']) fs.rmSync(live + suffix, { force: true });
     ensureOwnedDir(path.dirname(live));
     fs.renameSync(stagedDb, live);
@@ -58,6 +60,8 @@ export function applyStagedRestore(ctx: Context): StagedPlan | null {
   // 4. Reports go where the restored database says they were, if that is a reports folder this
   // installation already used; a report already there goes into the undo copy (reports.ts).
   const db = ctx.db;
+  // The vector index file beside the database was built from the set-aside one's vectors.
+  if (databaseRestored) dropIndex(ctx);
   const reports = putBackReports(ctx, plan.reports, path.join(stage, 'reports'), undo);
   const refusedLine = refusedFolderLine(ctx, reports);
   if (refusedLine) ctx.log.warn(`did not ${refusedLine}`);

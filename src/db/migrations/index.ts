@@ -31,6 +31,7 @@ import { routineFollowLifecycle } from './030-routine-follow-lifecycle.js';
 import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
 import { provenancePatches } from './032-provenance-patches.js';
 import { assistantAiSettingsKnownKeys } from './033-assistant-ai-settings-known-keys.js';
+import { vectorIndexChanges } from './034-vector-index-changes.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -68,13 +69,14 @@ export const MIGRATIONS: Migration[] = [
   lifecycleWatchdog,
   // area: profiles (8)
   watchProfiles,
-  // area: similarity (9, 10, 19, 25, 26, 28)
+  // area: similarity (9, 10, 19, 25, 26, 28, 34)
   embeddings,
   links,
   similarityOwners,
   lexicalStats,
   jobClaims,
   lexicalStatsReusedId,
+  vectorIndexChanges,
   // area: routines follow (30)
   routineFollowLifecycle,
   // area: admin (11)

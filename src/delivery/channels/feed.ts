@@ -5,6 +5,7 @@
  * their delivery (id and key, see key.ts), so a second attempt after a crash
  * never adds a duplicate, and a new delivery that reuses an old id (after a
  * restore or an erase) is a new entry, not taken for one already there.
+ * The entries already there are read back as XML (feed-entries.ts).
  * Errors say <target>, never the path.
  */
 import crypto from 'node:crypto';
@@ -14,6 +15,7 @@ import { digestHtml, digestText, digestTitle, escapeXml, safeHref, type ReportBu
 import { DeliveryFailure, fsProblem } from '../failure.js';
 import { deliveryKey } from '../key.js';
 import type { DeliveryRow } from '../repo.js';
+import { readFeedEntries, renderEntry, type FeedEntry } from './feed-entries.js';
 import { checkDirectory } from './folder.js';
 import type { ChannelInput } from './types.js';
 
@@ -23,32 +25,17 @@ export const feedFileName = (targetId: number) => `svc-feed-${targetId}.atom`;
 
 export const entryId = (delivery: Pick<DeliveryRow, 'id' | 'execution_id' | 'created_at_utc'>) => `urn:svc:delivery:${delivery.id}:${deliveryKey(delivery)}`;
 
-function renderEntry(delivery: DeliveryRow, bundle: ReportBundle, updated: string, extra: string[]): string {
+/** The entry of this delivery: the digest's title, text and HTML, and the first link a digest would make live. */
+function newEntry(delivery: DeliveryRow, bundle: ReportBundle, updated: string, extra: string[]): FeedEntry {
   const first = bundle.new_papers.find((p) => safeHref(p.url) !== null);
-  return [
-    '  <entry>',
-    `    <id>${entryId(delivery)}</id>`,
-    `    <title>${escapeXml(digestTitle(bundle))}</title>`,
-    `    <updated>${updated}</updated>`,
-    first ? `    <link rel="alternate" href="${escapeXml(first.url!)}"/>` : '',
-    `    <summary>${escapeXml(digestText(bundle, extra).slice(0, 2000))}</summary>`,
-    `    <content type="html">${escapeXml(digestHtml(bundle, extra))}</content>`,
-    '  </entry>',
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
-
-/** The entries of a feed svc wrote before (its own format); a file that is not one starts a new feed. */
-function existingEntries(file: string): string[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  return (text.match(/ {2}<entry>[\s\S]*?<\/entry>/g) ?? []).filter((e) => /<id>urn:svc:delivery:\d+(?::[0-9a-f]{16})?<\/id>/.test(e));
+  return {
+    id: entryId(delivery),
+    title: digestTitle(bundle),
+    updated,
+    ...(first ? { link: first.url! } : {}),
+    summary: digestText(bundle, extra).slice(0, 2000),
+    content: digestHtml(bundle, extra),
+  };
 }
 
 /** The read/write permission bits of the feed file already there (never execute bits), if there is one. */
@@ -61,7 +48,7 @@ function keptMode(file: string): number | undefined {
   }
 }
 
-export function renderFeed(targetId: number, routineName: string, updated: string, entries: string[]): string {
+export function renderFeed(targetId: number, routineName: string, updated: string, entries: FeedEntry[]): string {
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -70,7 +57,7 @@ export function renderFeed(targetId: number, routineName: string, updated: strin
     `  <updated>${updated}</updated>`,
     '  <author><name>svc</name></author>',
     '  <generator>svc</generator>',
-    ...entries,
+    ...entries.map(renderEntry),
     '</feed>',
     '',
   ].join('\n');
@@ -82,10 +69,10 @@ export async function sendFeed({ ctx, delivery, target, bundle, extra }: Channel
   const file = path.join(dir, feedFileName(target!.id));
   const temp = path.join(dir, `.svc-${crypto.randomBytes(6).toString('hex')}.tmp`);
   try {
-    const old = existingEntries(file);
-    if (old.some((e) => e.includes(`<id>${entryId(delivery)}</id>`))) return; // already in the feed
+    const old = readFeedEntries(file);
+    if (old.some((e) => e.id === entryId(delivery))) return; // already in the feed
     const updated = ctx.nowIso().replace(/\.\d{3}Z$/, 'Z');
-    const entries = [renderEntry(delivery, bundle, updated, extra), ...old].slice(0, FEED_MAX_ENTRIES);
+    const entries = [newEntry(delivery, bundle, updated, extra), ...old].slice(0, FEED_MAX_ENTRIES);
     const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
     try {
       // A new feed is owner-only; a rewrite keeps the permissions the person gave it (a feed

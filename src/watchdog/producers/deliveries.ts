@@ -57,6 +57,7 @@ function findingFor(group: FailingDelivery[]): Finding {
     title: failed.length
       ? `${failed.length} deliver${failed.length === 1 ? 'y' : 'ies'} of ${routine} to ${where} failed for good`
       : `Deliveries of ${routine} to ${where} are failing and being retried`,
+    since_utc: group.map((d) => d.first_failed_at_utc).filter((x): x is string => x !== null).sort()[0] ?? null,
     what_to_do: whatToDo(latest, failed),
     evidence: {
       failed: failed.length,

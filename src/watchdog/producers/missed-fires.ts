@@ -1,6 +1,6 @@
 /** Missed fires: scheduled fires of an active routine that came due while no scheduler ran. */
 import type { Context } from '../../context.js';
-import { missedFires } from '../../routines/missed.js';
+import { firstMissedDue, missedFires } from '../../routines/missed.js';
 import { listRoutines } from '../../routines/repo.js';
 import { getJob } from '../../routines/jobs.js';
 import type { Producer, ProducerResult } from '../types.js';
@@ -12,7 +12,8 @@ export const missedFiresProducer: Producer = {
   run(ctx: Context): ProducerResult {
     const result: ProducerResult = { findings: [], unjudged: [] };
     for (const routine of listRoutines(ctx.db, true)) {
-      const { missed_fires } = missedFires(ctx, routine.id, getJob(ctx.db, routine.id), false);
+      const job = getJob(ctx.db, routine.id);
+      const { missed_fires } = missedFires(ctx, routine.id, job, false);
       if (missed_fires.count === 0) continue;
       result.findings.push({
         key: `missed_fires:${routine.id}:${missed_fires.last_due_at_utc}`,
@@ -20,6 +21,7 @@ export const missedFiresProducer: Producer = {
         label: 'unusual',
         subject: { kind: 'routine', id: routine.id, name: routine.name },
         title: `Routine "${routine.name}" missed ${count(missed_fires.count, 'scheduled fire')}, the latest due ${missed_fires.last_due_at_utc}`,
+        since_utc: firstMissedDue(ctx, routine.id, job),
         what_to_do:
           `Fires come due only while a scheduler runs: install the background daemon (\`svc service install\`) so routines fire while the window is closed, or run the routine now with \`svc routine run ${routine.id}\`. \`svc routine show ${routine.id}\` lists the missed fires.`,
         evidence: { missed_count: missed_fires.count, last_due_at_utc: missed_fires.last_due_at_utc },

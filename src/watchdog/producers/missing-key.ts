@@ -37,6 +37,8 @@ export const missingKey: Producer = {
           label: 'broken',
           subject: { kind: 'routine', id: routine.id, name: routine.name },
           title: `Routine "${routine.name}" uses ${entry.name}, which ${storeSays ? `needs the ${name} credential (${status})` : 'answered missing_key in the last run'}`,
+          // The store keeps no date of a key's absence: only a run that answered missing_key dates it.
+          since_utc: runSays ? last!.started_at_utc : null,
           what_to_do:
             status === 'unreadable'
               ? 'The credentials file cannot be read: check its owner and mode (0600), then store the key again with `svc credentials set ' + name + '`.'

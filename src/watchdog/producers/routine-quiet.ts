@@ -31,6 +31,7 @@ export const routineQuiet: Producer = {
         title: empty
           ? `Routine "${routine.name}" returned no paper at all in its last ${QUIET.recent_runs} runs (it used to return ${j.history_mean_results} per run)`
           : `Routine "${routine.name}" has gone quiet: ${j.reason}`,
+        since_utc: recent.at(-1)?.started_at_utc ?? null,
         what_to_do: empty
           ? 'Every source came back empty: read the zero reasons in `svc executions show ID` of the runs listed (a missing key, a failing source or a window no source can answer).'
           : 'Perhaps the field is quiet, perhaps the search went stale: compare the routine\'s keywords and sources with its intent (`svc routine coverage ID`), and look at the sources\' zero reasons in the runs listed.',

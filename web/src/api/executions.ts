@@ -5,6 +5,7 @@
  */
 import { api } from './client.js';
 import { download } from './download.js';
+import { rememberStartedHere } from '../watch/notifications.js';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 export type RunType = 'dive' | 'sweep' | 'routine';
@@ -206,7 +207,8 @@ export type ReferenceFormat = (typeof REFERENCE_FORMATS)[number];
 const run = (id: number) => `/api/executions/${id}`;
 
 export const runs = {
-  start: (type: 'dive' | 'sweep', body: Record<string, unknown>) => api.post<Submitted>(`/api/search/${type}`, body),
+  start: (type: 'dive' | 'sweep', body: Record<string, unknown>) =>
+    api.post<Submitted>(`/api/search/${type}`, body).then((run) => (rememberStartedHere(run.id), run)),
   list: (query: { status?: string; type?: string; limit: number; offset: number }, signal?: AbortSignal) => api.get<RunList>('/api/executions', { query, signal }),
   get: (id: number, signal?: AbortSignal) => api.get<RunDetail>(run(id), { signal }),
   cancel: (id: number) => api.post<{ cancel_requested: boolean }>(`${run(id)}/cancel`),

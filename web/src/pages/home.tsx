@@ -5,52 +5,19 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
-import { itemsFor } from '../api/errors.js';
-import type { Health, Onboarding, SearchRepositories, SettingsGroup } from '../api/types.js';
+import type { Health, Onboarding, SearchRepositories } from '../api/types.js';
 import { session } from '../session.js';
 import { href } from '../router.js';
-import { Busy, ErrorNote, FieldError } from '../ui/notes.js';
+import { ContactEmail } from '../setup/contact-email.js';
+import { Busy, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 
-function ContactEmail({ onSaved }: { onSaved: () => void }) {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [saving, setSaving] = useState(false);
-  const fieldErrors = itemsFor(error, 'contact_email').map((i) => i.msg);
-  async function save(event: Event) {
-    event.preventDefault();
-    setSaving(true);
-    setError(null);
-    try {
-      await api.put<SettingsGroup>('/api/settings/email', { settings: { contact_email: value.trim() } });
-      onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
-  }
-  return (
-    <form class="inline-form" onSubmit={save} noValidate>
-      <label for="contact-email">Contact e-mail</label>
-      <input
-        id="contact-email"
-        type="email"
-        autocomplete="email"
-        value={value}
-        onInput={(e) => setValue((e.target as HTMLInputElement).value)}
-        aria-invalid={fieldErrors.length > 0}
-        aria-describedby={fieldErrors.length ? 'contact-email-error' : undefined}
-        placeholder="you@example.org"
-      />
-      <button type="submit" disabled={saving || !value.trim()}>
-        {saving ? 'Saving…' : 'Save'}
-      </button>
-      <FieldError id="contact-email-error" messages={fieldErrors} />
-      {fieldErrors.length === 0 && <ErrorNote error={error} />}
-    </form>
-  );
-}
+/** The page of the window where each step is done (the service's hint names the CLI command instead). */
+const STEP_PAGES: Record<string, { href: string; label: string }> = {
+  repository_keys: { href: '/sources', label: 'Store keys on the Sources page' },
+  ai_provider: { href: '/settings?tab=ai', label: 'Choose one in Settings' },
+  email_delivery: { href: '/settings?tab=email', label: 'Set up the mail server in Settings' },
+};
 
 const STEP_TITLES: Record<string, string> = {
   contact_email: 'Give a contact e-mail',
@@ -89,7 +56,14 @@ function Steps({ onboarding, reload }: { onboarding: Onboarding; reload: () => v
                   <ContactEmail onSaved={reload} />
                 </>
               ) : (
-                !step.done && <p class="muted">{step.hint}</p>
+                !step.done &&
+                (STEP_PAGES[step.id] ? (
+                  <p>
+                    <a href={STEP_PAGES[step.id]!.href}>{STEP_PAGES[step.id]!.label}</a>
+                  </p>
+                ) : (
+                  <p class="muted">{step.hint}</p>
+                ))
               )}
             </div>
           </li>

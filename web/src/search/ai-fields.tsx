@@ -9,10 +9,13 @@ import type { FieldId, SearchForm } from './form.js';
 
 export type AiSettings = SettingsGroup<{ provider?: string; model?: string; summaries_enabled?: boolean }>;
 
+type AiForm = Pick<SearchForm, 'ai' | 'aiModel' | 'aiInstructions'>;
+
+/** Also the routine form's (its fields have the same names). */
 interface Props {
-  form: SearchForm;
-  set: (patch: Partial<SearchForm>) => void;
-  errors: Partial<Record<FieldId, string[]>>;
+  form: AiForm;
+  set: (patch: Partial<AiForm>) => void;
+  errors: Partial<Record<Extract<FieldId, 'ai' | 'ai_model' | 'ai_instructions'>, string[]>>;
   settings: AiSettings | undefined;
 }
 

@@ -41,7 +41,7 @@ export function ConfigurationPicker({ list, form, onPick, errors }: { list: Conf
 }
 
 /** Save what the form holds (not the one-submission request id) as a named configuration. */
-export function SaveConfiguration({ mode, parameters, onSaved }: { mode: Mode; parameters: () => Record<string, unknown>; onSaved: (id: number) => void }) {
+export function SaveConfiguration({ mode, parameters, onSaved, label = 'Save this search as a configuration' }: { mode: Mode | 'routine'; label?: string; parameters: () => Record<string, unknown>; onSaved: (id: number) => void }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -63,7 +63,7 @@ export function SaveConfiguration({ mode, parameters, onSaved }: { mode: Mode; p
   const otherErrors = items.filter((i) => i.loc[1] !== 'name').map((i) => `${i.loc.slice(2).join('.') || 'parameters'}: ${i.msg}`);
   return (
     <details class="save-config">
-      <summary>Save this search as a configuration</summary>
+      <summary>{label}</summary>
       <form class="inline-form" onSubmit={save} noValidate>
         <label for="config-name">Name</label>
         <input id="config-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-invalid={nameErrors.length > 0} aria-describedby="config-name-error" />

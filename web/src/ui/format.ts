@@ -17,3 +17,15 @@ export function relative(iso: string | null | undefined, now = Date.now()): stri
   const [n, unit] = abs < 60 ? [abs, 's'] : abs < 3600 ? [Math.round(abs / 60), 'min'] : abs < 86400 ? [Math.round(abs / 3600), 'h'] : [Math.round(abs / 86400), 'd'];
   return seconds < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
+
+/** A size in bytes as a person reads it: "812 B", "4.2 MB". */
+export function bytes(n: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -1,0 +1,107 @@
+/**
+ * A routine's page in Chromium against `svc window --no-open --json` (a real
+ * shell; arXiv a loopback server answering a recorded feed), for a routine
+ * made and run through the API: the coverage audit as the backend answers it,
+ * a configuration saved from the routine, applied to it through its edit form
+ * and removed; axe-core on the list, the form and the routine's page, and
+ * narrow dark screenshots. The form and Run now: window-routines.browser.test.ts.
+ */
+import * as assert from 'uvu/assert';
+import { browserTests } from './_chromium.js';
+import { fixture, waitFor } from './_setup.js';
+import { startStub, type Stub } from './_stub.js';
+import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+
+const { test, executablePath } = browserTests();
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
+let browser: any;
+let shell: ShellProcess;
+let harness: Session;
+let arxiv: Stub;
+let dirs: ReturnType<typeof windowDirs>;
+let routineId = 0;
+
+test.before(async () => {
+  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
+  dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url });
+  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
+  harness = await exchange(shell, shell.code);
+  routineId = (await backend('POST', '/api/routines', { name: 'explainable testing', schedule_cron: 'CRON_TZ=Europe/Berlin 30 7 * * 1,4', parameters: { repositories: ['arxiv'], query: 'testing', window_days: 30 }, intent: 'test case prioritisation and test generation' })).id;
+  const run = (await backend('POST', `/api/routines/${routineId}/run`)).execution_id;
+  await waitFor(async () => (await backend('GET', `/api/executions/${run}`)).status !== 'running', 30_000, 'the routine run to settle');
+});
+test.after(async () => {
+  await browser?.close();
+  await shell?.stop();
+  await arxiv?.close();
+  dirs?.cleanup();
+});
+
+const open = async (path: string, options: { bypassCSP?: boolean; width?: number; colorScheme?: 'dark' } = {}) => {
+  const opened = await openPage(browser, `${shell.line.renderer_origin}${path}#launch=${await freshCode(shell, harness)}`, options);
+  if (options.colorScheme) await opened.page.emulateMedia({ colorScheme: options.colorScheme });
+  await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
+  return opened;
+};
+const backend = async (method: string, path: string, body?: unknown) => (await backendRequest(harness, method, path, { body })).json();
+
+test('the routine page: the coverage audit against the intent, configurations saved, applied and removed', async () => {
+  const { page, context } = await open(`/routines/${routineId}`);
+  try {
+    await page.getByRole('heading', { name: /^Off target: \d+/ }).waitFor({ timeout: 15_000 });
+    const audit = await backend('GET', `/api/routines/${routineId}/coverage`);
+    assert.ok(await page.getByRole('heading', { name: `Off target: ${audit.off_target.total}` }).isVisible());
+    await page.getByText("Save this routine's search as a configuration").click();
+    await page.locator('#config-name').fill('testing on arXiv');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved as “testing on arXiv”.').waitFor();
+    const config = (await backend('GET', '/api/configurations')).configurations.find((c: { name: string }) => c.name === 'testing on arXiv');
+    assert.equal([config.config_type, config.parameters.query, config.parameters.repositories], ['routine', 'testing', ['arxiv']]);
+    await page.getByRole('link', { name: 'Apply “testing on arXiv” to this routine' }).waitFor();
+    await screenshot(page, 'routine');
+    await page.getByRole('link', { name: 'Apply “testing on arXiv” to this routine' }).click();
+    await page.waitForURL(new RegExp(`/routines/${routineId}/edit\\?config=${config.id}$`));
+    await page.getByLabel('Query').fill('testing generation');
+    await page.getByRole('button', { name: 'Save the routine' }).click();
+    await page.waitForURL(new RegExp(`/routines/${routineId}$`));
+    const edited = await backend('GET', `/api/routines/${routineId}`);
+    assert.equal([edited.parameters.query, edited.parameters.saved_configuration_id, edited.schedule_cron], ['testing generation', config.id, 'CRON_TZ=Europe/Berlin 30 7 * * 1,4']);
+    await page.getByRole('button', { name: 'Remove the configuration “testing on arXiv”' }).click();
+    await page.getByRole('button', { name: 'Remove “testing on arXiv”' }).click();
+    await page.getByRole('button', { name: 'Remove the configuration “testing on arXiv”' }).waitFor({ state: 'detached' });
+    assert.is((await backend('GET', '/api/configurations')).configurations.length, 0);
+  } finally {
+    await context.close();
+  }
+});
+
+test('axe-core: no serious or critical violation on the list, the form and a routine; narrow and dark screenshots', async () => {
+  const { page, context } = await open('/routines', { bypassCSP: true });
+  try {
+    for (const [path, ready] of [
+      ['/routines', 'tbody tr'],
+      ['/routines/new', '.fire-list time'],
+      [`/routines/${routineId}`, '.fire-list time'],
+      [`/routines/${routineId}/edit`, '.fire-list time'],
+    ]) {
+      await page.goto(`${shell.line.renderer_origin}${path}`);
+      await page.waitForSelector(ready!, { timeout: 15_000 });
+      assert.equal(await seriousViolations(page), [], path);
+    }
+  } finally {
+    await context.close();
+  }
+  const narrow = await open(`/routines/${routineId}/edit`, { width: 800, colorScheme: 'dark' });
+  try {
+    await narrow.page.waitForSelector('.fire-list time');
+    await screenshot(narrow.page, 'routine-form-narrow-dark');
+    await narrow.page.goto(`${shell.line.renderer_origin}/routines`);
+    await narrow.page.waitForSelector('tbody tr');
+    await screenshot(narrow.page, 'routines-narrow-dark');
+  } finally {
+    await narrow.context.close();
+  }
+});
+
+test.run();
