@@ -45,6 +45,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'explore', summary: 'search, facet and export the whole corpus (cursor paging with --next)', load: () => import('./corpus/explore.js') },
   { name: 'queue', summary: 'the reading queue: list, add, read, unread, remove', load: () => import('./corpus/queue.js') },
   { name: 'why', summary: 'why a paper is in the corpus: runs, sources, matched words, what cannot be verified', load: () => import('./corpus/why.js') },
+  { name: 'corpus', summary: 'audit the corpus: split documents that hold more than one work', load: () => import('./corpus/audit.js') },
   // area: analytics
   { name: 'analytics', summary: 'corpus and routine analytics: volume, sources, keywords, routine health, discovery lag', load: () => import('./analytics/analytics.js') },
   { name: 'watchdog', summary: 'findings about routines and sources; mute and unmute', load: () => import('./analytics/watchdog.js') },

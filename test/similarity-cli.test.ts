@@ -77,7 +77,7 @@ test('svc links preview names the ids that are not in the corpus instead of answ
   assert.match(r.stdout, new RegExp(`keep ${pub}, fold ${pre}`));
   assert.match(r.stdout, /Not in the corpus: 999991, 999992\./);
   r = await cli(['links', 'preview', `${ids[0]},999991`]);
-  assert.match(r.stdout, /Nothing would fold: no links among these ids\.\nNot in the corpus: 999991\./);
+  assert.match(r.stdout, /Nothing would fold: no same-work links among these ids\.\nNot in the corpus: 999991\./);
 });
 
 test('svc links preview takes ids separated by spaces as well as commas (it said "too many arguments")', async () => {

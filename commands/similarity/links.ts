@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { cancelLinkScan, resumableCheckpoint, runLinkScan } from '../../src/similarity/link-scan.js';
 import { FOR_DOCUMENTS_MAX, collapsePreview, documentLinks, linkStatus } from '../../src/similarity/links.js';
+import { evidenceSentence } from '../../src/similarity/link-evidence.js';
 import { describeHolder } from '../../src/claims/jobs.js';
 import { withContext } from '../lib/context.js';
 import { onInterrupt, progressBar } from '../lib/bar.js';
@@ -23,7 +24,8 @@ export function register(program: Command, io: Io): void {
         bar.end();
         const resumed = resume ? ` (resumed the stopped scan: pairs judged through document ${resume.through_document_id} were not judged again)` : '';
         emit(io, { ...scan, ...(resume ? { resumed_after_document_id: resume.through_document_id } : {}) }, () =>
-          `Scan #${scan.id} ${scan.state}${resumed}: ${scan.total} documents, ${scan.candidates} candidate pairs judged, ${scan.links_written} links written.` +
+          `Scan #${scan.id} ${scan.state}${resumed}: ${scan.total} documents, ${scan.candidates} candidate pairs judged, ${scan.links_written} links written` +
+          (scan.links_removed ? `, ${scan.links_removed} earlier links no longer found removed.` : '.') +
           (scan.state === 'cancelled' ? ' The next scan resumes where this one stopped.' : ''));
         if (scan.state === 'cancelled') io.exitCode = EXIT.interrupted;
       } finally {
@@ -39,18 +41,18 @@ export function register(program: Command, io: Io): void {
     }));
   links
     .command('status')
-    .description('stored links by method and the last scan')
+    .description('stored links by kind and method, and the last scan')
     .action(() => withContext(io, (ctx) => {
       const s = linkStatus(ctx);
       emit(io, s, () =>
-        [table(Object.entries(s.by_method).map(([m, n]) => [m, String(n)])), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet',
+        [table(Object.entries(s.by_kind).map(([k, n]) => [k, String(n)])), '', table(Object.entries(s.by_method).map(([m, n]) => [m, String(n)])), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet',
           ...(s.running_in ? [`running in ${describeHolder(s.running_in)}${s.running_in.cancel_requested ? ', stopping' : ''}`] : []),
           ...(s.next_scan_resumes_after_document_id !== null ? [`the next scan resumes after document ${s.next_scan_resumes_after_document_id}`] : [])].join('\n'),
       );
     }));
   links
     .command('show')
-    .description('what else looks like the same work as one document')
+    .description('what else looks like the same work (or a related version) as one document, and the evidence')
     .argument('<doc_id>', 'document id')
     .action((raw: string) => {
       const id = idArg(raw, 'document');
@@ -59,13 +61,15 @@ export function register(program: Command, io: Io): void {
         emit(io, answer, () =>
           answer.links.length === 0
             ? `No links for ${id}: ${answer.message}`
-            : table([['ID', 'METHOD', 'SCORE', 'YEAR', 'TITLE'], ...answer.links.map((l) => [String(l.document_id), l.method, l.score.toFixed(3), String(l.year ?? ''), (l.title ?? '').slice(0, 90)])]),
+            : answer.links
+                .map((l) => `${l.document_id}  ${l.kind} (${l.method}, ${l.score.toFixed(3)})  ${l.year ?? ''}  ${(l.title ?? '').slice(0, 90)}\n    ${evidenceSentence(l.evidence)}`)
+                .join('\n'),
         );
       });
     });
   links
     .command('preview')
-    .description('which of these ids a collapse would fold into which (nothing is folded)')
+    .description('which of these ids a collapse would fold into which, by same-work links (nothing is folded)')
     .argument('<ids...>', 'document ids, comma- or space-separated')
     .action((raw: string[]) => {
       // `svc links preview 3 7` is as natural as `3,7`: both are taken.
@@ -76,7 +80,7 @@ export function register(program: Command, io: Io): void {
         // An id typed wrong must not read as a paper with no links.
         const unknown = p.unknown_ids.length ? [`Not in the corpus: ${p.unknown_ids.join(', ')}.`] : [];
         emit(io, p, () =>
-          (p.groups.length === 0 ? ['Nothing would fold: no links among these ids.', ...unknown] : [...p.groups.map((g) => `keep ${g.keep}, fold ${g.fold.join(', ')} (${g.methods.join(', ')})`), ...unknown, p.note]).join('\n'),
+          (p.groups.length === 0 ? ['Nothing would fold: no same-work links among these ids.', ...unknown] : [...p.groups.map((g) => `keep ${g.keep}, fold ${g.fold.join(', ')} (${g.methods.join(', ')})`), ...unknown, p.note]).join('\n'),
         );
       });
     });

@@ -1,8 +1,9 @@
 /**
  * Merging records into the corpus: one document per work, whatever number of
  * sources and runs found it. A record's identity keys (its source's native id,
- * DOI, arXiv id, PMID, PMCID; the title+year+first-author key only when no
- * identifier matched) find the documents it belongs to. None: a new document.
+ * DOI, arXiv id, PMID, PMCID; a title match confirmed by work type, year and
+ * authors only when no identifier matched: title-match.ts) find the documents
+ * it belongs to. None: a new document.
  * One: the record joins it, filling what it lacks. Several: the record proves
  * they are one work, so they are folded into the oldest first (fold.ts). Title,
  * venue, type and date come from the published version over a preprint and
@@ -18,6 +19,7 @@ import { foldDocument, rowAsRecord, type StoredDocument } from './fold.js';
 import { authorityOf } from './authority.js';
 import { DOCUMENT_COLUMNS } from './read.js';
 import { identityKeys, type IdentityKeys } from './identity-keys.js';
+import { confirmTitleMatch, TITLE_MATCH_COLUMNS, type TitleMatchRow } from './title-match.js';
 import { listsOf, recordPatch, type CanonicalColumns, type RecordLists } from './provenance-record.js';
 
 export interface MergeInput {
@@ -47,7 +49,8 @@ function prepare(db: Database) {
     byArxiv: s('SELECT id FROM documents WHERE arxiv_id = ?').pluck(),
     byPmid: s('SELECT id FROM documents WHERE pmid = ?').pluck(),
     byPmcid: s('SELECT id FROM documents WHERE pmcid = ?').pluck(),
-    byFallback: s('SELECT id FROM documents WHERE title_key = ? AND year = ? AND first_author_key = ? ORDER BY id LIMIT 1').pluck(),
+    // Documents a title match may join: the same title key, a year at most one apart (confirmTitleMatch decides).
+    byTitle: s(`SELECT ${TITLE_MATCH_COLUMNS} FROM documents d WHERE d.title_key = ? AND d.year BETWEEN ? AND ? ORDER BY d.id LIMIT 50`),
     read: s(`SELECT ${DOCUMENT_COLUMNS}, d.meta_source FROM documents d WHERE d.id = ?`),
     // Positional: binding 27 named parameters costs about twice the statement's own work here.
     insert: s(`INSERT INTO documents (${INSERT_COLUMNS.join(', ')}, first_seen_at_utc, updated_at_utc) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?)`),
@@ -96,7 +99,7 @@ interface Matches {
   sightedBefore: boolean;
 }
 
-/** Every document the record's identifiers point at, oldest first; the fallback key only when none does. */
+/** Every document the record's identifiers point at, oldest first; a confirmed title match only when none does. */
 function findMatches(st: Statements, record: NormalizedRecord): Matches {
   const keys = identityKeys(record);
   const found = new Set<number>();
@@ -107,15 +110,17 @@ function findMatches(st: Statements, record: NormalizedRecord): Matches {
   if (keys.arxiv) add(st.byArxiv.get(keys.arxiv));
   if (keys.pmid) add(st.byPmid.get(keys.pmid));
   if (keys.pmcid) add(st.byPmcid.get(keys.pmcid));
-  if (found.size === 0 && keys.fallback) add(st.byFallback.get(keys.fallback.titleKey, keys.fallback.year, keys.fallback.firstAuthor));
+  if (found.size === 0 && keys.fallback) {
+    const { titleKey: key, year } = keys.fallback;
+    const candidates = st.byTitle.all(key, year - 1, year + 1) as TitleMatchRow[];
+    if (candidates.length) add(candidates.find((row) => confirmTitleMatch(record, row))?.id);
+  }
   return { keys, documents: [...found].sort((a, b) => a - b), sightedBefore: sighted !== undefined };
 }
 
-/** A new document from the record, queued for the full-text index; answers its id, year and columns. */
-function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null; columns: CanonicalColumns } {
-  // Only called when no document holds any of the record's identifiers, so all are free to take.
-  const year = yearOf(record.publicationDate);
-  const columns = {
+/** The columns a document made from this one record has (INSERT_COLUMNS). */
+function columnsOf(record: NormalizedRecord, keys: IdentityKeys) {
+  return {
     title: record.title,
     title_key: keys.title,
     abstract: record.abstract ?? null,
@@ -125,7 +130,7 @@ function insertDocument(st: Statements, record: NormalizedRecord, keys: Identity
     publication_date: record.publicationDate ?? null,
     date_precision: record.datePrecision ?? null,
     sort_date: sortDate(record.publicationDate),
-    year,
+    year: yearOf(record.publicationDate),
     venue: record.venue ?? null,
     doi: record.doi ?? null,
     arxiv_id: record.ids.arxiv ?? null,
@@ -142,6 +147,13 @@ function insertDocument(st: Statements, record: NormalizedRecord, keys: Identity
     relations_json: JSON.stringify(record.relations),
     meta_source: record.source || null,
   };
+}
+
+/** A new document from the record, queued for the full-text index; answers its id, year and columns. */
+export function insertDocument(st: Statements, record: NormalizedRecord, keys: IdentityKeys, now: string): { id: number; year: number | null; columns: CanonicalColumns } {
+  // Only called when no document holds any of the record's identifiers, so all are free to take.
+  const columns = columnsOf(record, keys);
+  const year = columns.year;
   const id = Number(st.insert.run(...INSERT_COLUMNS.map((c) => columns[c]), now, now).lastInsertRowid);
   // Queued before anything can update it: the update trigger leaves unindexed documents to the flush.
   st.queueForIndex.run(id);
@@ -270,6 +282,30 @@ export function joinDocument(st: Statements, id: number, record: NormalizedRecor
   }
   update.run({ ...changes, now, id });
   return { ...row, ...changes } as StoredDocument;
+}
+
+/**
+ * Describe an existing document anew from its records alone (the first written as a new document's
+ * would be, the others joined in order), as when records that were never one work leave it
+ * (corpus/split.ts). Identifiers only the leaving records had are freed. A retraction the
+ * lifecycle check recorded on the document stays.
+ */
+export function redescribeDocument(st: Statements, id: number, records: NormalizedRecord[], now: string): void {
+  const [first, ...rest] = records;
+  if (!first) return;
+  const columns: Record<string, unknown> = columnsOf(first, identityKeys(first));
+  if ((st.read.get(id) as StoredDocument).is_retracted) columns.is_retracted = 1;
+  // An identifier another document holds stays there (the columns are unique), as claim() has it.
+  for (const [column, lookup] of [['doi', st.byDoi], ['arxiv_id', st.byArxiv], ['pmid', st.byPmid], ['pmcid', st.byPmcid]] as const) {
+    columns[column] = claim(lookup, null, (columns[column] as string | null) ?? undefined, id);
+  }
+  st.db.prepare(`UPDATE documents SET ${INSERT_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at_utc = ? WHERE id = ?`).run(...INSERT_COLUMNS.map((c) => columns[c]), now, id);
+  for (const record of rest) joinDocument(st, id, record, now);
+}
+
+/** Add one to the explorer's count of documents of a year (a new document not made by mergeRecords). */
+export function countNewDocumentYear(st: Statements, year: number | null): void {
+  st.addCounts.run('years', JSON.stringify({ [year === null ? 'undated' : String(year)]: 1 }));
 }
 
 const increment = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);

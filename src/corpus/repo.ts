@@ -28,6 +28,13 @@ function prepare(db: Database) {
     deleteDocument: s('DELETE FROM documents WHERE id = ?'),
     provenance: s(`SELECT s.source, s.native_id, s.first_seen_at_utc, s.last_seen_at_utc, ${PROVENANCE_RECORD_JSON} AS record_json
                    FROM document_sources s WHERE s.document_id = ? ORDER BY s.first_seen_at_utc, s.id`),
+    sourceRecords: s(`SELECT s.id, s.source, s.native_id, s.first_seen_at_utc, s.last_seen_at_utc, ${PROVENANCE_RECORD_JSON} AS record_json
+                      FROM document_sources s WHERE s.document_id = ? ORDER BY s.first_seen_at_utc, s.id`),
+    severalRecords: s('SELECT document_id FROM document_sources WHERE document_id > ? GROUP BY document_id HAVING count(*) > 1 ORDER BY document_id LIMIT ?').pluck(),
+    moveRows: s('UPDATE document_sources SET document_id = ? WHERE id IN (SELECT value FROM json_each(?))'),
+    moveRunRows: s('UPDATE OR IGNORE execution_documents SET document_id = ? WHERE document_id = ? AND source = ?'),
+    copyRunRows: s(`INSERT OR IGNORE INTO execution_documents (execution_id, document_id, source, rank, is_new)
+                    SELECT execution_id, ?, source, rank, is_new FROM execution_documents WHERE document_id = ? AND source = ?`),
     tables: s(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck(),
     foreignKeys: s('SELECT "table" AS target, "from" AS column FROM pragma_foreign_key_list(?)'),
     /** Per (table, column) referencing documents: move rows to the kept document, drop what would repeat. */
@@ -73,6 +80,44 @@ export function readDocumentRow(db: Database, id: number): DocumentRow | undefin
 
 export function deleteDocumentRow(db: Database, id: number): void {
   corpusStatements(db).deleteDocument.run(id);
+}
+
+/** A provenance row with its row id, as the corpus audit moves it. */
+export interface SourceRecordRow extends ProvenanceRow {
+  id: number;
+}
+
+/** Every source's record of a document with its row id, oldest first. */
+export function sourceRecordsOf(db: Database, documentId: number): SourceRecordRow[] {
+  const st = corpusStatements(db);
+  return (st.sourceRecords.all(documentId) as (Omit<SourceRecordRow, 'record'> & { record_json: string })[]).map(({ record_json, ...row }) => ({
+    ...row,
+    record: JSON.parse(record_json) as NormalizedRecord,
+  }));
+}
+
+/** Documents with more than one provenance row, in id order after `afterId`. */
+export function documentsWithSeveralRecords(db: Database, afterId: number, limit: number): number[] {
+  return corpusStatements(db).severalRecords.all(afterId, limit) as number[];
+}
+
+/** Move provenance rows to another document (the move triggers keep counts and patches right). */
+export function moveSourceRows(db: Database, rowIds: number[], documentId: number): void {
+  corpusStatements(db).moveRows.run(documentId, JSON.stringify(rowIds));
+}
+
+/**
+ * A run's list of the documents it found names the document and the source that gave it: the
+ * rows of `sources` go with the records that left for `newId`; a source that also gave a record
+ * that stayed keeps its row and gets one on the new document too (which record the run saw is
+ * not recorded).
+ */
+export function followRunRows(db: Database, fromId: number, newId: number, sources: string[], sourcesStaying: Set<string>): void {
+  const st = corpusStatements(db);
+  for (const source of sources) {
+    if (sourcesStaying.has(source)) st.copyRunRows.run(newId, fromId, source);
+    else st.moveRunRows.run(newId, fromId, source);
+  }
 }
 
 /** Every source's record of a document, oldest first. */

@@ -13,7 +13,10 @@
  * from it: it still blocks every document, but skips the pairs the stopped scan
  * had judged (lower document at or below the checkpoint, both documents known
  * to it); pairs with a document added since are judged. A completed scan
- * clears the checkpoint, so the scan after it judges everything again.
+ * clears the checkpoint, so the scan after it judges everything again. A
+ * completed scan also removes the links that neither it nor the stopped scans
+ * it resumed found again (the rules changed, or the papers did): the links
+ * left are those the current rules make.
  *
  * One scan at a time per data directory, whichever process starts it (the
  * server's route, `svc links scan`): the scan holds the job claim
@@ -25,8 +28,8 @@ import type { Context } from '../context.js';
 import { readAppState, writeAppState } from '../db/app-state.js';
 import { countDocuments } from './repo.js';
 import { hash32 } from './lexical.js';
-import { judgePair, linkFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
-import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
+import { blockingFeatures, judgePair, linkFeatures, type BlockingFeatures, type LinkFeatures, type LinkVerdict } from './link-rules.js';
+import { finishScan, latestScan, linkDocsByIds, linkDocsPage, progressScan, removeLinksNotFoundSince, scanById, startScan, writeLinks, type ScanRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
 import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../claims/jobs.js';
@@ -61,15 +64,21 @@ function minhash(words: Set<string>): number[] {
   return mins;
 }
 
-/** The blocking keys of one document (31-bit hashes). */
-export function blockKeys(f: LinkFeatures): number[] {
+/**
+ * The blocking keys of one document (31-bit hashes): its identifiers, its title key and the key of
+ * its main title (so "X: a systematic review" meets "X" whatever its subtitle's length), and MinHash
+ * bands of its title words with and without the first author's family name.
+ */
+export function blockKeys(f: BlockingFeatures): number[] {
   const keys: string[] = [];
   if (f.arxiv) keys.push(`a:${f.arxiv}`);
   if (f.doi) keys.push(`d:${f.doi}`);
   for (const r of f.related) keys.push(r);
   if (!f.notice && f.words.size > 0) {
+    keys.push(`s:${f.mainKey ?? f.titleKey}`);
+    if (f.mainKey !== undefined) keys.push(`s:${f.titleKey}`);
     const mh = minhash(f.words);
-    const first = f.authors[0] ?? '';
+    const first = f.firstAuthor;
     for (let b = 0; b < BANDS_WITH_AUTHOR; b++) keys.push(`m${b}:${first}:${mh[2 * b]}:${mh[2 * b + 1]}`);
     for (let b = 0; b < BANDS_WITHOUT_AUTHOR; b++) keys.push(`n${b}:${mh[4 * b]}:${mh[4 * b + 1]}:${mh[4 * b + 2]}:${mh[4 * b + 3]}`);
   }
@@ -111,6 +120,8 @@ export interface ScanCheckpoint {
   started_at_utc: string;
   through_document_id: number;
   newest_document_id: number;
+  /** The scan that started judging the corpus this checkpoint carries on (absent in checkpoints older than schema 35). */
+  first_scan_id?: number;
 }
 
 /** The checkpoint the next scan resumes from, when the latest scan stopped before its end; else undefined. */
@@ -140,6 +151,10 @@ async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow>
   const startedAt = ctx.nowIso();
   const scanId = startScan(ctx.db, total, ctx.runtimeId, startedAt);
   noteJobRun(ctx, JOB, scanId);
+  // The scans that judge the corpus once, from a first scan through the scans that resume it: the
+  // links they did not find again are removed when the last of them completes (unknown for a
+  // checkpoint written before schema 35: nothing is removed then).
+  const firstScanId = resume ? resume.first_scan_id : scanId;
   // This scan carries the checkpoint on (a resumed scan stopped again still resumes from it).
   let checkpoint: ScanCheckpoint | null = resume ? { ...resume, scan_id: scanId, started_at_utc: startedAt } : null;
   writeAppState(ctx.db, CHECKPOINT_KEY, checkpoint, startedAt);
@@ -161,7 +176,7 @@ async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow>
         const idx = ids.length;
         if (idx >= IDX_BITS) break;
         ids.push(doc.id);
-        for (const key of blockKeys(linkFeatures(doc))) entries.push(key * IDX_BITS + idx);
+        for (const key of blockKeys(blockingFeatures(doc))) entries.push(key * IDX_BITS + idx);
       }
       afterId = page[page.length - 1]!.id;
       options.onProgress?.({ scanned: 0, total, candidates: 0, links: 0, phase: 'blocking' });
@@ -195,10 +210,10 @@ async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow>
     const newest = ids.length ? ids[ids.length - 1]! : 0;
     const flush = () => {
       written += ctx.db.transaction(() => {
-        const added = pending.length ? writeLinks(ctx.db, pending, ctx.nowIso()) : 0;
+        const added = pending.length ? writeLinks(ctx.db, pending, scanId, ctx.nowIso()) : 0;
         progressScan(ctx.db, scanId, scanned, candidates, written + added);
         if (judgedThrough > (checkpoint?.through_document_id ?? 0)) {
-          checkpoint = { scan_id: scanId, started_at_utc: startedAt, through_document_id: judgedThrough, newest_document_id: newest };
+          checkpoint = { scan_id: scanId, started_at_utc: startedAt, through_document_id: judgedThrough, newest_document_id: newest, first_scan_id: firstScanId };
           writeAppState(ctx.db, CHECKPOINT_KEY, checkpoint, ctx.nowIso());
         }
         return added;
@@ -246,7 +261,8 @@ async function scanClaimed(ctx: Context, options: ScanOptions): Promise<ScanRow>
     if (finished) scanned = total;
     flush();
     ctx.db.transaction(() => {
-      finishScan(ctx.db, scanId, finished ? 'completed' : 'cancelled', null, ctx.nowIso());
+      const removed = finished && firstScanId !== undefined ? removeLinksNotFoundSince(ctx.db, firstScanId) : 0;
+      finishScan(ctx.db, scanId, finished ? 'completed' : 'cancelled', null, ctx.nowIso(), removed);
       if (finished) writeAppState(ctx.db, CHECKPOINT_KEY, null, ctx.nowIso());
     })();
     options.onProgress?.({ scanned, total, candidates, links: written, phase: 'done' });

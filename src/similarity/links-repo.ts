@@ -11,6 +11,8 @@ export interface ScanRow {
   scanned: number;
   candidates: number;
   links_written: number;
+  /** Links a completed scan removed because no scan of its own found them again. */
+  links_removed: number;
   error: string | null;
   owner_runtime_id: string | null;
   /** Not part of any answer (views drop it): only recovery reads it. */
@@ -23,6 +25,7 @@ export interface LinkRow {
   document_a: number;
   document_b: number;
   method: string;
+  kind: string;
   score: number;
   evidence_json: string;
   created_at_utc: string;
@@ -62,17 +65,23 @@ export function linkDocsByIds(db: Database, ids: number[]): LinkInput[] {
   return (db.prepare(`SELECT ${LINK_COLUMNS} FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value`).all(JSON.stringify(ids)) as RawLinkDoc[]).map(toInput);
 }
 
-export function writeLinks(db: Database, links: { a: number; b: number; verdict: LinkVerdict }[], now: string): number {
+export function writeLinks(db: Database, links: { a: number; b: number; verdict: LinkVerdict }[], scanId: number, now: string): number {
   const upsert = db.prepare(
-    `INSERT INTO document_links (document_a, document_b, method, score, evidence_json, created_at_utc) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (document_a, document_b) DO UPDATE SET method = excluded.method, score = excluded.score, evidence_json = excluded.evidence_json`,
+    `INSERT INTO document_links (document_a, document_b, method, kind, score, evidence_json, created_at_utc, scan_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (document_a, document_b) DO UPDATE SET method = excluded.method, kind = excluded.kind, score = excluded.score, evidence_json = excluded.evidence_json,
+     scan_id = excluded.scan_id`,
   );
   let written = 0;
   for (const l of links) {
     const [a, b] = l.a < l.b ? [l.a, l.b] : [l.b, l.a];
-    written += upsert.run(a, b, l.verdict.method, l.verdict.score, JSON.stringify(l.verdict.evidence), now).changes;
+    written += upsert.run(a, b, l.verdict.method, l.verdict.kind, l.verdict.score, JSON.stringify(l.verdict.evidence), now, scanId).changes;
   }
   return written;
+}
+
+/** Remove the links no scan since `firstScanId` found (written before it, or before schema 35); answers how many. */
+export function removeLinksNotFoundSince(db: Database, firstScanId: number): number {
+  return db.prepare('DELETE FROM document_links WHERE scan_id IS NULL OR scan_id < ?').run(firstScanId).changes;
 }
 
 export function linksOf(db: Database, ids: number[]): LinkRow[] {
@@ -86,8 +95,8 @@ export function linksOf(db: Database, ids: number[]): LinkRow[] {
     .all(list, list) as LinkRow[];
 }
 
-export function linkCounts(db: Database): { method: string; count: number }[] {
-  return db.prepare('SELECT method, COUNT(*) AS count FROM document_links GROUP BY method ORDER BY method').all() as { method: string; count: number }[];
+export function linkCounts(db: Database): { method: string; kind: string; count: number }[] {
+  return db.prepare('SELECT method, kind, COUNT(*) AS count FROM document_links GROUP BY method, kind ORDER BY method, kind').all() as { method: string; kind: string; count: number }[];
 }
 
 export function startScan(db: Database, total: number, runtimeId: string, now: string): number {
@@ -98,8 +107,8 @@ export function progressScan(db: Database, id: number, scanned: number, candidat
   db.prepare('UPDATE link_scans SET scanned = ?, candidates = ?, links_written = ? WHERE id = ?').run(scanned, candidates, written, id);
 }
 
-export function finishScan(db: Database, id: number, state: ScanState, error: string | null, now: string): void {
-  db.prepare('UPDATE link_scans SET state = ?, error = ?, finished_at_utc = ? WHERE id = ?').run(state, error, now, id);
+export function finishScan(db: Database, id: number, state: ScanState, error: string | null, now: string, removed = 0): void {
+  db.prepare('UPDATE link_scans SET state = ?, error = ?, finished_at_utc = ?, links_removed = ? WHERE id = ?').run(state, error, now, removed, id);
 }
 
 export function scanById(db: Database, id: number): ScanRow | undefined {

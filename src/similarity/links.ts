@@ -1,12 +1,14 @@
 /**
- * Reading links: what else looks like the same work, for one document or a
+ * Reading links: what else looks like the same work (kind same_work) or a
+ * version of the same research (kind related_version), for one document or a
  * page of results; the scan status; and a collapse preview that says which
- * ids a collapse would fold into which (nothing is folded, ever, here).
+ * ids a collapse would fold into which (same-work links only; nothing is
+ * folded, ever, here).
  */
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { documentExists, documentSummaries, existingDocumentIds } from './repo.js';
-import { LINK_METHODS, linkFeatures } from './link-rules.js';
+import { LINK_KINDS, LINK_METHODS, linkFeatures } from './link-rules.js';
 import { linkScanHolder, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
 import { interruptOrphanedRuns, withoutPid } from './recovery.js';
@@ -15,6 +17,8 @@ export const FOR_DOCUMENTS_MAX = 500;
 
 export interface LinkView {
   document_id: number;
+  /** same_work or related_version. */
+  kind: string;
   method: string;
   score: number;
   evidence: Record<string, unknown>;
@@ -37,6 +41,7 @@ function views(ctx: Context, ids: number[]): Map<number, LinkView[]> {
     const s = info.get(to);
     out.get(from)!.push({
       document_id: to,
+      kind: r.kind,
       method: r.method,
       score: r.score,
       evidence: JSON.parse(r.evidence_json),
@@ -86,7 +91,9 @@ export function linksForDocuments(ctx: Context, ids: number[]) {
 
 /**
  * Which of `ids` a collapse would fold, and into which: groups are the
- * connected components of links among the ids; each keeps the published
+ * connected components of same-work links among the ids (a related version,
+ * such as a conference abstract or a thesis, is another work and never
+ * folded); each keeps the published
  * version (a DOI that is not a preprint), then the one most sources saw, then
  * the oldest id. An id that is not in the corpus is listed as unknown, never as
  * kept. Nothing is folded.
@@ -96,7 +103,7 @@ export function collapsePreview(ctx: Context, ids: number[]) {
   const wanted = new Set(unique);
   const parent = new Map<number, number>(unique.map((id) => [id, id]));
   const find = (x: number): number => (parent.get(x) === x ? x : (parent.set(x, find(parent.get(x)!)), parent.get(x)!));
-  const inside = linksOf(ctx.db, unique).filter((r) => wanted.has(r.document_a) && wanted.has(r.document_b));
+  const inside = linksOf(ctx.db, unique).filter((r) => r.kind === 'same_work' && wanted.has(r.document_a) && wanted.has(r.document_b));
   for (const r of inside) {
     const [a, b] = [find(r.document_a), find(r.document_b)];
     if (a !== b) parent.set(Math.max(a, b), Math.min(a, b));
@@ -145,12 +152,18 @@ export function linkStatus(ctx: Context) {
   const holder = linkScanHolder(ctx);
   const counts = linkCounts(ctx.db);
   const byMethod = Object.fromEntries(LINK_METHODS.map((m) => [m, 0]));
-  for (const c of counts) byMethod[c.method] = c.count;
+  const byKind = Object.fromEntries(LINK_KINDS.map((k) => [k, 0]));
+  for (const c of counts) {
+    byMethod[c.method] = (byMethod[c.method] ?? 0) + c.count;
+    byKind[c.kind] = (byKind[c.kind] ?? 0) + c.count;
+  }
   const scan = latestScan(ctx.db) ?? null;
   return {
     total: counts.reduce((n, c) => n + c.count, 0),
     by_method: byMethod,
     methods: LINK_METHODS,
+    by_kind: byKind,
+    kinds: LINK_KINDS,
     scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && holder?.here === true && holder.run_id === scan.id },
     /** The process that runs a scan now (this one or another on the data directory), or null. */
     running_in: holder,

@@ -17,7 +17,11 @@ const PAGE_SIZE = 100;
 /** Fields asked of every document: enough for a full record. */
 export const ADS_FIELDS = 'bibcode,title,author,abstract,pubdate,doi,pub,identifier,keyword,property,orcid_pub,esources,doctype';
 
-const DOCTYPE: Record<string, string> = { article: 'article', eprint: 'preprint', inproceedings: 'proceedings', inbook: 'book-chapter', book: 'book', phdthesis: 'thesis', mastersthesis: 'thesis' };
+const DOCTYPE: Record<string, string> = {
+  article: 'article', eprint: 'preprint', inproceedings: 'proceedings', inbook: 'book-chapter', book: 'book', phdthesis: 'thesis', mastersthesis: 'thesis',
+  abstract: 'conference-abstract', talk: 'presentation', software: 'software', catalog: 'dataset', erratum: 'correction', bookreview: 'book-review',
+  editorial: 'editorial', proceedings: 'proceedings-volume', techreport: 'report', intechreport: 'report',
+};
 
 /** ADS titles carry inline markup such as CO<SUB>2</SUB>; sub- and superscripts join their word. */
 function adsText(raw: unknown): string | undefined {

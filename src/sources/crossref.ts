@@ -22,9 +22,25 @@ const CROSSREF_TYPES: Record<string, string> = {
   'reference-entry': 'reference-entry',
   monograph: 'book',
   'edited-book': 'book',
-  dissertation: 'dissertation',
+  dissertation: 'thesis',
   report: 'report',
   dataset: 'dataset',
+  database: 'dataset',
+  'peer-review': 'peer-review',
+};
+
+/** posted-content's subtypes: a preprint, or another kind of work posted the same way. */
+const POSTED_SUBTYPES: Record<string, string> = { preprint: 'preprint', dissertation: 'thesis' };
+
+/**
+ * A work that updates another (its `update-to`) is the notice, typed as the notice it is
+ * (Crossref types errata and retraction notices journal-article): by that type it never becomes
+ * the document of the work it updates, whose title it may repeat.
+ */
+const NOTICE_TYPE: Record<string, string> = {
+  correction: 'correction', corrigendum: 'correction', erratum: 'correction', clarification: 'correction', addendum: 'correction',
+  retraction: 'retraction', partial_retraction: 'retraction', withdrawal: 'retraction', removal: 'retraction',
+  expression_of_concern: 'expression-of-concern',
 };
 
 const UPDATE_RELATION: Record<string, { incoming: Relation['kind']; outgoing: Relation['kind'] }> = {
@@ -71,7 +87,8 @@ export function parseCrossrefWork(item: any): NormalizedRecord | undefined {
     if (mapped) relations.push({ kind: mapped.outgoing, doi: normalizeDoi(update.DOI), label: update.label, date: parseDate(update.updated?.['date-parts'])?.date });
   }
   const pdf = (item.link ?? []).find((l: any) => l['content-type'] === 'application/pdf')?.URL;
-  const type = item.type === 'posted-content' && item.subtype === 'preprint' ? 'preprint' : (CROSSREF_TYPES[item.type] ?? item.type);
+  const notice = (item['update-to'] ?? []).map((u: any) => NOTICE_TYPE[String(u?.type).toLowerCase().replace(/-/g, '_')]).find(Boolean);
+  const type = notice ?? (item.type === 'posted-content' ? (POSTED_SUBTYPES[item.subtype] ?? item.type) : (CROSSREF_TYPES[item.type] ?? item.type));
   return makeRecord({
     source: 'crossref',
     nativeId: doi,

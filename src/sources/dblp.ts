@@ -26,8 +26,21 @@ const TYPE: Record<string, string> = {
   'Books and Theses': 'book',
   'Parts in Books or Collections': 'book-chapter',
   'Reference Works': 'reference-entry',
-  'Data and Artifacts': 'dataset',
 };
+
+/** Where code lives: a dblp artifact whose link points there is software, any other a dataset. */
+const CODE_HOST = /^https?:\/\/([^/]*\.)?(github\.com|gitlab\.[a-z.]+|bitbucket\.org|softwareheritage\.org|sourceforge\.net|pypi\.org|cran\.r-project\.org|codeocean\.com)\//i;
+
+/**
+ * The type: theses are "Books and Theses" with keys under phd/ or ms/ (dblp's own key scheme);
+ * "Data and Artifacts" holds datasets and software, told apart by where the record links.
+ */
+function typeOf(info: any, ees: string[]): string | undefined {
+  if (/^(phd|ms)\//.test(info.key)) return 'thesis';
+  if (typeof info.type !== 'string') return undefined;
+  if (info.type === 'Data and Artifacts') return ees.some((e) => CODE_HOST.test(e) || /^swh:/i.test(e)) ? 'software' : 'dataset';
+  return TYPE[info.type] ?? info.type.toLowerCase();
+}
 
 /** "Wei Wang 0001" → "Wei Wang". */
 export function dblpName(raw: string): string {
@@ -63,7 +76,7 @@ export function parseDblpHit(hit: any): NormalizedRecord | undefined {
     ids: { dblp: info.key, arxiv: arxiv?.id, arxiv_version: arxiv?.version },
     landingUrl: ees[0] ?? (typeof info.url === 'string' ? info.url : undefined),
     openAccess: info.access === 'open' ? true : info.access === 'closed' ? false : undefined,
-    type: typeof info.type === 'string' ? (TYPE[info.type] ?? info.type.toLowerCase()) : undefined,
+    type: typeOf(info, ees),
   });
 }
 

@@ -59,11 +59,23 @@ function authorsFromList(authors: any[]): Author[] {
     .filter((a) => a !== undefined);
 }
 
+/**
+ * The record's type from its source (PPR preprints, ETH theses) and publication types (lower
+ * case: "published erratum; correction", "comment", "meeting abstract"…). Notices first: an
+ * erratum is also a "journal article".
+ */
 function typeOf(source: string, pubTypes: string[]): string {
-  if (source === 'PPR' || pubTypes.includes('preprint')) return 'preprint';
-  if (pubTypes.includes('retraction of publication')) return 'retraction';
-  if (pubTypes.includes('published erratum')) return 'correction';
-  if (pubTypes.includes('review') || pubTypes.includes('systematic review')) return 'review';
+  const has = (...types: string[]) => types.some((t) => pubTypes.includes(t));
+  if (has('retraction of publication')) return 'retraction';
+  if (has('published erratum')) return 'correction';
+  if (has('expression of concern')) return 'expression-of-concern';
+  if (source === 'PPR' || has('preprint')) return 'preprint';
+  if (source === 'ETH' || has('dissertation', 'academic dissertation', 'thesis')) return 'thesis';
+  if (has('comment', 'commentary')) return 'comment';
+  if (has('editorial')) return 'editorial';
+  if (has('congress', 'meeting abstract', 'conference abstract', 'abstract')) return 'conference-abstract';
+  if (has('dataset')) return 'dataset';
+  if (has('review', 'systematic review')) return 'review';
   return 'article';
 }
 

@@ -33,6 +33,13 @@ const TYPE: Record<string, string> = {
   HDR: 'thesis',
   MEM: 'thesis',
   REPORT: 'report',
+  SOFTWARE: 'software',
+  PRESCONF: 'presentation',
+  LECTURE: 'lecture',
+  IMG: 'image',
+  VIDEO: 'video',
+  SON: 'audio',
+  MAP: 'map',
   UNDEFINED: 'preprint',
   PREPRINT: 'preprint',
 };

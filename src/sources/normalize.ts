@@ -161,15 +161,43 @@ export function normalizeOrcid(raw: string | null | undefined): string | undefin
   return `${d.slice(0, 4)}-${d.slice(4, 8)}-${d.slice(8, 12)}-${d.slice(12)}`;
 }
 
-/** Lower case, accents and punctuation removed: the title half of the fallback identity. */
+// TeX as sources leave it in titles and names (INSPIRE, ADS, dblp, arXiv): an accent command keeps
+// its letter ("Schr{\"o}dinger", "\'{E}cole"), a letter command is its letter, a formatting command
+// disappears and keeps its argument ("\emph{in vivo}"), any other command is its own name
+// ("$\alpha$-synuclein" reads "alpha synuclein").
+const TEX_ACCENT = /\\[`'^"~=.uvHckrbd]\s*\{?\s*(?:\\([ij])\b|([A-Za-z]))\s*\}?/g;
+const TEX_LETTER: Record<string, string> = { ss: 'ss', o: 'o', O: 'O', aa: 'a', AA: 'A', ae: 'ae', AE: 'AE', oe: 'oe', OE: 'OE', l: 'l', L: 'L', i: 'i', j: 'j' };
+const TEX_FORMAT = new Set(['emph', 'textit', 'textbf', 'textrm', 'textsc', 'texttt', 'textsf', 'textup', 'textnormal', 'text', 'mathrm', 'mathbf', 'mathit', 'mathsf', 'mathtt', 'mathcal', 'mathbb', 'mathfrak', 'boldsymbol', 'it', 'bf', 'rm', 'em', 'sc', 'sf', 'tt', 'mbox', 'hbox', 'textsubscript', 'textsuperscript', 'ensuremath', 'mathnormal', 'left', 'right']);
+// Letters NFKD leaves whole: folded by hand so "Søren Ødegård" meets "Soren Odegard".
+const WHOLE_LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ß: 'ss', æ: 'ae', œ: 'oe', ı: 'i', ħ: 'h' };
+
+/** TeX commands to the text they stand for (see TEX_ACCENT above); text without a backslash is returned as is. */
+export function texToText(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text
+    .replace(TEX_ACCENT, (_m, dotless: string | undefined, letter: string | undefined) => dotless ?? letter ?? '')
+    .replace(/\\([A-Za-z]+)\s*/g, (_m, name: string) => TEX_LETTER[name] ?? (TEX_FORMAT.has(name) ? '' : `${name} `))
+    .replace(/\\(.)/g, '$1');
+}
+
+/**
+ * Lower case, markup, accents and punctuation removed: the title half of the fallback identity,
+ * and how titles and names are compared. Markup means HTML tags and entities ("&lt;i&gt;",
+ * "&amp;") and TeX (texToText), so a title reads the same from a source that strips them and
+ * from one that does not.
+ */
 export function titleKey(title: string): string {
-  return title
+  let text = title.includes('&') ? decodeEntities(title) : title;
+  text = texToText(text)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    // Braces group in TeX ("{\"o}", "{BERT}"): they join, never separate.
+    .replace(/[{}]/g, '');
+  // Only what looks like a tag (markupToText's test): "p<0.05 in age>65" keeps its words.
+  if (text.includes('<')) text = text.replace(TAG, (_tag, name: string) => (INLINE_TAGS.has(name.replace(/^[\w.-]*:/, '')) ? '' : ' '));
+  if (/[^\x00-\x7f]/.test(text)) text = text.replace(/[øłđðþßæœıħ]/g, (c) => WHOLE_LETTERS[c]!);
+  return text.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /** Family name of the first author, folded like titleKey. */

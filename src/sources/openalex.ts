@@ -59,8 +59,8 @@ function arxivOf(work: any, doi: string | undefined): { id: string; version?: st
   return undefined;
 }
 
-// OpenAlex's own type names match ours except erratum.
-const TYPE: Record<string, string> = { erratum: 'correction' };
+// OpenAlex's own type names match ours except erratum and dissertation.
+const TYPE: Record<string, string> = { erratum: 'correction', dissertation: 'thesis' };
 
 export function parseOpenAlexWork(work: any): NormalizedRecord | undefined {
   if (!work || typeof work !== 'object') return undefined;

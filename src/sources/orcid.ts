@@ -26,6 +26,8 @@ const TYPE: Record<string, string> = {
   dissertation: 'thesis',
   report: 'report',
   review: 'review',
+  'conference-poster': 'poster',
+  'data-management-plan': 'report',
 };
 
 const value = (x: any): string | undefined => (typeof x?.value === 'string' && x.value.trim() ? x.value.trim() : undefined);

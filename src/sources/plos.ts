@@ -27,6 +27,8 @@ const TYPE: Record<string, string> = {
   Editorial: 'editorial',
   Perspective: 'perspective',
   Essay: 'essay',
+  'Formal Comment': 'comment',
+  'Book Review': 'book-review',
 };
 
 /** An article's own DOI, 10.1371/journal.xxxx.nnnnnnn; a part of an article has more after it. */

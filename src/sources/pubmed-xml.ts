@@ -82,12 +82,19 @@ function parseNotices(list: any): Relation[] {
   return relations;
 }
 
+/** The type from PubMed's publication types; notices first (an erratum is also a Journal Article). */
 function typeOf(publicationTypes: string[]): string {
-  const has = (t: string) => publicationTypes.includes(t);
+  const has = (...types: string[]) => types.some((t) => publicationTypes.includes(t));
   if (has('Retraction of Publication')) return 'retraction';
   if (has('Published Erratum')) return 'correction';
+  if (has('Expression of Concern')) return 'expression-of-concern';
   if (has('Preprint')) return 'preprint';
-  if (has('Review') || has('Systematic Review')) return 'review';
+  if (has('Academic Dissertation')) return 'thesis';
+  if (has('Comment')) return 'comment';
+  if (has('Editorial')) return 'editorial';
+  if (has('Congress')) return 'conference-abstract';
+  if (has('Dataset')) return 'dataset';
+  if (has('Review', 'Systematic Review')) return 'review';
   return 'article';
 }
 

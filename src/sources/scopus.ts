@@ -31,7 +31,9 @@ const SUBTYPE: Record<string, string> = {
   no: 'note',
   sh: 'review',
   er: 'correction',
-  dp: 'dataset',
+  // A data paper is an article describing a dataset, not the dataset.
+  dp: 'data-paper',
+  ab: 'conference-abstract',
   tb: 'article',
 };
 

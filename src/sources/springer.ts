@@ -26,8 +26,15 @@ function abstractText(raw: unknown): string | undefined {
   return undefined;
 }
 
+/** From the genre ("OriginalPaper", "ReviewPaper", "BookReview", "Erratum", "Comment"…), then the content type. */
 function typeOf(record: any): string | undefined {
   const genre = [record.genre ?? []].flat().join(' ');
+  if (/book\s*review/i.test(genre)) return 'book-review';
+  if (/erratum|correction|corrigendum/i.test(genre)) return 'correction';
+  if (/retraction/i.test(genre)) return 'retraction';
+  if (/comment|reply|letter to the editor/i.test(genre)) return 'comment';
+  if (/editorial/i.test(genre)) return 'editorial';
+  if (/conference\s*abstract|meeting\s*abstract/i.test(genre)) return 'conference-abstract';
   if (/review/i.test(genre)) return 'review';
   const content = String(record.contentType ?? '');
   if (/chapter/i.test(content)) return 'book-chapter';

@@ -25,6 +25,8 @@ const PUBLICATION_TYPE: Record<string, string> = {
   report: 'report',
   thesis: 'thesis',
   workingpaper: 'preprint',
+  peerreview: 'peer-review',
+  softwaredocumentation: 'report',
 };
 
 const RELATION: Record<string, Relation['kind']> = {
@@ -34,10 +36,16 @@ const RELATION: Record<string, Relation['kind']> = {
   hasVersion: 'has_version',
 };
 
+/**
+ * The resource type: dataset, software, poster, presentation, image, video, lesson, workflow… as
+ * Zenodo names them, a publication by its subtype. The legacy API gives {type, subtype}; the
+ * current one (InvenioRDM) an id such as "publication-article", "dataset" or "image-figure".
+ */
 function typeOf(resource: any): string | undefined {
-  if (!resource || typeof resource.type !== 'string') return undefined;
-  if (resource.type !== 'publication') return resource.type;
-  return PUBLICATION_TYPE[resource.subtype] ?? (typeof resource.subtype === 'string' ? resource.subtype : 'publication');
+  const [type, subtype] = typeof resource?.type === 'string' ? [resource.type, resource.subtype] : typeof resource?.id === 'string' ? resource.id.split('-') : [];
+  if (typeof type !== 'string') return undefined;
+  if (type !== 'publication') return type;
+  return PUBLICATION_TYPE[subtype] ?? (typeof subtype === 'string' ? subtype : 'publication');
 }
 
 function relationsOf(related: unknown): Relation[] {

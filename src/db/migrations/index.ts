@@ -32,6 +32,7 @@ import { aiSettingsKnownKeys } from './031-ai-settings-known-keys.js';
 import { provenancePatches } from './032-provenance-patches.js';
 import { assistantAiSettingsKnownKeys } from './033-assistant-ai-settings-known-keys.js';
 import { vectorIndexChanges } from './034-vector-index-changes.js';
+import { linkKinds } from './035-link-kinds.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -77,6 +78,7 @@ export const MIGRATIONS: Migration[] = [
   jobClaims,
   lexicalStatsReusedId,
   vectorIndexChanges,
+  linkKinds,
   // area: routines follow (30)
   routineFollowLifecycle,
   // area: admin (11)
