@@ -69,6 +69,44 @@ test('why: provenance with no stored run, no abstract, unknown paper', async () 
   assert.is((await t.request('GET', '/api/documents/0/why')).status, 422);
 });
 
+test('why: the paper comes in full for its page: abstract, authors with ORCID, every identifier with the page it opens', async () => {
+  const [id] = seed(t.ctx, [
+    makeRecord(9, {
+      source: 'semanticscholar',
+      nativeId: 'abc123',
+      title: 'A paper with many identifiers',
+      abstract: 'What the paper says.',
+      authors: [{ name: 'Ada Lovelace', orcid: '0000-0002-1825-0097', affiliations: ['Analytical Society'] }],
+      doi: '10.5555/many.ids',
+      ids: { arxiv: '2204.08348', arxiv_version: 'v2', pmid: '28424752', pmcid: 'PMC5398311', s2: 'abc123', dblp: 'journals/corr/abs-2204-08348', springer: 'doi:10.5555/Many.IDs', odd_scheme: 'Z9' },
+      pdfUrl: 'https://example.org/many.pdf',
+      license: 'cc-by',
+      openAccess: true,
+    }),
+  ]);
+  const paper = (await t.request('GET', `/api/documents/${id}/why`)).json().paper;
+  assert.is(paper.title, 'A paper with many identifiers');
+  assert.is(paper.abstract, 'What the paper says.');
+  assert.equal(paper.authors, ['Ada Lovelace'], 'the list view of the authors stays as explorer pages give it');
+  assert.equal(paper.author_details, [{ name: 'Ada Lovelace', orcid: '0000-0002-1825-0097', affiliations: ['Analytical Society'] }]);
+  assert.is(paper.date_precision, 'day');
+  assert.equal([paper.pdf_url, paper.license, paper.open_access], ['https://example.org/many.pdf', 'cc-by', true]);
+  assert.equal(
+    paper.identifiers.map((i: any) => [i.scheme, i.value, i.url]),
+    [
+      ['doi', '10.5555/many.ids', 'https://doi.org/10.5555/many.ids'],
+      ['arxiv', '2204.08348', 'https://arxiv.org/abs/2204.08348'],
+      ['pmid', '28424752', 'https://pubmed.ncbi.nlm.nih.gov/28424752/'],
+      ['pmcid', 'PMC5398311', 'https://pmc.ncbi.nlm.nih.gov/articles/PMC5398311/'],
+      ['s2', 'abc123', 'https://www.semanticscholar.org/paper/abc123'],
+      ['dblp', 'journals/corr/abs-2204-08348', 'https://dblp.org/rec/journals/corr/abs-2204-08348'],
+      // A scheme svc has no address for is listed by its name, unlinked; a version and an id repeating the DOI are not identifiers.
+      ['odd_scheme', 'Z9', null],
+    ],
+  );
+  assert.equal(paper.identifiers[0].label, 'DOI');
+});
+
 test('why: instants inside the cannot-verify sentences read to the minute in UTC; the *_utc fields stay exact', async () => {
   const [id] = seed(t.ctx, [makeRecord(8, { source: 'openalex', nativeId: 'W8', title: 'Seen once, no run' })]);
   const orphan = (await t.request('GET', `/api/documents/${id}/why`)).json();

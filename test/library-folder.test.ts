@@ -75,6 +75,31 @@ test('status names the vault folder and says whether it is reachable; with the f
   }
 });
 
+test('GET /api/library says whether the vault folder is reachable, and with it gone the reason and what to do, never its path', async () => {
+  let s: LibraryServer | undefined;
+  try {
+    s = await startLibraryServer();
+    const here = await s.get('/api/library');
+    assert.is(here.status, 200, here.text);
+    assert.equal(here.json().folder, { reachable: true, reason: null, message: null });
+
+    fs.renameSync(s.root, `${s.root}.moved`);
+    const gone = await s.get('/api/library');
+    assert.is(gone.status, 200, 'the status still answers what the catalog records');
+    const folder = gone.json().folder;
+    assert.is(folder.reachable, false);
+    assert.is(folder.reason, 'vault_unavailable');
+    assert.match(folder.message, /Put it back where it was, or restore a backup that holds it/);
+    assert.not.ok(gone.text.includes(s.parent) || gone.text.includes(s.root), gone.text);
+    assert.is(gone.json().counts.files, 0);
+
+    fs.renameSync(`${s.root}.moved`, s.root);
+    assert.is((await s.get('/api/library')).json().folder.reachable, true, 'back where it was');
+  } finally {
+    await s?.close();
+  }
+});
+
 test('init with a relative folder says the absolute path it makes the vault in; a quoted ~ is refused before any folder is made', async () => {
   const dirs = tempDirs();
   try {

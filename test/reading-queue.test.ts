@@ -54,6 +54,23 @@ test('read and unread; listing filters by status (omitted or all means both); pa
   assert.is((await t.request('PUT', `/api/reading-queue/${ids[1]}`, { body: { status: 'unread' } })).json().read_at_utc, null);
 });
 
+test('listing with document_id answers only that paper\'s entry, or none: how a paper page learns its queue status', async () => {
+  // State left by the tests above: ids[0] and ids[2] unread, ids[1] unread again, ids[3] never saved.
+  await t.request('PUT', `/api/reading-queue/${ids[2]}`, { body: { status: 'read' } });
+  const saved = (await t.request('GET', `/api/reading-queue?document_id=${ids[2]}`)).json();
+  assert.equal(saved.entries.map((e: any) => [e.document_id, e.status, e.paper.id]), [[ids[2], 'read', ids[2]]]);
+  assert.is(saved.total, 1);
+  assert.is(saved.next_offset, null);
+  assert.equal(saved.counts, { unread: 2, read: 1 }, 'the counts stay those of the whole queue');
+  const notSaved = (await t.request('GET', `/api/reading-queue?document_id=${ids[3]}`)).json();
+  assert.equal([notSaved.total, notSaved.entries], [0, []]);
+  assert.is((await t.request('GET', `/api/reading-queue?document_id=${ids[2]}&status=unread`)).json().total, 0);
+  assert.is((await t.request('GET', `/api/reading-queue?document_id=${ids[2]}&status=read`)).json().total, 1);
+  assert.is((await t.request('GET', `/api/reading-queue?document_id=${ids[0]}&offset=1`)).json().entries.length, 0);
+  for (const bad of ['0', 'x', '-3']) assert.is((await t.request('GET', `/api/reading-queue?document_id=${bad}`)).status, 422, bad);
+  await t.request('PUT', `/api/reading-queue/${ids[2]}`, { body: { status: 'unread' } });
+});
+
 test('remove: the paper stays in the corpus; removing again is 404', async () => {
   const r = await t.request('DELETE', `/api/reading-queue/${ids[2]}`);
   assert.is(r.status, 200);

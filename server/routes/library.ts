@@ -13,7 +13,7 @@ import {
   fileMetadata,
   importFile,
   libraryOf,
-  libraryStatus,
+  libraryStatusWithFolder,
   linkPaper,
   listFiles,
   openFile,
@@ -36,7 +36,7 @@ const octetStream = (event: H3Event) => /^application\/octet-stream\s*$/i.test(e
 export const libraryRoutes: RouteDef[] = [
   libraryRoute('GET', '/api/library', (event, { ctx }) => {
     strictQuery(event, {});
-    return libraryStatus(ctx);
+    return libraryStatusWithFolder(ctx);
   }),
 
   libraryRoute('POST', '/api/library/vault', async (event, deps) => {

@@ -23,6 +23,7 @@ export const readingQueueRoutes = [
       limit: intQuery(q, 'limit', QUEUE_LIST_LIMIT.default, QUEUE_LIST_LIMIT.min, QUEUE_LIST_LIMIT.max),
       offset: intQuery(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
       query: textQuery(q.get('q')),
+      documentId: q.has('document_id') ? intQuery(q, 'document_id', 0, 1, Number.MAX_SAFE_INTEGER) : undefined,
     });
   }),
   route('POST', '/api/reading-queue', async (event, { ctx }) => {

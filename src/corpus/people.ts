@@ -5,14 +5,14 @@
  * short with "et al.", an author missing from one side. Two authors are one
  * person when their family names agree (folded; a particle or a second
  * family name on one side only is allowed) and their given names do as far
- * as initials can tell (profiles/names.ts givenNamesAgree: "J." agrees with
+ * as initials can tell (corpus/names.ts givenNamesAgree: "J." agrees with
  * "Jane", "Jane" does not with "John").
  *
  * Two lists agree when they share people and, where both name co-authors, a
  * co-author too: a first author's surname and initial alone are common enough
  * ("Wang, Y.") that two different papers share them.
  */
-import { givenNamesAgree } from '../profiles/names.js';
+import { givenNamesAgree } from './names.js';
 import { splitName, titleKey } from '../sources/normalize.js';
 
 export interface Person {

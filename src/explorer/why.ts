@@ -3,7 +3,8 @@
  * into the corpus. Which runs found it (and the routines behind them), from
  * which source, at what rank; which of each run's query words and keywords
  * occur in which field of the record that source gave; and, stated plainly,
- * what cannot be verified from here.
+ * what cannot be verified from here. The paper itself comes in full (abstract,
+ * identifiers with their links): the window's paper page reads it here.
  */
 import type { Context } from '../context.js';
 import { provenanceOf, type ProvenanceRow } from '../corpus/repo.js';
@@ -13,7 +14,7 @@ import { stem, words } from '../routines/coverage-terms.js';
 import { minuteUtc } from '../util/words.js';
 import { findSource } from '../sources/index.js';
 import type { NormalizedRecord } from '../sources/types.js';
-import { papersByIds } from './paper.js';
+import { paperDetail } from './paper.js';
 import { prepared } from './repo.js';
 
 const FIELDS = ['title', 'abstract', 'authors', 'venue', 'categories'] as const;
@@ -95,7 +96,7 @@ const relevanceRanked = (source: string) => {
  * @example whyDocument(ctx, 42).cannot_verify
  */
 export function whyDocument(ctx: Context, documentId: number) {
-  const paper = papersByIds(ctx.db, [documentId])[0];
+  const paper = paperDetail(ctx.db, documentId);
   if (!paper) throw notFound('document_not_found', `No document ${documentId}.`);
   const provenance = provenanceOf(ctx.db, documentId);
   const bySource = new Map<string, ProvenanceRow[]>();

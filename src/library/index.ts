@@ -2,6 +2,7 @@
 export { configureLibrary, libraryOf, type LibraryOptions, type ImportHooks } from './service.js';
 export { DEFAULT_LIMITS, type LibraryLimits } from './limits.js';
 export { libraryStatus, type LibraryStatus } from './status.js';
+export { libraryStatusWithFolder, type FolderState } from './status-folder.js';
 export { createVault, vaultFolder, type VaultFolder } from './vault.js';
 export { checkImportTarget, importFile, type ImportReceipt, type ImportRequest } from './import.js';
 export { listFiles, type ListRequest } from './list.js';

@@ -12,7 +12,7 @@ import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import type { Author } from '../sources/types.js';
 import { strength, type Basis } from './bases.js';
-import { givenNamesAgree, nameKey, nameParts, sharedAffiliation, wholeNamesAgree, type NameParts } from './names.js';
+import { givenNamesAgree, nameKey, nameParts, sharedAffiliation, wholeNamesAgree, type NameParts } from '../corpus/names.js';
 import * as repo from './repo.js';
 
 const SLICE = 5_000;

@@ -77,16 +77,24 @@ const wordsOf = (query: string) => [...new Set(query.toLowerCase().split(/\s+/).
 /**
  * A page of the queue, newest saved first. `query` keeps the papers whose title or authors contain
  * every one of its words; `total` and `matching` then count those, `counts` the whole queue.
+ * With `documentId`, only that paper's entry (none when it is not saved, or not with that status;
+ * `query` is then not applied): how a paper's page learns whether it is queued without paging
+ * the whole queue (total is then 0 or 1).
  */
-export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; query?: string }) {
+export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; query?: string; documentId?: number }) {
   const st = queueStatements(ctx.db);
   const status = options.status ?? 'all';
-  const words = wordsOf(options.query ?? '');
+  const words = options.documentId === undefined ? wordsOf(options.query ?? '') : [];
   const counts = { unread: 0, read: 0 };
   for (const { status: s, n } of st.counts.all() as { status: QueueStatus; n: number }[]) counts[s] = n;
   let rows: QueueRow[];
   let matching = counts;
-  if (words.length) {
+  if (options.documentId !== undefined) {
+    const row = st.get.get(options.documentId) as QueueRow | undefined;
+    matching = { unread: 0, read: 0 };
+    if (row) matching[row.status] = 1;
+    rows = row && (status === 'all' || row.status === status) ? [row].slice(options.offset, options.offset + options.limit) : [];
+  } else if (words.length) {
     const params = { status, words: JSON.stringify(words), limit: options.limit, offset: options.offset };
     rows = st.pageMatching.all(params) as QueueRow[];
     matching = { unread: 0, read: 0 };

@@ -52,10 +52,18 @@ export function errorFromBody(status: number, body: unknown): ApiError {
   return new ApiError(status, `http_${status}`, `svc answered ${status} without saying why.`);
 }
 
-/** The refusals of a 422 that belong to one field, by the tail of their `loc` (e.g. ["body", "query"] → "query"). */
+/**
+ * The refusals of a 422 that belong to one field, by the tail of their `loc` (e.g. ["body", "query"] → "query");
+ * an item of a list field belongs to the list (["body", "authors", 0] → "authors").
+ */
 export function itemsFor(err: unknown, field: string): ValidationItem[] {
   if (!(err instanceof ApiError)) return [];
-  return err.items.filter((i) => i.loc.map(String).join('.').endsWith(field));
+  const path = (loc: ValidationItem['loc']) => {
+    const parts = [...loc];
+    while (parts.length > 1 && typeof parts[parts.length - 1] === 'number') parts.pop();
+    return parts.map(String).join('.');
+  };
+  return err.items.filter((i) => path(i.loc).endsWith(field));
 }
 
 /** A reason code as words: "window_unanswerable" → "window unanswerable". */

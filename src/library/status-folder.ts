@@ -1,0 +1,21 @@
+/**
+ * GET /api/library's status: what the catalog records, and whether the vault
+ * folder still opens as this vault (the window says so, and what to do, when
+ * a drive was unmounted). It never names the absolute root: the reason and
+ * the Library's own words only.
+ */
+import type { Context } from '../context.js';
+import { libraryStatus, type LibraryStatus } from './status.js';
+import { vaultFolder } from './vault.js';
+
+export interface FolderState {
+  reachable: boolean;
+  reason: string | null;
+  message: string | null;
+}
+
+/** @example libraryStatusWithFolder(ctx).folder // { reachable: false, reason: 'vault_unavailable', message: 'The vault folder is missing …' } */
+export function libraryStatusWithFolder(ctx: Context): LibraryStatus & { folder: FolderState | null } {
+  const folder = vaultFolder(ctx);
+  return { ...libraryStatus(ctx), folder: folder && { reachable: folder.reachable, reason: folder.reason, message: folder.message } };
+}
