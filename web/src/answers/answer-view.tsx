@@ -10,6 +10,9 @@ import { reasonWords } from '../api/errors.js';
 import { href } from '../router.js';
 import { minute } from '../ui/format.js';
 
+const SECTION_WORDS: Record<string, string> = { summary: 'Summary', details: 'Details', limitations: 'Limitations', questions: 'Questions' };
+const ITEM_WORDS: Record<Item['kind'], string> = { source_statement: 'From the sources', interpretation: 'Interpretation', note_summary: 'From your notes', question: 'Question' };
+
 const STATE_WORDS: Record<Answer['state'], string> = {
   admitted: 'admitted, waiting to start',
   running: 'being written',
@@ -30,7 +33,7 @@ function ItemView({ item, projectId, sources }: { item: Item; projectId: string;
   return (
     <li class={`answer-item item-${item.kind}`}>
       <p>
-        <span class="item-kind">{reasonWords(item.kind)}</span> {item.text}
+        <span class="item-kind">{ITEM_WORDS[item.kind]}</span> {item.text}
       </p>
       {'citations' in item && (
         <ul class="citations">
@@ -100,7 +103,7 @@ function Unvalidated({ answer }: { answer: Answer }) {
           {answer.error.message} <span class="muted">(svc's reason: {reasonWords(answer.error.reason)})</span>
         </p>
       )}
-      <h4>The model's text as saved</h4>
+      <h3>The model's text as saved</h3>
       {text ? <pre class="quote-text">{text}</pre> : <p class="muted">No model text was saved.</p>}
     </div>
   );
@@ -111,7 +114,7 @@ export function AnswerView({ answer, projectId }: { answer: Answer; projectId: s
   const result = answer.output?.validated ? answer.output.result : null;
   return (
     <article class="answer" aria-labelledby="answer-title">
-      <h3 id="answer-title">{answer.request.instruction}</h3>
+      <h2 id="answer-title">{answer.request.instruction}</h2>
       <dl class="facts">
         <dt>State</dt>
         <dd class={`state state-${answer.state}`}>{STATE_WORDS[answer.state]}</dd>
@@ -133,7 +136,7 @@ export function AnswerView({ answer, projectId }: { answer: Answer; projectId: s
         ) : (
           result.sections.map((s, i) => (
             <section key={i} class="answer-section">
-              <h4>{s.title ?? reasonWords(s.kind)}</h4>
+              <h3 class="section-kind">{s.title ?? SECTION_WORDS[s.kind] ?? reasonWords(s.kind)}</h3>
               <ul class="answer-items">
                 {s.items.map((item, j) => (
                   <ItemView key={j} item={item} projectId={projectId} sources={sources} />
@@ -147,7 +150,7 @@ export function AnswerView({ answer, projectId }: { answer: Answer; projectId: s
       )}
       {result && result.limitations.length > 0 && (
         <>
-          <h4>Limitations the model stated</h4>
+          <h3>Limitations the model stated</h3>
           <ul>
             {result.limitations.map((l, i) => (
               <li key={i}>{l}</li>

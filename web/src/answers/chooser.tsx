@@ -94,7 +94,7 @@ export function Chooser(props: {
   const withBody = notes.filter((n) => n.body.trim() !== '');
   return (
     <div class="answer-chooser">
-      <h3>Sources</h3>
+      <h2>What the model may read</h2>
       {members.map((m) => (
         <FileChooser key={m.file_id} member={m} notes={notes.filter((n) => n.file_id === m.file_id && n.version_id === m.version_id)} draft={draft} set={set} errors={err(`file:${m.file_id}`)} />
       ))}

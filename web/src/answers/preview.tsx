@@ -14,7 +14,7 @@ export function PreviewView({ preview, connectionLabel, onSend, sending }: { pre
   const p = preview.payload;
   return (
     <section class="card answer-preview" aria-labelledby="preview-title">
-      <h3 id="preview-title">The request that would be sent</h3>
+      <h2 id="preview-title">The request that would be sent</h2>
       <dl class="facts">
         <dt>Request SHA-256</dt>
         <dd>
@@ -42,9 +42,9 @@ export function PreviewView({ preview, connectionLabel, onSend, sending }: { pre
           <p>This connection cannot run here now: {preview.connection.reason} Sending will be refused until it can.</p>
         </div>
       )}
-      <h4>Instruction</h4>
+      <h3>Instruction</h3>
       <pre class="quote-text">{p.instruction}</pre>
-      <h4>Sources</h4>
+      <h3>Sources</h3>
       <ol class="preview-sources">
         {p.sources.map((s) => (
           <li key={s.source_id}>
@@ -58,7 +58,7 @@ export function PreviewView({ preview, connectionLabel, onSend, sending }: { pre
       </ol>
       {p.notes.length > 0 && (
         <>
-          <h4>Notes</h4>
+          <h3>Notes</h3>
           <ul>
             {p.notes.map((n) => (
               <li key={n.note_id}>
@@ -68,14 +68,14 @@ export function PreviewView({ preview, connectionLabel, onSend, sending }: { pre
           </ul>
         </>
       )}
-      <h4>Limitations</h4>
+      <h3>Limitations</h3>
       <ul class="muted">
         {preview.limitations.map((l) => (
           <li key={l}>{l}</li>
         ))}
       </ul>
-      <div class="actions">
-        <button type="button" class="primary" onClick={onSend} disabled={sending} aria-describedby="send-consent">
+      <div class="form-actions">
+        <button type="button" onClick={onSend} disabled={sending} aria-describedby="send-consent">
           {sending ? 'Sending…' : 'Send this request'}
         </button>
         <p class="muted small" id="send-consent">

@@ -135,11 +135,11 @@ export function Conversation({ detail, reload }: { detail: Detail; reload: () =>
         <p class="muted">
           {c === null ? 'Settings from before conversations were bound: unknown.' : 'unreadable' in c ? 'Its saved settings cannot be read.' : `${c.runtime === 'agent_cli' ? 'Agent CLI' : 'API key'} · ${c.provider} · model ${c.model ?? 'default'} · effort ${c.effort ?? 'default'}`}
         </p>
-        <div class="actions">
-          <button type="button" onClick={() => exportAs('json')}>
+        <div class="form-actions">
+          <button type="button" class="quiet" onClick={() => exportAs('json')}>
             Export as JSON
           </button>
-          <button type="button" onClick={() => exportAs('markdown')}>
+          <button type="button" class="quiet" onClick={() => exportAs('markdown')}>
             Export as Markdown
           </button>
         </div>
@@ -149,8 +149,8 @@ export function Conversation({ detail, reload }: { detail: Detail; reload: () =>
       <form class="composer" onSubmit={submit}>
         <label for="message-text">Message</label>
         <textarea id="message-text" rows={3} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} disabled={streaming} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={streaming || !text.trim()}>
+        <div class="form-actions">
+          <button type="submit" disabled={streaming || !text.trim()}>
             Send
           </button>
         </div>

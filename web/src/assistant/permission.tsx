@@ -38,8 +38,8 @@ export function PermissionPrompt({ ask }: { ask: PermissionAsk }) {
             <label for={`${id}-reason`}>Reason to give if you deny (optional)</label>
             <input id={`${id}-reason`} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
           </div>
-          <div class="actions">
-            <button type="button" class="primary" onClick={() => answer(true)} disabled={busy}>
+          <div class="form-actions">
+            <button type="button" onClick={() => answer(true)} disabled={busy}>
               Allow
             </button>
             <button type="button" class="danger" onClick={() => answer(false)} disabled={busy}>

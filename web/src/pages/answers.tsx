@@ -61,7 +61,7 @@ function Writing({ ctx, answer, onEnd }: { ctx: Context; answer: Answer; onEnd: 
   const cancel = () => answers.cancel(ctx.vaultId, ctx.projectId, answer).catch(setCancelError);
   return (
     <section class="card answer-live" aria-labelledby="live-title">
-      <h3 id="live-title">The answer is being written</h3>
+      <h2 id="live-title">The answer is being written</h2>
       <p class="muted" role="status">
         {live.stage === 'admitted' ? 'Admitted; starting…' : `Stage: ${live.stage.replace(/_/g, ' ')}`}
         {live.model ? `; the response says it is ${live.model}` : ''}
@@ -139,7 +139,7 @@ function Ask({ ctx, composer, members, notes, limits }: { ctx: Context; composer
     <div class="answer-ask">
       <Counters counts={counts(sel, draft.chosen)} instruction={draft.instruction} limits={limits} />
       <Chooser members={members} notes={notes} composer={composer} draft={draft} set={setDraft} errors={refusal?.fields ?? {}} />
-      <div class="actions">
+      <div class="form-actions">
         <button type="button" onClick={askPreview} disabled={busy}>
           {busy && !preview ? 'Assembling…' : 'Preview the request'}
         </button>
@@ -164,11 +164,11 @@ function OneAnswer({ ctx, answerId }: { ctx: Context; answerId: string }) {
       {data && (
         <>
           <AnswerView answer={data} projectId={ctx.projectId} />
-          <div class="actions">
-            <button type="button" onClick={() => save('zip')}>
+          <div class="form-actions">
+            <button type="button" class="quiet" onClick={() => save('zip')}>
               Download as ZIP
             </button>
-            <button type="button" onClick={() => save('html')}>
+            <button type="button" class="quiet" onClick={() => save('html')}>
               Download as HTML
             </button>
           </div>

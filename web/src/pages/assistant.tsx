@@ -33,7 +33,7 @@ function List({ q, current }: { q: string; current: number | null }) {
   const rows = [...(data?.sessions ?? []), ...more.rows];
   return (
     <nav class="conversations" aria-label="Conversations">
-      <a class="button primary" href="/assistant">
+      <a class="button" href="/assistant">
         New conversation
       </a>
       <div class="field">
@@ -97,8 +97,8 @@ function NewConversation() {
           <li key={l}>{l}</li>
         ))}
       </ul>
-      <div class="actions">
-        <button type="submit" class="primary">
+      <div class="form-actions">
+        <button type="submit">
           Start the conversation
         </button>
       </div>
