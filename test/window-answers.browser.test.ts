@@ -125,7 +125,7 @@ test('an answer citing text outside the selection is shown unvalidated, saying w
   }
 });
 
-test('history lists both answers; narrow and dark the cited answer still reads', async () => {
+test('history lists both answers; narrow and dark the cited answer still reads and downloads as HTML and ZIP', async () => {
   const { page, context } = await w.open(`${path()}?tab=history`, { width: 800, height: 900, colorScheme: 'dark' });
   try {
     const rows = page.locator('.answer-history tbody tr');
@@ -137,6 +137,10 @@ test('history lists both answers; narrow and dark the cited answer still reads',
     await rows.nth(0).locator('a').click();
     await page.locator('a.citation').first().waitFor();
     await screenshot(page, 'answers-cited-dark-narrow');
+    for (const [button, name] of [['Download as HTML', 'selected-answer.html'], ['Download as ZIP', '.zip']]) {
+      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      assert.ok(file.suggestedFilename().endsWith(name), file.suggestedFilename());
+    }
   } finally {
     await context.close();
   }

@@ -69,7 +69,7 @@ test('a new conversation on the agent CLI: a permission request is allowed from 
   }
 });
 
-test('conversations are found by searching their titles; narrow and dark', async () => {
+test('conversations are found by searching their titles and export as Markdown; narrow and dark', async () => {
   const { page, context } = await w.open('/assistant', { width: 800, height: 900, colorScheme: 'dark' });
   try {
     await page.locator('.conversation-list a', { hasText: 'Relay check' }).waitFor();
@@ -79,6 +79,9 @@ test('conversations are found by searching their titles; narrow and dark', async
     await page.locator('.conversation-list a', { hasText: 'Relay check' }).click();
     await page.getByRole('heading', { name: 'Relay check' }).waitFor();
     await screenshot(page, 'assistant-dark-narrow');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as Markdown' }).click()]);
+    assert.match(file.suggestedFilename(), /^svc-chat-\d+\.md$/);
+    assert.match(await file.path().then((p: string) => import('node:fs').then((fs) => fs.readFileSync(p, 'utf8'))), /ran Bash/);
   } finally {
     await context.close();
   }

@@ -144,7 +144,7 @@ export function Conversation({ detail, reload }: { detail: Detail; reload: () =>
           </button>
         </div>
       </header>
-      <Messages detail={detail} />
+      {(detail.messages.length > 0 || !turn) && <Messages detail={detail} />}
       {turn && !(turn.status === 'completed' && !turn.error && detail.messages.some((m) => m.role === 'assistant' && m.content === turn.text)) && <LiveTurn turn={turn} onCancel={cancel} />}
       <form class="composer" onSubmit={submit}>
         <label for="message-text">Message</label>
