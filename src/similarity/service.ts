@@ -16,7 +16,8 @@ import { CANNOT_EMBED, PROVIDERS, modelKey, providerInfo } from './providers.js'
 import { countDocuments, countLacking, countVectors, latestRun, vectorsByModel } from './repo.js';
 import { indexStatus } from './vec-index.js';
 import { loadLibrary } from './hnsw.js';
-import { interruptOrphanedRuns, withoutPid } from './recovery.js';
+import { interruptOrphanedRuns } from './recovery.js';
+import { withoutOwnerProcess } from '../claims/rows.js';
 
 const GROUP = 'embeddings';
 
@@ -101,7 +102,7 @@ export async function embeddingStatus(ctx: Context) {
     total,
     missing: key ? total - embedded : total,
     other_models: vectorsByModel(ctx.db).filter((m) => m.model !== key),
-    run: run && { ...withoutPid(run), running_here: run.state === 'running' && holder?.here === true && holder.run_id === run.id },
+    run: run && { ...withoutOwnerProcess(run), running_here: run.state === 'running' && holder?.here === true && holder.run_id === run.id },
     /** The process that runs a backfill now (this one or another on the data directory), or null. */
     running_in: holder,
     index: await indexStatus(ctx, key),
