@@ -29,7 +29,11 @@ export function DrawnPage({ doc, pdf, page, zoom, onDone }: DrawnPageProps) {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const measure = () => setWidth(Math.max(200, Math.floor(el.clientWidth) - 2));
+    // The box's width inside its padding: the canvas fits it without a sideways scroll at "Fit width".
+    const measure = () => {
+      const style = getComputedStyle(el);
+      setWidth(Math.max(200, Math.floor(el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)) - 2));
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
