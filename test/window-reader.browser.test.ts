@@ -8,9 +8,12 @@
  * PageDown/PageUp, the arrows and the page field turn pages. axe-core on the
  * reader, light and dark, wide and narrow; screenshots in test-output/screenshots/.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { makePdf } from './_pdf.js';
+import { ROOT } from './_setup.js';
 import { screenshot, seriousViolations } from './_window.js';
 import { startEvidenceWindow, type EvidenceWindow } from './_window-evidence.js';
 
@@ -203,6 +206,16 @@ test('keyboard: PageDown and → turn forward, PageUp and ← back, the page fie
   } finally {
     await context.close();
   }
+});
+
+test('pdf.js stays out of what `/` loads: neither the entry script nor a chunk it imports statically holds it; its worker is a file of /assets/', () => {
+  const assets = path.join(ROOT, 'dist', 'web', 'assets');
+  const main = /src="\/assets\/([^"]+\.js)"/.exec(fs.readFileSync(path.join(ROOT, 'dist', 'web', 'index.html'), 'utf8'))![1]!;
+  const mainText = fs.readFileSync(path.join(assets, main), 'utf8');
+  const statics = [...mainText.matchAll(/from\s*"\.\/([^"]+\.js)"/g)].map((m) => m[1]!);
+  for (const f of [main, ...statics]) assert.not.match(fs.readFileSync(path.join(assets, f), 'utf8'), 'GlobalWorkerOptions', `${f} holds no pdf.js`);
+  assert.ok(fs.readdirSync(assets).some((f) => /^pdf\.worker-[A-Z0-9]{8}\.mjs$/.test(f)), 'the worker, named by its content');
+  assert.ok(fs.existsSync(path.join(assets, 'pdfjs-wasm', 'jbig2.wasm')), 'its WebAssembly decoders');
 });
 
 test.run();
