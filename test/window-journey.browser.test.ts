@@ -10,13 +10,14 @@
  * board. Each step is reached through the page's own links and keys, and
  * checked against what the backend stored. The pages the other window tests
  * cover in depth are checked here only as far as the journey needs them.
+ * An address that is no page of the window: its words, its way home, axe-core.
  */
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { waitFor } from './_setup.js';
 import { startHeldSource, type HeldSource } from './_held-source.js';
 import { FEED, FEED_TITLES } from './_window-corpus.js';
-import { screenshot } from './_window.js';
+import { screenshot, seriousViolations } from './_window.js';
 import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
 const { test, executablePath } = browserTests();
@@ -145,6 +146,22 @@ test('first run → contact e-mail → a dive from Search, watched to its end �
     assert.is(await page.locator('.queue-card').count(), 1, 'the one paper saved, and nothing else');
     assert.is(await toRead.locator('.queue-card [data-row-link]', { hasText: title }).getAttribute('href'), `/papers/${paperId}`);
     await screenshot(page, 'journey-8-board');
+  } finally {
+    await context.close();
+  }
+});
+
+// Every route of web/src/routes.ts has its axe pass in its page's own test file; an address that is no route has it here.
+test('an address that is no page of the window says so and leads to the start page; axe-core finds nothing serious there', async () => {
+  const { page, context } = await w.open('/papers/12/nowhere', { bypassCSP: true });
+  try {
+    await page.getByText("There is no such page in svc's window.").waitFor();
+    assert.is(await page.title(), 'Not found · svc');
+    assert.equal(await seriousViolations(page), []);
+    await screenshot(page, 'window-not-found');
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await page.waitForURL((u: URL) => u.pathname === '/');
+    await page.locator('main h1').waitFor();
   } finally {
     await context.close();
   }
