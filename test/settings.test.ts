@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
+import { API_PROVIDERS } from '../src/providers/provider-catalog.js';
 import { GENERIC_GROUPS, SETTINGS, SETTINGS_GROUPS } from '../src/settings/schema.js';
 import { startTestServer, type TestServer } from './_setup.js';
 import { runCliInProcess } from './_cli.js';
@@ -42,9 +43,11 @@ test('every group\'s read describes its keys (type, default, the schema\'s sente
   await t.inProcess('PUT', '/api/settings/storage', { body: { settings: { keep_execution_logs_days: 0 } } });
 });
 
-test('PUT round-trips values, ignores keys outside the group, keeps untouched keys', async () => {
+test('PUT round-trips values, ignores keys outside the group and names them in the answer, keeps untouched keys', async () => {
   const r = await t.inProcess('PUT', '/api/settings/email', { body: { settings: { smtp_port: 2525, smtp_secure: true, from_address: 'me@example.org', provider: 'x', unknown_key: 1 } } });
   assert.is(r.status, 200);
+  assert.equal(r.json().ignored_keys, ['provider', 'unknown_key'], 'a misspelt key is said, not silently lost');
+  assert.equal((await t.inProcess('PUT', '/api/settings/email', { body: { settings: { smtp_port: 2525 } } })).json().ignored_keys, []);
   const after = (await t.inProcess('GET', '/api/settings/email')).json().settings;
   assert.is(after.smtp_port, 2525);
   assert.is(after.smtp_secure, true);
@@ -70,6 +73,69 @@ test('a wrong type is 422 with the detail shape and changes nothing', async () =
   const badEnum = await t.inProcess('PUT', '/api/settings/assistant', { body: { settings: { assistant_effort: 'extreme' } } });
   assert.is(badEnum.status, 422);
   assert.equal(badEnum.json().detail[0].ctx.expected, ['low', 'medium', 'high', 'xhigh', 'max']);
+});
+
+test('keys every object inherits ("toString", "constructor") are no settings: never stored, never read back', async () => {
+  // (valibot's record drops constructor, prototype and __proto__ from the body itself; the CLI below reaches the store with one.)
+  const r = await t.inProcess('PUT', '/api/settings/email', { body: { settings: { toString: 'x', hasOwnProperty: 2 } } });
+  assert.equal([r.status, r.json().ignored_keys], [200, ['toString', 'hasOwnProperty']]);
+  assert.equal(Object.keys(r.json().settings).sort(), Object.keys(SETTINGS.email).sort());
+  assert.equal(t.ctx.db.prepare("SELECT key FROM settings WHERE key IN ('toString', 'hasOwnProperty')").all(), []);
+  const cli = await runCliInProcess(['settings', 'set', 'email', 'constructor', 'x'], { env: t.dirs.env });
+  assert.is(cli.code, 2, cli.stderr);
+  assert.match(cli.stderr, /No setting "constructor" in email; keys: smtp_host/);
+});
+
+test('ai.provider is one of the providers svc offers, or none; anything else is 422 naming them, and one stored before reads as none', async () => {
+  const put = (provider: unknown) => t.inProcess('PUT', '/api/settings/ai', { body: { settings: { provider } } });
+  const offered = [...API_PROVIDERS.map((p) => p.id), 'agent_code', 'none'];
+  for (const provider of offered) assert.is((await put(provider)).status, 200, provider);
+  const before = (await t.inProcess('GET', '/api/settings/ai')).json().settings;
+  for (const provider of ['bogus', 'OpenAI', '', 'agent_codex', null, 3]) {
+    const r = await put(provider);
+    assert.is(r.status, 422, JSON.stringify(provider));
+    const [item, ...more] = r.json().detail;
+    assert.equal(more, []);
+    assert.equal(item.loc, ['body', 'settings', 'provider']);
+    assert.ok(['loc', 'msg', 'type', 'input', 'ctx'].every((k) => k in item), JSON.stringify(item));
+    if (typeof provider === 'string') {
+      assert.equal([item.type, item.input], ['enum', provider]);
+      assert.equal([...item.ctx.expected].sort(), [...offered].sort());
+      assert.match(item.msg, /one of: none, openai, .*agent_code/);
+    }
+  }
+  assert.equal((await t.inProcess('GET', '/api/settings/ai')).json().settings, before, 'nothing stored');
+  assert.equal((await t.inProcess('GET', '/api/settings/ai')).json().keys.provider.one_of, ['none', ...API_PROVIDERS.map((p) => p.id), 'agent_code'], 'the form gets the choices');
+  t.ctx.db.prepare("UPDATE settings SET value_json = '\"bogus\"' WHERE group_name = 'ai' AND key = 'provider'").run();
+  assert.is((await t.inProcess('GET', '/api/settings/ai')).json().settings.provider, 'none');
+  const cli = await runCliInProcess(['settings', 'set', 'ai', 'provider', 'bogus'], { env: t.dirs.env });
+  assert.is(cli.code, 2);
+  assert.is(cli.stderr.trim().split('\n').length, 1, 'one line');
+  assert.match(cli.stderr, /ai\.provider: Input should be one of: none, openai/);
+  assert.is((await runCliInProcess(['settings', 'set', 'ai', 'provider', 'anthropic'], { env: t.dirs.env })).code, 0);
+  await put('none');
+});
+
+test('the embeddings and execution PUTs refuse a key outside the group with an extra_forbidden item naming the keys, and store nothing', async () => {
+  const embeddings = (await t.inProcess('GET', '/api/settings/embeddings')).json().settings;
+  const e = await t.inProcess('PUT', '/api/settings/embeddings', { body: { settings: { batch_size: 8, batch_sise: 16, api_key: 'sk-secret-x1' } } });
+  assert.is(e.status, 422);
+  const items = e.json().detail;
+  assert.equal(items.map((i: any) => [i.loc, i.type, i.input]), [
+    [['body', 'settings', 'batch_sise'], 'extra_forbidden', null],
+    [['body', 'settings', 'api_key'], 'extra_forbidden', null],
+  ]);
+  assert.match(items[0].msg, /embeddings has no setting "batch_sise"; its keys are provider, model, base_url, batch_size, embed_after_runs/);
+  assert.equal(items[0].ctx.expected, Object.keys(SETTINGS.embeddings));
+  assert.not.match(JSON.stringify(e.json()), /sk-secret-x1/, 'the value of a misplaced key is never echoed');
+  assert.equal((await t.inProcess('GET', '/api/settings/embeddings')).json().settings, embeddings, 'the valid key was not stored either');
+
+  const { keys: _k, ...execution } = (await t.inProcess('GET', '/api/settings/execution')).json();
+  const x = await t.inProcess('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 4, routine_fire_queue_limit: 5, max_concurent_executions: 6 } });
+  assert.is(x.status, 422);
+  assert.equal(x.json().detail.map((i: any) => [i.loc, i.type]), [[['body', 'max_concurent_executions'], 'extra_forbidden']]);
+  const { keys: _k2, ...after } = (await t.inProcess('GET', '/api/settings/execution')).json();
+  assert.equal(after, execution);
 });
 
 test('the generic body requires a settings object', async () => {

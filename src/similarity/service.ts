@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { SvcError, ValidationError } from '../errors.js';
-import { SETTINGS } from '../settings/schema.js';
+import { settingDef } from '../settings/schema.js';
 import { settingIssue } from '../settings/check.js';
 import { describeKeys } from '../settings/describe.js';
 import type { SettingsValues } from '../settings/store.js';
@@ -61,7 +61,7 @@ export function checkEmbeddingSettings(ctx: Context, incoming: Record<string, un
   if (typeof incoming.provider === 'string' && incoming.provider !== stored.provider && !('model' in incoming)) merged.model = '';
   const issues = [];
   for (const [key, value] of Object.entries(incoming)) {
-    const def = SETTINGS.embeddings[key];
+    const def = settingDef(GROUP, key);
     if (!def) continue;
     const issue = settingIssue(GROUP, def, value, [...loc, key]);
     if (issue) issues.push(issue);
