@@ -3,6 +3,9 @@
  * drawn by pdf.js beside the service's extracted text of that page, where
  * notes are made and highlighted — anchors are codepoint offsets in that text,
  * never in the drawing. Text and Markdown files are one page of text.
+ * A citation of a selected answer opens `?page=N&passage=<start>-<end>`:
+ * that range of the page text is outlined and focused (reader/passage.ts);
+ * a page turn drops it.
  * Readiness for tests and the bench: `data-ready-page` names the page once it
  * is drawn and its text shown.
  */
@@ -15,6 +18,7 @@ import { NoteForm, type NoteDraft } from '../reader/note-form.js';
 import { NotesList } from '../reader/notes-list.js';
 import { codepointAt, selectionUnits, trimUnits } from '../reader/offsets.js';
 import { PageNav, usePageKeys } from '../reader/page-nav.js';
+import { citedPassage } from '../reader/passage.js';
 import type { PdfDocument } from '../reader/pdf.js';
 import { TextPane } from '../reader/text-pane.js';
 import { PAGE_STATUS_WORDS } from '../reader/words.js';
@@ -47,6 +51,7 @@ export default function ReaderPage({ params }: PageProps) {
   const path = place.value.path;
   const page = Math.max(1, Math.floor(Number(place.value.query.get('page'))) || 1);
   const noteParam = Number(place.value.query.get('note')) || null;
+  const passageParam = place.value.query.get('passage');
 
   const setup = useResource(async (signal) => {
     const library = await reader.library(signal);
@@ -65,6 +70,7 @@ export default function ReaderPage({ params }: PageProps) {
   const text = useResource((signal) => (ref ? reader.page(ref, page, signal) : Promise.resolve(undefined)), [refKey, page, generation]);
   const notes = useResource((signal) => (ref ? reader.notes(ref, signal) : Promise.resolve(undefined)), [refKey, generation]);
   const shown = text.data && text.data.requested_page === page ? text.data : undefined;
+  const cited = useMemo(() => (shown && passageParam !== null ? citedPassage(passageParam, shown.text ?? null) : null), [shown, passageParam]);
 
   // The verified bytes are fetched once per file; pdf.js arrives with them (its own chunk, only here).
   const [pdf, setPdf] = useState<{ module: PdfModule; doc: PdfDocument } | undefined>();
@@ -224,7 +230,17 @@ export default function ReaderPage({ params }: PageProps) {
               {notHighlighted.length === 1 ? 'A note saved on this page is' : `${notHighlighted.length} notes saved on this page are`} not highlighted: {notHighlighted.length === 1 ? 'its anchor no longer matches' : 'their anchors no longer match'} this text. They are listed below, never moved.
             </p>
           )}
-          {shown?.text && <TextPane text={shown.text} highlights={shown.highlights} matches={matches} current={current} focusNote={focusNote} paneRef={paneRef} />}
+          {cited && !cited.ok && (
+            <p class="note note-warn" role="note">
+              The cited passage could not be shown: {cited.why}. Nothing else is highlighted in its place.
+            </p>
+          )}
+          {cited?.ok && (
+            <p class="muted small cited-said">
+              The cited passage (characters {cited.codepoints.start}–{cited.codepoints.end}) is outlined below.
+            </p>
+          )}
+          {shown?.text && <TextPane text={shown.text} highlights={shown.highlights} matches={matches} current={current} focusNote={focusNote} cited={cited?.ok ? cited : null} paneRef={paneRef} />}
         </section>
       </div>
 

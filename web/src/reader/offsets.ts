@@ -50,7 +50,7 @@ export interface Mark {
   /** UTF-16 offsets into the page text. */
   start: number;
   end: number;
-  kind: 'note' | 'find' | 'find-current';
+  kind: 'note' | 'find' | 'find-current' | 'cited';
   noteId?: number;
 }
 
@@ -59,11 +59,13 @@ export interface Segment {
   start: number;
   notes: number[];
   find: 'find' | 'find-current' | null;
+  /** Inside the passage a citation opened. */
+  cited: boolean;
 }
 
 /**
- * The page text cut where a mark begins or ends, each piece with the notes
- * and the find match that cover it (highlights may overlap). Their texts
+ * The page text cut where a mark begins or ends, each piece with the notes,
+ * the find match and the cited passage that cover it (highlights may overlap). Their texts
  * joined are the page text, unit for unit: the pane's text is the anchor's.
  */
 export function segmentsOf(text: string, marks: Mark[]): Segment[] {
@@ -84,7 +86,7 @@ export function segmentsOf(text: string, marks: Mark[]): Segment[] {
     for (let j = open.length - 1; j >= 0; j--) if (open[j]!.end <= from) open.splice(j, 1);
     const covering = open.filter((m) => m.start <= from && m.end >= to);
     const find = covering.some((m) => m.kind === 'find-current') ? 'find-current' : covering.some((m) => m.kind === 'find') ? 'find' : null;
-    out.push({ text: text.slice(from, to), start: from, notes: covering.filter((m) => m.kind === 'note').map((m) => m.noteId!), find });
+    out.push({ text: text.slice(from, to), start: from, notes: covering.filter((m) => m.kind === 'note').map((m) => m.noteId!), find, cited: covering.some((m) => m.kind === 'cited') });
   }
   return out;
 }
