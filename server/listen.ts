@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
+import type { H3 } from 'h3';
 import type { Context } from '../src/context.js';
 import { SvcError } from '../src/errors.js';
 import { createOriginRegistry } from '../src/runtime/origins.js';
@@ -43,6 +44,8 @@ export interface RunningServer {
   port: number;
   baseUrl: string;
   runtime: ServerRuntime;
+  /** The assembled app the socket serves: `app.request()` answers in this process, as tests do where no socket is the subject. */
+  app: H3;
   close(): Promise<void>;
 }
 
@@ -65,7 +68,8 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
   const deps = { ctx, runtime };
   await runStartupTasks(deps);
   // requireHostHeader off: a request without Host must reach the guard and get 403 host_refused.
-  const server = http.createServer({ requireHostHeader: false }, toNodeHandler(createApp(deps, options.routes)));
+  const app = createApp(deps, options.routes);
+  const server = http.createServer({ requireHostHeader: false }, toNodeHandler(app));
   server.keepAliveTimeout = 5000;
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     runtime.requestsInFlight++;
@@ -101,6 +105,7 @@ export async function startServer(ctx: Context, options: StartOptions = {}): Pro
     port: runtime.port,
     baseUrl: `http://127.0.0.1:${runtime.port}`,
     runtime,
+    app,
     close() {
       closing ??= (async () => {
         custody.withdraw();

@@ -29,7 +29,7 @@ export interface CliCommand {
   defaultSub?: string;
 }
 
-const quietIo: Io = { out() {}, err() {}, readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false };
+const quietIo: Io = { out() {}, write() {}, err() {}, readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false };
 
 /** Every command and subcommand, each command's module registered on its own program, as runCli does. */
 export async function cliTree(): Promise<CliCommand[]> {

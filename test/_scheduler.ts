@@ -8,7 +8,7 @@ import { createLogger } from '../src/log.js';
 import { schedulerOf, type RoutineScheduler as Scheduler } from '../src/routines/due-fires.js';
 import type { Timers } from '../src/scheduler/scheduler.js';
 import { startServer, type RunningServer } from '../server/listen.js';
-import { rawRequest, tempDirs, waitFor, type RawResponse, type TempDirs } from './_setup.js';
+import { rawRequest, serverLogSink, tempDirs, waitFor, type RawResponse, type TempDirs } from './_setup.js';
 
 export interface FakeClock {
   clock: { now(): Date };
@@ -68,7 +68,7 @@ export async function startSvc(dirs: TempDirs, fake: FakeClock, options: SvcOpti
   const ctx = createContext({
     env,
     clock: fake.clock,
-    log: createLogger({ level: 'debug', sink: (l) => logLines.push(l) }),
+    log: createLogger({ level: 'debug', sink: serverLogSink(logLines) }),
     // A long stale limit: moving the fake clock must not make a live run look abandoned.
     tuning: { sourceRateScale: 0, sourceRetryBaseMs: 5, sourceTimeoutMs: 5000, executionHeartbeatMs: 50, executionStaleMs: 86_400_000 },
   });

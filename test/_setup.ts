@@ -1,6 +1,7 @@
 /**
- * Test helpers: a temp data/state dir per test, a real server on port 0, raw
- * HTTP with full control of the headers, and the CLI as a real child process.
+ * Test helpers: a temp data/state dir per test, a real server on port 0 (whose
+ * internal_error fails the test that caused it), raw HTTP with full control of
+ * the headers, and the CLI as a real child process.
  * Nothing here touches $HOME, port 8742 or the network beyond loopback.
  */
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { test } from 'uvu';
 import { createContext, type Context, type ContextOptions } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer, type StartOptions } from '../server/listen.js';
@@ -77,6 +79,51 @@ export function rawRequest(port: number, req: RawRequest): Promise<RawResponse> 
   });
 }
 
+/**
+ * A server's answer nobody planned: server/errors.ts logs "unexpected error"
+ * before it answers 500 internal_error. A test that causes one fails, even when
+ * what it asserts holds (a 500 an assertion never looked at, a background step).
+ */
+const INTERNAL_ERROR = / error unexpected error\b/;
+let unexpected: string[] = [];
+
+/** The log sink of a server a test starts: each line into `lines`, and an internal_error noted against the running test. */
+export function serverLogSink(lines: string[]): (line: string) => void {
+  return (line) => {
+    lines.push(line);
+    if (INTERNAL_ERROR.test(line)) unexpected.push(line);
+  };
+}
+
+// On uvu's one suite, which every test file uses: after each test, the internal_errors logged while it ran fail it.
+// The lines are printed as well: a test that also failed on its own reaches this hook from uvu's catch, where a
+// throw ends the file's run (counted failed by test/run.mjs) without uvu's report of either error.
+test.after.each(() => {
+  if (unexpected.length === 0) return;
+  const lines = unexpected;
+  unexpected = [];
+  console.error(`A test server answered internal_error:\n${lines.join('\n')}`);
+  throw new Error(`a test server answered internal_error (its log says why):\n${lines.join('\n')}`);
+});
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  token?: string | null;
+}
+
+/** A web Response read as rawRequest reads a socket's answer (header names lower case, set-cookie a list). */
+async function rawResponse(res: Response): Promise<RawResponse> {
+  const text = await res.text();
+  const headers: http.IncomingHttpHeaders = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  return { status: res.status, headers, text, json: () => JSON.parse(text) };
+}
+
 export interface TestServer {
   ctx: Context;
   server: RunningServer;
@@ -84,8 +131,10 @@ export interface TestServer {
   token: string;
   dirs: TempDirs;
   logLines: string[];
-  /** A request with Host and token set (override either through headers; token: null sends none). */
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; token?: string | null }): Promise<RawResponse>;
+  /** A request over the socket with Host and token set (override either through headers; token: null sends none). */
+  request(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
+  /** The same request answered by the assembled app in this process (server.app), for tests where no socket is the subject. */
+  inProcess(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -94,9 +143,20 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dirs = tempDirs();
   const logLines: string[] = [];
-  const ctx = createContext({ ...options.context, env: { ...dirs.env, ...options.env }, log: createLogger({ level: 'debug', sink: (l) => logLines.push(l) }) });
+  const ctx = createContext({ ...options.context, env: { ...dirs.env, ...options.env }, log: createLogger({ level: 'debug', sink: serverLogSink(logLines) }) });
   const server = await startServer(ctx, { port: 0, ...options });
   const port = server.port;
+  const asked = (opts: RequestOptions) => {
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
+    const token = opts.token === undefined ? server.runtime.token : opts.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    return { headers: { ...headers, ...opts.headers }, body };
+  };
   return {
     ctx,
     server,
@@ -105,15 +165,12 @@ export async function startTestServer(
     dirs,
     logLines,
     request(method, p, opts = {}) {
-      const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
-      const token = opts.token === undefined ? server.runtime.token : opts.token;
-      if (token !== null) headers.authorization = `Bearer ${token}`;
-      let body: string | undefined;
-      if (opts.body !== undefined) {
-        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-        headers['content-type'] = 'application/json';
-      }
-      return rawRequest(port, { method, path: p, headers: { ...headers, ...opts.headers }, body });
+      const { headers, body } = asked(opts);
+      return rawRequest(port, { method, path: p, headers, body });
+    },
+    async inProcess(method, p, opts = {}) {
+      const { headers, body } = asked(opts);
+      return rawResponse(await server.app.request(`http://127.0.0.1:${port}${p}`, { method, headers, body }));
     },
     async close() {
       await server.close();

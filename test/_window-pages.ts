@@ -1,11 +1,13 @@
 /**
- * What the page tests of the reading queue, the watchdog and analytics share,
- * over the window harness (test/_window.ts): `svc window` with arXiv pointed
- * at a loopback server answering a recorded feed, the harness's own session
+ * What the page tests of Search, the reading queue, the watchdog and analytics
+ * share, over the window harness (test/_window.ts): `svc window` with arXiv
+ * pointed at a loopback server answering a recorded feed (other sources, or
+ * another arXiv, at the addresses a test gives), with no DNS so a source left
+ * unpointed fails at once instead of reaching out, the harness's own session
  * for reading what the backend stored, a page of the window at a path with a
  * launch code of its own, and a dive run through the API to its end.
  */
-import { fixture } from './_setup.js';
+import { fixture, noDnsEnv } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type Session, type ShellProcess } from './_window.js';
 
@@ -23,9 +25,10 @@ export interface PagesWindow {
   close(): Promise<void>;
 }
 
-export async function startPagesWindow(executablePath: string): Promise<PagesWindow> {
+/** The window on a fresh data directory; `env` adds to the shell's environment (`SVC_SOURCE_<ID>_URL` of other sources, a model's address). */
+export async function startPagesWindow(executablePath: string, env: Record<string, string> = {}): Promise<PagesWindow> {
   const arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  const dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url });
+  const dirs = windowDirs({ ...noDnsEnv(), SVC_SOURCE_ARXIV_URL: arxiv.url, ...env });
   const [browser, shell] = await Promise.all([launchBrowser(executablePath), launchShell(dirs.shellEnv)]);
   const session = await exchange(shell, shell.code);
   const api = async (method: string, path: string, body?: unknown) => {

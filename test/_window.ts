@@ -160,15 +160,20 @@ export interface AxeViolation {
   impact: string | null;
   help: string;
   nodes: number;
+  /** Where, for the first few nodes (CSS selectors). */
+  targets: string[];
 }
 
-/** axe-core on the page as it is now (its context must bypass the CSP); answers the serious and critical violations. */
+/**
+ * axe-core on the page as it is now (its context must bypass the CSP); answers the serious and critical violations.
+ * The script is injected once per document, so a test may check several views reached by in-page navigation.
+ */
 export async function seriousViolations(page: any): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+  if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.addScriptTag({ path: path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
   const result = await page.evaluate("axe.run(document, { resultTypes: ['violations'] })");
   return (result.violations as any[])
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n: any) => String(n.target)) }));
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkLibrary } from '../src/library/check.js';
-import { runCli } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { restart, seededInstallation, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
 
 let inst: Installation;
@@ -18,10 +18,10 @@ test('backup keeps the reports written before storage.reports_dir changed, and s
   fs.mkdirSync(moved);
   const report = t.ctx.db.prepare('SELECT report_path FROM executions WHERE id = ?').pluck().get(inst.executionId) as string;
   assert.is(path.dirname(report), path.join(t.dirs.dataDir, 'reports'));
-  const set = await runCli(['settings', 'set', 'storage', 'reports_dir', moved], { env: t.dirs.env });
+  const set = await runCliInProcess(['settings', 'set', 'storage', 'reports_dir', moved], { env: t.dirs.env });
   assert.is(set.code, 0, set.stderr);
   const out = path.join(t.dirs.root, 'after-move.tar');
-  const r = await runCli(['--json', 'backup', '-o', out], { env: t.dirs.env });
+  const r = await runCliInProcess(['--json', 'backup', '-o', out], { env: t.dirs.env });
   assert.is(r.code, 0, r.stderr);
   const b = JSON.parse(r.stdout);
   assert.equal([b.counts.report, b.reports_left_out], [1, 0], 'the report in the default folder is still backed up');
@@ -30,12 +30,12 @@ test('backup keeps the reports written before storage.reports_dir changed, and s
   fs.mkdirSync(foreign);
   fs.copyFileSync(report, path.join(foreign, path.basename(report)));
   t.ctx.db.prepare('UPDATE executions SET report_path = ? WHERE id = ?').run(path.join(foreign, path.basename(report)), inst.executionId);
-  const human = await runCli(['backup', '-o', path.join(t.dirs.root, 'foreign.tar')], { env: t.dirs.env });
+  const human = await runCliInProcess(['backup', '-o', path.join(t.dirs.root, 'foreign.tar')], { env: t.dirs.env });
   assert.is(human.code, 0, human.stderr);
   assert.match(human.stdout, /4 files \(database 1, vault 3, reports 0\)/);
   assert.match(human.stdout, /1 report file was left out: .*storage\.reports_dir \(move it into one/);
   t.ctx.db.prepare('UPDATE executions SET report_path = ? WHERE id = ?').run(report, inst.executionId);
-  assert.is((await runCli(['settings', 'set', 'storage', 'reports_dir', ''], { env: t.dirs.env })).code, 0);
+  assert.is((await runCliInProcess(['settings', 'set', 'storage', 'reports_dir', ''], { env: t.dirs.env })).code, 0);
   for (const f of [out, path.join(t.dirs.root, 'foreign.tar')]) fs.rmSync(f);
 });
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { v2 as webdav } from 'webdav-server';
 import { readBundle } from '../src/admin/bundle.js';
-import { runCli, startTestServer } from './_setup.js';
+import { startTestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { seededInstallation, type Installation } from './_admin.js';
 
 const PASSWORD = 'dav-secret-pw-4821';
@@ -81,7 +82,7 @@ test('cloud backup uploads a complete, verifiable bundle; execution_ids limit th
   assert.equal([unknown.status, unknown.json().detail.reason], [404, 'execution_not_found']);
   assert.match(unknown.json().detail.message, /No execution 999; nothing was uploaded/);
   assert.is(fs.readdirSync(path.dirname(uploaded)).length, uploadedBefore);
-  const cli = await runCli(['cloud', 'backup', '--executions', '999'], { env: t.dirs.env });
+  const cli = await runCliInProcess(['cloud', 'backup', '--executions', '999'], { env: t.dirs.env });
   assert.is(cli.code, 3, cli.stderr);
   const one = (await t.request('POST', '/api/cloud/backup', { body: { execution_ids: [inst.executionId] } })).json();
   assert.is(one.counts.report, 1);
@@ -92,28 +93,28 @@ test('cloud backup uploads a complete, verifiable bundle; execution_ids limit th
 
 test('CLI: cloud status, backup and unlink (password never on argv)', async () => {
   const env = inst.t.dirs.env;
-  const status = await runCli(['--json', 'cloud', 'status'], { env });
+  const status = await runCliInProcess(['--json', 'cloud', 'status'], { env });
   assert.is(JSON.parse(status.stdout).linked, true);
-  const unlink = await runCli(['--json', 'cloud', 'unlink'], { env });
+  const unlink = await runCliInProcess(['--json', 'cloud', 'unlink'], { env });
   assert.is(unlink.code, 2, 'destructive: --yes off a terminal');
-  const yes = await runCli(['--json', 'cloud', 'unlink', '--yes'], { env });
+  const yes = await runCliInProcess(['--json', 'cloud', 'unlink', '--yes'], { env });
   assert.is(JSON.parse(yes.stdout).unlinked, true);
   assert.is(inst.t.ctx.credentials.status('cloud_password'), 'absent');
-  const relink = await runCli(['--json', 'cloud', 'link', davUrl, '--user', 'alice'], { env, stdin: PASSWORD + '\n' });
+  const relink = await runCliInProcess(['--json', 'cloud', 'link', davUrl, '--user', 'alice'], { env, stdin: PASSWORD + '\n' });
   assert.is(relink.code, 0, relink.stderr);
   assert.is(JSON.parse(relink.stdout).remote_folder, 'svc');
-  const up = await runCli(['--json', 'cloud', 'backup'], { env });
+  const up = await runCliInProcess(['--json', 'cloud', 'backup'], { env });
   assert.is(up.code, 0, up.stderr);
   assert.match(JSON.parse(up.stdout).remote_path, /^svc\/svc-backup-/);
   // A wrong password: exit 1 (the cloud server failed, svc-admin(1)), not 2 (usage), with what to do.
-  const wrongLink = await runCli(['--json', 'cloud', 'link', davUrl, '--user', 'alice'], { env, stdin: 'not-it\n' });
+  const wrongLink = await runCliInProcess(['--json', 'cloud', 'link', davUrl, '--user', 'alice'], { env, stdin: 'not-it\n' });
   assert.equal([wrongLink.code, JSON.parse(wrongLink.stdout).error], [1, 'cloud_credentials_refused'], wrongLink.stdout);
   assert.match(JSON.parse(wrongLink.stdout).message, /refused the user name or password \(401\); link again/);
   // A stored password the server no longer takes is found before a whole bundle is written (the backups folder is untouched).
   inst.t.ctx.credentials.set('cloud_password', 'changed-on-the-server');
   const backups = path.join(inst.t.dirs.dataDir, 'backups');
   const before = fs.statSync(backups).mtimeMs;
-  const refused = await runCli(['--json', 'cloud', 'backup'], { env });
+  const refused = await runCliInProcess(['--json', 'cloud', 'backup'], { env });
   assert.equal([refused.code, JSON.parse(refused.stdout).error], [1, 'cloud_credentials_refused'], refused.stdout);
   assert.is(fs.statSync(backups).mtimeMs, before, 'no bundle was written');
   inst.t.ctx.credentials.set('cloud_password', PASSWORD);

@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { createBackup, verifyBackup } from '../src/admin/backup.js';
 import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 let t: TestServer;
 test.before(async () => {
@@ -203,7 +204,7 @@ test('an endpoint stored before the URL check is kept as stored and refused at u
 
 test('svc config import of a file that is not there: exit 3, one line that does not send the reader to the Library', async () => {
   const missing = `${t.dirs.root}/no-such-export.json`;
-  const r = await runCli(['config', 'import', missing], { env: t.dirs.env });
+  const r = await runCliInProcess(['config', 'import', missing], { env: t.dirs.env });
   assert.is(r.code, 3, r.stderr);
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.ok(r.stderr.includes(missing), r.stderr);

@@ -10,6 +10,7 @@ import { ENTER, onPty } from './_pty.js';
 import { claimWhileLocked, getTurnClaim } from './_assistant.js';
 import { seededInstallation } from './_admin.js';
 import { ROOT, runCli, startTestServer, tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 test('every table of the database is classified (a new table must be given a category in src/admin/tables.ts)', async () => {
   const t = await startTestServer();
@@ -95,12 +96,13 @@ test('erasing runs or papers is refused while a run is in progress', async () =>
     assert.is((await inst.t.request('POST', '/api/admin/erase-ai-keys', { body: { confirm: 'erase-ai-keys' } })).status, 200);
     // The refusal names the runs and how to cancel them (the owner, this process, reported just now).
     inst.t.ctx.db.prepare('UPDATE executions SET owner_pid = ?, last_seen_at_utc = ? WHERE id = ?').run(process.pid, new Date().toISOString(), inst.executionId);
+    // As a process: the run's owner is this test's process, which an in-process command would be too.
     const refused = await runCli(['erase', 'erase-executions', '--yes'], { env: inst.t.dirs.env });
     assert.is(refused.code, 4);
     assert.match(refused.stderr, new RegExp(`Runs are in progress \\(${inst.executionId}\\); cancel them \\(\`svc executions cancel ID\`\\)`));
     // A run left 'running' by a process that was killed outright blocks nothing.
     inst.t.ctx.db.prepare('UPDATE executions SET owner_pid = 2147483000, owner_runtime_id = ? WHERE id = ?').run('00000000-0000-4000-8000-000000000000', inst.executionId);
-    const erased = await runCli(['--json', 'erase', 'erase-corpus', '--yes'], { env: inst.t.dirs.env });
+    const erased = await runCliInProcess(['--json', 'erase', 'erase-corpus', '--yes'], { env: inst.t.dirs.env });
     assert.is(erased.code, 0, erased.stderr);
     assert.ok(JSON.parse(erased.stdout).erased.rows.documents > 0);
   } finally {
@@ -128,7 +130,7 @@ test('erasing conversations is refused while a turn runs in any process, as dele
       assert.is(r.status, 409, `${scope}: ${r.text}`);
       assert.equal([r.json().detail.reason, r.json().detail.session_ids], ['turn_active', [id]]);
     }
-    const refused = await runCli(['erase', 'erase-app-data', '--yes'], { env: inst.t.dirs.env });
+    const refused = await runCliInProcess(['erase', 'erase-app-data', '--yes'], { env: inst.t.dirs.env });
     assert.is(refused.code, 4, refused.stderr);
     assert.match(refused.stderr, new RegExp(`Conversation ${id} has a running turn; cancel it \\(\`svc assistant cancel ID\`\\) or wait`));
     assert.is(sessions(), 1, 'the conversation stays');
@@ -185,7 +187,7 @@ test('erasing papers is refused while a link scan, backfill or index rebuild run
     inst.t.ctx.db
       .prepare(`INSERT INTO job_claims (job, pid, runtime_id, role, claimed_at_ms, claimed_at_utc) VALUES ('embeddings.backfill', ?, 'cli-runtime', 'cli', ?, ?)`)
       .run(other.pid, Date.now(), new Date().toISOString());
-    const refused = await runCli(['erase', 'erase-corpus', '--yes'], { env: inst.t.dirs.env });
+    const refused = await runCliInProcess(['erase', 'erase-corpus', '--yes'], { env: inst.t.dirs.env });
     assert.is(refused.code, 4, refused.stderr);
     assert.match(refused.stderr, new RegExp(`An embedding backfill is running in a command-line svc \\(pid ${other.pid}\\).*svc embed cancel`));
     other.kill('SIGKILL');
@@ -227,9 +229,9 @@ test('svc erase names the nine scopes with one word each, the same in svc --help
   const words = Object.keys(ERASE_WORDS);
   assert.equal(Object.values(ERASE_WORDS).sort(), [...ERASE_SCOPES].sort(), 'one word for each scope of the spec');
   assert.equal(words, ['ai-keys', 'source-keys', 'configs', 'executions', 'execution-data', 'corpus', 'settings', 'app-data', 'everything']);
-  const summary = (await runCli(['--help'])).stdout.replace(/\s+/g, ' ');
+  const summary = (await runCliInProcess(['--help'])).stdout.replace(/\s+/g, ' ');
   assert.ok(summary.includes(`erase one scope of data: ${words.join(', ')}`), summary);
-  const help = (await runCli(['erase', '--help'])).stdout;
+  const help = (await runCliInProcess(['erase', '--help'])).stdout;
   const man = fs.readFileSync(path.join(ROOT, 'man', 'svc-admin.1'), 'utf8');
   for (const [word, scope] of Object.entries(ERASE_WORDS)) {
     const entry = new RegExp(`\n  ${word} +erases ([^\n]+(\n {18}[^\n]+)*)`).exec(help);
@@ -245,18 +247,18 @@ test('svc erase names the nine scopes with one word each, the same in svc --help
 test('svc erase WORD erases that scope; the spec names still work; anything else is refused naming the nine words', async () => {
   const dirs = tempDirs();
   try {
-    const corpus = await runCli(['--json', 'erase', 'corpus', '--yes'], { env: dirs.env });
+    const corpus = await runCliInProcess(['--json', 'erase', 'corpus', '--yes'], { env: dirs.env });
     assert.is(corpus.code, 0, corpus.stderr);
     assert.is(JSON.parse(corpus.stdout).scope, 'erase-corpus');
-    const text = await runCli(['erase', 'source-keys', '--yes'], { env: dirs.env });
+    const text = await runCliInProcess(['erase', 'source-keys', '--yes'], { env: dirs.env });
     assert.is(text.code, 0, text.stderr);
     assert.match(text.stdout, /^source-keys: erased 0 rows, 0 stored keys, 0 report files\.\nKept: /);
-    const old = await runCli(['--json', 'erase', 'reset-settings', '--yes'], { env: dirs.env });
+    const old = await runCliInProcess(['--json', 'erase', 'reset-settings', '--yes'], { env: dirs.env });
     assert.equal([old.code, JSON.parse(old.stdout).scope], [0, 'reset-settings']);
-    const wrong = await runCli(['erase', 'papers', '--yes'], { env: dirs.env });
+    const wrong = await runCliInProcess(['erase', 'papers', '--yes'], { env: dirs.env });
     assert.is(wrong.code, 2);
     assert.is(wrong.stderr.trim(), 'svc: The scope must be one of ai-keys, source-keys, configs, executions, execution-data, corpus, settings, app-data, everything (svc erase --help says what each erases and keeps), not "papers".');
-    const off = await runCli(['erase', 'everything'], { env: dirs.env });
+    const off = await runCliInProcess(['erase', 'everything'], { env: dirs.env });
     assert.equal([off.code, off.stderr.trim()], [2, 'svc: svc erase everything is irreversible; add --yes to confirm when not on a terminal.']);
   } finally {
     dirs.cleanup();
@@ -266,7 +268,7 @@ test('svc erase WORD erases that scope; the spec names still work; anything else
 test('on a terminal, svc erase asks for the word: a wrong one is said and asked for once more; the word erases; Enter alone erases nothing', async () => {
   const dirs = tempDirs();
   try {
-    const creds = (await runCli(['credentials', 'set', 'openai_api_key'], { env: dirs.env, stdin: 'sk-1\n' }));
+    const creds = (await runCliInProcess(['credentials', 'set', 'openai_api_key'], { env: dirs.env, stdin: 'sk-1\n' }));
     assert.is(creds.code, 0, creds.stderr);
     const typed = await onPty(['erase', 'ai-keys'], dirs.env, [
       { after: 'Type ai-keys to go ahead', keys: `erase-ai-keys${ENTER}` },
@@ -274,7 +276,7 @@ test('on a terminal, svc erase asks for the word: a wrong one is said and asked 
     ]);
     assert.is(typed.code, 0, typed.screen);
     assert.match(typed.screen, /ai-keys: erased 0 rows, 1 stored keys/);
-    assert.is((await runCli(['--json', 'credentials', 'list'], { env: dirs.env })).stdout.includes('"present"'), false, 'the key is gone');
+    assert.is((await runCliInProcess(['--json', 'credentials', 'list'], { env: dirs.env })).stdout.includes('"present"'), false, 'the key is gone');
     const declined = await onPty(['erase', 'everything'], dirs.env, [{ after: 'Type everything to go ahead', keys: ENTER }]);
     assert.is(declined.code, 1, declined.screen);
     assert.match(declined.screen, /svc: everything was not typed; nothing erased\./);

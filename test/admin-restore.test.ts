@@ -10,7 +10,8 @@ import { reportDestination } from '../src/admin/restore/reports.js';
 import { createBackup } from '../src/admin/backup.js';
 import type { SvcError } from '../src/errors.js';
 import { installationWithBundle, restart, tableFingerprint, treeFingerprint, type Installation } from './_admin.js';
-import { rawRequest, ROOT, runCli, waitFor } from './_setup.js';
+import { rawRequest, ROOT, waitFor } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 let inst: Installation;
 let bundle: string;
@@ -85,25 +86,25 @@ test('a damaged, truncated or tampered bundle is refused by verify and by restor
   assert.match((await t.request('POST', '/api/backup/verify', { body: { path: flipped } })).json().detail.message, /does not match/);
   assert.match((await t.request('POST', '/api/backup/verify', { body: { path: truncated } })).json().detail.message, /no manifest|truncated/);
   // A damaged bundle is a failed check (exit 4, like `library check`), not a usage error (2); the line says what is damaged and what to do.
-  const cli = await runCli(['backup', 'verify', flipped], { env: t.dirs.env });
+  const cli = await runCliInProcess(['backup', 'verify', flipped], { env: t.dirs.env });
   assert.is(cli.code, 4, cli.stderr);
   assert.match(cli.stderr, /database\/svc\.db does not match .*damaged or altered.*do not restore from this bundle.*`svc backup`/);
-  const cliJson = await runCli(['--json', 'backup', 'verify', truncated], { env: t.dirs.env });
+  const cliJson = await runCliInProcess(['--json', 'backup', 'verify', truncated], { env: t.dirs.env });
   assert.equal([cliJson.code, JSON.parse(cliJson.stdout).error], [4, 'bundle_invalid']);
-  const cliRestore = await runCli(['restore', notTar, '--vault-parent', inst.parent, '--yes'], { env: t.dirs.env });
+  const cliRestore = await runCliInProcess(['restore', notTar, '--vault-parent', inst.parent, '--yes'], { env: t.dirs.env });
   assert.is(cliRestore.code, 4, cliRestore.stderr);
   assert.match(cliRestore.stderr, /not a readable tar archive.*`svc backup`/);
   assert.is(readPlan(t.ctx), null);
   // The bundle has a vault: the refusal names the command-line flag, not only the HTTP field.
-  const noParent = await runCli(['restore', bundle, '--yes'], { env: t.dirs.env });
+  const noParent = await runCliInProcess(['restore', bundle, '--yes'], { env: t.dirs.env });
   assert.is(noParent.code, 2, noParent.stderr);
   assert.match(noParent.stderr, /`svc restore FILE --vault-parent DIR`/);
   assert.is(readPlan(t.ctx), null);
   // A folder named by mistake is a wrong argument (exit 2), not a damaged bundle.
-  const folder = await runCli(['--json', 'backup', 'verify', path.dirname(bundle)], { env: t.dirs.env });
+  const folder = await runCliInProcess(['--json', 'backup', 'verify', path.dirname(bundle)], { env: t.dirs.env });
   assert.equal([folder.code, JSON.parse(folder.stdout).error], [2, 'bundle_is_folder']);
   assert.match(JSON.parse(folder.stdout).message, /a folder, not a bundle; name the \.tar file/);
-  const good = await runCli(['--json', 'backup', 'verify', bundle], { env: t.dirs.env });
+  const good = await runCliInProcess(['--json', 'backup', 'verify', bundle], { env: t.dirs.env });
   assert.is(good.code, 0, good.stderr);
   assert.is(JSON.parse(good.stdout).files_checked, 5);
 });
@@ -233,16 +234,16 @@ test('a restore staged by a server killed with -9 applies cleanly at the next st
     const last = (await next.request('GET', '/api/backup/last')).json();
     assert.is(last.staged, null);
     assert.is(last.last_restore.bundle_path, bundle);
-    const status = await runCli(['restore', 'status'], { env: t.dirs.env });
+    const status = await runCliInProcess(['restore', 'status'], { env: t.dirs.env });
     assert.match(status.stdout, /Last restore/);
     assert.match(status.stdout, /The restore did not:[\s\S]*dismiss this note with `svc restore acknowledge`/);
     assert.match(status.stdout, /remove with `svc restore delete-undo`/);
     // `restore` has a --yes of its own: the subcommand's --yes must still reach delete-undo.
-    const deleted = await runCli(['restore', 'delete-undo', '--yes'], { env: t.dirs.env });
+    const deleted = await runCliInProcess(['restore', 'delete-undo', '--yes'], { env: t.dirs.env });
     assert.is(deleted.code, 0, deleted.stderr);
     assert.match(deleted.stdout, /^Deleted \d+ undo cop(y|ies)\.$/m);
     assert.not.ok(fs.existsSync(undo), 'the undo copy is gone');
-    const again = await runCli(['--json', 'restore', 'delete-undo', '--yes'], { env: t.dirs.env });
+    const again = await runCliInProcess(['--json', 'restore', 'delete-undo', '--yes'], { env: t.dirs.env });
     assert.equal([again.code, JSON.parse(again.stdout).deleted], [0, 0]);
   } finally {
     await next.server.close();

@@ -11,11 +11,11 @@ import { parseWindow } from '../src/analytics/window.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixture, ROOT, runCli, startTestServer, tempDirs, waitFor, type TempDirs } from './_setup.js';
+import { fixture, ROOT, startTestServer, tempDirs, waitFor, type TempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 import { routineBody } from './_scheduler.js';
-import { runCliCaptured } from './_cli.js';
+import { runCliCaptured, runCliInProcess } from './_cli.js';
 
 let dirs: TempDirs;
 let arxiv: Stub;
@@ -42,7 +42,7 @@ test.after(async () => {
   dirs.cleanup();
 });
 
-const cli = (...args: string[]) => runCli(args, { env });
+const cli = (...args: string[]) => runCliInProcess(args, { env });
 
 test('svc analytics: every view answers one JSON document; human tables without bars off a terminal', async () => {
   for (const view of ['overview', 'summary', 'volume', 'sources', 'keywords', 'routine-health', 'discovery-lag']) {
@@ -93,7 +93,7 @@ test('svc analytics on an empty corpus: no table is a header with nothing under 
   const empty = tempDirs();
   try {
     const say = async (...args: string[]) => {
-      const r = await runCli(['analytics', ...args], { env: empty.env });
+      const r = await runCliInProcess(['analytics', ...args], { env: empty.env });
       assert.is(r.code, 0, r.stderr);
       return r.stdout;
     };
@@ -146,10 +146,10 @@ test('svc lifecycle check: the first Ctrl-C says a second abandons the slice; th
     assert.ok(Date.now() - second < 5_000, 'the hanging lookup is abandoned, not waited for');
     assert.match(stderr, /Abandoning the slice in flight/);
     assert.match(stdout, /^Check \d+ interrupted: 1 paper checked, 0 failed/m);
-    const status = JSON.parse((await runCli(['--json', 'lifecycle'], { env: qenv })).stdout);
+    const status = JSON.parse((await runCliInProcess(['--json', 'lifecycle'], { env: qenv })).stdout);
     assert.is(status.check.running, false);
     assert.equal([status.check.last.status, status.check.last.error], ['interrupted', 'abandoned with a second Ctrl-C; the papers the sources had answered were recorded, the rest stay first in line']);
-    const shown = async (id: number) => JSON.parse((await runCli(['--json', 'lifecycle', 'show', String(id)], { env: qenv })).stdout);
+    const shown = async (id: number) => JSON.parse((await runCliInProcess(['--json', 'lifecycle', 'show', String(id)], { env: qenv })).stdout);
     assert.ok((await shown(answered!)).checked_at_utc, 'what the source answered is recorded');
     assert.is((await shown(hanging!)).checked_at_utc, null, 'the abandoned paper stays first in line');
     assert.is((await shown(hanging!)).last_attempt, null);
@@ -166,10 +166,10 @@ test('svc lifecycle (status) does not call a check running whose process has not
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     insertRun(ctx.db, 10, false, 'a-process-that-went-away', hourAgo);
     await ctx.close();
-    const status = JSON.parse((await runCli(['--json', 'lifecycle'], { env: gone.env })).stdout);
+    const status = JSON.parse((await runCliInProcess(['--json', 'lifecycle'], { env: gone.env })).stdout);
     assert.is(status.check.running, false);
     assert.equal([status.check.last.status, status.check.last.error], ['interrupted', 'its owner went away']);
-    assert.not.match((await runCli(['lifecycle'], { env: gone.env })).stdout, /A check is running/);
+    assert.not.match((await runCliInProcess(['lifecycle'], { env: gone.env })).stdout, /A check is running/);
   } finally {
     gone.cleanup();
   }
@@ -227,10 +227,10 @@ test('svc analytics, watchdog and lifecycle refusals name the svc command, not t
     store(ctx, [record({ source: 'arxiv', nativeId: '1812.11470', ids: { arxiv: '1812.11470' }, title: 'A paper to check' })]);
     const runId = insertRun(ctx.db, 10, false, 'another-process', ctx.nowIso());
     await ctx.close();
-    const running = await runCli(['lifecycle', 'check'], { env: other.env });
+    const running = await runCliInProcess(['lifecycle', 'check'], { env: other.env });
     assert.is(running.code, 4, running.stderr);
     assert.is(running.stderr.trim(), `svc: Lifecycle check ${runId} is running; \`svc lifecycle stop\` (or Ctrl-C in its terminal) stops it after the current slice.`);
-    const json = JSON.parse((await runCli(['--json', 'lifecycle', 'check'], { env: other.env })).stdout);
+    const json = JSON.parse((await runCliInProcess(['--json', 'lifecycle', 'check'], { env: other.env })).stdout);
     assert.equal(json.error, 'lifecycle_check_running');
     assert.not.match(json.message, /\/api\//);
   } finally {
@@ -336,10 +336,10 @@ test('svc analytics volume: a long run of empty months is one line in the human 
       record({ source: 'arxiv', nativeId: 'new-2', title: 'Another new paper', publicationDate: '2024-04-01', datePrecision: 'day' }),
     ]);
     await ctx.close();
-    const json = await runCli(['analytics', 'volume', '--json'], { env: own.env });
+    const json = await runCliInProcess(['analytics', 'volume', '--json'], { env: own.env });
     const months = JSON.parse(json.stdout).months;
     assert.equal([months.length, months[0].month, months.at(-1).month], [278, '2001-03', '2024-04']);
-    const human = await runCli(['analytics', 'volume'], { env: own.env });
+    const human = await runCliInProcess(['analytics', 'volume'], { env: own.env });
     assert.is(human.code, 0, human.stderr);
     const lines = human.stdout.trim().split('\n');
     assert.ok(lines.length < 12, `${lines.length} lines:\n${human.stdout}`);
@@ -348,10 +348,10 @@ test('svc analytics volume: a long run of empty months is one line in the human 
     assert.match(human.stdout, /^2024-03\s+0\s+0$/m, 'a single empty month stays a month');
     assert.match(human.stdout, /--json lists every month/);
     // Nothing to show is said in words, with what to do, not as a bare header or "0 of 0".
-    const health = await runCli(['analytics', 'routine-health'], { env: own.env });
+    const health = await runCliInProcess(['analytics', 'routine-health'], { env: own.env });
     assert.match(health.stdout, /No routine to judge yet: `svc routine add`/);
     assert.not.match(health.stdout, /ROUTINE/);
-    assert.not.match((await runCli(['analytics', 'keywords'], { env: own.env })).stdout, /0 of 0 papers/);
+    assert.not.match((await runCliInProcess(['analytics', 'keywords'], { env: own.env })).stdout, /0 of 0 papers/);
   } finally {
     own.cleanup();
   }

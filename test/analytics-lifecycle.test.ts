@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { mergeRecords } from '../src/corpus/merge.js';
 import { startCheck } from '../src/lifecycle/check.js';
 import { bareRecord } from './_corpus.js';
-import { fixture, runCli, waitFor, type TestServer } from './_setup.js';
+import { fixture, waitFor, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { serverWithSources } from './_executions.js';
 import { startStub, type Stub } from './_stub.js';
 
@@ -53,7 +54,7 @@ async function checkToEnd(body: unknown): Promise<any> {
 }
 
 test('before any check: coverage says nothing was checked and there are no events', async () => {
-  const human = await runCli(['lifecycle'], { env: t.dirs.env });
+  const human = await runCliInProcess(['lifecycle'], { env: t.dirs.env });
   assert.match(human.stdout, /^None of the 7 papers has been checked yet; `svc lifecycle check` asks the sources\.$/m);
   const answer = (await t.request('GET', '/api/lifecycle')).json();
   assert.equal([answer.events_total, answer.coverage.documents_total, answer.coverage.checked, answer.coverage.never_checked], [0, 7, 0, 7]);
@@ -101,25 +102,25 @@ test('check against recorded Crossref and arXiv answers: correction, preprint pu
 });
 
 test('svc lifecycle show: a source skipped for want of its key reads as skipped, with the command that stores the key, not as an error; the JSON is unchanged', async () => {
-  const show = await runCli(['lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env });
+  const show = await runCliInProcess(['lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env });
   assert.is(show.code, 0, show.stderr);
   assert.match(show.stdout, /^Last checked: \d{4}-\d\d-\d\d \d\d:\d\d \(last attempt \d{4}-\d\d-\d\d \d\d:\d\d: checked\)$/m);
   assert.match(show.stdout, /^Skipped openalex: openalex_api_key was not stored; `svc credentials set openalex_api_key` stores it for the next check\.$/m);
   assert.not.match(show.stdout, /missing_key/);
-  const answer = JSON.parse((await runCli(['--json', 'lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env })).stdout);
+  const answer = JSON.parse((await runCliInProcess(['--json', 'lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env })).stdout);
   assert.equal(Object.keys(answer.last_attempt), ['at_utc', 'run_id', 'outcome', 'asked', 'error']);
   assert.equal(answer.last_attempt.asked.find((a: any) => a.source === 'openalex'), { source: 'openalex', outcome: 'skipped', reason: 'missing_key: openalex_api_key is not stored' });
 });
 
 test('svc lifecycle pages the events: --limit and --offset, and says how to see the next ones (the page size kept)', async () => {
-  const first = await runCli(['lifecycle', '--limit', '2'], { env: t.dirs.env });
+  const first = await runCliInProcess(['lifecycle', '--limit', '2'], { env: t.dirs.env });
   assert.is(first.code, 0, first.stderr);
   assert.match(first.stdout, /^7 of 7 papers checked/m);
   assert.match(first.stdout, /Events 1 to 2 of 5 shown, newest first; `svc lifecycle --limit 2 --offset 2` shows the next ones\./);
-  const last = await runCli(['--json', 'lifecycle', 'status', '--limit', '2', '--offset', '4'], { env: t.dirs.env });
+  const last = await runCliInProcess(['--json', 'lifecycle', 'status', '--limit', '2', '--offset', '4'], { env: t.dirs.env });
   assert.equal([JSON.parse(last.stdout).events.length, JSON.parse(last.stdout).next_offset], [1, null]);
-  assert.not.match((await runCli(['lifecycle', '--offset', '4'], { env: t.dirs.env })).stdout, /shows the next ones/);
-  assert.is((await runCli(['lifecycle', '--limit', '501'], { env: t.dirs.env })).code, 2);
+  assert.not.match((await runCliInProcess(['lifecycle', '--offset', '4'], { env: t.dirs.env })).stdout, /shows the next ones/);
+  assert.is((await runCliInProcess(['lifecycle', '--limit', '501'], { env: t.dirs.env })).code, 2);
 });
 
 test('a second check records no event twice', async () => {
@@ -192,7 +193,7 @@ test('a failing source: the paper is marked failed, keeps its last successful ch
     assert.is(doc.last_attempt.outcome, 'failed');
     assert.match(doc.last_attempt.error, /crossref: upstream_failure: HTTP 500/);
     // The failure follows the outcome; the source skipped for its key is on its own line, not among the failures.
-    const show = await runCli(['lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env });
+    const show = await runCliInProcess(['lifecycle', 'show', String(ids.corrected)], { env: t.dirs.env });
     assert.match(show.stdout, /: failed — crossref: upstream_failure: HTTP 500[^\n]*\)\n/);
     assert.not.match(show.stdout, /failed — [^\n]*openalex/);
     assert.match(show.stdout, /^Skipped openalex: /m);

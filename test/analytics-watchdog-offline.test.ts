@@ -7,7 +7,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ZERO_REASON_MEANING } from '../src/executions/zero-reasons.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 
 let t: TestServer;
@@ -33,7 +34,7 @@ test('runs that failed because the machine was offline are not held against a so
   assert.equal(offline.map((u: { subject: { id: string } }) => u.subject.id).sort(), ['arxiv', 'pubmed']);
   assert.not.ok(w.could_not_judge.some((u: { reason: string }) => /only 0 settled runs/.test(u.reason)), 'no "only 0 runs" beside it');
   assert.match(offline[0].reason, /^3 runs failed because this machine was offline \(no source could be reached\); not counted against /);
-  const cli = await runCli(['watchdog'], { env: t.dirs.env });
+  const cli = await runCliInProcess(['watchdog'], { env: t.dirs.env });
   assert.is(cli.code, 0, cli.stderr);
   assert.not.match(cli.stdout, /BROKEN\s+arXiv/);
   assert.match(cli.stdout, /3 runs failed because this machine was offline/);

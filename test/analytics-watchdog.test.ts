@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { insertFire } from '../src/routines/jobs.js';
 import { PRODUCERS } from '../src/watchdog/service.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { routineBody } from './_scheduler.js';
 import { addRun, daysAgo, record, store } from './_history.js';
 
@@ -72,12 +73,12 @@ test('each finding says since when: the first run of the streak or of the quiet 
   assert.ok(Math.abs(Date.parse(quietOne.since_utc) - Date.parse(daysAgo(37))) < 3_600_000, quietOne.since_utc);
   assert.is(f[`missed_fires:${missed}:2025-01-02T06:00:00.000Z`].since_utc, '2025-01-01T06:00:00.000Z', 'the first missed fire, not the latest');
   assert.is(f[`missing_key:${keyed}:openalex`].since_utc, null, 'the credential store keeps no date');
-  const r = await runCli(['watchdog'], { env: t.dirs.env });
+  const r = await runCliInProcess(['watchdog'], { env: t.dirs.env });
   assert.match(r.stdout, new RegExp(`key: missed_fires:${missed}:2025-01-02T06:00:00.000Z\n.*\n  since: 2025-01-01 06:00\n`));
 });
 
 test('svc watchdog lists the evidence its what-to-do points at: the runs (with zero reason and HTTP status), missed fires', async () => {
-  const r = await runCli(['watchdog'], { env: t.dirs.env });
+  const r = await runCliInProcess(['watchdog'], { env: t.dirs.env });
   assert.is(r.code, 0, r.stderr);
   const crossref = r.stdout.split('\n\n').find((block) => block.includes('key: source_failing:crossref'))!;
   assert.is(crossref.match(/^  run \d+ \(\d{4}-\d\d-\d\d \d\d:\d\d\): upstream_failure \(HTTP 503\)/gm)?.length, 3, crossref);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startAnswerServer, type AnswerServer } from './_answers.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
 import { FrameTracker } from '../commands/answer/frames.js';
@@ -30,7 +30,7 @@ test.after(async () => {
 const previewArgs = () => ['answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1`, '--instruction', 'What helps memory?', '--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-test'];
 
 test('preview --json prints the server preview: one document with the request hash', async () => {
-  const r = await runCli(['--json', ...previewArgs()], { env });
+  const r = await runCliInProcess(['--json', ...previewArgs()], { env });
   assert.is(r.code, 0, r.stderr);
   const p = JSON.parse(r.stdout);
   assert.match(p.request_sha256, /^[0-9a-f]{64}$/);
@@ -40,7 +40,7 @@ test('preview --json prints the server preview: one document with the request ha
 });
 
 test('preview for a person names sources, pages, byte counts and hashes, and how to send', async () => {
-  const r = await runCli([...previewArgs(), '--select', `${s.files.text!.file_id}@${s.files.text!.version_id}:1:0-5`], { env });
+  const r = await runCliInProcess([...previewArgs(), '--select', `${s.files.text!.file_id}@${s.files.text!.version_id}:1:0-5`], { env });
   assert.is(r.code, 0, r.stderr);
   for (const part of ['S01', 'S02', 'notes.txt', 'whole page', 'codepoints [0, 5)', 'bytes', 'Request sha256:', 'System prompt:', 'User prompt:', 'svc answer send']) {
     assert.ok(r.stdout.includes(part), `${part} in\n${r.stdout}`);
@@ -52,7 +52,7 @@ test('preview for a connection with no key stored says so at preview time, with 
   const args = ['answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-test'];
   // Four previews may be live at once: each is dropped once read, for the tests that follow.
   const shown = async (argv: string[]) => {
-    const r = await runCli(argv, { env });
+    const r = await runCliInProcess(argv, { env });
     assert.is(r.code, 0, r.stderr);
     dropPreview(s.t.ctx, /"preview_id": "([^"]+)"|^Preview (\S+)/m.exec(r.stdout)!.slice(1).find(Boolean)!);
     return r.stdout;
@@ -64,10 +64,10 @@ test('preview for a connection with no key stored says so at preview time, with 
 });
 
 test('preview refusals from the server keep their exit codes', async () => {
-  const r = await runCli(['--json', ...previewArgs(), '--select', `${s.files.text!.file_id}:1:5-100000`], { env });
+  const r = await runCliInProcess(['--json', ...previewArgs(), '--select', `${s.files.text!.file_id}:1:5-100000`], { env });
   assert.is(r.code, 2, r.stdout + r.stderr);
   assert.ok(JSON.parse(r.stdout).error);
-  const stale = await runCli(['--json', ...previewArgs(), '--revision', '999'], { env });
+  const stale = await runCliInProcess(['--json', ...previewArgs(), '--revision', '999'], { env });
   assert.is(stale.code, 4, stale.stdout);
   assert.match(JSON.parse(stale.stdout).message, /it is at revision \d+ now, not the --revision given/);
 });
@@ -86,11 +86,11 @@ test('usage errors exit 2 before any server call', async () => {
     ['answer', 'show', s.projectId, 'nope'],
   ];
   for (const args of cases) {
-    const r = await runCli(['--json', ...args], { env: noServer });
+    const r = await runCliInProcess(['--json', ...args], { env: noServer });
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
     assert.ok(JSON.parse(r.stdout).error, args.join(' '));
   }
-  const send = await runCli(['answer', 'send', s.projectId, UUID, '--sha', 'a'.repeat(64)], { env: noServer });
+  const send = await runCliInProcess(['answer', 'send', s.projectId, UUID, '--sha', 'a'.repeat(64)], { env: noServer });
   assert.match(send.stderr, /--yes/);
 });
 
@@ -98,7 +98,7 @@ test('export refuses to overwrite an existing file without --force', async () =>
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-answer-out-'));
   const out = path.join(dir, 'a.zip');
   fs.writeFileSync(out, 'keep');
-  const r = await runCli(['--json', 'answer', 'export', s.projectId, UUID, '--format', 'zip', '-o', out], { env });
+  const r = await runCliInProcess(['--json', 'answer', 'export', s.projectId, UUID, '--format', 'zip', '-o', out], { env });
   assert.is(r.code, 2);
   assert.is(JSON.parse(r.stdout).error, 'output_exists');
   assert.is(fs.readFileSync(out, 'utf8'), 'keep');
@@ -113,7 +113,7 @@ test('export refuses a link or a missing folder before it asks the server for th
     fs.symlinkSync(path.join(dir, 'nowhere.zip'), link);
     for (const out of [link, path.join(dir, 'no', 'such', 'a.zip')]) {
       // No server runs for noServer: a refusal here was made before any connection.
-      const r = await runCli(['--json', 'answer', 'export', s.projectId, UUID, '--format', 'zip', '-o', out, '--force'], { env: noServer });
+      const r = await runCliInProcess(['--json', 'answer', 'export', s.projectId, UUID, '--format', 'zip', '-o', out, '--force'], { env: noServer });
       assert.is(r.code, 2, r.stdout + r.stderr);
       assert.is(JSON.parse(r.stdout).error, 'output_unwritable');
     }
@@ -126,8 +126,8 @@ test('export refuses a link or a missing folder before it asks the server for th
 test('end to end: preview, send (which follows the run), list, show, export ZIP and HTML; a failed answer exits 1', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-answer-e2e-'));
   try {
-    const p = JSON.parse((await runCli(['--json', ...previewArgs()], { env })).stdout);
-    const sent = await runCli(['--json', 'answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+    const p = JSON.parse((await runCliInProcess(['--json', ...previewArgs()], { env })).stdout);
+    const sent = await runCliInProcess(['--json', 'answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
     assert.is(sent.code, 0, sent.stderr);
     const answer = JSON.parse(sent.stdout);
     assert.is(answer.state, 'succeeded');
@@ -136,46 +136,46 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
     assert.is(model.requests.length, 1);
     assert.not.ok(sent.stdout.includes('sk-openai-cli-secret'), 'no key in the answer');
 
-    const listed = JSON.parse((await runCli(['--json', 'answer', 'list', s.projectId], { env })).stdout);
+    const listed = JSON.parse((await runCliInProcess(['--json', 'answer', 'list', s.projectId], { env })).stdout);
     assert.ok(listed.answers.some((a: any) => a.answer_id === answer.answer_id));
     // The project may be named any way `svc evidence list` prints it: its NAME or its ID number.
     for (const ref of ['Answers', '1']) {
-      const byRef = await runCli(['--json', 'answer', 'list', ref], { env });
+      const byRef = await runCliInProcess(['--json', 'answer', 'list', ref], { env });
       assert.is(byRef.code, 0, byRef.stderr);
       assert.equal(JSON.parse(byRef.stdout).answers.map((a: any) => a.answer_id), listed.answers.map((a: any) => a.answer_id));
     }
-    const unknown = await runCli(['answer', 'list', 'No such project'], { env });
+    const unknown = await runCliInProcess(['answer', 'list', 'No such project'], { env });
     assert.is(unknown.code, 3, unknown.stderr);
-    const shown = await runCli(['answer', 'show', s.projectId, answer.answer_id], { env });
+    const shown = await runCliInProcess(['answer', 'show', s.projectId, answer.answer_id], { env });
     assert.is(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /succeeded/);
 
     const zip = path.join(dir, 'a.zip');
-    const z = JSON.parse((await runCli(['--json', 'answer', 'export', s.projectId, answer.answer_id, '--format', 'zip', '-o', zip], { env })).stdout);
+    const z = JSON.parse((await runCliInProcess(['--json', 'answer', 'export', s.projectId, answer.answer_id, '--format', 'zip', '-o', zip], { env })).stdout);
     assert.is(z.byte_size, fs.statSync(zip).size);
     assert.is(fs.statSync(zip).mode & 0o777, 0o600);
     const html = path.join(dir, 'a.html');
-    const h = await runCli(['answer', 'export', s.projectId, answer.answer_id, '--format', 'html', '-o', html], { env });
+    const h = await runCliInProcess(['answer', 'export', s.projectId, answer.answer_id, '--format', 'html', '-o', html], { env });
     assert.is(h.code, 0, h.stderr);
     assert.match(fs.readFileSync(html, 'utf8'), /^<!DOCTYPE html>/i);
 
-    const wrongSha = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', 'b'.repeat(64), '--yes'], { env });
+    const wrongSha = await runCliInProcess(['answer', 'send', s.projectId, p.preview_id, '--sha', 'b'.repeat(64), '--yes'], { env });
     assert.is(wrongSha.code, 4);
     assert.match(wrongSha.stderr, /--sha is not the request hash of this preview; copy the `svc answer send` line/);
 
     model.behaviour = 'bad_citation';
-    const q = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'again'], { env })).stdout);
-    const failed = await runCli(['--json', 'answer', 'send', s.projectId, q.preview_id, '--sha', q.request_sha256, '--yes'], { env });
+    const q = JSON.parse((await runCliInProcess(['--json', ...previewArgs(), '--instruction', 'again'], { env })).stdout);
+    const failed = await runCliInProcess(['--json', 'answer', 'send', s.projectId, q.preview_id, '--sha', q.request_sha256, '--yes'], { env });
     assert.is(failed.code, 1, failed.stderr);
     assert.is(JSON.parse(failed.stdout).state, 'failed');
 
     // --no-watch only admits; nobody following within the attach window cancels it.
     model.behaviour = 'valid';
-    const r = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'later'], { env })).stdout);
-    const admitted = await runCli(['--json', 'answer', 'send', s.projectId, r.preview_id, '--sha', r.request_sha256, '--yes', '--no-watch'], { env });
+    const r = JSON.parse((await runCliInProcess(['--json', ...previewArgs(), '--instruction', 'later'], { env })).stdout);
+    const admitted = await runCliInProcess(['--json', 'answer', 'send', s.projectId, r.preview_id, '--sha', r.request_sha256, '--yes', '--no-watch'], { env });
     assert.is(admitted.code, 0, admitted.stderr);
     assert.is(JSON.parse(admitted.stdout).state, 'admitted');
-    const watched = await runCli(['--json', 'answer', 'watch', s.projectId, JSON.parse(admitted.stdout).answer_id], { env });
+    const watched = await runCliInProcess(['--json', 'answer', 'watch', s.projectId, JSON.parse(admitted.stdout).answer_id], { env });
     assert.is(watched.code, 0, watched.stderr);
     assert.is(JSON.parse(watched.stdout).state, 'succeeded');
   } finally {
@@ -185,8 +185,8 @@ test('end to end: preview, send (which follows the run), list, show, export ZIP 
 });
 
 test('send follows the run with each frame\'s state on stderr; show names each cited source and its quote', async () => {
-  const p = JSON.parse((await runCli(['--json', ...previewArgs(), '--instruction', 'frames please'], { env })).stdout);
-  const sent = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+  const p = JSON.parse((await runCliInProcess(['--json', ...previewArgs(), '--instruction', 'frames please'], { env })).stdout);
+  const sent = await runCliInProcess(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
   assert.is(sent.code, 0, sent.stderr);
   assert.match(sent.stderr, /^#1 snapshot: admitted/m);
   assert.match(sent.stderr, /^#\d+ progress: running · request_sent$/m);
@@ -194,26 +194,26 @@ test('send follows the run with each frame\'s state on stderr; show names each c
   assert.match(sent.stderr, /^#\d+ report: running · tokens in 321, out 45/m);
   assert.match(sent.stderr, /^#\d+ terminal: succeeded$/m);
   const id = /^Answer ([0-9a-f-]{36}): succeeded$/m.exec(sent.stdout)![1]!;
-  const late = await runCli(['answer', 'watch', s.projectId, id], { env });
+  const late = await runCliInProcess(['answer', 'watch', s.projectId, id], { env });
   assert.is(late.code, 4);
   assert.match(late.stderr, /`svc answer show PROJECT ANSWER` prints an answer that has ended/);
-  const shown = await runCli(['answer', 'show', s.projectId, id], { env });
+  const shown = await runCliInProcess(['answer', 'show', s.projectId, id], { env });
   assert.is(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^  S01  notes\.txt: text logical page 1 of 1, whole page$/m);
   assert.match(shown.stdout, /^    cites S01 \[0, 12\) = page 1 codepoints \[0, 12\) of notes\.txt: “Alpha beta g”$/m);
   assert.match(shown.stdout, /frames please/);
   assert.match(shown.stdout, /model gpt-test-0001 \(as reported\)/);
   // Several answers by now: a page of one names the whole next-page command, keeping its size.
-  const paged = await runCli(['answer', 'list', s.projectId, '--limit', '1'], { env });
+  const paged = await runCliInProcess(['answer', 'list', s.projectId, '--limit', '1'], { env });
   assert.match(paged.stderr, new RegExp(`^more: svc answer list ${s.projectId} --limit 1 --through \\d+ --after \\d+$`, 'm'));
 });
 
 test('show places a citation of a passage on its page, in the offsets `svc evidence read` prints', async () => {
   // The passage starts at codepoint 18 ("Sleep ..."); the model cites the first 12 codepoints of it.
   const args = ['--json', 'answer', 'preview', s.projectId, '--select', `${s.files.text!.file_id}:1:18-60`, '--instruction', 'passage only', '--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-test'];
-  const p = JSON.parse((await runCli(args, { env })).stdout);
+  const p = JSON.parse((await runCliInProcess(args, { env })).stdout);
   assert.is(p.payload.sources.length, 1);
-  const sent = await runCli(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
+  const sent = await runCliInProcess(['answer', 'send', s.projectId, p.preview_id, '--sha', p.request_sha256, '--yes'], { env });
   assert.is(sent.code, 0, sent.stderr);
   assert.match(sent.stdout, /^    cites S01 \[0, 12\) = page 1 codepoints \[18, 30\) of notes\.txt: “Sleep helps ”$/m);
 });
@@ -234,7 +234,7 @@ test('frames of another answer, runtime or an old sequence are rejected', () => 
 
 test('--select takes the Library ID too; an API runtime without --model asks for the provider default, shown in the preview', async () => {
   const id = String(s.files.paper!.id);
-  const r = await runCli(['answer', 'preview', s.projectId, '--select', `${id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'openai'], { env });
+  const r = await runCliInProcess(['answer', 'preview', s.projectId, '--select', `${id}:1`, '--instruction', 'Q', '--runtime', 'api_key', '--provider', 'openai'], { env });
   assert.is(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /api_key openai model gpt-4o-mini/);
   assert.ok(r.stdout.includes(`paper.pdf  ${s.files.paper!.file_id} version ${s.files.paper!.version_id}`), r.stdout);
@@ -250,7 +250,7 @@ test('connection flags are checked before the server, naming the flag and what i
     [['--runtime', 'agent_cli', '--provider', 'agent_code', '--effort', 'huge'], /--effort must be one of low, /],
   ];
   for (const [flags, message] of cases) {
-    const r = await runCli([...base, ...flags], { env: noServer });
+    const r = await runCliInProcess([...base, ...flags], { env: noServer });
     assert.is(r.code, 2, r.stderr);
     assert.match(r.stderr, message);
     assert.not.match(r.stderr, /choices\./);
@@ -258,36 +258,36 @@ test('connection flags are checked before the server, naming the flag and what i
 });
 
 test('an image-only page or a note of an unselected file refuses the preview naming the file or note and what to do', async () => {
-  const page3 = await runCli([...previewArgs().slice(0, 3), '--select', `${s.files.paper!.file_id}:3`, ...previewArgs().slice(5)], { env });
+  const page3 = await runCliInProcess([...previewArgs().slice(0, 3), '--select', `${s.files.paper!.file_id}:3`, ...previewArgs().slice(5)], { env });
   assert.is(page3.code, 4, page3.stderr);
   assert.match(page3.stderr, /Page 3 of paper\.pdf has no extractable text .*Leave that page out of the selection\./);
   const noteId = await s.note(s.files.paper!, 'on the paper');
-  const note = await runCli([...previewArgs(), '--note', String(noteId)], { env });
+  const note = await runCliInProcess([...previewArgs(), '--note', String(noteId)], { env });
   assert.is(note.code, 4, note.stderr);
   assert.ok(note.stderr.includes(`Note ${noteId} is on file ${s.files.paper!.file_id}, which is not selected`), note.stderr);
 });
 
 test('a selected passage note with an empty body says how to give it one', async () => {
-  const added = await runCli(['--json', 'evidence', 'note', 'add', s.projectId, s.files.text!.file_id, '--start', '0', '--end', '5'], { env });
+  const added = await runCliInProcess(['--json', 'evidence', 'note', 'add', s.projectId, s.files.text!.file_id, '--start', '0', '--end', '5'], { env });
   assert.is(added.code, 0, added.stderr);
   const id = JSON.parse(added.stdout).note.note_id;
-  const r = await runCli([...previewArgs(), '--note', String(id)], { env });
+  const r = await runCliInProcess([...previewArgs(), '--note', String(id)], { env });
   assert.is(r.code, 2, r.stderr);
   assert.ok(r.stderr.includes(`give it one with \`svc evidence note edit PROJECT ${id} --body TEXT\`, or leave out --note ${id}`), r.stderr);
 });
 
 test('a project with no answers says how to prepare one', async () => {
   const empty = (await s.project('No answers')).project_id;
-  const r = await runCli(['answer', 'list', empty], { env });
+  const r = await runCliInProcess(['answer', 'list', empty], { env });
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`^No answers yet; \`svc answer preview ${empty} --select FILE:PAGE`, 'm'));
-  const j = JSON.parse((await runCli(['--json', 'answer', 'list', empty], { env })).stdout);
+  const j = JSON.parse((await runCliInProcess(['--json', 'answer', 'list', empty], { env })).stdout);
   assert.equal(j.answers, []);
 });
 
 test('no server: exit 1 with the reason', async () => {
   const noServer = { ...env, SVC_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nosrv-')) };
-  const r = await runCli(['--json', 'answer', 'list', s.projectId], { env: noServer });
+  const r = await runCliInProcess(['--json', 'answer', 'list', s.projectId], { env: noServer });
   assert.is(r.code, 1);
   assert.is(JSON.parse(r.stdout).error, 'server_not_running');
 });

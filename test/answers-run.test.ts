@@ -308,6 +308,11 @@ test('history is ascending under a fixed ceiling, 50 at most; the answer limit r
   const page = h.json();
   assert.is(page.answers.length, 2);
   assert.is(page.has_more, true);
+  // The selection limits travel with the history, so a chooser counts against the service's own numbers.
+  assert.equal(page.selection_limits, {
+    memberships_min: 1, memberships_max: 5, distinct_pages: 12, segments: 24, notes: 8, note_codepoints: 2000, notes_bytes: 8192,
+    source_bytes: 49152, source_codepoints: 24000, instruction_codepoints: 4000, instruction_bytes: 16384,
+  });
   const next = (await s.call('GET', `${s.A('/answers')}?${s.V}&limit=50&after_id=${page.next_after_id}&through_id=${page.through_id}`)).json();
   assert.is(next.total, page.total);
   assert.is(next.answers.length, page.total - 2);

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
+import { startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
 
 const KEY = 'sk-admin-key-abcdefghijklmnop';
@@ -79,76 +80,76 @@ test('CLI status lists each subscription-lane CLI, found or not', async () => {
 const cliEnv = () => ({ ...cliDirs.env, SVC_AGENT_CLI: agent, SVC_AI_OPENAI_URL: `${fake.url}/openai`, PATH: process.env.PATH });
 
 test('svc chat: new with its choices (given to new, not to chat), then chat by id, list, show, delete', async () => {
-  const created = await runCli(['chat', 'new', '--runtime', 'agent_cli', '--effort', 'low', '--title', 'via chat', '--json'], { env: cliEnv() });
+  const created = await runCliInProcess(['chat', 'new', '--runtime', 'agent_cli', '--effort', 'low', '--title', 'via chat', '--json'], { env: cliEnv() });
   assert.is(created.code, 0, created.stderr);
   const session = JSON.parse(created.stdout);
   assert.equal([session.choices.runtime, session.choices.effort], ['agent_cli', 'low']);
   const id = String(session.session.id);
-  const chat = await runCli(['chat', id, '-m', 'hello'], { env: cliEnv() });
+  const chat = await runCliInProcess(['chat', id, '-m', 'hello'], { env: cliEnv() });
   assert.is(chat.code, 0, chat.stderr);
   assert.match(chat.stdout, /agent says: hello/);
-  assert.ok(JSON.parse((await runCli(['chat', 'list', '--json'], { env: cliEnv() })).stdout).sessions.some((s: any) => String(s.id) === id));
-  assert.match((await runCli(['chat', 'show', id], { env: cliEnv() })).stdout, /\[assistant\] agent says: hello/);
-  assert.is((await runCli(['chat', 'delete', id, '--yes'], { env: cliEnv() })).code, 0);
-  assert.is((await runCli(['chat', '999', '-m', 'x'], { env: cliEnv() })).code, 3);
+  assert.ok(JSON.parse((await runCliInProcess(['chat', 'list', '--json'], { env: cliEnv() })).stdout).sessions.some((s: any) => String(s.id) === id));
+  assert.match((await runCliInProcess(['chat', 'show', id], { env: cliEnv() })).stdout, /\[assistant\] agent says: hello/);
+  assert.is((await runCliInProcess(['chat', 'delete', id, '--yes'], { env: cliEnv() })).code, 0);
+  assert.is((await runCliInProcess(['chat', '999', '-m', 'x'], { env: cliEnv() })).code, 3);
 });
 
 test('svc assistant: status, new, chat from stdin, sessions, show, export, delete', async () => {
-  const status = await runCli(['assistant', 'status', '--json'], { env: cliEnv() });
+  const status = await runCliInProcess(['assistant', 'status', '--json'], { env: cliEnv() });
   assert.is(status.code, 0, status.stderr);
   assert.is(JSON.parse(status.stdout).can_run, true);
-  const created = await runCli(['assistant', 'new', '--runtime', 'agent_cli', '--effort', 'max', '--title', 'cli chat', '--json'], { env: cliEnv() });
+  const created = await runCliInProcess(['assistant', 'new', '--runtime', 'agent_cli', '--effort', 'max', '--title', 'cli chat', '--json'], { env: cliEnv() });
   assert.is(created.code, 0, created.stderr);
   const id = JSON.parse(created.stdout).session.id;
-  const chat = await runCli(['assistant', 'chat', String(id)], { env: cliEnv(), stdin: 'from stdin\n' });
+  const chat = await runCliInProcess(['assistant', 'chat', String(id)], { env: cliEnv(), stdin: 'from stdin\n' });
   assert.is(chat.code, 0, chat.stderr);
   assert.is(chat.stdout.trim(), 'agent says: from stdin effort=63999');
-  const json = await runCli(['assistant', 'chat', String(id), '-m', 'again', '--json'], { env: cliEnv() });
+  const json = await runCliInProcess(['assistant', 'chat', String(id), '-m', 'again', '--json'], { env: cliEnv() });
   const outcome = JSON.parse(json.stdout);
   assert.equal([outcome.status, outcome.reports[0].model], ['completed', 'agent-reported-model']);
-  const list = JSON.parse((await runCli(['assistant', 'sessions', '--json'], { env: cliEnv() })).stdout);
+  const list = JSON.parse((await runCliInProcess(['assistant', 'sessions', '--json'], { env: cliEnv() })).stdout);
   assert.is(list.sessions[0].message_count, 4);
-  const show = await runCli(['assistant', 'show', String(id)], { env: cliEnv() });
+  const show = await runCliInProcess(['assistant', 'show', String(id)], { env: cliEnv() });
   assert.match(show.stdout, /\[assistant\] agent says: again/);
   const file = path.join(cliDirs.root, 'out.md');
-  const exp = await runCli(['assistant', 'export', String(id), '--format', 'markdown', '-o', file], { env: cliEnv() });
+  const exp = await runCliInProcess(['assistant', 'export', String(id), '--format', 'markdown', '-o', file], { env: cliEnv() });
   assert.is(exp.code, 0, exp.stderr);
   assert.match(fs.readFileSync(file, 'utf8'), /# Conversation/);
   assert.is(fs.statSync(file).mode & 0o777, 0o600);
-  assert.is((await runCli(['assistant', 'export', String(id), '--format', 'pdf'], { env: cliEnv() })).code, 2);
-  assert.is((await runCli(['assistant', 'delete', String(id)], { env: cliEnv() })).code, 2, 'needs --yes off a terminal');
-  assert.is((await runCli(['assistant', 'delete', String(id), '--yes'], { env: cliEnv() })).code, 0);
-  assert.is((await runCli(['assistant', 'show', String(id)], { env: cliEnv() })).code, 3);
-  const failed = await runCli(['assistant', 'chat', '-m', 'FAIL now', '--json'], { env: cliEnv() });
+  assert.is((await runCliInProcess(['assistant', 'export', String(id), '--format', 'pdf'], { env: cliEnv() })).code, 2);
+  assert.is((await runCliInProcess(['assistant', 'delete', String(id)], { env: cliEnv() })).code, 2, 'needs --yes off a terminal');
+  assert.is((await runCliInProcess(['assistant', 'delete', String(id), '--yes'], { env: cliEnv() })).code, 0);
+  assert.is((await runCliInProcess(['assistant', 'show', String(id)], { env: cliEnv() })).code, 3);
+  const failed = await runCliInProcess(['assistant', 'chat', '-m', 'FAIL now', '--json'], { env: cliEnv() });
   assert.is(failed.code, 1);
   assert.is(JSON.parse(failed.stdout).status, 'failed');
-  const badChoice = await runCli(['assistant', 'new', '--runtime', 'api_key', '--provider', 'openai', '--effort', 'low'], { env: cliEnv() });
+  const badChoice = await runCliInProcess(['assistant', 'new', '--runtime', 'api_key', '--provider', 'openai', '--effort', 'low'], { env: cliEnv() });
   assert.is(badChoice.code, 2);
 });
 
 test('svc credentials validate NAME uses the stored key and never prints it', async () => {
-  const missing = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
+  const missing = await runCliInProcess(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
   assert.is(missing.code, 2);
-  await runCli(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: KEY });
-  const ok = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
+  await runCliInProcess(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: KEY });
+  const ok = await runCliInProcess(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
   assert.is(ok.code, 0, ok.stderr);
   assert.is(JSON.parse(ok.stdout).valid, true);
   // The help says the models are listed: they are, in JSON and for a person.
   assert.equal(JSON.parse(ok.stdout).models, ['model-a', 'model-b']);
-  const human = await runCli(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
+  const human = await runCliInProcess(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
   assert.is(human.code, 0, human.stderr);
   assert.is(human.stdout.trim(), 'openai_api_key: valid (OpenAI accepted the key.)\n2 models the key reaches:\n  model-a\n  model-b');
-  assert.match((await runCli(['credentials', 'validate', '--help'], { env: cliEnv() })).stdout, /print the\s+models it reaches/);
-  await runCli(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: 'sk-bad-abcdefghijklm' });
-  const bad = await runCli(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
+  assert.match((await runCliInProcess(['credentials', 'validate', '--help'], { env: cliEnv() })).stdout, /print the\s+models it reaches/);
+  await runCliInProcess(['credentials', 'set', 'openai_api_key'], { env: cliEnv(), stdin: 'sk-bad-abcdefghijklm' });
+  const bad = await runCliInProcess(['credentials', 'validate', 'openai_api_key'], { env: cliEnv() });
   assert.is(bad.code, 1);
   assert.not.match(bad.stdout, /models/, 'a refused key lists no models');
-  const badJson = await runCli(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
+  const badJson = await runCliInProcess(['credentials', 'validate', 'openai_api_key', '--json'], { env: cliEnv() });
   assert.is(JSON.parse(badJson.stdout).models, undefined);
   assert.not.ok((bad.stdout + bad.stderr).includes('sk-bad-abcdefghijklm'));
-  assert.is((await runCli(['credentials', 'validate', 'smtp_password'], { env: cliEnv() })).code, 2);
+  assert.is((await runCliInProcess(['credentials', 'validate', 'smtp_password'], { env: cliEnv() })).code, 2);
   // An unknown name is the same usage error as for set and delete (exit 2, credential_unknown), not "not found".
-  const unknown = await runCli(['credentials', 'validate', 'no_such', '--json'], { env: cliEnv() });
+  const unknown = await runCliInProcess(['credentials', 'validate', 'no_such', '--json'], { env: cliEnv() });
   assert.equal([unknown.code, JSON.parse(unknown.stdout).error], [2, 'credential_unknown'], unknown.stdout);
 });
 

@@ -10,9 +10,10 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as repo from '../src/assistant/repo.js';
-import { runCli, startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
+import { startTestServer, tempDirs, type TempDirs, type TestServer } from './_setup.js';
 import { startFakeProvider, writeFakeAgent, type FakeProvider } from './_assistant.js';
 import { onPty } from './_pty.js';
+import { runCliInProcess } from './_cli.js';
 
 const KEY = 'sk-cli-views-key-abcdefghijklmnop';
 let t: TestServer;
@@ -35,7 +36,7 @@ test.after(async () => {
 
 const env = (dirs: TempDirs = t.dirs) => ({ ...dirs.env, SVC_AGENT_CLI: agent, SVC_AI_OPENAI_URL: `${fake.url}/openai`, SVC_AI_ANTHROPIC_URL: `${fake.url}/anthropic`, PATH: process.env.PATH });
 const cli = async (args: string[], options: { stdin?: string; dirs?: TempDirs } = {}) => {
-  const r = await runCli(args, { env: env(options.dirs), stdin: options.stdin });
+  const r = await runCliInProcess(args, { env: env(options.dirs), stdin: options.stdin });
   assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
   return r;
 };
@@ -86,7 +87,7 @@ test('assistant chat with the service running: an API conversation is offered th
 test('assistant chat with no service running offers no tools (they could only fail)', async () => {
   const alone = tempDirs();
   try {
-    const set = await runCli(['credentials', 'set', 'anthropic_api_key'], { env: env(alone), stdin: KEY });
+    const set = await runCliInProcess(['credentials', 'set', 'anthropic_api_key'], { env: env(alone), stdin: KEY });
     assert.is(set.code, 0, set.stderr);
     const id = await newConversation(['--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x'], alone);
     const before = fake.seen.length;
@@ -130,7 +131,7 @@ test('a permission request settled before the chat reaches it (the turn ended me
   const { requestId, held } = broker.open({ session_id: id, tool_name: 'Bash', tool_use_id: null, input: { command: 'ls' } });
   broker.denyAll(id, 'The turn ended before an answer.');
   assert.is((await held).allow, false);
-  const io = { out: () => {}, err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
+  const io = { out: () => {}, write: () => {}, err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
   const shown: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (shown.push(String(chunk)), true)) as typeof process.stderr.write;
@@ -156,7 +157,7 @@ test('a permission question shows the whole input the person allows, however lon
   const broker = permissionBroker(t.ctx);
   const { requestId } = broker.open({ session_id: id, tool_name: 'Bash', tool_use_id: null, input: { command } });
   const lines: string[] = [];
-  const io = { out: () => {}, err: (line: string) => void lines.push(line), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
+  const io = { out: () => {}, write: () => {}, err: (line: string) => void lines.push(line), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, stderrIsTTY: true, env: {}, json: false };
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: unknown) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
   // The person does not answer here: the turn ends, which settles the request.
@@ -177,14 +178,14 @@ test('a refused key: the error says which credential to store again (never the k
   const dirs = tempDirs();
   try {
     const wrong = 'sk-wrong-key-for-this-test-0123';
-    const set = await runCli(['credentials', 'set', 'openai_api_key'], { env: env(dirs), stdin: wrong });
+    const set = await runCliInProcess(['credentials', 'set', 'openai_api_key'], { env: env(dirs), stdin: wrong });
     assert.is(set.code, 0, set.stderr);
     const id = await newConversation(['--runtime', 'api_key', '--provider', 'openai', '--model', 'gpt-4o-mini'], dirs);
-    const r = await runCli(['assistant', 'chat', String(id), '-m', 'hi'], { env: env(dirs) });
+    const r = await runCliInProcess(['assistant', 'chat', String(id), '-m', 'hi'], { env: env(dirs) });
     assert.is(r.code, 1);
     assert.match(r.stderr, /^svc: OpenAI refused the key: .*\. Store a working key with `svc credentials set openai_api_key` \(`svc credentials validate openai_api_key` checks it\), then send again\.$/m);
     assert.not.match(r.stderr, new RegExp(wrong));
-    const shown = (await runCli(['assistant', 'show', String(id)], { env: env(dirs) })).stdout;
+    const shown = (await runCliInProcess(['assistant', 'show', String(id)], { env: env(dirs) })).stdout;
     assert.match(shown, /\[user\] hi\n {2}\(no reply was saved: the turn failed or was stopped before any answer\)/);
   } finally {
     dirs.cleanup();
@@ -219,13 +220,13 @@ test('svc chat creates a conversation with its first message: nothing to send, o
   const dirs = tempDirs();
   const conversations = async () => JSON.parse((await cli(['chat', 'list', '--json'], { dirs })).stdout).sessions.length;
   try {
-    const empty = await runCli(['chat'], { env: env(dirs), stdin: '\n' });
+    const empty = await runCliInProcess(['chat'], { env: env(dirs), stdin: '\n' });
     assert.equal([empty.code, empty.stderr.trim()], [2, 'svc: Nothing to send: give --message or pipe text on stdin.']);
-    const blank = await runCli(['chat', '-m', ' '], { env: env(dirs) });
+    const blank = await runCliInProcess(['chat', '-m', ' '], { env: env(dirs) });
     assert.is(blank.code, 2);
-    const noKey = await runCli(['assistant', 'chat', '-m', 'hi', '--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x'], { env: env(dirs) });
+    const noKey = await runCliInProcess(['assistant', 'chat', '-m', 'hi', '--runtime', 'api_key', '--provider', 'anthropic', '--model', 'claude-x'], { env: env(dirs) });
     assert.equal([noKey.code, noKey.stderr.trim()], [1, 'svc: No Anthropic key is stored; add it with `svc credentials set anthropic_api_key`.']);
-    const noAgent = await runCli(['chat', '-m', 'hi'], { env: { ...env(dirs), SVC_AGENT_CLI: path.join(dirs.root, 'no-such-agent'), PATH: dirs.root } });
+    const noAgent = await runCliInProcess(['chat', '-m', 'hi'], { env: { ...env(dirs), SVC_AGENT_CLI: path.join(dirs.root, 'no-such-agent'), PATH: dirs.root } });
     assert.is(noAgent.code, 1, noAgent.stderr);
     assert.match(noAgent.stderr, /^svc: The claude command was not found on PATH/);
     assert.is(await conversations(), 0, 'no empty conversation left behind');
@@ -233,7 +234,7 @@ test('svc chat creates a conversation with its first message: nothing to send, o
     assert.is(left.code, 0, left.screen);
     assert.match(left.screen, /A new conversation, saved with its first message\./);
     assert.is(await conversations(), 0, 'a terminal chat left before its first message leaves none');
-    const sent = await runCli(['chat', '-m', 'hi'], { env: env(dirs) });
+    const sent = await runCliInProcess(['chat', '-m', 'hi'], { env: env(dirs) });
     assert.is(sent.code, 0, sent.stderr);
     assert.is(await conversations(), 1, 'one conversation, with its message');
   } finally {
@@ -252,7 +253,7 @@ test('assistant new: wrong or missing choice flags are refused in terms of the f
   ];
   const before = JSON.parse((await cli(['assistant', 'list', '--json'])).stdout).sessions.length;
   for (const [flags, message] of refused) {
-    const r = await runCli(['assistant', 'new', ...flags], { env: env() });
+    const r = await runCliInProcess(['assistant', 'new', ...flags], { env: env() });
     assert.is(r.code, 2, flags.join(' '));
     assert.match(r.stderr, message, flags.join(' '));
     assert.not.match(r.stderr, /choices\./, 'no HTTP body field names');

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ADAPTERS, CATALOG } from '../src/sources/index.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 const SECRET = 'catalog-secret-value-31415926';
 let t: TestServer;
@@ -44,13 +45,13 @@ test('search/repositories says what can be searched now and why not; no secret a
 });
 
 test('svc sources prints the catalog as a table with key status, --json for machines', async () => {
-  const human = await runCli(['sources'], { env: t.dirs.env });
+  const human = await runCliInProcess(['sources'], { env: t.dirs.env });
   assert.is(human.code, 0);
   assert.match(human.stdout, /^ID +NAME +STATUS +KEY/);
   assert.match(human.stdout, /\ncore +CORE +active +core_api_key \(required, present\)/);
   assert.match(human.stdout, /\nieee .*no \(missing_key\)/);
   assert.not.ok(human.stdout.includes(SECRET));
-  const json = JSON.parse((await runCli(['--json', 'sources'], { env: t.dirs.env })).stdout);
+  const json = JSON.parse((await runCliInProcess(['--json', 'sources'], { env: t.dirs.env })).stdout);
   assert.is(json.repositories.find((r: any) => r.id === 'microsoft_academic').reason, 'retired');
 });
 

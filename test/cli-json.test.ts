@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS } from '../commands/main.js';
-import { fixture, ROOT, runCli, tempDirs } from './_setup.js';
+import { fixture, ROOT, tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub, type Stub } from './_stub.js';
 
 const dirs = tempDirs();
@@ -29,7 +30,7 @@ test.after(async () => {
 
 /** Run with --json; stdout must parse as exactly one JSON document. Answers it and the exit code. */
 async function json(args: string[], expectCode?: number, stdin?: string): Promise<{ code: number; doc: any; stderr: string }> {
-  const r = await runCli(['--json', ...args], { env, stdin });
+  const r = await runCliInProcess(['--json', ...args], { env, stdin });
   let doc: unknown;
   try {
     doc = JSON.parse(r.stdout);

@@ -14,7 +14,7 @@ import { startStub } from './_stub.js';
 function capturingIo(env: Record<string, string | undefined>): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env, json: false };
+  return { stdout, stderr, out: (t) => void stdout.push(t), write: (t) => void stdout.push(t), err: (t) => void stderr.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, stderrIsTTY: false, env, json: false };
 }
 
 test('onInterrupt: the first Ctrl-C asks to stop, the second leaves with 130 through io.leave', () => {

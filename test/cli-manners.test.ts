@@ -15,14 +15,15 @@ import { COMMANDS, describeError } from '../commands/main.js';
 import { progressBar, statusLine } from '../commands/lib/bar.js';
 import { drawsOnTerminal, type Io } from '../commands/lib/io.js';
 import { startSnapshot } from '../src/admin/snapshot.js';
-import { fixture, ROOT, runCli, tempDirs } from './_setup.js';
+import { fixture, ROOT, tempDirs } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
 import { onPty, type PtyStep } from './_pty.js';
+import { runCliInProcess } from './_cli.js';
 
 const dirs = tempDirs();
 let crossref: Stub;
 let env: Record<string, string>;
-const svc = (args: string[], stdin?: string) => runCli(args, { env, stdin });
+const svc = (args: string[], stdin?: string) => runCliInProcess(args, { env, stdin });
 
 test.before(async () => {
   crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
@@ -35,7 +36,7 @@ test.after(async () => {
 
 function fakeIo(over: Partial<Io>): Io & { errs: string[] } {
   const errs: string[] = [];
-  return { out: () => {}, err: (t) => void errs.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false, errs, ...over };
+  return { out: () => {}, write: () => {}, err: (t) => void errs.push(t), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env: {}, json: false, errs, ...over };
 }
 
 /** Every command path (e.g. "routine target remove") with its option flags, read from the commands' own registrations. */

@@ -35,7 +35,7 @@ test.after(async () => {
 
 const svc = (...argv: string[]) => runCliCaptured(argv, inst.t.dirs.env, { stdoutIsTTY: true });
 
-const humanIo = (out: string[]): Io => ({ out: (t) => void out.push(t), err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: false, env: {}, json: false });
+const humanIo = (out: string[]): Io => ({ out: (t) => void out.push(t), write: (t) => void out.push(t), err: () => {}, readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: false, env: {}, json: false });
 
 function clean(stdout: string, what: string): void {
   assert.not.match(stdout, LEAK, `${what}: no escape sequence, bell or bidirectional control reaches stdout:\n${JSON.stringify(stdout)}`);

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS } from '../commands/main.js';
 import { ROOT, runCli, startTestServer, tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
+// As processes: what bin/svc.js itself answers (help, version, a usage error's exit code) and a command run from another folder.
 test('--help lists every command and exits 0; --version prints the version', async () => {
   const help = await runCli(['--help']);
   assert.is(help.code, 0);
@@ -15,11 +17,11 @@ test('--help lists every command and exits 0; --version prints the version', asy
 
 test('every command has --help and --json documented', async () => {
   for (const c of COMMANDS) {
-    const r = await runCli([c.name, '--help']);
+    const r = await runCliInProcess([c.name, '--help']);
     assert.is(r.code, 0, c.name);
     assert.match(r.stdout, /Usage: svc/, c.name);
   }
-  assert.match((await runCli(['--help'])).stdout, /--json/);
+  assert.match((await runCliInProcess(['--help'])).stdout, /--json/);
 });
 
 test('an unknown command or option is a usage error (exit 2)', async () => {
@@ -38,11 +40,11 @@ test('every command has a man page section; exit codes documented', () => {
 test('health without a server says so in one line and exits 1', async () => {
   const dirs = tempDirs();
   try {
-    const r = await runCli(['health'], { env: dirs.env });
+    const r = await runCliInProcess(['health'], { env: dirs.env });
     assert.is(r.code, 1);
     assert.is(r.stderr.trim().split('\n').length, 1);
     assert.match(r.stderr, /svc serve/);
-    const json = await runCli(['--json', 'health'], { env: dirs.env });
+    const json = await runCliInProcess(['--json', 'health'], { env: dirs.env });
     assert.is(JSON.parse(json.stdout).error, 'server_not_running');
   } finally {
     dirs.cleanup();
@@ -52,17 +54,17 @@ test('health without a server says so in one line and exits 1', async () => {
 test('health finds a running server through the port and token files', async () => {
   const t = await startTestServer();
   try {
-    const r = await runCli(['--json', 'health'], { env: t.dirs.env });
+    const r = await runCliInProcess(['--json', 'health'], { env: t.dirs.env });
     assert.is(r.code, 0, r.stderr);
     const body = JSON.parse(r.stdout);
     assert.is(body.identity.runtime_id, t.ctx.runtimeId);
     assert.is(body.base_url, `http://127.0.0.1:${t.port}`);
-    const human = await runCli(['health'], { env: t.dirs.env });
+    const human = await runCliInProcess(['health'], { env: t.dirs.env });
     assert.match(human.stdout, /is running on http:\/\/127\.0\.0\.1:\d+/);
     // The daemon state in words, not the API's lock_present/absent.
     assert.match(human.stdout, /scheduler \w+, no daemon\n/);
     // A named port is never widened to another one.
-    const named = await runCli(['health'], { env: { ...t.dirs.env, SVC_PORT: String(t.port === 65535 ? 1 : t.port + 1) } });
+    const named = await runCliInProcess(['health'], { env: { ...t.dirs.env, SVC_PORT: String(t.port === 65535 ? 1 : t.port + 1) } });
     assert.is(named.code, 1);
     // A token file the server does not accept (left by an earlier server, or another program on the port):
     // exit 6 and what to do, not the server's "read it again" (the CLI just did).
@@ -70,7 +72,7 @@ test('health finds a running server through the port and token files', async () 
     const real = fs.readFileSync(tokenFile, 'utf8');
     fs.writeFileSync(tokenFile, 'x'.repeat(43), { mode: 0o600 });
     try {
-      const refused = await runCli(['health'], { env: t.dirs.env });
+      const refused = await runCliInProcess(['health'], { env: t.dirs.env });
       assert.is(refused.code, 6);
       assert.match(refused.stderr, /does not accept the token published for port \d+: .*restart `svc serve`/);
       assert.not.match(refused.stderr, /read it again/);
@@ -83,16 +85,16 @@ test('health finds a running server through the port and token files', async () 
 });
 
 test('routes lists the mounted routes; --missing compares with the spec table', async () => {
-  const listed = await runCli(['routes']);
+  const listed = await runCliInProcess(['routes']);
   assert.match(listed.stdout, /^GET \/api\/health$/m);
   const dirs = tempDirs();
   try {
     fs.mkdirSync(dirs.root, { recursive: true });
     const spec = path.join(dirs.root, 'routes.tsv');
     fs.writeFileSync(spec, 'method\tpath\tdoc\tauth\tnote\nGET\t/api/health\t1\ttoken\thealth\nGET\t/api/not-built\t1\ttoken\tlater\n');
-    const missing = await runCli(['routes', '--missing'], { env: { SVC_SPEC_ROUTES: spec } });
+    const missing = await runCliInProcess(['routes', '--missing'], { env: { SVC_SPEC_ROUTES: spec } });
     assert.is(missing.stdout.trim(), 'GET /api/not-built');
-    const absent = await runCli(['routes', '--missing'], { env: { SVC_SPEC_ROUTES: path.join(dirs.root, 'nope.tsv') } });
+    const absent = await runCliInProcess(['routes', '--missing'], { env: { SVC_SPEC_ROUTES: path.join(dirs.root, 'nope.tsv') } });
     assert.is(absent.code, 3);
     assert.match(absent.stderr, /does not exist/);
   } finally {

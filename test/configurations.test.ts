@@ -1,3 +1,4 @@
+// HTTP in-process (t.inProcess): these tests are about the routes, not the socket.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_EXPORT_IDS, MAX_IMPORT_BYTES, MAX_IMPORT_CONFIGURATIONS, MAX_IMPORT_FILES } from '../src/configurations/transfer.js';
@@ -19,7 +20,7 @@ function multipart(files: { filename: string; content: string }[], field = 'file
 }
 const upload = (files: { filename: string; content: string }[], field?: string) => {
   const { body, headers } = multipart(files, field);
-  return t.request('POST', '/api/configurations/import', { body: body.toString('latin1'), headers: { ...headers, 'content-length': String(body.length) } });
+  return t.inProcess('POST', '/api/configurations/import', { body: body.toString('latin1'), headers: { ...headers, 'content-length': String(body.length) } });
 };
 const count = () => t.ctx.db.prepare('SELECT count(*) FROM saved_configurations').pluck().get() as number;
 
@@ -30,7 +31,7 @@ test('create each accepted config_type, validated as the request it stands for; 
     { name: 'for a routine', config_type: 'routine', parameters: { repositories: ['crossref'], query: 'ecology', window_days: 7 } },
   ];
   for (const body of made) {
-    const r = await t.request('POST', '/api/configurations', { body });
+    const r = await t.inProcess('POST', '/api/configurations', { body });
     assert.is(r.status, 201, r.text);
     const c = r.json();
     assert.equal([c.name, c.config_type, c.parameters, c.linked_execution_id], [body.name, body.config_type, body.parameters, null]);
@@ -47,47 +48,47 @@ test('create each accepted config_type, validated as the request it stands for; 
     [{ name: 'x', config_type: 'dive', parameters: [] }, ['body', 'parameters']],
   ];
   for (const [body, loc] of refusals) {
-    const r = await t.request('POST', '/api/configurations', { body });
+    const r = await t.inProcess('POST', '/api/configurations', { body });
     assert.is(r.status, 422, JSON.stringify(body));
     assert.equal(r.json().detail[0].loc, loc, JSON.stringify(body));
     assert.not.match(r.text, /k-123/);
   }
-  const listed = (await t.request('GET', '/api/configurations')).json();
+  const listed = (await t.inProcess('GET', '/api/configurations')).json();
   assert.is(listed.total, 3);
-  assert.equal((await t.request('GET', '/api/configurations?config_type=sweep')).json().configurations.map((c: any) => c.name), ['several']);
-  assert.is((await t.request('GET', '/api/configurations?config_type=nope')).status, 422);
+  assert.equal((await t.inProcess('GET', '/api/configurations?config_type=sweep')).json().configurations.map((c: any) => c.name), ['several']);
+  assert.is((await t.inProcess('GET', '/api/configurations?config_type=nope')).status, 422);
 });
 
 test('link_to_execution_id links the execution it was saved from; delete unlinks; update changes name and parameters only', async () => {
   const exec = t.ctx.db
     .prepare(`INSERT INTO executions (type, status, query, repositories_json, parameters_json, started_at_utc) VALUES ('dive', 'completed', 'q', '["arxiv"]', '{}', ?)`)
     .run(t.ctx.nowIso()).lastInsertRowid as number;
-  assert.is((await t.request('POST', '/api/configurations', { body: { name: 'l', config_type: 'dive', parameters: { repository: 'arxiv', query: 'q' }, link_to_execution_id: 999_999 } })).status, 404);
-  const c = (await t.request('POST', '/api/configurations', { body: { name: 'l', config_type: 'dive', parameters: { repository: 'arxiv', query: 'q' }, link_to_execution_id: exec } })).json();
+  assert.is((await t.inProcess('POST', '/api/configurations', { body: { name: 'l', config_type: 'dive', parameters: { repository: 'arxiv', query: 'q' }, link_to_execution_id: 999_999 } })).status, 404);
+  const c = (await t.inProcess('POST', '/api/configurations', { body: { name: 'l', config_type: 'dive', parameters: { repository: 'arxiv', query: 'q' }, link_to_execution_id: exec } })).json();
   assert.equal([c.linked_execution_id, c.execution_count], [exec, 1]);
   assert.is(t.ctx.db.prepare('SELECT saved_configuration_id FROM executions WHERE id = ?').pluck().get(exec), c.id);
-  const renamed = (await t.request('PUT', `/api/configurations/${c.id}`, { body: { name: 'renamed', parameters: null } })).json();
+  const renamed = (await t.inProcess('PUT', `/api/configurations/${c.id}`, { body: { name: 'renamed', parameters: null } })).json();
   assert.equal([renamed.name, renamed.parameters], ['renamed', { repository: 'arxiv', query: 'q' }]);
-  const bad = await t.request('PUT', `/api/configurations/${c.id}`, { body: { parameters: { query: 'q' } } });
+  const bad = await t.inProcess('PUT', `/api/configurations/${c.id}`, { body: { parameters: { query: 'q' } } });
   assert.is(bad.status, 422);
-  const changed = (await t.request('PUT', `/api/configurations/${c.id}`, { body: { parameters: { repository: 'pubmed', query: 'cells' } } })).json();
+  const changed = (await t.inProcess('PUT', `/api/configurations/${c.id}`, { body: { parameters: { repository: 'pubmed', query: 'cells' } } })).json();
   assert.equal([changed.name, changed.parameters.repository, changed.config_type], ['renamed', 'pubmed', 'dive']);
-  assert.equal((await t.request('DELETE', `/api/configurations/${c.id}`)).json(), { id: c.id, deleted: true, executions_unlinked: 1 });
+  assert.equal((await t.inProcess('DELETE', `/api/configurations/${c.id}`)).json(), { id: c.id, deleted: true, executions_unlinked: 1 });
   assert.is(t.ctx.db.prepare('SELECT saved_configuration_id FROM executions WHERE id = ?').pluck().get(exec), null);
-  assert.is((await t.request('DELETE', `/api/configurations/${c.id}`)).status, 404);
-  assert.is((await t.request('PUT', `/api/configurations/${c.id}`, { body: {} })).status, 404);
+  assert.is((await t.inProcess('DELETE', `/api/configurations/${c.id}`)).status, 404);
+  assert.is((await t.inProcess('PUT', `/api/configurations/${c.id}`, { body: {} })).status, 404);
 });
 
 test('export writes one JSON file for the ids; import (multipart files) brings it back; an unknown id exports nothing', async () => {
-  const ids = (await t.request('GET', '/api/configurations')).json().configurations.map((c: any) => c.id);
-  const r = await t.request('POST', '/api/configurations/export', { body: { ids } });
+  const ids = (await t.inProcess('GET', '/api/configurations')).json().configurations.map((c: any) => c.id);
+  const r = await t.inProcess('POST', '/api/configurations/export', { body: { ids } });
   assert.is(r.status, 200);
   assert.match(String(r.headers['content-disposition']), /attachment; filename="svc-configurations-.*\.json"/);
   const doc = JSON.parse(r.text);
   assert.equal([doc.format, doc.version, doc.configurations.length], ['svc-configurations', 1, ids.length]);
-  assert.is((await t.request('POST', '/api/configurations/export', { body: { ids: [...ids, 777_777] } })).status, 404);
-  assert.is((await t.request('POST', '/api/configurations/export', { body: { ids: [] } })).status, 422);
-  assert.is((await t.request('POST', '/api/configurations/export', { body: { ids: Array.from({ length: MAX_EXPORT_IDS + 1 }, (_, i) => i + 1) } })).status, 422);
+  assert.is((await t.inProcess('POST', '/api/configurations/export', { body: { ids: [...ids, 777_777] } })).status, 404);
+  assert.is((await t.inProcess('POST', '/api/configurations/export', { body: { ids: [] } })).status, 422);
+  assert.is((await t.inProcess('POST', '/api/configurations/export', { body: { ids: Array.from({ length: MAX_EXPORT_IDS + 1 }, (_, i) => i + 1) } })).status, 422);
 
   const before = count();
   const single = JSON.stringify({ name: 'bare', config_type: 'dive', parameters: { repository: 'arxiv', query: 'single' } });
@@ -96,7 +97,7 @@ test('export writes one JSON file for the ids; import (multipart files) brings i
   // The exported ones are saved here already: brought back, not doubled.
   assert.equal([imported.json().count, imported.json().already_present.map((c: any) => c.id)], [1, ids]);
   assert.is(count(), before + 1);
-  const names = (await t.request('GET', '/api/configurations')).json().configurations.map((c: any) => c.name);
+  const names = (await t.inProcess('GET', '/api/configurations')).json().configurations.map((c: any) => c.name);
   assert.ok(names.includes('bare'));
 });
 
@@ -135,7 +136,7 @@ test('import is all or nothing, names the bad entry, and refuses what is not a m
   assert.equal(r.json().detail[0].loc, ['body', 'files', 0, 'version']);
   r = await upload([{ filename: 'x.json', content: good }], 'file');
   assert.equal([r.status, r.json().detail[0].loc], [422, ['body', 'files']]);
-  r = await t.request('POST', '/api/configurations/import', { body: { files: [good] } });
+  r = await t.inProcess('POST', '/api/configurations/import', { body: { files: [good] } });
   assert.is(r.status, 415);
   assert.is(count(), before);
 });

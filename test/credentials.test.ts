@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CREDENTIAL_NAMES } from '../src/credentials/names.js';
 import { ROUTES } from '../server/routes/index.js';
-import { runCli, startTestServer, type TestServer } from './_setup.js';
+import { startTestServer, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 const SECRET = 'sk-live-9f8e7d6c5b4a39281706';
 let t: TestServer;
@@ -90,7 +91,7 @@ test('an unreadable credentials file says unreadable and is not overwritten', as
     assert.is(put.json().detail.reason, 'credentials_unreadable');
     assert.is(fs.readFileSync(file, 'utf8'), '{not json', 'left for the person to repair');
     // The refusal names the file to repair.
-    const cli = await runCli(['credentials', 'set', 'ads_api_key'], { env: t.dirs.env, stdin: 'ads-value-never-shown' });
+    const cli = await runCliInProcess(['credentials', 'set', 'ads_api_key'], { env: t.dirs.env, stdin: 'ads-value-never-shown' });
     assert.is(cli.code, 1);
     assert.ok(cli.stderr.includes(`The credentials file ${file} cannot be read`), cli.stderr);
     assert.not.ok(cli.stderr.includes('ads-value-never-shown'));
@@ -101,33 +102,33 @@ test('an unreadable credentials file says unreadable and is not overwritten', as
 
 test('CLI: set reads the value from stdin (never argv), list shows status only, delete confirms', async () => {
   const env = t.dirs.env;
-  const set = await runCli(['credentials', 'set', 'ieee_api_key'], { env, stdin: SECRET + '\n' });
+  const set = await runCliInProcess(['credentials', 'set', 'ieee_api_key'], { env, stdin: SECRET + '\n' });
   assert.is(set.code, 0, set.stderr);
   assert.not.ok(set.stdout.includes(SECRET) || set.stderr.includes(SECRET));
-  const list = await runCli(['credentials', 'list'], { env });
+  const list = await runCliInProcess(['credentials', 'list'], { env });
   assert.match(list.stdout, /ieee_api_key\s+present/);
   assert.not.ok(list.stdout.includes(SECRET));
-  const json = JSON.parse((await runCli(['--json', 'credentials', 'list'], { env })).stdout);
+  const json = JSON.parse((await runCliInProcess(['--json', 'credentials', 'list'], { env })).stdout);
   assert.is(json.credentials.find((c: any) => c.name === 'ieee_api_key').status, 'present');
-  const noYes = await runCli(['credentials', 'delete', 'ieee_api_key'], { env });
+  const noYes = await runCliInProcess(['credentials', 'delete', 'ieee_api_key'], { env });
   assert.is(noYes.code, 2);
   assert.match(noYes.stderr, /--yes/);
-  assert.is((await runCli(['credentials', 'delete', 'ieee_api_key', '--yes'], { env })).code, 0);
+  assert.is((await runCliInProcess(['credentials', 'delete', 'ieee_api_key', '--yes'], { env })).code, 0);
   assert.is((await t.request('GET', '/api/credentials')).json().credentials.find((c: any) => c.name === 'ieee_api_key').status, 'absent');
   // Deleting what is not stored says so (no prompt, no --yes needed), instead of "deleted".
-  const absent = await runCli(['credentials', 'delete', 'ieee_api_key'], { env });
+  const absent = await runCliInProcess(['credentials', 'delete', 'ieee_api_key'], { env });
   assert.equal([absent.code, absent.stdout.trim()], [0, 'ieee_api_key is not stored; nothing deleted.']);
-  assert.is(JSON.parse((await runCli(['--json', 'credentials', 'delete', 'ieee_api_key'], { env })).stdout).deleted, false);
-  const validate = await runCli(['credentials', 'validate', 'openai_api_key'], { env });
+  assert.is(JSON.parse((await runCliInProcess(['--json', 'credentials', 'delete', 'ieee_api_key'], { env })).stdout).deleted, false);
+  const validate = await runCliInProcess(['credentials', 'validate', 'openai_api_key'], { env });
   assert.is(validate.code, 2);
   assert.match(validate.stderr, /no openai_api_key is stored; store it with `svc credentials set openai_api_key`/);
-  assert.is((await runCli(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 2, 'an unknown name is a usage error');
+  assert.is((await runCliInProcess(['credentials', 'set', 'nope'], { env, stdin: 'x' })).code, 2, 'an unknown name is a usage error');
   // One mistake, one answer: the reason the HTTP routes give (credential_unknown) and exit 2, whichever subcommand.
   for (const args of [['set', 'nope'], ['delete', 'nope', '--yes'], ['validate', 'nope']]) {
-    const r = await runCli(['--json', 'credentials', ...args], { env, stdin: 'x' });
+    const r = await runCliInProcess(['--json', 'credentials', ...args], { env, stdin: 'x' });
     assert.equal([r.code, JSON.parse(r.stdout).error], [2, 'credential_unknown'], `${args[0]}: ${r.stdout}`);
   }
-  assert.is((await runCli(['credentials', 'set', 'ads_api_key'], { env, stdin: '' })).code, 2);
+  assert.is((await runCliInProcess(['credentials', 'set', 'ads_api_key'], { env, stdin: '' })).code, 2);
 });
 
 test.run();

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deliveryTuning } from '../src/delivery/tuning.js';
-import { fixture, runCli } from './_setup.js';
+import { fixture } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub } from './_stub.js';
 import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, startSmtp, startWebhook, type DeliveryEnv, type WebhookPeer } from './_delivery.js';
 
@@ -23,7 +24,7 @@ test.after(async () => {
   await hook.close();
 });
 
-const cli = (args: string[]) => runCli(args, { env: cliEnv });
+const cli = (args: string[]) => runCliInProcess(args, { env: cliEnv });
 
 test('svc routine target add | list | edit | secret | remove, with --json and usage errors', async () => {
   const routine = await newRoutine(env.t, { name: 'cli targets' });
@@ -32,7 +33,7 @@ test('svc routine target add | list | edit | secret | remove, with --json and us
   assert.is(r.code, 0, r.stderr);
   const folder = JSON.parse(r.stdout);
   assert.equal([folder.channel, folder.mode, folder.enabled, folder.target], ['folder', 'review', true, dir]);
-  r = await runCli(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'webhook', '--target', '-'], { env: cliEnv, stdin: hook.url + '\n' });
+  r = await runCliInProcess(['--json', 'routine', 'target', 'add', String(routine), '--channel', 'webhook', '--target', '-'], { env: cliEnv, stdin: hook.url + '\n' });
   const webhook = JSON.parse(r.stdout);
   assert.equal([webhook.signed, webhook.target], [true, hook.url]);
   r = await cli(['--json', 'routine', 'target', 'list', String(routine)]);
@@ -130,7 +131,7 @@ test('a foreground svc routine run delivers in its own process (no server needed
   const routine = await newRoutine(t, { name: 'foreground' });
   const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-'));
   await addTarget(t, routine, { channel: 'folder', target: dir });
-  const r = await runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  const r = await runCliInProcess(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
   assert.is(r.code, 0, r.stderr);
   const rows = t.ctx.db.prepare('SELECT state, attempts FROM deliveries WHERE routine_id = ?').all(routine) as any[];
   assert.equal(rows, [{ state: 'delivered', attempts: 1 }]);
@@ -144,11 +145,11 @@ test('svc routine run says where the report went (each delivery, its destination
   const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-says-'));
   const folder = await addTarget(t, routine, { channel: 'folder', target: dir });
   const review = await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
-  let r = await runCli(['routine', 'run', String(routine)], { env: runEnv });
+  let r = await runCliInProcess(['routine', 'run', String(routine)], { env: runEnv });
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`Deliveries:\\n  delivery \\d+  folder to destination ${folder.id}: delivered \\d{4}-`));
   assert.match(r.stdout, new RegExp(`  delivery (\\d+)  webhook to destination ${review.id}: awaiting review: sent only after \`svc deliveries release \\d+\``));
-  r = await runCli(['--json', 'routine', 'run', String(routine)], { env: runEnv });
+  r = await runCliInProcess(['--json', 'routine', 'run', String(routine)], { env: runEnv });
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.deliveries.map((d: any) => [d.target_id, d.state]), [[folder.id, 'delivered'], [review.id, 'awaiting_review']]);
 
@@ -160,7 +161,7 @@ test('svc routine run says where the report went (each delivery, its destination
   assert.match(r.stdout, new RegExp(`  awaiting review  2 deliveries in all \\(\`svc deliveries list --routine ${routine} --state awaiting_review\`\\)`));
 
   const bare = await newRoutine(t, { name: 'goes nowhere' });
-  r = await runCli(['routine', 'run', String(bare)], { env: runEnv });
+  r = await runCliInProcess(['routine', 'run', String(bare)], { env: runEnv });
   assert.match(r.stdout, new RegExp(`Deliveries: none \\(routine ${bare} has no delivery destination; add one with \`svc routine target add ${bare}\`\\)`));
   assert.match((await cli(['routine', 'show', String(bare)])).stdout, /delivers to\n    none/);
 });
@@ -177,7 +178,7 @@ test('a routine deleted while svc routine run runs it: the run still ends with i
   try {
     const routine = await newRoutine(t, { name: 'deleted mid-run' });
     await addTarget(t, routine, { channel: 'folder', target: fs.mkdtempSync(path.join(t.dirs.root, 'fg-gone-')) });
-    const running = runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: slow.url } });
+    const running = runCliInProcess(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: slow.url } });
     await runStarted(routine);
     assert.is((await t.request('DELETE', `/api/routines/${routine}`)).status, 200);
     const r = await running;
@@ -185,7 +186,7 @@ test('a routine deleted while svc routine run runs it: the run still ends with i
     const doc = JSON.parse(r.stdout);
     assert.equal([doc.status, doc.deliveries], ['completed', []]);
     const routine2 = await newRoutine(t, { name: 'deleted mid-run, text' });
-    const text = runCli(['routine', 'run', String(routine2)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: slow.url } });
+    const text = runCliInProcess(['routine', 'run', String(routine2)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: slow.url } });
     await runStarted(routine2);
     assert.is((await t.request('DELETE', `/api/routines/${routine2}`)).status, 200);
     const shown = await text;
@@ -202,12 +203,12 @@ test('a foreground svc routine run whose delivery fails exits 1 and names the de
   const dir = fs.mkdtempSync(path.join(t.dirs.root, 'fg-fail-'));
   await addTarget(t, routine, { channel: 'folder', target: dir });
   fs.rmSync(dir, { recursive: true });
-  const r = await runCli(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  const r = await runCliInProcess(['--json', 'routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
   assert.is(r.code, 1, r.stderr);
   assert.is(JSON.parse(r.stdout).status, 'completed', 'the run itself completed');
   assert.match(r.stderr, /Delivery \d+ \(folder\) failed/);
   assert.not.match(r.stderr, new RegExp(dir), 'the directory is not named');
-  const text = await runCli(['routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
+  const text = await runCliInProcess(['routine', 'run', String(routine)], { env: { ...cliEnv, SVC_SOURCE_CROSSREF_URL: env.crossref.url } });
   assert.match(text.stdout, /Deliveries:\n  delivery \d+  folder to destination \d+: not delivered yet \(1 attempt of \d+\): .*<target>.*; a running svc server or daemon tries again at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   assert.not.match(text.stdout, /\.;/, 'the error loses its full stop inside the line');
   assert.not.match(text.stdout, new RegExp(dir), 'the directory is not named');

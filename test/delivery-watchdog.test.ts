@@ -5,7 +5,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freePort, runCli } from './_setup.js';
+import { freePort } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { deliveryTuning } from '../src/delivery/tuning.js';
 import { addTarget, deliveriesWhen, deliveryServer, newRoutine, runRoutine, type DeliveryEnv } from './_delivery.js';
 
@@ -85,7 +86,7 @@ test('svc routine target remove says how many waiting deliveries it skipped', as
   const routine = await newRoutine(t, { name: 'removed from the CLI' });
   const target = await addTarget(t, routine, { channel: 'webhook', target: `http://127.0.0.1:${await freePort()}/hook`, mode: 'review' });
   await deliveriesWhen(t, await runRoutine(t, routine), (d) => d.state === 'awaiting_review');
-  const out = await runCli(['routine', 'target', 'remove', String(routine), String(target.id), '--yes'], { env: t.dirs.env });
+  const out = await runCliInProcess(['routine', 'target', 'remove', String(routine), String(target.id), '--yes'], { env: t.dirs.env });
   assert.equal([out.code, out.stdout.trim()], [0, `Destination ${target.id} removed. 1 delivery still waiting for it was skipped.`], out.stderr);
 });
 
@@ -103,7 +104,7 @@ test('a delivery whose destination was removed after it failed: the finding says
   assert.match(f.title, /to a removed webhook destination failed for good/);
   assert.not.match(f.title + f.what_to_do, /email settings|deliveries retry/);
   assert.ok(f.what_to_do.includes(`svc deliveries skip ${failed.id} --yes`), f.what_to_do);
-  const shown = await runCli(['deliveries', 'show', String(failed.id)], { env: t.dirs.env });
+  const shown = await runCliInProcess(['deliveries', 'show', String(failed.id)], { env: t.dirs.env });
   assert.not.match(shown.stdout, /deliveries retry/, 'retry would fail it again');
 });
 

@@ -4,11 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { createContext } from '../src/context.js';
-import { runCli, tempDirs } from './_setup.js';
+import { tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { makePdf } from './_pdf.js';
 
 const dirs = tempDirs();
-const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const svc = (...args: string[]) => runCliInProcess(args, { env: dirs.env });
 const json = async (...args: string[]) => {
   const r = await svc('--json', ...args);
   if (r.code !== 0) throw new Error(`${args.join(' ')}: ${r.code} ${r.stdout} ${r.stderr}`);
@@ -34,7 +35,7 @@ test.after(() => dirs.cleanup());
 test('without a vault, evidence commands say how to make one in command-line words', async () => {
   const other = tempDirs();
   try {
-    const r = await runCli(['evidence', 'list'], { env: other.env });
+    const r = await runCliInProcess(['evidence', 'list'], { env: other.env });
     assert.is(r.code, 3);
     assert.match(r.stderr, /No Library vault yet: create one with `svc library init <folder>`/);
     assert.not.match(r.stderr, /POST \/api/);

@@ -155,4 +155,24 @@ test('a passage note on a PDF page is verified through the child', async () => {
   refusal(unreadable, 409, 'page_unreadable');
 });
 
+test('the text reader answers the saved passages of its page: highlights, and those whose anchor no longer matches the text', async () => {
+  const f = await s.file('marked.pdf', makePdf(['Delta epsilon zeta', 'Other page']));
+  await s.add(projectId, f);
+  const page = (await read(f, 1)).json();
+  const anchor = { page_basis: 'physical', page: 1, extraction_contract: PDF_CONTRACT, page_sha256: page.page_sha256, start: 6, end: 13, quote: 'epsilon' };
+  const body = { expected_vault_id: s.vaultId, file_id: f.file_id, version_id: f.version_id, kind: 'passage', body: 'the second word' };
+  const created = await s.call('POST', `${s.P(projectId)}/notes`, { ...body, expected_revision: await s.revision(projectId), anchor });
+  assert.is(created.status, 201, created.text);
+  const noteId = created.json().note.note_id;
+  const marked = (await read(f, 1)).json();
+  assert.equal(marked.highlights, [{ note_id: noteId, start: 6, end: 13, quote: 'epsilon', body: 'the second word' }]);
+  assert.equal(marked.not_highlighted, []);
+  assert.equal([(await read(f, 2)).json().highlights, (await read(f, 2)).json().not_highlighted], [[], []], 'another page has none');
+  // A note saved on other text of this page (as under an earlier extraction) is named, never moved onto this text.
+  s.t.ctx.db.prepare('UPDATE evidence_notes SET page_sha256 = ? WHERE id = ?').run('f'.repeat(64), noteId);
+  const moved = (await read(f, 1)).json();
+  assert.equal(moved.highlights, []);
+  assert.equal(moved.not_highlighted, [{ note_id: noteId, start: 6, end: 13, reason: 'page_hash_mismatch' }]);
+});
+
 test.run();

@@ -5,7 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import { fixture, runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { fixture, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub, type Stub } from './_stub.js';
 import { aiReady, finished, putAiSettings, storeOpenAiKey } from './_executions.js';
 import { claimAiLane, insertExecution } from '../src/executions/repo.js';
@@ -65,7 +66,7 @@ test('no key stored: refused naming what to do (exit 2, nothing sent, lane kept)
   assert.is(run.ai_lane.reason_code, 'missing_credential');
   const before = model.requests.length;
 
-  const refused = await runCli(['executions', 'summarize', String(run.id)], { env });
+  const refused = await runCliInProcess(['executions', 'summarize', String(run.id)], { env });
   assert.is(refused.code, 2, refused.stderr);
   assert.is(refused.stdout, '');
   assert.is(refused.stderr.trim().split('\n').length, 1, refused.stderr);
@@ -74,7 +75,7 @@ test('no key stored: refused naming what to do (exit 2, nothing sent, lane kept)
   assert.is((await detail(run.id)).ai_lane.reason_code, 'missing_credential', 'the lane is as it was');
 
   await storeKey();
-  const r = await runCli(['executions', 'summarize', String(run.id)], { env });
+  const r = await runCliInProcess(['executions', 'summarize', String(run.id)], { env });
   assert.is(r.code, 0, r.stderr);
   assert.is(r.stderr, '', 'quiet when piped');
   assert.match(r.stdout, /^AI summary by openai \/ served-summary-model \(model-written, not checked against the papers; 2 of 2 documents considered\):\n  Themes: /);
@@ -99,7 +100,7 @@ test('no key stored: refused naming what to do (exit 2, nothing sent, lane kept)
 test('--json prints {execution_id, ai_lane}; --ai-model and --ai-instructions are asked for this summary only', async () => {
   await ready();
   const run = await diveRun(true);
-  const r = await runCli(['executions', 'summarize', String(run.id), '--json', '--ai-model', 'gpt-other', '--ai-instructions', 'Only the field work, please.'], { env });
+  const r = await runCliInProcess(['executions', 'summarize', String(run.id), '--json', '--ai-model', 'gpt-other', '--ai-instructions', 'Only the field work, please.'], { env });
   assert.is(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(Object.keys(out), ['execution_id', 'ai_lane']);
@@ -115,7 +116,7 @@ test('--json prints {execution_id, ai_lane}; --ai-model and --ai-instructions ar
   assert.match(sent.raw, /Only the field work, please\./);
   assert.is((await detail(run.id)).parameters.ai_settings, null, "the run's own ai_settings are unchanged");
   assert.not.ok(r.stdout.includes(KEY));
-  const long = await runCli(['executions', 'summarize', String(run.id), '--ai-instructions', 'x'.repeat(2001)], { env });
+  const long = await runCliInProcess(['executions', 'summarize', String(run.id), '--ai-instructions', 'x'.repeat(2001)], { env });
   assert.is(long.code, 2, long.stderr);
   assert.match(long.stderr, /--ai-instructions/);
 });
@@ -124,11 +125,11 @@ test('a run that never asked for AI is summarized on request; what it asked (ai_
   await ready();
   const run = await diveRun(false);
   assert.is(run.ai_lane.requested, false);
-  const r = await runCli(['executions', 'summarize', String(run.id)], { env });
+  const r = await runCliInProcess(['executions', 'summarize', String(run.id)], { env });
   assert.is(r.code, 0, r.stderr);
   const after = await detail(run.id);
   assert.equal([after.parameters.ai_enabled, after.ai_lane.requested, after.ai_lane.used, after.ai_lane.on_request], [false, true, true, true]);
-  assert.match((await runCli(['executions', 'show', String(run.id)], { env })).stdout, /AI summary by openai[^\n]*:\n  Themes: /);
+  assert.match((await runCliInProcess(['executions', 'show', String(run.id)], { env })).stdout, /AI summary by openai[^\n]*:\n  Themes: /);
   assert.match((await t.request('GET', `/api/executions/${run.id}/report`)).json().text, /AI summary \(openai \/ served-summary-model/);
 });
 
@@ -136,7 +137,7 @@ test('a cancelled run is summarized from the documents it kept', async () => {
   await ready();
   const run = await diveRun(false);
   t.ctx.db.prepare(`UPDATE executions SET status = 'cancelled' WHERE id = ?`).run(run.id);
-  const r = await runCli(['--json', 'executions', 'summarize', String(run.id)], { env });
+  const r = await runCliInProcess(['--json', 'executions', 'summarize', String(run.id)], { env });
   assert.is(r.code, 0, r.stderr);
   assert.equal([JSON.parse(r.stdout).ai_lane.used, JSON.parse(r.stdout).ai_lane.documents_considered], [true, 2]);
   assert.is((await detail(run.id)).status, 'cancelled', 'the status is never changed');
@@ -147,7 +148,7 @@ test('the provider refusing the key: exit 1 with its reason, recorded in the lan
   const run = await diveRun(true);
   model.mode = 'unauthorized';
   try {
-    const r = await runCli(['--json', 'executions', 'summarize', String(run.id)], { env });
+    const r = await runCliInProcess(['--json', 'executions', 'summarize', String(run.id)], { env });
     assert.is(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.is(out.error, 'upstream_refused');
@@ -163,26 +164,26 @@ test('the provider refusing the key: exit 1 with its reason, recorded in the lan
 test('refused in one line: an unknown run (3), a running one (4), one without documents (4), one whose summary is about to be written (4)', async () => {
   await ready();
   const before = model.requests.length;
-  const unknown = await runCli(['executions', 'summarize', '999999'], { env });
+  const unknown = await runCliInProcess(['executions', 'summarize', '999999'], { env });
   assert.is(unknown.code, 3, unknown.stderr);
   assert.is(unknown.stderr.trim().split('\n').length, 1);
   assert.match(unknown.stderr, /No execution 999999/);
 
   const running = insertExecution(t.ctx.db, spec, owner, new Date().toISOString(), null, pendingLane('openai', null));
-  const r = await runCli(['--json', 'executions', 'summarize', String(running)], { env });
+  const r = await runCliInProcess(['--json', 'executions', 'summarize', String(running)], { env });
   assert.is(r.code, 4, r.stderr);
   assert.is(JSON.parse(r.stdout).error, 'execution_running');
 
   const empty = insertExecution(t.ctx.db, { ...spec, aiEnabled: false }, owner, '2020-01-01T00:00:00.000Z', null, null);
   t.ctx.db.prepare(`UPDATE executions SET status = 'completed', finished_at_utc = '2020-01-01T00:01:00.000Z', result_count = 0 WHERE id = ?`).run(empty);
-  const e = await runCli(['executions', 'summarize', String(empty)], { env });
+  const e = await runCliInProcess(['executions', 'summarize', String(empty)], { env });
   assert.is(e.code, 4, e.stderr);
   assert.match(e.stderr, /found no documents/);
 
   // Settled a moment ago, its automatic step not yet begun: that step will write it.
   const settling = insertExecution(t.ctx.db, spec, owner, new Date().toISOString(), null, pendingLane('openai', null));
   t.ctx.db.prepare(`UPDATE executions SET status = 'completed', finished_at_utc = ?, result_count = 2 WHERE id = ?`).run(new Date().toISOString(), settling);
-  const p = await runCli(['executions', 'summarize', String(settling)], { env });
+  const p = await runCliInProcess(['executions', 'summarize', String(settling)], { env });
   assert.is(p.code, 4, p.stderr);
   assert.match(p.stderr, /being written right now/);
   assert.is(model.requests.length, before, 'nothing was sent');
@@ -202,7 +203,7 @@ test('one writer at a time: while another process writes the summary, summarize 
     assert.is(second?.reason, 'summary_being_written', String(second));
     await waitFor(async () => (await detail(run.id)).ai_lane.state === 'writing', 10_000, 'writing');
     const before = model.requests.length;
-    const r = await runCli(['executions', 'summarize', String(run.id)], { env });
+    const r = await runCliInProcess(['executions', 'summarize', String(run.id)], { env });
     assert.is(r.code, 4, r.stderr);
     assert.match(r.stderr, /being written right now/);
     assert.is(model.requests.length, before, 'the second writer never asked');

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fixture, runCli, startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
+import { fixture, startTestServer, tempDirs, waitFor, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub, type Stub } from './_stub.js';
 import { aiReady, finished, putAiSettings, storeOpenAiKey } from './_executions.js';
 import { insertExecution, markInterrupted } from '../src/executions/repo.js';
@@ -262,7 +263,7 @@ test('a summary is stored as plain text: terminal escapes and bidirectional over
   model.mode = 'controls';
   const detail = await aiDive();
   assert.is(detail.ai_lane.summary, 'Themes: [2J]0;ownedchemical ecology.\nNotable papers: [1] and [2].');
-  const show = await runCli(['executions', 'show', String(detail.id)], { env: t.dirs.env });
+  const show = await runCliInProcess(['executions', 'show', String(detail.id)], { env: t.dirs.env });
   assert.not.match(show.stdout, /[\u0000-\u0008\u000b-\u001f\u202e]/, 'nothing a terminal acts on reaches it');
   model.mode = 'ok';
 });
@@ -458,24 +459,24 @@ test('svc dive --ai --ai-instructions: the summary in the foreground summary, sv
   try {
     const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_AI_OPENAI_URL: model.url };
     for (const [key, value] of [['provider', 'openai'], ['summaries_enabled', 'true'], ['model', 'gpt-cli']]) {
-      const r = await runCli(['settings', 'set', 'ai', key!, value!], { env });
+      const r = await runCliInProcess(['settings', 'set', 'ai', key!, value!], { env });
       assert.is(r.code, 0, r.stderr);
     }
-    assert.is((await runCli(['credentials', 'set', 'openai_api_key'], { env, stdin: KEY })).code, 0);
+    assert.is((await runCliInProcess(['credentials', 'set', 'openai_api_key'], { env, stdin: KEY })).code, 0);
     model.mode = 'ok';
-    const r = await runCli(['dive', 'crossref', 'ecology', '--max', '2', '--ai', '--ai-instructions', 'Only the field work, please.'], { env });
+    const r = await runCliInProcess(['dive', 'crossref', 'ecology', '--max', '2', '--ai', '--ai-instructions', 'Only the field work, please.'], { env });
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /AI summary by openai \/ served-summary-model \(model-written, not checked against the papers; 2 of 2 documents considered\):\n  Themes: /);
     const sent = model.requests.at(-1)!;
     assert.is(sent.body.model, 'gpt-cli');
     assert.match(sent.raw, /Only the field work, please\./);
-    const show = await runCli(['executions', 'show', '1'], { env });
+    const show = await runCliInProcess(['executions', 'show', '1'], { env });
     assert.match(show.stdout, /  Possibly off-topic: none\./);
-    const json = JSON.parse((await runCli(['--json', 'executions', 'show', '1'], { env })).stdout);
+    const json = JSON.parse((await runCliInProcess(['--json', 'executions', 'show', '1'], { env })).stdout);
     assert.equal([json.ai_lane.used, json.ai_lane.summary, json.parameters.ai_settings], [true, SUMMARY, { instructions: 'Only the field work, please.' }]);
-    const report = await runCli(['executions', 'report', '1'], { env });
+    const report = await runCliInProcess(['executions', 'report', '1'], { env });
     assert.match(report.stdout, /AI summary \(openai \/ served-summary-model; model-written, not checked against the papers/);
-    const refused = await runCli(['dive', 'crossref', 'ecology', '--ai-instructions', 'x'.repeat(2001)], { env });
+    const refused = await runCliInProcess(['dive', 'crossref', 'ecology', '--ai-instructions', 'x'.repeat(2001)], { env });
     assert.is(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /--ai-instructions/);
   } finally {

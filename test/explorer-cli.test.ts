@@ -4,12 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
-import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { tempDirs, type TempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { makeRecord, seed } from './_corpus.js';
 
 let dirs: TempDirs;
 let ids: number[];
-const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const svc = (...args: string[]) => runCliInProcess(args, { env: dirs.env });
 const json = async (...args: string[]) => {
   const r = await svc('--json', ...args);
   assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
@@ -274,7 +275,7 @@ test('explore: a page with more prints the whole next command, query and filters
 test('explore and queue list on the first day: an empty corpus or queue says what collects or saves one, not "No paper matches"', async () => {
   const fresh = tempDirs();
   try {
-    const empty = (...args: string[]) => runCli(args, { env: fresh.env });
+    const empty = (...args: string[]) => runCliInProcess(args, { env: fresh.env });
     assert.is((await empty('explore')).stdout, 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.\n');
     assert.is((await empty('explore', '--facets')).stdout, 'The corpus has no papers yet; `svc dive` or `svc sweep` collects some.\n');
     assert.is((await empty('explore', 'soil')).stdout, 'No paper matches.\n', 'a query that matches nothing says so');

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from './_setup.js';
 import { makeRecord, seed } from './_corpus.js';
 import { RANK_BOUND } from '../src/explorer/search.js';
-import { runCli } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 let t: TestServer;
 let strongest: number[] = [];
@@ -125,20 +125,20 @@ test('a bounded ranking cursor and an exhaustive one are not interchangeable; ex
 
 test('svc explore: the bounded ranking is said in words, --exhaustive ranks every match, and goes only with --sort relevance', async () => {
   const env = t.dirs.env;
-  const text = await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '3'], { env });
+  const text = await runCliInProcess(['explore', 'glacier', '--sort', 'relevance', '--limit', '3'], { env });
   assert.is(text.code, 0, text.stderr);
   assert.match(text.stdout, new RegExp(`More than ${RANK_BOUND.toLocaleString('en-US')} papers match: ranked among the ${RANK_BOUND.toLocaleString('en-US')} most recently added.*--exhaustive`));
-  const json = await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '6', '--exhaustive', '--json'], { env });
+  const json = await runCliInProcess(['explore', 'glacier', '--sort', 'relevance', '--limit', '6', '--exhaustive', '--json'], { env });
   assert.is(json.code, 0, json.stderr);
   const answer = JSON.parse(json.stdout);
   assert.is(answer.ranking.exhaustive, true);
   // The strongest matches of all were added first: only an exhaustive ranking reaches them (after the stronger ones added while paging).
   assert.ok(strongest.every((id) => answer.papers.some((p: any) => p.id === id)), json.stdout);
-  const first = JSON.parse((await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--exhaustive', '--json'], { env })).stdout);
-  const forgot = await runCli(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--next', first.next_cursor], { env });
+  const first = JSON.parse((await runCliInProcess(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--exhaustive', '--json'], { env })).stdout);
+  const forgot = await runCliInProcess(['explore', 'glacier', '--sort', 'relevance', '--limit', '1', '--next', first.next_cursor], { env });
   assert.is(forgot.code, 2);
   assert.match(forgot.stderr, /--next: .*--exhaustive/, 'a next page without --exhaustive is told what to add');
-  const refused = await runCli(['explore', 'glacier', '--exhaustive'], { env });
+  const refused = await runCliInProcess(['explore', 'glacier', '--exhaustive'], { env });
   assert.is(refused.code, 2);
   assert.match(refused.stderr, /--exhaustive goes with --sort relevance/);
 });

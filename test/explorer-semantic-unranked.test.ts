@@ -6,7 +6,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli, startTestServer, waitFor, type TestServer } from './_setup.js';
+import { startTestServer, waitFor, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { makeRecord, seed } from './_corpus.js';
 
 let t: TestServer;
@@ -38,7 +39,7 @@ test('semantic search: papers with no vector yet are counted in unranked_count (
   assert.equal([all.ranked_count, all.unranked_count], [3, 2], 'three ranked, the two new papers counted as left out');
   assert.ok(all.papers.every((p: any) => typeof p.distance === 'number'));
 
-  const cli = await runCli(['explore', 'coral reef bleaching', '--mode', 'semantic'], { env: t.dirs.env });
+  const cli = await runCliInProcess(['explore', 'coral reef bleaching', '--mode', 'semantic'], { env: t.dirs.env });
   assert.is(cli.code, 0, cli.stderr);
   assert.match(cli.stdout, /2 matching papers have no vector for \S+ yet and are not ranked; `svc embed backfill` embeds them/);
 

@@ -56,4 +56,18 @@ test('only bin/svc.js and child-process entries (*-child.ts) call process.exit',
   assert.equal(calling.filter((f) => !allowed(f)), []);
 });
 
+/**
+ * One way to say which process owns something: every owner check goes
+ * through the claims module, which knows who a process is beyond its pid.
+ * A migration may keep a frozen copy of an old rule (it must not import code
+ * that changes later): 029 judges the turn claims of its time so.
+ */
+test('only src/claims/ and src/util/pid.ts ask whether a pid is alive (isPidAlive, process.kill(pid, 0))', () => {
+  const probe = /\bisPidAlive\b|\bprocess\.kill\s*\([^,()]*(?:\([^()]*\))?[^,()]*,\s*0\s*\)/;
+  const allowed = (f: string) => f.startsWith('src/claims/') || f === 'src/util/pid.ts' || f.startsWith('src/db/migrations/');
+  const asking = sourceFiles('src', 'server', 'commands', 'bin').filter((f) => probe.test(withoutComments(fs.readFileSync(path.join(ROOT, f), 'utf8'))));
+  assert.equal(asking.filter((f) => !allowed(f)), []);
+  assert.ok(asking.includes('src/util/pid.ts'), 'the probe itself is found (the pattern reads the code)');
+});
+
 test.run();

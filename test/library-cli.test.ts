@@ -7,10 +7,11 @@ import { createContext } from '../src/context.js';
 import { runImport } from '../commands/library/import.js';
 import type { Io } from '../commands/lib/io.js';
 import { shellWord } from '../commands/lib/hints.js';
-import { runCli, tempDirs } from './_setup.js';
+import { tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 const dirs = tempDirs();
-const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const svc = (...args: string[]) => runCliInProcess(args, { env: dirs.env });
 const src = path.join(dirs.root, 'src');
 const parent = path.join(dirs.root, 'parent');
 
@@ -38,7 +39,7 @@ test('init makes a missing folder first (svc library init ~/Papers)', async () =
   const other = tempDirs();
   try {
     const papers = path.join(other.root, 'home', 'Papers');
-    const r = await runCli(['library', 'init', papers], { env: other.env });
+    const r = await runCliInProcess(['library', 'init', papers], { env: other.env });
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stderr, /Created .*Papers/);
     assert.match(fs.readdirSync(papers)[0]!, /^svc-library-/);
@@ -233,7 +234,7 @@ test('check: exit 0 when clean; problems listed with exit 4, one JSON document, 
 test('on a terminal, import shows a progress counter on stderr', async () => {
   const out: string[] = [];
   const err: string[] = [];
-  const io: Io = { out: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, env: dirs.env, json: false };
+  const io: Io = { out: (t) => void out.push(t), write: (t) => void out.push(t), err: (t) => void err.push(t), readStdin: async () => '', stdoutIsTTY: true, stdinIsTTY: true, env: dirs.env, json: false };
   const files = [0, 1, 2].map((i) => {
     const file = path.join(src, `tty-${i}.md`);
     fs.writeFileSync(file, `# tty ${i}`);

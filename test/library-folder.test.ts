@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startLibraryServer, type LibraryServer } from './_library.js';
 
 const WAYS_BACK = /Ways back: put the vault folder back where it was \(reconnect its drive\), or restore a backup that holds it with `svc restore FILE --vault-parent DIR`/;
@@ -21,7 +22,7 @@ test('status names the vault folder and says whether it is reachable; with the f
   try {
     s = await startLibraryServer();
     const env = s.t.dirs.env;
-    const svc = (...args: string[]) => runCli(args, { env });
+    const svc = (...args: string[]) => runCliInProcess(args, { env });
     const note = path.join(s.t.dirs.root, 'note.txt');
     fs.writeFileSync(note, 'a note\n');
     assert.is((await svc('library', 'import', note)).code, 0);
@@ -126,25 +127,25 @@ test('while a restore is staged, the commands that read the Library say it waits
   try {
     const parent = path.join(before.root, 'Papers');
     const bundle = path.join(before.root, 'svc.tar');
-    assert.is((await runCli(['library', 'init', parent], { env: before.env })).code, 0);
-    assert.is((await runCli(['backup', '-o', bundle], { env: before.env })).code, 0);
+    assert.is((await runCliInProcess(['library', 'init', parent], { env: before.env })).code, 0);
+    assert.is((await runCliInProcess(['backup', '-o', bundle], { env: before.env })).code, 0);
     const into = path.join(after.root, 'restored');
     fs.mkdirSync(into);
-    const staged = await runCli(['restore', bundle, '--vault-parent', into, '--yes'], { env: after.env });
+    const staged = await runCliInProcess(['restore', bundle, '--vault-parent', into, '--yes'], { env: after.env });
     assert.is(staged.code, 0, staged.stderr);
 
     const waiting = /A restore is waiting for the next start of `svc serve` or the daemon: the backup of .+ \(svc\.tar\); its Library vault goes to .+restored\/svc-library-[0-9a-f-]{36}\. Start \(or restart\) the server to apply it/;
-    const status = await runCli(['library', 'status'], { env: after.env });
+    const status = await runCliInProcess(['library', 'status'], { env: after.env });
     assert.is(status.code, 0);
     assert.match(status.stdout, waiting);
-    assert.is(JSON.parse((await runCli(['--json', 'library', 'status'], { env: after.env })).stdout).restore_waiting, true);
+    assert.is(JSON.parse((await runCliInProcess(['--json', 'library', 'status'], { env: after.env })).stdout).restore_waiting, true);
     for (const args of [['library', 'list'], ['library', 'text', '1'], ['evidence', 'list']]) {
-      const r = await runCli(args, { env: after.env });
+      const r = await runCliInProcess(args, { env: after.env });
       assert.is(r.code, 3, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, waiting, args.join(' '));
       assert.not.match(r.stderr, /create one/, args.join(' '));
     }
-    const init = await runCli(['--json', 'library', 'init', path.join(after.root, 'Other')], { env: after.env });
+    const init = await runCliInProcess(['--json', 'library', 'init', path.join(after.root, 'Other')], { env: after.env });
     assert.is(init.code, 4, init.stdout);
     assert.is(JSON.parse(init.stdout).error, 'restore_waiting');
     assert.not.ok(fs.existsSync(path.join(after.root, 'Other')), 'nothing made');

@@ -88,6 +88,16 @@ test('update_settings: an unknown key and a non-boolean value for a boolean sett
   assert.equal(b.seen.find((s) => s.method === 'PUT')!.body, { settings: { notify_enabled: true } }, 'converted to a JSON boolean');
 });
 
+test('update_settings: a key every object inherits ("constructor", "toString") is no setting, and is refused before the PUT', async () => {
+  const b = backendWith((m, u) => (u.pathname === '/api/settings/notifications' ? { json: { settings: { notify_enabled: false } } } : undefined));
+  for (const key of ['constructor', 'toString', '__proto__']) {
+    const r = await b.call('update_settings', { group: 'notifications', settings: JSON.parse(`{"${key}": "x"}`) });
+    assert.is(r.error, 'invalid_argument', key);
+    assert.equal(r.detail.unknown_keys, [key], key);
+  }
+  assert.equal(b.seen.filter((s) => s.method === 'PUT'), []);
+});
+
 test('get_execution identity: health is asked first with the expectation; no or malformed identity is identity_unavailable, another is instance_mismatch, content discarded', async () => {
   const execution = (identity: unknown) => (_m: string, u: URL) => (u.pathname === '/api/executions/7' ? { json: { id: 7, status: 'completed', identity } } : undefined);
   const ok = backendWith(execution({ runtime_id: RUNTIME }));

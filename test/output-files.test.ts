@@ -10,13 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
-import { runCli, tempDirs } from './_setup.js';
+import { tempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { makeRecord, seed } from './_corpus.js';
 import { writeFakeAgent } from './_assistant.js';
 
 const dirs = tempDirs();
 let env: Record<string, string>;
-const svc = (...args: string[]) => runCli(args, { env });
+const svc = (...args: string[]) => runCliInProcess(args, { env });
 let chatId = '';
 
 test.before(async () => {

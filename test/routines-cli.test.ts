@@ -9,13 +9,14 @@ import { CONFIG_TYPES } from '../src/configurations/schema.js';
 import { PARAMETER_KEYS } from '../src/routines/parameters.js';
 import { NICKNAMES } from '../src/scheduler/cron.js';
 import { fileLease } from '../src/scheduler/lease.js';
-import { fixture, freePort, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { fixture, freePort, ROOT, tempDirs, type TempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub, type Stub } from './_stub.js';
 
 let dirs: TempDirs;
 let crossref: Stub;
 let env: Record<string, string>;
-const svc = (...args: string[]) => runCli(args, { env });
+const svc = (...args: string[]) => runCliInProcess(args, { env });
 const json = async (...args: string[]) => {
   const r = await svc('--json', ...args);
   assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
@@ -153,7 +154,7 @@ test('config add --help shows, for each config_type, an example of its own field
     for (const type of CONFIG_TYPES) {
       const m = new RegExp(`--type ${type} --parameters '([^']+)'`).exec(help);
       assert.ok(m, `an example for ${type}`);
-      const r = await runCli(['--json', 'config', 'add', '--name', `example ${type}`, '--type', type, '--parameters', m![1]!], { env: local.env });
+      const r = await runCliInProcess(['--json', 'config', 'add', '--name', `example ${type}`, '--type', type, '--parameters', m![1]!], { env: local.env });
       assert.is(r.code, 0, `${type}: ${r.stderr}`);
     }
     assert.match(help, /"repository":"arxiv"/, 'a dive names one repository');
@@ -256,7 +257,7 @@ test('on a terminal, add checks each answer when it is given: a duplicate name, 
     },
   };
   try {
-    assert.is((await runCli(['routine', 'add', '--name', 'GNN', '--schedule', '@daily', '--query', 'gnn', '--sources', 'crossref'], { env: local.env })).code, 0);
+    assert.is((await runCliInProcess(['routine', 'add', '--name', 'GNN', '--schedule', '@daily', '--query', 'gnn', '--sources', 'crossref'], { env: local.env })).code, 0);
     const body = await askRoutine(ctx, prompter);
     assert.equal(body, { name: 'graph networks', schedule_cron: '0 6 * * *', parameters: { repositories: ['biorxiv', 'crossref'], query: 'graph neural networks', window_days: 14 } });
     const option = (id: string) => sourceOptions.find((o) => o.value === id)!;
@@ -294,14 +295,14 @@ test('routine add and edit with flags refuse a source that answers only for a da
   const none = await svc('routine', 'edit', String(made.id), '--window-days', 'none');
   assert.equal([none.code, /give --window-days N/.test(none.stderr)], [2, true], none.stderr);
   assert.is((await json('routine', 'show', String(made.id))).parameters.window_days, 30, 'unchanged');
-  const http = await runCli(['--json', 'routine', 'edit', String(made.id), '--sources', 'medrxiv', '--window-days', '7'], { env });
+  const http = await runCliInProcess(['--json', 'routine', 'edit', String(made.id), '--sources', 'medrxiv', '--window-days', '7'], { env });
   assert.is(http.code, 0, http.stderr);
 });
 
 test('routine show names the last run\'s sources that gave nothing, with the reason', async () => {
   const r = await json('routine', 'add', '--name', 'silent source', '--schedule', '0 6 * * *', '--query', 'ecology', '--sources', 'crossref', '--inactive');
   const down = `http://127.0.0.1:${await freePort()}`;
-  await runCli(['routine', 'run', String(r.id)], { env: { ...env, SVC_SOURCE_CROSSREF_URL: down } });
+  await runCliInProcess(['routine', 'run', String(r.id)], { env: { ...env, SVC_SOURCE_CROSSREF_URL: down } });
   const shown = await svc('routine', 'show', String(r.id));
   assert.match(shown.stdout, /  last run   execution \d+ failed, 0 results \(0 new\); nothing from crossref \(upstream_failure\)\n/);
   await svc('routine', 'run', String(r.id));

@@ -20,7 +20,8 @@ import { bareRecord } from './_corpus.js';
 import { addTarget, deliveriesWhen, runRoutine } from './_delivery.js';
 import { serverWithSources } from './_executions.js';
 import { askRoutine, type Prompter } from '../commands/routine/ask.js';
-import { fixture, runCli, waitFor, type TestServer } from './_setup.js';
+import { fixture, waitFor, type TestServer } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub, type Stub } from './_stub.js';
 
 const RETRACTED_DOI = '10.1371/journal.pone.0033693';
@@ -106,11 +107,11 @@ test('a retractions fire checks the person\'s papers and reports and delivers th
   const read = (await t.request('GET', `/api/executions/${executionId}`)).json();
   assert.equal([read.follow.profile_name, read.follow.mode, read.follow.checked], ['Shankar Sadasivan', 'retractions', 1]);
   assert.equal(read.follow.events.map((e: any) => [e.kind, e.notice_url, e.doi]), [['retraction', NOTICE, RETRACTED_DOI]]);
-  const shown = await runCli(['executions', 'show', String(executionId)], { env: t.dirs.env });
+  const shown = await runCliInProcess(['executions', 'show', String(executionId)], { env: t.dirs.env });
   assert.match(shown.stdout, /^Lifecycle notices on Shankar Sadasivan's papers \(watch profile \d+, mode retractions\)$/m);
   assert.match(shown.stdout, /^ {2}New since the routine last reported: 1 retraction, 0 corrections or new versions$/m);
   assert.ok(shown.stdout.includes(`1. Retraction: Methylphenidate Exposure Induces Dopamine Neuron Loss. doi:${RETRACTED_DOI}`) && shown.stdout.includes(`notice ${NOTICE} (`), shown.stdout);
-  assert.equal(JSON.parse((await runCli(['--json', 'executions', 'show', String(executionId)], { env: t.dirs.env })).stdout).follow, read.follow);
+  assert.equal(JSON.parse((await runCliInProcess(['--json', 'executions', 'show', String(executionId)], { env: t.dirs.env })).stdout).follow, read.follow);
 
   const text = await report(executionId);
   assert.match(text, /Lifecycle notices on Shankar Sadasivan's papers \(watch profile \d+, mode retractions\)/);
@@ -237,7 +238,7 @@ test('a routine deleted while its fire checks the papers: the run completes and 
   assert.equal(paper.events.map((e: any) => e.kind), ['retraction'], 'what the check found is recorded all the same');
 });
 
-const svc = (...args: string[]) => runCli(args, { env: t.dirs.env });
+const svc = (...args: string[]) => runCliInProcess(args, { env: t.dirs.env });
 const oneLine = (r: { stderr: string }) => r.stderr.trim().split('\n').length === 1;
 
 test('svc routine add --follow, edit --follow-mode | --no-follow | --follow; show and list say who is followed and how', async () => {

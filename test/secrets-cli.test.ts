@@ -6,7 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import { runCli, tempDirs, type TempDirs } from './_setup.js';
+import { tempDirs, type TempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 
 const SMTP = 'smtp-PASS-audit-41f0e2';
 const OPENAI = 'sk-openai-audit-8b7a6c5d';
@@ -16,7 +17,7 @@ test.before(() => {
 });
 test.after(() => dirs.cleanup());
 
-const cli = (args: string[], stdin?: string) => runCli(args, { env: dirs.env, stdin });
+const cli = (args: string[], stdin?: string) => runCliInProcess(args, { env: dirs.env, stdin });
 
 test('secrets stored through stdin appear in no output of the commands that touch them', async () => {
   const outputs: string[] = [];

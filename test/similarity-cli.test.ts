@@ -3,7 +3,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createContext } from '../src/context.js';
-import { ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { ROOT, tempDirs, type TempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { seedDocuments, TOPICS } from './_similarity.js';
 
 let dirs: TempDirs;
@@ -20,7 +21,7 @@ test.before(async () => {
 });
 test.after(() => dirs.cleanup());
 
-const cli = (args: string[]) => runCli(args, { env: dirs.env });
+const cli = (args: string[]) => runCliInProcess(args, { env: dirs.env });
 
 test('svc embed status / estimate / backfill / rebuild with --json: one JSON document each', async () => {
   let r = await cli(['embed', 'status', '--json']);

@@ -106,7 +106,7 @@ test('a handed-down SVC_API_TOKEN is used and deleted from the environment', asy
   const handed = 'handed-down-token-' + 'x'.repeat(30);
   const env: Record<string, string | undefined> = { ...dirs.env, SVC_API_TOKEN: handed };
   const err: string[] = [];
-  const io: Io = { out: () => {}, err: (s) => err.push(s), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env, json: false };
+  const io: Io = { out: () => {}, write: () => {}, err: (s) => err.push(s), readStdin: async () => '', stdoutIsTTY: false, stdinIsTTY: false, env, json: false };
   try {
     const running = runCliInProcess(['serve', '--port', '0'], io);
     const port = await portOf(dirs);

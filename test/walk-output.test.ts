@@ -14,12 +14,13 @@ import path from 'node:path';
 import { withNextStep } from '../commands/lib/hints.js';
 import { clip, count } from '../commands/lib/words.js';
 import { resolvePaths } from '../src/paths.js';
-import { fixture, ROOT, runCli, tempDirs, type TempDirs } from './_setup.js';
+import { fixture, ROOT, tempDirs, type TempDirs } from './_setup.js';
+import { runCliInProcess } from './_cli.js';
 import { startStub } from './_stub.js';
 import { makeRecord, seed } from './_corpus.js';
 
 let dirs: TempDirs;
-const svc = (...args: string[]) => runCli(args, { env: dirs.env });
+const svc = (...args: string[]) => runCliInProcess(args, { env: dirs.env });
 
 test.before(async () => {
   dirs = tempDirs();
@@ -173,17 +174,17 @@ test('executions list says its times are UTC, like routine list; why groups a re
   const crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
   try {
     const env = { ...dirs.env, SVC_SOURCE_CROSSREF_URL: crossref.url };
-    assert.is((await runCli(['dive', 'crossref', 'ecology', '--max', '2'], { env })).code, 0);
-    const list = await runCli(['executions', 'list'], { env });
+    assert.is((await runCliInProcess(['dive', 'crossref', 'ecology', '--max', '2'], { env })).code, 0);
+    const list = await runCliInProcess(['executions', 'list'], { env });
     assert.match(list.stdout, /ID\s+TYPE\s+STATUS\s+RESULTS\s+STARTED \(UTC\)\s+QUERY/);
     // why: the same unverifiable reason of several runs is said once, naming the runs.
-    for (let i = 0; i < 2; i++) assert.is((await runCli(['dive', 'crossref', 'zebrafish', '--max', '2'], { env })).code, 0);
-    const doc = JSON.parse((await runCli(['--json', 'explore', '--source', 'crossref', '--limit', '1'], { env })).stdout).papers[0].id;
-    const why = await runCli(['why', String(doc)], { env });
+    for (let i = 0; i < 2; i++) assert.is((await runCliInProcess(['dive', 'crossref', 'zebrafish', '--max', '2'], { env })).code, 0);
+    const doc = JSON.parse((await runCliInProcess(['--json', 'explore', '--source', 'crossref', '--limit', '1'], { env })).stdout).papers[0].id;
+    const why = await runCliInProcess(['why', String(doc)], { env });
     assert.is(why.code, 0, why.stderr);
     assert.match(why.stdout, /  - Executions \d+, \d+: crossref returned this paper although none of the run's words appear/);
     assert.is(why.stdout.split("none of the run's words").length, 2, why.stdout);
-    const whyJson = JSON.parse((await runCli(['--json', 'why', String(doc)], { env })).stdout);
+    const whyJson = JSON.parse((await runCliInProcess(['--json', 'why', String(doc)], { env })).stdout);
     assert.ok(whyJson.cannot_verify.filter((r: string) => /^Execution \d+: /.test(r)).length >= 2, 'the JSON keeps one reason per run');
     // The JSON rank counts from 0 (as the route answers); the text says the same place counted from 1, and of what.
     const first = whyJson.executions[0];

@@ -64,7 +64,7 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
   const outcome: TurnOutcome = { session_id: sessionId, user_message_id: turn.userMessageId, status: 'unknown', text: '', reports: [], tool_calls: [], permissions: [], error: null };
   let lineOpen = false; // stdout has text not yet ended by a newline
   const endLine = () => {
-    if (lineOpen) process.stdout.write('\n');
+    if (lineOpen) io.write('\n');
     lineOpen = false;
   };
   for await (const frame of turn.frames) {
@@ -73,7 +73,7 @@ async function followTurn(ctx: Context, io: Io, sessionId: number, text: string,
       outcome.text += d.delta;
       if (!io.json && d.delta) {
         // The model's text keeps its lines but never an escape sequence or bidirectional control.
-        process.stdout.write(plainText(String(d.delta)));
+        io.write(plainText(String(d.delta)));
         lineOpen = !String(d.delta).endsWith('\n');
       }
     } else if (frame.event === 'tool_call') {

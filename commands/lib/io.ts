@@ -1,11 +1,16 @@
 import { oneLine, plainText } from './words.js';
+import type { CommandDeps } from './context.js';
 
 /**
  * What a command may touch of the outside world: stdout (data), stderr (talk),
- * stdin, whether they are terminals, and the environment. Tests pass buffers.
+ * stdin, whether they are terminals, the environment, and what its Context is
+ * built with (context.ts, the command factory). Tests pass buffers and deps.
  */
 export interface Io {
+  /** One piece of data on stdout, ended by a newline when it lacks one. */
   out(text: string): void;
+  /** Data on stdout as it is, no newline added: text streamed in pieces (a model's answer). */
+  write(text: string): void;
   err(text: string): void;
   readStdin(): Promise<string>;
   stdoutIsTTY: boolean;
@@ -13,6 +18,8 @@ export interface Io {
   /** Where progress is drawn; when left out, taken to be what stdout is. */
   stderrIsTTY?: boolean;
   env: Record<string, string | undefined>;
+  /** The clock, fetch, random bytes and tuning of the command's Context; the system's when left out. */
+  deps?: CommandDeps;
   /** Set from the global --json flag before a command runs. */
   json: boolean;
   /** A command that ends without an error but not in success (a cancelled or failed run) sets this. */
@@ -27,6 +34,7 @@ export interface Io {
 export function processIo(): Io {
   return {
     out: (text) => void process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+    write: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
     readStdin: async () => {
       const chunks: Buffer[] = [];

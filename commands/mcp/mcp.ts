@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { createContext } from '../../src/context.js';
-import { createLogger } from '../../src/log.js';
+import { commandContext } from '../lib/context.js';
 import { intFlag } from '../lib/flags.js';
 import type { Io } from '../lib/io.js';
 
@@ -27,7 +26,7 @@ export function register(program: Command, io: Io): void {
       const port = intFlag(opts.port, '--port', { min: 1, max: 65535 });
       const env = { ...io.env, ...(port ? { SVC_PORT: String(port) } : {}), ...(opts.stateDir ? { SVC_STATE_DIR: opts.stateDir } : {}) };
       // Talk goes to stderr: stdout belongs to the protocol.
-      const ctx = createContext({ env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
+      const ctx = commandContext(io, { env });
       // On a terminal, a person typed `svc mcp`: say what it is before it waits for a client's messages.
       if (io.stdinIsTTY && !opts.permissionRelay) io.err(TERMINAL_NOTE);
       const [{ createBackend }, { createMcpServer }, relay, { LineStdioTransport }] = await Promise.all([

@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import { forgetHandedDownToken, parsePort } from '../../src/config.js';
-import { createContext, type Context } from '../../src/context.js';
+import type { Context } from '../../src/context.js';
 import { conflict, SvcError } from '../../src/errors.js';
-import { createLogger } from '../../src/log.js';
 import { checkOrigin } from '../../src/runtime/origins.js';
+import { commandContext } from '../lib/context.js';
 import type { Io } from '../lib/io.js';
 import type { RunningServer } from '../../server/listen.js';
 import type { ServerRole } from '../../server/runtime.js';
@@ -33,7 +33,7 @@ export function register(program: Command, io: Io): void {
       if (opts.fallback && opts.daemon) throw new SvcError(400, 'usage', '--fallback and --daemon exclude each other: a fallback never owns the scheduler.');
       // A fallback never owns a scheduler (spec 1), whoever started it and with whatever environment.
       const env = opts.fallback ? { ...io.env, SVC_DISABLE_SCHEDULER: '1' } : io.env;
-      const ctx = createContext({ env, log: createLogger({ sink: (line) => io.err(line) }) });
+      const ctx = commandContext(io, { env, level: 'info' });
       if (opts.daemon && !opts.foreground) {
         const { startDaemon } = await import('../../src/daemon/control.js');
         try {

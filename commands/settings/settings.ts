@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { SvcError } from '../../src/errors.js';
 import { findCredentialName } from '../../src/credentials/names.js';
 import { parseSettingWord } from '../../src/settings/check.js';
-import { SETTINGS, SETTINGS_GROUPS, isSettingsGroup, type SettingsGroup } from '../../src/settings/schema.js';
+import { SETTINGS, SETTINGS_GROUPS, isSettingsGroup, settingDef, type SettingsGroup } from '../../src/settings/schema.js';
 import { withContext } from '../lib/context.js';
 import { addEmailTest } from '../deliveries/email-test.js';
 import { emit, table, type Io } from '../lib/io.js';
@@ -21,7 +21,7 @@ function secretHint(group: SettingsGroup, key: string): string {
 }
 
 function keyOf(group: SettingsGroup, key: string): string {
-  if (!SETTINGS[group][key]) {
+  if (!settingDef(group, key)) {
     throw new SvcError(400, 'unknown_key', `No setting "${key.slice(0, 64)}" in ${group}; keys: ${Object.keys(SETTINGS[group]).join(', ')}.${secretHint(group, key)}`);
   }
   return key;
@@ -60,7 +60,7 @@ export function register(program: Command, io: Io): void {
     .action((groupName: string, key: string, word: string) =>
       withContext(io, (ctx) => {
         const group = groupOf(groupName);
-        const def = SETTINGS[group][keyOf(group, key)]!;
+        const def = settingDef(group, keyOf(group, key))!;
         const values = ctx.settings.write(group, { [key]: parseSettingWord(def, word) }, [group]);
         emit(io, { group, key, value: values[key] }, () => `${group}.${key} = ${show(values[key])}`);
       }),

@@ -7,8 +7,7 @@
  * The shell's logic is in src/window/.
  */
 import type { Command } from 'commander';
-import { createContext } from '../../src/context.js';
-import { createLogger } from '../../src/log.js';
+import { commandContext } from '../lib/context.js';
 import type { Backend } from '../../src/window/backend.js';
 import { EXIT } from '../lib/exit-codes.js';
 import { intFlag } from '../lib/flags.js';
@@ -29,7 +28,7 @@ export function register(program: Command, io: Io): void {
     .option('--no-open', 'print the launch link instead of opening the browser')
     .action(async (opts: WindowOptions) => {
       const port = intFlag(opts.port, '--port', { min: 0, max: 65535 });
-      const ctx = createContext({ env: io.env, log: createLogger({ level: 'warn', sink: (line) => io.err(line) }) });
+      const ctx = commandContext(io);
       try {
         const { startWindow } = await import('../../src/window/start.js');
         const running = await startWindow({ ctx, env: io.env, port, say: (line) => io.err(line) });

@@ -18,6 +18,7 @@ import {
   listMembers,
   listNotes,
   listProjects,
+  pageHighlights,
   readPage,
   readPdfBytes,
   removeMember,
@@ -191,7 +192,11 @@ export const evidenceRoutes: RouteDef[] = [
       representation: v.optional(choice(10, ['text', 'pdf'], 'representation must be text or pdf.')),
     });
     const req = { ...projectRef(q, params), fileId: uuidParam(params, 'file_id'), versionId: q.version_id, page: q.page, signal: event.req.signal };
-    if ((q.representation ?? 'text') === 'text') return readPage(ctx, req);
+    if ((q.representation ?? 'text') === 'text') {
+      // The saved passages of this page travel with it, as the window's reader highlights them (as `svc evidence read` does).
+      const page = await readPage(ctx, req);
+      return { ...page, ...pageHighlights(ctx, { ...projectRef(q, params), file: { fileId: req.fileId, versionId: req.versionId } }, page) };
+    }
     const pdf = await readPdfBytes(ctx, req);
     return new Response(new Uint8Array(pdf.bytes), {
       status: 200,

@@ -18,7 +18,7 @@ import { writeBundle } from './bundle-writer.js';
 import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
 import { startSnapshot } from './snapshot.js';
 import type { BundleSecretsFacts } from './restore/facts.js';
-import { isPidAlive } from '../util/pid.js';
+import { ownerStands, ownStartTag } from '../claims/owner.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
 export const MARKER_NAME = 'vault.json';
@@ -73,8 +73,9 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   const dir = backupsDir(ctx);
   ensureOwnedDir(dir);
   removeOrphanedSnapshots(dir);
-  // The pid in the name tells a later backup whether the process writing it is gone.
-  const snapshot = path.join(dir, `.snapshot-${process.pid}-${crypto.randomBytes(6).toString('hex')}.db`);
+  // The pid and start time in the name tell a later backup whether the process writing it is gone.
+  const start = ownStartTag();
+  const snapshot = path.join(dir, `.snapshot-${process.pid}${start && `-${start}`}-${crypto.randomBytes(6).toString('hex')}.db`);
   let snapshotting: ReturnType<typeof startSnapshot> | null = null;
   try {
     const createdAt = ctx.nowIso();
@@ -157,19 +158,24 @@ export async function createBackup(ctx: Context, options: BackupOptions): Promis
   }
 }
 
-const SNAPSHOT_NAME = /^\.snapshot-(\d+)-[0-9a-f]+\.db(-wal|-shm|-journal)?$/;
+/** `.snapshot-<pid>-<start>-<hex>.db` and its SQLite companions; an older svc wrote no start time. */
+const SNAPSHOT_NAME = /^\.snapshot-(\d+)(?:-(\d+))?-[0-9a-f]+\.db(-wal|-shm|-journal)?$/;
 
 /**
  * Database snapshots left by a backup whose process was killed (a copy of the whole database,
  * hidden in the backups folder) go when the next backup starts. Only files named by a process
- * that no longer runs; never through a link.
+ * that no longer runs (claims/owner.ts: a pid now run by another process does not; a name
+ * without a start time is judged by its pid alone); never through a link.
  */
 function removeOrphanedSnapshots(dir: string): void {
   for (const name of fs.readdirSync(dir)) {
-    const pid = SNAPSHOT_NAME.exec(name)?.[1];
-    if (!pid || Number(pid) === process.pid || isPidAlive(Number(pid))) continue;
+    const [, pid, start] = SNAPSHOT_NAME.exec(name) ?? [];
+    if (!pid || Number(pid) === process.pid) continue;
     const file = path.join(dir, name);
-    if (fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) fs.rmSync(file, { force: true });
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) continue;
+    const owner = start === undefined ? { pid: Number(pid) } : { pid: Number(pid), pid_start: Number(start) };
+    if (!ownerStands(owner, start === undefined ? null : stat.mtimeMs)) fs.rmSync(file, { force: true });
   }
 }
 

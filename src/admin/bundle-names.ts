@@ -24,7 +24,7 @@ const NOMINAL_ROOT = path.posix.resolve('/bundle-root');
 /** The names svc gives report files (executions/report.ts). */
 export const REPORT_NAME = /^execution-\d+\.txt$/;
 /** The folder a restore stages the vault in, inside the vault parent: `.svc-restore-<pid>-<ms>.staging`. */
-export const VAULT_STAGING_NAME = /^\.svc-restore-(\d+)-\d+\.staging$/;
+export const VAULT_STAGING_NAME = /^\.svc-restore-(\d+)-(\d+)\.staging$/;
 /** A restore's stamp (restore/stage.ts freshStamp): the staging time to the second, then -2, -3… */
 const STAMP = /^\d{8}T\d{6}Z(-\d+)?$/;
 

@@ -5,6 +5,7 @@
 import type { Context } from '../context.js';
 import { requireProject, type ProjectRef } from '../evidence/service.js';
 import type { Subscriber } from './live.js';
+import { selectionLimits } from './limits.js';
 import * as reasons from './reasons.js';
 import { answersRepo } from './repo.js';
 import { answersOf } from './service.js';
@@ -15,7 +16,8 @@ export function listAnswers(ctx: Context, req: ProjectRef & { afterId?: number; 
   const repo = answersRepo(ctx.db);
   return repo.transaction(() => {
     const { vault, project } = requireProject(ctx, req);
-    const max = answersOf(ctx).limits.historyPage;
+    const limits = answersOf(ctx).limits;
+    const max = limits.historyPage;
     const afterId = req.afterId ?? 0;
     const throughId = req.throughId ?? repo.count(project.id).max_id;
     const limit = Math.min(req.limit ?? max, max);
@@ -31,6 +33,7 @@ export function listAnswers(ctx: Context, req: ProjectRef & { afterId?: number; 
       next_after_id: hasMore ? page[page.length - 1]!.id : null,
       has_more: hasMore,
       total: repo.total(project.id, throughId),
+      selection_limits: selectionLimits(limits),
     };
   });
 }

@@ -3,6 +3,8 @@
  * text, Previews, Operation, Answers, SSE). Services read them from the
  * answers service object so tests can shrink them.
  */
+import type { SelectionLimits } from './types.js';
+
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -79,3 +81,20 @@ export const DEFAULT_ANSWER_LIMITS: Readonly<AnswerLimits> = Object.freeze({
   queueFrames: 16,
   queueBytes: 256 * KiB,
 });
+
+/** The selection and text limits as the history read states them (snake_case, as every envelope). */
+export function selectionLimits(l: AnswerLimits): SelectionLimits {
+  return {
+    memberships_min: l.membershipsMin,
+    memberships_max: l.membershipsMax,
+    distinct_pages: l.distinctPages,
+    segments: l.segments,
+    notes: l.notes,
+    note_codepoints: l.noteCodepoints,
+    notes_bytes: l.notesBytes,
+    source_bytes: l.sourceBytes,
+    source_codepoints: l.sourceCodepoints,
+    instruction_codepoints: l.instructionCodepoints,
+    instruction_bytes: l.instructionBytes,
+  };
+}

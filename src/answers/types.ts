@@ -158,6 +158,22 @@ export interface AnswerPage {
   next_after_id: number | null;
   has_more: boolean;
   total: number;
+  /** What one preview may select and send (spec 2 "Limits": Answer selection and Answer text), so a chooser can count against them. */
+  selection_limits: SelectionLimits;
+}
+
+export interface SelectionLimits {
+  memberships_min: number;
+  memberships_max: number;
+  distinct_pages: number;
+  segments: number;
+  notes: number;
+  note_codepoints: number;
+  notes_bytes: number;
+  source_bytes: number;
+  source_codepoints: number;
+  instruction_codepoints: number;
+  instruction_bytes: number;
 }
 
 /** The stored row (private fields included: never returned as is). */

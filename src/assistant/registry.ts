@@ -21,7 +21,6 @@
  */
 import type { Context } from '../context.js';
 import { askJobCancel, cancelRequestedJobs, claimJob, jobHolder, releaseJob, releaseOnClose, TURN_PREFIX, type JobName } from '../claims/jobs.js';
-import { isPidAlive, type PidProbe } from '../util/pid.js';
 
 export interface ActiveTurn {
   sessionId: number;
@@ -53,15 +52,14 @@ export interface TurnRegistry {
 export const turnJob = (sessionId: number): JobName => `${TURN_PREFIX}${sessionId}`;
 
 /** Stamp another live process's claim with a cancel request (this process runs no turn of the conversation). */
-function cancelElsewhere(ctx: Context, sessionId: number, alive: PidProbe): CancelResult {
-  const { holder, already, stale } = askJobCancel(ctx, turnJob(sessionId), alive);
+function cancelElsewhere(ctx: Context, sessionId: number): CancelResult {
+  const { holder, already, stale } = askJobCancel(ctx, turnJob(sessionId));
   if (stale) return { outcome: 'no_active_turn', owner: null, stale: { pid: stale.pid, claimedAtMs: stale.claimed_at_ms, reason: stale.reason } };
   if (!holder) return { outcome: 'no_active_turn', owner: null, stale: null };
   return { outcome: already ? 'already_cancelling' : 'cancel_requested', owner: 'other_process', stale: null };
 }
 
 export function turnRegistry(ctx: Context): TurnRegistry {
-  const alive = isPidAlive;
   return ctx.service('assistant.turns', () => {
     const active = new Map<number, ActiveTurn>();
     let waiters: (() => void)[] = [];
@@ -92,7 +90,7 @@ export function turnRegistry(ctx: Context): TurnRegistry {
         active.set(sessionId, turn);
         let claimed = false;
         try {
-          claimed = claimJob(ctx, turnJob(sessionId), null, alive).holder === null;
+          claimed = claimJob(ctx, turnJob(sessionId), null).holder === null;
         } finally {
           if (!claimed) active.delete(sessionId);
         }
@@ -118,11 +116,11 @@ export function turnRegistry(ctx: Context): TurnRegistry {
       observe(sessionId) {
         const turn = active.get(sessionId);
         if (turn) return { claimed: true, cliPid: turn.cliPid };
-        return { claimed: jobHolder(ctx, turnJob(sessionId), alive) !== null, cliPid: null };
+        return { claimed: jobHolder(ctx, turnJob(sessionId)) !== null, cliPid: null };
       },
       cancel(sessionId) {
         const turn = active.get(sessionId);
-        if (!turn) return cancelElsewhere(ctx, sessionId, alive);
+        if (!turn) return cancelElsewhere(ctx, sessionId);
         if (turn.cancelRequested) return { outcome: 'already_cancelling', owner: 'this_process', stale: null };
         stop(turn);
         return { outcome: 'cancel_requested', owner: 'this_process', stale: null };

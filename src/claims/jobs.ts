@@ -15,7 +15,7 @@ import type { Database } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { conflict, type SvcError } from '../errors.js';
 import { claimLive, claimStaleness, ownIdentity, wallNow } from './staleness.js';
-import { isPidAlive, type PidProbe } from '../util/pid.js';
+import type { PidProbe } from '../util/pid.js';
 
 /**
  * embeddings.index: a rebuild of the vector index, which must not run beside
@@ -79,7 +79,7 @@ export function jobsHeldHere(ctx: Context): string[] {
 }
 
 /** Held by a live process: this one (another start here is refused too), or another that runs and started after boot. */
-const held = (ctx: Context, row: ClaimRow | undefined, alive: PidProbe): row is ClaimRow =>
+const held = (ctx: Context, row: ClaimRow | undefined, alive?: PidProbe): row is ClaimRow =>
   row !== undefined && (row.runtime_id === ctx.runtimeId ? heldHere(ctx).has(row.job) : claimLive(row, alive));
 
 /** The role this process records in its claims: a server start sets server or daemon; otherwise cli. */
@@ -119,7 +119,7 @@ export function claimJob(
   ctx: Context,
   job: JobName,
   detail: string | null = null,
-  alive: PidProbe = isPidAlive,
+  alive: PidProbe | undefined = undefined,
   blockedBy: readonly JobName[] = [],
 ): { holder: JobHolder | null; job?: JobName } {
   releaseOnClose(ctx);
@@ -217,7 +217,7 @@ function settleReleases(ctx: Context, owed: OwedReleases): void {
 }
 
 /** The live holder of a job, or null (nobody, or a stale claim). */
-export function jobHolder(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobHolder | null {
+export function jobHolder(ctx: Context, job: JobName, alive?: PidProbe): JobHolder | null {
   const row = read(ctx, job);
   return held(ctx, row, alive) ? view(ctx, row) : null;
 }
@@ -237,7 +237,7 @@ export interface JobCancelAsk {
 }
 
 /** Ask the job to stop wherever it runs, judged and written in one write transaction. */
-export function askJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobCancelAsk {
+export function askJobCancel(ctx: Context, job: JobName, alive?: PidProbe): JobCancelAsk {
   return ctx.db
     .transaction((): JobCancelAsk => {
       const row = read(ctx, job);
@@ -257,7 +257,7 @@ export function askJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPid
 }
 
 /** Ask the job to stop wherever it runs; answers its holder (null when none runs). */
-export function requestJobCancel(ctx: Context, job: JobName, alive: PidProbe = isPidAlive): JobHolder | null {
+export function requestJobCancel(ctx: Context, job: JobName, alive?: PidProbe): JobHolder | null {
   return askJobCancel(ctx, job, alive).holder;
 }
 

@@ -15,9 +15,13 @@
  * rule cannot see a pid reused within one boot, and a forward jump of the
  * clock by more than the claim's distance from boot makes it look stale.
  * Age alone never makes a claim stale: after the machine slept every claim
- * is old and its holder alive. Shared by the claims of long jobs and of
- * assistant turns (claims/jobs.ts), the scheduler lease
- * (scheduler/lease.ts) and the daemon lock (daemon/lock.ts).
+ * is old and its holder alive. A claim that does not say when it was written
+ * (an owner column or a lock file of an older svc) is judged by its pid alone,
+ * as it always was. Every owner check of svc asks here: through the row
+ * backend (claims/rows.ts: the owner columns of runs and deliveries; the job
+ * claims of claims/jobs.ts) or the file backend (claims/file.ts: the daemon
+ * lock, the scheduler lease, the restore's staging lock), or, for what names
+ * its owner in a file's name or body, through claims/owner.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,10 +39,16 @@ export interface ProcessIdentity {
   pid_start: number;
 }
 
-/** What a claim row carries; the identity is null where the writer could not read it. */
+/**
+ * What a claim carries: the pid, when it was written where the claim says
+ * (absent: judged by the pid alone), and the identity, null or absent where
+ * the writer could not read it. A start time without a boot id (a file name
+ * has room for one number) stands for the same process while the claim was
+ * written after this boot.
+ */
 export interface ClaimRow {
   pid: number;
-  claimed_at_ms: number;
+  claimed_at_ms?: number | null;
   boot_id?: string | null;
   pid_start?: number | null;
 }
@@ -77,16 +87,22 @@ export function ownIdentity(): ProcessIdentity | null {
 
 /** Why a claim no longer stands, or null when it does. */
 export function claimStaleness(row: ClaimRow, alive: PidProbe = isPidAlive, proc = PROC): Staleness | null {
-  const boot = row.boot_id && row.pid_start != null ? bootId(proc) : null;
-  if (boot) {
+  const boot = row.pid_start != null ? bootId(proc) : null;
+  if (boot && row.boot_id) {
     if (row.boot_id !== boot) return 'before_boot';
-    const stat = procStat(row.pid, proc);
-    // No entry: gone, unless /proc hides other users' processes, which the signal probe still sees.
-    if (!stat) return alive(row.pid) ? null : 'process_gone';
-    return stat.start === row.pid_start && !stat.zombie ? null : 'process_gone';
+    return sameProcess(row.pid, row.pid_start!, alive, proc) ? null : 'process_gone';
   }
-  if (row.claimed_at_ms < bootMs()) return 'before_boot';
+  if (row.claimed_at_ms != null && row.claimed_at_ms < bootMs()) return 'before_boot';
+  if (boot) return sameProcess(row.pid, row.pid_start!, alive, proc) ? null : 'process_gone';
   return alive(row.pid) ? null : 'process_gone';
+}
+
+/** The pid still runs the process that started at `start` (a zombie has stopped). */
+function sameProcess(pid: number, start: number, alive: PidProbe, proc: string): boolean {
+  const stat = procStat(pid, proc);
+  // No entry: gone, unless /proc hides other users' processes, which the signal probe still sees.
+  if (!stat) return alive(pid);
+  return stat.start === start && !stat.zombie;
 }
 
 export function claimLive(row: ClaimRow, alive: PidProbe = isPidAlive, proc = PROC): boolean {

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { IN_ID_LIST, idList } from '../db/id-list.js';
 import type { DeliveryChannel } from './summary.js';
+import type { Owner } from '../claims/owner.js';
 
 export const DELIVERY_STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -52,6 +53,8 @@ export interface DeliveryRow {
   next_attempt_at_utc: string | null;
   owner_runtime_id: string | null;
   owner_pid: number | null;
+  owner_boot_id: string | null;
+  owner_pid_start: number | null;
   claimed_at_utc: string | null;
   created_at_utc: string;
   updated_at_utc: string;
@@ -178,7 +181,7 @@ export function deliveryTotalsOf(db: Database, routineIds: readonly number[]): M
 /** Move from one of `from` to `to`; answers false when the row was in another state (a race lost). */
 export function transition(db: Database, id: number, from: readonly DeliveryState[], set: Partial<Pick<DeliveryRow, 'state' | 'attempts' | 'last_error' | 'next_attempt_at_utc' | 'delivered_at_utc'>>, now: string): boolean {
   const keys = Object.keys(set) as (keyof typeof set)[];
-  const assignments = [...keys.map((k) => `${k} = @${k}`), 'updated_at_utc = @now', 'owner_runtime_id = NULL', 'owner_pid = NULL', 'claimed_at_utc = NULL'];
+  const assignments = [...keys.map((k) => `${k} = @${k}`), 'updated_at_utc = @now', 'owner_runtime_id = NULL', 'owner_pid = NULL', 'owner_boot_id = NULL', 'owner_pid_start = NULL', 'claimed_at_utc = NULL'];
   const placeholders = from.map((_, i) => `@from${i}`).join(', ');
   const params: Record<string, unknown> = { id, now, ...set };
   from.forEach((s, i) => (params[`from${i}`] = s));
@@ -186,7 +189,7 @@ export function transition(db: Database, id: number, from: readonly DeliveryStat
 }
 
 /** Claim one queued delivery that is due: only one process wins it. */
-export function claimDue(db: Database, now: string, owner: { runtimeId: string; pid: number }, onlyExecution?: number): DeliveryRow | undefined {
+export function claimDue(db: Database, now: string, owner: DeliveryOwner, onlyExecution?: number): DeliveryRow | undefined {
   return db.transaction(() => {
     const row = (onlyExecution === undefined
       ? db.prepare("SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at_utc <= ? ORDER BY next_attempt_at_utc, id LIMIT 1").get(now)
@@ -196,15 +199,19 @@ export function claimDue(db: Database, now: string, owner: { runtimeId: string; 
   })();
 }
 
+/** The process that claims a delivery: its runtime id, its pid and who it is (claims/owner.ts), for the owner columns. */
+export type DeliveryOwner = { runtimeId: string } & Owner;
+
 /** Claim one queued delivery by id whatever its due time (a person asked for it now). */
-export function claim(db: Database, id: number, now: string, owner: { runtimeId: string; pid: number }): DeliveryRow | undefined {
+export function claim(db: Database, id: number, now: string, owner: DeliveryOwner): DeliveryRow | undefined {
   return db.transaction(() => {
     const changed = db
       .prepare(
-        `UPDATE deliveries SET state = 'delivering', attempts = attempts + 1, owner_runtime_id = ?, owner_pid = ?, claimed_at_utc = ?, updated_at_utc = ?
+        `UPDATE deliveries SET state = 'delivering', attempts = attempts + 1, owner_runtime_id = ?, owner_pid = ?, owner_boot_id = ?, owner_pid_start = ?,
+           claimed_at_utc = ?, updated_at_utc = ?
          WHERE id = ? AND state = 'queued'`,
       )
-      .run(owner.runtimeId, owner.pid, now, now, id).changes;
+      .run(owner.runtimeId, owner.pid, owner.boot_id ?? null, owner.pid_start ?? null, now, now, id).changes;
     if (!changed) return undefined;
     const delivery = getDelivery(db, id)!;
     const seq = (db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM delivery_attempts WHERE delivery_id = ?').pluck().get(id) as number);

@@ -11,21 +11,27 @@ import type { Context } from '../context.js';
 import { attemptClaimed, settleFailure } from './attempt.js';
 import * as repo from './repo.js';
 import { deliveryTuning } from './tuning.js';
-import { isPidAlive } from '../util/pid.js';
+import type { PidProbe } from '../util/pid.js';
+import { rowOwnerRuns } from '../claims/rows.js';
+import { ownOwner } from '../claims/owner.js';
 import { setImmediate } from 'node:timers/promises';
 
 export const INTERRUPTED_ERROR = 'Interrupted: the process delivering this stopped mid-attempt; whether that attempt arrived is unknown (the delivery id identifies a repeat).';
 
-const ownerOf = (ctx: Context) => ({ runtimeId: ctx.runtimeId, pid: process.pid });
+const ownerOf = (ctx: Context): repo.DeliveryOwner => ({ runtimeId: ctx.runtimeId, ...ownOwner() });
 
-/** Recover deliveries whose delivering process is gone (or silent past the stale limit). Answers their ids. */
-export function recoverDeliveries(ctx: Context, alive: (pid: number) => boolean = isPidAlive): number[] {
+/**
+ * Recover deliveries whose delivering process is gone (or silent past the stale limit): the owner
+ * the row names no longer runs by the rule of every claim (claims/rows.ts), so a pid now run by
+ * another process is gone too. Answers their ids.
+ */
+export function recoverDeliveries(ctx: Context, alive?: PidProbe): number[] {
   const staleBefore = ctx.clock.now().getTime() - deliveryTuning(ctx).claimStaleMs;
   const recovered: number[] = [];
   for (const row of repo.deliveringRows(ctx.db)) {
     if (row.owner_runtime_id === ctx.runtimeId) continue;
     const fresh = row.claimed_at_utc !== null && Date.parse(row.claimed_at_utc) >= staleBefore;
-    const ownerAlive = row.owner_pid !== null && row.owner_pid !== process.pid && alive(row.owner_pid);
+    const ownerAlive = rowOwnerRuns(row, alive);
     if (ownerAlive && fresh) continue;
     ctx.db.transaction(() => {
       repo.finishAttempt(ctx.db, row.id, 'interrupted', INTERRUPTED_ERROR, ctx.nowIso());

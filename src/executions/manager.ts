@@ -17,6 +17,7 @@ import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, 
 import type { ParsedRun, RunSpec } from './request.js';
 import { runExecution } from './runner.js';
 import { sleep } from '../util/sleep.js';
+import { ownOwner } from '../claims/owner.js';
 
 export type OwnerRole = 'server' | 'cli' | 'daemon' | 'fallback';
 
@@ -77,7 +78,7 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
   let timer: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
 
-  const owner = () => ({ pid: process.pid, runtimeId: ctx.runtimeId, role: manager.role });
+  const owner = () => ({ ...ownOwner(), runtimeId: ctx.runtimeId, role: manager.role });
 
   function tick() {
     const ids = [...active.keys()];

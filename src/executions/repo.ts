@@ -6,6 +6,7 @@ import { IN_ID_LIST, idList } from '../db/id-list.js';
 import type { Database } from 'better-sqlite3';
 import type { RunSpec } from './request.js';
 import { RUN_INTERRUPTED_REASON } from './ai-lane.js';
+import type { Owner as ClaimOwner } from '../claims/owner.js';
 
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 export type InterruptedReason = 'owner_dead' | 'daemon_restart' | 'unknown';
@@ -25,6 +26,8 @@ export interface ExecutionRow {
   ai_lane_json: string | null;
   restarted_from: number | null;
   owner_pid: number | null;
+  owner_boot_id: string | null;
+  owner_pid_start: number | null;
   owner_runtime_id: string | null;
   owner_role: string | null;
   last_seen_at_utc: string | null;
@@ -53,8 +56,8 @@ export interface SourceRow {
   ms: number | null;
 }
 
-export interface Owner {
-  pid: number;
+/** The process that owns a run: its runtime id, role, pid and who it is where the system says (claims/owner.ts). */
+export interface Owner extends ClaimOwner {
   runtimeId: string;
   role: string;
 }
@@ -64,8 +67,8 @@ export function insertExecution(db: Database, spec: RunSpec, owner: Owner, now: 
     const info = db
       .prepare(
         `INSERT INTO executions (type, status, request_id, routine_id, saved_configuration_id, query, repositories_json, parameters_json, ai_enabled, ai_lane_json,
-           restarted_from, owner_pid, owner_runtime_id, owner_role, last_seen_at_utc, started_at_utc)
-         VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           restarted_from, owner_pid, owner_boot_id, owner_pid_start, owner_runtime_id, owner_role, last_seen_at_utc, started_at_utc)
+         VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         spec.type,
@@ -79,6 +82,8 @@ export function insertExecution(db: Database, spec: RunSpec, owner: Owner, now: 
         JSON.stringify(aiLane),
         restartedFrom,
         owner.pid,
+        owner.boot_id ?? null,
+        owner.pid_start ?? null,
         owner.runtimeId,
         owner.role,
         now,

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { closeQuietly, codeOf, createFileAt, ioError, lstatAt, openFileAt, readBounded, unlinkAt, writeAll } from './fs-safe.js';
 import { blockedLock } from './reasons.js';
 import { lockHolderRunning } from './scan.js';
+import { ownOwner } from '../claims/owner.js';
 import { LOCK_NAME, type OpenVault } from './vault.js';
 
 export interface HeldLock {
@@ -18,8 +19,8 @@ function holderOf(ov: OpenVault): boolean | null {
   let fd: number | undefined;
   try {
     fd = openFileAt(ov.rootFd, LOCK_NAME, LOCK_NAME).fd;
-    const content = JSON.parse(readBounded(fd, 4096).toString('utf8')) as { pid?: unknown };
-    return lockHolderRunning(content.pid);
+    const content = JSON.parse(readBounded(fd, 4096).toString('utf8')) as { pid?: unknown } | null;
+    return content === null || typeof content !== 'object' ? null : lockHolderRunning(content);
   } catch {
     return null;
   } finally {
@@ -38,7 +39,8 @@ export function takeLock(ov: OpenVault, owner: { runtimeId: string; now: string 
   try {
     // Not synced: a kill leaves the lock anyway, and after a power loss the
     // orphan scan still finds whatever the interrupted import published.
-    writeAll(fd, Buffer.from(JSON.stringify({ pid: process.pid, runtime_id: owner.runtimeId, started_at_utc: owner.now }) + '\n'));
+    const { pid, ...identity } = ownOwner();
+    writeAll(fd, Buffer.from(JSON.stringify({ pid, runtime_id: owner.runtimeId, started_at_utc: owner.now, ...identity }) + '\n'));
   } catch (err) {
     closeQuietly(fd);
     unlinkAt(ov.rootFd, LOCK_NAME);

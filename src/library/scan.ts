@@ -12,7 +12,7 @@ import type { RetainedRow } from './repo.js';
 import { UnsafeObject, closeQuietly, codeOf, listDir, lstatAt, lstatBelow, openDirAt, openFileAt, sha256OfFd } from './fs-safe.js';
 import { isUuid4 } from '../random.js';
 import { LOCK_NAME, type OpenVault } from './vault.js';
-import { isPidAlive } from '../util/pid.js';
+import { identityIn, ownerStands } from '../claims/owner.js';
 
 export type ProblemKind = 'lock_present' | 'temp_leftover' | 'orphan' | 'missing' | 'size_mismatch' | 'hash_mismatch' | 'unsafe';
 
@@ -150,8 +150,12 @@ export function scanVault(ov: OpenVault, rows: RetainedRow[], options: ScanOptio
   return problems;
 }
 
-/** Whether the process that wrote a lock still runs (null when the lock names none). */
-export function lockHolderRunning(pid: unknown): boolean | null {
+/**
+ * Whether the process that wrote a lock still runs (null when the lock names none): its pid, and
+ * who that process is where the lock says (claims/owner.ts), so a pid now run by another process does not.
+ */
+export function lockHolderRunning(content: { pid?: unknown; boot_id?: unknown; pid_start?: unknown }): boolean | null {
+  const { pid } = content;
   if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
-  return isPidAlive(pid);
+  return ownerStands({ pid, ...identityIn(content) });
 }

@@ -7,7 +7,9 @@ import { SvcError } from '../errors.js';
 import type { Random } from '../random.js';
 import type { Paths } from '../paths.js';
 import { readOwnedFile, removeOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
-import { isPidAlive } from '../util/pid.js';
+import type { PidProbe } from '../util/pid.js';
+import { identityIn, ownerStands, ownOwner } from '../claims/owner.js';
+import type { ProcessIdentity } from '../claims/staleness.js';
 
 export function chooseToken(handedDown: string | undefined, random: Random): string {
   if (handedDown === undefined) return random.bytes(32).toString('base64url');
@@ -31,8 +33,8 @@ export function readPublishedToken(paths: Paths, port: number): string | undefin
   return token ? token : undefined;
 }
 
-/** What a serving process publishes about itself for the clients of its data directory. */
-export interface PublishedPort {
+/** What a serving process publishes about itself for the clients of its data directory; who the process is where the system says. */
+export interface PublishedPort extends Partial<ProcessIdentity> {
   port: number;
   pid: number;
   data_dir: string;
@@ -50,9 +52,9 @@ export function readPublishedPort(paths: Paths): PublishedPort | undefined {
   }
 }
 
-/** A port file whose process is gone (killed with -9, power cut) names no server. */
-export function isStale(published: PublishedPort, alive: (pid: number) => boolean = isPidAlive): boolean {
-  return !alive(published.pid);
+/** A port file whose process is gone (killed with -9, power cut; its pid now run by another process) names no server. */
+export function isStale(published: PublishedPort, alive?: PidProbe): boolean {
+  return !ownerStands({ pid: published.pid, ...identityIn(published) }, null, alive);
 }
 
 /**
@@ -63,7 +65,8 @@ export function isStale(published: PublishedPort, alive: (pid: number) => boolea
 export function publishPort(paths: Paths, port: number, startedAtUtc: string): boolean {
   const current = readPublishedPort(paths);
   if (current && current.pid !== process.pid && !isStale(current)) return false;
-  writeOwnerOnlyFile(paths.portFile, JSON.stringify({ port, pid: process.pid, data_dir: paths.dataDir, started_at_utc: startedAtUtc }) + '\n');
+  const { pid, ...identity } = ownOwner();
+  writeOwnerOnlyFile(paths.portFile, JSON.stringify({ port, pid, data_dir: paths.dataDir, started_at_utc: startedAtUtc, ...identity } satisfies PublishedPort) + '\n');
   return true;
 }
 

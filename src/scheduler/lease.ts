@@ -11,15 +11,18 @@
  * wall-clock jump never makes a live lease look stale; a lease written
  * without them (an older svc, no /proc) is judged by its pid and the time it
  * was last written. Age alone never makes it stale: after the machine slept,
- * every lease is old and its holder is alive. Takeover moves the stale file
- * aside first, so of two standbys taking over at once only one wins.
+ * every lease is old and its holder is alive. Taken, renewed and released
+ * through the claims' file backend (claims/file.ts): takeover moves the stale
+ * file aside first, so of two standbys taking over at once only one wins.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../errors.js';
 import { createOwnedFileExclusive, ensureOwnedDir, readOwnedFile } from '../util/owned-files.js';
-import { isPidAlive, type PidProbe } from '../util/pid.js';
-import { claimLive, ownIdentity, type ProcessIdentity } from '../claims/staleness.js';
+import type { PidProbe } from '../util/pid.js';
+import { identityIn, ownerStands, ownOwner } from '../claims/owner.js';
+import { releaseFileClaim, renewFileClaim, takeFileClaim, type FileClaimRule } from '../claims/file.js';
+import type { ProcessIdentity } from '../claims/staleness.js';
 
 export const LEASE_FILE = 'scheduler.lease';
 
@@ -52,6 +55,16 @@ export interface Lease {
 }
 
 
+function parse(bytes: Buffer): LeaseFile {
+  try {
+    const held = JSON.parse(bytes.toString('utf8')) as LeaseFile;
+    if (held !== null && Number.isInteger(held.pid) && typeof held.runtime_id === 'string') return held;
+  } catch {
+    // being written or damaged: judged by its age below
+  }
+  return { pid: 0, runtime_id: '', role: 'unknown', port: null, since_utc: '' };
+}
+
 function read(file: string): LeaseFile | null {
   let bytes: Buffer | undefined;
   try {
@@ -59,16 +72,8 @@ function read(file: string): LeaseFile | null {
   } catch {
     return null;
   }
-  if (!bytes) return null;
-  try {
-    const held = JSON.parse(bytes.toString('utf8')) as LeaseFile;
-    if (Number.isInteger(held.pid) && typeof held.runtime_id === 'string') return held;
-  } catch {
-    // being written or damaged: judged by its age below
-  }
-  return { pid: 0, runtime_id: '', role: 'unknown', port: null, since_utc: '' };
+  return bytes ? parse(bytes) : null;
 }
-
 
 function ageMs(file: string): number {
   try {
@@ -97,7 +102,6 @@ export interface LeaseOptions {
 
 export function fileLease(o: LeaseOptions): Lease {
   const file = path.join(o.dataDir, LEASE_FILE);
-  const alive = o.alive ?? isPidAlive;
   let port: number | null = null;
   const mine = (held: LeaseFile | null) => held !== null && held.runtime_id === o.runtimeId;
   // An unreadable lease (being written, or damaged) gets a few seconds before it counts as abandoned.
@@ -105,58 +109,34 @@ export function fileLease(o: LeaseOptions): Lease {
   // in for the claim's time where the lease records no process identity.
   const stale = (held: LeaseFile) => {
     if (held.pid === 0) return ageMs(file) > 5000;
-    const identity = typeof held.boot_id === 'string' && Number.isSafeInteger(held.pid_start) ? { boot_id: held.boot_id, pid_start: held.pid_start! } : {};
-    return !claimLive({ pid: held.pid, claimed_at_ms: Date.now() - ageMs(file), ...identity }, alive);
+    return !ownerStands({ pid: held.pid, ...identityIn(held) }, Date.now() - ageMs(file), o.alive);
+  };
+  const rule: FileClaimRule = {
+    judge(bytes) {
+      const held = parse(bytes);
+      if (mine(held)) return 'mine';
+      return stale(held) ? 'stale' : 'live';
+    },
+    unreadable() {
+      // Something no process can hold (a link, a folder, a file of another user) would otherwise
+      // read as "nobody holds it", and every process would schedule, silently.
+      if (present(file)) throw new SvcError(500, 'unsafe_file', `The scheduler lease ${file} cannot be read (a link, a folder, or not this user's); remove it so that one process schedules routines.`);
+      return 'retry'; // released meanwhile
+    },
   };
 
   const lease: Lease = {
     acquire() {
       ensureOwnedDir(o.dataDir);
-      const me = ownIdentity();
-      const text = JSON.stringify({ pid: process.pid, runtime_id: o.runtimeId, role: o.role(), port, since_utc: o.now(), ...(me ?? {}) } satisfies LeaseFile) + '\n';
-      for (let attempt = 0; attempt < 3; attempt++) {
-        if (createOwnedFileExclusive(file, text)) return null;
-        const held = read(file);
-        if (!held) {
-          // Something no process can hold (a link, a folder, a file of another user) would otherwise
-          // read as "nobody holds it", and every process would schedule, silently.
-          if (present(file)) throw new SvcError(500, 'unsafe_file', `The scheduler lease ${file} cannot be read (a link, a folder, or not this user's); remove it so that one process schedules routines.`);
-          continue; // released meanwhile: try again
-        }
-        if (mine(held)) return lease.renew() ? null : shown(held);
-        if (!stale(held)) return shown(held);
-        const aside = `${file}.stale-${o.runtimeId}`;
-        try {
-          fs.renameSync(file, aside);
-        } catch {
-          continue;
-        }
-        // Between reading and moving, another process may have replaced the stale lease with its own: put it back.
-        const moved = read(aside);
-        if (moved && moved.runtime_id !== held.runtime_id) {
-          try {
-            fs.linkSync(aside, file);
-          } catch {
-            // someone else holds it now
-          }
-          fs.rmSync(aside, { force: true });
-          return shown(read(file) ?? moved);
-        }
-        fs.rmSync(aside, { force: true });
-      }
+      const text = JSON.stringify({ ...ownOwner(), runtime_id: o.runtimeId, role: o.role(), port, since_utc: o.now() } satisfies LeaseFile) + '\n';
+      const took = takeFileClaim(file, text, rule, o.runtimeId);
+      if (took.taken) return null;
+      if (took.by === 'mine') return lease.renew() ? null : shown(parse(took.bytes));
+      if (took.by === 'live') return shown(parse(took.bytes));
       const now = read(file);
       return now && shown(now);
     },
-    renew() {
-      if (!mine(read(file))) return false;
-      const now = new Date();
-      try {
-        fs.lutimesSync(file, now, now);
-      } catch {
-        return false;
-      }
-      return true;
-    },
+    renew: () => renewFileClaim(file, rule),
     holder() {
       const held = read(file);
       return held && !stale(held) ? shown(held) : null;
@@ -169,9 +149,7 @@ export function fileLease(o: LeaseOptions): Lease {
       fs.rmSync(temp, { force: true });
       if (createOwnedFileExclusive(temp, JSON.stringify({ ...held!, port: p }) + '\n')) fs.renameSync(temp, file);
     },
-    release() {
-      if (mine(read(file))) fs.rmSync(file, { force: true });
-    },
+    release: () => releaseFileClaim(file, rule),
   };
   return lease;
 }

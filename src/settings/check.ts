@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { modelProblem } from '../providers/model-name.js';
 import { SvcError, type ValidationIssue } from '../errors.js';
-import type { SettingDef } from './schema.js';
+import { SETTINGS, type SettingDef, type SettingsGroup } from './schema.js';
 
 /** One address, no display name: local@domain.tld with no spaces (what SMTP and the polite pools accept). */
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]{2,}$/;
@@ -138,4 +138,19 @@ export function settingIssue(group: string, def: SettingDef, value: unknown, loc
     return { loc, msg: 'Input should be a host name or IP address such as smtp.example.org, with no scheme, port, user name or password (the login is email.smtp_username, the password the smtp_password credential)', type: 'host', input: null, ctx: {} };
   }
   return undefined;
+}
+
+/**
+ * The 422 issue for a key that is no setting of its group, naming the group's keys so a typo is
+ * seen and fixed rather than dropped. The value is not echoed: a misplaced key may hold a secret.
+ */
+export function unknownKeyIssue(group: SettingsGroup, key: string, loc: (string | number)[]): ValidationIssue {
+  const keys = Object.keys(SETTINGS[group]);
+  return {
+    loc,
+    msg: `Extra inputs are not permitted: ${group} has no setting "${key.slice(0, 64)}"; its keys are ${keys.join(', ')}`,
+    type: 'extra_forbidden',
+    input: null,
+    ctx: { expected: keys },
+  };
 }

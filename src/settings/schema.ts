@@ -3,6 +3,8 @@
  * stored values over these defaults; writes are checked against them. Secrets
  * are never settings: they live in the credentials store.
  */
+import { API_PROVIDERS, CLI_PROVIDERS } from '../providers/provider-catalog.js';
+
 export type SettingDef =
   | {
       type: 'string';
@@ -32,9 +34,15 @@ export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
 /** Groups written through the generic `{settings}` body; execution has its own strict route. */
 export const GENERIC_GROUPS = ['ai', 'email', 'notifications', 'cloud', 'storage', 'assistant'] as const;
 
+/**
+ * What ai.provider may name: none (AI off), an offered API provider, or a CLI lane svc can run. The two
+ * CLI adapters listed as unavailable are left out: stored, they would only fail at the first summary.
+ */
+const AI_PROVIDERS = ['none', ...API_PROVIDERS.map((p) => p.id), ...CLI_PROVIDERS.filter((p) => p.implemented).map((p) => p.id)];
+
 export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
   ai: {
-    provider: { type: 'string', default: 'none', maxLength: 64, doc: 'Model provider for AI summaries and answers (none turns AI off).' },
+    provider: { type: 'string', default: 'none', oneOf: AI_PROVIDERS, doc: 'Model provider for AI summaries and answers: an API provider, agent_code for the Claude Code CLI, or none to turn AI off.' },
     model: { type: 'string', default: '', maxLength: 512, doc: 'Model id at that provider.' },
     base_url: { type: 'string', default: '', maxLength: 2048, url: true, endpoint: true, doc: 'Custom endpoint for OpenAI-compatible or local servers; empty for the provider default.' },
     summaries_enabled: { type: 'boolean', default: false, doc: 'Write an AI summary into reports when a run asks for AI.' },
@@ -82,6 +90,14 @@ export const SETTINGS: Record<SettingsGroup, Record<string, SettingDef>> = {
     routine_fire_queue_limit: { type: 'integer', default: 20, min: 0, max: 1000, doc: 'Routine fires that may wait for a free slot; overflow is recorded as skipped.' },
   },
 };
+
+/**
+ * The definition of `group`'s setting `key`, or undefined: an own key only, so that "constructor" or
+ * "toString" (keys every object inherits) are no settings rather than stored and read back as ones.
+ */
+export function settingDef(group: SettingsGroup, key: string): SettingDef | undefined {
+  return Object.hasOwn(SETTINGS[group], key) ? SETTINGS[group][key] : undefined;
+}
 
 export function isSettingsGroup(name: string): name is SettingsGroup {
   return (SETTINGS_GROUPS as readonly string[]).includes(name);

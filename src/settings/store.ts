@@ -1,18 +1,19 @@
 /**
  * The settings store: typed defaults from schema.ts with stored values merged
- * over them. Writes ignore keys outside the group (as the spec asks of the
- * generic PUT) and refuse known keys with a value of the wrong type.
+ * over them. Writes refuse keys outside the group and known keys with a value
+ * that does not fit, all in one 422; the generic PUT, which the spec has ignore
+ * keys outside the group, drops them itself (server/routes/settings.ts).
  */
 import type { Database } from 'better-sqlite3';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { SETTINGS, type SettingsGroup } from './schema.js';
-import { badHost, checkSettingValue, settingIssue } from './check.js';
+import { SETTINGS, settingDef, type SettingsGroup } from './schema.js';
+import { badHost, checkSettingValue, settingIssue, unknownKeyIssue } from './check.js';
 
 export type SettingsValues = Record<string, string | number | boolean | null>;
 
 export interface SettingsStore {
   read(group: SettingsGroup): SettingsValues;
-  /** Store the known keys of `values`; answers the whole group after the write. */
+  /** Store `values`, every key one of the group's, or nothing; answers the whole group after the write. */
   write(group: SettingsGroup, values: Record<string, unknown>, loc?: (string | number)[]): SettingsValues;
   /** Remove every stored value (reset to defaults). */
   reset(): void;
@@ -25,7 +26,7 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
     for (const [key, def] of Object.entries(defs)) values[key] = def.default;
     const rows = db().prepare('SELECT key, value_json FROM settings WHERE group_name = ?').all(group) as { key: string; value_json: string }[];
     for (const row of rows) {
-      const def = defs[row.key];
+      const def = settingDef(group, row.key);
       if (!def) continue;
       const value = JSON.parse(row.value_json);
       // A stored value that no longer fits (a narrowed range, a host holding a password) falls back to the default,
@@ -39,12 +40,14 @@ export function createSettingsStore(db: () => Database, now: () => string): Sett
   return {
     read,
     write(group, values, loc = ['body', 'settings']) {
-      const defs = SETTINGS[group];
       const issues: ValidationIssue[] = [];
       const accepted: [string, unknown][] = [];
       for (const [key, value] of Object.entries(values)) {
-        const def = defs[key];
-        if (!def) continue;
+        const def = settingDef(group, key);
+        if (!def) {
+          issues.push(unknownKeyIssue(group, key, [...loc, key]));
+          continue;
+        }
         const issue = settingIssue(group, def, value, [...loc, key]);
         if (issue) issues.push(issue);
         else accepted.push([key, value]);

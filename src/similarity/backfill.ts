@@ -19,7 +19,6 @@ import { isLane, resolveLane, type Lane } from './lanes.js';
 import { documentsLacking, finishRun, lackingAmong, progressRun, startRun, writeVectors, countLacking, countLackingAmong, latestRun, type DocumentText, type RunRow } from './repo.js';
 import { maintainIndex } from './index-build.js';
 import { cancelInBackground, startInBackground, type CancelAnswer, type JobSlot } from './background-job.js';
-import { isPidAlive } from '../util/pid.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { claimJob, describeHolder, jobCancelPoll, jobConflict, jobHolder, noteJobRun, releaseJob, type JobHolder } from '../claims/jobs.js';
 
@@ -62,7 +61,7 @@ export interface BackfillOptions {
 /** Run one backfill to its end (or cancel) in this process; answers the finished run row; 409 when one runs anywhere. */
 export async function runBackfill(ctx: Context, options: BackfillOptions = {}): Promise<RunRow> {
   const lane = activeLane(ctx);
-  const { holder } = claimJob(ctx, JOB, options.trigger ?? 'api', isPidAlive);
+  const { holder } = claimJob(ctx, JOB, options.trigger ?? 'api');
   if (holder) throw alreadyRunning(holder);
   let run: RunRow;
   try {

@@ -19,7 +19,6 @@ import { Worker } from 'node:worker_threads';
 import type { Context } from '../context.js';
 import { unavailable } from '../errors.js';
 import { claimJob, describeHolder, jobRole, releaseJob, type JobHolder } from '../claims/jobs.js';
-import { isPidAlive } from '../util/pid.js';
 import { clearIndexState, countChangesSince, countVectors, readIndexState, writeIndexState } from './repo.js';
 import { buildPath, filesProblem, graphPath, indexDir, publishFiles, removeOtherGenerations } from './index-files.js';
 import { loadLibrary } from './hnsw.js';
@@ -113,7 +112,7 @@ async function buildClaimed(ctx: Context, model: string, compact: boolean): Prom
 }
 
 async function claimed<T>(ctx: Context, trigger: string, run: () => Promise<T>): Promise<T | JobHolder> {
-  const { holder } = claimJob(ctx, JOB, trigger, isPidAlive);
+  const { holder } = claimJob(ctx, JOB, trigger);
   if (holder) return holder;
   const slot = builds(ctx);
   const work = run();

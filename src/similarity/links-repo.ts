@@ -1,6 +1,7 @@
 /** SQL of near-duplicate links and link scans. */
 import type { Database } from 'better-sqlite3';
 import type { LinkInput, LinkVerdict } from './link-rules.js';
+import { ownerColumns } from '../claims/rows.js';
 
 export type ScanState = 'running' | 'completed' | 'cancelled' | 'failed' | 'interrupted';
 
@@ -15,8 +16,10 @@ export interface ScanRow {
   links_removed: number;
   error: string | null;
   owner_runtime_id: string | null;
-  /** Not part of any answer (views drop it): only recovery reads it. */
+  /** Not part of any answer (views drop them): only recovery reads them (claims/rows.ts). */
   owner_pid?: number | null;
+  owner_boot_id?: string | null;
+  owner_pid_start?: number | null;
   started_at_utc: string;
   finished_at_utc: string | null;
 }
@@ -100,7 +103,14 @@ export function linkCounts(db: Database): { method: string; kind: string; count:
 }
 
 export function startScan(db: Database, total: number, runtimeId: string, now: string): number {
-  return Number(db.prepare(`INSERT INTO link_scans (state, total, owner_runtime_id, owner_pid, started_at_utc) VALUES ('running', ?, ?, ?, ?)`).run(total, runtimeId, process.pid, now).lastInsertRowid);
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO link_scans (state, total, owner_runtime_id, owner_pid, owner_boot_id, owner_pid_start, started_at_utc)
+         VALUES ('running', @total, @runtimeId, @owner_pid, @owner_boot_id, @owner_pid_start, @now)`,
+      )
+      .run({ total, runtimeId, now, ...ownerColumns() }).lastInsertRowid,
+  );
 }
 
 export function progressScan(db: Database, id: number, scanned: number, candidates: number, written: number): void {

@@ -11,7 +11,8 @@ import { documentExists, documentSummaries, existingDocumentIds } from './repo.j
 import { LINK_KINDS, LINK_METHODS, linkFeatures } from './link-rules.js';
 import { linkScanHolder, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
-import { interruptOrphanedRuns, withoutPid } from './recovery.js';
+import { interruptOrphanedRuns } from './recovery.js';
+import { withoutOwnerProcess } from '../claims/rows.js';
 
 export const FOR_DOCUMENTS_MAX = 500;
 
@@ -164,7 +165,7 @@ export function linkStatus(ctx: Context) {
     methods: LINK_METHODS,
     by_kind: byKind,
     kinds: LINK_KINDS,
-    scan: scan && { ...withoutPid(scan), running_here: scan.state === 'running' && holder?.here === true && holder.run_id === scan.id },
+    scan: scan && { ...withoutOwnerProcess(scan), running_here: scan.state === 'running' && holder?.here === true && holder.run_id === scan.id },
     /** The process that runs a scan now (this one or another on the data directory), or null. */
     running_in: holder,
     /** Where the next scan resumes (the last one stopped before its end), or null when it judges everything. */

@@ -4,12 +4,13 @@
  * starts, before any process starts a run, and on status reads. A run is left
  * alone when this process runs it or when the live holder of its job's claim
  * (claims/jobs.ts) is its owner. Without any claim row for the job (a run
- * of a version before claims) a live owner pid is enough; the same pid under
- * another runtime id is a new process, so that owner is gone.
+ * of a version before claims) a live owner is enough (claims/rows.ts: the
+ * same pid under another runtime id, or now run by another process, is not).
  */
 import type { Context } from '../context.js';
 import { jobClaimed, jobHolder, type JobName } from '../claims/jobs.js';
-import { isPidAlive, type PidProbe } from '../util/pid.js';
+import type { PidProbe } from '../util/pid.js';
+import { rowOwnerRuns } from '../claims/rows.js';
 import { markRunInterrupted, runningOwners, type RunTable } from './repo.js';
 
 const MESSAGE = 'interrupted: the process that ran this went away; what it wrote is kept';
@@ -17,7 +18,7 @@ const MESSAGE = 'interrupted: the process that ran this went away; what it wrote
 const JOBS: Record<RunTable, JobName> = { embedding_runs: 'embeddings.backfill', link_scans: 'links.scan' };
 
 /** Answers the ids marked, per kind of run. */
-export function interruptOrphanedRuns(ctx: Context, alive: PidProbe = isPidAlive): Record<RunTable, number[]> {
+export function interruptOrphanedRuns(ctx: Context, alive?: PidProbe): Record<RunTable, number[]> {
   const marked: Record<RunTable, number[]> = { embedding_runs: [], link_scans: [] };
   for (const table of Object.keys(marked) as RunTable[]) {
     const rows = runningOwners(ctx.db, table);
@@ -27,16 +28,10 @@ export function interruptOrphanedRuns(ctx: Context, alive: PidProbe = isPidAlive
     for (const row of rows) {
       if (row.owner_runtime_id === ctx.runtimeId) continue;
       if (holder && row.owner_runtime_id === holder.runtime_id) continue;
-      const legacyOwnerAlive = !claimed && row.owner_pid !== null && row.owner_pid !== process.pid && alive(row.owner_pid);
+      const legacyOwnerAlive = !claimed && rowOwnerRuns(row, alive);
       if (legacyOwnerAlive) continue;
       if (markRunInterrupted(ctx.db, table, row.id, MESSAGE, ctx.nowIso())) marked[table].push(row.id);
     }
   }
   return marked;
-}
-
-/** A run row as answers show it: the owner's pid stays inside (running_in names the process of a running job). */
-export function withoutPid<T extends { owner_pid?: number | null }>(row: T): Omit<T, 'owner_pid'> {
-  const { owner_pid: _pid, ...shown } = row;
-  return shown;
 }

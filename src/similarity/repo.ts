@@ -1,5 +1,6 @@
 /** SQL of the embeddings side: canonical vectors, runs, lane statistics, index state. */
 import type { Database } from 'better-sqlite3';
+import { ownerColumns, type OwnedRow } from '../claims/rows.js';
 
 export type RunState = 'running' | 'completed' | 'cancelled' | 'failed' | 'interrupted';
 
@@ -13,8 +14,10 @@ export interface RunRow {
   tokens: number;
   error: string | null;
   owner_runtime_id: string | null;
-  /** Not part of any answer (views drop it): only recovery reads it. */
+  /** Not part of any answer (views drop them): only recovery reads them (claims/rows.ts). */
   owner_pid?: number | null;
+  owner_boot_id?: string | null;
+  owner_pid_start?: number | null;
   started_at_utc: string;
   finished_at_utc: string | null;
 }
@@ -166,8 +169,11 @@ export function writeStats(db: Database, model: string, stats: StoredStats, now:
 export function startRun(db: Database, model: string, trigger: string, total: number, runtimeId: string, now: string): number {
   return Number(
     db
-      .prepare(`INSERT INTO embedding_runs (model, trigger, state, total, owner_runtime_id, owner_pid, started_at_utc) VALUES (?, ?, 'running', ?, ?, ?, ?)`)
-      .run(model, trigger, total, runtimeId, process.pid, now).lastInsertRowid,
+      .prepare(
+        `INSERT INTO embedding_runs (model, trigger, state, total, owner_runtime_id, owner_pid, owner_boot_id, owner_pid_start, started_at_utc)
+         VALUES (@model, @trigger, 'running', @total, @runtimeId, @owner_pid, @owner_boot_id, @owner_pid_start, @now)`,
+      )
+      .run({ model, trigger, total, runtimeId, now, ...ownerColumns() }).lastInsertRowid,
   );
 }
 
@@ -186,14 +192,12 @@ export function latestRun(db: Database): RunRow | undefined {
 /** The two kinds of similarity run: embedding backfills and link scans (same owner columns). */
 export type RunTable = 'embedding_runs' | 'link_scans';
 
-export interface RunningOwner {
+export interface RunningOwner extends OwnedRow {
   id: number;
-  owner_runtime_id: string | null;
-  owner_pid: number | null;
 }
 
 export function runningOwners(db: Database, table: RunTable): RunningOwner[] {
-  return db.prepare(`SELECT id, owner_runtime_id, owner_pid FROM ${table} WHERE state = 'running' ORDER BY id`).all() as RunningOwner[];
+  return db.prepare(`SELECT id, owner_runtime_id, owner_pid, owner_boot_id, owner_pid_start FROM ${table} WHERE state = 'running' ORDER BY id`).all() as RunningOwner[];
 }
 
 /** Only a row still running changes: a run that finished meanwhile keeps its own end. */

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { SvcError, ValidationError } from '../errors.js';
-import { SETTINGS } from '../settings/schema.js';
+import { settingDef } from '../settings/schema.js';
 import { settingIssue } from '../settings/check.js';
 import { describeKeys } from '../settings/describe.js';
 import type { SettingsValues } from '../settings/store.js';
@@ -16,7 +16,8 @@ import { CANNOT_EMBED, PROVIDERS, modelKey, providerInfo } from './providers.js'
 import { countDocuments, countLacking, countVectors, latestRun, vectorsByModel } from './repo.js';
 import { indexStatus } from './vec-index.js';
 import { loadLibrary } from './hnsw.js';
-import { interruptOrphanedRuns, withoutPid } from './recovery.js';
+import { interruptOrphanedRuns } from './recovery.js';
+import { withoutOwnerProcess } from '../claims/rows.js';
 
 const GROUP = 'embeddings';
 
@@ -60,7 +61,7 @@ export function checkEmbeddingSettings(ctx: Context, incoming: Record<string, un
   if (typeof incoming.provider === 'string' && incoming.provider !== stored.provider && !('model' in incoming)) merged.model = '';
   const issues = [];
   for (const [key, value] of Object.entries(incoming)) {
-    const def = SETTINGS.embeddings[key];
+    const def = settingDef(GROUP, key);
     if (!def) continue;
     const issue = settingIssue(GROUP, def, value, [...loc, key]);
     if (issue) issues.push(issue);
@@ -101,7 +102,7 @@ export async function embeddingStatus(ctx: Context) {
     total,
     missing: key ? total - embedded : total,
     other_models: vectorsByModel(ctx.db).filter((m) => m.model !== key),
-    run: run && { ...withoutPid(run), running_here: run.state === 'running' && holder?.here === true && holder.run_id === run.id },
+    run: run && { ...withoutOwnerProcess(run), running_here: run.state === 'running' && holder?.here === true && holder.run_id === run.id },
     /** The process that runs a backfill now (this one or another on the data directory), or null. */
     running_in: holder,
     index: await indexStatus(ctx, key),

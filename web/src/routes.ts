@@ -44,6 +44,9 @@ export const ROUTES: Record<string, RouteDef> = {
   profiles: { pattern: '/profiles', load: () => import('./pages/profiles.js'), nav: { label: 'People followed', group: 'collect' }, title: 'People followed' },
   profile: { pattern: '/profiles/:id', load: () => import('./pages/profile.js'), section: 'profiles', title: 'Person followed' },
   sources: { pattern: '/sources', load: () => import('./pages/sources.js'), nav: { label: 'Sources and keys', group: 'setup' }, title: 'Sources and keys' },
+  'evidence-answers': { pattern: '/evidence/:project/answers', load: () => import('./pages/answers.js'), section: 'evidence', title: 'Selected answers' },
+  assistant: { pattern: '/assistant', load: () => import('./pages/assistant.js'), nav: { label: 'Assistant', group: 'library' }, title: 'Assistant' },
+  reader: { pattern: '/evidence/:project/files/:file', load: () => import('./pages/reader.js'), section: 'evidence', title: 'Reader' },
   settings: { pattern: '/settings', load: () => import('./pages/settings.js'), nav: { label: 'Settings', group: 'setup' }, title: 'Settings' },
 };
 

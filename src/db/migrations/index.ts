@@ -33,6 +33,7 @@ import { provenancePatches } from './032-provenance-patches.js';
 import { assistantAiSettingsKnownKeys } from './033-assistant-ai-settings-known-keys.js';
 import { vectorIndexChanges } from './034-vector-index-changes.js';
 import { linkKinds } from './035-link-kinds.js';
+import { ownerIdentity } from './036-owner-identity.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -51,7 +52,9 @@ import { linkKinds } from './035-link-kinds.js';
  * and 24 repair settings stored before their checks (passwords in
  * URLs and the mail host), 31 keeps only the ai_settings keys svc reads
  * (33 the same in assistant conversations), 32 provenance records stored as
- * patches against their document.
+ * patches against their document, 36 the owner columns of executions,
+ * deliveries, embedding runs and link scans naming their process's boot and
+ * start.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -93,6 +96,8 @@ export const MIGRATIONS: Migration[] = [
   evidence,
   // area: answers (18)
   answers,
+  // area: owners of rows (36)
+  ownerIdentity,
   // area: upgrade repairs (21, 22, 24, 31, 33)
   settingsUrlUserinfo,
   settingsSmtpHost,

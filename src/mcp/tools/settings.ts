@@ -29,7 +29,12 @@ export const updateSettings = defineTool({
   description: `Change keys of one settings group (${SETTINGS_GROUPS.join(', ')}); answers what actually changed. Secrets are never set here.`,
   idempotent: true,
   args: {
-    group: { type: 'string', description: 'The settings group.', required: true, enum: SETTINGS_GROUPS },
+    group: {
+      type: 'string',
+      description: 'The settings group. The execution group (how many runs may go at once) is not offered to tools: a person changes it with `svc settings set execution …` or the window\'s Settings page.',
+      required: true,
+      enum: SETTINGS_GROUPS,
+    },
     settings: {
       type: 'object',
       description: 'Keys of the group and their new values, as strings ("true"/"false" for booleans). An unknown key is refused with the list of the group\'s keys.',
@@ -45,7 +50,8 @@ export const updateSettings = defineTool({
     if (secret) throw invalidArgument(`update_settings never sets secrets: "${secret.slice(0, 64)}" looks like one; store keys with \`svc credentials set\`.`, { key: secret.slice(0, 64) });
     const path = `/api/settings/${args.group}`;
     const before = ((await backend.get(path)).settings ?? {}) as Record<string, unknown>;
-    const unknown = keys.filter((k) => !(k in before));
+    // Own keys only: "constructor" is in every object, and is no setting.
+    const unknown = keys.filter((k) => !Object.hasOwn(before, k));
     if (unknown.length) throw invalidArgument(`update_settings: ${args.group} has no setting ${unknown.map((k) => `"${k.slice(0, 64)}"`).join(', ')}; it has ${Object.keys(before).join(', ')}.`, { unknown_keys: unknown.map((k) => k.slice(0, 64)) });
     const body = Object.fromEntries(keys.map((k) => [k, convert(k, requested[k], before[k])]));
     await backend.send('PUT', path, { settings: body });

@@ -17,8 +17,17 @@ function fileName(response: Response, fallback: string): string {
 /** Fetch `path` and hand it to the browser as a saved file. */
 export async function download(method: 'GET' | 'POST', path: string, fallbackName: string, options: RequestOptions = {}): Promise<string> {
   const response = await request<Response>(method, path, { ...options, raw: true });
-  const blob = await response.blob();
   const name = fileName(response, fallbackName);
+  save(await response.blob(), name);
+  return name;
+}
+
+/** Save text the backend answered inside JSON (an export envelope's filename, content type and text) as a file. */
+export function saveText(name: string, contentType: string, text: string): void {
+  save(new Blob([text], { type: contentType }), name);
+}
+
+function save(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -27,5 +36,4 @@ export async function download(method: 'GET' | 'POST', path: string, fallbackNam
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
 }

@@ -12,11 +12,13 @@ export interface StreamOptions {
   query?: Record<string, string | number | undefined>;
   method?: 'GET' | 'POST';
   body?: unknown;
+  /** Extra request headers (the Library header of the Evidence routes). */
+  headers?: Record<string, string>;
 }
 
 /** Read the event stream at `path`, calling `onEvent` per event, until it ends or `signal` aborts. */
 export async function readEventStream(path: string, onEvent: (event: EventSourceMessage) => void, options: StreamOptions): Promise<void> {
-  const response = await request<Response>(options.method ?? 'GET', path, { raw: true, signal: options.signal, query: options.query, body: options.body, headers: { accept: 'text/event-stream' } });
+  const response = await request<Response>(options.method ?? 'GET', path, { raw: true, signal: options.signal, query: options.query, body: options.body, headers: { accept: 'text/event-stream', ...options.headers } });
   if (!response.body) return;
   const parser = createParser({ onEvent });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

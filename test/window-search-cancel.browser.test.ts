@@ -1,6 +1,6 @@
 /**
  * The Search and run pages where a run does not simply succeed, in Chromium
- * against a real backend: a sweep whose dblp is held by its loopback server is
+ * against `svc window --no-open --json` (a fallback backend): a sweep whose dblp is held by its loopback server is
  * cancelled from its page while it runs, then restarted into a new run; a date
  * range the service refuses shows the service's words beside the field and
  * starts nothing; a source that needs dates is offered only once dates are
@@ -11,32 +11,33 @@ import { browserTests } from './_chromium.js';
 import * as assert from 'uvu/assert';
 import { fixture } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
-import { launchBrowser, openPage, screenshot, startDevWindow, startHeldSource, type DevWindow } from './_window-dev.js';
+import { startHeldSource, type HeldSource } from './_held-source.js';
+import { backendRequest, screenshot } from './_window.js';
+import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
-const { test } = browserTests();
+const { test, executablePath } = browserTests();
 
 let crossref: Stub;
-let dblp: Awaited<ReturnType<typeof startHeldSource>>;
-let win: DevWindow;
-let browser: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+let dblp: HeldSource;
+let w: PagesWindow;
 
 test.before(async () => {
   crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
   dblp = await startHeldSource(fixture('dblp/publ-search-test-h1-f1.json'));
-  win = await startDevWindow({ crossref: crossref.url, dblp: dblp.url });
-  browser = await launchBrowser();
+  w = await startPagesWindow(executablePath(), { SVC_SOURCE_CROSSREF_URL: crossref.url, SVC_SOURCE_DBLP_URL: dblp.url });
 });
 test.after(async () => {
-  await browser?.close();
-  await win?.close();
+  await w?.close();
   await crossref?.close();
   await dblp?.close();
 });
 
-const runsStored = async () => (await win.backend.request('GET', '/api/executions')).json().total as number;
+/** A request to the backend with the harness's token, answered whatever its status. */
+const backend = (method: string, p: string, body?: unknown) => backendRequest(w.session, method, p, { body });
+const runsStored = async () => (await backend('GET', '/api/executions')).json().total as number;
 
 test('a running sweep is cancelled from its page: live progress per source, then cancelled with what was found kept; restart opens the new run', async () => {
-  const { page, context } = await openPage(browser, win.url('/search?mode=sweep&source=crossref&source=dblp'));
+  const { page, context } = await w.open('/search?mode=sweep&source=crossref&source=dblp');
   try {
     await page.getByLabel('Query').fill('ecology');
     await page.getByLabel('Results per source').fill('2');
@@ -47,28 +48,28 @@ test('a running sweep is cancelled from its page: live progress per source, then
     await page.locator('tr[data-source="crossref"] .chip', { hasText: 'answered' }).waitFor({ timeout: 15_000 });
     await page.locator('tr[data-source="dblp"] .chip', { hasText: 'asking' }).waitFor();
     assert.is(dblp.held(), 1, 'dblp is being asked');
-    assert.is((await win.backend.request('GET', `/api/executions/${id}`)).json().status, 'running');
+    assert.is((await backend('GET', `/api/executions/${id}`)).json().status, 'running');
     await screenshot(page, 'run-live');
 
     // While it runs with one slot, a new search is refused with the service's sentence (429), and nothing starts.
-    assert.is((await win.backend.request('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 1, routine_fire_queue_limit: 20 } })).status, 200);
-    await page.goto(`${win.origin}/search?mode=dive&source=crossref`);
+    assert.is((await backend('PUT', '/api/settings/execution', { max_concurrent_executions: 1, routine_fire_queue_limit: 20 })).status, 200);
+    await page.goto(`${w.shell.line.renderer_origin}/search?mode=dive&source=crossref`);
     await page.getByLabel('Query').fill('soil');
     await page.getByRole('button', { name: 'Start the dive' }).click();
     const full = page.locator('.note-error', { hasText: 'No run can start right now.' });
     await full.waitFor();
-    const direct = await win.backend.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'soil' } });
+    const direct = await backend('POST', '/api/search/dive', { repository: 'crossref', query: 'soil' });
     assert.is(direct.status, 429);
     assert.match(await full.textContent(), direct.json().detail);
     assert.is(await runsStored(), 1, 'the refused search started nothing');
     await screenshot(page, 'search-no-free-slot');
     await page.goBack();
     await page.waitForURL(new RegExp(`/runs/${id}$`));
-    await win.backend.request('PUT', '/api/settings/execution', { body: { max_concurrent_executions: 3, routine_fire_queue_limit: 20 } });
+    await backend('PUT', '/api/settings/execution', { max_concurrent_executions: 3, routine_fire_queue_limit: 20 });
 
     await page.getByRole('button', { name: 'Cancel the run' }).click();
     await page.locator('.run-facts .chip', { hasText: 'cancelled' }).waitFor({ timeout: 15_000 });
-    const detail = (await win.backend.request('GET', `/api/executions/${id}`)).json();
+    const detail = (await backend('GET', `/api/executions/${id}`)).json();
     assert.is(detail.status, 'cancelled');
     assert.ok(detail.cancel_requested_at_utc, 'the backend recorded the cancel the page asked for');
     const bySource = Object.fromEntries(detail.sources.map((s: { source: string; status: string; record_count: number }) => [s.source, s]));
@@ -82,18 +83,18 @@ test('a running sweep is cancelled from its page: live progress per source, then
     await page.waitForURL((url: URL) => /\/runs\/\d+$/.test(url.pathname) && url.pathname !== `/runs/${id}`);
     const next = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByRole('link', { name: `run ${id}` }).waitFor();
-    const restarted = (await win.backend.request('GET', `/api/executions/${next}`)).json();
+    const restarted = (await backend('GET', `/api/executions/${next}`)).json();
     assert.equal([restarted.restarted_from, restarted.repositories, restarted.parameters.query], [id, ['crossref', 'dblp'], 'ecology']);
     dblp.release();
     await page.locator('.run-facts .chip', { hasText: 'completed' }).waitFor({ timeout: 15_000 });
-    assert.is((await win.backend.request('GET', `/api/executions/${next}`)).json().status, 'completed');
+    assert.is((await backend('GET', `/api/executions/${next}`)).json().status, 'completed');
   } finally {
     await context.close();
   }
 });
 
 test('a date range the service refuses shows its words beside "To", focused, and starts nothing', async () => {
-  const { page, context } = await openPage(browser, win.url('/search?mode=dive&source=crossref'));
+  const { page, context } = await w.open('/search?mode=dive&source=crossref');
   try {
     const before = await runsStored();
     await page.getByLabel('Query').fill('ecology');
@@ -102,7 +103,7 @@ test('a date range the service refuses shows its words beside "To", focused, and
     await page.getByRole('button', { name: 'Start the dive' }).click();
     const said = page.locator('#date_to-error');
     await said.waitFor();
-    const refusal = await win.backend.request('POST', '/api/search/dive', { body: { repository: 'crossref', query: 'ecology', date_from: '2024-05-01', date_to: '2023-01-01' } });
+    const refusal = await backend('POST', '/api/search/dive', { repository: 'crossref', query: 'ecology', date_from: '2024-05-01', date_to: '2023-01-01' });
     assert.is(refusal.status, 422);
     assert.is(await said.textContent(), refusal.json().detail[0].msg, "the service's own words");
     assert.is(await page.getByLabel('To').getAttribute('aria-invalid'), 'true');
@@ -119,9 +120,9 @@ test('a date range the service refuses shows its words beside "To", focused, and
 });
 
 test('a source that answers only for a date interval is disabled with the service\'s sentence until dates are typed', async () => {
-  const { page, context } = await openPage(browser, win.url('/search?mode=sweep'));
+  const { page, context } = await w.open('/search?mode=sweep');
   try {
-    const offered = (await win.backend.request('GET', '/api/search/repositories?window=none')).json();
+    const offered = (await backend('GET', '/api/search/repositories?window=none')).json();
     const biorxiv = offered.repositories.find((r: { id: string }) => r.id === 'biorxiv');
     const option = page.locator('#source-biorxiv');
     await option.waitFor({ state: 'attached' });

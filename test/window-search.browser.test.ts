@@ -1,6 +1,7 @@
 /**
- * The window's Search and run pages in Chromium, against a real backend whose
- * arXiv is a loopback server answering a recorded feed: a first run sets the
+ * The window's Search and run pages in Chromium, against `svc window --no-open
+ * --json` (a fallback backend) whose arXiv is a loopback server answering a
+ * recorded feed: a first run sets the
  * contact e-mail on Home, starts a dive from "Start a first dive", watches it
  * to completion and finds the feed's titles and the search record on the run's
  * page — each checked against what the backend stored. axe-core passes every
@@ -9,39 +10,32 @@
 import fs from 'node:fs';
 import { browserTests } from './_chromium.js';
 import * as assert from 'uvu/assert';
-import { fixture } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
-import { axeScript, launchBrowser, openPage, screenshot, seriousViolations, startDevWindow, type DevWindow } from './_window-dev.js';
+import { FEED_TITLES as TITLES } from './_window-corpus.js';
+import { backendRequest, launchShell, openPage, screenshot, seriousViolations, windowDirs } from './_window.js';
+import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
-const { test } = browserTests();
+const { test, executablePath } = browserTests();
 
-const FEED = fixture('arxiv/search-all-testing-start0-max10.xml');
-const TITLES = ['Towards Explainable Test Case Prioritisation with Learning-to-Rank Models', 'Automated Test Generation for REST APIs: No Time to Rest Yet'];
 const EMAIL = 'researcher@example.org';
 
-let arxiv: Stub;
-let win: DevWindow;
-let browser: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+let w: PagesWindow;
 let runId = 0;
 
 test.before(async () => {
-  arxiv = await startStub([{ path: '/query', body: FEED, headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  win = await startDevWindow({ arxiv: arxiv.url });
-  browser = await launchBrowser();
+  w = await startPagesWindow(executablePath());
 });
-test.after(async () => {
-  await browser?.close();
-  await win?.close();
-  await arxiv?.close();
-});
+test.after(async () => w?.close());
+
+/** A request to the backend with the harness's token, answered whatever its status. */
+const backend = (method: string, p: string, body?: unknown) => backendRequest(w.session, method, p, { body });
 
 test('first run: the contact e-mail set on Home, a dive started from "Start a first dive", its progress to completion and the feed\'s titles on its page', async () => {
-  const { page, context } = await openPage(browser, win.url('/'));
+  const { page, context } = await w.open('/');
   try {
     await page.getByLabel('Contact e-mail').fill(EMAIL);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Give a contact e-mail (done)').waitFor();
-    const email = (await win.backend.request('GET', '/api/settings/email')).json();
+    const email = (await backend('GET', '/api/settings/email')).json();
     assert.is(email.settings.contact_email, EMAIL, 'the backend stored the address typed on Home');
 
     await page.getByRole('link', { name: 'Start a first dive' }).click();
@@ -60,30 +54,30 @@ test('first run: the contact e-mail set on Home, a dive started from "Start a fi
     for (const title of TITLES) await page.getByRole('link', { name: title }).waitFor();
     await screenshot(page, 'run-completed');
 
-    const detail = (await win.backend.request('GET', `/api/executions/${runId}`)).json();
+    const detail = (await backend('GET', `/api/executions/${runId}`)).json();
     assert.equal([detail.type, detail.status, detail.repositories, detail.parameters.query, detail.parameters.max_results], ['dive', 'completed', ['arxiv'], 'testing', 10]);
     assert.ok(detail.parameters.request_id, 'the page sent a request id, so a resubmission answers the same run');
-    const docs = (await win.backend.request('GET', `/api/executions/${runId}/documents?limit=500`)).json();
+    const docs = (await backend('GET', `/api/executions/${runId}/documents?limit=500`)).json();
     const shown = await page.locator('.paper-title').allTextContents();
     assert.equal(shown, docs.documents.map((d: { title: string }) => d.title), 'the page lists the papers the backend stored, in its order');
     assert.is(await page.locator('.run-facts').first().textContent().then((t: string) => t.includes(`${docs.total} papers`)), true);
     // Each paper opens its own page.
     assert.is(await page.getByRole('link', { name: TITLES[0] }).getAttribute('href'), `/papers/${docs.documents.find((d: { title: string }) => d.title === TITLES[0]).id}`);
-    assert.ok(arxiv.requests.some((r) => String(r.headers['user-agent']).includes(`mailto:${EMAIL}`)), 'arXiv was asked with the contact address set on Home');
+    assert.ok(w.arxiv.requests.some((r) => String(r.headers['user-agent']).includes(`mailto:${EMAIL}`)), 'arXiv was asked with the contact address set on Home');
 
     // References in every format, saved through a Blob URL: the bytes the backend's export route answers.
     for (const [format, label] of [['bibtex', 'BibTeX'], ['ris', 'RIS'], ['csv', 'CSV'], ['json', 'JSON']]) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
       assert.match(download.url(), /^blob:/, 'the token never travels in a download link');
       const saved = fs.readFileSync(await download.path(), 'utf8');
-      const exported = await win.backend.request('GET', `/api/executions/${runId}/references?format=${format}`);
+      const exported = await backend('GET', `/api/executions/${runId}/references?format=${format}`);
       assert.is(saved, exported.text, `${format}: the file saved is the backend's export`);
       assert.match(exported.headers['content-disposition'] ?? '', download.suggestedFilename());
     }
 
     await page.getByRole('tab', { name: 'Search record' }).click();
     await page.waitForURL(/\?tab=record$/);
-    const record = (await win.backend.request('GET', `/api/executions/${runId}/search-record`)).json();
+    const record = (await backend('GET', `/api/executions/${runId}/search-record`)).json();
     const section = page.locator('.record-source', { hasText: 'arXiv' });
     await section.waitFor();
     assert.match(await section.textContent(), `“testing”, up to 10`);
@@ -92,7 +86,7 @@ test('first run: the contact e-mail set on Home, a dive started from "Start a fi
     await screenshot(page, 'run-search-record');
 
     await page.getByRole('tab', { name: 'Report' }).click();
-    const report = (await win.backend.request('GET', `/api/executions/${runId}/report`)).json();
+    const report = (await backend('GET', `/api/executions/${runId}/report`)).json();
     await page.locator('pre.report').waitFor();
     assert.is(await page.locator('pre.report').textContent(), report.text);
   } finally {
@@ -101,17 +95,17 @@ test('first run: the contact e-mail set on Home, a dive started from "Start a fi
 });
 
 test('Runs lists the run with its status, kind, query, source and count; ↓ reaches it from the newest, Enter opens it', async () => {
-  const { page, context } = await openPage(browser, win.url('/runs'));
+  const { page, context } = await w.open('/runs');
   try {
     const row = page.locator('tbody tr', { hasText: `Run ${runId}` });
     await row.waitFor();
-    const listed = (await win.backend.request('GET', '/api/executions')).json().executions.find((e: { id: number }) => e.id === runId);
+    const listed = (await backend('GET', '/api/executions')).json().executions.find((e: { id: number }) => e.id === runId);
     const cells = (await row.locator('td').allTextContents()).map((t: string) => t.trim());
     assert.equal(cells.slice(0, 5), [`Run ${runId}`, listed.status, listed.type, listed.query, listed.repositories.join(', ')]);
     assert.ok(cells[6]!.startsWith(String(listed.result_count)));
     await screenshot(page, 'runs');
     // A second run, newer, comes first: ↓ moves from it to this one, Enter opens it.
-    const newer = (await win.backend.request('POST', `/api/executions/${runId}/restart`)).json().id;
+    const newer = (await backend('POST', `/api/executions/${runId}/restart`)).json().id;
     await page.reload();
     await page.getByRole('link', { name: `Run ${newer}` }).focus();
     await page.keyboard.press('ArrowDown');
@@ -124,42 +118,42 @@ test('Runs lists the run with its status, kind, query, source and count; ↓ rea
 });
 
 test('a fresh data directory: Runs says there is none yet and points to Search', async () => {
-  const empty = await startDevWindow({});
-  const { page, context } = await openPage(browser, empty.url('/runs'));
+  const dirs = windowDirs();
+  const empty = await launchShell(dirs.shellEnv);
+  const { page, context } = await openPage(w.browser, `${empty.line.renderer_origin}/runs#launch=${empty.code}`);
   try {
     await page.getByText('No run yet.').waitFor();
     assert.is(await page.locator('.empty a[href="/search"]').count(), 1);
     await screenshot(page, 'runs-empty');
   } finally {
     await context.close();
-    await empty.close();
+    await empty.stop();
+    dirs.cleanup();
   }
 });
 
-if (axeScript()) {
-  test('axe-core: no serious or critical violation on Search, Runs and a run (each tab)', async () => {
-    const { page, context } = await openPage(browser, win.url('/search?mode=sweep&source=arxiv'), { bypassCSP: true });
-    try {
-      const pages: [string, string][] = [
-        ['/search?mode=sweep&source=arxiv', 'h1'],
-        ['/runs', 'tbody tr'],
-        [`/runs/${runId}`, '.paper-title'],
-        [`/runs/${runId}?tab=record`, '.record-source'],
-        [`/runs/${runId}?tab=report`, 'pre.report'],
-        [`/runs/${runId}?tab=log`, '.run-log'],
-        [`/runs/${runId}?tab=deliveries`, '.empty'],
-      ];
-      const found: string[] = [];
-      for (const [path, ready] of pages) {
-        await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`);
-        await page.locator(ready).first().waitFor();
-        for (const v of await seriousViolations(page)) found.push(`${path}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(' | ')}`);
-      }
-      assert.equal(found, []);
-    } finally {
-      await context.close();
+test('axe-core: no serious or critical violation on Search, Runs and a run (each tab)', async () => {
+  const { page, context } = await w.open('/search?mode=sweep&source=arxiv', { bypassCSP: true });
+  try {
+    const pages: [string, string][] = [
+      ['/search?mode=sweep&source=arxiv', 'h1'],
+      ['/runs', 'tbody tr'],
+      [`/runs/${runId}`, '.paper-title'],
+      [`/runs/${runId}?tab=record`, '.record-source'],
+      [`/runs/${runId}?tab=report`, 'pre.report'],
+      [`/runs/${runId}?tab=log`, '.run-log'],
+      [`/runs/${runId}?tab=deliveries`, '.empty'],
+    ];
+    const found: string[] = [];
+    for (const [path, ready] of pages) {
+      await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`);
+      await page.locator(ready).first().waitFor();
+      for (const v of await seriousViolations(page)) found.push(`${path}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(' | ')}`);
     }
-  });
-} else console.log('skipped: the axe-core pass (axe-core is not installed; it comes with the window shell)');
+    assert.equal(found, []);
+  } finally {
+    await context.close();
+  }
+});
 
 test.run();

@@ -1,40 +1,33 @@
 /**
- * A run's AI summary in the window, in Chromium against a real backend whose
- * arXiv and OpenAI-compatible model are loopback servers: asked for from the
+ * A run's AI summary in the window, in Chromium against `svc window --no-open
+ * --json` whose arXiv and OpenAI-compatible model are loopback servers: asked for from the
  * Search page with a focus, it is shown on the run's page once written, as the
  * model's and unchecked, with who wrote it — as the backend stored it.
  */
 import { browserTests } from './_chromium.js';
 import * as assert from 'uvu/assert';
-import { fixture } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
 import { startSummaryModel, SUMMARY, type SummaryModel } from './_fake-model.js';
-import { launchBrowser, openPage, screenshot, startDevWindow, type DevWindow } from './_window-dev.js';
+import { backendRequest, screenshot } from './_window.js';
+import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
-const { test } = browserTests();
+const { test, executablePath } = browserTests();
 
-let arxiv: Stub;
 let model: SummaryModel;
-let win: DevWindow;
-let browser: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+let w: PagesWindow;
 
 test.before(async () => {
-  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
   model = await startSummaryModel('sk-window-test-key');
-  win = await startDevWindow({ arxiv: arxiv.url }, { SVC_AI_OPENAI_URL: model.url });
-  browser = await launchBrowser();
+  w = await startPagesWindow(executablePath(), { SVC_AI_OPENAI_URL: model.url });
 });
 test.after(async () => {
-  await browser?.close();
-  await win?.close();
-  await arxiv?.close();
+  await w?.close();
   await model?.close();
 });
 
 test('a dive that asks for an AI summary shows it on its page as the model\'s, unchecked, with who wrote it; the focus typed reached the model', async () => {
-  await win.backend.request('PUT', '/api/settings/ai', { body: { settings: { provider: 'openai', model: 'gpt-asked', summaries_enabled: true, max_output_tokens: 512 } } });
-  await win.backend.request('PUT', '/api/credentials/openai_api_key', { body: { value: 'sk-window-test-key' } });
-  const { page, context } = await openPage(browser, win.url('/search?mode=dive&source=arxiv&q=testing&max=10'));
+  await w.api('PUT', '/api/settings/ai', { settings: { provider: 'openai', model: 'gpt-asked', summaries_enabled: true, max_output_tokens: 512 } });
+  await w.api('PUT', '/api/credentials/openai_api_key', { value: 'sk-window-test-key' });
+  const { page, context } = await w.open('/search?mode=dive&source=arxiv&q=testing&max=10');
   try {
     await page.getByLabel('Write a short AI summary of what the run finds').check();
     await page.getByLabel('What the summary should focus on').fill('field studies first');
@@ -43,7 +36,7 @@ test('a dive that asks for an AI summary shows it on its page as the model\'s, u
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const section = page.locator('section.ai-summary');
     await section.locator('.ai-text').waitFor({ timeout: 20_000 });
-    const lane = (await win.backend.request('GET', `/api/executions/${id}`)).json().ai_lane;
+    const lane = (await backendRequest(w.session, 'GET', `/api/executions/${id}`)).json().ai_lane;
     assert.equal([lane.used, lane.summary, lane.instructions_given], [true, SUMMARY, true]);
     const shown = await section.textContent();
     assert.match(shown, lane.caveat, "the service's caveat is shown with the summary");

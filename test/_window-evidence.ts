@@ -1,0 +1,93 @@
+/**
+ * What the Evidence reader's browser tests and bench share, over the window
+ * harness (test/_window.ts): `svc window` with a Library vault, files
+ * imported as bytes and pinned in a project through the API (with the
+ * Library's Origin and header, as the page sends them), a page of the window
+ * signed in with a launch code of its own, and the database the backend
+ * writes, for what only an older svc could have stored.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { rawRequest } from './_setup.js';
+import { exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type Session, type ShellProcess } from './_window.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects and JSON answers */
+export interface EvidenceWindow {
+  browser: any;
+  shell: ShellProcess;
+  session: Session;
+  vaultId: string;
+  /** A Library or Evidence request as the window sends it; throws unless it answers 2xx. */
+  api(method: string, path: string, body?: unknown): Promise<any>;
+  /** Import bytes as a Library file; answers its file record. */
+  importFile(name: string, bytes: Buffer | string): Promise<{ file_id: string; version_id: string; sha256: string }>;
+  /** A project holding these files, pinned; answers its id. */
+  project(name: string, files: { file_id: string; version_id: string }[]): Promise<string>;
+  /** The page text the service extracts, with its hash and the project's revision. */
+  readPage(projectId: string, file: { file_id: string; version_id: string }, page: number): Promise<any>;
+  /** Change stored rows as only another version of svc could have left them. */
+  sql(statement: string, ...args: unknown[]): void;
+  open(path: string, options?: { bypassCSP?: boolean; width?: number; height?: number }): Promise<{ context: any; page: any; console: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function startEvidenceWindow(executablePath: string): Promise<EvidenceWindow> {
+  const dirs = windowDirs();
+  const [browser, shell] = await Promise.all([launchBrowser(executablePath), launchShell(dirs.shellEnv)]);
+  const session = await exchange(shell, shell.code);
+  const port = Number(new URL(session.backend.base_url).port);
+  const headers = () => ({ host: `127.0.0.1:${port}`, authorization: `Bearer ${session.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1' });
+  const call = async (method: string, p: string, body?: unknown, raw?: Buffer | string) => {
+    const h: Record<string, string> = headers();
+    let payload: string | Buffer | undefined = raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      h['content-type'] = 'application/json';
+    } else if (raw !== undefined) h['content-type'] = 'application/octet-stream';
+    const r = await rawRequest(port, { method, path: p, headers: h, body: payload });
+    if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
+    return r.json();
+  };
+  const parent = path.join(dirs.root, 'library-parent');
+  fs.mkdirSync(parent);
+  const vaultId: string = (await call('POST', '/api/library/vault', { parent_directory: parent })).vault.vault_id;
+  const V = `expected_vault_id=${vaultId}`;
+  const P = '/api/evidence/projects';
+  return {
+    browser,
+    shell,
+    session,
+    vaultId,
+    api: (method, p, body) => call(method, p, body),
+    async importFile(name, bytes) {
+      return (await call('POST', `/api/library/files?${V}&filename=${encodeURIComponent(name)}`, undefined, bytes)).file;
+    },
+    async project(name, files) {
+      let project = (await call('POST', P, { expected_vault_id: vaultId, name })).project;
+      for (const f of files) project = (await call('POST', `${P}/${project.project_id}/files`, { expected_vault_id: vaultId, expected_revision: project.revision, file_id: f.file_id, version_id: f.version_id })).project;
+      return project.project_id;
+    },
+    readPage: (projectId, f, page) => call('GET', `${P}/${projectId}/reader/${f.file_id}?${V}&version_id=${f.version_id}&page=${page}`),
+    sql(statement, ...args) {
+      const db = new Database(path.join(dirs.dataDir, 'svc.db'));
+      try {
+        db.pragma('busy_timeout = 5000');
+        db.prepare(statement).run(...args);
+      } finally {
+        db.close();
+      }
+    },
+    async open(p, options = {}) {
+      const opened = await openPage(browser, `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, session)}`, options);
+      await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
+      return opened;
+    },
+    async close() {
+      await browser?.close();
+      await shell?.stop();
+      dirs.cleanup();
+    },
+  };
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */

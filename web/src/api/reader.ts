@@ -1,0 +1,145 @@
+/**
+ * The Evidence reader's calls (spec 2, "Evidence routes"): the vault, the
+ * project, the file, one page of text with its saved passages, the verified
+ * PDF bytes, the file's notes, and a new note. Every one carries the Library
+ * header; the browser adds the renderer's Origin itself.
+ */
+import { api } from './client.js';
+
+const LIBRARY = { 'x-svc-library': '1' };
+const PROJECTS = '/api/evidence/projects';
+
+export type PageStatus = 'extracted' | 'no_text' | 'unsupported' | 'malformed' | 'limit_exceeded' | 'timeout' | 'unavailable';
+
+export interface LibraryStatus {
+  configured: boolean;
+  vault: { vault_id: string; label: string } | null;
+}
+
+export interface LibraryFile {
+  file_id: string;
+  version_id: string;
+  original_name: string;
+  format: 'pdf' | 'txt' | 'md';
+  media_type: string;
+  byte_size: number;
+  sha256: string;
+}
+
+export interface Project {
+  project_id: string;
+  name: string;
+  revision: number;
+}
+
+export interface Highlight {
+  note_id: number;
+  start: number;
+  end: number;
+  quote: string;
+  body: string;
+}
+
+export interface NotHighlighted {
+  note_id: number;
+  start: number;
+  end: number;
+  reason: 'contract_mismatch' | 'page_hash_mismatch' | 'page_unreadable';
+}
+
+export interface ReaderPage {
+  project_revision: number;
+  original_name: string;
+  media_type: string;
+  page_basis: 'physical' | 'logical';
+  extraction_contract: string;
+  requested_page: number;
+  page_count: number | null;
+  status: PageStatus;
+  reason: string | null;
+  message: string | null;
+  text: string | null;
+  page_sha256: string | null;
+  codepoint_length: number | null;
+  highlights: Highlight[];
+  not_highlighted: NotHighlighted[];
+}
+
+export interface Anchor {
+  page_basis: 'physical' | 'logical';
+  page: number;
+  extraction_contract: string;
+  page_sha256: string;
+  start: number;
+  end: number;
+  quote: string;
+}
+
+export interface Note {
+  note_id: number;
+  revision: number;
+  file_id: string;
+  version_id: string;
+  kind: 'plain' | 'passage';
+  body: string;
+  anchor: (Anchor & { content_sha256: string }) | null;
+  created_at_utc: string;
+}
+
+interface NotePage {
+  project_revision: number;
+  items: Note[];
+  next_after_id: number | null;
+  through_id: number;
+  has_more: boolean;
+}
+
+export interface FileRef {
+  vaultId: string;
+  projectId: string;
+  fileId: string;
+  versionId: string;
+}
+
+export const reader = {
+  library: (signal?: AbortSignal) => api.get<LibraryStatus>('/api/library', { headers: LIBRARY, signal }),
+  project: (vaultId: string, projectId: string, signal?: AbortSignal) =>
+    api.get<{ project: Project }>(`${PROJECTS}/${projectId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.project),
+  file: (vaultId: string, fileId: string, signal?: AbortSignal) =>
+    api.get<{ file: LibraryFile }>(`/api/library/files/${fileId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.file),
+  page: (ref: FileRef, page: number, signal?: AbortSignal) =>
+    api.get<ReaderPage>(`${PROJECTS}/${ref.projectId}/reader/${ref.fileId}`, { query: { expected_vault_id: ref.vaultId, version_id: ref.versionId, page }, headers: LIBRARY, signal }),
+  /** The verified bytes of the whole PDF (the route names a page; the bytes are the file's). */
+  async pdfBytes(ref: FileRef, signal?: AbortSignal): Promise<ArrayBuffer> {
+    const response = await api.get<Response>(`${PROJECTS}/${ref.projectId}/reader/${ref.fileId}`, {
+      query: { expected_vault_id: ref.vaultId, version_id: ref.versionId, page: 1, representation: 'pdf' },
+      headers: LIBRARY,
+      signal,
+      raw: true,
+    });
+    return response.arrayBuffer();
+  },
+  /** Every note of this file version, page after page of the service's list under one ceiling. */
+  async notes(ref: FileRef, signal?: AbortSignal): Promise<{ notes: Note[]; revision: number }> {
+    const notes: Note[] = [];
+    let afterId = 0;
+    let throughId: number | undefined;
+    for (;;) {
+      const r = await api.get<NotePage>(`${PROJECTS}/${ref.projectId}/notes`, {
+        query: { expected_vault_id: ref.vaultId, file_id: ref.fileId, version_id: ref.versionId, after_id: afterId, through_id: throughId, limit: 50 },
+        headers: LIBRARY,
+        signal,
+      });
+      notes.push(...r.items);
+      throughId = r.through_id;
+      if (!r.has_more || r.next_after_id === null) return { notes, revision: r.project_revision };
+      afterId = r.next_after_id;
+    }
+  },
+  createNote: (ref: FileRef, expectedRevision: number, note: { kind: 'plain' | 'passage'; body: string; anchor: Anchor | null }) =>
+    api.post<{ project: Project; note: Note }>(
+      `${PROJECTS}/${ref.projectId}/notes`,
+      { expected_vault_id: ref.vaultId, expected_revision: expectedRevision, file_id: ref.fileId, version_id: ref.versionId, ...note },
+      { headers: LIBRARY },
+    ),
+};
