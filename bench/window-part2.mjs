@@ -15,17 +15,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.argv[2] ?? 5);
-const ROUTINES = 200;
-const RUNS_PER_ROUTINE = 50;
 const TARGET_MS = 300;
 const dist = (p) => import(path.join(root, 'dist', p));
 const { findChromium } = await dist('test/_chromium.js');
 const { launchShell, exchange, freshCode, windowDirs } = await dist('test/_window.js');
 const { createContext } = await dist('src/context.js');
-const { createRoutine } = await dist('src/routines/service.js');
-const { insertExecution } = await dist('src/executions/repo.js');
-const { insertTarget, insertDelivery } = await dist('src/delivery/repo.js');
 const { createProfile } = await dist('src/profiles/service.js');
+const { seedRoutines, ROUTINES } = await import('./_routines-seed.mjs');
 const PROFILES = 200;
 
 /** Each page: a path (`:routine` is a routine's id) and what shows its content; `complete`: what shows everything gathered. */
@@ -42,27 +38,11 @@ const PAGES = [
 ];
 
 const dirs = windowDirs();
-// Settled states and reports awaiting review: queued ones would be delivered at the backend's start, which is not what this measures.
-const STATES = ['delivered', 'delivered', 'delivered', 'failed', 'awaiting_review', 'skipped', 'delivered'];
 function seed() {
   const ctx = createContext({ env: { ...process.env, ...dirs.env } });
   const t0 = Date.now();
-  const now = new Date().toISOString();
-  ctx.db.transaction(() => {
-    for (let r = 0; r < ROUTINES; r++) {
-      const { id } = createRoutine(ctx, { name: `routine ${r}`, schedule_cron: ['0 6 * * *', 'CRON_TZ=Europe/Berlin 0 8 * * 1', '*/30 * * * *', '0 9 1 * *'][r % 4], parameters: { repositories: ['arxiv', 'crossref'], query: `topic ${r}`, window_days: 7 }, intent: `papers about topic ${r}` });
-      const target = insertTarget(ctx.db, { routineId: id, channel: 'folder', enabled: true, mode: r % 3 === 0 ? 'review' : 'automatic', target: `/tmp/svc-bench/${r}`, secret: null }, now);
-      for (let n = 0; n < RUNS_PER_ROUTINE; n++) {
-        const started = new Date(Date.now() - (RUNS_PER_ROUTINE - n) * 86_400_000).toISOString();
-        const spec = { type: 'routine', repositories: ['arxiv', 'crossref'], query: `topic ${r}`, keywords: [], dateFrom: null, dateTo: null, maxResults: 100, aiEnabled: false, aiSettings: null, requestId: null, savedConfigurationId: null, routineId: id, author: null };
-        const exec = insertExecution(ctx.db, spec, { pid: 1, runtimeId: '00000000-0000-4000-8000-000000000000', role: 'daemon' }, started, null, null);
-        ctx.db.prepare(`UPDATE executions SET status = 'completed', finished_at_utc = ?, result_count = ?, new_count = ? WHERE id = ?`).run(started, 20 + (n % 7), n % 5, exec);
-        insertDelivery(ctx.db, { routineId: id, executionId: exec, targetId: target, origin: 'target', channel: 'folder', mode: 'automatic', state: STATES[(r + n) % STATES.length] }, started);
-      }
-    }
-  })();
+  const { deliveries } = seedRoutines(ctx);
   for (let i = 0; i < PROFILES; i++) createProfile(ctx, { name: `Researcher ${i} Example`, affiliations: [`Institute ${i % 17}`] });
-  const deliveries = ctx.db.prepare('SELECT count(*) AS n FROM deliveries').get().n;
   ctx.close();
   return { ms: Date.now() - t0, deliveries };
 }

@@ -6,6 +6,8 @@ import { MAX_INTENT_LENGTH, MAX_NAME_LENGTH } from '../src/routines/schema.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
 import { MISSED_DETAIL_LIMIT } from '../src/routines/missed.js';
 import { insertFire } from '../src/routines/jobs.js';
+import { insertExecution } from '../src/executions/repo.js';
+import { insertDelivery, insertTarget } from '../src/delivery/repo.js';
 
 let t: TestServer;
 test.before(async () => {
@@ -213,6 +215,45 @@ test('the calendar shows upcoming fires of active routines, at most 100 per rout
   await t.request('POST', `/api/routines/${id}/deactivate`);
   const after = (await t.request('GET', '/api/calendar/events')).json().events;
   assert.is(after.filter((e: any) => e.routine_id === id && e.kind === 'routine_fire').length, 0);
+});
+
+test('the list reads each routine as its own read does (its facts gathered for all routines at once are not mixed up between them)', async () => {
+  const db = t.ctx.db;
+  const now = t.ctx.nowIso();
+  const ids: number[] = [];
+  for (const [i, cron] of ['0 6 * * *', 'CRON_TZ=Europe/Berlin 0 8 * * 1', '*/30 * * * *', '@monthly'].entries()) {
+    ids.push((await create({ name: `listed ${i}`, schedule_cron: cron, parameters: { repositories: ['arxiv'], query: `q${i}` } })).json().id);
+  }
+  const [a, b, c, d] = ids as [number, number, number, number];
+  const run = (routineId: number, status: string, startedAt: string) => {
+    const spec = { type: 'routine', repositories: ['arxiv'], query: 'q', keywords: [], dateFrom: null, dateTo: null, maxResults: 100, aiEnabled: false, aiSettings: null, requestId: null, savedConfigurationId: null, routineId, author: null };
+    const id = insertExecution(db, spec as never, { pid: process.pid, runtimeId: t.ctx.runtimeId, role: 'server' }, startedAt, null, null);
+    db.prepare('UPDATE executions SET status = ?, last_seen_at_utc = ?, result_count = ? WHERE id = ?').run(status, now, routineId, id);
+    return id;
+  };
+  // a: two runs (the later start is the last run) and deliveries in several states; b: a run going on; c: missed fires; d: off the schedule.
+  run(a, 'completed', '2026-01-02T00:00:00.000Z');
+  const lastOfA = run(a, 'failed', '2026-01-03T00:00:00.000Z');
+  run(b, 'running', now);
+  const target = insertTarget(db, { routineId: a, channel: 'webhook', enabled: true, mode: 'review', target: 'http://127.0.0.1:9/hook', secret: 's' }, now);
+  insertTarget(db, { routineId: c, channel: 'folder', enabled: false, mode: 'automatic', target: '/tmp/x', secret: null }, now);
+  for (const state of ['delivered', 'awaiting_review', 'awaiting_review', 'failed'] as const) {
+    insertDelivery(db, { routineId: a, executionId: run(a, 'completed', '2026-01-01T00:00:00.000Z'), targetId: target, origin: 'target', channel: 'webhook', mode: 'review', state }, now);
+  }
+  insertFire(db, { routineId: c, trigger: 'schedule', outcome: 'missed', firstDueAtUtc: '2026-01-01T06:00:00.000Z', dueAtUtc: '2026-01-02T06:00:00.000Z', fireCount: 2 }, now);
+  await t.request('POST', `/api/routines/${d}/deactivate`);
+  const listed = (await t.request('GET', '/api/routines')).json().routines as any[];
+  for (const id of ids) {
+    const { missed_fire_details, ...own } = (await t.request('GET', `/api/routines/${id}`)).json();
+    assert.ok(Array.isArray(missed_fire_details));
+    assert.equal(listed.find((r) => r.id === id), own, `routine ${id}`);
+  }
+  const byId = new Map(listed.map((r) => [r.id, r]));
+  assert.is(byId.get(a).last_execution.id, lastOfA);
+  assert.equal([byId.get(a).delivery_summary.awaiting_review, byId.get(a).delivery_summary.last_state, byId.get(a).delivery_summary.targets_by_channel.webhook], [2, 'failed', 1]);
+  assert.is(byId.get(b).running_execution_id, byId.get(b).last_execution.id);
+  assert.equal([byId.get(c).missed_fires.count, byId.get(c).delivery_summary.enabled_target_count, byId.get(c).last_execution], [2, 0, null]);
+  assert.equal([byId.get(d).is_active, byId.get(d).schedule.next_runs, byId.get(d).running_execution_id], [false, [], null]);
 });
 
 test.run();

@@ -109,4 +109,22 @@ test('due fires split at the grace: late by less runs once, late by the grace or
   assert.is(at.late?.count, 1, '12:00 itself is due and on time');
 });
 
+test('a schedule parsed once answers each later instant as a fresh parse would: upcoming fires move on once time passes the next one', () => {
+  const expr = 'CRON_TZ=Europe/Berlin 15 */6 * * *';
+  const fresh = Object.assign((at: string, n: number) => {
+    // A whitespace variant is a different cache key, so this parse is the reference answer.
+    const s = parseSchedule(expr.replace(' ', ' '.repeat(2 + fresh.calls++)), new Date(at));
+    return s.nextRuns(n, new Date(at)).map((d) => d.toISOString());
+  }, { calls: 0 });
+  const cached = parseSchedule(expr, NOW);
+  const iso = (at: string, n: number) => parseSchedule(expr, new Date(at)).nextRuns(n, new Date(at)).map((d) => d.toISOString());
+  assert.is(parseSchedule(expr, NOW), cached, 'the same expression is parsed once');
+  for (const [at, n] of [['2026-01-05T12:00:00Z', 3], ['2026-01-05T12:10:00Z', 3], ['2026-01-05T12:10:00Z', 2], ['2026-01-05T17:14:59.999Z', 5], ['2026-01-05T17:15:00Z', 3], ['2026-01-05T11:00:00Z', 3], ['2026-03-29T00:00:00Z', 4]] as const) {
+    assert.equal(iso(at, n), fresh(at, n), `${n} fires after ${at}`);
+  }
+  assert.is(iso('2026-01-05T17:15:00Z', 1)[0], '2026-01-05T23:15:00.000Z', 'a fire is strictly after the instant asked');
+  // What a parse refuses is refused every time, cached or not.
+  for (let i = 0; i < 2; i++) assert.throws(() => parseSchedule('0 6 30 2 *', NOW), (e: unknown) => e instanceof CronSyntaxError && /never fires/.test(String(e)));
+});
+
 test.run();

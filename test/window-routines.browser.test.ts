@@ -118,6 +118,8 @@ test('Run now opens the run page, which follows the run to completion; the list 
     await page.locator('.run-facts .chip', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
     const run = await backend('GET', `/api/executions/${runId}`);
     assert.equal([run.type, run.routine_id, run.status], ['routine', routineId, 'completed']);
+    const startedHere: number[] = await page.evaluate("JSON.parse(sessionStorage.getItem('svc.started-here') ?? '[]')");
+    assert.ok(startedHere.includes(runId), 'a run started with Run now is remembered, so its finish is notified like a search started here');
 
     await page.goto(`${shell.line.renderer_origin}/routines`);
     const row = page.locator('tbody tr', { hasText: 'explainable testing' });
@@ -127,6 +129,19 @@ test('Run now opens the run page, which follows the run to completion; the list 
     assert.is(await row.locator(`a[href="/runs/${runId}"]`).count(), 1, 'the last run links to its page');
     await row.locator('.chip', { hasText: 'not judged yet' }).waitFor();
     await screenshot(page, 'routines');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the People page\'s follow link, /routines/new?profile=<id>, opens the form with that person chosen to follow', async () => {
+  const person = await backend('POST', '/api/profiles', { name: 'Ada Example' });
+  await backend('POST', '/api/profiles', { name: 'Someone Else' });
+  const { page, context } = await open(`/routines/new?profile=${person.id}`);
+  try {
+    await page.locator(`#follow option[value="${person.id}"]`).waitFor({ state: 'attached' });
+    assert.is(await page.locator('#follow').inputValue(), String(person.id));
+    await page.locator('#follow-mode').waitFor();
   } finally {
     await context.close();
   }

@@ -1,5 +1,6 @@
 /** SQL of delivery destinations, deliveries and their attempts, in one place. */
 import type { Database } from 'better-sqlite3';
+import { IN_ID_LIST, idList } from '../db/id-list.js';
 import type { DeliveryChannel } from './summary.js';
 import type { Owner } from '../claims/owner.js';
 
@@ -110,8 +111,11 @@ export function setTargetSecret(db: Database, id: number, secret: string, now: s
   db.prepare('UPDATE delivery_targets SET secret = ?, updated_at_utc = ? WHERE id = ?').run(secret, now, id);
 }
 
-export function enabledTargetCounts(db: Database, routineId: number): { channel: DeliveryChannel; n: number }[] {
-  return db.prepare('SELECT channel, count(*) AS n FROM delivery_targets WHERE routine_id = ? AND enabled = 1 GROUP BY channel').all(routineId) as { channel: DeliveryChannel; n: number }[];
+/** Enabled destinations of each routine, by channel. */
+export function enabledTargetCountsOf(db: Database, routineIds: readonly number[]): { routine_id: number; channel: DeliveryChannel; n: number }[] {
+  return db
+    .prepare(`SELECT routine_id, channel, count(*) AS n FROM delivery_targets WHERE routine_id IN (${IN_ID_LIST}) AND enabled = 1 GROUP BY routine_id, channel`)
+    .all(idList(routineIds)) as { routine_id: number; channel: DeliveryChannel; n: number }[];
 }
 
 // Deliveries
@@ -151,16 +155,27 @@ export function recentDeliveries(db: Database, filter: { state?: DeliveryState }
   return db.prepare('SELECT * FROM deliveries ORDER BY id DESC LIMIT ?').all(limit) as DeliveryRow[];
 }
 
-export function lastDeliveryOf(db: Database, routineId: number): DeliveryRow | undefined {
-  return db.prepare('SELECT * FROM deliveries WHERE routine_id = ? ORDER BY id DESC LIMIT 1').get(routineId) as DeliveryRow | undefined;
+export interface DeliveryTotals {
+  routine_id: number;
+  awaiting_review: number;
+  /** When the last delivered one was delivered; null when none was. */
+  last_delivered_at_utc: string | null;
+  /** The newest delivery (by id). */
+  last: DeliveryRow;
 }
 
-export function lastDeliveredAt(db: Database, routineId: number): string | null {
-  return (db.prepare("SELECT max(delivered_at_utc) FROM deliveries WHERE routine_id = ? AND state = 'delivered'").pluck().get(routineId) as string | null) ?? null;
-}
-
-export function countInState(db: Database, routineId: number, state: DeliveryState): number {
-  return db.prepare('SELECT count(*) FROM deliveries WHERE routine_id = ? AND state = ?').pluck().get(routineId, state) as number;
+/** What a routine's delivery summary counts, for each routine with deliveries: one pass over them and one read of the newest. */
+export function deliveryTotalsOf(db: Database, routineIds: readonly number[]): Map<number, DeliveryTotals> {
+  const totals = db
+    .prepare(
+      `SELECT routine_id, sum(state = 'awaiting_review') AS awaiting_review, max(CASE WHEN state = 'delivered' THEN delivered_at_utc END) AS last_delivered_at_utc,
+         max(id) AS last_id
+       FROM deliveries WHERE routine_id IN (${IN_ID_LIST}) GROUP BY routine_id`,
+    )
+    .all(idList(routineIds)) as (Omit<DeliveryTotals, 'last'> & { last_id: number })[];
+  const newest = db.prepare(`SELECT * FROM deliveries WHERE id IN (${IN_ID_LIST})`).all(idList(totals.map((t) => t.last_id))) as DeliveryRow[];
+  const byId = new Map(newest.map((row) => [row.id, row]));
+  return new Map(totals.map(({ last_id, ...t }) => [t.routine_id, { ...t, last: byId.get(last_id)! }]));
 }
 
 /** Move from one of `from` to `to`; answers false when the row was in another state (a race lost). */

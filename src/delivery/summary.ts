@@ -22,19 +22,29 @@ export interface DeliverySummary {
   target_id: number | null;
 }
 
-export function deliverySummary(ctx: Context, routineId: number): DeliverySummary {
-  const byChannel: Record<DeliveryChannel, number> = { email: 0, folder: 0, webhook: 0, feed: 0 };
-  for (const { channel, n } of repo.enabledTargetCounts(ctx.db, routineId)) byChannel[channel] = n;
-  const last = repo.lastDeliveryOf(ctx.db, routineId);
-  return {
-    targets_by_channel: byChannel,
-    enabled_target_count: Object.values(byChannel).reduce((a, b) => a + b, 0),
-    awaiting_review: repo.countInState(ctx.db, routineId, 'awaiting_review'),
-    last_state: last?.state ?? null,
-    last_channel: last?.channel ?? null,
-    last_attempts: last?.attempts ?? null,
-    last_error: last?.last_error ?? null,
-    last_delivered_at_utc: last ? repo.lastDeliveredAt(ctx.db, routineId) : null,
-    target_id: last?.target_id ?? null,
-  };
+/** The summaries of routines (one, or the routine list's 200) in a few grouped reads. */
+export function deliverySummaries(ctx: Context, routineIds: readonly number[]): Map<number, DeliverySummary> {
+  const counts = repo.enabledTargetCountsOf(ctx.db, routineIds);
+  const totals = repo.deliveryTotalsOf(ctx.db, routineIds);
+  const channels = new Map<number, Record<DeliveryChannel, number>>();
+  for (const id of routineIds) channels.set(id, { email: 0, folder: 0, webhook: 0, feed: 0 });
+  for (const { routine_id, channel, n } of counts) channels.get(routine_id)![channel] = n;
+  const summaries = new Map<number, DeliverySummary>();
+  for (const id of routineIds) {
+    const byChannel = channels.get(id)!;
+    const t = totals.get(id);
+    const last = t?.last;
+    summaries.set(id, {
+      targets_by_channel: byChannel,
+      enabled_target_count: Object.values(byChannel).reduce((a, b) => a + b, 0),
+      awaiting_review: t?.awaiting_review ?? 0,
+      last_state: last?.state ?? null,
+      last_channel: last?.channel ?? null,
+      last_attempts: last?.attempts ?? null,
+      last_error: last?.last_error ?? null,
+      last_delivered_at_utc: t?.last_delivered_at_utc ?? null,
+      target_id: last?.target_id ?? null,
+    });
+  }
+  return summaries;
 }

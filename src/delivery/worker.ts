@@ -14,6 +14,7 @@ import { deliveryTuning } from './tuning.js';
 import type { PidProbe } from '../util/pid.js';
 import { rowOwnerRuns } from '../claims/rows.js';
 import { ownOwner } from '../claims/owner.js';
+import { setImmediate } from 'node:timers/promises';
 
 export const INTERRUPTED_ERROR = 'Interrupted: the process delivering this stopped mid-attempt; whether that attempt arrived is unknown (the delivery id identifies a repeat).';
 
@@ -46,6 +47,9 @@ export function recoverDeliveries(ctx: Context, alive?: PidProbe): number[] {
 export async function processDue(ctx: Context, onlyExecution?: number): Promise<repo.DeliveryRow[]> {
   const done: repo.DeliveryRow[] = [];
   for (;;) {
+    // Each delivery waits behind the process's pending I/O: an attempt refused before any I/O resolves
+    // at once, and a backlog of such attempts would otherwise hold up every request (or a start) until it drained.
+    await setImmediate();
     const claimed = repo.claimDue(ctx.db, ctx.nowIso(), ownerOf(ctx), onlyExecution);
     if (!claimed) return done;
     done.push(await attemptClaimed(ctx, claimed));
@@ -107,7 +111,9 @@ export function deliveryWorker(ctx: Context): DeliveryWorker {
           if (timer) clearTimeout(timer);
           await pass;
         });
-        void worker.kick();
+        // The first pass (recovery, then the backlog) runs once the start is over: a server listens first.
+        timer = setTimeout(() => void worker.kick(), 0);
+        timer.unref();
       },
       kick() {
         if (closed) return Promise.resolve();

@@ -2,6 +2,7 @@
  * SQL of executions, in one place. Services call these; routes and commands
  * never see SQL.
  */
+import { IN_ID_LIST, idList } from '../db/id-list.js';
 import type { Database } from 'better-sqlite3';
 import type { RunSpec } from './request.js';
 import { RUN_INTERRUPTED_REASON } from './ai-lane.js';
@@ -122,10 +123,17 @@ export function runningWithRequestId(db: Database, requestId: string): number | 
 
 /** The routine's run that is going now (its owner seen since `seenSince`), if any. */
 export function runningExecutionOf(db: Database, routineId: number, seenSince: string): number | undefined {
-  return db
-    .prepare(`SELECT id FROM executions WHERE routine_id = ? AND status = 'running' AND last_seen_at_utc >= ? ORDER BY id DESC LIMIT 1`)
-    .pluck()
-    .get(routineId, seenSince) as number | undefined;
+  return runningExecutionsOf(db, [routineId], seenSince).get(routineId);
+}
+
+/** The newest running execution of each routine that has one whose owner was seen since `seenSince`. */
+export function runningExecutionsOf(db: Database, routineIds: readonly number[], seenSince: string): Map<number, number> {
+  const rows = db
+    .prepare(
+      `SELECT routine_id, max(id) AS id FROM executions WHERE routine_id IN (${IN_ID_LIST}) AND status = 'running' AND last_seen_at_utc >= ? GROUP BY routine_id`,
+    )
+    .all(idList(routineIds), seenSince) as { routine_id: number; id: number }[];
+  return new Map(rows.map((r) => [r.routine_id, r.id]));
 }
 
 /** Running executions whose owner was seen recently: they hold admission slots. */

@@ -12,8 +12,8 @@ import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { executionManager } from '../executions/manager.js';
 import { liveSince } from '../executions/admission.js';
-import { runningExecutionOf } from '../executions/repo.js';
-import { insertFire, markFireStarted, queuedFireOf, setFireOutcome, type FireOutcome, type FireTrigger } from './jobs.js';
+import { runningExecutionsOf } from '../executions/repo.js';
+import { insertFire, markFireStarted, queuedFiresOf, setFireOutcome, type FireOutcome, type FireRow, type FireTrigger } from './jobs.js';
 import { schedulerLease } from './scheduler-lease.js';
 import { getRoutine, type RoutineRow } from './repo.js';
 import { runSpecFor } from './run-spec.js';
@@ -31,14 +31,24 @@ export interface Busy {
  * records; only the live lease holder queues fires, so its records are current).
  */
 export function busyWith(ctx: Context, routineId: number): Busy | null {
-  const running = runningExecutionOf(ctx.db, routineId, liveSince(ctx));
-  if (running !== undefined) return { kind: 'routine_already_running', executionId: running, queuedAtUtc: null };
-  const queued = executionManager(ctx).queued().find((q) => q.routineId === routineId);
-  if (queued) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: queued.queuedAtUtc };
+  return busyLookup(ctx, [routineId])(routineId);
+}
+
+/** busyWith for many routines, each source read once (the routine list asks for 200). */
+export function busyLookup(ctx: Context, routineIds: readonly number[]): (routineId: number) => Busy | null {
+  const running = runningExecutionsOf(ctx.db, routineIds, liveSince(ctx));
+  const queuedHere = executionManager(ctx).queued();
   const scheduler = schedulerLease(ctx).holder();
-  const elsewhere = scheduler && scheduler.runtime_id !== ctx.runtimeId ? queuedFireOf(ctx.db, routineId, scheduler.runtime_id) : undefined;
-  if (elsewhere) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: elsewhere.recorded_at_utc };
-  return null;
+  const elsewhere = scheduler && scheduler.runtime_id !== ctx.runtimeId ? queuedFiresOf(ctx.db, routineIds, scheduler.runtime_id) : new Map<number, FireRow>();
+  return (routineId) => {
+    const executionId = running.get(routineId);
+    if (executionId !== undefined) return { kind: 'routine_already_running', executionId, queuedAtUtc: null };
+    const queued = queuedHere.find((q) => q.routineId === routineId);
+    if (queued) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: queued.queuedAtUtc };
+    const fire = elsewhere.get(routineId);
+    if (fire) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: fire.recorded_at_utc };
+    return null;
+  };
 }
 
 export interface ManualRun {

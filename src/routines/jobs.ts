@@ -4,6 +4,7 @@
  * call these; routes and commands never see SQL.
  */
 import type { Database } from 'better-sqlite3';
+import { IN_ID_LIST, idList } from '../db/id-list.js';
 
 export const MISFIRE_GRACE_SECONDS = 3600;
 
@@ -39,6 +40,10 @@ export const jobIdFor = (routineId: number) => `routine-${routineId}`;
 
 export function getJob(db: Database, routineId: number): JobRow | undefined {
   return db.prepare('SELECT * FROM scheduler_jobs WHERE routine_id = ?').get(routineId) as JobRow | undefined;
+}
+
+export function jobsOf(db: Database, routineIds: readonly number[]): JobRow[] {
+  return db.prepare(`SELECT * FROM scheduler_jobs WHERE routine_id IN (${IN_ID_LIST})`).all(idList(routineIds)) as JobRow[];
 }
 
 export function listJobs(db: Database): JobRow[] {
@@ -150,20 +155,48 @@ export function offScheduleFires(db: Database, routineId: number, limit: number)
     .all(routineId, limit) as FireRow[];
 }
 
-export function missedTotals(db: Database, routineId: number): { count: number; first: string | null; last: string | null } {
-  const row = db
-    .prepare(`SELECT coalesce(sum(fire_count), 0) AS count, min(first_due_at_utc) AS first, max(due_at_utc) AS last FROM routine_fires WHERE routine_id = ? AND outcome = 'missed'`)
-    .get(routineId) as { count: number; first: string | null; last: string | null };
-  return row;
+export interface MissedTotals {
+  count: number;
+  first: string | null;
+  last: string | null;
+}
+
+export function missedTotals(db: Database, routineId: number): MissedTotals {
+  return missedTotalsOf(db, [routineId]).get(routineId) ?? { count: 0, first: null, last: null };
+}
+
+/** Recorded missed fires of each routine that has any. */
+export function missedTotalsOf(db: Database, routineIds: readonly number[]): Map<number, MissedTotals> {
+  const rows = db
+    .prepare(
+      `SELECT routine_id, sum(fire_count) AS count, min(first_due_at_utc) AS first, max(due_at_utc) AS last FROM routine_fires
+       WHERE routine_id IN (${IN_ID_LIST}) AND outcome = 'missed' GROUP BY routine_id`,
+    )
+    .all(idList(routineIds)) as (MissedTotals & { routine_id: number })[];
+  return new Map(rows.map(({ routine_id, ...totals }) => [routine_id, totals]));
 }
 
 export function lastFire(db: Database, routineId: number): FireRow | undefined {
-  return db.prepare('SELECT * FROM routine_fires WHERE routine_id = ? ORDER BY id DESC LIMIT 1').get(routineId) as FireRow | undefined;
+  return lastFiresOf(db, [routineId]).get(routineId);
 }
 
-/** The oldest fire of a routine waiting in the queue of process `ownerRuntimeId`. */
-export function queuedFireOf(db: Database, routineId: number, ownerRuntimeId: string): FireRow | undefined {
-  return db.prepare(`SELECT * FROM routine_fires WHERE routine_id = ? AND outcome = 'queued' AND owner_runtime_id = ? ORDER BY id LIMIT 1`).get(routineId, ownerRuntimeId) as FireRow | undefined;
+/** The newest fire of each routine that has fired. */
+export function lastFiresOf(db: Database, routineIds: readonly number[]): Map<number, FireRow> {
+  const rows = db
+    .prepare(`SELECT * FROM routine_fires WHERE id IN (SELECT max(id) FROM routine_fires WHERE routine_id IN (${IN_ID_LIST}) GROUP BY routine_id)`)
+    .all(idList(routineIds)) as FireRow[];
+  return new Map(rows.map((row) => [row.routine_id, row]));
+}
+
+/** The oldest fire of each routine waiting in the queue of process `ownerRuntimeId`. */
+export function queuedFiresOf(db: Database, routineIds: readonly number[], ownerRuntimeId: string): Map<number, FireRow> {
+  const rows = db
+    .prepare(
+      `SELECT * FROM routine_fires WHERE id IN
+         (SELECT min(id) FROM routine_fires WHERE routine_id IN (${IN_ID_LIST}) AND outcome = 'queued' AND owner_runtime_id = ? GROUP BY routine_id)`,
+    )
+    .all(idList(routineIds), ownerRuntimeId) as FireRow[];
+  return new Map(rows.map((row) => [row.routine_id, row]));
 }
 
 export function setFireOutcome(db: Database, fireId: number, outcome: FireOutcome, reason: string | null): void {

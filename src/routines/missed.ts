@@ -9,7 +9,7 @@
 import type { Context } from '../context.js';
 import { dueFires, type FireSpan } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
-import { missedTotals, offScheduleFires, type FireRow, type JobRow } from './jobs.js';
+import { missedTotals, offScheduleFires, type FireRow, type JobRow, type MissedTotals } from './jobs.js';
 
 export const MISSED_DETAIL_LIMIT = 20;
 
@@ -52,8 +52,8 @@ function detailOf(row: FireRow): MissedFireDetail {
   };
 }
 
-export function missedFires(ctx: Context, routineId: number, job: JobRow | undefined, withDetails: boolean) {
-  const recorded = missedTotals(ctx.db, routineId);
+/** `recorded`: the routine's recorded totals, when the caller read them already (with other routines'). */
+export function missedFires(ctx: Context, routineId: number, job: JobRow | undefined, withDetails: boolean, recorded: MissedTotals = missedTotals(ctx.db, routineId)) {
   const live = unhandled(ctx, job);
   const liveLast = live.missed?.last.toISOString() ?? null;
   const last = [recorded.last, liveLast].filter((x): x is string => x !== null).sort().pop() ?? null;

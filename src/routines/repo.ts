@@ -1,6 +1,7 @@
 /** SQL of routines, in one place. */
 import type { Database } from 'better-sqlite3';
 import type { RoutineEntity } from './entity.js';
+import { idList } from '../db/id-list.js';
 import type { RoutineParameters } from './parameters.js';
 import type { RoutineFields } from './schema.js';
 
@@ -127,8 +128,14 @@ export interface LastExecution {
   new_count: number;
 }
 
-export function lastExecutionOf(db: Database, routineId: number): LastExecution | undefined {
-  return db
-    .prepare(`SELECT id, status, started_at_utc, finished_at_utc, result_count, new_count FROM executions WHERE routine_id = ? ORDER BY started_at_utc DESC, id DESC LIMIT 1`)
-    .get(routineId) as LastExecution | undefined;
+/** The last run of each routine that has run (by start, the newest id first among equal starts). */
+export function lastExecutionsOf(db: Database, routineIds: readonly number[]): Map<number, LastExecution> {
+  const rows = db
+    .prepare(
+      `SELECT e.routine_id, e.id, e.status, e.started_at_utc, e.finished_at_utc, e.result_count, e.new_count
+       FROM json_each(?) AS r JOIN executions e ON e.id =
+         (SELECT x.id FROM executions x WHERE x.routine_id = r.value ORDER BY x.started_at_utc DESC, x.id DESC LIMIT 1)`,
+    )
+    .all(idList(routineIds)) as (LastExecution & { routine_id: number })[];
+  return new Map(rows.map(({ routine_id, ...run }) => [routine_id, run]));
 }

@@ -17,7 +17,7 @@ import { emptyQueryRefused } from './parameters.js';
 import type { RoutineParameters } from './parameters.js';
 import * as repo from './repo.js';
 import { parseRoutineCreate, parseRoutineUpdate } from './schema.js';
-import { routineView } from './views.js';
+import { routineViews } from './views.js';
 
 export function requireRoutine(ctx: Context, id: number): repo.RoutineRow {
   const row = repo.getRoutine(ctx.db, id);
@@ -95,7 +95,7 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
     else if (!before.is_active || scheduleChanged || !getJob(ctx.db, id)) putJob(ctx.db, id, values.schedule_cron, nextRun(ctx, values.schedule_cron), now);
     repo.updateRoutine(ctx.db, id, values, now);
   })();
-  return routineView(ctx, requireRoutine(ctx, id), { details: true });
+  return routineViews(ctx, [requireRoutine(ctx, id)], { details: true })[0]!;
 }
 
 /**
@@ -140,10 +140,10 @@ export function deactivateRoutine(ctx: Context, id: number): { id: number; is_ac
 }
 
 export function getRoutineView(ctx: Context, id: number) {
-  return routineView(ctx, requireRoutine(ctx, id), { details: true });
+  return routineViews(ctx, [requireRoutine(ctx, id)], { details: true })[0]!;
 }
 
 export function listRoutineViews(ctx: Context, activeOnly: boolean) {
-  const routines = repo.listRoutines(ctx.db, activeOnly).map((row) => routineView(ctx, row, { details: false }));
+  const routines = routineViews(ctx, repo.listRoutines(ctx.db, activeOnly), { details: false });
   return { routines, total: routines.length };
 }

@@ -2,11 +2,11 @@
 import type { Context } from '../context.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { describeSchedule } from '../scheduler/describe.js';
-import { getJob, lastFire } from './jobs.js';
-import { deliverySummary } from '../delivery/summary.js';
-import { busyWith } from './dispatch.js';
+import { jobsOf, lastFiresOf, missedTotalsOf, type FireRow, type JobRow, type MissedTotals } from './jobs.js';
+import { deliverySummaries, type DeliverySummary } from '../delivery/summary.js';
+import { busyLookup, type Busy } from './dispatch.js';
 import { missedFires } from './missed.js';
-import { lastExecutionOf, valuesOf, type RoutineRow } from './repo.js';
+import { lastExecutionsOf, valuesOf, type LastExecution, type RoutineRow } from './repo.js';
 
 export const PREVIEW_FIRES = 3;
 
@@ -20,11 +20,47 @@ export function upcomingFires(ctx: Context, scheduleCron: string, n = PREVIEW_FI
   }
 }
 
-export function routineView(ctx: Context, row: RoutineRow, options: { details: boolean }) {
+/** Everything a routine's read shows beyond its row, gathered for all the routines read at once. */
+export interface RoutineFacts {
+  job(id: number): JobRow | undefined;
+  busy(id: number): Busy | null;
+  lastFire(id: number): FireRow | undefined;
+  lastExecution(id: number): LastExecution | undefined;
+  missedTotals(id: number): MissedTotals;
+  deliverySummary(id: number): DeliverySummary;
+}
+
+/**
+ * One grouped query per kind of fact, whatever the number of routines: the
+ * routine list used to spend several queries on each of its 200 routines.
+ */
+function gatherFacts(ctx: Context, ids: readonly number[]): RoutineFacts {
+  const jobs = new Map(jobsOf(ctx.db, ids).map((job) => [job.routine_id, job]));
+  const fires = lastFiresOf(ctx.db, ids);
+  const runs = lastExecutionsOf(ctx.db, ids);
+  const missed = missedTotalsOf(ctx.db, ids);
+  const deliveries = deliverySummaries(ctx, ids);
+  return {
+    job: (id) => jobs.get(id),
+    busy: busyLookup(ctx, ids),
+    lastFire: (id) => fires.get(id),
+    lastExecution: (id) => runs.get(id),
+    missedTotals: (id) => missed.get(id) ?? { count: 0, first: null, last: null },
+    deliverySummary: (id) => deliveries.get(id)!,
+  };
+}
+
+/** Routines as reads show them: a list without the missed fires' details, a single routine (`details`) with them. */
+export function routineViews(ctx: Context, rows: readonly RoutineRow[], options: { details: boolean }) {
+  const facts = gatherFacts(ctx, rows.map((row) => row.id));
+  return rows.map((row) => routineView(ctx, row, facts, options));
+}
+
+export function routineView(ctx: Context, row: RoutineRow, facts: RoutineFacts, options: { details: boolean }) {
   const values = valuesOf(row);
-  const job = getJob(ctx.db, row.id);
-  const busy = busyWith(ctx, row.id);
-  const fire = lastFire(ctx.db, row.id);
+  const job = facts.job(row.id);
+  const busy = facts.busy(row.id);
+  const fire = facts.lastFire(row.id);
   let timezone: string | null = null;
   try {
     timezone = parseSchedule(row.schedule_cron, ctx.clock.now()).timezone;
@@ -47,11 +83,11 @@ export function routineView(ctx: Context, row: RoutineRow, options: { details: b
     },
     running_execution_id: busy?.executionId ?? null,
     queued_fire_at_utc: busy?.queuedAtUtc ?? null,
-    last_execution: lastExecutionOf(ctx.db, row.id) ?? null,
+    last_execution: facts.lastExecution(row.id) ?? null,
     last_fire: fire
       ? { trigger: fire.trigger, outcome: fire.outcome, due_at_utc: fire.due_at_utc, fire_count: fire.fire_count, execution_id: fire.execution_id, reason: fire.reason }
       : null,
-    ...missedFires(ctx, row.id, job, options.details),
-    delivery_summary: deliverySummary(ctx, row.id),
+    ...missedFires(ctx, row.id, job, options.details, facts.missedTotals(row.id)),
+    delivery_summary: facts.deliverySummary(row.id),
   };
 }

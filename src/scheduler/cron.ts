@@ -72,6 +72,16 @@ function build(pattern: string, timezone: string | null): Cron {
 }
 
 /**
+ * Parsed schedules by expression. A routine list reads every routine's
+ * schedule on each request, and building a croner pattern costs far more than
+ * the read; a parsed schedule is a pure function of its text (the zone is part
+ * of it), so one parse serves every later read. Bounded: a process that sees
+ * more distinct expressions starts the cache afresh.
+ */
+const parsed = new Map<string, { schedule: Schedule; pattern: string; firesAfter: number }>();
+export const PARSED_SCHEDULES_KEPT = 1000;
+
+/**
  * Parse an expression of the dialect; throws CronSyntaxError saying what is
  * wrong. `reference` is the instant from which it must still fire at least once.
  *
@@ -79,6 +89,24 @@ function build(pattern: string, timezone: string | null): Cron {
  */
 export function parseSchedule(expression: string, reference: Date): Schedule {
   const text = expression.trim();
+  const known = parsed.get(text);
+  if (known) {
+    // A fire already found after the reference answers "does it still fire" without a search.
+    if (known.firesAfter > reference.getTime()) return known.schedule;
+    const next = known.schedule.nextAfter(reference);
+    if (next === null) throw neverFires(known.pattern);
+    known.firesAfter = next.getTime();
+    return known.schedule;
+  }
+  const { schedule, pattern, firstFire } = parseAfresh(text, reference);
+  if (parsed.size >= PARSED_SCHEDULES_KEPT) parsed.clear();
+  parsed.set(text, { schedule, pattern, firesAfter: firstFire.getTime() });
+  return schedule;
+}
+
+const neverFires = (pattern: string) => new CronSyntaxError(`"${pattern}" never fires (no date matches every field, like February 30).`);
+
+function parseAfresh(text: string, reference: Date): { schedule: Schedule; pattern: string; firstFire: Date } {
   if (text === '') throw new CronSyntaxError('The schedule is empty; write five fields such as "0 6 * * *" (every day at 06:00 UTC).');
   if (text.length > MAX_CRON_LENGTH) throw new CronSyntaxError(`A schedule has at most ${MAX_CRON_LENGTH} characters.`);
   const tz = /^CRON_TZ=(\S+)\s+(.+)$/.exec(text);
@@ -91,15 +119,34 @@ export function parseSchedule(expression: string, reference: Date): Schedule {
   if (timezone) checkZone(timezone);
   checkFields(pattern);
   const cron = build(pattern, timezone);
-  if (cron.nextRun(reference) === null) throw new CronSyntaxError(`"${pattern}" never fires (no date matches every field, like February 30).`);
+  const firstFire = cron.nextRun(reference);
+  if (firstFire === null) throw neverFires(pattern);
   const midnight = new Cron('0 0 * * *', { paused: true, mode: '5-part', ...(timezone ? { timezone } : { utcOffset: 0 }) });
   const schedule: Schedule = {
     expression: text,
     timezone,
     nextAfter: (t) => cron.nextRun(t),
-    nextRuns: (n, t) => cron.nextRuns(n, t),
+    nextRuns: upcomingMemo((n, t) => cron.nextRuns(n, t)),
     lastBefore: (t) => cron.previousRuns(1, t)[0] ?? null,
     countBetween: (after, until) => countFires(schedule, midnight, timezone, after, until),
   };
-  return schedule;
+  return { schedule, pattern, firstFire };
+}
+
+/**
+ * The last answer of nextRuns, reused while it is still the answer: the fires
+ * after any instant from the one asked up to (not including) the first fire
+ * found are the same fires. Every read of a routine asks for its next fires
+ * from now, and now moves less often past a fire than reads come.
+ */
+function upcomingMemo(compute: (n: number, t: Date) => Date[]): (n: number, t: Date) => Date[] {
+  let last: { from: number; asked: number; fires: Date[] } | null = null;
+  return (n, t) => {
+    const at = t.getTime();
+    const fits = last && at >= last.from && last.fires.length > 0 && at < last.fires[0]!.getTime() && (n <= last.fires.length || last.fires.length < last.asked);
+    if (fits) return last!.fires.slice(0, n).map((d) => new Date(d.getTime()));
+    const fires = compute(n, t);
+    last = { from: at, asked: n, fires: fires.map((d) => new Date(d.getTime())) };
+    return fires;
+  };
 }

@@ -6,6 +6,7 @@
 import { api } from './client.js';
 import { shellAction } from '../session.js';
 import type { RunStatus } from './executions.js';
+import { rememberStartedHere } from '../watch/notifications.js';
 
 export interface RoutineParameters {
   repositories: string[];
@@ -124,7 +125,9 @@ export const routines = {
   remove: (id: number) => api.delete(`/api/routines/${id}`),
   activate: (id: number) => api.post(`/api/routines/${id}/activate`),
   deactivate: (id: number) => api.post(`/api/routines/${id}/deactivate`),
-  runNow: (id: number) => api.post<{ execution_id: number; routine_active: boolean; note: string | null }>(`/api/routines/${id}/run`),
+  /** A run started here is remembered, so its finish is notified like a search started from the window. */
+  runNow: (id: number) =>
+    api.post<{ execution_id: number; routine_active: boolean; note: string | null }>(`/api/routines/${id}/run`).then((run) => (rememberStartedHere(run.execution_id), run)),
   coverage: (id: number, signal?: AbortSignal) => api.get<Coverage>(`/api/routines/${id}/coverage`, { signal }),
   health: (signal?: AbortSignal) => api.get<{ routines: RoutineHealth[] }>('/api/analytics/routine-health', { signal }),
   /** The next fires of a saved routine, from the calendar (the scheduler's own computation). */

@@ -1,7 +1,8 @@
 /**
  * A new routine (/routines/new, ?config=<id> starts from a saved
- * configuration) and an edit of one (/routines/<id>/edit): the routine form,
- * filled from what the service stored.
+ * configuration, ?profile=<id> follows that person: the People page links
+ * there) and an edit of one (/routines/<id>/edit): the routine form, filled
+ * from what the service stored.
  */
 import { api } from '../api/client.js';
 import { routines } from '../api/routines.js';
@@ -16,6 +17,7 @@ import { RoutineFormView } from '../routines/routine-form.js';
 export default function RoutineEdit({ params }: PageProps) {
   const id = params.id ? Number(params.id) : null;
   const configId = Number(place.value.query.get('config')) || null;
+  const profileId = id === null ? Number(place.value.query.get('profile')) || null : null;
   const routine = useResource((signal) => (id === null ? Promise.resolve(null) : routines.get(id, signal)), [id]);
   const config = useResource(
     (signal) => (configId === null ? Promise.resolve(null) : api.get<{ configurations: Configuration[] }>('/api/configurations', { signal }).then((a) => a.configurations.find((c) => c.id === configId) ?? null)),
@@ -24,6 +26,7 @@ export default function RoutineEdit({ params }: PageProps) {
   const ready = !routine.loading && !config.loading && !routine.error;
   let initial = routine.data ? formFromRoutine(routine.data) : EMPTY_ROUTINE;
   if (config.data) initial = applyParameters(initial, config.data.parameters, config.data.id);
+  if (profileId !== null) initial = { ...initial, followProfile: String(profileId) };
   return (
     <>
       <nav class="breadcrumb" aria-label="Breadcrumb">
@@ -41,7 +44,7 @@ export default function RoutineEdit({ params }: PageProps) {
       </header>
       <ErrorNote error={routine.error} title="svc could not read this routine." />
       {config.data && <p class="note note-ok">Started from the saved configuration “{config.data.name}”: change anything before saving.</p>}
-      {ready ? <RoutineFormView key={`${id}-${configId}`} id={id} initial={initial} /> : !routine.error && <Busy />}
+      {ready ? <RoutineFormView key={`${id}-${configId}-${profileId}`} id={id} initial={initial} /> : !routine.error && <Busy />}
     </>
   );
 }
