@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './_setup.js';
+import { internalErrorPlanned, startTestServer, type TestServer } from './_setup.js';
 import { routineBody } from './_scheduler.js';
 import { MAX_INTENT_LENGTH, MAX_NAME_LENGTH } from '../src/routines/schema.js';
 import { MAX_WINDOW_DAYS } from '../src/routines/parameters.js';
@@ -180,6 +180,7 @@ test('delete removes the routine and its job in one transaction', async () => {
   assert.ok(jobOf(id));
   // A routine row that refuses to go: the job must stay too (nothing half-deleted).
   t.ctx.db.exec(`CREATE TEMP TRIGGER refuse_delete BEFORE DELETE ON routines WHEN old.name = 'doomed' BEGIN SELECT RAISE(ABORT, 'refused by test'); END`);
+  internalErrorPlanned(/refused by test/);
   const failed = await t.request('DELETE', `/api/routines/${id}`);
   assert.is(failed.status, 500);
   assert.ok(jobOf(id), 'the job survived the failed delete');
