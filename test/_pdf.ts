@@ -205,3 +205,8 @@ export function wideTreeObjects(empty: number, text = 'wide page'): string[] {
     ...Array.from({ length: empty }, () => '<< /Type /Pages /Parent 4 0 R /Kids [] /Count 0 >>'),
   ];
 }
+
+/** What the PDF pool reads a page of: bytes in memory under their SHA-256 (the service's come from a verified file). */
+export function pdfSource(bytes: Uint8Array): { sha256: string; bytes: () => Promise<Uint8Array> } {
+  return { sha256: crypto.createHash('sha256').update(bytes).digest('hex'), bytes: async () => new Uint8Array(bytes) };
+}
