@@ -88,8 +88,9 @@ function refusedBy(err: unknown, extra: Partial<Answer>): Answer {
 async function openDocument(pdfjs: Pdfjs, data: Uint8Array, limits: ChildLimits): Promise<{ held: Held } | { refused: Answer }> {
   let doc: Doc | undefined;
   let pageCount: number | null = null;
-  const refused = (a: Answer) => {
-    void doc?.destroy().catch(() => {});
+  // Destroyed before answering, so nothing it says lands among the next request's warnings.
+  const refused = async (a: Answer) => {
+    await doc?.destroy().catch(() => {});
     return { refused: a };
   };
   try {
@@ -139,19 +140,19 @@ async function readPage(pdfjs: Pdfjs, h: Held, pageNumber: number, limits: Child
   }
 }
 
-function hold(sha256: string, h: Held): void {
+async function hold(sha256: string, h: Held): Promise<void> {
   held.set(sha256, h);
   for (const [key, old] of held) {
     if (held.size <= HELD_DOCUMENTS) break;
     held.delete(key);
-    void old.doc.destroy().catch(() => {});
+    await old.doc.destroy().catch(() => {});
   }
 }
 
-function drop(sha256: string): void {
+async function drop(sha256: string): Promise<void> {
   const h = held.get(sha256);
   held.delete(sha256);
-  void h?.doc.destroy().catch(() => {});
+  await h?.doc.destroy().catch(() => {});
 }
 
 /** One request: a page of a held document, `need_bytes` when the document is not here and no bytes came, or a page of the bytes sent. */
@@ -168,10 +169,10 @@ async function serve(pdfjs: Pdfjs, req: ChildRequest): Promise<Answer | 'need_by
     const opened = await openDocument(pdfjs, data, req.limits);
     if ('refused' in opened) return opened.refused;
     h = opened.held;
-    hold(req.sha256, h);
+    await hold(req.sha256, h);
   }
   const result = { ...(await readPage(pdfjs, h, req.page, req.limits)), reused };
-  if (!clean(result)) drop(req.sha256);
+  if (!clean(result)) await drop(req.sha256);
   return result;
 }
 
