@@ -2,8 +2,13 @@
 // Evidence reader: a 200-page text PDF read page by page under the reader's
 // limits through the warm PDF child, against a fresh child per page; also
 // real PDFs from Debian packages' documentation when installed. Prints the
-// child's start cost and per-page extraction times (median, p95, max).
+// child's start cost and per-page extraction times (median, p95, max). Then
+// the reader route itself (GET …/reader/{file}?page=N over HTTP: the file
+// verified, SHA-256 included, and the page read) on the window reader bench's
+// 200-page, 16 MiB PDF, pages 2 to 200 after page 1: the service's share of a
+// page turn (issue 35 item 7).
 // Run after `npm run build`: node bench/evidence-reader.mjs [pages] [extra.pdf ...]
+// or, for the route alone: node bench/evidence-reader.mjs --route [pages]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +16,14 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { createPdfPool } = await import(path.join(root, 'dist/src/evidence/pdf-pool.js'));
 const { DEFAULT_EVIDENCE_LIMITS } = await import(path.join(root, 'dist/src/evidence/limits.js'));
-const { makePdf } = await import(path.join(root, 'dist/test/_pdf.js'));
+const { makePdf, pdfSource, readerBenchPdf } = await import(path.join(root, 'dist/test/_pdf.js'));
+const { startEvidenceServer } = await import(path.join(root, 'dist/test/_evidence.js'));
 
-const PAGES = Number(process.argv[2] ?? 200);
+const routeOnly = process.argv[2] === '--route';
+const args = process.argv.slice(routeOnly ? 3 : 2);
+const PAGES = Number(args[0] ?? 200);
 const DEBIAN = ['/usr/share/doc/libtasn1-doc/libtasn1.pdf', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'];
-const extra = [...process.argv.slice(3), ...DEBIAN].filter((f) => fs.existsSync(f));
+const extra = [...args.slice(1), ...DEBIAN].filter((f) => fs.existsSync(f));
 
 const stats = (ms) => {
   const s = [...ms].sort((a, b) => a - b);
@@ -26,7 +34,7 @@ const stats = (ms) => {
 async function readAll(name, bytes, pageCount) {
   const pool = createPdfPool(DEFAULT_EVIDENCE_LIMITS);
   const t0 = performance.now();
-  const first = await pool.extract(new Uint8Array(bytes), 1);
+  const first = await pool.extract(pdfSource(bytes), 1);
   const firstMs = performance.now() - t0;
   const count = Math.min(pageCount ?? first.answer?.page_count ?? 1, DEFAULT_EVIDENCE_LIMITS.pdfPages);
   const times = [];
@@ -34,7 +42,7 @@ async function readAll(name, bytes, pageCount) {
   let codepoints = 0;
   for (let p = 1; p <= count; p++) {
     const t = performance.now();
-    const r = await pool.extract(new Uint8Array(bytes), p);
+    const r = await pool.extract(pdfSource(bytes), p);
     times.push(performance.now() - t);
     const status = r.kind === 'answer' ? r.answer.status : r.kind;
     statuses[status] = (statuses[status] ?? 0) + 1;
@@ -52,11 +60,44 @@ async function freshPerPage(bytes, pages) {
   for (let p = 1; p <= pages; p++) {
     const pool = createPdfPool(DEFAULT_EVIDENCE_LIMITS);
     const t = performance.now();
-    await pool.extract(new Uint8Array(bytes), p);
+    await pool.extract(pdfSource(bytes), p);
     times.push(performance.now() - t);
     pool.close();
   }
   console.log(`  one child per page (${pages} pages): ${stats(times)}`);
+}
+
+async function readerRoute(pages) {
+  const s = await startEvidenceServer();
+  try {
+    const bytes = readerBenchPdf(pages);
+    const file = await s.file('reader-bench.pdf', bytes);
+    const projectId = (await s.project('Reader bench')).project_id;
+    await s.add(projectId, file);
+    const read = async (page) => {
+      const r = await s.call('GET', `${s.P(projectId)}/reader/${file.file_id}?${s.V}&version_id=${file.version_id}&page=${page}`);
+      if (r.status !== 200 || r.json().status !== 'extracted') throw new Error(`page ${page}: ${r.status} ${r.text.slice(0, 200)}`);
+    };
+    const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    const t0 = performance.now();
+    await read(1);
+    const firstMs = performance.now() - t0;
+    const times = [];
+    for (let p = 2; p <= pages; p++) {
+      const t = performance.now();
+      await read(p);
+      times.push(performance.now() - t);
+    }
+    console.log(`reader route, ${pages}-page ${(bytes.length / 1048576).toFixed(2)} MiB PDF (load ${load}): page 1 (child start included) ${firstMs.toFixed(0)} ms`);
+    console.log(`  pages 2–${pages}: ${stats(times)}`);
+  } finally {
+    await s.close();
+  }
+}
+
+if (routeOnly) {
+  await readerRoute(PAGES);
+  process.exit(0);
 }
 
 const lines = (p) => Array.from({ length: 45 }, (_, i) => `Page ${p} line ${i}: the quick brown fox jumps over the lazy dog ${p * 100 + i}.`);
@@ -65,3 +106,4 @@ console.log(`node ${process.version}, pdfjs-dist contract ${(await import(path.j
 await readAll(`synthetic ${PAGES}-page text PDF`, synthetic);
 await freshPerPage(synthetic, 10);
 for (const file of extra) await readAll(path.basename(file), fs.readFileSync(file));
+await readerRoute(PAGES);

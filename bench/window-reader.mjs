@@ -10,40 +10,19 @@
 // page) within 100 ms, and from arriving on the page to all 200 shown.
 // Run after `npm run build`: `node bench/window-reader.mjs [pages]`.
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
 const { findChromium } = await dist('test/_chromium.js');
-const { pdfFromObjects } = await dist('test/_pdf.js');
+const { readerBenchPdf } = await dist('test/_pdf.js');
 const { startEvidenceWindow } = await dist('test/_window-evidence.js');
 
 const PAGES = Number(process.argv[2] ?? 200);
 const NOTES = 200;
 const NOTE_PAGE = Math.min(100, PAGES);
 const LIMIT = 16 * 1024 * 1024;
-const SIDE = 280; // an 8-bit grey image of 280×280: 78,400 bytes a page
-
-/** The bench's PDF: text lines in Helvetica and one incompressible image per page. */
-function bigPdf(pages) {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
-  const kids = [];
-  for (let p = 1; p <= pages; p++) {
-    const lines = Array.from({ length: 40 }, (_, i) => `Page ${p}, line ${i + 1}: measured samples agree within the stated error of the method.`);
-    const content = `q 200 0 0 200 350 560 cm /Im1 Do Q\n${lines.map((l, i) => `BT /F1 9 Tf 54 ${740 - 17 * i} Td (${l}) Tj ET`).join('\n')}`;
-    objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    const contentId = objects.length;
-    const pixels = crypto.randomBytes(SIDE * SIDE).toString('latin1');
-    objects.push(`<< /Type /XObject /Subtype /Image /Width ${SIDE} /Height ${SIDE} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n${pixels}\nendstream`);
-    const imageId = objects.length;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im1 ${imageId} 0 R >> >> /Contents ${contentId} 0 R >>`);
-    kids.push(objects.length);
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  return pdfFromObjects(objects);
-}
 
 const stats = (ms) => {
   const s = [...ms].sort((a, b) => a - b);
@@ -61,7 +40,7 @@ const turn = (key, n) => `new Promise((resolve) => {
   document.body.dispatchEvent(new KeyboardEvent('keydown', { key: '${key}', bubbles: true, cancelable: true }));
 })`;
 
-const bytes = bigPdf(PAGES);
+const bytes = readerBenchPdf(PAGES);
 if (bytes.length > LIMIT) throw new Error(`the bench PDF is ${bytes.length} bytes, over the reader's ${LIMIT}`);
 const chromiumPath = findChromium().path ?? '/usr/bin/chromium';
 const w = await startEvidenceWindow(chromiumPath);

@@ -205,3 +205,32 @@ export function wideTreeObjects(empty: number, text = 'wide page'): string[] {
     ...Array.from({ length: empty }, () => '<< /Type /Pages /Parent 4 0 R /Kids [] /Count 0 >>'),
   ];
 }
+
+/** What the PDF pool reads a page of: bytes in memory under their SHA-256 (the service's come from a verified file). */
+export function pdfSource(bytes: Uint8Array): { sha256: string; bytes: () => Promise<Uint8Array> } {
+  return { sha256: crypto.createHash('sha256').update(bytes).digest('hex'), bytes: async () => new Uint8Array(bytes) };
+}
+
+/**
+ * The reader benchmarks' PDF (issue 35 item 7): each page 40 lines of text in
+ * Helvetica and one incompressible 8-bit grey image of 280×280 (78,400 bytes),
+ * so 200 pages come to just under 16 MiB and a renderer has real drawing to do.
+ */
+export function readerBenchPdf(pages: number): Buffer {
+  const side = 280;
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
+  const kids: number[] = [];
+  for (let p = 1; p <= pages; p++) {
+    const lines = Array.from({ length: 40 }, (_, i) => `Page ${p}, line ${i + 1}: measured samples agree within the stated error of the method.`);
+    const content = `q 200 0 0 200 350 560 cm /Im1 Do Q\n${lines.map((l, i) => `BT /F1 9 Tf 54 ${740 - 17 * i} Td (${l}) Tj ET`).join('\n')}`;
+    objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    const contentId = objects.length;
+    const pixels = crypto.randomBytes(side * side).toString('latin1');
+    objects.push(`<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n${pixels}\nendstream`);
+    const imageId = objects.length;
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im1 ${imageId} 0 R >> >> /Contents ${contentId} 0 R >>`);
+    kids.push(objects.length);
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return pdfFromObjects(objects);
+}

@@ -4,7 +4,7 @@ import { DEFAULT_EVIDENCE_LIMITS } from '../src/evidence/limits.js';
 import { createPdfPool } from '../src/evidence/pdf-pool.js';
 import { pageTreeVerdict } from '../src/evidence/pdf-tree.js';
 import { startEvidenceServer, type EvidenceServer, type FileRef } from './_evidence.js';
-import { compressedPdfFromObjects, deepTreeObjects, makePdf, pdfFromObjects, wideTreeObjects } from './_pdf.js';
+import { compressedPdfFromObjects, deepTreeObjects, makePdf, pdfFromObjects, pdfSource, wideTreeObjects } from './_pdf.js';
 
 // The spec's PDF reader limits that need a file of a given shape: the page
 // tree (2,000 nodes, depth 32) and the child's answer (1 MiB of JSON).
@@ -96,12 +96,12 @@ test("the child's answer is at most 1 MiB of JSON: above it the page is limit_ex
   // The codepoint limit (200,000) normally binds first; raised here so only the JSON bound is left.
   const pool = createPdfPool({ ...DEFAULT_EVIDENCE_LIMITS, pdfCodepoints: 4_000_000 });
   try {
-    const under = await pool.extract(new Uint8Array(textPage(1_000_000)), 1);
+    const under = await pool.extract(pdfSource(textPage(1_000_000)), 1);
     assert.ok(under.kind === 'answer' && under.answer.status === 'extracted' && under.answer.text!.length > 1_000_000);
-    const over = await pool.extract(new Uint8Array(textPage(1_100_000)), 1);
+    const over = await pool.extract(pdfSource(textPage(1_100_000)), 1);
     assert.equal(over, { kind: 'limit', reason: 'child_json', message: `The parser's answer exceeds ${1024 * 1024} bytes of JSON.` });
     // The child that sent it is replaced; the next page reads.
-    const next = await pool.extract(new Uint8Array(makePdf(['after'])), 1);
+    const next = await pool.extract(pdfSource(makePdf(['after'])), 1);
     assert.ok(next.kind === 'answer' && next.answer.text === 'after');
     assert.is(pool.stats().spawned, 2);
   } finally {

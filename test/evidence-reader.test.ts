@@ -175,4 +175,46 @@ test('the text reader answers the saved passages of its page: highlights, and th
   assert.equal(moved.not_highlighted, [{ note_id: noteId, start: 6, end: 13, reason: 'page_hash_mismatch' }]);
 });
 
+test('the next pages of a file are read from the document the child holds: its bytes go to the child once', async () => {
+  const pool = evidenceOf(s.t.ctx).pdf();
+  const f = await s.file('turns.pdf', makePdf(['First turn', 'Second turn', 'Third turn']));
+  await s.add(projectId, f);
+  assert.is((await read(f, 1)).json().text, 'First turn');
+  const before = pool.stats();
+  const texts = [];
+  for (const page of [2, 3, 1, 2]) texts.push((await read(f, page)).json().text);
+  assert.equal(texts, ['Second turn', 'Third turn', 'First turn', 'Second turn']);
+  const after = pool.stats();
+  assert.is(after.bytesSent, before.bytesSent, 'no page after the first sent the bytes again');
+  assert.is(after.reused, before.reused + 4);
+  assert.is(after.spawned, before.spawned);
+});
+
+test('a held document is never read for a file changed on disk: the read is refused with file_hash_mismatch', async () => {
+  const pool = evidenceOf(s.t.ctx).pdf();
+  const original = makePdf(['Alpha held page', 'Beta held page']);
+  const changed = makePdf(['Omega held page', 'Zeta held page']);
+  assert.is(changed.length, original.length); // same size: only the SHA-256 tells them apart
+  const f = await s.file('held.pdf', original);
+  await s.add(projectId, f);
+  assert.is((await read(f, 1)).json().text, 'Alpha held page');
+  const stored = path.join(s.root, ...f.relative_path.split('/'));
+  fs.chmodSync(stored, 0o644);
+  fs.writeFileSync(stored, changed); // the same name, other bytes
+  const before = pool.stats();
+  for (const page of [1, 2]) {
+    const p = (await read(f, page)).json();
+    assert.is(p.status, 'unavailable');
+    assert.is(p.reason, 'file_hash_mismatch');
+    assert.is(p.text, null);
+    assert.is(p.page_sha256, null);
+  }
+  assert.is(pool.stats().pages, before.pages, 'the child was not asked');
+  // The right bytes back: read again, from the document still held.
+  fs.writeFileSync(stored, original);
+  assert.is((await read(f, 2)).json().text, 'Beta held page');
+  assert.is(pool.stats().reused, before.reused + 1);
+  assert.is(pool.stats().bytesSent, before.bytesSent);
+});
+
 test.run();

@@ -9,12 +9,11 @@
 import crypto from 'node:crypto';
 import type { Context } from '../context.js';
 import type { FileRow, VaultRow } from '../library/repo.js';
-import { readBounded, sha256OfBytesYielding } from '../library/fs-safe.js';
-import { openVerified } from '../library/read.js';
-import * as libraryReasons from '../library/reasons.js';
+import { openVerified, readVerifiedBytes, type VerifiedFile } from '../library/read.js';
 import { readText } from '../library/text.js';
 import { isSvcError } from '../errors.js';
 import { codepointLength } from './codepoints.js';
+import type { PoolOutcome } from './pdf-pool.js';
 import { PDF_CONTRACT } from './pdf-protocol.js';
 import * as reasons from './reasons.js';
 import { evidenceOf } from './service.js';
@@ -88,20 +87,6 @@ function refusedBy(result: PageResult, err: unknown): PageResult {
   throw err;
 }
 
-/** The verified bytes of a retained PDF, read again into a bounded buffer and rehashed. */
-async function verifiedPdfBytes(ctx: Context, vault: VaultRow, file: FileRow, limit: number): Promise<Buffer> {
-  const verified = await openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
-  let bytes: Buffer;
-  try {
-    bytes = readBounded(verified.fd, limit + 1);
-  } finally {
-    verified.close();
-  }
-  if (bytes.length !== file.byte_size) throw libraryReasons.sizeMismatch();
-  if ((await sha256OfBytesYielding(bytes)) !== file.sha256) throw libraryReasons.hashMismatch();
-  return bytes;
-}
-
 export interface ExtractRequest {
   vault: VaultRow;
   /** The exact file version (from the catalog; membership is the caller's check). */
@@ -133,15 +118,29 @@ export async function extractPage(ctx: Context, req: ExtractRequest): Promise<Pa
   if (file.byte_size > limits.pdfBytes) {
     return { ...result, status: 'limit_exceeded', reason: 'pdf_bytes', message: `A PDF is read in the app only up to ${limits.pdfBytes} bytes.` };
   }
-  let bytes: Buffer;
+  // Every read proves the file on disk is the recorded one (its SHA-256 included). The child may
+  // hold the document parsed from bytes of that very hash; only when it does not are the bytes
+  // read again from the verified descriptor, checked again and sent.
+  let verified: VerifiedFile;
   try {
-    bytes = await verifiedPdfBytes(ctx, vault, file, limits.pdfBytes);
+    verified = await openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
   } catch (err) {
     return refusedBy(result, err);
   }
-  if (req.signal?.aborted) throw reasons.cancelled();
-  const outcome = await evidenceOf(ctx).pdf().extract(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), page, req.signal);
+  let outcome: PoolOutcome;
+  try {
+    if (req.signal?.aborted) throw reasons.cancelled();
+    const bytes = async () => {
+      const b = await readVerifiedBytes(verified, limits.pdfBytes);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    };
+    outcome = await evidenceOf(ctx).pdf().extract({ sha256: verified.row.sha256, bytes }, page, req.signal);
+  } finally {
+    verified.close();
+  }
   switch (outcome.kind) {
+    case 'source_failed':
+      return refusedBy(result, outcome.error);
     case 'cancelled':
       throw reasons.cancelled();
     case 'timeout':

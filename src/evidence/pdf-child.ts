@@ -2,11 +2,13 @@
  * The PDF child: a long-lived process that parses one requested page of
  * verified bytes at a time with pdfjs-dist, strictly (stopAtErrors, any
  * parser warning refuses), refusing encryption (empty password included), and
- * answers the page's plain text under the contract of pdf-protocol.ts. It has
+ * answers the page's plain text under the contract of pdf-protocol.ts. It
+ * keeps the last documents it parsed, by their verified SHA-256, so the next
+ * page of the same file is read without its bytes being sent again. It has
  * no credentials, no stdout and, where Node's permission model is on, no
  * write, spawn or worker access. The parent bounds its time and output.
  */
-import type { ChildAnswer, ChildMessage, ChildRequest } from './pdf-protocol.js';
+import type { ChildAnswer, ChildLimits, ChildMessage, ChildRequest } from './pdf-protocol.js';
 import { pageTreeVerdict } from './pdf-tree.js';
 
 const [pdfjsPath, fontsDir] = process.argv.slice(2) as [string, string];
@@ -50,50 +52,128 @@ function countCodepoints(text: string, stopAt: number): number {
   return n;
 }
 
-async function extract(pdfjs: Pdfjs, req: ChildRequest): Promise<Omit<ChildAnswer, 'id'>> {
-  const answer = (status: ChildAnswer['status'], reason: string | null, message: string | null, extra: Partial<ChildAnswer> = {}) => ({
-    status, reason, message, page_count: null, examined: false, text: null, ...extra,
-  });
-  warnings = [];
-  let doc: Awaited<ReturnType<Pdfjs['getDocument']>['promise']> | undefined;
+type Doc = Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
+type Answer = Omit<ChildAnswer, 'id'>;
+
+/** A parsed document that passed the document-wide checks, kept for its next pages. */
+interface Held {
+  doc: Doc;
+  pageCount: number;
+}
+
+/**
+ * Parsing is what a page read costs (seconds for a large file), so the last
+ * documents stay parsed, keyed by their verified SHA-256: a page turn reads
+ * one page of a document already here. Two at most (each at most the reader's
+ * 16 MiB), the least recently read dropped first; a document whose page is
+ * refused is dropped at once, and the parent replaces this child anyway.
+ */
+const HELD_DOCUMENTS = 2;
+const held = new Map<string, Held>();
+
+function answer(status: ChildAnswer['status'], reason: string | null, message: string | null, extra: Partial<Answer> = {}): Answer {
+  return { status, reason, message, page_count: null, examined: false, text: null, reused: false, ...extra };
+}
+
+const clean = (a: Answer) => a.status === 'extracted' || a.status === 'no_text' || a.status === 'out_of_range';
+
+function refusedBy(err: unknown, extra: Partial<Answer>): Answer {
+  const name = (err as Error | undefined)?.name ?? '';
+  if (name === 'PasswordException') return answer('unsupported', 'encrypted', 'The PDF is encrypted; it is not read.', extra);
+  const detail = String((err as Error | undefined)?.message ?? err).slice(0, 300);
+  return answer('malformed', 'parse_error', `${name || 'Error'}: ${detail}`, extra);
+}
+
+/** Parse the bytes and run the document-wide checks: the document to hold, or the refusal. */
+async function openDocument(pdfjs: Pdfjs, data: Uint8Array, limits: ChildLimits): Promise<{ held: Held } | { refused: Answer }> {
+  let doc: Doc | undefined;
   let pageCount: number | null = null;
-  let examined = false;
+  // Destroyed before answering, so nothing it says lands among the next request's warnings.
+  const refused = async (a: Answer) => {
+    await doc?.destroy().catch(() => {});
+    return { refused: a };
+  };
   try {
     const task = pdfjs.getDocument({
-      data: req.data, stopAtErrors: true, isEvalSupported: false, disableFontFace: true, useSystemFonts: false,
+      data, stopAtErrors: true, isEvalSupported: false, disableFontFace: true, useSystemFonts: false,
       verbosity: pdfjs.VerbosityLevel.WARNINGS, standardFontDataUrl: fontsDir, enableXfa: false,
     });
     doc = await task.promise;
     const { info } = (await doc.getMetadata()) as unknown as { info: Record<string, unknown> };
-    if (info.EncryptFilterName) return answer('unsupported', 'encrypted', 'The PDF is encrypted (even with an empty password); it is not read.');
+    if (info.EncryptFilterName) return refused(answer('unsupported', 'encrypted', 'The PDF is encrypted (even with an empty password); it is not read.'));
     pageCount = doc.numPages;
     // A file pdfjs had to repair is refused before its page tree is measured.
-    if (warnings.length > 0) return answer('malformed', 'parser_warning', warnings[0]!, { page_count: pageCount });
-    const tree = pageTreeVerdict(req.data, req.limits.treeNodes, req.limits.treeDepth);
-    if (!tree.ok) return answer(tree.reason === 'page_tree_unreadable' ? 'unsupported' : 'limit_exceeded', tree.reason, tree.message, { page_count: pageCount });
-    if (pageCount > req.limits.pages) return answer('limit_exceeded', 'pdf_pages', `The PDF has more than ${req.limits.pages} pages.`, { page_count: pageCount });
-    if (req.page > pageCount) return answer('out_of_range', 'page_out_of_range', null, { page_count: pageCount });
-    examined = true;
-    const page = await doc.getPage(req.page);
+    if (warnings.length > 0) return refused(answer('malformed', 'parser_warning', warnings[0]!, { page_count: pageCount }));
+    const tree = pageTreeVerdict(data, limits.treeNodes, limits.treeDepth);
+    if (!tree.ok) return refused(answer(tree.reason === 'page_tree_unreadable' ? 'unsupported' : 'limit_exceeded', tree.reason, tree.message, { page_count: pageCount }));
+    if (pageCount > limits.pages) return refused(answer('limit_exceeded', 'pdf_pages', `The PDF has more than ${limits.pages} pages.`, { page_count: pageCount }));
+    return { held: { doc, pageCount } };
+  } catch (err) {
+    return refused(refusedBy(err, { page_count: pageCount }));
+  }
+}
+
+/** One page of a held document, under the page limits; any parser warning refuses it. */
+async function readPage(pdfjs: Pdfjs, h: Held, pageNumber: number, limits: ChildLimits): Promise<Answer> {
+  const known = { page_count: h.pageCount };
+  if (pageNumber > h.pageCount) return answer('out_of_range', 'page_out_of_range', null, known);
+  const examined = { ...known, examined: true };
+  let page: Awaited<ReturnType<Doc['getPage']>> | undefined;
+  try {
+    page = await h.doc.getPage(pageNumber);
     const ops = await page.getOperatorList({ intent: 'print', annotationMode: pdfjs.AnnotationMode.DISABLE });
     let forms = 0;
     for (const fn of ops.fnArray) if (fn === pdfjs.OPS.paintFormXObjectBegin) forms++;
-    if (forms > req.limits.forms) return answer('limit_exceeded', 'form_invocations', `The page invokes more than ${req.limits.forms} forms.`, { page_count: pageCount, examined });
+    if (forms > limits.forms) return answer('limit_exceeded', 'form_invocations', `The page invokes more than ${limits.forms} forms.`, examined);
     const content = await page.getTextContent();
-    if (warnings.length > 0) return answer('malformed', 'parser_warning', warnings[0]!, { page_count: pageCount, examined });
+    if (warnings.length > 0) return answer('malformed', 'parser_warning', warnings[0]!, examined);
     const text = plainText(content.items);
-    if (countCodepoints(text, req.limits.codepoints) > req.limits.codepoints) {
-      return answer('limit_exceeded', 'page_codepoints', `The page text has more than ${req.limits.codepoints} codepoints.`, { page_count: pageCount, examined });
+    if (countCodepoints(text, limits.codepoints) > limits.codepoints) {
+      return answer('limit_exceeded', 'page_codepoints', `The page text has more than ${limits.codepoints} codepoints.`, examined);
     }
-    return answer(text.trim() === '' ? 'no_text' : 'extracted', null, null, { page_count: pageCount, examined, text });
+    return answer(text.trim() === '' ? 'no_text' : 'extracted', null, null, { ...examined, text });
   } catch (err) {
-    const name = (err as Error | undefined)?.name ?? '';
-    if (name === 'PasswordException') return answer('unsupported', 'encrypted', 'The PDF is encrypted; it is not read.', { page_count: pageCount });
-    const detail = String((err as Error | undefined)?.message ?? err).slice(0, 300);
-    return answer('malformed', 'parse_error', `${name || 'Error'}: ${detail}`, { page_count: pageCount, examined });
+    return refusedBy(err, examined);
   } finally {
-    await doc?.destroy().catch(() => {});
+    // The page's operator list and fonts are not kept between reads: a held document stays small.
+    page?.cleanup();
   }
+}
+
+async function hold(sha256: string, h: Held): Promise<void> {
+  held.set(sha256, h);
+  for (const [key, old] of held) {
+    if (held.size <= HELD_DOCUMENTS) break;
+    held.delete(key);
+    await old.doc.destroy().catch(() => {});
+  }
+}
+
+async function drop(sha256: string): Promise<void> {
+  const h = held.get(sha256);
+  held.delete(sha256);
+  await h?.doc.destroy().catch(() => {});
+}
+
+/** One request: a page of a held document, `need_bytes` when the document is not here and no bytes came, or a page of the bytes sent. */
+async function serve(pdfjs: Pdfjs, req: ChildRequest): Promise<Answer | 'need_bytes'> {
+  warnings = [];
+  let h = held.get(req.sha256);
+  const reused = h !== undefined;
+  if (h) {
+    held.delete(req.sha256);
+    held.set(req.sha256, h); // most recently read last
+  } else {
+    if (!req.data) return 'need_bytes';
+    const data = req.data instanceof Uint8Array ? req.data : new Uint8Array(req.data as ArrayLike<number>);
+    const opened = await openDocument(pdfjs, data, req.limits);
+    if ('refused' in opened) return opened.refused;
+    h = opened.held;
+    await hold(req.sha256, h);
+  }
+  const result = { ...(await readPage(pdfjs, h, req.page, req.limits)), reused };
+  if (!clean(result)) await drop(req.sha256);
+  return result;
 }
 
 /** A one-page PDF read once at start, so the first real page does not pay pdfjs's own warm-up. */
@@ -119,13 +199,18 @@ function warmupPdf(): Uint8Array {
 
 async function main(): Promise<void> {
   const pdfjs = (await import(pdfjsPath)) as Pdfjs;
-  await extract(pdfjs, { id: 0, data: warmupPdf(), page: 1, limits: { pages: 1, codepoints: 100, forms: 1, treeNodes: 10, treeDepth: 4 } });
+  const warmLimits = { pages: 1, codepoints: 100, forms: 1, treeNodes: 10, treeDepth: 4 };
+  const warm = await openDocument(pdfjs, warmupPdf(), warmLimits);
+  if ('held' in warm) {
+    await readPage(pdfjs, warm.held, 1, warmLimits);
+    await warm.held.doc.destroy().catch(() => {});
+  }
   send({ kind: 'ready', version: pdfjs.version });
   let chain = Promise.resolve();
   process.on('message', (req: ChildRequest) => {
     chain = chain.then(async () => {
-      const data = req.data instanceof Uint8Array ? req.data : new Uint8Array(req.data as ArrayLike<number>);
-      const result = await extract(pdfjs, { ...req, data });
+      const result = await serve(pdfjs, req);
+      if (result === 'need_bytes') return send({ kind: 'need_bytes', id: req.id });
       send({ kind: 'answer', id: req.id, json: JSON.stringify({ id: req.id, ...result }) });
     });
   });

@@ -4,6 +4,8 @@
  * child is replaced after any answer that is not a clean page (timeout,
  * refusal, malformed input, a crash), after a cancelled request, and after
  * `pdfChildPages` pages, so no state of a hostile file outlives its answer.
+ * A page is asked for by the document's verified SHA-256 first; the bytes go
+ * to the child only when it does not hold that document already parsed.
  * The child gets no environment, no stdio and, through Node's permission
  * model, read access only to itself and pdfjs-dist.
  */
@@ -20,13 +22,24 @@ export type PoolOutcome =
   | { kind: 'timeout' }
   | { kind: 'unavailable'; reason: string; message: string }
   | { kind: 'limit'; reason: string; message: string }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** The bytes, asked for because the child did not hold them, could not be had (the loader's error). */
+  | { kind: 'source_failed'; error: unknown };
+
+/** A document to read a page of. */
+export interface PdfSource {
+  /** The SHA-256 the file was verified against at this read: the child's key for its parsed document. */
+  sha256: string;
+  /** The verified bytes of that hash, loaded only when the child does not hold the document. */
+  bytes(): Promise<Uint8Array>;
+}
 
 export interface PdfPool {
-  extract(data: Uint8Array, page: number, signal?: AbortSignal): Promise<PoolOutcome>;
+  extract(source: PdfSource, page: number, signal?: AbortSignal): Promise<PoolOutcome>;
   /** The current child's pid (tests kill it). */
   pid(): number | undefined;
-  stats(): { spawned: number; pages: number; lastSpawnMs: number | null };
+  /** `bytesSent`: requests whose document's bytes went to a child; `reused`: pages read from a document the child held. */
+  stats(): { spawned: number; pages: number; bytesSent: number; reused: number; lastSpawnMs: number | null };
   close(): void;
 }
 
@@ -61,6 +74,8 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
   let nextId = 1;
   let spawned = 0;
   let pagesDone = 0;
+  let bytesSent = 0;
+  let reused = 0;
   let lastSpawnMs: number | null = null;
   let closed = false;
 
@@ -97,7 +112,7 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
     return w;
   }
 
-  async function run(data: Uint8Array, page: number, signal?: AbortSignal): Promise<PoolOutcome> {
+  async function run(source: PdfSource, page: number, signal?: AbortSignal): Promise<PoolOutcome> {
     if (closed) return { kind: 'unavailable', reason: 'parser_closed', message: 'The PDF reader is shutting down.' };
     if (signal?.aborted) return { kind: 'cancelled' };
     const w = (warm ??= spawnChild());
@@ -114,47 +129,73 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
     }
     const id = nextId++;
     const outcome = await new Promise<PoolOutcome>((resolve) => {
+      let settled = false;
       const done = (o: PoolOutcome) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         w.child.off('message', onMessage);
         w.child.off('exit', onExit);
         signal?.removeEventListener('abort', onAbort);
         resolve(o);
       };
+      const childLimits = { pages: limits.pdfPages, codepoints: limits.pdfCodepoints, forms: limits.pdfForms, treeNodes: limits.pdfTreeNodes, treeDepth: limits.pdfTreeDepth };
+      const ask = (data?: Uint8Array) => {
+        try {
+          w.child.send({ id, sha256: source.sha256, data, page, limits: childLimits });
+        } catch {
+          done({ kind: 'unavailable', reason: 'parser_exited', message: 'The PDF parser process could not be reached.' });
+        }
+      };
+      const sendBytes = async () => {
+        let data: Uint8Array;
+        try {
+          data = await source.bytes();
+        } catch (error) {
+          return done({ kind: 'source_failed', error });
+        }
+        if (settled) return;
+        bytesSent++;
+        // The parse starts now: its timeout does not include the parent's read of the bytes.
+        clearTimeout(timer);
+        timer = setTimeout(onTimeout, limits.pdfTimeoutMs);
+        ask(data);
+      };
       const onMessage = (m: ChildMessage) => {
+        if (m.kind === 'need_bytes' && m.id === id) return void sendBytes();
         if (m.kind !== 'answer' || m.id !== id) return;
         if (Buffer.byteLength(m.json, 'utf8') > limits.pdfJsonBytes) {
           return done({ kind: 'limit', reason: 'child_json', message: `The parser's answer exceeds ${limits.pdfJsonBytes} bytes of JSON.` });
         }
-        done({ kind: 'answer', answer: JSON.parse(m.json) as ChildAnswer });
+        const answer = JSON.parse(m.json) as ChildAnswer;
+        if (answer.reused) reused++;
+        done({ kind: 'answer', answer });
       };
       const onExit = () => done({ kind: 'unavailable', reason: 'parser_exited', message: 'The PDF parser process ended before answering.' });
       const onAbort = () => done({ kind: 'cancelled' });
-      const timer = setTimeout(() => done({ kind: 'timeout' }), limits.pdfTimeoutMs);
+      const onTimeout = () => done({ kind: 'timeout' });
+      let timer = setTimeout(onTimeout, limits.pdfTimeoutMs);
       w.child.on('message', onMessage);
       w.child.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        w.child.send({ id, data, page, limits: { pages: limits.pdfPages, codepoints: limits.pdfCodepoints, forms: limits.pdfForms, treeNodes: limits.pdfTreeNodes, treeDepth: limits.pdfTreeDepth } });
-      } catch {
-        done({ kind: 'unavailable', reason: 'parser_exited', message: 'The PDF parser process could not be reached.' });
-      }
+      ask();
     });
     w.pages++;
     pagesDone++;
-    const clean = outcome.kind === 'answer' && (outcome.answer.status === 'extracted' || outcome.answer.status === 'no_text' || outcome.answer.status === 'out_of_range');
+    // A source that failed in the parent sent the child nothing: it stays, with what it holds.
+    const clean = outcome.kind === 'source_failed' || (outcome.kind === 'answer' && (outcome.answer.status === 'extracted' || outcome.answer.status === 'no_text' || outcome.answer.status === 'out_of_range'));
     if (!clean || w.pages >= limits.pdfChildPages) kill(w);
     return outcome;
   }
 
   return {
-    extract(data, page, signal) {
-      const next = queue.then(() => run(data, page, signal));
+    extract(source, page, signal) {
+      const next = queue.then(() => run(source, page, signal));
       queue = next.catch(() => {});
       return next;
     },
     pid: () => warm?.child.pid,
-    stats: () => ({ spawned, pages: pagesDone, lastSpawnMs }),
+    stats: () => ({ spawned, pages: pagesDone, bytesSent, reused, lastSpawnMs }),
     close() {
       closed = true;
       kill(warm);

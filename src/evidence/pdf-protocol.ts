@@ -1,7 +1,9 @@
 /**
- * What the parent and the PDF child say to each other over IPC. The child
- * answers one JSON text per request; the parent bounds its size before
- * parsing it.
+ * What the parent and the PDF child say to each other over IPC. The parent
+ * names the document by the SHA-256 its bytes were verified against; the child
+ * answers `need_bytes` when it holds no document of that hash, and the parent
+ * asks again with the bytes. The child answers one JSON text per request; the
+ * parent bounds its size before parsing it.
  */
 export const PDFJS_VERSION = '5.6.205';
 
@@ -24,7 +26,10 @@ export interface ChildLimits {
 
 export interface ChildRequest {
   id: number;
-  data: Uint8Array;
+  /** The SHA-256 the bytes were verified against: the key of the child's parsed documents. */
+  sha256: string;
+  /** Sent only after the child answered `need_bytes` for this request. */
+  data?: Uint8Array;
   page: number;
   limits: ChildLimits;
 }
@@ -40,6 +45,8 @@ export interface ChildAnswer {
   /** Whether the requested page itself was parsed. */
   examined: boolean;
   text: string | null;
+  /** Whether the document was already parsed in this child (its bytes were not sent again). */
+  reused: boolean;
 }
 
-export type ChildMessage = { kind: 'ready'; version: string } | { kind: 'answer'; id: number; json: string };
+export type ChildMessage = { kind: 'ready'; version: string } | { kind: 'need_bytes'; id: number } | { kind: 'answer'; id: number; json: string };

@@ -4,9 +4,7 @@
  */
 import type { Context } from '../context.js';
 import type { FileRow } from '../library/repo.js';
-import { readBounded, sha256OfBytesYielding } from '../library/fs-safe.js';
-import { openVerified } from '../library/read.js';
-import { hashMismatch, sizeMismatch } from '../library/reasons.js';
+import { openVerified, readVerifiedBytes } from '../library/read.js';
 import { extractPage, pageStatuses } from './extract.js';
 import { requireMember, type VersionSelector } from './members.js';
 import * as reasons from './reasons.js';
@@ -67,11 +65,9 @@ export async function readPdfBytes(ctx: Context, req: ReadRequest): Promise<PdfB
   const verified = await openVerified(ctx, { expectedVaultId: vault.vault_id, fileId: file.file_id, expectedVersionId: file.version_id });
   let bytes: Buffer;
   try {
-    bytes = readBounded(verified.fd, limits.pdfBytes + 1);
+    bytes = await readVerifiedBytes(verified, limits.pdfBytes);
   } finally {
     verified.close();
   }
-  if (bytes.length !== file.byte_size) throw sizeMismatch();
-  if ((await sha256OfBytesYielding(bytes)) !== file.sha256) throw hashMismatch();
   return { file, vaultId: vault.vault_id, projectId: project.project_id, bytes };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { FileRow, VaultRow } from './repo.js';
-import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, sha256OfFdYielding, UnsafeObject } from './fs-safe.js';
+import { closeQuietly, codeOf, ioError, openDirAt, openFileAt, readBounded, sha256OfBytesYielding, sha256OfFdYielding, UnsafeObject } from './fs-safe.js';
 import * as reasons from './reasons.js';
 import { retainedName } from './scan.js';
 import { libraryOf, requireVault } from './service.js';
@@ -108,6 +108,18 @@ export async function openVerified(ctx: Context, ref: VersionRef): Promise<Verif
     closeQuietly(dirFd);
     ov.close();
   }
+}
+
+/**
+ * The bytes behind a verified file, read again from its descriptor into a
+ * buffer of at most `limit` bytes and checked again: these very bytes have the
+ * catalog's size and SHA-256, whatever happened to the file since it was opened.
+ */
+export async function readVerifiedBytes(verified: VerifiedFile, limit: number): Promise<Buffer> {
+  const bytes = readBounded(verified.fd, limit + 1);
+  if (bytes.length !== verified.row.byte_size) throw reasons.sizeMismatch();
+  if ((await sha256OfBytesYielding(bytes)) !== verified.row.sha256) throw reasons.hashMismatch();
+  return bytes;
 }
 
 /** POST /api/library/files/{file_id}/open: the verified absolute path, for the desktop shell. */
