@@ -51,6 +51,8 @@ test('a Markdown file is one page of text; `/`, find and "Note on this match" an
     assert.is(await page.locator('.page-text mark.find-current').textContent(), CLAIM);
     await page.getByRole('button', { name: 'Note on this match' }).focus();
     await page.keyboard.press('Enter');
+    // The form takes focus once drawn: a keystroke before that would go elsewhere (a person waits for the caret).
+    await page.waitForFunction("document.activeElement && document.activeElement.id === 'note-body'", undefined, { timeout: 10_000 });
     await page.keyboard.type('Only for square matrices of this kind.');
     await page.getByRole('button', { name: 'Save note' }).focus();
     await page.keyboard.press('Enter');
