@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { capPage, type CapNote } from './cap-record.js';
 import type { SourceCaps } from './caps.js';
 import { ParseError } from './types.js';
+import { ioTurn } from '../util/io-turn.js';
 
 /** A pure parser of one answer, and where a worker finds it: the module that exports it under its own name. */
 export interface PageParser<A extends unknown[], T> {
@@ -105,8 +106,6 @@ function parseInWorker<A extends unknown[], T>(parser: PageParser<A, T>, input: 
   });
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * The page's records, a batch at a time: each asked for after a turn of the event loop, so the
  * requests waiting meanwhile are answered between two batches' deserialisation (page-batches.ts).
@@ -114,7 +113,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function takeRecords<T>(worker: Worker, page: T, batches: number): Promise<void> {
   const records = (page as { records: unknown[] }).records;
   for (let taken = 0; taken < batches; taken++) {
-    await nextTurn();
+    await ioTurn();
     const batch = await new Promise<unknown[]>((resolve) => {
       worker.once('message', resolve);
       worker.postMessage('next');
