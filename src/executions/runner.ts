@@ -24,6 +24,12 @@ import { count } from '../util/words.js';
 import { ioTurn } from '../util/io-turn.js';
 
 const STORE_BATCH = 250;
+/**
+ * …or fewer, once the buffered records name this many authors: merging is work per author, and
+ * 250 collaboration papers of 2,000 authors would hold the event loop for seconds in one
+ * transaction. Ordinary records (a handful of authors each) still go 250 at a time.
+ */
+const STORE_AUTHORS = 10_000;
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -67,10 +73,12 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   let stored = 0;
   let newCount = 0;
   let buffer: NormalizedRecord[] = [];
+  let bufferedAuthors = 0;
   const store = async () => {
     if (buffer.length === 0) return;
     const records = buffer;
     buffer = [];
+    bufferedAuthors = 0;
     // One transaction for the records and their links to this run: a crash between the two would
     // leave papers in the corpus that no run claims (and it saves a commit per batch).
     const merged = ctx.db.transaction(() => {
@@ -89,7 +97,8 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   };
   const storePage = async (records: NormalizedRecord[]) => {
     buffer.push(...records);
-    if (buffer.length >= STORE_BATCH) await store();
+    for (const record of records) bufferedAuthors += record.authors.length;
+    if (buffer.length >= STORE_BATCH || bufferedAuthors >= STORE_AUTHORS) await store();
   };
   const outcome = await searchSource(
     ctx,
