@@ -51,6 +51,7 @@ function collaborationFeed(feed, records, authors) {
     entries[r % entries.length]
       .replace(/\d{4}\.\d{4,5}(v\d)/g, `2401.${10000 + r}$1`)
       .replace(/<arxiv:doi>.*?<\/arxiv:doi>/, '')
+      .replace(/<link[^>]*title="doi"\/>/, '')
       .replace('<title>', `<title>Collaboration ${r}: `)
       .replace('</entry>', `${signed(r)}</entry>`),
   );
