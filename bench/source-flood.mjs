@@ -6,9 +6,14 @@
 // time, 50 ms apart) from the dive's start to its end and prints p50/p99/max, the
 // server's own event-loop delay, the same probes while idle before the run (what
 // the machine's load alone costs), and the outcome.
-// Three cases: a 50 MiB answer to a dive of 10 (over the 16 MiB page cap), the
-// same to a dive of 100 (over its 50 MiB cap, read to it), and a 12 MiB summary
-// under the cap (read whole, parsed in a worker, the abstract cut to 64 KiB).
+// Four cases: a 50 MiB answer to a dive of 10 (over the 16 MiB page cap), the
+// same to a dive of 100 (over its 50 MiB cap, read to it), a 12 MiB summary
+// under the cap (read whole, parsed in a worker, the abstract cut to 64 KiB), and
+// a page of 100 collaboration papers of 2,000 authors each (20 MiB, every record
+// kept: the largest parsed result that comes back from the worker and is merged).
+// On Linux the server also reports the most CPU its main thread used in one turn
+// of the event loop (per-thread schedstat, 5 ms ticks): on a loaded machine the
+// wall-clock figures are mostly the wait for a core, this one is not.
 // Optional: `--build <dir>` runs another checkout's build (e.g. one before the caps).
 // Run after `npm run build`.
 import { fork } from 'node:child_process';
@@ -29,12 +34,34 @@ const CASES = [
   { name: '50 MiB answer, dive of 10', summaryBytes: 50 * MiB, max: 10 },
   { name: '50 MiB answer, dive of 100', summaryBytes: 50 * MiB, max: 100 },
   { name: '12 MiB summary, dive of 100', summaryBytes: 12 * MiB, max: 100 },
+  { name: '100 papers of 2,000 authors, dive of 100', collaboration: { records: 100, authors: 2000 }, max: 100 },
 ];
+
+/** The recorded feed with its first summary inflated to `summaryBytes`. */
+function floodFeed(feed, summaryBytes) {
+  return feed.replace('<summary>', `<summary>${'flood '.repeat(Math.ceil(summaryBytes / 6))}`);
+}
+
+/** `records` entries made from the recorded ones, each signed by `authors` people with an affiliation. */
+function collaborationFeed(feed, records, authors) {
+  const head = feed.slice(0, feed.indexOf('<entry>')).replace(/<opensearch:totalResults>\d+</, `<opensearch:totalResults>${records}<`);
+  const entries = [...feed.matchAll(/<entry>[\s\S]*?<\/entry>/g)].map((m) => m[0]);
+  const signed = (r) => Array.from({ length: authors }, (_, a) => `<author><name>Given${a} Family${a}-${r}</name><arxiv:affiliation>Institute ${a % 200}</arxiv:affiliation></author>`).join('');
+  const body = Array.from({ length: records }, (_, r) =>
+    entries[r % entries.length]
+      .replace(/\d{4}\.\d{4,5}(v\d)/g, `2401.${10000 + r}$1`)
+      .replace(/<arxiv:doi>.*?<\/arxiv:doi>/, '')
+      .replace(/<link[^>]*title="doi"\/>/, '')
+      .replace('<title>', `<title>Collaboration ${r}: `)
+      .replace('</entry>', `${signed(r)}</entry>`),
+  );
+  return `${head}${body.join('\n')}\n</feed>\n`;
+}
 
 if (process.argv[2] === '--child-source') {
   const feed = fs.readFileSync(path.join(here, 'test/fixtures/arxiv/search-all-testing-start0-max10.xml'), 'utf8').replace(/<opensearch:totalResults>\d+</, '<opensearch:totalResults>10<');
-  const filler = 'flood '.repeat(Math.ceil(Number(process.argv[3]) / 6));
-  const body = Buffer.from(feed.replace('<summary>', `<summary>${filler}`));
+  const [records, authors] = process.argv[3].split('x').map(Number);
+  const body = Buffer.from(authors === undefined ? floodFeed(feed, records) : collaborationFeed(feed, records, authors));
   const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/atom+xml' });
     let offset = 0;
@@ -61,9 +88,25 @@ if (process.argv[2] === '--child-source') {
   // The event loop's own delay, apart from the machine's scheduling of the probes.
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const delay = monitorEventLoopDelay({ resolution: 10 });
+  // The main thread's CPU in one turn: the largest, and how many turns passed 50 ms (Linux only).
+  const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+  const threadCpuMs = fs.existsSync(schedstat) ? () => Number(fs.readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : undefined;
+  let turns;
+  let ticker;
   process.on('message', (m) => {
-    if (m === 'start') delay.reset(), delay.enable();
-    if (m === 'stop') delay.disable(), process.send({ loop: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 } });
+    if (m === 'start') {
+      delay.reset(), delay.enable();
+      if (!threadCpuMs) return;
+      turns = { max: 0, over50: 0 };
+      let last = threadCpuMs();
+      ticker = setInterval(() => {
+        const now = threadCpuMs();
+        turns.max = Math.max(turns.max, now - last);
+        if (now - last > 50) turns.over50++;
+        last = now;
+      }, 5);
+    }
+    if (m === 'stop') delay.disable(), clearInterval(ticker), process.send({ loop: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 }, turns });
   });
   process.send({ port: server.port, token: server.runtime.token });
 } else {
@@ -95,9 +138,9 @@ function request(port, token, method, p, body) {
   });
 }
 
-async function runCase({ name, summaryBytes, max }) {
+async function runCase({ name, summaryBytes, collaboration, max }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-flood-bench-'));
-  const source = await startChild(['--child-source', String(summaryBytes)]);
+  const source = await startChild(['--child-source', collaboration ? `${collaboration.records}x${collaboration.authors}` : String(summaryBytes)]);
   const svc = await startChild(['--child-svc', dir, `http://127.0.0.1:${source.port}`]);
   try {
     const idle = [];
@@ -133,7 +176,7 @@ async function runCase({ name, summaryBytes, max }) {
     await probing;
     const ms = performance.now() - started;
     svc.child.send('stop');
-    const { loop } = await new Promise((resolve) => svc.child.once('message', resolve));
+    const { loop, turns } = await new Promise((resolve) => svc.child.once('message', resolve));
     const record = (await request(svc.port, svc.token, 'GET', `/api/executions/${id}/search-record`)).json();
     const arxiv = record.sources[0];
     const cut = arxiv.caps?.cut?.map((n) => `${n.field} cut to ${n.cap} bytes`).join(', ');
@@ -145,6 +188,7 @@ async function runCase({ name, summaryBytes, max }) {
     const slow = sorted.filter((ms) => ms >= 100).length;
     console.log(`  /api/health over ${latencies.length} probes: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms; ${slow} at 100 ms or more${percentile(sorted, 99) < 100 ? '' : ' (p99 over the 100 ms target)'}`);
     console.log(`  idle before the run: p50 ${percentile(idleSorted, 50).toFixed(1)} ms, max ${idleSorted.at(-1).toFixed(1)} ms; the server's event loop delay during the run: p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms`);
+    if (turns) console.log(`  the server's main thread in one turn of its event loop: at most ${turns.max.toFixed(0)} ms of CPU; ${turns.over50} turns over 50 ms`);
   } finally {
     svc.child.kill();
     source.child.kill();

@@ -71,8 +71,8 @@ export interface SourceOutcome {
 export interface DriveOptions {
   signal: AbortSignal;
   ephemeralCredentials?: Record<string, string>;
-  /** Called after each page with the records it added, so they can be stored while the next page is asked. */
-  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number; records: NormalizedRecord[]; capped: CapNote[] }) => void;
+  /** Called after each page with the records it added, so they can be stored while the next page is asked; paging waits for what it answers. */
+  onPage?: (info: { source: string; page: number; received: number; kept: number; total?: number; records: NormalizedRecord[]; capped: CapNote[] }) => void | Promise<void>;
 }
 
 export function userAgent(contactEmail: string | undefined): string {
@@ -226,9 +226,9 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   try {
     const onPage = options.onPage;
     const guarded: DriveOptions['onPage'] = onPage
-      ? (info) => {
+      ? async (info) => {
           try {
-            onPage(info);
+            await onPage(info);
           } catch (err) {
             throw new PageHandlerError(err);
           }

@@ -9,6 +9,7 @@ import type { DriveOptions, SourceOutcome } from './driver.js';
 import type { SourceHttp } from './http.js';
 import { dateInWindow } from './normalize.js';
 import type { NormalizedRecord, PageResult, SearchRequest, SourceAdapter } from './types.js';
+import { ioTurn } from '../util/io-turn.js';
 
 /** The exact window asked of a year-only source, to trim its records locally; null when none applies. */
 export interface LocalWindow {
@@ -45,12 +46,6 @@ function foldPage(outcome: SourceOutcome, page: PageResult, seen: Set<string>, t
   return added;
 }
 
-/**
- * Two turns of the event loop: a request started just before is on the wire when this resolves.
- * Two, because undici hands a kept-alive connection back on a setImmediate once the previous
- * answer completes, and the request queued for it is written on the turn after.
- */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /**
  * Page through `entry` for `request`, folding every page into `outcome`. Answers what the source
@@ -111,10 +106,12 @@ export async function pageThrough(entry: SourceAdapter, request: SearchRequest, 
     const added = foldPage(outcome, page, seen, trim, maxResults);
     const cursor = following(page, added);
     if (cursor !== undefined) {
+      // A request started just before is on the wire after this: undici hands a kept-alive connection
+      // back on a setImmediate once the previous answer completes, and writes the next request after.
       next = ask(cursor);
-      await nextTurn();
+      await ioTurn();
     }
-    onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added, capped: page.capped ?? [] });
+    await onPage?.({ source: entry.id, page: outcome.pages, received: page.received, kept: added.length, total: page.total, records: added, capped: page.capped ?? [] });
   }
   return notice;
 }

@@ -8,12 +8,14 @@
  * Why a worker: the XML sources parse at a few MB/s (fast-xml-parser), so one
  * large page held /api/health for seconds; JSON is faster but a page of tens
  * of MB still blocks for a long moment. A worker costs tens of ms to start,
- * which no small page should pay.
+ * which no small page should pay. Its records come back in batches, the next
+ * asked for after a turn of the event loop (page-batches.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { capPage, type CapNote } from './cap-record.js';
 import type { SourceCaps } from './caps.js';
 import { ParseError } from './types.js';
+import { ioTurn } from '../util/io-turn.js';
 
 /** A pure parser of one answer, and where a worker finds it: the module that exports it under its own name. */
 export interface PageParser<A extends unknown[], T> {
@@ -48,8 +50,8 @@ export interface ParseOptions {
 /** Bodies from this size up are parsed in a worker: a 100-record XML page is about this size. */
 export const OFF_THREAD_BYTES = 256 * 1024;
 
-/** What the worker posts back. */
-export type WorkerAnswer<T> = { page: T; capped: CapNote[] } | { error: { name: string; message: string; parse: boolean } };
+/** What the worker posts first: the page without its records and how many batches of them follow, or the error. */
+export type WorkerAnswer<T> = { page: T; capped: CapNote[]; batches: number } | { error: { name: string; message: string; parse: boolean } };
 
 export async function parsePage<A extends unknown[], T>(parser: PageParser<A, T>, input: ParseInput, options: ParseOptions, ...args: A): Promise<Parsed<T>> {
   const size = input.size ?? Buffer.byteLength(input.text);
@@ -82,9 +84,15 @@ function parseInWorker<A extends unknown[], T>(parser: PageParser<A, T>, input: 
     signal?.addEventListener('abort', stop, { once: true });
     const settle = () => signal?.removeEventListener('abort', stop);
     worker.once('message', (answer: WorkerAnswer<T>) => {
-      settle();
-      if ('page' in answer) resolve(attach(answer.page, answer.capped));
-      else reject(answer.error.parse ? new ParseError(answer.error.message) : Object.assign(new Error(answer.error.message), { name: answer.error.name }));
+      if ('error' in answer) {
+        settle();
+        reject(answer.error.parse ? new ParseError(answer.error.message) : Object.assign(new Error(answer.error.message), { name: answer.error.name }));
+        return;
+      }
+      takeRecords(worker, answer.page, answer.batches).then(() => {
+        settle();
+        resolve(attach(answer.page, answer.capped));
+      }, reject);
     });
     // Out of memory, or a crash of the worker itself: the answer could not be read.
     worker.once('error', (err) => {
@@ -96,4 +104,20 @@ function parseInWorker<A extends unknown[], T>(parser: PageParser<A, T>, input: 
       reject(new ParseError('the answer could not be parsed (the parser stopped)'));
     });
   });
+}
+
+/**
+ * The page's records, a batch at a time: each asked for after a turn of the event loop, so the
+ * requests waiting meanwhile are answered between two batches' deserialisation (page-batches.ts).
+ */
+async function takeRecords<T>(worker: Worker, page: T, batches: number): Promise<void> {
+  const records = (page as { records: unknown[] }).records;
+  for (let taken = 0; taken < batches; taken++) {
+    await ioTurn();
+    const batch = await new Promise<unknown[]>((resolve) => {
+      worker.once('message', resolve);
+      worker.postMessage('next');
+    });
+    for (const record of batch) records.push(record);
+  }
 }
