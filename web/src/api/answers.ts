@@ -7,10 +7,11 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { api } from './client.js';
+import { evidence } from './evidence.js';
+import { LIBRARY_HEADERS as LIBRARY } from './library.js';
 import { download } from './download.js';
 import { readEventStream } from './sse.js';
 
-const LIBRARY = { 'x-svc-library': '1' };
 const PROJECTS = '/api/evidence/projects';
 
 export interface Choices {
@@ -186,8 +187,7 @@ async function all<T>(path: string, vaultId: string, signal?: AbortSignal): Prom
 
 export const answers = {
   vaultId: async (signal?: AbortSignal) => (await api.get<{ vault: { vault_id: string } | null }>('/api/library', { headers: LIBRARY, signal })).vault?.vault_id ?? null,
-  project: (vaultId: string, projectId: string, signal?: AbortSignal) =>
-    api.get<{ project: { project_id: string; name: string; revision: number } }>(`${PROJECTS}/${projectId}`, { headers: LIBRARY, signal, query: { expected_vault_id: vaultId } }),
+  project: evidence.show,
   members: (vaultId: string, projectId: string, signal?: AbortSignal) => all<Member>(`${PROJECTS}/${projectId}/files`, vaultId, signal),
   notes: (vaultId: string, projectId: string, signal?: AbortSignal) => all<Note>(`${PROJECTS}/${projectId}/notes`, vaultId, signal),
   history: (vaultId: string, projectId: string, afterId?: number, throughId?: number, signal?: AbortSignal) =>

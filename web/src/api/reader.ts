@@ -5,8 +5,9 @@
  * header; the browser adds the renderer's Origin itself.
  */
 import { api } from './client.js';
+import { evidence } from './evidence.js';
+import { LIBRARY_HEADERS as LIBRARY } from './library.js';
 
-const LIBRARY = { 'x-svc-library': '1' };
 const PROJECTS = '/api/evidence/projects';
 
 export type PageStatus = 'extracted' | 'no_text' | 'unsupported' | 'malformed' | 'limit_exceeded' | 'timeout' | 'unavailable';
@@ -103,8 +104,7 @@ export interface FileRef {
 
 export const reader = {
   library: (signal?: AbortSignal) => api.get<LibraryStatus>('/api/library', { headers: LIBRARY, signal }),
-  project: (vaultId: string, projectId: string, signal?: AbortSignal) =>
-    api.get<{ project: Project }>(`${PROJECTS}/${projectId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.project),
+  project: (vaultId: string, projectId: string, signal?: AbortSignal) => evidence.show(vaultId, projectId, signal).then((r) => r.project),
   file: (vaultId: string, fileId: string, signal?: AbortSignal) =>
     api.get<{ file: LibraryFile }>(`/api/library/files/${fileId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.file),
   page: (ref: FileRef, page: number, signal?: AbortSignal) =>
