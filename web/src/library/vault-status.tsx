@@ -39,6 +39,9 @@ export function VaultFacts({ status }: { status: LibraryStatus }) {
         <div class="note note-error" role="alert">
           <strong class="note-title">svc cannot open the vault folder, so nothing can be imported or read now.</strong>
           <p>{folder.message}</p>
+          <p>
+            In the window, a backup is restored from <a href="/admin">Administration</a>.
+          </p>
           {folder.reason && <p class="note-reason">svc's reason: {folder.reason.replace(/_/g, ' ')}</p>}
         </div>
       )}
