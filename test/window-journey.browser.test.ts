@@ -100,6 +100,8 @@ test('first run → contact e-mail → a dive from Search, watched to its end �
     await page.keyboard.type('testing');
     await page.waitForURL((u: URL) => u.searchParams.get('q') === 'testing');
     await heading(page).filter({ hasText: papersMatch(10) }).waitFor({ timeout: 20_000 });
+    // The count and the list are two answers: the list has settled when its end line says all ten are shown.
+    await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor({ timeout: 20_000 });
     const found = await w.api('POST', '/api/explorer/search', { query: 'testing', limit: 500 });
     assert.equal((await results(page).allTextContents()).sort(), found.papers.map((p: any) => p.title).sort(), 'the explorer lists what the backend finds');
     for (const title of FEED_TITLES) assert.ok((await results(page).allTextContents()).includes(title));
