@@ -46,7 +46,7 @@ const { indexSettled } = await dist('src/similarity/index-build.js');
 const { similarDocuments } = await dist('src/similarity/similar.js');
 const { writeVectors, readIndexState } = await dist('src/similarity/repo.js');
 const { startServer } = await dist('server/listen.js');
-const { setJobRole } = await dist('src/db/job-claims.js');
+const { setJobRole } = await dist('src/claims/jobs.js');
 const usearch = (await import('usearch')).default;
 
 const args = process.argv.slice(2);
