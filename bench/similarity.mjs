@@ -29,6 +29,12 @@
 // Titles are drawn from a 6,000-word vocabulary (Zipf-like), authors from
 // 40,000 family names; abstracts are 40 to 80 words. Run after `npx tsc -p .`:
 //   node bench/similarity.mjs [documents] [--queries N] [--links] [--backfill]
+//                             [--keep | --reuse DIR]
+// --keep leaves the generated data directory (its path is printed) and
+// --reuse DIR times the queries again on it without generating or building:
+// the vectors are drawn again from the same seeds, so the exact answers are
+// the same; a query-time setting (ef) can be judged without a rebuild. Both
+// skip step 1's 5,000 late papers, so the kept index stays the drawn corpus.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -57,7 +63,9 @@ const QUERIES = Math.max(200, option('--queries', 300));
 const DIM = 384;
 const K = 25;
 const MODEL = 'local/lexical-hash-v1';
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sim-'));
+const reuse = args.includes('--reuse') ? path.resolve(args[args.indexOf('--reuse') + 1]) : null;
+const keep = flag('--keep') || reuse !== null;
+const dir = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sim-'));
 const env = { SVC_DATA_DIR: path.join(dir, 'data'), SVC_STATE_DIR: path.join(dir, 'state'), SVC_DISABLE_SCHEDULER: '1' };
 // Compaction past 1,000 pending changes, so step 1 can show one.
 const ctx = createContext({ env, log: createLogger({ level: 'error', sink: () => {} }), tuning: { vectorIndexPendingMax: 1000 } });
@@ -77,12 +85,14 @@ const zipf = () => vocab[Math.floor(vocab.length * Math.pow(rand(), 2.2))];
 const families = Array.from({ length: 40000 }, (_, i) => `Fam${word(i + 9000)}`);
 const sentence = (n) => Array.from({ length: n }, zipf).join(' ');
 
-console.log(`generating ${N.toLocaleString()} documents in ${dir} (load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
+console.log(`${reuse ? 'reusing' : 'generating'} ${N.toLocaleString()} documents in ${dir} (load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
 let t0 = Date.now();
-const insert = ctx.db.prepare(
+const insertRow = ctx.db.prepare(
   `INSERT INTO documents (id, title, title_key, abstract, authors_json, year, sort_date, doi, arxiv_id, doc_type, venue, relations_json, first_seen_at_utc, updated_at_utc)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 'z', 'z')`,
 );
+// Reusing, the rows are drawn again (the same random sequence) but not stored.
+const insert = { run: (...row) => (reuse ? undefined : insertRow.run(...row)) };
 const planted = [];
 // The index alone needs only the papers' rows; the link scan and the backfill read their texts.
 const texts = flag('--links') || flag('--backfill');
@@ -197,20 +207,24 @@ function drawVector(out, offset) {
 t0 = Date.now();
 const matrix = new Float32Array(N * DIM);
 for (let i = 0; i < N; i++) drawVector(matrix, i * DIM);
-ctx.db.prepare('DELETE FROM embedding_vectors').run();
-for (let from = 0; from < N; from += 10_000) {
-  const rows = [];
-  for (let i = from; i < Math.min(N, from + 10_000); i++) rows.push({ id: i + 1, vector: matrix.subarray(i * DIM, (i + 1) * DIM) });
-  ctx.db.transaction(() => writeVectors(ctx.db, MODEL, rows, ctx.nowIso()))();
+if (!reuse) {
+  ctx.db.prepare('DELETE FROM embedding_vectors').run();
+  for (let from = 0; from < N; from += 10_000) {
+    const rows = [];
+    for (let i = from; i < Math.min(N, from + 10_000); i++) rows.push({ id: i + 1, vector: matrix.subarray(i * DIM, (i + 1) * DIM) });
+    ctx.db.transaction(() => writeVectors(ctx.db, MODEL, rows, ctx.nowIso()))();
+  }
 }
-console.log(`vectors: ${N.toLocaleString()} clustered unit vectors of ${DIM} dimensions drawn and stored in ${since(t0)} s`);
+console.log(`vectors: ${N.toLocaleString()} clustered unit vectors of ${DIM} dimensions drawn${reuse ? '' : ' and stored'} in ${since(t0)} s`);
 
-t0 = Date.now();
-const cpu0 = process.cpuUsage();
-const built = await rebuildIndex(ctx, MODEL);
-const cpuBuild = process.cpuUsage(cpu0);
-const state = readIndexState(ctx.db);
-console.log(`index build (worker thread, ${os.availableParallelism()} threads): ${built.vectors.toLocaleString()} vectors in ${since(t0)} s; file ${mib(state.bytes)}; process cpu ${((cpuBuild.user + cpuBuild.system) / 1e6).toFixed(0)} s`);
+if (!reuse) {
+  t0 = Date.now();
+  const cpu0 = process.cpuUsage();
+  const built = await rebuildIndex(ctx, MODEL);
+  const cpuBuild = process.cpuUsage(cpu0);
+  const state = readIndexState(ctx.db);
+  console.log(`index build (worker thread, ${os.availableParallelism()} threads): ${built.vectors.toLocaleString()} vectors in ${since(t0)} s; file ${mib(state.bytes)}; process cpu ${((cpuBuild.user + cpuBuild.system) / 1e6).toFixed(0)} s`);
+}
 
 // The exact answer: every vector compared with each query.
 const sample = Array.from({ length: QUERIES }, () => 1 + Math.floor(rand() * N));
@@ -289,6 +303,11 @@ await timed(`filtered nearest (${window.length.toLocaleString()} papers admitted
 console.log(`  filtered recall@${K} over ${checked} queries: ${(filteredRecall / (checked * K)).toFixed(4)}; answered by ${[...methods].join(', ')}`);
 
 // 5,000 new papers embedded (as a backfill writes them): found at once, then folded into the file.
+if (keep) {
+  await ctx.close();
+  console.log(`kept ${dir}: time its queries again with --reuse ${dir} (the 5,000 late papers are skipped when keeping)`);
+  process.exit(0);
+}
 const extra = 5000;
 const extraMatrix = new Float32Array(extra * DIM);
 ctx.db.transaction(() => {
