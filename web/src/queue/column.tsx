@@ -46,7 +46,9 @@ export function Column(props: {
     (rows[Math.min(wish.index, rows.length - 1)] ?? heading.current)?.focus();
   }, [data, page.loading]);
   const id = `column-${props.status}`;
-  const whole = data?.counts[props.status] ?? 0;
+  // The board takes its statuses from the keys of these counts, so a column is named by any string.
+  const counts: Readonly<Record<string, number>> = data?.counts ?? {};
+  const whole = counts[props.status] ?? 0;
   return (
     <section class="queue-column" aria-labelledby={id} data-column={props.status}>
       <h2 id={id} tabIndex={-1}>
