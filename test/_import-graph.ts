@@ -1,8 +1,8 @@
 /**
  * The tree's import graph, read from the TypeScript sources (not the build):
- * every relative import and re-export of src/, server/, commands/ and bin/,
- * static or dynamic, with whether it is erased at run time (`import type`,
- * or braces naming types only). A room is a folder under src/ (src/executions)
+ * every relative import and re-export of src/, server/, commands/, bin/ and
+ * the window (web/), static or dynamic, with whether it is erased at run time
+ * (`import type`, or braces naming types only). A room is a folder under src/ (src/executions)
  * or a file directly in it (src/bus.ts is the room src/bus).
  */
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ export interface ImportEdge {
   dynamic: boolean;
 }
 
-const SOURCE = /\.(ts|js|mjs)$/;
+const SOURCE = /\.(ts|tsx|js|mjs)$/;
 
 /** Source files under the folders named, relative to the root (declaration files left out). */
 export function sourceFiles(...dirs: string[]): string[] {
@@ -52,22 +52,18 @@ function resolve(from: string, spec: string): string {
   return path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.js$/, '.ts');
 }
 
+/** Every import and re-export of one file as written, bare package names and node: ones included. */
+export function specifiersOf(from: string): { spec: string; typeOnly: boolean; dynamic: boolean }[] {
+  const text = withoutComments(fs.readFileSync(path.join(ROOT, from), 'utf8'));
+  const found: { spec: string; typeOnly: boolean; dynamic: boolean }[] = [];
+  for (const m of text.matchAll(STATIC)) found.push({ spec: m[4] ?? m[5]!, typeOnly: Boolean(m[2]) || (m[3] !== undefined && typeOnlyBraces(m[3])), dynamic: false });
+  for (const m of text.matchAll(DYNAMIC)) found.push({ spec: m[1]!, typeOnly: false, dynamic: true });
+  return found;
+}
+
 /** Every relative import of the files named. */
 export function importsOf(files: string[]): ImportEdge[] {
-  const edges: ImportEdge[] = [];
-  for (const from of files) {
-    const text = withoutComments(fs.readFileSync(path.join(ROOT, from), 'utf8'));
-    for (const m of text.matchAll(STATIC)) {
-      const spec = m[4] ?? m[5]!;
-      if (!spec.startsWith('.')) continue;
-      const typeOnly = Boolean(m[2]) || (m[3] !== undefined && typeOnlyBraces(m[3]));
-      edges.push({ from, to: resolve(from, spec), typeOnly, dynamic: false });
-    }
-    for (const m of text.matchAll(DYNAMIC)) {
-      if (m[1]!.startsWith('.')) edges.push({ from, to: resolve(from, m[1]!), typeOnly: false, dynamic: true });
-    }
-  }
-  return edges;
+  return files.flatMap((from) => specifiersOf(from).filter((s) => s.spec.startsWith('.')).map((s) => ({ from, to: resolve(from, s.spec), typeOnly: s.typeOnly, dynamic: s.dynamic })));
 }
 
 /** src/executions/runner.ts → src/executions; src/bus.ts → src/bus; anything outside src/ → null. */

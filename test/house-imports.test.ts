@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TOOL_CATALOG } from '../src/agent-tools/tool-catalog.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
-import { cyclesOf, importsOf, roomOf, ROOT, sourceFiles, withoutComments } from './_import-graph.js';
+import { cyclesOf, importsOf, roomOf, ROOT, sourceFiles, specifiersOf, withoutComments } from './_import-graph.js';
 
 const edges = importsOf(sourceFiles('src', 'server', 'commands', 'bin'));
 const show = (list: { from: string; to: string }[]) => list.map((e) => `${e.from} → ${e.to}`);
@@ -38,6 +38,32 @@ test('no import cycle between the rooms of src/ at run time (type-only imports a
   }
   const cycles = cyclesOf(graph).map((rooms) => ({ rooms, through: [...via].filter(([k]) => k.split(' ').every((r) => rooms.includes(r))).flatMap(([, list]) => list) }));
   assert.equal(cycles, []);
+});
+
+/**
+ * The window and the service share the JSON shapes of the routes, declared
+ * once in src/wire/. The window is bundled for a browser: it may take those
+ * declarations (erased by the bundler) and nothing else of the service, and
+ * they in turn lean on nothing but each other (no service code, no Node types).
+ */
+test('the window imports nothing under src/ but types from src/wire/', () => {
+  const crossing = importsOf(sourceFiles('web/src')).filter((e) => e.to.startsWith('src/') && !(e.to.startsWith('src/wire/') && e.typeOnly));
+  assert.equal(show(crossing), []);
+  assert.ok(
+    importsOf(sourceFiles('web/src')).some((e) => e.to.startsWith('src/wire/')),
+    'the window reads its answers\' shapes from src/wire/ (the graph sees those imports)',
+  );
+});
+
+test('src/wire/ imports nothing outside src/wire/, not even a package', () => {
+  const wire = sourceFiles('src/wire');
+  const outside = wire.flatMap((from) =>
+    specifiersOf(from)
+      .filter((s) => !s.spec.startsWith('./') || s.spec.includes('/', 2))
+      .map((s) => `${from} → ${s.spec}`),
+  );
+  assert.equal(outside, []);
+  assert.ok(wire.length > 0, 'src/wire/ is read');
 });
 
 test('the MCP door defines exactly the tools of the catalogue, which says which write', () => {

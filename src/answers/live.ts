@@ -7,20 +7,10 @@
  * and a monotonic sequence; the first frame a subscriber gets is the full
  * saved snapshot.
  */
+import type { AnswerFrame, FrameType } from '../wire/answers.js';
 import type { AnswerLimits } from './limits.js';
 
-export type FrameType = 'snapshot' | 'progress' | 'partial' | 'report' | 'terminal';
-
-export interface AnswerFrame {
-  sequence: number;
-  type: FrameType;
-  answer_id: string;
-  request_sha256: string;
-  project_id: string;
-  vault_id: string;
-  runtime_id: string;
-  data: unknown;
-}
+export type { AnswerFrame, FrameType } from '../wire/answers.js';
 
 export type StopReason = 'cancel_requested' | 'subscriber_disconnected' | 'queue_overflow' | 'attach_timeout' | 'shutdown';
 

@@ -22,6 +22,7 @@
 import { parseStrictJson } from './canonical-json.js';
 import { SvcError } from '../errors.js';
 import { codepointLength } from '../evidence/codepoints.js';
+import type { AnswerOutput, Citation, NoteId, OutputItem, OutputSection, OutputStatus, SectionKind } from '../wire/answers.js';
 
 export const OUTPUT_LIMITS = {
   modelTextBytes: 64 * 1024,
@@ -33,32 +34,17 @@ export const OUTPUT_LIMITS = {
   depth: 8,
 } as const;
 
-export const SECTION_KINDS = ['summary', 'details', 'limitations', 'questions'] as const;
-export const ITEM_KINDS = ['source_statement', 'interpretation', 'note_summary', 'question'] as const;
-export const OUTPUT_STATUSES = ['answer', 'insufficient_evidence'] as const;
+export const SECTION_KINDS = ['summary', 'details', 'limitations', 'questions'] as const satisfies readonly SectionKind[];
+export const ITEM_KINDS = ['source_statement', 'interpretation', 'note_summary', 'question'] as const satisfies readonly OutputItem['kind'][];
+export const OUTPUT_STATUSES = ['answer', 'insufficient_evidence'] as const satisfies readonly OutputStatus[];
 
-export type NoteId = number | string;
+export type { AnswerOutput, Citation, NoteId, OutputItem, OutputSection } from '../wire/answers.js';
 /** The little of a saved request the validator needs (kept local: no dependency on the answer records). */
 export interface OutputRequest {
   request_sha256: string;
   mode: string;
   sources: { source_id: string; text: string }[];
   notes: { note_id: NoteId }[];
-}
-
-export interface Citation { source_id: string; quote: string; start: number; end: number }
-export type OutputItem =
-  | { kind: 'source_statement' | 'interpretation'; text: string; citations: Citation[] }
-  | { kind: 'note_summary'; text: string; note_ids: NoteId[] }
-  | { kind: 'question'; text: string };
-export interface OutputSection { kind: (typeof SECTION_KINDS)[number]; title?: string; items: OutputItem[] }
-export interface AnswerOutput {
-  version: 1;
-  request_sha256: string;
-  mode: string;
-  status: (typeof OUTPUT_STATUSES)[number];
-  sections: OutputSection[];
-  limitations: string[];
 }
 
 export type OutputValidation =

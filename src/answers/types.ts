@@ -1,180 +1,43 @@
 /**
  * The shapes of selected-evidence answers (spec 2, "Selected answer"): the
  * immutable hash-bound request payload, the durable answer record and its
- * public projection. Exports, the CLI and the routes read these names; keep
- * them stable.
+ * public projection. The JSON shapes are declared once in src/wire/answers.ts
+ * (the window reads them too) and re-exported here, where exports, the CLI and
+ * the routes import them; keep the names stable.
  *
  * Hashing: request_sha256 = SHA-256 of canonicalJson(payload) (the payload
  * has no digest of its own). Each source's source_sha256 = SHA-256 of
  * canonicalJson(source without source_id and source_sha256). The user prompt
  * is canonicalJson({ payload, request_sha256 }).
  */
-import type { AnswerOutput } from './output-validate.js';
+import type { AnswerMode, AnswerState } from '../wire/answers.js';
 
-export const ANSWER_MODES = ['answer', 'briefing'] as const;
-export type AnswerMode = (typeof ANSWER_MODES)[number];
+export type {
+  AnswerChoices,
+  AnswerError,
+  AnswerMode,
+  AnswerOutputRecord,
+  AnswerPage,
+  AnswerState,
+  AnswerSummary,
+  AnswerUsage,
+  AnswerView,
+  ModelObservation,
+  PreviewView,
+  RequestNote,
+  RequestPayload,
+  RequestSource,
+  SegmentKind,
+  SelectionInput,
+  SelectionLimits,
+  SelectionSegment,
+} from '../wire/answers.js';
 
-export const ANSWER_STATES = ['admitted', 'running', 'succeeded', 'refused', 'failed', 'cancelled', 'interrupted'] as const;
-export type AnswerState = (typeof ANSWER_STATES)[number];
+export const ANSWER_MODES = ['answer', 'briefing'] as const satisfies readonly AnswerMode[];
+
+export const ANSWER_STATES = ['admitted', 'running', 'succeeded', 'refused', 'failed', 'cancelled', 'interrupted'] as const satisfies readonly AnswerState[];
 export const TERMINAL_STATES: ReadonlySet<AnswerState> = new Set(['succeeded', 'refused', 'failed', 'cancelled', 'interrupted']);
 export const LIVE_STATES: ReadonlySet<AnswerState> = new Set(['admitted', 'running']);
-
-/** The model connection an answer is sent to: the assistant's composer choices. */
-export interface AnswerChoices {
-  version: 1;
-  runtime: 'agent_cli' | 'api_key';
-  provider: string;
-  model: string | null;
-  effort: string | null;
-}
-
-/** How one selected segment was chosen: a whole page, or an exact codepoint passage of one page. */
-export type SegmentKind = 'page' | 'passage';
-
-/**
- * One selected segment; sources are numbered S01.. in selection order after
- * identical segments collapse. Offsets are global Unicode codepoints of the
- * page text (end exclusive); a whole page is [0, page length).
- */
-export interface RequestSource {
-  source_id: string;
-  source_sha256: string;
-  file_id: string;
-  version_id: string;
-  /** The retained-byte SHA-256 of the file version. */
-  file_sha256: string;
-  filename: string;
-  media_type: string;
-  page_basis: 'physical' | 'logical';
-  page: number;
-  page_count: number | null;
-  extraction_contract: string;
-  page_sha256: string;
-  segment: SegmentKind;
-  start_codepoint: number;
-  end_codepoint: number;
-  text: string;
-}
-
-/** A selected saved note: only its body text goes to the model. */
-export interface RequestNote {
-  note_id: number;
-  file_id: string;
-  version_id: string;
-  note_revision: number;
-  text: string;
-}
-
-/** The immutable request: what the model receives (with its hash) and what the answer is judged against. */
-export interface RequestPayload {
-  version: 1;
-  kind: 'svc-selected-answer-request';
-  mode: AnswerMode;
-  vault_id: string;
-  project_id: string;
-  project_revision: number;
-  instruction: string;
-  choices: AnswerChoices;
-  sources: RequestSource[];
-  notes: RequestNote[];
-  /** Fixed statements about what the request is and is not (shown in the preview too). */
-  limitations: string[];
-}
-
-/** Token counts exactly as the runtime reported them; never estimated, billing unknown. */
-export interface AnswerUsage {
-  input_tokens: number | null;
-  output_tokens: number | null;
-  /** reported: counts came from the runtime; not_reported: it gave none. */
-  provenance: 'reported' | 'not_reported';
-  /** Where the counts were read (e.g. api_response_usage, agent_result_usage), null when not reported. */
-  source: string | null;
-  billing: 'unknown';
-}
-
-/** The model id the runtime claimed (kept apart from the requested model). */
-export interface ModelObservation {
-  model: string;
-  source: string;
-}
-
-/** The saved output: the validated structured result, or the unvalidated text with why it failed. */
-export type AnswerOutputRecord =
-  | { validated: true; result: AnswerOutput }
-  | { validated: false; text: string; reason: string; detail: string };
-
-export interface AnswerError {
-  reason: string;
-  message: string;
-}
-
-/** The public projection of an answer (GET …/answers/{answer_id}, history rows, exports, events). */
-export interface AnswerView {
-  contract_version: 1;
-  answer_id: string;
-  vault_id: string;
-  project_id: string;
-  /** The server instance that admitted and owns the run. */
-  runtime_id: string;
-  preview_id: string;
-  request_sha256: string;
-  state: AnswerState;
-  request: RequestPayload;
-  /** The durable prefix of model text streamed so far (unvalidated; kept on interruption). */
-  partial_text: string;
-  output: AnswerOutputRecord | null;
-  usage: AnswerUsage;
-  reported_model: ModelObservation | null;
-  error: AnswerError | null;
-  /** completed when the runtime reported completion; unknown after an interruption. */
-  completion: 'pending' | 'completed' | 'unknown';
-  cleanup: 'pending' | 'confirmed' | 'unknown';
-  created_at_utc: string;
-  started_at_utc: string | null;
-  finished_at_utc: string | null;
-  updated_at_utc: string;
-}
-
-/** A history row: the same identities and state without the request texts and output. */
-export interface AnswerSummary {
-  answer_id: string;
-  request_sha256: string;
-  state: AnswerState;
-  mode: AnswerMode;
-  choices: AnswerChoices;
-  source_count: number;
-  note_count: number;
-  validated: boolean | null;
-  created_at_utc: string;
-  finished_at_utc: string | null;
-}
-
-export interface AnswerPage {
-  contract_version: 1;
-  vault_id: string;
-  project_id: string;
-  answers: AnswerSummary[];
-  through_id: number;
-  next_after_id: number | null;
-  has_more: boolean;
-  total: number;
-  /** What one preview may select and send (spec 2 "Limits": Answer selection and Answer text), so a chooser can count against them. */
-  selection_limits: SelectionLimits;
-}
-
-export interface SelectionLimits {
-  memberships_min: number;
-  memberships_max: number;
-  distinct_pages: number;
-  segments: number;
-  notes: number;
-  note_codepoints: number;
-  notes_bytes: number;
-  source_bytes: number;
-  source_codepoints: number;
-  instruction_codepoints: number;
-  instruction_bytes: number;
-}
 
 /** The stored row (private fields included: never returned as is). */
 export interface AnswerRow {
@@ -202,38 +65,4 @@ export interface AnswerRow {
   started_at_utc: string | null;
   finished_at_utc: string | null;
   updated_at_utc: string;
-}
-
-/** One segment of a preview selection, as asked (before extraction). */
-export type SelectionSegment =
-  | { kind: 'page'; page: number }
-  | { kind: 'passage'; page: number; start_codepoint: number; end_codepoint: number };
-
-export interface SelectionInput {
-  file_id: string;
-  version_id: string;
-  segments: SelectionSegment[];
-}
-
-/** The preview a person reads before consenting (never calls a model). */
-export interface PreviewView {
-  contract_version: 1;
-  preview_id: string;
-  vault_id: string;
-  project_id: string;
-  project_revision: number;
-  runtime_id: string;
-  expires_at_utc: string;
-  request_sha256: string;
-  payload: RequestPayload;
-  files: { file_id: string; version_id: string; filename: string; media_type: string; file_sha256: string; pages: number[]; page_count: number | null }[];
-  /** Saved notes of the selected files that could be selected (they start unselected). */
-  available_notes: { note_id: number; file_id: string; version_id: string; kind: 'plain' | 'passage'; text: string; selected: boolean }[];
-  /** Whether the chosen connection can run here now (local prerequisites, not authentication). */
-  connection: { available: boolean; reason: string | null };
-  system_bytes: number;
-  system_sha256: string;
-  user_bytes: number;
-  user_sha256: string;
-  limitations: string[];
 }

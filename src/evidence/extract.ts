@@ -17,12 +17,12 @@ import type { PoolOutcome } from './pdf-pool.js';
 import { PDF_CONTRACT } from './pdf-protocol.js';
 import * as reasons from './reasons.js';
 import { evidenceOf } from './service.js';
+import type { PageBasis, PageStatus } from '../wire/evidence.js';
 
 export { PDF_CONTRACT } from './pdf-protocol.js';
 export const TEXT_CONTRACT = 'library-text-lf/v1';
 
-export type PageStatus = 'extracted' | 'no_text' | 'unsupported' | 'malformed' | 'limit_exceeded' | 'timeout' | 'unavailable';
-export type PageBasis = 'physical' | 'logical';
+export type { PageBasis, PageStatus } from '../wire/evidence.js';
 
 export interface PageResult {
   vault_id: string;

@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import type { VersionSelector } from './members.js';
 import { listNotes } from './notes.js';
 import type { ProjectRef } from './service.js';
+import type { Highlight, NotHighlighted, PageHighlights } from '../wire/evidence.js';
 
 export interface ReadPageFacts {
   requested_page: number;
@@ -17,21 +18,7 @@ export interface ReadPageFacts {
   codepoint_length: number | null;
 }
 
-export interface Highlight {
-  note_id: number;
-  start: number;
-  end: number;
-  quote: string;
-  body: string;
-}
-
-export interface NotHighlighted {
-  note_id: number;
-  start: number;
-  end: number;
-  /** contract_mismatch, page_hash_mismatch (the page text differs from the one the note was saved on) or page_unreadable. */
-  reason: 'contract_mismatch' | 'page_hash_mismatch' | 'page_unreadable';
-}
+export type { Highlight, NotHighlighted } from '../wire/evidence.js';
 
 /**
  * The passage notes of exactly this file version saved on this page, split
@@ -39,7 +26,7 @@ export interface NotHighlighted {
  *
  * @example pageHighlights(ctx, { ...ref, file: { fileId, versionId } }, await readPage(ctx, …))
  */
-export function pageHighlights(ctx: Context, req: ProjectRef & { file: VersionSelector }, page: ReadPageFacts): { highlights: Highlight[]; not_highlighted: NotHighlighted[] } {
+export function pageHighlights(ctx: Context, req: ProjectRef & { file: VersionSelector }, page: ReadPageFacts): PageHighlights {
   const highlights: Highlight[] = [];
   const notHighlighted: NotHighlighted[] = [];
   let afterId = 0;

@@ -12,6 +12,7 @@ import * as reasons from './reasons.js';
 import type { ProjectRow } from './repo.js';
 import { evidenceOf, requireProject, type ProjectRef } from './service.js';
 import { CONTRACT_VERSION, memberView, pageOf, projectView, type PageRequest } from './views.js';
+import type { MemberChange, MemberPage } from '../wire/evidence.js';
 
 export interface VersionSelector {
   fileId: string;
@@ -30,7 +31,7 @@ function checkRevision(project: ProjectRow, expected: number): void {
   if (project.revision !== expected) throw reasons.revisionConflict(project.revision);
 }
 
-export function listMembers(ctx: Context, req: ProjectRef & PageRequest) {
+export function listMembers(ctx: Context, req: ProjectRef & PageRequest): MemberPage {
   const ev = evidenceOf(ctx);
   const repo = ev.repo();
   return repo.transaction(() => {
@@ -53,7 +54,7 @@ export function listMembers(ctx: Context, req: ProjectRef & PageRequest) {
 
 type Change = ProjectRef & VersionSelector & { expectedRevision: number };
 
-function receipt(ctx: Context, vaultId: string, project: ProjectRow, changed: boolean, sel: VersionSelector) {
+function receipt(ctx: Context, vaultId: string, project: ProjectRow, changed: boolean, sel: VersionSelector): MemberChange {
   const current = evidenceOf(ctx).repo().project(vaultId, project.project_id)!;
   return { contract_version: CONTRACT_VERSION, vault_id: vaultId, project: projectView(current), changed, file_id: sel.fileId, version_id: sel.versionId };
 }

@@ -16,6 +16,7 @@ import * as reasons from './reasons.js';
 import type { NewNote, NoteKind, PageBasis, ProjectRow } from './repo.js';
 import { evidenceOf, requireProject, type ProjectRef } from './service.js';
 import { CONTRACT_VERSION, noteView, pageOf, projectView, type PageRequest } from './views.js';
+import type { NoteCreated, NoteEdited, NotePage } from '../wire/evidence.js';
 
 export interface AnchorInput {
   page_basis: PageBasis;
@@ -33,7 +34,7 @@ export function checkBody(body: string, kind: NoteKind, max: number): void {
   if (kind === 'plain' && body.trim() === '') throw reasons.bodyEmpty();
 }
 
-export function listNotes(ctx: Context, req: ProjectRef & PageRequest & { file?: VersionSelector }) {
+export function listNotes(ctx: Context, req: ProjectRef & PageRequest & { file?: VersionSelector }): NotePage {
   const ev = evidenceOf(ctx);
   const repo = ev.repo();
   return repo.transaction(() => {
@@ -95,7 +96,7 @@ async function verifyAnchor(ctx: Context, vault: VaultRow, file: FileRow, a: Anc
 }
 
 /** @example await createNote(ctx, { expectedVaultId, projectId, expectedRevision, fileId, versionId, kind: 'plain', body: 'Check n', anchor: null }) */
-export async function createNote(ctx: Context, req: CreateNote) {
+export async function createNote(ctx: Context, req: CreateNote): Promise<NoteCreated> {
   const ev = evidenceOf(ctx);
   const repo = ev.repo();
   const { vault, file } = precheck(ctx, req);
@@ -142,7 +143,7 @@ export interface EditNote extends ProjectRef {
 }
 
 /** Edit the body only (anchor, file and kind never change); the same body again is a no-op. */
-export function editNote(ctx: Context, req: EditNote) {
+export function editNote(ctx: Context, req: EditNote): NoteEdited {
   const ev = evidenceOf(ctx);
   const repo = ev.repo();
   return repo.transaction(() => {

@@ -9,6 +9,7 @@ import { codepointLength, hasLoneSurrogate } from './codepoints.js';
 import * as reasons from './reasons.js';
 import { evidenceOf, requireProject, type ProjectRef } from './service.js';
 import { CONTRACT_VERSION, pageOf, projectView, type PageRequest } from './views.js';
+import type { ProjectAnswer, ProjectChange, ProjectList, ProjectShown } from '../wire/evidence.js';
 
 const CONTROL = /\p{Cc}/u;
 
@@ -39,7 +40,7 @@ export function resolveProjectId(ctx: Context, expectedVaultId: string, ref: str
 }
 
 /** @example createProject(ctx, { expectedVaultId, name: 'Sleep and memory' }).project.revision // 1 */
-export function createProject(ctx: Context, req: { expectedVaultId: string; name: string }) {
+export function createProject(ctx: Context, req: { expectedVaultId: string; name: string }): ProjectAnswer {
   const ev = evidenceOf(ctx);
   const vault = requireVault(libraryOf(ctx), req.expectedVaultId);
   const name = checkProjectName(req.name, ev.limits.nameChars);
@@ -53,7 +54,7 @@ export function createProject(ctx: Context, req: { expectedVaultId: string; name
   return { contract_version: CONTRACT_VERSION, vault_id: vault.vault_id, project: projectView(row) };
 }
 
-export function listProjects(ctx: Context, req: { expectedVaultId: string } & PageRequest) {
+export function listProjects(ctx: Context, req: { expectedVaultId: string } & PageRequest): ProjectList {
   const ev = evidenceOf(ctx);
   const vault = requireVault(libraryOf(ctx), req.expectedVaultId);
   const repo = ev.repo();
@@ -68,7 +69,7 @@ export function listProjects(ctx: Context, req: { expectedVaultId: string } & Pa
 }
 
 /** The project with its current counts. */
-export function showProject(ctx: Context, ref: ProjectRef) {
+export function showProject(ctx: Context, ref: ProjectRef): ProjectShown {
   const repo = evidenceOf(ctx).repo();
   return repo.transaction(() => {
     const { vault, project } = requireProject(ctx, ref);
@@ -81,7 +82,7 @@ export function showProject(ctx: Context, ref: ProjectRef) {
   });
 }
 
-export function renameProject(ctx: Context, req: ProjectRef & { expectedRevision: number; name: string }) {
+export function renameProject(ctx: Context, req: ProjectRef & { expectedRevision: number; name: string }): ProjectChange {
   const ev = evidenceOf(ctx);
   const repo = ev.repo();
   return repo.transaction(() => {

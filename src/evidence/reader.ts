@@ -11,6 +11,7 @@ import * as reasons from './reasons.js';
 import { evidenceOf, requireProject, type ProjectRef } from './service.js';
 import { CONTRACT_VERSION } from './views.js';
 import { tooLarge } from '../errors.js';
+import type { ReaderText } from '../wire/evidence.js';
 
 export interface ReadRequest extends ProjectRef, VersionSelector {
   page: number;
@@ -24,7 +25,7 @@ export interface ReadRequest extends ProjectRef, VersionSelector {
  * page limit, beyond it by other_pages alone).
  * @example (await readPage(ctx, { expectedVaultId, projectId, fileId, versionId, page: 1 })).status
  */
-export async function readPage(ctx: Context, req: ReadRequest) {
+export async function readPage(ctx: Context, req: ReadRequest): Promise<ReaderText> {
   const { vault, project } = requireProject(ctx, req);
   const file = requireMember(ctx, project, vault.vault_id, req);
   const result = await extractPage(ctx, { vault, file, page: req.page, signal: req.signal });

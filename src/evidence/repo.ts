@@ -4,6 +4,9 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileRow } from '../library/repo.js';
+import type { NoteKind, PageBasis } from '../wire/evidence.js';
+
+export type { NoteKind, PageBasis } from '../wire/evidence.js';
 
 export interface ProjectRow {
   id: number;
@@ -19,9 +22,6 @@ export interface MemberRow extends FileRow {
   member_id: number;
   added_at_utc: string;
 }
-
-export type NoteKind = 'plain' | 'passage';
-export type PageBasis = 'physical' | 'logical';
 
 export interface NoteRow {
   id: number;

@@ -1,9 +1,12 @@
 /** How Evidence records appear in answers (contract_version 1 envelopes). */
+import type { MemberView, NoteView, ProjectView } from '../wire/evidence.js';
 import type { MemberRow, NoteRow, ProjectRow } from './repo.js';
+
+export type { MemberView, NoteView, ProjectView } from '../wire/evidence.js';
 
 export const CONTRACT_VERSION = 1 as const;
 
-export function projectView(row: ProjectRow) {
+export function projectView(row: ProjectRow): ProjectView {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -14,7 +17,7 @@ export function projectView(row: ProjectRow) {
   };
 }
 
-export function memberView(row: MemberRow) {
+export function memberView(row: MemberRow): MemberView {
   return {
     member_id: row.member_id,
     file_id: row.file_id,
@@ -30,7 +33,7 @@ export function memberView(row: MemberRow) {
   };
 }
 
-export function noteView(row: NoteRow) {
+export function noteView(row: NoteRow): NoteView {
   return {
     note_id: row.id,
     revision: row.revision,
@@ -55,8 +58,6 @@ export function noteView(row: NoteRow) {
     updated_at_utc: row.updated_at_utc,
   };
 }
-
-export type NoteView = ReturnType<typeof noteView>;
 
 export interface PageRequest {
   afterId?: number;

@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { identifiersOf, type Identifier } from '../corpus/identifiers.js';
 import { readDocumentRow } from '../corpus/repo.js';
 import type { Author } from '../sources/types.js';
+import type { Paper } from '../wire/explorer.js';
 
 export interface PaperRow {
   id: number;
@@ -26,21 +27,7 @@ export interface PaperRow {
   sources: string | null;
 }
 
-export interface Paper {
-  id: number;
-  title: string;
-  authors: string[];
-  publication_date: string | null;
-  year: number | null;
-  venue: string | null;
-  doi: string | null;
-  url: string | null;
-  source: string | null;
-  sources: string[];
-  categories: string[];
-  type: string | null;
-  is_retracted: boolean;
-}
+export type { Paper } from '../wire/explorer.js';
 
 /** Columns of `documents d` a paper needs, and its sources (distinct, comma-joined). */
 export const PAPER_COLUMNS = `d.id, d.title, d.authors_json, d.publication_date, d.year, d.venue, d.doi, d.arxiv_id, d.pmid, d.landing_url, d.categories_json,

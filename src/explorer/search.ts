@@ -15,27 +15,12 @@ import { ftsExpression } from './fts-query.js';
 import { PAPER_COLUMNS, paperView, papersByIds, type Paper, type PaperRow } from './paper.js';
 import { ensureIndexed, filterWhere, newestDocumentId, newestPlan, prepared, rankedIds, rankFloor } from './repo.js';
 import { semanticSearchOf, unavailableReason } from './semantic.js';
+import type { Ranking, SearchAnswer } from '../wire/explorer.js';
 
 export const SEARCH_NOTE =
   'Most sources rank by relevance, so papers in the corpus may match none of the words their search asked for; GET /api/documents/{doc_id}/why says what can be verified.';
 
-export interface SearchAnswer {
-  mode: 'keyword' | 'semantic';
-  requested_mode: 'keyword' | 'semantic';
-  mode_unavailable: { reason: string; message: string } | null;
-  sort: string;
-  limit: number;
-  papers: (Paper & { distance?: number | null })[];
-  next_cursor: string | null;
-  ranked_count?: number;
-  unranked_count?: number;
-  model?: string | null;
-  /** With model: lexical (shared words, not meaning) or semantic; null when unknown or fallen back. */
-  kind?: 'lexical' | 'semantic' | null;
-  /** Keyword pages sorted by relevance: whether every match was ranked. */
-  ranking?: Ranking;
-  note: string;
-}
+export type { SearchAnswer } from '../wire/explorer.js';
 
 /**
  * Past this many matches a relevance page is ranked among the most recently
@@ -47,12 +32,7 @@ export interface SearchAnswer {
  */
 export const RANK_BOUND = 10_000;
 
-/** How a relevance page was ranked: every match, or the RANK_BOUND most recently added (exhaustive false). */
-export interface Ranking {
-  exhaustive: boolean;
-  ranked_papers: number | null;
-  message: string | null;
-}
+export type { Ranking } from '../wire/explorer.js';
 
 const BOUNDED_MESSAGE = `More than ${RANK_BOUND.toLocaleString('en-US')} papers match, so these are ranked among the ${RANK_BOUND.toLocaleString('en-US')} most recently added of them; add words or filters to narrow the match, or send exhaustive: true to rank every match (slower).`;
 

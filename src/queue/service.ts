@@ -5,24 +5,15 @@
  */
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
-import { papersByIds, type Paper } from '../explorer/paper.js';
+import { papersByIds } from '../explorer/paper.js';
+import type { QueueEntry, QueueFilter, QueuePage, QueueStatus } from '../wire/queue.js';
 import { queueStatements, type QueueRow } from './repo.js';
 
-export const QUEUE_STATUSES = ['unread', 'read'] as const;
-export type QueueStatus = (typeof QUEUE_STATUSES)[number];
-/** The list filter: a status, or all (the same as omitting it). */
-export const QUEUE_FILTERS = ['all', ...QUEUE_STATUSES] as const;
-export type QueueFilter = (typeof QUEUE_FILTERS)[number];
-export const QUEUE_LIST_LIMIT = { min: 1, max: 500, default: 50 } as const;
+export type { QueueEntry, QueueFilter, QueuePage, QueueStatus } from '../wire/queue.js';
 
-export interface QueueEntry {
-  document_id: number;
-  status: QueueStatus;
-  saved_at_utc: string;
-  read_at_utc: string | null;
-  updated_at_utc: string;
-  paper: Paper | null;
-}
+export const QUEUE_STATUSES = ['unread', 'read'] as const satisfies readonly QueueStatus[];
+export const QUEUE_FILTERS = ['all', ...QUEUE_STATUSES] as const satisfies readonly QueueFilter[];
+export const QUEUE_LIST_LIMIT = { min: 1, max: 500, default: 50 } as const;
 
 function entry(ctx: Context, row: QueueRow): QueueEntry {
   return { ...row, paper: papersByIds(ctx.db, [row.document_id])[0] ?? null };
@@ -81,7 +72,7 @@ const wordsOf = (query: string) => [...new Set(query.toLowerCase().split(/\s+/).
  * `query` is then not applied): how a paper's page learns whether it is queued without paging
  * the whole queue (total is then 0 or 1).
  */
-export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; query?: string; documentId?: number }) {
+export function listQueue(ctx: Context, options: { status?: QueueFilter; limit: number; offset: number; query?: string; documentId?: number }): QueuePage {
   const st = queueStatements(ctx.db);
   const status = options.status ?? 'all';
   const words = options.documentId === undefined ? wordsOf(options.query ?? '') : [];

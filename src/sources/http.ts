@@ -16,17 +16,9 @@ import { decodeChunks, readBodyChunks } from '../util/bounded-body.js';
 import { sizeWords } from '../util/words.js';
 import type { SourceCaps } from './caps.js';
 import { parsePage, type PageParser, type Parsed, type ParseInput } from './parse-page.js';
+import type { HttpTrace } from '../wire/executions.js';
 
-export interface HttpTrace {
-  method: string;
-  url: string;
-  status: number | null;
-  ms: number;
-  bytes: number;
-  attempt: number;
-  error?: string;
-  retry_after_ms?: number;
-}
+export type { HttpTrace } from '../wire/executions.js';
 
 /** The source did not answer usably: HTTP status or the exception class is the evidence. */
 export class UpstreamError extends Error {

@@ -3,6 +3,7 @@
  * run pages make: start a dive or a sweep, follow, cancel and restart a run,
  * read its parts, download its references. Components draw; these ask.
  */
+import type { HttpTrace } from '../../../src/wire/executions.js';
 import { api } from './client.js';
 import { download } from './download.js';
 import { rememberStartedHere } from '../watch/notifications.js';
@@ -130,16 +131,7 @@ export interface WindowRange {
   to: string | null;
 }
 
-export interface HttpTrace {
-  method: string;
-  url: string;
-  status: number | null;
-  ms: number;
-  bytes: number;
-  attempt: number;
-  error?: string;
-  retry_after_ms?: number;
-}
+export type { HttpTrace } from '../../../src/wire/executions.js';
 
 export interface RecordSource {
   source: string;

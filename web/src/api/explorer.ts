@@ -1,8 +1,9 @@
 /**
  * The explorer's calls: a page of papers, the facets, and the export of every
- * matching paper; with the shapes of their answers (spec 1, "Similarity,
- * embeddings, links, explorer, reading queue"; only the fields the window reads).
+ * matching paper (spec 1, "Similarity, embeddings, links, explorer, reading
+ * queue"); the shapes of their answers are the service's, from src/wire/explorer.ts.
  */
+import type { FacetsAnswer, SearchAnswer } from '../../../src/wire/explorer.js';
 import { api } from './client.js';
 import { download } from './download.js';
 
@@ -24,63 +25,7 @@ export interface SearchOptions {
   limit?: number;
 }
 
-/** A paper as a list row shows it. */
-export interface Paper {
-  id: number;
-  title: string;
-  authors: string[];
-  publication_date: string | null;
-  year: number | null;
-  venue: string | null;
-  doi: string | null;
-  url: string | null;
-  source: string | null;
-  sources: string[];
-  categories: string[];
-  type: string | null;
-  is_retracted: boolean;
-  /** Semantic pages: the distance to the query (null on a keyword fallback). */
-  distance?: number | null;
-}
-
-export interface SearchAnswer {
-  mode: 'keyword' | 'semantic';
-  requested_mode: string;
-  mode_unavailable: { reason: string; message: string } | null;
-  sort: string;
-  limit: number;
-  papers: Paper[];
-  next_cursor: string | null;
-  ranked_count?: number;
-  unranked_count?: number;
-  model?: string | null;
-  kind?: 'lexical' | 'semantic' | null;
-  ranking?: { exhaustive: boolean; ranked_papers: number | null; message: string | null };
-}
-
-export interface FacetValue {
-  value: string;
-  count: number;
-  selected: boolean;
-  label?: string;
-}
-
-export interface Facet {
-  distinct_values: number;
-  values: FacetValue[];
-  exact: boolean;
-  counted_papers: number;
-}
-
-export type FacetName = 'authors' | 'categories' | 'sources' | 'years';
-
-export interface FacetsAnswer {
-  total: number;
-  limit_per_facet: number;
-  exact: boolean;
-  facets: Record<FacetName, Facet>;
-  method: string;
-}
+export type { Facet, FacetName, FacetsAnswer, FacetValue, SearchPaper as Paper, SearchAnswer } from '../../../src/wire/explorer.js';
 
 /** The formats a reference export takes (spec 1: bibtex, ris, csv, json), with the extension of the saved file. */
 export const EXPORT_FORMATS = [

@@ -4,13 +4,14 @@
  * PDF bytes, the file's notes, and a new note. Every one carries the Library
  * header; the browser adds the renderer's Origin itself.
  */
+import type { NoteAnchor, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
 import { api } from './client.js';
 import { evidence } from './evidence.js';
 import { LIBRARY_HEADERS as LIBRARY } from './library.js';
 
 const PROJECTS = '/api/evidence/projects';
 
-export type PageStatus = 'extracted' | 'no_text' | 'unsupported' | 'malformed' | 'limit_exceeded' | 'timeout' | 'unavailable';
+export type { Highlight, NotHighlighted, NoteView as Note, PageStatus, ReaderPage } from '../../../src/wire/evidence.js';
 
 export interface LibraryStatus {
   configured: boolean;
@@ -27,73 +28,8 @@ export interface LibraryFile {
   sha256: string;
 }
 
-export interface Project {
-  project_id: string;
-  name: string;
-  revision: number;
-}
-
-export interface Highlight {
-  note_id: number;
-  start: number;
-  end: number;
-  quote: string;
-  body: string;
-}
-
-export interface NotHighlighted {
-  note_id: number;
-  start: number;
-  end: number;
-  reason: 'contract_mismatch' | 'page_hash_mismatch' | 'page_unreadable';
-}
-
-export interface ReaderPage {
-  project_revision: number;
-  original_name: string;
-  media_type: string;
-  page_basis: 'physical' | 'logical';
-  extraction_contract: string;
-  requested_page: number;
-  page_count: number | null;
-  status: PageStatus;
-  reason: string | null;
-  message: string | null;
-  text: string | null;
-  page_sha256: string | null;
-  codepoint_length: number | null;
-  highlights: Highlight[];
-  not_highlighted: NotHighlighted[];
-}
-
-export interface Anchor {
-  page_basis: 'physical' | 'logical';
-  page: number;
-  extraction_contract: string;
-  page_sha256: string;
-  start: number;
-  end: number;
-  quote: string;
-}
-
-export interface Note {
-  note_id: number;
-  revision: number;
-  file_id: string;
-  version_id: string;
-  kind: 'plain' | 'passage';
-  body: string;
-  anchor: (Anchor & { content_sha256: string }) | null;
-  created_at_utc: string;
-}
-
-interface NotePage {
-  project_revision: number;
-  items: Note[];
-  next_after_id: number | null;
-  through_id: number;
-  has_more: boolean;
-}
+/** A passage note's anchor as the window sends it (the service computes content_sha256). */
+export type Anchor = Omit<NoteAnchor, 'content_sha256'>;
 
 export interface FileRef {
   vaultId: string;
@@ -120,8 +56,8 @@ export const reader = {
     return response.arrayBuffer();
   },
   /** Every note of this file version, page after page of the service's list under one ceiling. */
-  async notes(ref: FileRef, signal?: AbortSignal): Promise<{ notes: Note[]; revision: number }> {
-    const notes: Note[] = [];
+  async notes(ref: FileRef, signal?: AbortSignal): Promise<{ notes: NoteView[]; revision: number }> {
+    const notes: NoteView[] = [];
     let afterId = 0;
     let throughId: number | undefined;
     for (;;) {
@@ -137,7 +73,7 @@ export const reader = {
     }
   },
   createNote: (ref: FileRef, expectedRevision: number, note: { kind: 'plain' | 'passage'; body: string; anchor: Anchor | null }) =>
-    api.post<{ project: Project; note: Note }>(
+    api.post<NoteCreated>(
       `${PROJECTS}/${ref.projectId}/notes`,
       { expected_vault_id: ref.vaultId, expected_revision: expectedRevision, file_id: ref.fileId, version_id: ref.versionId, ...note },
       { headers: LIBRARY },

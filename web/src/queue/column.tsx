@@ -46,7 +46,8 @@ export function Column(props: {
     (rows[Math.min(wish.index, rows.length - 1)] ?? heading.current)?.focus();
   }, [data, page.loading]);
   const id = `column-${props.status}`;
-  const whole = data?.counts[props.status] ?? 0;
+  // The board takes its statuses from the keys of these counts, so a column is named by any string (a widening, no cast down).
+  const whole = (data?.counts as Readonly<Record<string, number>> | undefined)?.[props.status] ?? 0;
   return (
     <section class="queue-column" aria-labelledby={id} data-column={props.status}>
       <h2 id={id} tabIndex={-1}>
