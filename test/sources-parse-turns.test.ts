@@ -6,37 +6,13 @@
  * for a core. Before, the whole page was one message, deserialised in one
  * turn: 100 records of 3,000 authors took 0.6 to 1 s of CPU.
  */
-import fs from 'node:fs';
-import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SOURCE_CAPS } from '../src/sources/caps.js';
 import { OFF_THREAD_BYTES, parsePage } from '../src/sources/parse-page.js';
-import { skippedTests } from './_skip.js';
 import { COLLABORATION_PAGE } from './_collaboration-page.js';
+import { largestTurn, turnTest } from './_turns.js';
 
-const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
-const test = fs.existsSync(SCHEDSTAT) ? uvuTest : skippedTests('the main thread\'s CPU time per turn is read from Linux\'s /proc/self/task/<pid>/schedstat, which this system has not');
-
-/** The main thread's CPU time so far, in ms. */
-const threadCpuMs = () => Number(fs.readFileSync(SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6;
-
-/** The most CPU the main thread used between two ticks of a 5 ms timer while `work` ran. */
-async function largestTurn<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  let last = threadCpuMs();
-  let ms = 0;
-  const ticker = setInterval(() => {
-    const now = threadCpuMs();
-    ms = Math.max(ms, now - last);
-    last = now;
-  }, 5);
-  try {
-    const result = await work();
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the turn that settled it is counted too
-    return { result, ms };
-  } finally {
-    clearInterval(ticker);
-  }
-}
+const test = turnTest();
 
 test('100 collaboration papers of 3,000 authors each come back from the parse worker with no turn of the event loop over 150 ms of CPU, whole and in order', async () => {
   const input = { text: '100 3000', size: OFF_THREAD_BYTES }; // as large as a page parsed in a worker

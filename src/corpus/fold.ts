@@ -4,12 +4,16 @@
  * at the dropped document — provenance, execution links, Library paper links,
  * whatever later tables add — is moved to the kept one (found through the
  * schema's foreign keys, so new tables are covered without a list to keep up);
- * rows that would then repeat are dropped with the document.
+ * rows that would then repeat are dropped with the document. A run's links to
+ * the dropped document move as not new: the kept document is the older, so the
+ * work was known before the dropped one was made (as mergeRecords answers when
+ * both records are in one batch, whether a page is stored in one transaction or
+ * several: executions/store-records.ts).
  */
 import type { Database } from 'better-sqlite3';
 import type { NormalizedRecord } from '../sources/types.js';
 import type { DocumentRow } from './read.js';
-import { deleteDocumentRow, documentReferences as readReferences, moveStatements, readDocumentRow } from './repo.js';
+import { clearRunLinksNew, deleteDocumentRow, documentReferences as readReferences, moveStatements, readDocumentRow } from './repo.js';
 
 /** A document row as merge and fold read it. */
 export type StoredDocument = DocumentRow;
@@ -26,6 +30,7 @@ export function documentReferences(db: Database): { table: string; column: strin
 /** Move everything of `dropId` to `keepId` and delete `dropId`; answers the dropped row so its fields can be joined. */
 export function foldDocument(db: Database, keepId: number, dropId: number): StoredDocument {
   const dropped = readDocumentRow(db, dropId) as StoredDocument;
+  clearRunLinksNew(db, dropId);
   for (const { table, column } of documentReferences(db)) {
     const { move, drop } = moveStatements(db, table, column);
     move.run(keepId, dropId);

@@ -32,6 +32,8 @@ function prepare(db: Database) {
                       FROM document_sources s WHERE s.document_id = ? ORDER BY s.first_seen_at_utc, s.id`),
     severalRecords: s('SELECT document_id FROM document_sources WHERE document_id > ? GROUP BY document_id HAVING count(*) > 1 ORDER BY document_id LIMIT ?').pluck(),
     moveRows: s('UPDATE document_sources SET document_id = ? WHERE id IN (SELECT value FROM json_each(?))'),
+    // Cleared before a fold moves them: the kept document is the older, so no run found the work first with the dropped one.
+    runLinksNotNew: s('UPDATE execution_documents SET is_new = 0 WHERE document_id = ? AND is_new = 1'),
     moveRunRows: s('UPDATE OR IGNORE execution_documents SET document_id = ? WHERE document_id = ? AND source = ?'),
     copyRunRows: s(`INSERT OR IGNORE INTO execution_documents (execution_id, document_id, source, rank, is_new)
                     SELECT execution_id, ?, source, rank, is_new FROM execution_documents WHERE document_id = ? AND source = ?`),
@@ -76,6 +78,11 @@ export function moveStatements(db: Database, table: string, column: string): { m
 
 export function readDocumentRow(db: Database, id: number): DocumentRow | undefined {
   return corpusStatements(db).document.get(id) as DocumentRow | undefined;
+}
+
+/** A run's links to a document no longer say it found the work new (a fold: mergeRecords answers the same for one batch). */
+export function clearRunLinksNew(db: Database, id: number): void {
+  corpusStatements(db).runLinksNotNew.run(id);
 }
 
 export function deleteDocumentRow(db: Database, id: number): void {

@@ -5,7 +5,6 @@
  * the abort signal reaches every fetch, and what was found is kept.
  */
 import type { Context } from '../context.js';
-import { mergeRecords } from '../corpus/merge.js';
 import { flushSearchIndex } from '../corpus/search-index.js';
 import { startCheckpointer } from '../db/checkpointer.js';
 import { capNoteText, type CapNote } from '../sources/cap-record.js';
@@ -18,18 +17,11 @@ import { runAfterRunSteps } from './after-run.js';
 import { appendEvent } from './events.js';
 import { writeReportFile } from './report.js';
 import { nothingReason } from './zero-reasons.js';
-import { finishExecution, finishSource, linkDocuments, markSourceRunning, refreshCounts, settleUnfinishedSources, type ExecutionStatus } from './repo.js';
+import { finishExecution, finishSource, markSourceRunning, refreshCounts, settleUnfinishedSources, type ExecutionStatus } from './repo.js';
 import { searchWords, type RunSpec } from './request.js';
 import { count } from '../util/words.js';
 import { ioTurn } from '../util/io-turn.js';
-
-const STORE_BATCH = 250;
-/**
- * …or fewer, once the buffered records name this many authors: merging is work per author, and
- * 250 collaboration papers of 2,000 authors would hold the event loop for seconds in one
- * transaction. Ordinary records (a handful of authors each) still go 250 at a time.
- */
-const STORE_AUTHORS = 10_000;
+import { STORE_AUTHORS, STORE_BATCH, storeRecords } from './store-records.js';
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -68,8 +60,9 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
   checkpointInBackground(ctx);
   markSourceRunning(ctx.db, executionId, sourceId, ctx.nowIso());
   appendEvent(ctx, executionId, 'source_started', `${entry.name}: asking`, { source: sourceId });
-  // Pages are stored as they arrive, a few hundred records per transaction (small transactions
-  // cost more than they save); the rest when the source is done, cancelled or failing.
+  // Pages are stored as they arrive, a few hundred ordinary records at a time (small transactions
+  // cost more than they save), a page of collaboration papers as it comes (store-records.ts); the
+  // rest when the source is done, cancelled or failing.
   let stored = 0;
   let newCount = 0;
   let buffer: NormalizedRecord[] = [];
@@ -79,21 +72,9 @@ async function runSource(ctx: Context, executionId: number, spec: RunSpec, sourc
     const records = buffer;
     buffer = [];
     bufferedAuthors = 0;
-    // One transaction for the records and their links to this run: a crash between the two would
-    // leave papers in the corpus that no run claims (and it saves a commit per batch).
-    const merged = ctx.db.transaction(() => {
-      const answers = mergeRecords(ctx.db, records.map((record, i) => ({ record, rank: stored + i })), ctx.nowIso());
-      linkDocuments(ctx.db, executionId, sourceId, answers.map((m, i) => ({ ...m, rank: stored + i })));
-      return answers;
-    })();
+    const merged = await storeRecords(ctx, executionId, sourceId, records, stored);
     stored += records.length;
     newCount += merged.filter((m) => m.isNew).length;
-    // Indexed batch by batch, while the source is asked for the next page, rather than all at the
-    // end where the run waits for it: a few flushes cost about what one large flush does. After a
-    // turn of the event loop: for a page of collaboration papers each of the two holds the thread
-    // for a long moment, and requests waiting meanwhile are answered between them.
-    await ioTurn();
-    flushSearchIndex(ctx.db);
   };
   const storePage = async (records: NormalizedRecord[]) => {
     buffer.push(...records);
