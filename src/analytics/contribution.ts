@@ -5,8 +5,9 @@ import { getRoutine } from '../routines/repo.js';
 import { NOT_ANSWERED } from '../sources/types.js';
 import * as repo from './repo.js';
 import type { AnalyticsWindow } from './window.js';
+import type { KeywordContribution, SourceContribution } from '../wire/analytics.js';
 
-export function sourceContribution(ctx: Context, window: AnalyticsWindow) {
+export function sourceContribution(ctx: Context, window: AnalyticsWindow): SourceContribution {
   const from = window.from_utc;
   const delivered = repo.deliveredBySource(ctx.db, from);
   const inCorpus = new Map(repo.inCorpusBySource(ctx.db).map((r) => [r.source, r.n]));
@@ -71,7 +72,7 @@ function keywordsOf(parametersJson: string): string[] {
   }
 }
 
-export function keywordContribution(ctx: Context, window: AnalyticsWindow, routineId: number | null = null) {
+export function keywordContribution(ctx: Context, window: AnalyticsWindow, routineId: number | null = null): KeywordContribution {
   // A mistyped routine id would otherwise read as "no run carried keywords".
   if (routineId !== null && !getRoutine(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`, { routine_id: routineId });
   const runs = repo.settledRuns(ctx.db, window.from_utc, routineId);

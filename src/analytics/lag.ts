@@ -2,6 +2,7 @@
 import type { Context } from '../context.js';
 import * as repo from './repo.js';
 import { quantile, round1, type AnalyticsWindow } from './window.js';
+import type { DiscoveryLag, LagFigures } from '../wire/analytics.js';
 
 /** Histogram buckets (upper bound in days, inclusive). */
 export const LAG_BUCKETS = [
@@ -13,7 +14,7 @@ export const LAG_BUCKETS = [
   { label: 'over a year', max: Infinity },
 ];
 
-function describe(sorted: number[]) {
+function describe(sorted: number[]): LagFigures {
   return {
     papers: sorted.length,
     median_days: round1(quantile(sorted, 0.5)),
@@ -23,7 +24,7 @@ function describe(sorted: number[]) {
   };
 }
 
-export function discoveryLag(ctx: Context, window: AnalyticsWindow) {
+export function discoveryLag(ctx: Context, window: AnalyticsWindow): DiscoveryLag {
   const from = window.from_utc;
   const lags = repo.corpusLags(ctx.db, from);
   const buckets = LAG_BUCKETS.map((b) => ({ label: b.label, papers: 0 }));

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { listRoutines } from '../routines/repo.js';
 import * as repo from './repo.js';
 import { quantile, round1, type AnalyticsWindow } from './window.js';
+import type { RoutineHealth } from '../wire/analytics.js';
 
 export const HEALTH_RUNS = { min: 1, max: 200, default: 20 };
 
@@ -70,7 +71,7 @@ export function healthOfRoutine(ctx: Context, routine: { id: number; name: strin
   };
 }
 
-export function routineHealth(ctx: Context, window: AnalyticsWindow, runs = HEALTH_RUNS.default) {
+export function routineHealth(ctx: Context, window: AnalyticsWindow, runs = HEALTH_RUNS.default): RoutineHealth {
   const routines = listRoutines(ctx.db, false).map((r) => healthOfRoutine(ctx, r, window, runs));
   return {
     view: 'routine-health',

@@ -6,8 +6,9 @@ import * as repo from './repo.js';
 import { HEALTH_RUNS, routineHealth } from './routine-health.js';
 import { publicationVolume } from './volume.js';
 import type { AnalyticsWindow } from './window.js';
+import type { Summary } from '../wire/analytics.js';
 
-export function analyticsSummary(ctx: Context, window: AnalyticsWindow) {
+export function analyticsSummary(ctx: Context, window: AnalyticsWindow): Summary {
   const from = window.from_utc;
   return {
     view: 'summary',

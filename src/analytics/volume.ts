@@ -2,6 +2,7 @@
 import type { Context } from '../context.js';
 import * as repo from './repo.js';
 import type { AnalyticsWindow } from './window.js';
+import type { Volume } from '../wire/analytics.js';
 
 export const VOLUME_SPLITS = ['source', 'category'] as const;
 export type VolumeSplit = (typeof VOLUME_SPLITS)[number];
@@ -20,7 +21,7 @@ function monthsBetween(first: string, last: string): string[] | null {
   });
 }
 
-export function publicationVolume(ctx: Context, window: AnalyticsWindow, split: VolumeSplit = 'source', top = VOLUME_TOP.default) {
+export function publicationVolume(ctx: Context, window: AnalyticsWindow, split: VolumeSplit = 'source', top = VOLUME_TOP.default): Volume {
   const from = window.from_utc;
   const totals = repo.monthTotals(ctx.db, from).filter((r) => /^\d{4}-\d{2}$/.test(r.month));
   const rows = (split === 'source' ? repo.monthBySource : repo.monthByCategory)(ctx.db, from);

@@ -4,16 +4,11 @@
  * Spelled `30`, `30d` or `all`; one parser serves the HTTP query and the CLI flag.
  */
 import { invalid } from '../errors.js';
+import type { AnalyticsWindow } from '../wire/analytics.js';
 
 export const MAX_WINDOW_DAYS = 3650;
 
-export interface AnalyticsWindow {
-  /** null: everything ever collected. */
-  days: number | null;
-  from_utc: string | null;
-  to_utc: string;
-  applies_to: string;
-}
+export type { AnalyticsWindow } from '../wire/analytics.js';
 
 const APPLIES_TO = 'papers first seen and runs started from from_utc to to_utc (the collection time, not the publication date)';
 

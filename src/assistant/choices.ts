@@ -7,19 +7,9 @@ import { badRequest } from '../errors.js';
 import { modelProblem } from '../providers/model-name.js';
 import { AGENT_EFFORTS, findApiProvider } from '../providers/provider-catalog.js';
 import type { Context } from '../context.js';
+import type { ChoiceBasis, Choices } from '../wire/assistant.js';
 
-export interface Choices {
-  version: 1;
-  runtime: 'agent_cli' | 'api_key';
-  provider: string;
-  model: string | null;
-  effort: string | null;
-}
-
-export interface ChoiceBasis {
-  model_basis: 'explicit' | 'settings_default' | 'runtime_default';
-  effort_basis: 'explicit' | 'settings_default' | 'runtime_default' | 'not_supported';
-}
+export type { ChoiceBasis, Choices } from '../wire/assistant.js';
 
 const KEYS = ['version', 'runtime', 'provider', 'model', 'effort'];
 

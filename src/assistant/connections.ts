@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import { AGENT_ALIASES, AGENT_EFFORTS, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, type ApiProvider, type CliProvider } from '../providers/provider-catalog.js';
 import { defaultChoices, type Choices } from './choices.js';
+import type { AssistantStatus, Connection } from '../wire/assistant.js';
 
 /** The first executable called `name` on the search path. */
 export function findOnPath(name: string, searchPath: string | undefined): string | null {
@@ -104,10 +105,10 @@ export const LIMITATIONS = [
 ];
 
 /** GET /api/assistant/status. */
-export function assistantStatus(ctx: Context) {
-  const connections = [
+export function assistantStatus(ctx: Context): AssistantStatus {
+  const connections: Connection[] = [
     ...CLI_PROVIDERS.filter((c) => c.implemented).map((c) => cliRow(ctx, c)),
-    ...API_PROVIDERS.map((p) => ({
+    ...API_PROVIDERS.map((p): Connection => ({
       runtime: 'api_key',
       provider: p.id,
       label: p.label,
@@ -142,7 +143,7 @@ export function assistantStatus(ctx: Context) {
   };
 }
 
-function cliRow(ctx: Context, c: CliProvider) {
+function cliRow(ctx: Context, c: CliProvider): Connection {
   return {
     runtime: 'agent_cli',
     provider: c.id,

@@ -7,9 +7,9 @@ import type { Database } from 'better-sqlite3';
 import type { RunSpec } from './request.js';
 import { RUN_INTERRUPTED_REASON } from './ai-lane.js';
 import type { Owner as ClaimOwner } from '../claims/owner.js';
+import type { InterruptedReason, RunStatus as ExecutionStatus } from '../wire/executions.js';
 
-export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
-export type InterruptedReason = 'owner_dead' | 'daemon_restart' | 'unknown';
+export type { InterruptedReason, RunStatus as ExecutionStatus } from '../wire/executions.js';
 
 export interface ExecutionRow {
   id: number;

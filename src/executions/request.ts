@@ -10,11 +10,12 @@ import { invalid } from '../errors.js';
 import { findSource } from '../sources/index.js';
 import { JsonObject, parseWith } from '../util/validate.js';
 import { parseAiSettings, type AiSettings } from './ai-settings.js';
+import type { RunType as ExecutionType } from '../wire/executions.js';
 
 export const MAX_RESULTS_LIMIT = 10_000;
 export const DEFAULT_MAX_RESULTS = 100;
 
-export type ExecutionType = 'dive' | 'sweep' | 'routine';
+export type { RunType as ExecutionType } from '../wire/executions.js';
 
 export interface RunSpec {
   type: ExecutionType;

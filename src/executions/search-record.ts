@@ -8,16 +8,18 @@
 import type { Context } from '../context.js';
 import { findSource } from '../sources/index.js';
 import { NOT_ANSWERED, type ZeroReason } from '../sources/types.js';
+import type { RecordSource, SearchRecord } from '../wire/executions.js';
 import { getExecution, getSources } from './repo.js';
 import type { RunSpec } from './request.js';
+import { readStoredOutcome } from './stored-outcome.js';
 import { isRenderedReason, ZERO_REASON_MEANING } from './zero-reasons.js';
 
-export function searchRecord(ctx: Context, executionId: number) {
+export function searchRecord(ctx: Context, executionId: number): SearchRecord | undefined {
   const row = getExecution(ctx.db, executionId);
   if (!row) return undefined;
   const spec = JSON.parse(row.parameters_json) as RunSpec;
-  const sources = getSources(ctx.db, executionId).map((s) => {
-    const outcome = s.outcome_json ? JSON.parse(s.outcome_json) : null;
+  const sources = getSources(ctx.db, executionId).map((s): RecordSource => {
+    const outcome = readStoredOutcome(s.outcome_json);
     const zero = s.zero_reason as ZeroReason | null;
     return {
       source: s.source,
@@ -73,6 +75,6 @@ export function searchRecord(ctx: Context, executionId: number) {
     },
     sources,
     // not_recorded is no reason (nothing was observed): it stays on its source row, never in this summary.
-    zero_reasons: Object.fromEntries(sources.filter((s) => isRenderedReason(s.zero_reason)).map((s) => [s.source, s.zero_reason])),
+    zero_reasons: Object.fromEntries(sources.flatMap((s) => (isRenderedReason(s.zero_reason) ? [[s.source, s.zero_reason] as const] : []))),
   };
 }

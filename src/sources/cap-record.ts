@@ -11,21 +11,9 @@
 import { sizeWords } from '../util/words.js';
 import type { SourceCaps } from './caps.js';
 import type { Author, NormalizedRecord, ParsedPage, Relation } from './types.js';
+import type { CapNote } from '../wire/executions.js';
 
-export interface CapNote {
-  /** The source's id of the record (cut to 200 characters when it is itself over its cap). */
-  record: string;
-  /** title, abstract, authors, author name, affiliations, affiliation, venue, doi, ids.pmid, … or record (its whole size). */
-  field: string;
-  /** cut: shortened to the cap; left_out: dropped (an identifier, or the record when its own id is over the cap). */
-  action: 'cut' | 'left_out';
-  cap: number;
-  unit: 'bytes' | 'names' | 'items';
-  /** The largest value found over the cap, in that unit. */
-  had: number;
-  /** How many values of the field were over it (several author names of one record). */
-  count: number;
-}
+export type { CapNote } from '../wire/executions.js';
 
 const ELLIPSIS = '…';
 const ELLIPSIS_BYTES = 3;

@@ -10,21 +10,10 @@
  */
 import type { CapNote } from './cap-record.js';
 import type { SourceHttp } from './http.js';
+import type { ZeroReason } from '../wire/executions.js';
 
 /** Why a source returned nothing: the spec's closed vocabulary of ten. */
-export const ZERO_REASONS = [
-  'missing_key',
-  'retired',
-  'window_unanswerable',
-  'upstream_failure',
-  'parse_failure',
-  'rights_filtered',
-  'records_unusable',
-  'entity_unsupported',
-  'answered_empty',
-  'not_recorded',
-] as const;
-export type ZeroReason = (typeof ZERO_REASONS)[number];
+export type { ZeroReason } from '../wire/executions.js';
 
 /** The zero reasons that mean the source did not answer at all. */
 export const NOT_ANSWERED: readonly ZeroReason[] = ['entity_unsupported', 'missing_key', 'parse_failure', 'retired', 'upstream_failure', 'window_unanswerable'];

@@ -13,19 +13,19 @@ import { missingKey } from './producers/missing-key.js';
 import { routineQuiet } from './producers/routine-quiet.js';
 import { sourceFailing } from './producers/source-failing.js';
 import * as repo from './repo.js';
-import type { Finding, Producer } from './types.js';
+import type { Producer } from './types.js';
+import type { Finding, MarkedFinding, MuteAnswer, UnmuteAnswer, Unjudged, WatchdogAnswer } from '../wire/watchdog.js';
 
 export const PRODUCERS: Producer[] = [sourceFailing, routineQuiet, missedFiresProducer, missingKey, deliveriesFailing];
 
 export const MAX_KEY_LENGTH = 300;
 export const MAX_NOTE_LENGTH = 500;
 
-export type MarkedFinding = Finding & { muted: boolean; muted_at_utc: string | null; mute_note: string | null };
 
 function collect(ctx: Context) {
   const mutes = new Map(repo.listMutes(ctx.db).map((m) => [m.finding_key, m]));
   const findings: MarkedFinding[] = [];
-  const unjudged = [];
+  const unjudged: Unjudged[] = [];
   let everyCheckRan = true;
   for (const producer of PRODUCERS) {
     let result;
@@ -55,7 +55,7 @@ function collect(ctx: Context) {
   return { findings, unjudged };
 }
 
-export function watchdogFindings(ctx: Context, includeMuted = false) {
+export function watchdogFindings(ctx: Context, includeMuted = false): WatchdogAnswer {
   const { findings, unjudged } = collect(ctx);
   const alarms = findings.filter((f) => !f.muted);
   return {
@@ -74,7 +74,7 @@ export function watchdogFindings(ctx: Context, includeMuted = false) {
   };
 }
 
-export function muteFinding(ctx: Context, key: string, note: string | null) {
+export function muteFinding(ctx: Context, key: string, note: string | null): MuteAnswer {
   const finding = collect(ctx).findings.find((f) => f.key === key);
   if (!finding) throw notFound('finding_not_found', `No current watchdog finding has the key "${key.slice(0, 100)}"; GET /api/watchdog (or \`svc watchdog\`) lists them.`, { key: key.slice(0, 100) });
   const already = finding.muted;
@@ -83,7 +83,7 @@ export function muteFinding(ctx: Context, key: string, note: string | null) {
   return { key, muted: true, already_muted: already, muted_at_utc: mute.muted_at_utc, note: mute.note, finding: { ...finding, muted: true, muted_at_utc: mute.muted_at_utc, mute_note: mute.note }, alarm_total: watchdogFindings(ctx).alarm_total };
 }
 
-export function unmuteFinding(ctx: Context, key: string) {
+export function unmuteFinding(ctx: Context, key: string): UnmuteAnswer {
   if (!repo.deleteMute(ctx.db, key)) throw notFound('mute_not_found', `No muted finding has the key "${key.slice(0, 100)}"; \`svc watchdog --muted\` lists the muted ones.`);
   const answer = watchdogFindings(ctx, true);
   return { key, muted: false, finding: answer.findings.find((f) => f.key === key) ?? null, alarm_total: answer.alarm_total };

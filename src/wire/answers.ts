@@ -6,17 +6,13 @@
  * but other wire files, so the window never pulls service code.
  */
 
+import type { Choices } from './assistant.js';
+
 export type AnswerMode = 'answer' | 'briefing';
 export type AnswerState = 'admitted' | 'running' | 'succeeded' | 'refused' | 'failed' | 'cancelled' | 'interrupted';
 
 /** The model connection an answer is sent to: the assistant's composer choices. */
-export interface AnswerChoices {
-  version: 1;
-  runtime: 'agent_cli' | 'api_key';
-  provider: string;
-  model: string | null;
-  effort: string | null;
-}
+export type AnswerChoices = Choices;
 
 /** How one selected segment was chosen: a whole page, or an exact codepoint passage of one page. */
 export type SegmentKind = 'page' | 'passage';

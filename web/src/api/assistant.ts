@@ -2,39 +2,14 @@
  * The assistant (spec 3): its status with the composer choices, saved
  * conversations (browse, read, create, export), a turn's event stream,
  * cancel, and the answer to a permission request a running turn holds open.
+ * The status's shapes are the service's, from src/wire/assistant.ts.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
+import type { AssistantStatus, Choices } from '../../../src/wire/assistant.js';
 import { api } from './client.js';
 import { readEventStream } from './sse.js';
-import type { Choices } from './answers.js';
 
-export type { Choices };
-
-export interface Connection {
-  runtime: 'agent_cli' | 'api_key';
-  provider: string;
-  label: string;
-  implemented: boolean;
-  available: boolean;
-  reason: string | null;
-  effort_support: { supported: boolean; values: string[] };
-  request_family?: string;
-}
-
-export interface ComposerChoices {
-  default_request: Choices | null;
-  default_error: string | null;
-  connections: Connection[];
-  agent_aliases: string[];
-  agent_efforts: string[];
-  limitations: string[];
-}
-
-export interface Status {
-  can_run: boolean;
-  reason: string | null;
-  composer_choices: ComposerChoices;
-}
+export type { Choices, ComposerChoices, Connection } from '../../../src/wire/assistant.js';
 
 export interface ConversationRow {
   id: number;
@@ -84,7 +59,7 @@ export interface TurnEvent {
 }
 
 export const assistant = {
-  status: (signal?: AbortSignal) => api.get<Status>('/api/assistant/status', { signal }),
+  status: (signal?: AbortSignal) => api.get<AssistantStatus>('/api/assistant/status', { signal }),
   browse: (q: string, beforeId?: number, throughId?: number, signal?: AbortSignal) =>
     api.get<{ sessions: ConversationRow[]; through_id: number; next_before_id: number | null; has_more: boolean }>('/api/assistant/sessions/browse', {
       signal,

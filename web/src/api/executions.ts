@@ -1,15 +1,15 @@
 /**
  * Runs (executions) as the backend answers them, and the calls the Search and
  * run pages make: start a dive or a sweep, follow, cancel and restart a run,
- * read its parts, download its references. Components draw; these ask.
+ * read its parts, download its references. Components draw; these ask. The
+ * search record's shape is the service's, from src/wire/executions.ts.
  */
-import type { HttpTrace } from '../../../src/wire/executions.js';
+import type { RunStatus, RunType, SearchRecord } from '../../../src/wire/executions.js';
 import { api } from './client.js';
 import { download } from './download.js';
 import { rememberStartedHere } from '../watch/notifications.js';
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
-export type RunType = 'dive' | 'sweep' | 'routine';
+export type { HttpTrace, RecordSource, RunStatus, RunType, SearchRecord, WindowRange } from '../../../src/wire/executions.js';
 
 export interface RunRow {
   id: number;
@@ -124,51 +124,6 @@ export interface RunDocuments {
   offset: number;
   next_offset: number | null;
   documents: RunDocument[];
-}
-
-export interface WindowRange {
-  from: string | null;
-  to: string | null;
-}
-
-export type { HttpTrace } from '../../../src/wire/executions.js';
-
-export interface RecordSource {
-  source: string;
-  name: string;
-  status: string;
-  answered: boolean;
-  request: { query: string; keywords: string[]; date_from: string | null; date_to: string | null; max_results: number; author: string | null; base_url: string; key: string } | null;
-  window: { asked: WindowRange | null; answered: WindowRange | null; support: string | null };
-  pages: number;
-  counts: { records: number; new_to_corpus: number; received: number | null; unusable: number | null; filtered_out: number | null; rights_filtered: number | null; total_reported: number | null };
-  timings: { started_at_utc: string | null; finished_at_utc: string | null; ms: number | null };
-  zero_reason: string | null;
-  zero_reason_meaning: string | null;
-  message: string | null;
-  evidence: { http_status: number | null; exception_class: string | null; retry_after_ms: number | null; scan_limit_reached: boolean } | null;
-  partial_failure: unknown;
-  http: HttpTrace[];
-}
-
-export interface SearchRecord {
-  execution_id: number;
-  recorded_at_utc: string;
-  execution: {
-    type: RunType;
-    status: RunStatus;
-    interrupted_reason: string | null;
-    started_at_utc: string;
-    finished_at_utc: string | null;
-    query: string;
-    keywords: string[];
-    window_asked: WindowRange | null;
-    max_results: number;
-    repositories: string[];
-    result_count: number;
-    new_count: number;
-  };
-  sources: RecordSource[];
 }
 
 export interface Delivery {

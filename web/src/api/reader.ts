@@ -7,26 +7,11 @@
 import type { NoteAnchor, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
 import { api } from './client.js';
 import { evidence } from './evidence.js';
-import { LIBRARY_HEADERS as LIBRARY } from './library.js';
+import { LIBRARY_HEADERS as LIBRARY, type LibraryFile, type LibraryStatus } from './library.js';
 
 const PROJECTS = '/api/evidence/projects';
 
 export type { Highlight, NotHighlighted, NoteView as Note, PageStatus, ReaderPage } from '../../../src/wire/evidence.js';
-
-export interface LibraryStatus {
-  configured: boolean;
-  vault: { vault_id: string; label: string } | null;
-}
-
-export interface LibraryFile {
-  file_id: string;
-  version_id: string;
-  original_name: string;
-  format: 'pdf' | 'txt' | 'md';
-  media_type: string;
-  byte_size: number;
-  sha256: string;
-}
 
 /** A passage note's anchor as the window sends it (the service computes content_sha256). */
 export type Anchor = Omit<NoteAnchor, 'content_sha256'>;
