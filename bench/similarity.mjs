@@ -247,17 +247,18 @@ for (const q of [0, 1, 2]) {
 async function timed(label, run, check) {
   for (let i = 0; i < 20; i++) await run(sample[i % sample.length], i % sample.length); // warm the page cache
   const times = [];
-  let found = 0;
+  let found = null; // checks that only verify (answer null) give no recall figure
   const cpu = process.cpuUsage();
   for (let q = 0; q < sample.length; q++) {
     const s = process.hrtime.bigint();
     const answer = await run(sample[q], q);
     times.push(Number(process.hrtime.bigint() - s) / 1e6);
-    found += check ? check(answer, q) : 0;
+    const hits = check ? check(answer, q) : null;
+    if (hits !== null) (found ??= 0), (found += hits);
   }
   const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
-  const recall = check ? `; recall@${K} ${(found / (sample.length * K)).toFixed(4)}` : '';
+  const recall = found !== null ? `; recall@${K} ${(found / (sample.length * K)).toFixed(4)}` : '';
   console.log(`${label}: p50 ${ms(pct(times, 0.5))} ms, p95 ${ms(pct(times, 0.95))} ms, p99 ${ms(pct(times, 0.99))} ms (${sample.length} queries; cpu ${ms((used.user + used.system) / 1000 / sample.length)} ms a query)${recall}`);
   return times;
 }
@@ -298,7 +299,7 @@ await timed(`filtered nearest (${window.length.toLocaleString()} papers admitted
     const truthIds = bruteForce(ctx, MODEL, matrix.subarray((sample[q] - 1) * DIM, sample[q] * DIM), K, window, sample[q]).map((n) => n.document_id);
     filteredRecall += a.neighbours.filter((n) => truthIds.includes(n.document_id)).length;
   }
-  return 0;
+  return null;
 });
 console.log(`  filtered recall@${K} over ${checked} queries: ${(filteredRecall / (checked * K)).toFixed(4)}; answered by ${[...methods].join(', ')}`);
 
