@@ -4,8 +4,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { perDatabase } from '../db/per-database.js';
 
-export type LibraryFormat = 'pdf' | 'txt' | 'md';
-export type LinkBasis = 'import' | 'link';
+import type { LibraryFormat, LinkBasis } from '../wire/library.js';
+
+export type { LibraryFormat, LinkBasis };
 
 export interface VaultRow {
   vault_id: string;

@@ -7,7 +7,7 @@
 import type { NoteAnchor, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
 import { api } from './client.js';
 import { evidence } from './evidence.js';
-import { LIBRARY_HEADERS as LIBRARY, type LibraryFile, type LibraryStatus } from './library.js';
+import { LIBRARY_HEADERS as LIBRARY, type FileDetail, type LibraryStatusWithFolder } from './library.js';
 
 const PROJECTS = '/api/evidence/projects';
 
@@ -24,10 +24,10 @@ export interface FileRef {
 }
 
 export const reader = {
-  library: (signal?: AbortSignal) => api.get<LibraryStatus>('/api/library', { headers: LIBRARY, signal }),
+  library: (signal?: AbortSignal) => api.get<LibraryStatusWithFolder>('/api/library', { headers: LIBRARY, signal }),
   project: (vaultId: string, projectId: string, signal?: AbortSignal) => evidence.show(vaultId, projectId, signal).then((r) => r.project),
   file: (vaultId: string, fileId: string, signal?: AbortSignal) =>
-    api.get<{ file: LibraryFile }>(`/api/library/files/${fileId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.file),
+    api.get<FileDetail>(`/api/library/files/${fileId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.file),
   page: (ref: FileRef, page: number, signal?: AbortSignal) =>
     api.get<ReaderPage>(`${PROJECTS}/${ref.projectId}/reader/${ref.fileId}`, { query: { expected_vault_id: ref.vaultId, version_id: ref.versionId, page }, headers: LIBRARY, signal }),
   /** The verified bytes of the whole PDF (the route names a page; the bytes are the file's). */
