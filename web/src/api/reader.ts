@@ -4,17 +4,14 @@
  * PDF bytes, the file's notes, and a new note. Every one carries the Library
  * header; the browser adds the renderer's Origin itself.
  */
-import type { NoteAnchor, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
+import type { AnchorInput, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
 import { api } from './client.js';
 import { evidence } from './evidence.js';
 import { LIBRARY_HEADERS as LIBRARY, type FileDetail, type LibraryStatusWithFolder } from './library.js';
 
 const PROJECTS = '/api/evidence/projects';
 
-export type { Highlight, NotHighlighted, NoteView as Note, PageStatus, ReaderPage } from '../../../src/wire/evidence.js';
-
-/** A passage note's anchor as the window sends it (the service computes content_sha256). */
-export type Anchor = Omit<NoteAnchor, 'content_sha256'>;
+export type { AnchorInput as Anchor, Highlight, NotHighlighted, NoteView as Note, PageStatus, ReaderPage } from '../../../src/wire/evidence.js';
 
 export interface FileRef {
   vaultId: string;
@@ -57,7 +54,7 @@ export const reader = {
       afterId = r.next_after_id;
     }
   },
-  createNote: (ref: FileRef, expectedRevision: number, note: { kind: 'plain' | 'passage'; body: string; anchor: Anchor | null }) =>
+  createNote: (ref: FileRef, expectedRevision: number, note: { kind: 'plain' | 'passage'; body: string; anchor: AnchorInput | null }) =>
     api.post<NoteCreated>(
       `${PROJECTS}/${ref.projectId}/notes`,
       { expected_vault_id: ref.vaultId, expected_revision: expectedRevision, file_id: ref.fileId, version_id: ref.versionId, ...note },
