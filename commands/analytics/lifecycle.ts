@@ -1,6 +1,7 @@
 import { Help, type Command } from 'commander';
 import { abandonCheck, abandonSlice, CHECK_LIMIT, startCheck, stopCheck, type CheckProgress } from '../../src/lifecycle/check.js';
-import { credentialSkippedWithout, sourcesWithoutKey, type Asked } from '../../src/lifecycle/lookups.js';
+import { credentialSkippedWithout, sourcesWithoutKey } from '../../src/lifecycle/lookups.js';
+import type { Asked } from '../../src/wire/lifecycle.js';
 import { documentLifecycle, EVENTS_LIMIT, lifecycleOverview, papersInCorpus, runView } from '../../src/lifecycle/service.js';
 import { wordedContext } from '../lib/context.js';
 import { utcMinute } from '../lib/dates.js';

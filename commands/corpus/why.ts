@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { whyDocument, type Unverifiable } from '../../src/explorer/why.js';
+import { whyDocument } from '../../src/explorer/why.js';
+import type { Unverifiable } from '../../src/wire/papers.js';
 import { withContext } from '../lib/context.js';
 import { utcMinute } from '../lib/dates.js';
 import { idArg } from '../lib/flags.js';

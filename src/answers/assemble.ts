@@ -9,7 +9,8 @@
 import type { Context } from '../context.js';
 import { choicesProblems } from '../assistant/choices.js';
 import { codepointLength, hasLoneSurrogate, sliceCodepoints } from '../evidence/codepoints.js';
-import { extractPage, type PageResult } from '../evidence/extract.js';
+import { extractPage } from '../evidence/extract.js';
+import type { PageText } from '../wire/evidence.js';
 import { findVersion } from '../evidence/members.js';
 import * as evidenceReasons from '../evidence/reasons.js';
 import type { NoteRow, ProjectRow } from '../evidence/repo.js';
@@ -78,7 +79,7 @@ function checkShape(limits: AnswerLimits, selections: SelectionInput[]): void {
   if (pages.size > limits.distinctPages) throw reasons.selectionLimit('distinct pages', limits.distinctPages);
 }
 
-function readable(result: PageResult, fileId: string, filename: string): string {
+function readable(result: PageText, fileId: string, filename: string): string {
   if (result.status === 'extracted' && result.text !== null && result.text !== '') return result.text;
   if (result.status === 'limit_exceeded') throw reasons.selectionPageLimit(fileId, result.requested_page, result.reason);
   // An empty or no-text page (image-only) is refused like any unreadable one: nothing to cite.
@@ -102,7 +103,7 @@ export async function assemble(ctx: Context, limits: AnswerLimits, input: Assemb
   for (const [i, sel] of input.selections.entries()) {
     const file = findVersion(ctx, vault.vault_id, { fileId: sel.file_id, versionId: sel.version_id });
     if (!repo.member(project.id, file.id)) throw evidenceReasons.notMember();
-    const texts = new Map<number, PageResult>();
+    const texts = new Map<number, PageText>();
     for (const [j, seg] of sel.segments.entries()) {
       const loc = ['body', 'selections', i, 'segments', j];
       if (file.format === 'pdf' && seg.page > ev.limits.pdfPages) throw reasons.selectionPageLimit(file.file_id, seg.page, 'pdf_pages');

@@ -4,13 +4,7 @@
  * source that issued it (null where no stable address is known). One list for
  * every door, so the window, the command line and the tools link alike.
  */
-
-export interface Identifier {
-  scheme: string;
-  label: string;
-  value: string;
-  url: string | null;
-}
+import type { Identifier } from '../wire/papers.js';
 
 /** Schemes in the order they are listed, with the address of the page each value opens. */
 const SCHEMES: { scheme: string; label: string; url: ((value: string) => string) | null }[] = [

@@ -17,33 +17,12 @@ import type { PoolOutcome } from './pdf-pool.js';
 import { PDF_CONTRACT } from './pdf-protocol.js';
 import * as reasons from './reasons.js';
 import { evidenceOf } from './service.js';
-import type { PageBasis, PageStatus } from '../wire/evidence.js';
+import type { PageBasis, PageStatus, PageText } from '../wire/evidence.js';
 
 export { PDF_CONTRACT } from './pdf-protocol.js';
 export const TEXT_CONTRACT = 'library-text-lf/v1';
 
 export type { PageBasis, PageStatus } from '../wire/evidence.js';
-
-export interface PageResult {
-  vault_id: string;
-  file_id: string;
-  version_id: string;
-  /** The retained-byte digest the page was read from (the catalog's, verified). */
-  sha256: string;
-  media_type: string;
-  page_basis: PageBasis;
-  extraction_contract: string;
-  requested_page: number;
-  page_count: number | null;
-  status: PageStatus;
-  reason: string | null;
-  message: string | null;
-  examined_pages: number[];
-  /** Present for extracted and no_text pages only. */
-  text: string | null;
-  page_sha256: string | null;
-  codepoint_length: number | null;
-}
 
 export const contractOf = (file: Pick<FileRow, 'format'>) => (file.format === 'pdf' ? PDF_CONTRACT : TEXT_CONTRACT);
 export const basisOf = (file: Pick<FileRow, 'format'>): PageBasis => (file.format === 'pdf' ? 'physical' : 'logical');
@@ -54,7 +33,7 @@ const UNAVAILABLE = new Set(['file_missing', 'file_size_mismatch', 'file_hash_mi
 const TEXT_LIMITS = new Set(['text_too_large', 'too_many_lines', 'text_json_too_large']);
 const TEXT_MALFORMED = new Set(['not_utf8', 'contains_nul']);
 
-function base(vault: VaultRow, file: FileRow, page: number): PageResult {
+function base(vault: VaultRow, file: FileRow, page: number): PageText {
   return {
     vault_id: vault.vault_id,
     file_id: file.file_id,
@@ -75,11 +54,11 @@ function base(vault: VaultRow, file: FileRow, page: number): PageResult {
   };
 }
 
-function withText(result: PageResult, status: 'extracted' | 'no_text', text: string): PageResult {
+function withText(result: PageText, status: 'extracted' | 'no_text', text: string): PageText {
   return { ...result, status, text, page_sha256: sha256Text(text), codepoint_length: codepointLength(text), examined_pages: [result.requested_page] };
 }
 
-function refusedBy(result: PageResult, err: unknown): PageResult {
+function refusedBy(result: PageText, err: unknown): PageText {
   if (!isSvcError(err)) throw err;
   if (UNAVAILABLE.has(err.reason)) return { ...result, status: 'unavailable', reason: err.reason, message: err.message };
   if (TEXT_LIMITS.has(err.reason)) return { ...result, status: 'limit_exceeded', reason: err.reason, message: err.message };
@@ -102,7 +81,7 @@ export interface ExtractRequest {
  * itself prevents is a typed status in the result.
  * @example const r = await extractPage(ctx, { vault, file, page: 3 }); if (r.status === 'extracted') use(r.text)
  */
-export async function extractPage(ctx: Context, req: ExtractRequest): Promise<PageResult> {
+export async function extractPage(ctx: Context, req: ExtractRequest): Promise<PageText> {
   const { vault, file, page } = req;
   const limits = evidenceOf(ctx).limits;
   const result = base(vault, file, page);
@@ -170,7 +149,7 @@ export async function extractPage(ctx: Context, req: ExtractRequest): Promise<Pa
  * tree of shared subtrees declares a billion pages in a few kilobytes. A file past the limit is
  * not read in the app; its other pages are named by other_pages alone.
  */
-export function pageStatuses(result: PageResult, maxPages: number): { page: number; status: PageStatus | 'not_examined' }[] {
+export function pageStatuses(result: PageText, maxPages: number): { page: number; status: PageStatus | 'not_examined' }[] {
   // With the count unknown, or past the limit, only the requested page is named one by one.
   if (result.page_count === null || result.page_count > maxPages) return [{ page: result.requested_page, status: result.status }];
   const count = result.page_count;

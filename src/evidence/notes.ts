@@ -16,17 +16,7 @@ import * as reasons from './reasons.js';
 import type { NewNote, NoteKind, PageBasis, ProjectRow } from './repo.js';
 import { evidenceOf, requireProject, type ProjectRef } from './service.js';
 import { CONTRACT_VERSION, noteView, pageOf, projectView, type PageRequest } from './views.js';
-import type { NoteCreated, NoteEdited, NotePage } from '../wire/evidence.js';
-
-export interface AnchorInput {
-  page_basis: PageBasis;
-  page: number;
-  extraction_contract: string;
-  page_sha256: string;
-  start: number;
-  end: number;
-  quote: string;
-}
+import type { AnchorInput, NoteCreated, NoteEdited, NotePage } from '../wire/evidence.js';
 
 export function checkBody(body: string, kind: NoteKind, max: number): void {
   if (hasLoneSurrogate(body)) throw reasons.bodyInvalid('holds an unpaired surrogate');

@@ -4,10 +4,11 @@
  * sources that found it.
  */
 import type { Database } from 'better-sqlite3';
-import { identifiersOf, type Identifier } from '../corpus/identifiers.js';
+import { identifiersOf } from '../corpus/identifiers.js';
 import { readDocumentRow } from '../corpus/repo.js';
 import type { Author } from '../sources/types.js';
 import type { Paper } from '../wire/explorer.js';
+import type { AuthorDetail, PaperDetail } from '../wire/papers.js';
 
 export interface PaperRow {
   id: number;
@@ -75,22 +76,11 @@ export function papersByIds(db: Database, ids: number[]): Paper[] {
 }
 
 /**
- * A paper as its own page shows it: the list view, plus the abstract, the
- * authors with their ORCID iDs and affiliations as the sources gave them, how
- * precise the date is, every identifier with the page it opens, and the full
- * text's address and licence where a source gave them.
+ * One paper in full, or undefined when there is no such document: the list
+ * view, plus the abstract, the authors with their ORCID iDs and affiliations
+ * as the sources gave them, how precise the date is, every identifier with the
+ * page it opens, and the full text's address and licence where a source gave them.
  */
-export interface PaperDetail extends Paper {
-  abstract: string | null;
-  author_details: Author[];
-  date_precision: string | null;
-  identifiers: Identifier[];
-  pdf_url: string | null;
-  license: string | null;
-  open_access: boolean | null;
-}
-
-/** One paper in full, or undefined when there is no such document. */
 export function paperDetail(db: Database, id: number): PaperDetail | undefined {
   const paper = papersByIds(db, [id])[0];
   const row = readDocumentRow(db, id);
@@ -98,7 +88,7 @@ export function paperDetail(db: Database, id: number): PaperDetail | undefined {
   return {
     ...paper,
     abstract: row.abstract,
-    author_details: JSON.parse(row.authors_json) as Author[],
+    author_details: JSON.parse(row.authors_json) as AuthorDetail[],
     date_precision: row.date_precision,
     identifiers: identifiersOf({ doi: row.doi, arxiv_id: row.arxiv_id, pmid: row.pmid, pmcid: row.pmcid, ids: JSON.parse(row.ids_json) }),
     pdf_url: row.pdf_url,

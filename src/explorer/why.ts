@@ -16,15 +16,15 @@ import { findSource } from '../sources/index.js';
 import type { NormalizedRecord } from '../sources/types.js';
 import { paperDetail } from './paper.js';
 import { prepared } from './repo.js';
+import type { TermMatch, Unverifiable, WhyAnswer, WhyExecution, WhyField, WhyVerdict } from '../wire/papers.js';
 
-const FIELDS = ['title', 'abstract', 'authors', 'venue', 'categories'] as const;
-type Field = (typeof FIELDS)[number];
+const FIELDS: readonly WhyField[] = ['title', 'abstract', 'authors', 'venue', 'categories'];
 
 export const WHY_METHOD =
   "Each run's query words (two letters or more, a light suffix stripped, matched as word prefixes) and each keyword (as a whole phrase) are looked for, case and accents ignored, " +
   "in the title, abstract, authors, venue and categories of the record the source gave (the latest one svc kept from that source). rank is the paper's position in that source's answer, counted from 0 (0 is the first paper it returned).";
 
-function fieldTexts(record: NormalizedRecord): Record<Field, string> {
+function fieldTexts(record: NormalizedRecord): Record<WhyField, string> {
   return {
     title: record.title ?? '',
     abstract: record.abstract ?? '',
@@ -36,16 +36,10 @@ function fieldTexts(record: NormalizedRecord): Record<Field, string> {
 
 const fold = (text: string) => words(text).join(' ');
 
-export interface TermMatch {
-  term: string;
-  kind: 'query_word' | 'keyword';
-  fields: Field[];
-}
-
 /** Which terms of a run occur in which fields of a record. */
 export function matchTerms(spec: Pick<RunSpec, 'query' | 'keywords'>, record: NormalizedRecord): TermMatch[] {
   const texts = fieldTexts(record);
-  const folded = Object.fromEntries(FIELDS.map((f) => [f, words(texts[f])])) as Record<Field, string[]>;
+  const folded = Object.fromEntries(FIELDS.map((f) => [f, words(texts[f])])) as Record<WhyField, string[]>;
   const out: TermMatch[] = [];
   for (const word of new Set(words(spec.query).filter((w) => w.length >= 2))) {
     const prefix = stem(word);
@@ -72,18 +66,6 @@ interface FoundRow {
   parameters_json: string;
 }
 
-/**
- * One thing that cannot be verified here. A reason about how a run's words matched is said as
- * "Execution N: text": `execution_id` is that run and `text` the words after it, so a reason several
- * runs share (a routine repeats it every run) can be said once. Any other reason (about a kept
- * record, the abstracts, an author search, which names its run in its own words) has a null
- * `execution_id` and is said whole.
- */
-export interface Unverifiable {
-  execution_id: number | null;
-  text: string;
-}
-
 /** The sentence `cannot_verify` holds for `item`. */
 const sentenceOf = (item: Unverifiable) => (item.execution_id === null ? item.text : `Execution ${item.execution_id}: ${item.text}`);
 
@@ -95,7 +77,7 @@ const relevanceRanked = (source: string) => {
 /**
  * @example whyDocument(ctx, 42).cannot_verify
  */
-export function whyDocument(ctx: Context, documentId: number) {
+export function whyDocument(ctx: Context, documentId: number): WhyAnswer {
   const paper = paperDetail(ctx.db, documentId);
   if (!paper) throw notFound('document_not_found', `No document ${documentId}.`);
   const provenance = provenanceOf(ctx.db, documentId);
@@ -111,13 +93,13 @@ export function whyDocument(ctx: Context, documentId: number) {
   const cannot: Unverifiable[] = [];
   const ofRun = (execution_id: number, text: string) => cannot.push({ execution_id, text });
   const whole = (text: string) => cannot.push({ execution_id: null, text });
-  const findings = rows.map((row) => {
+  const findings = rows.map((row): WhyExecution => {
     const spec = JSON.parse(row.parameters_json) as RunSpec;
     const records = bySource.get(row.source) ?? [];
     const record = records[records.length - 1]?.record;
     const terms = record ? matchTerms(spec, record) : [];
     const matched = terms.filter((t) => t.fields.length > 0);
-    const verdict = !record ? 'record_missing' : terms.length === 0 ? 'no_terms' : matched.length === terms.length ? 'all_terms_matched' : matched.length > 0 ? 'some_terms_matched' : 'no_term_matched';
+    const verdict: WhyVerdict = !record ? 'record_missing' : terms.length === 0 ? 'no_terms' : matched.length === terms.length ? 'all_terms_matched' : matched.length > 0 ? 'some_terms_matched' : 'no_term_matched';
     return {
       execution_id: row.execution_id,
       type: row.type,

@@ -8,14 +8,15 @@ import type { Context } from '../context.js';
 import { publicLimits } from './limits.js';
 import * as reasons from './reasons.js';
 import { libraryOf, requireVault } from './service.js';
-import { fileView, linkView, type LinkView } from './views.js';
+import { fileView, linkView } from './views.js';
+import type { PaperLink } from '../wire/library.js';
 
 /** @example exportInventory(ctx, { expectedVaultId }).text */
 export function exportInventory(ctx: Context, request: { expectedVaultId: string }) {
   const lib = libraryOf(ctx);
   const vault = requireVault(lib, request.expectedVaultId);
   const catalog = lib.catalog();
-  const links = new Map<number, LinkView[]>();
+  const links = new Map<number, PaperLink[]>();
   for (const link of catalog.allLinks(vault.vault_id)) {
     const list = links.get(link.file_row) ?? [];
     list.push(linkView(link));

@@ -14,7 +14,8 @@ import * as reasons from './reasons.js';
 import { scanVault, retainedName, type Problem } from './scan.js';
 import { libraryOf, requireVault, type Library } from './service.js';
 import { openVault, type OpenVault } from './vault.js';
-import { fileView, linkView, type FileView, type LinkView } from './views.js';
+import { fileView, linkView } from './views.js';
+import type { ImportReceipt } from '../wire/library.js';
 
 export interface ImportTarget {
   expectedVaultId: string;
@@ -26,14 +27,6 @@ export interface ImportTarget {
 
 export interface ImportRequest extends ImportTarget {
   bytes: Uint8Array;
-}
-
-export interface ImportReceipt {
-  version: 1;
-  vault_id: string;
-  outcome: 'created' | 'duplicate';
-  file: FileView;
-  link: (LinkView & { created: boolean }) | null;
 }
 
 /**

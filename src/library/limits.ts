@@ -2,6 +2,8 @@
  * The Library's limits (spec 2 "Limits"). Services take them from the Library
  * service object, so tests can shrink the 1 GiB and 10,000-item limits.
  */
+import type { PublicLimits } from '../wire/library.js';
+
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -49,7 +51,7 @@ export const DEFAULT_LIMITS: Readonly<LibraryLimits> = Object.freeze({
 });
 
 /** The limits as the status and inventory envelopes state them. */
-export function publicLimits(l: LibraryLimits) {
+export function publicLimits(l: LibraryLimits): PublicLimits {
   return {
     file_bytes: l.fileBytes,
     selection_files: l.selectionFiles,

@@ -7,19 +7,20 @@ import * as reasons from './reasons.js';
 import { findFile, type FileRef } from './read.js';
 import { libraryOf } from './service.js';
 import { linkView } from './views.js';
+import type { LinkReceipt } from '../wire/library.js';
 
 /**
  * POST /api/library/files/{file_id}/paper-links.
  * @example linkPaper(ctx, { expectedVaultId, fileId, documentId: 42 }).created
  */
-export function linkPaper(ctx: Context, ref: FileRef & { documentId: number }) {
+export function linkPaper(ctx: Context, ref: FileRef & { documentId: number }): LinkReceipt {
   const catalog = libraryOf(ctx).catalog();
   return catalog.transaction(() => {
     const { vault, row } = findFile(ctx, ref);
     if (!catalog.documentExists(ref.documentId)) throw reasons.documentNotFound(ref.documentId);
     const created = catalog.insertLink(row.id, ref.documentId, 'link', ctx.nowIso());
     const link = catalog.link(row.id, ref.documentId)!;
-    return { version: 1 as const, vault_id: vault.vault_id, file_id: row.file_id, version_id: row.version_id, created, link: linkView(link) };
+    return { version: 1, vault_id: vault.vault_id, file_id: row.file_id, version_id: row.version_id, created, link: linkView(link) };
   });
 }
 

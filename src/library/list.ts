@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { asciiFold } from './repo.js';
 import { libraryOf, requireVault } from './service.js';
 import { fileView, unchecked } from './views.js';
+import type { FilePage } from '../wire/library.js';
 
 export interface ListRequest {
   expectedVaultId: string;
@@ -19,7 +20,7 @@ export interface ListRequest {
 }
 
 /** @example listFiles(ctx, { expectedVaultId, q: 'review', limit: 20 }) */
-export function listFiles(ctx: Context, request: ListRequest) {
+export function listFiles(ctx: Context, request: ListRequest): FilePage {
   const lib = libraryOf(ctx);
   const vault = requireVault(lib, request.expectedVaultId);
   const catalog = lib.catalog();
@@ -35,7 +36,7 @@ export function listFiles(ctx: Context, request: ListRequest) {
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   return {
-    version: 1 as const,
+    version: 1,
     vault_id: vault.vault_id,
     q: request.q ?? null,
     through_id: throughId,
@@ -44,6 +45,6 @@ export function listFiles(ctx: Context, request: ListRequest) {
     items: page.map((row) => unchecked(fileView(row))),
     has_more: hasMore,
     next_before_id: hasMore ? page[page.length - 1]!.id : null,
-    availability: 'not_checked' as const,
+    availability: 'not_checked',
   };
 }

@@ -13,6 +13,7 @@ import { retainedName } from './scan.js';
 import { libraryOf, requireVault } from './service.js';
 import { openVault } from './vault.js';
 import { fileView, linkView, unchecked } from './views.js';
+import type { FileDetail } from '../wire/library.js';
 
 export interface FileRef {
   expectedVaultId: string;
@@ -50,10 +51,10 @@ export function resolveFileId(ctx: Context, expectedVaultId: string, ref: string
 }
 
 /** GET /api/library/files/{file_id}: recorded metadata and explicit paper links. */
-export function fileMetadata(ctx: Context, ref: FileRef) {
+export function fileMetadata(ctx: Context, ref: FileRef): FileDetail {
   const { vault, row } = findFile(ctx, ref);
   const links = libraryOf(ctx).catalog().linksOf(row.id).map(linkView);
-  return { version: 1 as const, vault_id: vault.vault_id, file: unchecked(fileView(row)), paper_links: links };
+  return { version: 1, vault_id: vault.vault_id, file: unchecked(fileView(row)), paper_links: links };
 }
 
 export interface VerifiedFile {

@@ -4,8 +4,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { perDatabase } from '../db/per-database.js';
 
-export type LibraryFormat = 'pdf' | 'txt' | 'md';
-export type LinkBasis = 'import' | 'link';
+import type { LibraryFile, LibraryFormat, LinkBasis } from '../wire/library.js';
+
+export type { LibraryFormat, LinkBasis };
 
 export interface VaultRow {
   vault_id: string;
@@ -14,18 +15,9 @@ export interface VaultRow {
   created_at_utc: string;
 }
 
-export interface FileRow {
-  id: number;
-  file_id: string;
-  version_id: string;
+/** A catalog row: the file as the answers show it, and the vault it is in. */
+export interface FileRow extends LibraryFile {
   vault_id: string;
-  original_name: string;
-  format: LibraryFormat;
-  media_type: string;
-  byte_size: number;
-  sha256: string;
-  relative_path: string;
-  imported_at_utc: string;
 }
 
 export interface LinkRow {

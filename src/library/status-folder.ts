@@ -5,17 +5,12 @@
  * the Library's own words only.
  */
 import type { Context } from '../context.js';
-import { libraryStatus, type LibraryStatus } from './status.js';
+import { libraryStatus } from './status.js';
 import { vaultFolder } from './vault.js';
-
-export interface FolderState {
-  reachable: boolean;
-  reason: string | null;
-  message: string | null;
-}
+import type { LibraryStatusWithFolder } from '../wire/library.js';
 
 /** @example libraryStatusWithFolder(ctx).folder // { reachable: false, reason: 'vault_unavailable', message: 'The vault folder is missing …' } */
-export function libraryStatusWithFolder(ctx: Context): LibraryStatus & { folder: FolderState | null } {
+export function libraryStatusWithFolder(ctx: Context): LibraryStatusWithFolder {
   const folder = vaultFolder(ctx);
   return { ...libraryStatus(ctx), folder: folder && { reachable: folder.reachable, reason: folder.reason, message: folder.message } };
 }

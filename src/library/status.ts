@@ -5,14 +5,7 @@
 import type { Context } from '../context.js';
 import { publicLimits } from './limits.js';
 import { libraryOf } from './service.js';
-
-export interface LibraryStatus {
-  version: 1;
-  configured: boolean;
-  vault: { vault_id: string; label: string; created_at_utc: string } | null;
-  counts: { files: number; retained_bytes: number; paper_links: number };
-  limits: ReturnType<typeof publicLimits>;
-}
+import type { LibraryStatus } from '../wire/library.js';
 
 export function libraryStatus(ctx: Context): LibraryStatus {
   const lib = libraryOf(ctx);

@@ -9,21 +9,7 @@ import { readBounded } from './fs-safe.js';
 import * as reasons from './reasons.js';
 import { findFile, openVerified, type VersionRef } from './read.js';
 import { libraryOf } from './service.js';
-
-export interface TextEnvelope {
-  version: 1;
-  kind: 'svc-library-text';
-  vault_id: string;
-  file_id: string;
-  version_id: string;
-  sha256: string;
-  media_type: string;
-  encoding: 'utf-8';
-  normalization: 'crlf-cr-to-lf-v1';
-  byte_size: number;
-  line_count: number;
-  text: string;
-}
+import type { TextEnvelope } from '../wire/library.js';
 
 /** CRLF and lone CR become LF. */
 export function normalizeNewlines(text: string): string {

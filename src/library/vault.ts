@@ -27,7 +27,8 @@ import {
 } from './fs-safe.js';
 import { markerInvalid, parentMissing, parentNotAbsolute, parentNotDirectory, parentNotWritable, vaultExists, vaultFolderExists, vaultUnavailable } from './reasons.js';
 import { libraryOf } from './service.js';
-import { libraryStatus, type LibraryStatus } from './status.js';
+import { libraryStatus } from './status.js';
+import type { LibraryStatus } from '../wire/library.js';
 
 export const MARKER_NAME = 'vault.json';
 export const FILES_DIR = 'files';

@@ -3,8 +3,9 @@
  * folder; only the verified open answers an absolute one.
  */
 import type { FileRow, LinkRow } from './repo.js';
+import type { LibraryFile, PaperLink, UncheckedFile } from '../wire/library.js';
 
-export function fileView(row: FileRow) {
+export function fileView(row: FileRow): LibraryFile {
   return {
     id: row.id,
     file_id: row.file_id,
@@ -19,13 +20,9 @@ export function fileView(row: FileRow) {
   };
 }
 
-export type FileView = ReturnType<typeof fileView>;
-
 /** List and metadata answers do not hash the files they describe. */
-export const unchecked = <T extends object>(view: T) => ({ ...view, availability: 'not_checked' as const });
+export const unchecked = (view: LibraryFile): UncheckedFile => ({ ...view, availability: 'not_checked' });
 
-export function linkView(row: LinkRow) {
+export function linkView(row: LinkRow): PaperLink {
   return { document_id: row.document_id, basis: row.basis, linked_at_utc: row.linked_at_utc };
 }
-
-export type LinkView = ReturnType<typeof linkView>;

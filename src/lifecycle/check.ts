@@ -9,7 +9,8 @@
 import type { Context } from '../context.js';
 import { conflict } from '../errors.js';
 import { eventsFrom } from './events.js';
-import { askAboutSlice, buildClients, SLICE_SIZE, type Asked, type Clients, type FreshRecords, type SliceAnswer } from './lookups.js';
+import { askAboutSlice, buildClients, SLICE_SIZE, type Clients, type FreshRecords, type SliceAnswer } from './lookups.js';
+import type { Asked } from '../wire/lifecycle.js';
 import * as repo from './repo.js';
 
 export const CHECK_LIMIT = { min: 1, max: 5000, default: 1000 };

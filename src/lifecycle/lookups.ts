@@ -16,14 +16,7 @@ import { pubmed, PAGE as PUBMED_PAGE } from '../sources/pubmed.js';
 import { throttleFor } from '../sources/throttle.js';
 import { ParseError, type NormalizedRecord, type SourceAdapter } from '../sources/types.js';
 import type { TargetDocument } from './repo.js';
-
-export type AskOutcome = 'answered' | 'not_found' | 'failed' | 'skipped';
-
-export interface Asked {
-  source: string;
-  outcome: AskOutcome;
-  reason?: string;
-}
+import type { Asked, AskOutcome } from '../wire/lifecycle.js';
 
 export interface SliceAnswer {
   records: Map<number, { source: string; record: NormalizedRecord }[]>;

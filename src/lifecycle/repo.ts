@@ -1,8 +1,9 @@
 /** SQL of lifecycle checks, events and runs, in one place. */
 import type { Database } from 'better-sqlite3';
+import type { EventKind } from '../wire/lifecycle.js';
 
-export const EVENT_KINDS = ['retraction', 'preprint_to_published', 'version_change'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+export type { EventKind };
+export const EVENT_KINDS = ['retraction', 'preprint_to_published', 'version_change'] as const satisfies readonly EventKind[];
 
 export interface EventRow {
   id: number;

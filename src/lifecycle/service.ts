@@ -3,18 +3,19 @@ import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { settleStale } from './check.js';
 import * as repo from './repo.js';
+import type { Asked, CheckState, EventKind, LifecycleAnswer, LifecycleEvent } from '../wire/lifecycle.js';
 
 export const EVENTS_LIMIT = { min: 1, max: 500, default: 50 };
 export const MAX_FOR_DOCUMENTS = 500;
 const RECENT_DAYS = 30;
 
-export const KIND_MEANING: Record<repo.EventKind, string> = {
+export const KIND_MEANING: Record<EventKind, string> = {
   retraction: 'the paper was retracted; the notice link is the retraction notice (or the record flagging it)',
   preprint_to_published: 'a preprint has a published version; the notice link is the published version (its DOI, or the arXiv page naming the journal reference)',
   version_change: 'a newer version or a correction of the paper exists; the notice link is the new version or the correction notice',
 };
 
-export function eventView(row: repo.EventRow) {
+export function eventView(row: repo.EventRow): LifecycleEvent {
   return {
     id: row.id,
     document_id: row.document_id,
@@ -51,11 +52,11 @@ export function runView(row: repo.RunRow | undefined) {
   };
 }
 
-function checkView(row: repo.CheckRow | undefined) {
+function checkView(row: repo.CheckRow | undefined): CheckState {
   if (!row) return { checked_at_utc: null, last_attempt: null };
   return {
     checked_at_utc: row.checked_at_utc,
-    last_attempt: { at_utc: row.attempted_at_utc, run_id: row.attempt_run_id, outcome: row.outcome, asked: JSON.parse(row.asked_json), error: row.error },
+    last_attempt: { at_utc: row.attempted_at_utc, run_id: row.attempt_run_id, outcome: row.outcome, asked: JSON.parse(row.asked_json) as Asked[], error: row.error },
   };
 }
 
@@ -91,7 +92,7 @@ export function papersInCorpus(ctx: Context): number {
   return repo.documentsTotal(ctx.db);
 }
 
-export function documentLifecycle(ctx: Context, documentId: number) {
+export function documentLifecycle(ctx: Context, documentId: number): LifecycleAnswer {
   const doc = repo.documentIdentity(ctx.db, documentId);
   if (!doc) throw notFound('document_not_found', `No document ${documentId}.`);
   const events = repo.eventsOf(ctx.db, documentId).map(eventView);

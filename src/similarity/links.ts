@@ -13,23 +13,9 @@ import { linkScanHolder, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
 import { interruptOrphanedRuns } from './recovery.js';
 import { withoutOwnerProcess } from '../claims/rows.js';
+import type { CollapsePreview, LinksAnswer, LinksForDocuments, LinkView } from '../wire/links.js';
 
 export const FOR_DOCUMENTS_MAX = 500;
-
-export interface LinkView {
-  document_id: number;
-  /** same_work or related_version. */
-  kind: string;
-  method: string;
-  score: number;
-  evidence: Record<string, unknown>;
-  title: string | null;
-  year: number | null;
-  doi: string | null;
-  arxiv_id: string | null;
-  sources: string[];
-  created_at_utc: string;
-}
 
 function views(ctx: Context, ids: number[]): Map<number, LinkView[]> {
   const rows = linksOf(ctx.db, ids);
@@ -63,7 +49,7 @@ function views(ctx: Context, ids: number[]): Map<number, LinkView[]> {
 }
 
 /** What else looks like the same work as one document; an empty list says why. */
-export function documentLinks(ctx: Context, documentId: number) {
+export function documentLinks(ctx: Context, documentId: number): LinksAnswer {
   if (!documentExists(ctx.db, documentId)) throw notFound('document_not_found', `No document ${documentId}.`);
   const links = views(ctx, [documentId]).get(documentId)!;
   let reason: string | null = null;
@@ -78,7 +64,7 @@ export function documentLinks(ctx: Context, documentId: number) {
 }
 
 /** Links for a page of results, keyed by document id (every id asked is a key). */
-export function linksForDocuments(ctx: Context, ids: number[]) {
+export function linksForDocuments(ctx: Context, ids: number[]): LinksForDocuments {
   const unique = [...new Set(ids)];
   const found = views(ctx, unique);
   const known = existingDocumentIds(ctx.db, unique);
@@ -99,7 +85,7 @@ export function linksForDocuments(ctx: Context, ids: number[]) {
  * the oldest id. An id that is not in the corpus is listed as unknown, never as
  * kept. Nothing is folded.
  */
-export function collapsePreview(ctx: Context, ids: number[]) {
+export function collapsePreview(ctx: Context, ids: number[]): CollapsePreview {
   const unique = [...new Set(ids)];
   const wanted = new Set(unique);
   const parent = new Map<number, number>(unique.map((id) => [id, id]));

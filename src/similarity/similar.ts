@@ -7,24 +7,12 @@ import type { Context } from '../context.js';
 import { SvcError, notFound } from '../errors.js';
 import { isLane, resolveLane } from './lanes.js';
 import { countDocuments, countVectors, countVectorsAmong, documentExists, documentSummaries, modelsOfDocument, readVector } from './repo.js';
-import { nearest, type QueryMethod } from './vec-index.js';
+import { nearest } from './vec-index.js';
 import { loadLibrary } from './hnsw.js';
+import type { QueryMethod, SimilarAnswer } from '../wire/similar.js';
 
 export const SIMILAR_DEFAULT_LIMIT = 25;
 export const SIMILAR_MAX_LIMIT = 100;
-
-export interface SimilarAnswer {
-  document_id: number;
-  model: string | null;
-  kind: 'lexical' | 'semantic' | null;
-  results: { document_id: number; distance: number; title: string; year: number | null; doi: string | null; arxiv_id: string | null; sources: string[] }[];
-  /** Why the list is empty; null when it is not. */
-  reason: string | null;
-  message: string | null;
-  query_method: QueryMethod | null;
-  /** Set when the HNSW library did not load (the exact scan answered instead). */
-  extension_note: string | null;
-}
 
 const REASONS: Record<string, string> = {
   embeddings_off: 'Embeddings are off (provider none).',

@@ -20,6 +20,7 @@ import { HNSW, loadLibrary, type HnswIndex } from './hnsw.js';
 import { filesProblem, graphPath, indexDir } from './index-files.js';
 import { buildingHere, maintainIndex, pendingLimit } from './index-build.js';
 import { jobHolder } from '../claims/jobs.js';
+import type { QueryMethod } from '../wire/similar.js';
 
 export { rebuildIndex, indexRebuildingIn } from './index-build.js';
 
@@ -27,8 +28,6 @@ export interface Neighbour {
   document_id: number;
   distance: number;
 }
-
-export type QueryMethod = 'hnsw' | 'exact_scan';
 
 /** Graph candidates per result wanted, before exact rescoring (bench/similarity.mjs: recall@25 against this). */
 export const OVERFETCH = 4;

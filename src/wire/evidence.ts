@@ -4,12 +4,12 @@
  * envelopes, and one page of the reader with its highlights. Declared once
  * here, for the service and the window alike; imports nothing but wire files.
  */
+import type { UncheckedFile } from './library.js';
 
 export type NoteKind = 'plain' | 'passage';
 /** physical: a PDF's pages; logical: a text file read as one page. */
 export type PageBasis = 'physical' | 'logical';
 export type PageStatus = 'extracted' | 'no_text' | 'unsupported' | 'malformed' | 'limit_exceeded' | 'timeout' | 'unavailable';
-export type EvidenceFormat = 'pdf' | 'txt' | 'md';
 
 export interface ProjectView {
   /** The project's row id (sent as it is; project_id names the project). */
@@ -21,18 +21,10 @@ export interface ProjectView {
   updated_at_utc: string;
 }
 
-export interface MemberView {
+/** A Library file as a project member: the Library's facts about it (not its catalog row or path), and when it joined. */
+export interface MemberView extends Omit<UncheckedFile, 'id' | 'relative_path'> {
   member_id: number;
-  file_id: string;
-  version_id: string;
-  original_name: string;
-  format: EvidenceFormat;
-  media_type: string;
-  byte_size: number;
-  sha256: string;
-  imported_at_utc: string;
   added_at_utc: string;
-  availability: 'not_checked';
 }
 
 /** Where a passage note sits: exact page text under a named extraction contract. */
@@ -46,6 +38,9 @@ export interface NoteAnchor {
   quote: string;
   content_sha256: string;
 }
+
+/** A passage note's anchor as a new note carries it: the service computes content_sha256. */
+export type AnchorInput = Omit<NoteAnchor, 'content_sha256'>;
 
 export interface NoteView {
   note_id: number;
@@ -143,13 +138,8 @@ export interface PageHighlights {
   not_highlighted: NotHighlighted[];
 }
 
-/** One page of a member file as text: its status under its contract, and its text when it has one. */
-export interface ReaderText {
-  contract_version: 1;
-  project_id: string;
-  project_revision: number;
-  original_name: string;
-  representation: 'text';
+/** One page of a retained file as text: its status under its contract, and its text when it has one. */
+export interface PageText {
   vault_id: string;
   file_id: string;
   version_id: string;
@@ -164,12 +154,21 @@ export interface ReaderText {
   reason: string | null;
   message: string | null;
   examined_pages: number[];
-  pages: { page: number; status: PageStatus | 'not_examined' }[];
-  other_pages: 'not_examined';
   /** Present for extracted and no_text pages only. */
   text: string | null;
   page_sha256: string | null;
   codepoint_length: number | null;
+}
+
+/** One page of a member file as the reader shows it: the page's text in its project, and which pages were examined. */
+export interface ReaderText extends PageText {
+  contract_version: 1;
+  project_id: string;
+  project_revision: number;
+  original_name: string;
+  representation: 'text';
+  pages: { page: number; status: PageStatus | 'not_examined' }[];
+  other_pages: 'not_examined';
 }
 
 /** GET …/reader/{file_id} (representation text): the page with the saved passages it can show. */

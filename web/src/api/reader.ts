@@ -4,17 +4,14 @@
  * PDF bytes, the file's notes, and a new note. Every one carries the Library
  * header; the browser adds the renderer's Origin itself.
  */
-import type { NoteAnchor, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
+import type { AnchorInput, NoteCreated, NotePage, NoteView, ReaderPage } from '../../../src/wire/evidence.js';
 import { api } from './client.js';
 import { evidence } from './evidence.js';
-import { LIBRARY_HEADERS as LIBRARY, type LibraryFile, type LibraryStatus } from './library.js';
+import { LIBRARY_HEADERS as LIBRARY, type FileDetail, type LibraryStatusWithFolder } from './library.js';
 
 const PROJECTS = '/api/evidence/projects';
 
-export type { Highlight, NotHighlighted, NoteView as Note, PageStatus, ReaderPage } from '../../../src/wire/evidence.js';
-
-/** A passage note's anchor as the window sends it (the service computes content_sha256). */
-export type Anchor = Omit<NoteAnchor, 'content_sha256'>;
+export type { AnchorInput as Anchor, Highlight, NotHighlighted, NoteView as Note, PageStatus, ReaderPage } from '../../../src/wire/evidence.js';
 
 export interface FileRef {
   vaultId: string;
@@ -24,10 +21,10 @@ export interface FileRef {
 }
 
 export const reader = {
-  library: (signal?: AbortSignal) => api.get<LibraryStatus>('/api/library', { headers: LIBRARY, signal }),
+  library: (signal?: AbortSignal) => api.get<LibraryStatusWithFolder>('/api/library', { headers: LIBRARY, signal }),
   project: (vaultId: string, projectId: string, signal?: AbortSignal) => evidence.show(vaultId, projectId, signal).then((r) => r.project),
   file: (vaultId: string, fileId: string, signal?: AbortSignal) =>
-    api.get<{ file: LibraryFile }>(`/api/library/files/${fileId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.file),
+    api.get<FileDetail>(`/api/library/files/${fileId}`, { query: { expected_vault_id: vaultId }, headers: LIBRARY, signal }).then((r) => r.file),
   page: (ref: FileRef, page: number, signal?: AbortSignal) =>
     api.get<ReaderPage>(`${PROJECTS}/${ref.projectId}/reader/${ref.fileId}`, { query: { expected_vault_id: ref.vaultId, version_id: ref.versionId, page }, headers: LIBRARY, signal }),
   /** The verified bytes of the whole PDF (the route names a page; the bytes are the file's). */
@@ -57,7 +54,7 @@ export const reader = {
       afterId = r.next_after_id;
     }
   },
-  createNote: (ref: FileRef, expectedRevision: number, note: { kind: 'plain' | 'passage'; body: string; anchor: Anchor | null }) =>
+  createNote: (ref: FileRef, expectedRevision: number, note: { kind: 'plain' | 'passage'; body: string; anchor: AnchorInput | null }) =>
     api.post<NoteCreated>(
       `${PROJECTS}/${ref.projectId}/notes`,
       { expected_vault_id: ref.vaultId, expected_revision: expectedRevision, file_id: ref.fileId, version_id: ref.versionId, ...note },

@@ -4,12 +4,12 @@
  * what to do. Without a vault, the form that creates one.
  */
 import { useState } from 'preact/hooks';
-import { library, type LibraryStatus } from '../api/library.js';
+import { library, type LibraryStatusWithFolder } from '../api/library.js';
 import { itemsFor } from '../api/errors.js';
 import { bytes, count, minute } from '../ui/format.js';
 import { ErrorNote, FieldError } from '../ui/notes.js';
 
-export function VaultFacts({ status }: { status: LibraryStatus }) {
+export function VaultFacts({ status }: { status: LibraryStatusWithFolder }) {
   const vault = status.vault!;
   const folder = status.folder;
   return (
