@@ -9,7 +9,7 @@
  * of review), Skip drops it.
  */
 import { signal, useSignal, type ReadonlySignal, type Signal } from '@preact/signals';
-import { useEffect, useMemo } from 'preact/hooks';
+import { useLayoutEffect, useMemo } from 'preact/hooks';
 import { deliveries, type DeliveryRow, type RoutineBrief } from '../api/deliveries.js';
 import { minute, count } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
@@ -157,7 +157,8 @@ export default function Review() {
   const list = useResource((signal) => deliveries.routines(signal), []);
   const said = useSignal<string | null>(null);
   const slots = useMemo<Slot[]>(() => (list.data?.routines ?? []).filter((r) => r.delivery_summary.awaiting_review > 0).map((routine) => ({ routine, group: signal<Group>({ state: 'loading' }) })), [list.data]);
-  useEffect(() => {
+  // Asked as soon as the groups are in the page, not after it is painted: the first answer is what the person waits for.
+  useLayoutEffect(() => {
     if (!list.data) return;
     countFrom(list.data.routines);
     const controller = new AbortController();
