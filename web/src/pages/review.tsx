@@ -5,11 +5,14 @@
  * routine's held deliveries, a few at a time in the list's order
  * (routines/gather.ts); each routine's group shows as it arrives. Each group
  * keeps its own signal, so an answer draws its group alone, not the 200
- * others. A report is read in place; Deliver releases it (the only way out
+ * others. The asking starts from the list the window last read for the
+ * review badge, while the page reads the list again: the held deliveries
+ * shown are always this visit's answers, and the fresh list adds the
+ * routines that began holding since and drops those that stopped. A report is read in place; Deliver releases it (the only way out
  * of review), Skip drops it.
  */
 import { signal, useSignal, type ReadonlySignal, type Signal } from '@preact/signals';
-import { useLayoutEffect, useMemo } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deliveries, type DeliveryRow, type RoutineBrief } from '../api/deliveries.js';
 import { minute, count } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
@@ -17,8 +20,8 @@ import { useResource } from '../ui/use-resource.js';
 import { makeMove, MOVE_LABEL, type Move } from '../delivery/actions.js';
 import { NotifySwitch } from '../delivery/notify-switch.js';
 import { CHANNEL_LABEL } from '../delivery/words.js';
-import { countFrom } from '../watch/review-count.js';
-import { gatherEach } from '../routines/gather.js';
+import { countFrom, lastRoutineList } from '../watch/review-count.js';
+import { gatherer } from '../routines/gather.js';
 
 /** The most held deliveries read per routine; more are reached from the routine's Deliveries page. */
 const PER_ROUTINE = 200;
@@ -155,25 +158,44 @@ function Said({ said }: { said: ReadonlySignal<string | null> }) {
 
 export default function Review() {
   const list = useResource((signal) => deliveries.routines(signal), []);
+  const [held] = useState(() => lastRoutineList.peek());
   const said = useSignal<string | null>(null);
-  const slots = useMemo<Slot[]>(() => (list.data?.routines ?? []).filter((r) => r.delivery_summary.awaiting_review > 0).map((routine) => ({ routine, group: signal<Group>({ state: 'loading' }) })), [list.data]);
+  const groups = useRef(new Map<number, Signal<Group>>());
+  const asked = useRef(new Set<number>());
+  const [gather] = useState(() => {
+    const controller = new AbortController();
+    return { controller, queue: gatherer(controller.signal) };
+  });
+  const routines = list.data?.routines ?? held ?? [];
+  const slots = useMemo<Slot[]>(
+    () =>
+      routines
+        .filter((r) => r.delivery_summary.awaiting_review > 0)
+        .map((routine) => {
+          let group = groups.current.get(routine.id);
+          if (!group) groups.current.set(routine.id, (group = signal<Group>({ state: 'loading' })));
+          return { routine, group };
+        }),
+    [routines],
+  );
   // Asked as soon as the groups are in the page, not after it is painted: the first answer is what the person waits for.
   useLayoutEffect(() => {
-    if (!list.data) return;
-    countFrom(list.data.routines);
-    const controller = new AbortController();
-    void gatherEach(
-      slots,
-      (s) => deliveries.ofRoutine(s.routine.id, { state: 'awaiting_review', limit: PER_ROUTINE, offset: 0 }, controller.signal),
+    const toAsk = slots.filter((s) => !asked.current.has(s.routine.id));
+    for (const s of toAsk) asked.current.add(s.routine.id);
+    gather.queue.add(
+      toAsk,
+      (s) => deliveries.ofRoutine(s.routine.id, { state: 'awaiting_review', limit: PER_ROUTINE, offset: 0 }, gather.controller.signal),
       (s, outcome) => (s.group.value = 'answer' in outcome ? { state: 'done', rows: outcome.answer.deliveries, total: outcome.answer.total } : { state: 'error', error: outcome.error }),
-      controller.signal,
     );
-    return () => controller.abort();
   }, [slots]);
+  useLayoutEffect(() => () => gather.controller.abort(), []);
+  useLayoutEffect(() => {
+    if (list.data) countFrom(list.data.routines);
+  }, [list.data]);
   const onMoved = (d: DeliveryRow, move: Move) => {
-    const slot = slots.find((s) => s.routine.id === d.routine_id);
-    const g = slot?.group.value;
-    if (slot && g?.state === 'done') slot.group.value = { ...g, rows: g.rows.filter((x) => x.id !== d.id), total: g.total - 1 };
+    const group = groups.current.get(d.routine_id ?? 0);
+    const g = group?.value;
+    if (group && g?.state === 'done') group.value = { ...g, rows: g.rows.filter((x) => x.id !== d.id), total: g.total - 1 };
     said.value = move === 'deliver' ? `Delivery ${d.id} released: the report of run ${d.execution_id} is on its way (its state is on the routine's Deliveries page).` : `Delivery ${d.id} skipped: the report of run ${d.execution_id} will not go there.`;
   };
   return (
@@ -187,7 +209,7 @@ export default function Review() {
       <NotifySwitch />
       <Said said={said} />
       <ErrorNote error={list.error} title="svc could not list the routines." />
-      {!list.data && list.loading && <Busy />}
+      {!list.data && list.loading && slots.length === 0 && <Busy />}
       {list.data && slots.length === 0 && (
         <EmptyState title="No report awaits review.">
           <p>

@@ -1,6 +1,6 @@
 /**
  * Ask one thing of each of many routines (the routes answer per routine), a
- * few at a time and in the list's order, handing each answer over as soon as
+ * few at a time and in the order asked, handing each answer over as soon as
  * it is in: a page shows what has arrived while the rest is still asked.
  */
 
@@ -13,19 +13,32 @@ export const GATHER_AT_ONCE = 4;
 
 export type Gathered<A> = { answer: A } | { error: unknown };
 
-/** Ask `ask(item)` for every item, `atOnce` at a time; `onAnswer` gets each outcome. Stops asking when `signal` aborts (what is in flight is aborted by its own signal). */
-export async function gatherEach<T, A>(items: readonly T[], ask: (item: T) => Promise<A>, onAnswer: (item: T, outcome: Gathered<A>) => void, signal: AbortSignal, atOnce = GATHER_AT_ONCE): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !signal.aborted) {
-      const item = items[next++]!;
-      try {
-        const answer = await ask(item);
-        if (!signal.aborted) onAnswer(item, { answer });
-      } catch (error) {
-        if (!signal.aborted && (error as Error)?.name !== 'AbortError') onAnswer(item, { error });
-      }
+/** A queue of asks, `atOnce` at a time in the order added; nothing more is asked once `signal` aborts (what is in flight is aborted by its own signal). */
+export function gatherer(signal: AbortSignal, atOnce = GATHER_AT_ONCE) {
+  const queue: (() => Promise<void>)[] = [];
+  let running = 0;
+  const pump = () => {
+    while (running < atOnce && queue.length > 0 && !signal.aborted) {
+      const next = queue.shift()!;
+      running++;
+      void next().finally(() => {
+        running--;
+        pump();
+      });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return {
+    /** Ask `ask(item)` for every item after what is already queued; `onAnswer` gets each outcome. */
+    add<T, A>(items: readonly T[], ask: (item: T) => Promise<A>, onAnswer: (item: T, outcome: Gathered<A>) => void): void {
+      for (const item of items) {
+        queue.push(() =>
+          ask(item).then(
+            (answer) => void (signal.aborted || onAnswer(item, { answer })),
+            (error) => void (signal.aborted || (error as Error)?.name === 'AbortError' || onAnswer(item, { error })),
+          ),
+        );
+      }
+      pump();
+    },
+  };
 }
