@@ -4,12 +4,14 @@
  * routine's held deliveries a few at a time (routines/gather.ts: never more
  * than GATHER_AT_ONCE at once, so a Deliver pressed meanwhile is not queued
  * behind them), and shows each group as its answer arrives while another
- * routine's answer is still held back.
+ * routine's answer is still held back. It starts from the routine list the
+ * window read for its review badge while it reads the list again: a routine
+ * that stopped holding since is dropped once the fresh list is in.
  */
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { browserTests } from './_chromium.js';
-import { exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type ShellProcess } from './_window.js';
+import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type Session, type ShellProcess } from './_window.js';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
 import { createRoutine } from '../src/routines/service.js';
@@ -21,6 +23,7 @@ const { test, executablePath } = browserTests();
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
 let browser: any;
 let shell: ShellProcess;
+let harness: Session;
 const dirs = windowDirs();
 const ROUTINES = 10;
 /** The bound the page keeps (web/src/routines/gather.ts). */
@@ -49,6 +52,7 @@ function seed(): void {
 test.before(async () => {
   seed();
   [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
+  harness = await exchange(shell, shell.code);
 });
 test.after(async () => {
   await browser?.close();
@@ -57,7 +61,6 @@ test.after(async () => {
 });
 
 test(`/review asks at most ${AT_ONCE} routines at once and shows each group as it arrives, the others still gathering`, async () => {
-  const harness = await exchange(shell, shell.code);
   const { page, context } = await openPage(browser, `${shell.line.renderer_origin}/#launch=${await freshCode(shell, harness)}`);
   try {
     await page.waitForSelector('nav.nav', { timeout: 20_000 });
@@ -93,6 +96,37 @@ test(`/review asks at most ${AT_ONCE} routines at once and shows each group as i
     assert.is(asked, ROUTINES, 'each routine asked once');
     assert.ok(most <= AT_ONCE, `at most ${AT_ONCE} at once (saw ${most})`);
     assert.ok(most >= 2, `asked in parallel (saw ${most} at once)`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('/review asks from the list read for the badge before its own read of the list answers, then drops a routine that stopped holding', async () => {
+  const { page, context } = await openPage(browser, `${shell.line.renderer_origin}/#launch=${await freshCode(shell, harness)}`);
+  try {
+    const badge = page.locator('nav.nav a[href="/review"] .nav-badge');
+    await badge.waitFor({ timeout: 20_000 });
+    assert.match(await badge.textContent(), `${ROUTINES}`, 'the badge read the list with every routine holding');
+    // Since the badge's read, one routine's report was skipped elsewhere (the CLI, another tab).
+    const gone = held[1]!;
+    const delivery = (await (await backendRequest(harness, 'GET', `/api/routines/${gone.routineId}/deliveries?state=awaiting_review`)).json()).deliveries[0];
+    assert.is((await backendRequest(harness, 'POST', `/api/deliveries/${delivery.id}/skip`)).status, 200);
+    let releaseList!: () => void;
+    const listHeldBack = new Promise<void>((resolve) => (releaseList = resolve));
+    await page.route(/\/api\/routines$/, async (route: any) => {
+      await listHeldBack;
+      await route.continue();
+    });
+
+    await page.locator('nav.nav a[href="/review"]').click();
+    await page.locator(`[data-execution="${held[0]!.executionId}"]`).waitFor();
+    const stopped = page.locator(`section[aria-labelledby="review-${gone.routineId}"]`);
+    await stopped.getByText('Nothing of this routine awaits review any more.').waitFor();
+
+    releaseList();
+    await stopped.waitFor({ state: 'detached' });
+    await page.getByText(`${ROUTINES - 1} reports awaiting review in ${ROUTINES - 1} routines.`).waitFor();
+    assert.is(await page.locator('.review-group').count(), ROUTINES - 1);
   } finally {
     await context.close();
   }
