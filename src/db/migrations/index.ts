@@ -34,6 +34,7 @@ import { assistantAiSettingsKnownKeys } from './033-assistant-ai-settings-known-
 import { vectorIndexChanges } from './034-vector-index-changes.js';
 import { linkKinds } from './035-link-kinds.js';
 import { ownerIdentity } from './036-owner-identity.js';
+import { routineReadIndexes } from './037-routine-read-indexes.js';
 
 /**
  * Every schema step (the runner sorts by version). Numbers: 1 foundation,
@@ -54,7 +55,7 @@ import { ownerIdentity } from './036-owner-identity.js';
  * (33 the same in assistant conversations), 32 provenance records stored as
  * patches against their document, 36 the owner columns of executions,
  * deliveries, embedding runs and link scans naming their process's boot and
- * start.
+ * start, 37 indexes for a routine's last run and its deliveries in one state.
  */
 export const MIGRATIONS: Migration[] = [
   foundation,
@@ -84,6 +85,8 @@ export const MIGRATIONS: Migration[] = [
   linkKinds,
   // area: routines follow (30)
   routineFollowLifecycle,
+  // area: routine reads (37)
+  routineReadIndexes,
   // area: admin (11)
   admin,
   // area: assistant (15, 23, 27, 29)

@@ -2,12 +2,17 @@
  * Review (/review): the reports held by review-mode destinations, across
  * routines. The routes give them per routine, so the page reads the routine
  * list (whose delivery summary counts what awaits review), then each such
- * routine's held deliveries, all at once; each routine's group shows as it
- * arrives. A report is read in place; Deliver releases it (the only way out
+ * routine's held deliveries, a few at a time in the list's order
+ * (routines/gather.ts); each routine's group shows as it arrives. Each group
+ * keeps its own signal, so an answer draws its group alone, not the 200
+ * others. The asking starts from the list the window last read for the
+ * review badge, while the page reads the list again: the held deliveries
+ * shown are always this visit's answers, and the fresh list adds the
+ * routines that began holding since and drops those that stopped. A report is read in place; Deliver releases it (the only way out
  * of review), Skip drops it.
  */
-import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { signal, useSignal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deliveries, type DeliveryRow, type RoutineBrief } from '../api/deliveries.js';
 import { minute, count } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
@@ -15,12 +20,25 @@ import { useResource } from '../ui/use-resource.js';
 import { makeMove, MOVE_LABEL, type Move } from '../delivery/actions.js';
 import { NotifySwitch } from '../delivery/notify-switch.js';
 import { CHANNEL_LABEL } from '../delivery/words.js';
-import { countFrom } from '../watch/review-count.js';
+import { countFrom, lastRoutineList } from '../watch/review-count.js';
+import { gatherer } from '../routines/gather.js';
 
 /** The most held deliveries read per routine; more are reached from the routine's Deliveries page. */
 const PER_ROUTINE = 200;
 
 type Group = { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'done'; rows: DeliveryRow[]; total: number };
+
+/**
+ * Groups out of sight are neither laid out nor painted (their size is kept once known): with
+ * 200 routines holding reports, each answer would otherwise lay the whole page out again.
+ */
+const OFF_SCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'auto 12rem' } as const;
+
+/** A routine that holds reports, and what the page has gathered of them. */
+interface Slot {
+  routine: RoutineBrief;
+  group: Signal<Group>;
+}
 
 function Report({ executionId }: { executionId: number }) {
   const report = useResource((signal) => deliveries.report(executionId, signal), [executionId]);
@@ -88,11 +106,13 @@ function HeldRun({ executionId, rows, onMoved }: { executionId: number; rows: De
   );
 }
 
-function RoutineGroup({ routine, group, onMoved }: { routine: RoutineBrief; group: Group; onMoved: (d: DeliveryRow, move: Move) => void }) {
+function RoutineGroup({ slot, onMoved }: { slot: Slot; onMoved: (d: DeliveryRow, move: Move) => void }) {
+  const { routine } = slot;
+  const group = slot.group.value;
   const byRun = new Map<number, DeliveryRow[]>();
   if (group.state === 'done') for (const d of group.rows) byRun.set(d.execution_id, [...(byRun.get(d.execution_id) ?? []), d]);
   return (
-    <section class="review-group" aria-labelledby={`review-${routine.id}`} aria-busy={group.state === 'loading'}>
+    <section class="review-group" aria-labelledby={`review-${routine.id}`} aria-busy={group.state === 'loading'} style={OFF_SCREEN_SKIPPED}>
       <header class="review-group-head">
         <h2 id={`review-${routine.id}`}>{routine.name}</h2>
         <a href={`/routines/${routine.id}/delivery`}>Deliveries of this routine</a>
@@ -116,35 +136,68 @@ function RoutineGroup({ routine, group, onMoved }: { routine: RoutineBrief; grou
   );
 }
 
+/** How many reports wait, once every group has answered; until then, that it is still gathering. */
+function Tally({ slots }: { slots: Slot[] }) {
+  const groups = slots.map((s) => s.group.value);
+  const waiting = groups.reduce((n, g) => n + (g.state === 'done' ? g.total : 0), 0);
+  return (
+    <p class="muted" aria-live="polite">
+      {groups.every((g) => g.state !== 'loading') ? `${count(waiting, 'report')} awaiting review in ${count(slots.length, 'routine')}.` : `Gathering from ${count(slots.length, 'routine')}…`}
+    </p>
+  );
+}
+
+function Said({ said }: { said: ReadonlySignal<string | null> }) {
+  if (!said.value) return null;
+  return (
+    <p class="note note-ok" role="status">
+      {said.value}
+    </p>
+  );
+}
+
 export default function Review() {
   const list = useResource((signal) => deliveries.routines(signal), []);
-  const groups = useSignal<Record<number, Group>>({});
+  const [held] = useState(() => lastRoutineList.peek());
   const said = useSignal<string | null>(null);
-  const asked = useRef<AbortController | null>(null);
-  const holding = (list.data?.routines ?? []).filter((r) => r.delivery_summary.awaiting_review > 0);
-  useEffect(() => {
-    if (!list.data) return;
-    countFrom(list.data.routines);
-    asked.current?.abort();
-    const controller = (asked.current = new AbortController());
-    const set = (id: number, g: Group) => !controller.signal.aborted && (groups.value = { ...groups.value, [id]: g });
-    groups.value = Object.fromEntries(holding.map((r) => [r.id, { state: 'loading' } as Group]));
-    // Every routine at once: each group shows as soon as its own answer is in.
-    for (const r of holding) {
-      deliveries.ofRoutine(r.id, { state: 'awaiting_review', limit: PER_ROUTINE, offset: 0 }, controller.signal).then(
-        (page) => set(r.id, { state: 'done', rows: page.deliveries, total: page.total }),
-        (error) => (error as Error)?.name !== 'AbortError' && set(r.id, { state: 'error', error }),
-      );
-    }
-    return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  const groups = useRef(new Map<number, Signal<Group>>());
+  const asked = useRef(new Set<number>());
+  const [gather] = useState(() => {
+    const controller = new AbortController();
+    return { controller, queue: gatherer(controller.signal) };
+  });
+  const routines = list.data?.routines ?? held ?? [];
+  const slots = useMemo<Slot[]>(
+    () =>
+      routines
+        .filter((r) => r.delivery_summary.awaiting_review > 0)
+        .map((routine) => {
+          let group = groups.current.get(routine.id);
+          if (!group) groups.current.set(routine.id, (group = signal<Group>({ state: 'loading' })));
+          return { routine, group };
+        }),
+    [routines],
+  );
+  // Asked as soon as the groups are in the page, not after it is painted: the first answer is what the person waits for.
+  useLayoutEffect(() => {
+    const toAsk = slots.filter((s) => !asked.current.has(s.routine.id));
+    for (const s of toAsk) asked.current.add(s.routine.id);
+    gather.queue.add(
+      toAsk,
+      (s) => deliveries.ofRoutine(s.routine.id, { state: 'awaiting_review', limit: PER_ROUTINE, offset: 0 }, gather.controller.signal),
+      (s, outcome) => (s.group.value = 'answer' in outcome ? { state: 'done', rows: outcome.answer.deliveries, total: outcome.answer.total } : { state: 'error', error: outcome.error }),
+    );
+  }, [slots]);
+  useLayoutEffect(() => () => gather.controller.abort(), []);
+  useLayoutEffect(() => {
+    if (list.data) countFrom(list.data.routines);
   }, [list.data]);
   const onMoved = (d: DeliveryRow, move: Move) => {
-    const g = groups.value[d.routine_id ?? 0];
-    if (g?.state === 'done') groups.value = { ...groups.value, [d.routine_id!]: { ...g, rows: g.rows.filter((x) => x.id !== d.id), total: g.total - 1 } };
+    const group = groups.current.get(d.routine_id ?? 0);
+    const g = group?.value;
+    if (group && g?.state === 'done') group.value = { ...g, rows: g.rows.filter((x) => x.id !== d.id), total: g.total - 1 };
     said.value = move === 'deliver' ? `Delivery ${d.id} released: the report of run ${d.execution_id} is on its way (its state is on the routine's Deliveries page).` : `Delivery ${d.id} skipped: the report of run ${d.execution_id} will not go there.`;
   };
-  const waiting = Object.values(groups.value).reduce((n, g) => n + (g.state === 'done' ? g.total : 0), 0);
   return (
     <>
       <header class="page-header page-header-row">
@@ -154,14 +207,10 @@ export default function Review() {
         </div>
       </header>
       <NotifySwitch />
-      {said.value && (
-        <p class="note note-ok" role="status">
-          {said.value}
-        </p>
-      )}
+      <Said said={said} />
       <ErrorNote error={list.error} title="svc could not list the routines." />
-      {!list.data && list.loading && <Busy />}
-      {list.data && holding.length === 0 && (
+      {!list.data && list.loading && slots.length === 0 && <Busy />}
+      {list.data && slots.length === 0 && (
         <EmptyState title="No report awaits review.">
           <p>
             A destination in review mode holds each report of its routine here until you deliver or skip it. Set one on a routine's Deliveries page
@@ -178,13 +227,9 @@ export default function Review() {
           </p>
         </EmptyState>
       )}
-      {holding.length > 0 && (
-        <p class="muted" aria-live="polite">
-          {Object.values(groups.value).every((g) => g.state !== 'loading') ? `${count(waiting, 'report')} awaiting review in ${count(holding.length, 'routine')}.` : `Gathering from ${count(holding.length, 'routine')}…`}
-        </p>
-      )}
-      {holding.map((r) => (
-        <RoutineGroup key={r.id} routine={r} group={groups.value[r.id] ?? { state: 'loading' }} onMoved={onMoved} />
+      {slots.length > 0 && <Tally slots={slots} />}
+      {slots.map((s) => (
+        <RoutineGroup key={s.routine.id} slot={s} onMoved={onMoved} />
       ))}
     </>
   );

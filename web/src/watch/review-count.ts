@@ -11,12 +11,16 @@ import { setNavBadge } from '../ui/nav-badges.js';
 
 export const reviewCount = signal<number | null>(null);
 
+/** The routine list last read for the count: Review starts asking from it while it reads the list again. */
+export const lastRoutineList = signal<RoutineBrief[] | null>(null);
+
 const wording = (n: number) => `${n} ${n === 1 ? 'report' : 'reports'} awaiting review`;
 
 /** Count from a routine list already read (the Review page has one); answers the count. */
 export function countFrom(routines: RoutineBrief[]): number {
   const n = routines.reduce((sum, r) => sum + (r.delivery_summary?.awaiting_review ?? 0), 0);
   reviewCount.value = n;
+  lastRoutineList.value = routines;
   setNavBadge('review', n, wording(n));
   return n;
 }
