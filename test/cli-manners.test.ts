@@ -126,8 +126,12 @@ test('a declined confirmation on a terminal still prints one JSON document under
     [['--json', 'erase', 'configs'], '\r', /\{\s*"error": "not_confirmed",\s*"message": "configs was not typed; nothing erased\."\s*\}/, 1],
     [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
     [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
-    [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
   ];
+  // A delivery to decline skipping: the routine's run delivers to its folder (asked before its state is judged).
+  const run = await svc(['--json', 'routine', 'run', '1']);
+  assert.is(run.code, 0, run.stderr);
+  const delivery = JSON.parse((await svc(['--json', 'deliveries', 'list', '--routine', '1'])).stdout).deliveries[0].id;
+  cases.push([['--json', 'deliveries', 'skip', String(delivery)], 'n', new RegExp(`\\{\\s*"id": ${delivery},\\s*"skipped": false\\s*\\}`), 0]);
   const targets = JSON.parse((await svc(['--json', 'routine', 'target', 'list', '1'])).stdout).targets;
   cases.push([['--json', 'routine', 'target', 'remove', '1', String(targets[0].id)], 'n', new RegExp(`\\{\\s*"id": ${targets[0].id},\\s*"removed": false\\s*\\}`), 0]);
   for (const [args, keys, doc, code] of cases) {
