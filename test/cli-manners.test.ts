@@ -114,7 +114,7 @@ async function onTerminal(args: string[], keys: string | PtyStep[]): Promise<{ t
   return { transcript: r.screen, code: r.code };
 }
 
-test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, deliveries, routine target)', async () => {
+test('a declined confirmation on a terminal still prints one JSON document under --json (restore, delete-undo, cloud unlink, erase, profile, queue, chat, deliveries, routine target)', async () => {
   // restore asks only once the bundle has passed every check: a real one (a missing one is refused before any question).
   const bundle = path.join(dirs.root, 'any.tar');
   assert.is((await svc(['backup', '-o', bundle])).code, 0);
@@ -126,8 +126,13 @@ test('a declined confirmation on a terminal still prints one JSON document under
     [['--json', 'erase', 'configs'], '\r', /\{\s*"error": "not_confirmed",\s*"message": "configs was not typed; nothing erased\."\s*\}/, 1],
     [['--json', 'profile', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
     [['--json', 'queue', 'remove', '1'], 'n', /\{\s*"document_id": 1,\s*"removed": false\s*\}/, 0],
-    [['--json', 'deliveries', 'skip', '999'], 'n', /\{\s*"id": 999,\s*"skipped": false\s*\}/, 0],
+    [['--json', 'chat', 'delete', '1'], 'n', /\{\s*"id": 1,\s*"deleted": false\s*\}/, 0],
   ];
+  // A delivery to decline skipping: the routine's run delivers to its folder (asked before its state is judged).
+  const run = await svc(['--json', 'routine', 'run', '1']);
+  assert.is(run.code, 0, run.stderr);
+  const delivery = JSON.parse((await svc(['--json', 'deliveries', 'list', '--routine', '1'])).stdout).deliveries[0].id;
+  cases.push([['--json', 'deliveries', 'skip', String(delivery)], 'n', new RegExp(`\\{\\s*"id": ${delivery},\\s*"skipped": false\\s*\\}`), 0]);
   const targets = JSON.parse((await svc(['--json', 'routine', 'target', 'list', '1'])).stdout).targets;
   cases.push([['--json', 'routine', 'target', 'remove', '1', String(targets[0].id)], 'n', new RegExp(`\\{\\s*"id": ${targets[0].id},\\s*"removed": false\\s*\\}`), 0]);
   for (const [args, keys, doc, code] of cases) {

@@ -232,7 +232,11 @@ test('svc deliveries skip and email-test', async () => {
   await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
   const exec = await runRoutine(t, routine);
   const [d] = await deliveriesWhen(t, exec, (x) => x.state === 'awaiting_review');
-  assert.is((await cli(['deliveries', 'skip', String(d.id)])).code, 2);
+  const unconfirmed = await cli(['deliveries', 'skip', String(d.id)]);
+  assert.is(unconfirmed.code, 2);
+  assert.match(unconfirmed.stderr, new RegExp(`Skip delivery ${d.id} \\(webhook, run ${exec}\\)\\?`), 'the question names what is skipped');
+  const missing = await cli(['deliveries', 'skip', '999999']);
+  assert.equal([missing.code, missing.stderr.trim()], [3, 'svc: No delivery 999999; `svc deliveries list` lists them.'], 'a wrong id is not found, not a question to confirm');
   const r = await cli(['--json', 'deliveries', 'skip', String(d.id), '--yes']);
   assert.equal([r.code, JSON.parse(r.stdout).state], [0, 'skipped']);
   const mail = await cli(['--json', 'deliveries', 'email-test']);

@@ -185,6 +185,15 @@ test('explore --facets: nothing matching is one line, not four headings over emp
   assert.match(r.stdout, /CATEGORIES \(1 value\)\n6 {2}Ecology\n/);
 });
 
+test('explore --facets: a facet cut at --limit says how many of its values are shown', async () => {
+  const r = await svc('explore', '--facets', '--limit', '1');
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^CATEGORIES \(3 values, the 1 with the most papers shown; --limit up to 200 shows more\)\n6 {2}\S+\n\n/m);
+  assert.match(r.stdout, /^SOURCES \(1 value\)$/m, 'a facet shown whole says nothing more');
+  const all = await svc('explore', '--facets', '--limit', '200');
+  assert.match(all.stdout, /^CATEGORIES \(3 values\)$/m);
+});
+
 test('explore: a --source that is no source id is refused naming svc sources (a typo answered "No paper matches")', async () => {
   const r = await svc('explore', '--source', 'crossref,arxive');
   assert.is(r.code, 2);

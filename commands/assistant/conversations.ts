@@ -11,7 +11,7 @@ import { browseSessions, choicesForNew, createSession, deleteSession, sessionDet
 import { cancelTurn, requireRunnable } from '../../src/assistant/turns.js';
 import { exitFor, repl, runOneTurn } from './chat-turns.js';
 import { listText, showText } from './format.js';
-import { confirmDestructive } from '../lib/confirm.js';
+import { confirmDestructive, declined } from '../lib/confirm.js';
 import { withContext } from '../lib/context.js';
 import { enumFlag, idArg, intFlag, given, usageError } from '../lib/flags.js';
 import { emit, outFormat, type Io } from '../lib/io.js';
@@ -120,7 +120,7 @@ export function addConversationCommands(cmd: Command, io: Io): void {
       withContext(io, async (ctx) => {
         const n = idArg(id, 'conversation');
         sessionDetail(ctx, n); // 404 before asking
-        if (!(await confirmDestructive(io, `Delete conversation ${n} and its messages?`, o.yes))) return io.err('Nothing deleted.');
+        if (!(await confirmDestructive(io, `Delete conversation ${n} and its messages?`, o.yes))) return declined(io, { id: n });
         emit(io, deleteSession(ctx, n), () => `Conversation ${n} deleted.`);
       }),
     );

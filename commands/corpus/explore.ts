@@ -17,6 +17,13 @@ const everything = (f: Record<string, unknown>) => f.query === null && ['authors
 
 const paperLine = (p: { id: number; publication_date: string | null; sources: string[]; title: string }) => [String(p.id), p.publication_date ?? '—', p.sources.join(','), p.title];
 
+/** A facet cut at --limit says so: "32 values" over 20 rows would read as all of them. */
+function shownOf(shown: number, distinct: number, limit: number | undefined): string {
+  if (shown >= distinct) return '';
+  const more = limit !== undefined && limit < FACET_LIMIT.max ? `; --limit up to ${FACET_LIMIT.max} shows more` : '';
+  return `, the ${shown} with the most papers shown${more}`;
+}
+
 export function register(program: Command, io: Io): void {
   program
     .command('explore')
@@ -72,7 +79,7 @@ export function register(program: Command, io: Io): void {
             // Nothing matching: one line, not four headings over empty tables.
             answer.total === 0 && Object.values(answer.facets).every((f) => f.values.length === 0)
               ? everything(filters) ? NO_PAPERS_YET : 'No paper matches.'
-              : [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + (f.values.length ? table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])) : '(none among the matching papers)'))].join('\n'),
+              : [`${count(answer.total, 'paper')} ${answer.total === 1 ? 'matches' : 'match'}.`, ...Object.entries(answer.facets).map(([name, f]) => `\n${name.toUpperCase()} (${count(f.distinct_values, 'value')}${shownOf(f.values.length, f.distinct_values, perFacet)}${f.exact ? '' : `; counted over the ${f.counted_papers} most recently added matching papers`})\n` + (f.values.length ? table(f.values.map((v) => [String(v.count), (('label' in v && v.label) || v.value) + (v.selected ? '  (selected)' : '')])) : '(none among the matching papers)'))].join('\n'),
           );
           return;
         }

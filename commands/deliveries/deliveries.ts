@@ -109,7 +109,9 @@ export function buildDeliveries(cmd: Command, io: Io): void {
     .action((raw: string, opts: { yes?: boolean }) => {
       const id = idArg(raw, 'delivery');
       return withContext(io, async (ctx) => {
-        if (!(await confirmDestructive(io, `Skip delivery ${id}? It will not be sent.`, opts.yes))) return notConfirmed(io, { id, skipped: false }, 'Nothing skipped.');
+        // Looked up before asking: a wrong id is said as not found, not confirmed first.
+        const d = requireDelivery(ctx, id);
+        if (!(await confirmDestructive(io, `Skip delivery ${id} (${d.channel}, run ${d.execution_id})? It will not be sent.`, opts.yes))) return notConfirmed(io, { id, skipped: false }, 'Nothing skipped.');
         const view = skipDelivery(ctx, id);
         emit(io, view, () => line(view));
       });
