@@ -72,4 +72,24 @@ test('an ephemeral key echoed back by the source reaches no output and is never 
   assert.not.ok(fs.readFileSync(path.join(t.dirs.stateDir, 'credentials.json'), 'utf8').includes(EPHEMERAL));
 });
 
+test('a user name and password in a source URL (SVC_SOURCE_<ID>_URL naming a proxy) reach no output', async () => {
+  const PASSWORD = 'proxyPASSaudit5c1e';
+  const withUser = stub.url.replace('http://', `http://proxyUSERaudit:${PASSWORD}@`);
+  const own = await serverWithSources({ pubmed: withUser });
+  try {
+    const id = await dive(own, { repository: 'pubmed', query: 'sea grass', max_results: 5 });
+    await finished(own, id);
+    const record = (await own.request('GET', `/api/executions/${id}/search-record`)).json();
+    const pubmed = record.sources.find((s: any) => s.source === 'pubmed');
+    assert.is(pubmed.request.base_url, stub.url.replace('http://', 'http://***@'), 'the base URL is recorded, its user-info blanked');
+    const before = t;
+    t = own; // outputsOf reads the server in `t`
+    const all = await outputsOf(id).finally(() => (t = before));
+    assert.not.ok(all.includes(PASSWORD), 'the password leaked');
+    assert.not.ok(all.includes('proxyUSERaudit'), 'the user name leaked');
+  } finally {
+    await own.close();
+  }
+});
+
 test.run();

@@ -279,6 +279,13 @@ test('fetch refuses a blocked port (undici: "bad port", no code): the port and t
   assert.not.ok(JSON.stringify(out).includes('drv-secret-93ac1'));
 });
 
+test('an SVC_SOURCE_*_URL with a user name or password (fetch refuses to send it) names the setting; not retried, neither quoted', async () => {
+  const out = await driveAt('http://proxyuser:proxy-pass-71d@127.0.0.1:4000/api');
+  assert.is(out.message, 'Driver test source: the URL carries a user name or password, which fetch refuses to send; remove them from SVC_SOURCE_DRV_URL');
+  assert.equal([out.evidence.exception_class, out.traces.length], ['URLCredentials', 1]);
+  assert.not.ok(/proxyuser|proxy-pass-71d/.test(JSON.stringify(out)), 'neither the user name nor the password is kept');
+});
+
 test('an SVC_SOURCE_*_URL fetch cannot parse, or with a scheme other than http(s), names the setting; not retried, no network kind', async () => {
   const invalid = await driveAt('http://exa mple.org/api');
   assert.is(invalid.message, 'Driver test source: invalid URL in SVC_SOURCE_DRV_URL (fetch cannot parse it)');

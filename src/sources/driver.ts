@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { svcVersion } from '../version.js';
 import type { CapNote } from './cap-record.js';
 import { pageCapBytes } from './caps.js';
-import { createSourceHttp, PageOverCapError, UpstreamError, type HttpTrace, type RedactingSourceHttp } from './http.js';
+import { createSourceHttp, keyRedactor, PageOverCapError, UpstreamError, type HttpTrace, type RedactingSourceHttp } from './http.js';
 import type { NetworkKind } from './net-cause.js';
 import { pageThrough } from './page-loop.js';
 import { throttleFor } from './throttle.js';
@@ -84,6 +84,23 @@ function baseUrlOf(ctx: Context, id: string, fallback: string): string {
   return (ctx.config.sourceUrls[id] ?? fallback).replace(/\/+$/, '');
 }
 
+/**
+ * The user name and password a base URL carries (SVC_SOURCE_<ID>_URL may name a proxy that wants
+ * them), as they are spelled in it: secrets like a key, sent but never recorded.
+ */
+function urlCredentials(url: string): string[] {
+  try {
+    const { username, password, href } = new URL(url);
+    if (!username && !password) return [];
+    // The whole user-info as spelled (a one-letter user name alone would blank every such letter), and
+    // the password alone when it is long enough to be told from other text, for a source that quotes it.
+    const userinfo = href.slice(href.indexOf('//') + 2, href.indexOf('@'));
+    return [userinfo, ...(password.length >= 4 ? [password] : [])];
+  } catch {
+    return [];
+  }
+}
+
 /** SVC_SOURCE_<ID>_URL when it overrides the source's base URL, so a message can name what to fix. */
 export function urlSettingOf(ctx: Context, id: string): string | undefined {
   return ctx.config.sourceUrls[id] ? `SVC_SOURCE_${id.toUpperCase()}_URL` : undefined;
@@ -94,7 +111,7 @@ export function urlSettingOf(ctx: Context, id: string): string | undefined {
  * faster one with a key, where the source grants it), shared by every run in
  * this process through its throttle group, with the run's timeouts and retries.
  */
-function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefined, contactEmail: string | undefined, pageCap: number, signal: AbortSignal): RedactingSourceHttp {
+function politeHttp(ctx: Context, entry: SourceAdapter, baseUrl: string, apiKey: string | undefined, contactEmail: string | undefined, pageCap: number, signal: AbortSignal): RedactingSourceHttp {
   const caps = entry.capabilities;
   return createSourceHttp({
     fetch: ctx.fetch,
@@ -106,7 +123,7 @@ function politeHttp(ctx: Context, entry: SourceAdapter, apiKey: string | undefin
     retryBaseMs: ctx.tuning.sourceRetryBaseMs,
     maxAttempts: ctx.tuning.sourceMaxAttempts,
     maxRetryAfterMs: ctx.tuning.sourceMaxRetryAfterMs,
-    secrets: apiKey ? [apiKey] : [],
+    secrets: [...(apiKey ? [apiKey] : []), ...urlCredentials(baseUrl)],
     urlSetting: urlSettingOf(ctx, entry.id),
     caps: ctx.tuning.sourceCaps,
     pageCapBytes: pageCap,
@@ -123,6 +140,7 @@ class PageHandlerError extends Error {
 export async function searchSource(ctx: Context, entry: CatalogEntry, params: SourceParams, options: DriveOptions): Promise<SourceOutcome> {
   const started = Date.now();
   const startedAtUtc = ctx.nowIso();
+  const baseUrl = entry.status === 'retired' ? '' : baseUrlOf(ctx, entry.id, entry.defaultBaseUrl);
   const asked: Window | null = params.dateFrom || params.dateTo ? { from: params.dateFrom ?? null, to: params.dateTo ?? null } : null;
   const evidence: SourceEvidence = { received: 0, usable: 0, unusable: 0, filtered_out: 0, rights_filtered: 0 };
   const outcome: SourceOutcome = {
@@ -138,7 +156,8 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
       date_to: params.dateTo ?? null,
       max_results: params.maxResults,
       author: ('capabilities' in entry && entry.capabilities.orcidSearch && params.authorOrcid) || params.author || null,
-      base_url: entry.status === 'retired' ? '' : baseUrlOf(ctx, entry.id, entry.defaultBaseUrl),
+      // Recorded without the credentials it may carry; the requests use baseUrl itself.
+      base_url: keyRedactor(urlCredentials(baseUrl))(baseUrl),
       key: 'none',
     },
     window: { asked, answered: null, support: entry.status === 'retired' ? 'none' : entry.capabilities.dateWindow },
@@ -206,7 +225,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
   const sourceSignal = AbortSignal.any([options.signal, abandon.signal]);
   // A page holds at most the source's page size, and no more than the run asks for.
   outcome.caps.page_bytes = pageCapBytes(ctx.tuning.sourceCaps, Math.min(caps.pageSize, params.maxResults));
-  const http = politeHttp(ctx, entry, apiKey, contactEmail, outcome.caps.page_bytes, sourceSignal);
+  const http = politeHttp(ctx, entry, baseUrl, apiKey, contactEmail, outcome.caps.page_bytes, sourceSignal);
   outcome.traces = http.traces;
   redact = http.redact;
   const request: SearchRequest = {
@@ -218,7 +237,7 @@ export async function searchSource(ctx: Context, entry: CatalogEntry, params: So
     author: caps.orcidSearch && params.authorOrcid ? params.authorOrcid : params.author,
     apiKey,
     contactEmail,
-    baseUrl: outcome.request.base_url,
+    baseUrl,
     signal: sourceSignal,
   };
 

@@ -125,8 +125,8 @@ const noUrls = (text: string) => text.replace(/\S*(:\/\/|\?)\S*/g, '<url>');
 /**
  * Why fetch gave no answer when no network code says (networkCause found none). fetch refuses
  * some requests before sending them: a URL it cannot parse (an SVC_SOURCE_*_URL override with a
- * typo), a scheme other than http(s), a port on the Fetch standard's bad-port list (6000, 6666,
- * 5060…). None of these changes on a retry. `setting` names the
+ * typo), a scheme other than http(s), a URL with a user name or password, a port on the Fetch
+ * standard's bad-port list (6000, 6666, 5060…). None of these changes on a retry. `setting` names the
  * environment variable the base URL came from, when it was overridden. The URL itself is never
  * quoted: it may hold a key.
  */
@@ -144,6 +144,10 @@ export function requestProblem(err: unknown, url: string, setting: string | unde
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     // "localhost:8080/api" parses too, as the scheme "localhost:": the usual slip is a missing http://.
     return { code: 'UnsupportedScheme', text: `"${parsed.protocol}" is not a scheme fetch can use; start ${setting ?? 'the URL'} with http:// or https://`, retry: false };
+  }
+  if (parsed.username || parsed.password) {
+    // fetch refuses a URL with user-info (the Fetch standard): a proxy's log-in cannot ride in it.
+    return { code: 'URLCredentials', text: `the URL carries a user name or password, which fetch refuses to send${setting ? `; remove them from ${setting}` : ''}`, retry: false };
   }
   if (parsed.port && BAD_PORTS.has(Number(parsed.port))) {
     return { code: 'BlockedPort', text: `port ${parsed.port} is blocked by fetch (a port browsers refuse too)${fix}`, retry: false };
