@@ -125,6 +125,11 @@ function usageLine(text: string, command: string): string {
 
 /** The command path argv names ("queue list"), as far as the program knows its words. */
 function commandPath(program: Command, argv: string[]): string {
+  return commandReached(program, argv).words.join(' ');
+}
+
+/** The deepest command `argv` names, and the words that name it. */
+function commandReached(program: Command, argv: string[]): { command: Command; words: string[] } {
   const words: string[] = [];
   let at = program;
   for (const arg of argv) {
@@ -134,7 +139,18 @@ function commandPath(program: Command, argv: string[]): string {
     words.push(next.name());
     at = next;
   }
-  return words.join(' ');
+  return { command: at, words };
+}
+
+/**
+ * A group named without one of its commands (`svc corpus`) shows its help on stderr, as commander
+ * does; under --json stdout still gets its one document: the group's commands, each with its summary.
+ */
+function groupCommands(io: Io, program: Command, argv: string[]): number {
+  const { command, words } = commandReached(program, argv);
+  const commands = command.commands.map((c) => ({ name: c.name(), summary: c.description() }));
+  io.out(JSON.stringify({ command: ['svc', ...words].join(' '), commands }, null, 2));
+  return EXIT.ok;
 }
 
 /** One validation issue as the command line says it: no `body.` prefix, no valibot "received undefined". */
@@ -184,6 +200,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return await Promise.race([program.parseAsync(argv, { from: 'user' }).then(() => io.exitCode ?? EXIT.ok), left]);
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (err.code === 'commander.help' && err.exitCode !== 0 && wantsJson()) return groupCommands(io, program, argv);
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
       if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
       if (err.exitCode === 0) return EXIT.ok;

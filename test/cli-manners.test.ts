@@ -195,6 +195,23 @@ test('a parse error is one line with commander\'s suggestion and the help to rea
   assert.is((await svc(['queue', 'read'])).stderr.trim(), "svc: missing required argument 'doc_id'; see svc queue read --help");
 });
 
+test('a group named without a command shows its help, and under --json prints its commands as one document (exit 0)', async () => {
+  for (const [argv, group, some] of [
+    [['--json', 'corpus'], 'svc corpus', 'audit'],
+    [['settings', '--json'], 'svc settings', 'set'],
+    [['--json'], 'svc', 'dive'],
+  ] as const) {
+    const r = await svc([...argv]);
+    assert.is(r.code, 0, argv.join(' '));
+    const doc = JSON.parse(r.stdout);
+    assert.is(doc.command, group);
+    assert.ok(doc.commands.some((c: { name: string; summary: string }) => c.name === some && c.summary.length > 0), `${group} lists ${some}`);
+  }
+  const plain = await svc(['corpus']);
+  assert.equal([plain.code, plain.stdout], [0, '']);
+  assert.match(plain.stderr, /Usage: svc corpus/);
+});
+
 test('svc search, the first word a person tries, points to dive, sweep and explore (exit 2), not to health or serve', async () => {
   for (const argv of [['search', 'crispr'], ['search'], ['help', 'search']]) {
     const r = await svc(argv);
