@@ -45,6 +45,18 @@ export async function readPage(ctx: Context, req: ReadRequest): Promise<ReaderTe
   };
 }
 
+/**
+ * The window opens a project before its reader does (the reader itself opens
+ * it first): when the project holds a PDF, the PDF child is started now, so
+ * its start (seconds on a loaded machine) is not paid by the first page.
+ * Nothing is read: every page still verifies its file when it is asked for.
+ */
+export function warmPdfReader(ctx: Context, ref: ProjectRef): void {
+  const { project } = requireProject(ctx, ref);
+  const ev = evidenceOf(ctx);
+  if (ev.repo().hasPdfMember(project.id)) ev.pdf().warm();
+}
+
 export interface PdfBytes {
   file: FileRow;
   vaultId: string;
