@@ -6,32 +6,47 @@ import { evidenceOf } from '../src/evidence/index.js';
 import { startEvidenceServer } from './_evidence.js';
 import { makePdf, pdfSource } from './_pdf.js';
 import { waitFor } from './_setup.js';
+import { createContext } from '../src/context.js';
+import { silentLogger } from '../src/log.js';
+import { STARTUP_TASKS } from '../server/startup.js';
 
 const PDF = makePdf(['Page one: results', 'Page two']);
 
-test('showing a project that holds a PDF starts the PDF child before any page is asked; a project of text files does not', async () => {
+test('the PDF child starts when a PDF joins a project and when a project holding one is shown, before any page is asked; text files start none', async () => {
   const s = await startEvidenceServer();
   try {
+    const pool = evidenceOf(s.t.ctx).pdf();
     const notes = (await s.project('Notes only')).project_id;
     await s.add(notes, await s.file('notes.md', '# Notes\n'));
+    assert.is((await s.call('GET', `${s.P(notes)}?${s.V}`)).status, 200);
+    assert.is(pool.stats().spawned, 0, 'no PDF to read: no child');
+
     const papers = (await s.project('Papers')).project_id;
     const pdf = await s.file('paper.pdf', PDF);
     await s.add(papers, pdf);
-    const pool = evidenceOf(s.t.ctx).pdf();
-
-    assert.is((await s.call('GET', `${s.P(notes)}?${s.V}`)).status, 200);
-    assert.is(pool.pid(), undefined, 'no PDF to read: no child');
-    assert.is(pool.stats().spawned, 0);
-
-    assert.is((await s.call('GET', `${s.P(papers)}?${s.V}`)).status, 200);
-    assert.ok(pool.pid(), 'the child starts when the project is shown');
+    const first = pool.pid();
+    assert.ok(first, 'the child starts when the PDF joins the project');
     assert.is(pool.stats().pages, 0, 'nothing was read');
+
+    process.kill(first!, 'SIGKILL');
+    await waitFor(() => pool.pid() === undefined || undefined, 5000, 'the child gone');
+    assert.is((await s.call('GET', `${s.P(papers)}?${s.V}`)).status, 200);
+    assert.ok(pool.pid(), 'a child starts again when the project is shown');
+    assert.is(pool.stats().spawned, 2);
 
     const r = await s.call('GET', `${s.P(papers)}/reader/${pdf.file_id}?${s.V}&version_id=${pdf.version_id}&page=1`);
     assert.is(r.json().status, 'extracted');
-    assert.is(pool.stats().spawned, 1, 'the first page is read by the child already started');
     assert.is((await s.call('GET', `${s.P(papers)}?${s.V}`)).status, 200);
-    assert.is(pool.stats().spawned, 1, 'showing the project again starts no second child');
+    assert.is(pool.stats().spawned, 2, 'the page was read by the child already started, and showing the project again starts no other');
+
+    // A server starting over this data has a PDF to read: its child starts with it.
+    const again = createContext({ env: s.t.dirs.env, log: silentLogger });
+    try {
+      for (const task of STARTUP_TASKS) if (task.name === 'warmEvidenceReader') await task({ ctx: again } as never);
+      assert.ok(evidenceOf(again).pdf().pid(), 'started with the server');
+    } finally {
+      again.close();
+    }
   } finally {
     await s.close();
   }

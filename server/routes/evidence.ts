@@ -139,6 +139,7 @@ export const evidenceRoutes: RouteDef[] = [
     strictQuery(event, {});
     const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, ...VERSION }), strictBody(deps));
     const receipt = addMember(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision, fileId: b.file_id, versionId: b.version_id });
+    warmPdfReader(deps.ctx, projectRef(b, params));
     event.res.status = receipt.changed ? 201 : 200;
     return receipt;
   }),
