@@ -18,6 +18,7 @@ const { createPdfPool } = await import(path.join(root, 'dist/src/evidence/pdf-po
 const { DEFAULT_EVIDENCE_LIMITS } = await import(path.join(root, 'dist/src/evidence/limits.js'));
 const { makePdf, pdfSource, readerBenchPdf } = await import(path.join(root, 'dist/test/_pdf.js'));
 const { startEvidenceServer } = await import(path.join(root, 'dist/test/_evidence.js'));
+const { evidenceOf } = await import(path.join(root, 'dist/src/evidence/index.js'));
 
 const routeOnly = process.argv[2] === '--route';
 const args = process.argv.slice(routeOnly ? 3 : 2);
@@ -88,8 +89,15 @@ async function readerRoute(pages) {
       await read(p);
       times.push(performance.now() - t);
     }
-    console.log(`reader route, ${pages}-page ${(bytes.length / 1048576).toFixed(2)} MiB PDF (load ${load}): page 1 (child start included) ${firstMs.toFixed(0)} ms`);
+    console.log(`reader route, ${pages}-page ${(bytes.length / 1048576).toFixed(2)} MiB PDF (load ${load}): page 1 (the child started when the PDF joined the project) ${firstMs.toFixed(0)} ms`);
     console.log(`  pages 2–${pages}: ${stats(times)}`);
+    // The cold case: no child when page 1 is asked (one ended, and nothing showed the project since).
+    const pool = evidenceOf(s.t.ctx).pdf();
+    process.kill(pool.pid(), 'SIGKILL');
+    while (pool.pid() !== undefined) await new Promise((r) => setTimeout(r, 20));
+    const t1 = performance.now();
+    await read(1);
+    console.log(`  page 1 with no child running (spawn + pdfjs import + the document opened for page 1 included): ${(performance.now() - t1).toFixed(0)} ms`);
   } finally {
     await s.close();
   }

@@ -53,8 +53,19 @@ try {
   // (1) page turns
   const { page, context } = await w.open(`/evidence/${projectId}/files/${file.file_id}?page=1`);
   const t0 = Date.now();
+  await page.evaluate(`(() => {
+    const seen = () => document.querySelector('[data-ready-page="1"]') && (window.__svcReady ??= performance.now());
+    if (!seen()) new MutationObserver((_, o) => seen() && o.disconnect()).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-ready-page'] });
+  })()`);
   await page.waitForSelector('[data-ready-page="1"]', { timeout: 60_000 });
   console.log(`first page (bytes fetched and verified, pdf.js loaded, page 1 drawn and its text shown): ${Date.now() - t0} ms`);
+  // Where it went, on the page's clock (0 = the window's navigation start; the reader's measures, web/src/reader/timing.ts).
+  const steps = await page.evaluate(`(() => {
+    const m = (name) => { const e = performance.getEntriesByName(name)[0]; return e ? [e.startTime, e.duration] : null; };
+    return { ready: window.__svcReady, bytes: m('svc-reader-pdf-bytes'), open: m('svc-reader-pdf-open'), draw: m('svc-reader-draw'), text: m('svc-reader-text') };
+  })()`);
+  const span = (s) => (s ? `${s[0].toFixed(0)}→${(s[0] + s[1]).toFixed(0)} ms (${s[1].toFixed(0)} ms)` : 'not measured');
+  console.log(`  from navigation start: page 1 ready by ${steps.ready.toFixed(0)} ms; verified bytes fetched ${span(steps.bytes)}; pdf.js chunk, worker and document open ${span(steps.open)}; page 1 drawn ${span(steps.draw)}; page 1 text (service) ${span(steps.text)}`);
   await page.locator('h1').click();
   const turns = [];
   for (let n = 2; n <= PAGES; n++) turns.push(await page.evaluate(turn('PageDown', n)));

@@ -9,6 +9,7 @@ import { startDelivery } from '../src/delivery/startup.js';
 import { interruptOrphanedRuns } from '../src/similarity/recovery.js';
 import { setJobRole } from '../src/claims/jobs.js';
 import { recoverInterrupted as recoverAnswers } from '../src/answers/history.js';
+import { warmPdfReader } from '../src/evidence/index.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
@@ -37,7 +38,10 @@ const recoverAnswerRuns: StartupTask = ({ ctx }) => {
   if (marked.length) ctx.log.warn(`marked ${marked.length} selected answer(s) interrupted`);
 };
 
-export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns, recoverAnswerRuns];
+/** The Evidence reader's PDF child, started (not awaited) when a project holds a PDF to read. */
+const warmEvidenceReader: StartupTask = ({ ctx }) => warmPdfReader(ctx);
+
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns, recoverAnswerRuns, warmEvidenceReader];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

@@ -208,6 +208,31 @@ test('keyboard: PageDown and → turn forward, PageUp and ← back, the page fie
   }
 });
 
+test('pdf.js and its worker start while the verified bytes are still coming: the worker is asked for before the bytes arrive', async () => {
+  const { context, page } = await w.open(`/evidence/${projectId}`);
+  try {
+    const asked: Record<string, number> = {};
+    let bytesReleased = Infinity;
+    page.on('request', (r: any) => {
+      if (/\/pdf\.worker-[A-Z0-9]{8}\.mjs$/.test(r.url())) asked.worker ??= Date.now();
+    });
+    // The bytes are held back 1.5 s, as 16 MiB on a busy machine are.
+    await context.route(/\/reader\/[^?]+\?.*representation=pdf/, async (route: any) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      bytesReleased = Date.now();
+      await route.continue();
+    });
+    await page.evaluate(`history.pushState(null, '', ${JSON.stringify(readerPath(1))}); dispatchEvent(new PopStateEvent('popstate'))`);
+    await ready(page, 1);
+    assert.ok(asked.worker, 'the worker was fetched');
+    assert.ok(asked.worker! < bytesReleased, `the worker was asked for ${bytesReleased - asked.worker!} ms before the bytes were let through`);
+    assert.ok(await page.evaluate(`performance.getEntriesByName('svc-reader-pdf-open').length === 1`), 'the reader measured the document open');
+  } finally {
+    await context.close();
+  }
+});
+
 test('pdf.js stays out of what `/` loads: neither the entry script nor a chunk it imports statically holds it; its worker is a file of /assets/', () => {
   const assets = path.join(ROOT, 'dist', 'web', 'assets');
   const main = /src="\/assets\/([^"]+\.js)"/.exec(fs.readFileSync(path.join(ROOT, 'dist', 'web', 'index.html'), 'utf8'))![1]!;

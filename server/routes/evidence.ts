@@ -24,6 +24,7 @@ import {
   removeMember,
   renameProject,
   showProject,
+  warmPdfReader,
 } from '../../src/evidence/index.js';
 import { SvcError } from '../../src/errors.js';
 import { bool, closedObject, jsonBody, jsonInt, queryInt, say, text, uuid } from '../../src/util/strict-schemas.js';
@@ -118,7 +119,9 @@ export const evidenceRoutes: RouteDef[] = [
 
   libraryRoute('GET', `${P}/{project_id}`, (event, { ctx }, params) => {
     const q = strictQuery(event, VAULT);
-    return showProject(ctx, projectRef(q, params));
+    const shown = showProject(ctx, projectRef(q, params));
+    warmPdfReader(ctx, projectRef(q, params));
+    return shown;
   }),
 
   libraryRoute('PATCH', `${P}/{project_id}`, async (event, deps, params) => {
@@ -136,6 +139,7 @@ export const evidenceRoutes: RouteDef[] = [
     strictQuery(event, {});
     const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, ...VERSION }), strictBody(deps));
     const receipt = addMember(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision, fileId: b.file_id, versionId: b.version_id });
+    warmPdfReader(deps.ctx, projectRef(b, params));
     event.res.status = receipt.changed ? 201 : 200;
     return receipt;
   }),

@@ -5,7 +5,7 @@ export { createProject, listProjects, showProject, renameProject, checkProjectNa
 export { addMember, removeMember, listMembers, requireMember, findVersion, type VersionSelector } from './members.js';
 export { createNote, editNote, listNotes, type CreateNote, type EditNote } from './notes.js';
 export type { AnchorInput } from '../wire/evidence.js';
-export { readPage, readPdfBytes, type ReadRequest } from './reader.js';
+export { readPage, readPdfBytes, warmPdfReader, type ReadRequest } from './reader.js';
 export { pageHighlights, type Highlight, type NotHighlighted } from './highlights.js';
 export { extractPage, pageStatuses, contractOf, basisOf, sha256Text, TEXT_CONTRACT, PDF_CONTRACT, type PageStatus, type ExtractRequest } from './extract.js';
 export { codepointLength, sliceCodepoints, hasLoneSurrogate } from './codepoints.js';

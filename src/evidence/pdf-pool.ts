@@ -36,6 +36,8 @@ export interface PdfSource {
 
 export interface PdfPool {
   extract(source: PdfSource, page: number, signal?: AbortSignal): Promise<PoolOutcome>;
+  /** Start the child now, if none is running, so the first page does not wait for its start. */
+  warm(): void;
   /** The current child's pid (tests kill it). */
   pid(): number | undefined;
   /** `bytesSent`: requests whose document's bytes went to a child; `reused`: pages read from a document the child held. */
@@ -66,6 +68,11 @@ function childArgs(): { script: string; argv: string[]; execArgv: string[] } {
     '--no-warnings',
   ];
   return { script, argv: [pathToFileURL(entry).href, fonts], execArgv };
+}
+
+/** The source's bytes, or the error that kept them (never a rejection: nobody may be awaiting it yet). */
+function settleBytes(source: PdfSource): Promise<{ data: Uint8Array } | { error: unknown }> {
+  return source.bytes().then((data) => ({ data }), (error: unknown) => ({ error }));
 }
 
 export function createPdfPool(limits: EvidenceLimits): PdfPool {
@@ -116,6 +123,8 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
     if (closed) return { kind: 'unavailable', reason: 'parser_closed', message: 'The PDF reader is shutting down.' };
     if (signal?.aborted) return { kind: 'cancelled' };
     const w = (warm ??= spawnChild());
+    // A child that has read nothing holds no document: its bytes are read while it starts and sent with the first ask.
+    const early = w.pages === 0 ? settleBytes(source) : undefined;
     let version: string;
     try {
       version = await w.ready;
@@ -148,12 +157,9 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
         }
       };
       const sendBytes = async () => {
-        let data: Uint8Array;
-        try {
-          data = await source.bytes();
-        } catch (error) {
-          return done({ kind: 'source_failed', error });
-        }
+        const loaded = await (early ?? settleBytes(source));
+        if ('error' in loaded) return done({ kind: 'source_failed', error: loaded.error });
+        const data = loaded.data;
         if (settled) return;
         bytesSent++;
         // The parse starts now: its timeout does not include the parent's read of the bytes.
@@ -178,7 +184,8 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
       w.child.on('message', onMessage);
       w.child.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      ask();
+      if (early) void sendBytes();
+      else ask();
     });
     w.pages++;
     pagesDone++;
@@ -193,6 +200,9 @@ export function createPdfPool(limits: EvidenceLimits): PdfPool {
       const next = queue.then(() => run(source, page, signal));
       queue = next.catch(() => {});
       return next;
+    },
+    warm() {
+      if (!closed) warm ??= spawnChild();
     },
     pid: () => warm?.child.pid,
     stats: () => ({ spawned, pages: pagesDone, bytesSent, reused, lastSpawnMs }),

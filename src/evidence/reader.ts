@@ -8,6 +8,7 @@ import { openVerified, readVerifiedBytes } from '../library/read.js';
 import { extractPage, pageStatuses } from './extract.js';
 import { requireMember, type VersionSelector } from './members.js';
 import * as reasons from './reasons.js';
+import { repoOf } from './repo.js';
 import { evidenceOf, requireProject, type ProjectRef } from './service.js';
 import { CONTRACT_VERSION } from './views.js';
 import { tooLarge } from '../errors.js';
@@ -43,6 +44,19 @@ export async function readPage(ctx: Context, req: ReadRequest): Promise<ReaderTe
     page_sha256,
     codepoint_length,
   };
+}
+
+/**
+ * Start the PDF child as soon as a server has a PDF to read: at its start
+ * when any project holds one (no `ref`), and when a PDF joins a project or a
+ * project holding one is shown (the reader opens its project first). Its
+ * start (seconds on a loaded machine) is then not paid by the first page.
+ * Nothing is read: every page still verifies its file when it is asked for.
+ */
+export function warmPdfReader(ctx: Context, ref?: ProjectRef): void {
+  const project = ref ? requireProject(ctx, ref).project : undefined;
+  // The repository alone first: Evidence is built (with its limits) only when there is a PDF to read.
+  if (repoOf(ctx.db).hasPdfMember(project?.id)) evidenceOf(ctx).pdf().warm();
 }
 
 export interface PdfBytes {

@@ -7,7 +7,7 @@
  * that range of the page text is outlined and focused (reader/passage.ts);
  * a page turn drops it.
  * Readiness for tests and the bench: `data-ready-page` names the page once it
- * is drawn and its text shown.
+ * is drawn and its text shown; reader/timing.ts names the measures of the way there.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/errors.js';
@@ -19,7 +19,8 @@ import { NotesList } from '../reader/notes-list.js';
 import { codepointAt, selectionUnits, trimUnits } from '../reader/offsets.js';
 import { PageNav, usePageKeys } from '../reader/page-nav.js';
 import { citedPassage } from '../reader/passage.js';
-import type { PdfDocument } from '../reader/pdf.js';
+import type { PdfDocument, PDFWorker } from '../reader/pdf.js';
+import { measureSince, PDF_BYTES_MEASURE, PDF_OPEN_MEASURE, TEXT_MEASURE } from '../reader/timing.js';
 import { TextPane } from '../reader/text-pane.js';
 import { PAGE_STATUS_WORDS } from '../reader/words.js';
 import { href, navigate, place } from '../router.js';
@@ -67,28 +68,43 @@ export default function ReaderPage({ params }: PageProps) {
 
   const [generation, setGeneration] = useState(0);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  const text = useResource((signal) => (ref ? reader.page(ref, page, signal) : Promise.resolve(undefined)), [refKey, page, generation]);
+  const text = useResource((signal) => {
+    if (!ref) return Promise.resolve(undefined);
+    const started = performance.now();
+    return reader.page(ref, page, signal).then((p) => (measureSince(TEXT_MEASURE, started), p));
+  }, [refKey, page, generation]);
   const notes = useResource((signal) => (ref ? reader.notes(ref, signal) : Promise.resolve(undefined)), [refKey, generation]);
   const shown = text.data && text.data.requested_page === page ? text.data : undefined;
   const cited = useMemo(() => (shown && passageParam !== null ? citedPassage(passageParam, shown.text ?? null) : null), [shown, passageParam]);
 
-  // The verified bytes are fetched once per file; pdf.js arrives with them (its own chunk, only here).
+  // The verified bytes are fetched once per file; pdf.js (its own chunk, only here) and its
+  // worker start meanwhile, so the document opens as soon as the bytes are in.
   const [pdf, setPdf] = useState<{ module: PdfModule; doc: PdfDocument } | undefined>();
   const [pdfError, setPdfError] = useState<unknown>(null);
   useEffect(() => {
     if (!ref || !isPdf) return;
     const controller = new AbortController();
+    const started = performance.now();
     let doc: PdfDocument | undefined;
-    Promise.all([import('../reader/pdf.js'), reader.pdfBytes(ref, controller.signal)])
-      .then(async ([module, bytes]) => {
-        doc = await module.openPdf(bytes);
+    let worker: PDFWorker | undefined;
+    const loaded = import('../reader/pdf.js').then((module) => {
+      if (!controller.signal.aborted) worker = module.startWorker();
+      return module;
+    });
+    const bytes = reader.pdfBytes(ref, controller.signal).then((b) => (measureSince(PDF_BYTES_MEASURE, started), b));
+    Promise.all([loaded, bytes])
+      .then(async ([module, b]) => {
+        if (controller.signal.aborted || !worker) return;
+        doc = await module.openPdf(b, worker);
+        measureSince(PDF_OPEN_MEASURE, started);
         if (controller.signal.aborted) return void doc.destroy();
         setPdf({ module, doc });
       })
-      .catch((err) => (err as Error)?.name !== 'AbortError' && setPdfError(err));
+      .catch((err) => !controller.signal.aborted && (err as Error)?.name !== 'AbortError' && setPdfError(err));
     return () => {
       controller.abort();
-      void doc?.destroy();
+      // The worker was started here, so it ends here, after the document it serves.
+      void Promise.resolve(doc?.destroy()).finally(() => worker?.destroy());
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refKey, isPdf]);

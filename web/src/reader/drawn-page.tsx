@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNote } from '../ui/notes.js';
 import type { PdfDocument } from './pdf.js';
+import { DRAW_MEASURE, measureSince } from './timing.js';
 
 type PdfModule = typeof import('./pdf.js');
 
@@ -44,8 +45,10 @@ export function DrawnPage({ doc, pdf, page, zoom, onDone }: DrawnPageProps) {
     if (!doc || !pdf || !canvas.current || width === 0) return;
     const controller = new AbortController();
     setError(null);
+    const started = performance.now();
     pdf.drawPage(doc, page, canvas.current, Math.round(width * zoom), controller.signal).then(
       (drawn) => {
+        measureSince(DRAW_MEASURE, started);
         setCapped(drawn.capped);
         onDone(page);
       },

@@ -6,7 +6,7 @@
  * worker (a file of this origin, worker-src 'self'), a 20 s render timeout.
  * Loaded only by the reader, so `/` never fetches it.
  */
-import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist';
+import { getDocument, GlobalWorkerOptions, PDFWorker, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist';
 
 declare const __PDF_WORKER_URL__: string;
 declare const __PDF_WASM_URL__: string;
@@ -18,10 +18,21 @@ export const MAX_CANVAS_BYTES = 16 * 1024 * 1024;
 export const RENDER_TIMEOUT_MS = 20_000;
 
 export type PdfDocument = PDFDocumentProxy;
+export type { PDFWorker };
 
-export function openPdf(bytes: ArrayBuffer): Promise<PdfDocument> {
+/**
+ * pdf.js's worker, started before the bytes arrive: fetching and compiling
+ * its 1.2 MB script then overlaps the download of the verified bytes instead
+ * of following it. The caller destroys it after the document.
+ */
+export function startWorker(): PDFWorker {
+  return new PDFWorker();
+}
+
+export function openPdf(bytes: ArrayBuffer, worker: PDFWorker): Promise<PdfDocument> {
   return getDocument({
     data: new Uint8Array(bytes),
+    worker,
     // No eval (the CSP forbids it anyway), no XFA forms, no scripting: a page is drawn, nothing runs.
     isEvalSupported: false,
     enableXfa: false,
