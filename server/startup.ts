@@ -9,7 +9,6 @@ import { startDelivery } from '../src/delivery/startup.js';
 import { interruptOrphanedRuns } from '../src/similarity/recovery.js';
 import { setJobRole } from '../src/claims/jobs.js';
 import { recoverInterrupted as recoverAnswers } from '../src/answers/history.js';
-import { warmPdfReader } from '../src/evidence/index.js';
 
 export type StartupTask = (deps: AppDeps) => void | Promise<void>;
 
@@ -38,10 +37,10 @@ const recoverAnswerRuns: StartupTask = ({ ctx }) => {
   if (marked.length) ctx.log.warn(`marked ${marked.length} selected answer(s) interrupted`);
 };
 
-/** The Evidence reader's PDF child, started (not awaited) when a project holds a PDF to read. */
-const warmEvidenceReader: StartupTask = ({ ctx }) => warmPdfReader(ctx);
-
-export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns, recoverAnswerRuns, warmEvidenceReader];
+// The Evidence reader's PDF child is not started here: a daemon runs for days, and the child (a
+// Node process with pdf.js) would sit idle for a reader nobody opened. Showing a project that holds
+// a PDF starts it (routes/evidence.ts), before its first page is asked.
+export const STARTUP_TASKS: StartupTask[] = [recoverExecutions, startScheduler, startDeliveries, recoverSimilarityRuns, recoverAnswerRuns];
 
 export async function runStartupTasks(deps: AppDeps): Promise<void> {
   for (const task of STARTUP_TASKS) await task(deps);

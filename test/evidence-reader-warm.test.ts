@@ -6,9 +6,6 @@ import { evidenceOf } from '../src/evidence/index.js';
 import { startEvidenceServer } from './_evidence.js';
 import { makePdf, pdfSource } from './_pdf.js';
 import { waitFor } from './_setup.js';
-import { createContext } from '../src/context.js';
-import { silentLogger } from '../src/log.js';
-import { STARTUP_TASKS } from '../server/startup.js';
 
 const PDF = makePdf(['Page one: results', 'Page two']);
 
@@ -39,14 +36,6 @@ test('the PDF child starts when a PDF joins a project and when a project holding
     assert.is((await s.call('GET', `${s.P(papers)}?${s.V}`)).status, 200);
     assert.is(pool.stats().spawned, 2, 'the page was read by the child already started, and showing the project again starts no other');
 
-    // A server starting over this data has a PDF to read: its child starts with it.
-    const again = createContext({ env: s.t.dirs.env, log: silentLogger });
-    try {
-      for (const task of STARTUP_TASKS) if (task.name === 'warmEvidenceReader') await task({ ctx: again } as never);
-      assert.ok(evidenceOf(again).pdf().pid(), 'started with the server');
-    } finally {
-      again.close();
-    }
   } finally {
     await s.close();
   }

@@ -47,16 +47,15 @@ export async function readPage(ctx: Context, req: ReadRequest): Promise<ReaderTe
 }
 
 /**
- * Start the PDF child as soon as a server has a PDF to read: at its start
- * when any project holds one (no `ref`), and when a PDF joins a project or a
- * project holding one is shown (the reader opens its project first). Its
- * start (seconds on a loaded machine) is then not paid by the first page.
- * Nothing is read: every page still verifies its file when it is asked for.
+ * Start the PDF child as soon as a server has a PDF to read: when a PDF joins
+ * a project or a project holding one is shown (the reader opens its project
+ * first). Its start (seconds on a loaded machine) is then not paid by the
+ * first page. Nothing is read: every page still verifies its file when it is
+ * asked for.
  */
-export function warmPdfReader(ctx: Context, ref?: ProjectRef): void {
-  const project = ref ? requireProject(ctx, ref).project : undefined;
-  // The repository alone first: Evidence is built (with its limits) only when there is a PDF to read.
-  if (repoOf(ctx.db).hasPdfMember(project?.id)) evidenceOf(ctx).pdf().warm();
+export function warmPdfReader(ctx: Context, ref: ProjectRef): void {
+  const { project } = requireProject(ctx, ref);
+  if (repoOf(ctx.db).hasPdfMember(project.id)) evidenceOf(ctx).pdf().warm();
 }
 
 export interface PdfBytes {

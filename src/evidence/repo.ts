@@ -78,7 +78,6 @@ function prepare(db: Database) {
       WHERE m.project_row = @projectRow AND m.id > @afterId AND m.id <= @throughId ORDER BY m.id LIMIT @limit`),
     member: s(`SELECT ${MEMBER} FROM evidence_project_files m JOIN library_files f ON f.id = m.file_row WHERE m.project_row = ? AND m.file_row = ?`),
     hasPdfMember: s(`SELECT 1 FROM evidence_project_files m JOIN library_files f ON f.id = m.file_row WHERE m.project_row = ? AND f.format = 'pdf' LIMIT 1`),
-    anyPdfMember: s(`SELECT 1 FROM evidence_project_files m JOIN library_files f ON f.id = m.file_row WHERE f.format = 'pdf' LIMIT 1`),
     insertMember: s('INSERT INTO evidence_project_files (project_row, file_row, added_at_utc) VALUES (?, ?, ?)'),
     deleteMember: s('DELETE FROM evidence_project_files WHERE project_row = ? AND file_row = ?'),
     noteCount: s('SELECT COUNT(*) AS n, COALESCE(MAX(id), 0) AS max_id FROM evidence_notes WHERE project_row = ?'),
@@ -113,7 +112,7 @@ function prepare(db: Database) {
     memberPage: (p: PageQuery) => q.memberPage.all(p) as MemberRow[],
     member: (projectRow: number, fileRow: number) => q.member.get(projectRow, fileRow) as MemberRow | undefined,
     /** Whether this project (or, without one, any project) holds a PDF. */
-    hasPdfMember: (projectRow?: number) => (projectRow === undefined ? q.anyPdfMember.get() : q.hasPdfMember.get(projectRow)) !== undefined,
+    hasPdfMember: (projectRow: number) => q.hasPdfMember.get(projectRow) !== undefined,
     insertMember: (projectRow: number, fileRow: number, at: string) => void q.insertMember.run(projectRow, fileRow, at),
     deleteMember: (projectRow: number, fileRow: number) => q.deleteMember.run(projectRow, fileRow).changes === 1,
     noteCount: (projectRow: number, fileRow?: number) => (fileRow === undefined ? count(q.noteCount, projectRow) : count(q.noteCountOf, projectRow, fileRow)),
