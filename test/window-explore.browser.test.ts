@@ -103,6 +103,8 @@ test('keyboard: / focuses the search field, typing replaces the address, ArrowDo
   await page.waitForURL((u: URL) => u.searchParams.get('q') === 'testing');
   assert.is(await page.evaluate('history.length'), entries, 'typing replaces the entry instead of adding one per pause');
   await heading(page).filter({ hasText: '10 papers match' }).waitFor();
+  // The count and the list are two answers: the list is the query's once its end line is back.
+  await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor();
   const titles = await rowsShown(page).allTextContents();
   const focused = (title: string) => page.waitForFunction(`document.activeElement.textContent === ${JSON.stringify(title)}`, undefined, { timeout: 5000 });
   await page.keyboard.press('ArrowDown');
