@@ -273,7 +273,7 @@ test('a selected passage note with an empty body says how to give it one', async
   const id = JSON.parse(added.stdout).note.note_id;
   const r = await runCliInProcess([...previewArgs(), '--note', String(id)], { env });
   assert.is(r.code, 2, r.stderr);
-  assert.ok(r.stderr.includes(`give it one with \`svc evidence note edit PROJECT ${id} --body TEXT\`, or leave out --note ${id}`), r.stderr);
+  assert.ok(r.stderr.includes(`give it one with \`svc evidence note edit ${s.projectId} ${id} --body TEXT\`, or leave out --note ${id}`), r.stderr);
 });
 
 test('a project with no answers says how to prepare one', async () => {

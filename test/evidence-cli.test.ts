@@ -179,7 +179,7 @@ test('files are named by the ID or FILE_ID of `svc library list`; a version_id o
   const txtRow = rows.find((f: any) => f.file_id === txt);
   const outside = await svc('evidence', 'read', other, String(txtRow.id));
   assert.is(outside.code, 4);
-  assert.match(outside.stderr, /not in this project; add it with `svc evidence add PROJECT FILE`/);
+  assert.ok(outside.stderr.includes(`not in this project; add it with \`svc evidence add ${other} FILE\``), `the project as typed: ${outside.stderr}`);
 });
 
 test('an image-only page reads as plainly no text, exit 0; a passage on it is refused saying a plain note can be made', async () => {
@@ -206,7 +206,7 @@ test('an image-only page reads as plainly no text, exit 0; a passage on it is re
   assert.match(enc.stdout, /save an unencrypted copy \(e\.g\. print to PDF\) and import that/);
   const encNote = await svc('evidence', 'note', 'add', project, locked, '--start', '0', '--end', '2');
   assert.is(encNote.code, 4);
-  assert.match(encNote.stderr, /could not be read \(unsupported: encrypted\), so no passage can be anchored on it; `svc evidence read PROJECT FILE --page N` says why/);
+  assert.ok(encNote.stderr.includes(`could not be read (unsupported: encrypted), so no passage can be anchored on it; \`svc evidence read ${project} ${locked} --page 1\` says why`), encNote.stderr);
   const past = await svc('evidence', 'read', project, scan, '--page', '3');
   assert.is(past.code, 2);
   assert.match(past.stderr, /The file has 2 pages; ask for a page from 1 to 2\./);
@@ -216,8 +216,13 @@ test('revision conflicts are worded with the flags and the command that shows th
   const stale = await svc('evidence', 'rename', project, 'Other', '--revision', '1');
   assert.is(stale.code, 4);
   assert.match(stale.stderr, /it is at revision \d+ now/);
-  assert.match(stale.stderr, /svc evidence show PROJECT/);
+  assert.ok(stale.stderr.includes(`\`svc evidence show ${project}\` shows it`), `the project as typed: ${stale.stderr}`);
   assert.not.match(stale.stderr, /expected_revision/);
+  // A project typed by a name with spaces is given back as one shell argument.
+  const named = JSON.parse((await svc('--json', 'evidence', 'show', project)).stdout).project.name;
+  const byName = await svc('evidence', 'rename', named, 'Other', '--revision', '1');
+  assert.is(byName.code, 4);
+  assert.ok(byName.stderr.includes(`\`svc evidence show '${named}'\` shows it`), byName.stderr);
   const plain = await json('evidence', 'note', 'add', project, txt, '--body', 'one');
   await json('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'two');
   const noteStale = await svc('evidence', 'note', 'edit', project, String(plain.note.note_id), '--body', 'three', '--note-revision', '1');

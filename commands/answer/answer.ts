@@ -14,7 +14,7 @@ import { withContext } from '../lib/context.js';
 import { enumFlag, intFlag, given, usageError, uuidArg } from '../lib/flags.js';
 import { emit, type Io } from '../lib/io.js';
 import { followAnswer } from './watch.js';
-import { inCliWords } from '../lib/refusals.js';
+import { inCliWords, typedProject } from '../lib/refusals.js';
 import { parseSelect, resolveVersions } from './select.js';
 import { checkOutputFile, replaceableWithForce, writeOutputFile } from '../lib/output-file.js';
 import { choicesFromFlags } from './choices.js';
@@ -34,7 +34,7 @@ export function register(program: Command, io: Io): void {
     try {
       await withContext(io, async (ctx) => fn(() => connectAnswers(ctx), ...args));
     } catch (err) {
-      throw inCliWords('answer', err);
+      throw inCliWords('answer', err, typedProject(args));
     }
   };
 

@@ -53,9 +53,29 @@ const WORDS: Record<string, Wording> = {
   },
 };
 
-/** `err` worded for `door`'s command line when the table has words for it; anything else as it was. */
-export function inCliWords(door: Door, err: unknown): unknown {
+/** What the person typed for the command's arguments, put in the words' place-holders (`PROJECT`). */
+export interface Typed {
+  project?: string;
+}
+
+/** A typed word as a shell argument: bare when it is plain, else in single quotes. */
+export const asArgument = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * `err` worded for `door`'s command line when the table has words for it; anything else as it was.
+ * The commands it names carry the project as typed, when the command was given one.
+ */
+export function inCliWords(door: Door, err: unknown, typed: Typed = {}): unknown {
   if (!(err instanceof SvcError)) return err;
   const words = WORDS[err.reason]?.[door];
-  return words ? new SvcError(err.status, err.reason, words(err.extra ?? {}), err.extra) : err;
+  if (!words) return err;
+  let text = words(err.extra ?? {});
+  if (typed.project !== undefined) text = text.replace(/\bPROJECT\b/g, asArgument(typed.project));
+  return new SvcError(err.status, err.reason, text, err.extra);
+}
+
+/** The project a commander action was given, when its first argument is `<project>` (the action's last argument is its Command). */
+export function typedProject(args: readonly unknown[]): Typed {
+  const command = args[args.length - 1] as { registeredArguments?: { name(): string }[] } | undefined;
+  return command?.registeredArguments?.[0]?.name() === 'project' && typeof args[0] === 'string' ? { project: args[0] } : {};
 }

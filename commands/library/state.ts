@@ -13,7 +13,7 @@ import { SvcError } from '../../src/errors.js';
 import { readPlan } from '../../src/admin/restore/plan.js';
 import { vaultFolder, type VaultFolder } from '../../src/library/index.js';
 import { minuteUtc } from '../../src/util/words.js';
-import { inCliWords, type Door } from '../lib/refusals.js';
+import { inCliWords, type Door, type Typed } from '../lib/refusals.js';
 import { withContext } from '../lib/context.js';
 import type { Io } from '../lib/io.js';
 
@@ -44,7 +44,7 @@ export function restoreWaiting(ctx: Context): string | null {
 }
 
 /** `err` in the Library's command-line words, with what only this terminal may be told (the vault's path, a staged restore). */
-export function libraryWords(ctx: Context, door: Door, err: unknown): unknown {
+export function libraryWords(ctx: Context, door: Door, err: unknown, typed: Typed = {}): unknown {
   if (!(err instanceof SvcError)) return err;
   if (err.reason === 'vault_not_configured') {
     const waiting = restoreWaiting(ctx);
@@ -56,16 +56,16 @@ export function libraryWords(ctx: Context, door: Door, err: unknown): unknown {
   }
   // A version_id given for a file already names the file it belongs to: keep that message.
   if (door === 'library' && err.extra.version_id !== undefined) return err;
-  return inCliWords(door, err);
+  return inCliWords(door, err, typed);
 }
 
 /** withContext for the commands that read the Library: refusals in libraryWords, worded while the Context is open. */
-export function withLibraryContext<T>(io: Io, door: Door, fn: (ctx: Context) => Promise<T> | T): Promise<T> {
+export function withLibraryContext<T>(io: Io, door: Door, fn: (ctx: Context) => Promise<T> | T, typed: Typed = {}): Promise<T> {
   return withContext(io, async (ctx) => {
     try {
       return await fn(ctx);
     } catch (err) {
-      throw libraryWords(ctx, door, err);
+      throw libraryWords(ctx, door, err, typed);
     }
   });
 }
