@@ -5,11 +5,12 @@
  * routine's held deliveries, a few at a time in the list's order
  * (routines/gather.ts); each routine's group shows as it arrives. Each group
  * keeps its own signal, so an answer draws its group alone, not the 200
- * others. The asking starts from the list the window last read for the
- * review badge, while the page reads the list again: the held deliveries
- * shown are always this visit's answers, and the fresh list adds the
- * routines that began holding since and drops those that stopped. A report is read in place; Deliver releases it (the only way out
- * of review), Skip drops it.
+ * others, and groups out of sight are not laid out (app.css). The asking
+ * starts from the list the window last read for the review badge, while the
+ * page reads the list again: the held deliveries shown are always this
+ * visit's answers, and the fresh list adds the routines that began holding
+ * since and drops those that stopped. A report is read in place; Deliver
+ * releases it (the only way out of review), Skip drops it.
  */
 import { signal, useSignal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -27,12 +28,6 @@ import { gatherer } from '../routines/gather.js';
 const PER_ROUTINE = 200;
 
 type Group = { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'done'; rows: DeliveryRow[]; total: number };
-
-/**
- * Groups out of sight are neither laid out nor painted (their size is kept once known): with
- * 200 routines holding reports, each answer would otherwise lay the whole page out again.
- */
-const OFF_SCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'auto 12rem' } as const;
 
 /** A routine that holds reports, and what the page has gathered of them. */
 interface Slot {
@@ -112,7 +107,7 @@ function RoutineGroup({ slot, onMoved }: { slot: Slot; onMoved: (d: DeliveryRow,
   const byRun = new Map<number, DeliveryRow[]>();
   if (group.state === 'done') for (const d of group.rows) byRun.set(d.execution_id, [...(byRun.get(d.execution_id) ?? []), d]);
   return (
-    <section class="review-group" aria-labelledby={`review-${routine.id}`} aria-busy={group.state === 'loading'} style={OFF_SCREEN_SKIPPED}>
+    <section class="review-group" aria-labelledby={`review-${routine.id}`} aria-busy={group.state === 'loading'}>
       <header class="review-group-head">
         <h2 id={`review-${routine.id}`}>{routine.name}</h2>
         <a href={`/routines/${routine.id}/delivery`}>Deliveries of this routine</a>
