@@ -103,7 +103,10 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   function onKeyDown(event: KeyboardEvent): void {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const page = Math.max(1, Math.floor(window.innerHeight / rowHeight) - 1);
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: items.length - 1 };
+    // Move from the row that has focus, not from `active`: keys pressed faster than a render would read a stale state.
+    const focusedIndex = Number((event.target as HTMLElement).closest<HTMLElement>('[data-index]')?.dataset.index);
+    const from = Number.isInteger(focusedIndex) ? focusedIndex : active;
+    const moves: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, PageDown: from + page, PageUp: from - page, Home: 0, End: items.length - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
     moveTo(moves[event.key]!);
