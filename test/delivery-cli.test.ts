@@ -147,6 +147,7 @@ test('svc routine run says where the report went (each delivery, its destination
   const review = await addTarget(t, routine, { channel: 'webhook', target: hook.url, mode: 'review' });
   let r = await runCliInProcess(['routine', 'run', String(routine)], { env: runEnv });
   assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`^Execution \\d+: routine ${routine} "says where" \\(query "ecology"\\)$`, 'm'), `the run is named by its routine too: ${r.stderr}`);
   assert.match(r.stdout, new RegExp(`Deliveries:\\n  delivery \\d+  folder to destination ${folder.id}: delivered \\d{4}-`));
   assert.match(r.stdout, new RegExp(`  delivery (\\d+)  webhook to destination ${review.id}: awaiting review: sent only after \`svc deliveries release \\d+\``));
   r = await runCliInProcess(['--json', 'routine', 'run', String(routine)], { env: runEnv });

@@ -8,6 +8,7 @@ import type { Context } from '../../src/context.js';
 import { ValidationError } from '../../src/errors.js';
 import { executionManager, type Submitted } from '../../src/executions/manager.js';
 import { getExecution } from '../../src/executions/repo.js';
+import { getRoutine } from '../../src/routines/repo.js';
 import { executionDetail } from '../../src/executions/views.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import { count, oneLine, plainText } from './words.js';
@@ -49,13 +50,20 @@ export function aiLaneText(lane: AiLane): string[] {
 /** What a caller adds after the summary: fields of the JSON document and lines of the text. */
 export type AfterRun = (detail: ReturnType<typeof executionDetail>) => { fields: Record<string, unknown>; text: string };
 
+/** What the run is: a dive or sweep by its query; a routine's run by the routine's name too, as several routines may share a query. */
+function runLabel(ctx: Context, row: { type: string; query: string; routine_id: number | null }): string {
+  const routine = row.routine_id === null ? undefined : getRoutine(ctx.db, row.routine_id);
+  if (!routine) return `${row.type} "${oneLine(row.query)}"`;
+  return `routine ${row.routine_id} "${oneLine(routine.name)}" (query "${oneLine(row.query)}")`;
+}
+
 export async function runInForeground(ctx: Context, io: Io, submit: () => Submitted, after?: AfterRun): Promise<number> {
   const manager = executionManager(ctx);
   manager.role = 'cli';
   manager.recover();
   const submitted = submit();
   const row = getExecution(ctx.db, submitted.id)!;
-  if (!io.json) io.err(`Execution ${submitted.id}${submitted.replayed ? ' (already running, following it)' : ''}: ${row.type} "${oneLine(row.query)}"`);
+  if (!io.json) io.err(`Execution ${submitted.id}${submitted.replayed ? ' (already running, following it)' : ''}: ${runLabel(ctx, row)}`);
   const stopFollowing = new AbortController();
   let interrupts = 0;
   const cancelling = 'Cancelling… (Ctrl-C again to stop at once)';
