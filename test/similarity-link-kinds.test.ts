@@ -88,7 +88,8 @@ test('svc links show prints each link’s kind and evidence; svc links status co
   assert.match(show.stdout, new RegExp(`${id.copy} {2}same_work \\(title_variant, [0-9.]+\\) {2}${year + 1} .*\\n {4}a DOI on one side only \\(${other!.doi!.replace(/\./g, '\\.')}\\); a subtitle on one side only; 2 of 2 authors shared; 1 year apart`));
   assert.match(show.stdout, new RegExp(`${id.abstract} {2}related_version \\(abstract_and_paper, [0-9.]+\\) {2}${year - 1} .*\\n {4}(a conference abstract and a paper|a paper and a conference abstract); titles equal; 2 of 2 authors shared; 1 year apart`));
   const status = await runCli(['links', 'status'], { env: dirs.env });
-  assert.match(status.stdout, new RegExp(`related_version\\s+${linkStatus(ctx).by_kind.related_version}\\n`));
+  assert.match(status.stdout, new RegExp(`^by kind\\n(  \\w+ +\\d+\\n)*  related_version +${linkStatus(ctx).by_kind.related_version}\\n`), status.stdout);
+  assert.match(status.stdout, /\n\nby method\n(  \w+ +\d+\n)+\ntotal \d+\n/, status.stdout);
 });
 
 test('a completed scan removes the links the rules no longer make (a link from before schema 35, a relation a source no longer states); a cancelled one keeps them', async () => {

@@ -45,7 +45,7 @@ export function register(program: Command, io: Io): void {
     .action(() => withContext(io, (ctx) => {
       const s = linkStatus(ctx);
       emit(io, s, () =>
-        [table(Object.entries(s.by_kind).map(([k, n]) => [k, String(n)])), '', table(Object.entries(s.by_method).map(([m, n]) => [m, String(n)])), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet',
+        [...countsSection('by kind', s.by_kind), ...countsSection('by method', s.by_method), `total ${s.total}`, s.scan ? `last scan #${s.scan.id} ${s.scan.state} (${s.scan.links_written} links written)` : 'no scan yet',
           ...(s.running_in ? [`running in ${describeHolder(s.running_in)}${s.running_in.cancel_requested ? ', stopping' : ''}`] : []),
           ...(s.next_scan_resumes_after_document_id !== null ? [`the next scan resumes after document ${s.next_scan_resumes_after_document_id}`] : [])].join('\n'),
       );
@@ -84,4 +84,10 @@ export function register(program: Command, io: Io): void {
         );
       });
     });
+}
+
+/** A titled block of counts, its rows indented under the title, and a blank line after it. */
+function countsSection(title: string, counts: Record<string, number>): string[] {
+  const rows = table(Object.entries(counts).map(([name, n]) => [name, String(n)]));
+  return [title, ...(rows ? rows.split('\n').map((row) => `  ${row}`) : ['  none']), ''];
 }
