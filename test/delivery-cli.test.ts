@@ -153,6 +153,8 @@ test('svc routine run says where the report went (each delivery, its destination
   r = await runCliInProcess(['--json', 'routine', 'run', String(routine)], { env: runEnv });
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.deliveries.map((d: any) => [d.target_id, d.state]), [[folder.id, 'delivered'], [review.id, 'awaiting_review']]);
+  // show names where the delivery went: the folder, to its owner on their own terminal.
+  assert.is((await cli(['deliveries', 'show', String(doc.deliveries[0].id)])).stdout.split('\n')[1], `Routine ${routine}, run ${doc.id}, destination ${folder.id} (folder ${dir}), mode automatic.`);
 
   r = await cli(['routine', 'show', String(routine)]);
   assert.match(r.stdout, new RegExp(`delivers to\\n    ${folder.id}  folder  ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  automatic\\n    ${review.id}  webhook  `));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { DELIVERY_STATES } from '../../src/delivery/repo.js';
+import { DELIVERY_STATES, getTarget } from '../../src/delivery/repo.js';
 import { deliveryDetail, deliveryView, executionDeliveries, recentDeliveryViews, releaseDelivery, requireDelivery, retryDelivery, ROUTINE_DELIVERIES_LIMIT, routineDeliveries, skipDelivery, type DeliveryView } from '../../src/delivery/service.js';
 import { attemptNow } from '../../src/delivery/worker.js';
 import { confirmDestructive, notConfirmed } from '../lib/confirm.js';
@@ -52,6 +52,16 @@ async function moveAndSend(ctx: Context, io: Io, id: number, move: (ctx: Context
 }
 
 /** `svc deliveries` (also `svc deliver`): list, show, release, retry, skip, email-test. */
+/**
+ * The destination by id and where it points (its folder, address or URL, as `svc routine target list`
+ * shows its owner on their own terminal); the stored errors never quote it.
+ */
+function destinationNamed(ctx: Context, d: DeliveryView): string {
+  if (d.target_id === null) return d.origin === 'routine_email' ? '(routine email)' : '(removed)';
+  const target = getTarget(ctx.db, d.target_id);
+  return target ? `${d.target_id} (${target.channel} ${target.target || 'to the email settings recipient'})` : String(d.target_id);
+}
+
 export function buildDeliveries(cmd: Command, io: Io): void {
   cmd
     .command('list')
@@ -87,7 +97,7 @@ export function buildDeliveries(cmd: Command, io: Io): void {
         const d = deliveryDetail(ctx, id);
         emit(io, d, () =>
           // Errors quote what a destination answered: each stays on its line.
-          [line(d), `Routine ${d.routine_id ?? '-'}, run ${d.execution_id}, destination ${d.target_id ?? (d.origin === 'routine_email' ? '(routine email)' : '(removed)')}, mode ${d.mode}.`, ...d.attempt_log.map((a) => `  attempt ${a.seq}: ${a.started_at_utc} ${a.outcome ?? 'in progress'}${a.error ? ` — ${a.error}` : ''}`)].map(oneLine).join('\n'),
+          [line(d), `Routine ${d.routine_id ?? '-'}, run ${d.execution_id}, destination ${destinationNamed(ctx, d)}, mode ${d.mode}.`, ...d.attempt_log.map((a) => `  attempt ${a.seq}: ${a.started_at_utc} ${a.outcome ?? 'in progress'}${a.error ? ` — ${a.error}` : ''}`)].map(oneLine).join('\n'),
         );
       });
     });
