@@ -3,8 +3,11 @@
  * every matches answer. Only orcid is an identity claim; every name basis is a
  * string match and says so.
  */
-export const BASES = ['orcid', 'orcid_cited', 'name_affiliation', 'alias', 'name_only'] as const;
-export type Basis = (typeof BASES)[number];
+import type { Basis } from '../wire/profiles.js';
+
+export type { Basis } from '../wire/profiles.js';
+
+export const BASES = ['orcid', 'orcid_cited', 'name_affiliation', 'alias', 'name_only'] as const satisfies readonly Basis[];
 
 export const WHAT_A_BASIS_MEANS: Record<Basis, string> = {
   orcid: "An author record of the paper, in the merged paper or in any source's record of it, carries the profile's ORCID iD exactly: the source itself ties this author to that identifier.",

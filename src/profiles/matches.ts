@@ -13,17 +13,18 @@ import * as repo from './repo.js';
 import { identityOf, requireProfile } from './service.js';
 import * as lifecycleRepo from '../lifecycle/repo.js';
 import { eventView } from '../lifecycle/service.js';
+import type { DocumentProfileMatch, MatchesForDocuments, ProfileMatch, ProfileMatchesPage } from '../wire/profiles.js';
 
 export const MATCHES_DEFAULT_LIMIT = 25;
 export const MATCHES_MAX_LIMIT = 200;
 export { BASES };
 
-export function profileMatches(ctx: Context, id: number, page: { limit: number; offset: number; basis?: Basis }) {
+export function profileMatches(ctx: Context, id: number, page: { limit: number; offset: number; basis?: Basis }): ProfileMatchesPage {
   const row = requireProfile(ctx, id);
   matchNewDocuments(ctx);
   const counts = byBasis(repo.countByBasis(ctx.db, id));
   const total = page.basis ? counts[page.basis] : Object.values(counts).reduce((a, b) => a + b, 0);
-  const matches = repo.matchPage(ctx.db, id, page.basis, page.limit, page.offset).map((m) => ({
+  const matches = repo.matchPage(ctx.db, id, page.basis, page.limit, page.offset).map((m): ProfileMatch => ({
     document_id: m.document_id,
     title: m.title,
     publication_date: m.publication_date,
@@ -48,7 +49,7 @@ export function profileMatches(ctx: Context, id: number, page: { limit: number; 
 }
 
 /** Which profiles matched each of these papers, matched afresh so the answer is current. */
-export function matchesForDocuments(ctx: Context, ids: number[]) {
+export function matchesForDocuments(ctx: Context, ids: number[]): MatchesForDocuments {
   const unique = [...new Set(ids)];
   const missing = unique.filter((id) => !repo.documentExists(ctx.db, id));
   if (missing.length) throw notFound('document_not_found', `No document ${missing.slice(0, 10).join(', ')} in the corpus.`, { document_ids: missing });
@@ -56,7 +57,7 @@ export function matchesForDocuments(ctx: Context, ids: number[]) {
   matchDocuments(ctx, unique);
   const documents = unique.map((id) => ({
     document_id: id,
-    matches: repo.matchesForDocument(ctx.db, id).map((m) => ({
+    matches: repo.matchesForDocument(ctx.db, id).map((m): DocumentProfileMatch => ({
       profile_id: m.profile_id,
       profile_name: m.profile_name,
       kind: m.kind,

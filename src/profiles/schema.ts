@@ -6,9 +6,11 @@
  * https://orcid.org/ prefix, and refused when its check digit is wrong.
  */
 import * as v from 'valibot';
+import type { ProfileKind } from '../wire/profiles.js';
 
-export const PROFILE_KINDS = ['person', 'group'] as const;
-export type ProfileKind = (typeof PROFILE_KINDS)[number];
+export type { ProfileFields, ProfileKind } from '../wire/profiles.js';
+
+export const PROFILE_KINDS = ['person', 'group'] as const satisfies readonly ProfileKind[];
 
 export const MAX_NAME = 200;
 export const MAX_LIST = 20;
@@ -53,7 +55,6 @@ export const ProfileCreate = v.strictObject({
   affiliations: v.optional(list, []),
   field_hints: v.optional(list, []),
 });
-export type ProfileFields = v.InferOutput<typeof ProfileCreate>;
 
 /** Every field optional; null clears orcid, and resets the others to their defaults. */
 export const ProfileUpdate = v.strictObject({

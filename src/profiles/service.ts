@@ -10,6 +10,7 @@ import { parseWith } from '../util/validate.js';
 import { byBasis } from './bases.js';
 import { matchNewDocuments, profileNameKeys } from './match.js';
 import * as repo from './repo.js';
+import type { ProfileDeleted, ProfileDetail, ProfileIdentity, ProfileList, ProfileView } from '../wire/profiles.js';
 import { ProfileCreate, ProfileUpdate, type ProfileFields, type ProfileKind } from './schema.js';
 
 export const BASIS_WARNING =
@@ -29,11 +30,11 @@ export function fieldsOf(row: repo.ProfileRow): ProfileFields {
 }
 
 /** The identifier schemes a profile carries (only ORCID today), and the warning when there is none. */
-export function identityOf(f: Pick<ProfileFields, 'orcid'>): { identifier_schemes: string[]; basis_warning?: string } {
+export function identityOf(f: Pick<ProfileFields, 'orcid'>): ProfileIdentity {
   return f.orcid ? { identifier_schemes: ['orcid'] } : { identifier_schemes: [], basis_warning: BASIS_WARNING };
 }
 
-export function profileView(ctx: Context, row: repo.ProfileRow) {
+export function profileView(ctx: Context, row: repo.ProfileRow): ProfileView {
   const fields = fieldsOf(row);
   return {
     id: row.id,
@@ -68,26 +69,26 @@ export function insertChecked(ctx: Context, fields: ProfileFields): number {
 }
 
 /** @example createProfile(ctx, { name: 'Josiah Carberry', orcid: '0000-0002-1825-0097' }) */
-export function createProfile(ctx: Context, body: unknown) {
+export function createProfile(ctx: Context, body: unknown): ProfileView {
   const fields = parseWith(ProfileCreate, body ?? {}, ['body']);
   const id = insertChecked(ctx, fields);
   matchNewDocuments(ctx);
   return profileView(ctx, requireProfile(ctx, id));
 }
 
-export function listProfiles(ctx: Context, kind?: ProfileKind) {
+export function listProfiles(ctx: Context, kind?: ProfileKind): ProfileList {
   const profiles = repo.listProfiles(ctx.db, kind).map((row) => profileView(ctx, row));
   return { profiles, total: profiles.length };
 }
 
-export function readProfile(ctx: Context, id: number) {
+export function readProfile(ctx: Context, id: number): ProfileDetail {
   const row = requireProfile(ctx, id);
   matchNewDocuments(ctx);
   return { ...profileView(ctx, requireProfile(ctx, row.id)), by_basis: byBasis(repo.countByBasis(ctx.db, id)) };
 }
 
 /** Absent or null fields keep their value, except orcid, where null removes the identifier. */
-export function updateProfile(ctx: Context, id: number, body: unknown) {
+export function updateProfile(ctx: Context, id: number, body: unknown): ProfileView {
   const row = requireProfile(ctx, id);
   const changes = parseWith(ProfileUpdate, body ?? {}, ['body']);
   const before = fieldsOf(row);
@@ -111,7 +112,7 @@ export function updateProfile(ctx: Context, id: number, body: unknown) {
 }
 
 /** Removes the profile and its matches; no document is touched. Routines that follow it are named. */
-export function deleteProfile(ctx: Context, id: number) {
+export function deleteProfile(ctx: Context, id: number): ProfileDeleted {
   requireProfile(ctx, id);
   const following = repo.routinesFollowing(ctx.db, id);
   if (following.length) {

@@ -12,6 +12,7 @@ import { matchNewDocuments } from './match.js';
 import * as repo from './repo.js';
 import { ProfileCreate, type ProfileFields } from './schema.js';
 import { fieldsOf, insertChecked, profileView, requireProfile } from './service.js';
+import type { ImportAnswer, ImportSkip } from '../wire/profiles.js';
 
 export const EXPORT_FORMAT = 'svc-watch-profile';
 export const EXPORT_VERSION = 1;
@@ -26,7 +27,7 @@ function unwrap(item: unknown): unknown {
   return item;
 }
 
-export function importProfiles(ctx: Context, items: unknown[]) {
+export function importProfiles(ctx: Context, items: unknown[]): ImportAnswer {
   const issues: ValidationIssue[] = [];
   const checked: ProfileFields[] = [];
   items.forEach((item, i) => {
@@ -44,7 +45,7 @@ export function importProfiles(ctx: Context, items: unknown[]) {
   });
   if (issues.length) throw new ValidationError(issues);
   const created: number[] = [];
-  const skipped: { index: number; reason: string; profile_id: number }[] = [];
+  const skipped: ImportSkip[] = [];
   ctx.db.transaction(() => {
     checked.forEach((fields, index) => {
       const existing = fields.orcid ? repo.profileByOrcid(ctx.db, fields.orcid) : undefined;

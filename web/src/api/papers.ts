@@ -3,32 +3,20 @@
  * papers, near-duplicate links and their collapse preview, watch-profile
  * matches, and its place in the reading queue. The answers' shapes are the
  * service's, from src/wire/ (papers.ts, lifecycle.ts, similar.ts, links.ts,
- * queue.ts); the watch-profile matches' are the fields the window reads.
+ * profiles.ts, queue.ts).
  */
 import type { LifecycleAnswer } from '../../../src/wire/lifecycle.js';
 import type { CollapsePreview, LinksAnswer } from '../../../src/wire/links.js';
 import type { WhyAnswer } from '../../../src/wire/papers.js';
+import type { MatchesForDocuments } from '../../../src/wire/profiles.js';
 import type { QueueEntry, QueuePage } from '../../../src/wire/queue.js';
 import type { SimilarAnswer } from '../../../src/wire/similar.js';
 import { api } from './client.js';
 
 export type { CollapsePreview, LinkView } from '../../../src/wire/links.js';
 export type { PaperDetail, TermMatch, WhyAnswer, WhyExecution } from '../../../src/wire/papers.js';
+export type { DocumentProfileMatch, MatchesForDocuments } from '../../../src/wire/profiles.js';
 export type { QueueEntry } from '../../../src/wire/queue.js';
-
-export interface ProfileMatch {
-  profile_id: number;
-  profile_name: string;
-  kind: string;
-  basis: string;
-  matched_author: string | null;
-  evidence: unknown;
-}
-
-export interface ProfileMatchesAnswer {
-  documents: { document_id: number; matches: ProfileMatch[] }[];
-  what_a_basis_means: Record<string, string>;
-}
 
 export const papers = {
   why: (id: number, signal?: AbortSignal) => api.get<WhyAnswer>(`/api/documents/${id}/why`, { signal }),
@@ -36,7 +24,7 @@ export const papers = {
   similar: (id: number, signal?: AbortSignal) => api.get<SimilarAnswer>(`/api/documents/${id}/similar`, { signal, query: { limit: 10 } }),
   links: (id: number, signal?: AbortSignal) => api.get<LinksAnswer>(`/api/documents/${id}/links`, { signal }),
   collapsePreview: (ids: number[]) => api.post<CollapsePreview>('/api/links/collapse-preview', { document_ids: ids }),
-  profileMatches: (id: number, signal?: AbortSignal) => api.post<ProfileMatchesAnswer>('/api/profiles/matches/for-documents', { document_ids: [id] }, { signal }),
+  profileMatches: (id: number, signal?: AbortSignal) => api.post<MatchesForDocuments>('/api/profiles/matches/for-documents', { document_ids: [id] }, { signal }),
 };
 
 export const readingQueue = {

@@ -3,6 +3,7 @@
  * "Routine"; only the fields the window uses). The schedule preview is a
  * shell action: the window's shell runs the service's own cron code.
  */
+import type { ProfileList } from '../../../src/wire/profiles.js';
 import { api } from './client.js';
 import { shellAction } from '../session.js';
 import type { RunStatus } from './executions.js';
@@ -101,14 +102,6 @@ export interface SchedulePreview {
   refusal: { reason: string; message: string } | null;
 }
 
-export interface Profile {
-  id: number;
-  name: string;
-  display_name?: string;
-  kind: string;
-  orcid: string | null;
-}
-
 export interface CalendarEvent {
   kind: string;
   start_utc: string;
@@ -137,7 +130,7 @@ export const routines = {
     const answer = await api.get<{ events: CalendarEvent[] }>('/api/calendar/events', { signal, query: { from: new Date().toISOString(), to, routine_id: id } });
     return answer.events.filter((e) => e.kind === 'routine_fire').slice(0, n).map((e) => e.start_utc);
   },
-  profiles: (signal?: AbortSignal) => api.get<{ profiles: Profile[] }>('/api/profiles', { signal }),
+  profiles: (signal?: AbortSignal) => api.get<ProfileList>('/api/profiles', { signal }),
   /** The schedule being typed, as the service reads it: a shell action, nothing stored. */
   preview: (cron: string, timezone: string) => shellAction<SchedulePreview>('schedule-preview', { cron, timezone }),
 };

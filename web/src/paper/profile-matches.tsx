@@ -4,10 +4,11 @@
  * every name basis is a string match and is said to be one.
  */
 import { papers } from '../api/papers.js';
+import type { Basis } from '../api/profiles.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 
-const BASIS: Record<string, string> = {
+const BASIS: Record<Basis, string> = {
   orcid: 'ORCID iD',
   orcid_cited: 'ORCID iD in the record',
   name_affiliation: 'name and affiliation',
@@ -32,7 +33,7 @@ export function ProfileMatches({ id }: { id: number }) {
             <li key={`${m.profile_id}:${m.basis}:${m.matched_author ?? ''}`} class={m.basis === 'orcid' ? 'match match-identity' : 'match match-string'}>
               <p>
                 <strong>{m.profile_name}</strong> matched {m.matched_author ? <>the author “{m.matched_author}”</> : 'the paper'} by{' '}
-                <span class={m.basis === 'orcid' ? 'chip chip-ok' : 'chip chip-warn'}>{BASIS[m.basis] ?? m.basis.replace(/_/g, ' ')}</span>
+                <span class={m.basis === 'orcid' ? 'chip chip-ok' : 'chip chip-warn'}>{BASIS[m.basis]}</span>
               </p>
               <p class="muted match-basis">{matches.data!.what_a_basis_means[m.basis]}</p>
             </li>

@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError, type ValidationItem } from '../api/errors.js';
-import { profiles, type Profile, type ProfileFields } from '../api/profiles.js';
+import { profiles, type NewProfile, type Profile } from '../api/profiles.js';
 import { ErrorNote, FieldError } from '../ui/notes.js';
 
 type Field = 'kind' | 'name' | 'orcid' | 'affiliations' | 'aliases';
@@ -45,7 +45,7 @@ export function AddProfile({ onAdded }: { onAdded: (profile: Profile) => void })
     setSaving(true);
     setError(null);
     setEdited([]);
-    const body: ProfileFields = { kind: form.kind, name: form.name, affiliations: lines(form.affiliations), aliases: lines(form.aliases) };
+    const body: NewProfile = { kind: form.kind, name: form.name, affiliations: lines(form.affiliations), aliases: lines(form.aliases) };
     if (form.orcid.trim()) body.orcid = form.orcid.trim();
     try {
       const created = await profiles.create(body);

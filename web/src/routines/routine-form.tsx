@@ -8,7 +8,8 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
-import { routines, type Profile } from '../api/routines.js';
+import type { Profile } from '../api/profiles.js';
+import { routines } from '../api/routines.js';
 import type { Catalog, Configuration, SearchRepositories } from '../api/types.js';
 import { navigate } from '../router.js';
 import { Busy, ErrorNote, FieldError } from '../ui/notes.js';
