@@ -51,7 +51,8 @@ async function server(handler: http.RequestListener) {
   return { url, close: () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r()))) };
 }
 
-const limits = { connectMs: 1000, inactivityMs: 150, bodyBytes: 1000 };
+// Inactivity at 500 ms: long enough that a loaded machine never stalls an answer sent whole, short for the one that stops.
+const limits = { connectMs: 1000, inactivityMs: 500, bodyBytes: 1000 };
 
 async function reason(p: Promise<Response>, read = true): Promise<string> {
   try {
