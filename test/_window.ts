@@ -137,7 +137,12 @@ export async function launchBrowser(executablePath: string): Promise<any> {
   return chromium.launch({ executablePath, args: ARGS });
 }
 
-/** A fresh context (its own sessionStorage) and a page at `url`; `bypassCSP` only for the axe pass. */
+/**
+ * A fresh context (its own sessionStorage) and a page at `url`; `bypassCSP` only for the axe pass. Write
+ * `page.waitForFunction` predicates as functions, never strings: Playwright evaluates a string anew at
+ * every poll, which the window's CSP (no unsafe-eval) refuses from the second poll on; a function is
+ * evaluated once.
+ */
 export async function openPage(browser: any, url: string, options: { bypassCSP?: boolean; width?: number; height?: number } = {}): Promise<{ context: any; page: any; console: string[] }> {
   const context = await browser.newContext({ bypassCSP: options.bypassCSP ?? false, viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
   const page = await context.newPage();

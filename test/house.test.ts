@@ -39,4 +39,10 @@ test('provenance records are read through PROVENANCE_RECORD_JSON: a row may hold
   }
 });
 
+test('browser tests wait on the page with functions, never strings: a string is evaluated at every poll, and the window\'s CSP refuses that', () => {
+  const tests = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.ts'));
+  const strings = tests.filter((f) => /waitForFunction\(\s*['"`]/.test(fs.readFileSync(path.join(ROOT, 'test', f), 'utf8')));
+  assert.equal(strings, [], 'these pass waitForFunction a string');
+});
+
 test.run();

@@ -15,6 +15,9 @@ import { waitFor } from './_setup.js';
 import { launchBrowser, openPage, screenshot, seriousViolations } from './_window.js';
 import { FEED_TITLES, startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
+/** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
+declare const document: any;
+
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
@@ -63,7 +66,7 @@ test('a facet click narrows the list, pushes the filter into the address and cha
   const noun = category.count === 1 ? 'paper matches' : 'papers match';
   await heading(page).filter({ hasText: `${category.count} ${noun}` }).waitFor();
   const narrowed = await searchAnswer({ query: 'testing', categories: [category.value] });
-  await page.waitForFunction(`document.querySelectorAll('.vlist .result-title').length === ${category.count}`);
+  await page.waitForFunction((n: number) => document.querySelectorAll('.vlist .result-title').length === n, category.count);
   assert.equal((await rowsShown(page).allTextContents()).sort(), narrowed.papers.map((p: any) => p.title).sort());
   // The years facet applies every other filter: its counts now add up to the category's papers.
   await waitFor(async () => sum(await facetCounts(page, 'Years')) === category.count, 10_000, 'the years to count the category\'s papers');
@@ -106,7 +109,7 @@ test('keyboard: / focuses the search field, typing replaces the address, ArrowDo
   // The count and the list are two answers: the list is the query's once its end line is back.
   await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor();
   const titles = await rowsShown(page).allTextContents();
-  const focused = (title: string) => page.waitForFunction(`document.activeElement.textContent === ${JSON.stringify(title)}`, undefined, { timeout: 5000 });
+  const focused = (title: string) => page.waitForFunction((t: string) => document.activeElement?.textContent === t, title, { timeout: 5000 });
   await page.keyboard.press('ArrowDown');
   await focused(titles[0]);
   await page.keyboard.press('ArrowDown');
@@ -129,7 +132,7 @@ test('axe-core finds no serious or critical violation in the explorer with resul
   ]) {
     const { page, context } = await openPage(browser, await win.url(address!), { bypassCSP: true });
     await page.locator('#results-heading').waitFor({ timeout: 20_000 });
-    await page.waitForFunction("!document.querySelector('.busy')");
+    await page.waitForFunction(() => !document.querySelector('.busy'));
     assert.equal(await seriousViolations(page), [], name);
     await context.close();
   }

@@ -20,6 +20,9 @@ import { FEED, FEED_TITLES } from './_window-corpus.js';
 import { screenshot, seriousViolations } from './_window.js';
 import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
+/** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
+declare const document: any;
+
 const { test, executablePath } = browserTests();
 
 const EMAIL = 'researcher@example.org';
@@ -114,7 +117,7 @@ test('first run → contact e-mail → a dive from Search, watched to its end �
     await facet(page, 'Categories').locator('a.facet-value', { hasText: category.value }).click();
     await page.waitForURL((u: URL) => u.searchParams.getAll('category').includes(category.value) && u.searchParams.get('q') === 'testing');
     await heading(page).filter({ hasText: papersMatch(category.count) }).waitFor();
-    await page.waitForFunction(`document.querySelectorAll('.vlist .result-title').length === ${category.count}`);
+    await page.waitForFunction((n: number) => document.querySelectorAll('.vlist .result-title').length === n, category.count);
     const narrowed = await w.api('POST', '/api/explorer/search', { query: 'testing', categories: [category.value], limit: 500 });
     assert.equal((await results(page).allTextContents()).sort(), narrowed.papers.map((p: any) => p.title).sort(), 'the narrowed list is what the backend finds with that category');
     await screenshot(page, 'journey-6-facet');

@@ -18,6 +18,9 @@ import { startStub, type Stub } from './_stub.js';
 import { launchBrowser, openPage, screenshot, seriousViolations } from './_window.js';
 import { startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
+/** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
+declare const document: any;
+
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
@@ -150,7 +153,7 @@ test('axe-core finds no serious or critical violation on a paper\'s page or an u
   for (const address of [`/papers/${id}`, `/papers/${twin}`, '/papers/999999']) {
     const { page, context } = await openPage(browser, await win.url(address), { bypassCSP: true });
     await page.locator('h1').waitFor({ timeout: 20_000 });
-    await page.waitForFunction("!document.querySelector('.busy')");
+    await page.waitForFunction(() => !document.querySelector('.busy'));
     assert.equal(await seriousViolations(page), [], address);
     await context.close();
   }
@@ -158,7 +161,7 @@ test('axe-core finds no serious or critical violation on a paper\'s page or an u
   const page = await narrow.newPage();
   await page.goto(await win.url(`/papers/${twin}`));
   await page.locator('h1').waitFor({ timeout: 20_000 });
-  await page.waitForFunction("!document.querySelector('.busy')");
+  await page.waitForFunction(() => !document.querySelector('.busy'));
   await screenshot(page, 'window-paper-800-dark');
   await page.goto(await win.url('/explore?q=testing'));
   await page.locator('.vlist').waitFor({ timeout: 20_000 });

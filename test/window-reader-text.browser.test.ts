@@ -13,6 +13,9 @@ import { makePdf } from './_pdf.js';
 import { screenshot, seriousViolations } from './_window.js';
 import { startEvidenceWindow, type EvidenceWindow } from './_window-evidence.js';
 
+/** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
+declare const document: any;
+
 const { test, executablePath } = browserTests();
 
 const MARKDOWN = '# Reading notes\n\nThe symbol 𝐀 (bold A) and 😀 come first; then the key claim: matrices commute here.\nLast line.\n';
@@ -52,7 +55,7 @@ test('a Markdown file is one page of text; `/`, find and "Note on this match" an
     await page.getByRole('button', { name: 'Note on this match' }).focus();
     await page.keyboard.press('Enter');
     // The form takes focus once drawn: a keystroke before that would go elsewhere (a person waits for the caret).
-    await page.waitForFunction("document.activeElement && document.activeElement.id === 'note-body'", undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.activeElement?.id === 'note-body', undefined, { timeout: 10_000 });
     await page.keyboard.type('Only for square matrices of this kind.');
     await page.getByRole('button', { name: 'Save note' }).focus();
     await page.keyboard.press('Enter');

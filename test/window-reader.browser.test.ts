@@ -17,6 +17,9 @@ import { ROOT } from './_setup.js';
 import { screenshot, seriousViolations } from './_window.js';
 import { startEvidenceWindow, type EvidenceWindow } from './_window-evidence.js';
 
+/** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
+declare const document: any;
+
 const { test, executablePath } = browserTests();
 
 const SENTENCE = 'The results hold for every sample we tried.';
@@ -100,7 +103,7 @@ test('a sentence selected in the text pane becomes a passage note the service ve
     const note = page.getByRole('button', { name: 'Note on selection' });
     assert.ok(await note.isDisabled(), 'nothing to note before a selection');
     await selectWithMouse(page, SENTENCE);
-    await page.waitForFunction("!document.querySelector('.reader-actions button').disabled");
+    await page.waitForFunction(() => !document.querySelector('.reader-actions button')?.disabled);
     await note.click();
     assert.is(await page.locator('.note-form .note-quote').textContent(), SENTENCE, 'the form quotes exactly the selection');
     await page.getByLabel(/Your note/).fill('Holds across samples: cite in 2.3');
