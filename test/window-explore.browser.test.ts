@@ -123,6 +123,28 @@ test('keyboard: / focuses the search field, typing replaces the address, ArrowDo
   await context.close();
 });
 
+test('keys pressed faster than the list redraws land on the row they move to, whichever render comes last', async () => {
+  const { page, context } = await openPage(browser, await win.url('/explore?q=testing'));
+  await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor({ timeout: 20_000 });
+  const titles = await rowsShown(page).allTextContents();
+  await rowsShown(page).nth(1).focus();
+  // ArrowUp, a redraw whose effects wait for the next frame, then ArrowDown before that frame: the first
+  // redraw's effect must not pull the focus back to the row it drew for, nor may ArrowDown move from a stale row.
+  const landed = await page.evaluate(async () => {
+    const w = globalThis as any;
+    const key = (name: string) => document.activeElement!.dispatchEvent(new w.KeyboardEvent('keydown', { key: name, bubbles: true, cancelable: true }));
+    key('ArrowUp');
+    await Promise.resolve();
+    key('ArrowDown');
+    key('ArrowDown');
+    key('ArrowUp');
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => w.requestAnimationFrame(() => setTimeout(resolve, 20)));
+    return document.activeElement?.textContent;
+  });
+  assert.is(landed, titles[1]);
+  await context.close();
+});
+
 test('axe-core finds no serious or critical violation in the explorer with results, a facet chosen, nothing found, or a refusal', async () => {
   for (const [name, address] of [
     ['results', '/explore?q=testing'],

@@ -48,7 +48,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const listRef = useRef<HTMLUListElement>(null);
   const [range, setRange] = useState<Range>({ start: 0, end: Math.min(items.length, 40) });
   const [active, setActive] = useState(0);
-  const focusWanted = useRef(false);
+  /** The row the keyboard moved to, until it is focused as drawn anew; by index, not by the render's `active`. */
+  const focusWanted = useRef<number | null>(null);
   const frame = useRef(0);
 
   const measure = useCallback(() => {
@@ -76,11 +77,13 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   useLayoutEffect(measure, [measure]);
   useEffect(() => setActive((a) => Math.min(a, Math.max(0, items.length - 1))), [items, props.version]);
 
+  // An earlier render's effect may run after a later key press: it focuses the row wanted last, never its own `active`.
   useEffect(() => {
-    if (!focusWanted.current) return;
-    const row = listRef.current?.querySelector<HTMLElement>(`[data-index="${active}"] a`);
+    const wanted = focusWanted.current;
+    if (wanted === null) return;
+    const row = listRef.current?.querySelector<HTMLElement>(`[data-index="${wanted}"] a`);
     if (row) {
-      focusWanted.current = false;
+      focusWanted.current = null;
       row.focus({ preventScroll: true });
     }
   });
@@ -95,7 +98,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     else if (rowTop + rowHeight > window.innerHeight) scrollBy(0, rowTop + rowHeight - window.innerHeight);
     // Focus now when the row is drawn (the key press answers at once), and again once drawn anew: rows are reused by place.
     listRef.current?.querySelector<HTMLElement>(`[data-index="${target}"] a`)?.focus({ preventScroll: true });
-    focusWanted.current = true;
+    focusWanted.current = target;
     setActive(target);
     measure();
   }
