@@ -51,7 +51,6 @@ async function moveAndSend(ctx: Context, io: Io, id: number, move: (ctx: Context
   if (after && view.state !== 'delivered') io.exitCode = EXIT.failed;
 }
 
-/** `svc deliveries` (also `svc deliver`): list, show, release, retry, skip, email-test. */
 /**
  * The destination by id and where it points (its folder, address or URL, as `svc routine target list`
  * shows its owner on their own terminal); the stored errors never quote it.
@@ -62,6 +61,7 @@ function destinationNamed(ctx: Context, d: DeliveryView): string {
   return target ? `${d.target_id} (${target.channel} ${target.target || 'to the email settings recipient'})` : String(d.target_id);
 }
 
+/** `svc deliveries` (also `svc deliver`): list, show, release, retry, skip, email-test. */
 export function buildDeliveries(cmd: Command, io: Io): void {
   cmd
     .command('list')

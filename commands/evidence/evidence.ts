@@ -15,8 +15,8 @@ import { idArg, intFlag, usageError, uuidArg } from '../lib/flags.js';
 import { emit, table, type Io } from '../lib/io.js';
 import { checkOutputFile, writeOutputFile } from '../lib/output-file.js';
 import { folderGoneWords, withLibraryContext } from '../library/state.js';
-import { asArgument, typedProject } from '../lib/refusals.js';
-import { nextPageHint } from '../lib/hints.js';
+import { typedProject } from '../lib/refusals.js';
+import { nextPageHint, shellWord } from '../lib/hints.js';
 import { fileRef, projectRef } from './args.js';
 
 const uuid = (value: string, what: string) => uuidArg(value, what, isUuid4);
@@ -133,7 +133,7 @@ export function register(program: Command, io: Io): void {
       let anchor: ev.AnchorInput | null = null;
       if (start !== undefined && end !== undefined) {
         const page = await ev.readPage(ctx, { ...ref, ...sel, page: intFlag(o.page, '--page', POS)! });
-        if (page.text === null) throw new SvcError(409, 'page_unreadable', `The page could not be read (${page.status}${page.reason ? `: ${page.reason}` : ''}), so no passage can be anchored on it; \`svc evidence read ${asArgument(project)} ${asArgument(fileId)} --page ${page.requested_page}\` says why and what to do.`);
+        if (page.text === null) throw new SvcError(409, 'page_unreadable', `The page could not be read (${page.status}${page.reason ? `: ${page.reason}` : ''}), so no passage can be anchored on it; \`svc evidence read ${shellWord(project)} ${shellWord(fileId)} --page ${page.requested_page}\` says why and what to do.`);
         anchor = { page_basis: page.page_basis, page: page.requested_page, extraction_contract: page.extraction_contract, page_sha256: page.page_sha256!, start, end, quote: ev.sliceCodepoints(page.text, start, end) };
       } else if (o.body === undefined) throw usageError('A plain note needs --body.');
       const r = await ev.createNote(ctx, { ...ref, ...sel, expectedRevision, kind: anchor ? 'passage' : 'plain', body: o.body ?? '', anchor });

@@ -6,6 +6,7 @@
  * runs again) sit side by side.
  */
 import { SvcError } from '../../src/errors.js';
+import { shellWord } from './hints.js';
 
 /** The command groups that reword refusals. */
 export type Door = 'evidence' | 'answer' | 'library' | 'analytics';
@@ -58,9 +59,6 @@ export interface Typed {
   project?: string;
 }
 
-/** A typed word as a shell argument: bare when it is plain, else in single quotes. */
-export const asArgument = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-
 /**
  * `err` worded for `door`'s command line when the table has words for it; anything else as it was.
  * The commands it names carry the project as typed, when the command was given one.
@@ -70,7 +68,7 @@ export function inCliWords(door: Door, err: unknown, typed: Typed = {}): unknown
   const words = WORDS[err.reason]?.[door];
   if (!words) return err;
   let text = words(err.extra ?? {});
-  if (typed.project !== undefined) text = text.replace(/\bPROJECT\b/g, asArgument(typed.project));
+  if (typed.project !== undefined) text = text.replace(/\bPROJECT\b/g, shellWord(typed.project));
   return new SvcError(err.status, err.reason, text, err.extra);
 }
 

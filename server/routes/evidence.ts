@@ -118,9 +118,9 @@ export const evidenceRoutes: RouteDef[] = [
   }),
 
   libraryRoute('GET', `${P}/{project_id}`, (event, { ctx }, params) => {
-    const q = strictQuery(event, VAULT);
-    const shown = showProject(ctx, projectRef(q, params));
-    warmPdfReader(ctx, projectRef(q, params));
+    const ref = projectRef(strictQuery(event, VAULT), params);
+    const shown = showProject(ctx, ref);
+    warmPdfReader(ctx, ref);
     return shown;
   }),
 
@@ -138,8 +138,9 @@ export const evidenceRoutes: RouteDef[] = [
   libraryRoute('POST', `${P}/{project_id}/files`, async (event, deps, params) => {
     strictQuery(event, {});
     const b = await readValid(event, jsonBody({ ...VAULT, ...REVISION, ...VERSION }), strictBody(deps));
-    const receipt = addMember(deps.ctx, { ...projectRef(b, params), expectedRevision: b.expected_revision, fileId: b.file_id, versionId: b.version_id });
-    warmPdfReader(deps.ctx, projectRef(b, params));
+    const ref = projectRef(b, params);
+    const receipt = addMember(deps.ctx, { ...ref, expectedRevision: b.expected_revision, fileId: b.file_id, versionId: b.version_id });
+    warmPdfReader(deps.ctx, ref);
     event.res.status = receipt.changed ? 201 : 200;
     return receipt;
   }),

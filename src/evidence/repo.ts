@@ -111,7 +111,7 @@ function prepare(db: Database) {
     memberCount: (projectRow: number) => count(q.memberCount, projectRow),
     memberPage: (p: PageQuery) => q.memberPage.all(p) as MemberRow[],
     member: (projectRow: number, fileRow: number) => q.member.get(projectRow, fileRow) as MemberRow | undefined,
-    /** Whether this project (or, without one, any project) holds a PDF. */
+    /** Whether this project holds a PDF. */
     hasPdfMember: (projectRow: number) => q.hasPdfMember.get(projectRow) !== undefined,
     insertMember: (projectRow: number, fileRow: number, at: string) => void q.insertMember.run(projectRow, fileRow, at),
     deleteMember: (projectRow: number, fileRow: number) => q.deleteMember.run(projectRow, fileRow).changes === 1,

@@ -86,7 +86,8 @@ function baseUrlOf(ctx: Context, id: string, fallback: string): string {
 
 /**
  * The user name and password a base URL carries (SVC_SOURCE_<ID>_URL may name a proxy that wants
- * them), as they are spelled in it: secrets like a key, sent but never recorded.
+ * them), as they are spelled in it: secrets like a key, never recorded (and never sent: fetch refuses
+ * such a URL, net-cause.ts URLCredentials).
  */
 function urlCredentials(url: string): string[] {
   try {

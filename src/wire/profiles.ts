@@ -2,9 +2,8 @@
  * The JSON of watch profiles as the routes send it (spec 1, "Watch
  * profiles"): a profile, the list of them, a profile's matched papers, which
  * profiles matched a page of papers, and the answers of import and delete.
- * Every matches answer carries the glossary, since a basis means nothing
- * without it. Declared once here, for the service and the window alike;
- * imports nothing but wire files.
+ * Every matches answer carries the glossary (BasisTally). Declared once
+ * here, for the service and the window alike; imports nothing but wire files.
  */
 
 /** A person (a researcher, who can be searched for by author) or a group (matched by name only). */
@@ -53,22 +52,32 @@ export interface ProfileList {
   total: number;
 }
 
-/** One paper a profile matched. */
-export interface ProfileMatch {
-  document_id: number;
-  title: string;
-  publication_date: string | null;
-  doi: string | null;
+/** Why a profile matched a paper: the basis, the author it was found on, and what was found. */
+export interface MatchFinding {
   basis: Basis;
   /** The author the match was found on; null when an ORCID was cited outside any author record (orcid_cited). */
   matched_author: string | null;
   /** What was found, in a sentence. */
   evidence: string;
+}
+
+/** Matches counted per basis, and what each basis means (a basis means nothing without it). */
+export interface BasisTally {
+  by_basis: Record<Basis, number>;
+  what_a_basis_means: Record<Basis, string>;
+}
+
+/** One paper a profile matched. */
+export interface ProfileMatch extends MatchFinding {
+  document_id: number;
+  title: string;
+  publication_date: string | null;
+  doi: string | null;
   matched_at_utc: string;
 }
 
 /** GET /api/profiles/{profile_id}/matches: newest papers first, paged by limit and offset. */
-export interface ProfileMatchesPage extends ProfileIdentity {
+export interface ProfileMatchesPage extends ProfileIdentity, BasisTally {
   profile_id: number;
   profile_name: string;
   /** Matches on the basis asked for, or on every basis. */
@@ -77,26 +86,18 @@ export interface ProfileMatchesPage extends ProfileIdentity {
   offset: number;
   has_more: boolean;
   matches: ProfileMatch[];
-  by_basis: Record<Basis, number>;
-  what_a_basis_means: Record<Basis, string>;
 }
 
 /** A profile that matched a paper of the page. */
-export interface DocumentProfileMatch {
+export interface DocumentProfileMatch extends MatchFinding {
   profile_id: number;
   profile_name: string;
   kind: ProfileKind;
-  basis: Basis;
-  matched_author: string | null;
-  evidence: string;
 }
 
-/** POST /api/profiles/matches/for-documents: one entry per distinct id asked, in the order asked. */
-export interface MatchesForDocuments {
+/** POST /api/profiles/matches/for-documents: one entry per distinct id asked, in the order asked; the tally is over every paper of the page. */
+export interface MatchesForDocuments extends BasisTally {
   documents: { document_id: number; matches: DocumentProfileMatch[] }[];
-  /** Over every paper of the page. */
-  by_basis: Record<Basis, number>;
-  what_a_basis_means: Record<Basis, string>;
 }
 
 /** An item of an import that was not stored, because its ORCID is already followed by profile_id. */
