@@ -20,9 +20,16 @@ const METHOD: Record<string, string> = {
 
 const KIND: Record<string, string> = { same_work: 'Same work', related_version: 'Related version' };
 
+/** A value of the evidence in words: a list joined, a nested record as its own "name: value" pairs (never JSON). */
+function valueText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(valueText).join(', ');
+  if (typeof value === 'object' && value !== null) return Object.entries(value).map(([key, v]) => `${key.replace(/_/g, ' ')} ${valueText(v)}`).join('; ');
+  return String(value);
+}
+
 function evidenceText(evidence: Record<string, unknown>): string {
   return Object.entries(evidence)
-    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${valueText(value)}`)
     .join(' · ');
 }
 
