@@ -67,9 +67,24 @@ test('the routine page: the coverage audit against the intent, configurations sa
     await page.waitForURL(new RegExp(`/routines/${routineId}$`));
     const edited = await backend('GET', `/api/routines/${routineId}`);
     assert.equal([edited.parameters.query, edited.parameters.saved_configuration_id, edited.schedule_cron], ['testing generation', config.id, 'CRON_TZ=Europe/Berlin 30 7 * * 1,4']);
+    // The row goes when the list read after the DELETE's answer lacks it, not at the click: the DELETE is
+    // held back until the row is seen still there. (Waiting for the "Remove the configuration" button to
+    // detach proved nothing: the confirmation replaces it at the first click.)
+    let releaseDelete!: () => void;
+    const deleteHeldBack = new Promise<void>((resolve) => (releaseDelete = resolve));
+    let deletes = 0;
+    await page.route(new RegExp(`/api/configurations/${config.id}$`), async (route: any) => {
+      if (route.request().method() === 'DELETE') deletes += 1;
+      await deleteHeldBack;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Remove the configuration “testing on arXiv”' }).click();
     await page.getByRole('button', { name: 'Remove “testing on arXiv”' }).click();
-    await page.getByRole('button', { name: 'Remove the configuration “testing on arXiv”' }).waitFor({ state: 'detached' });
+    const row = page.locator('.config-list li', { hasText: 'testing on arXiv' });
+    assert.ok(await row.isVisible(), 'the row stays while the backend has not answered');
+    releaseDelete();
+    await page.getByText("None yet. Save this routine's search below").waitFor();
+    assert.equal([await row.count(), deletes], [0, 1]);
     assert.is((await backend('GET', '/api/configurations')).configurations.length, 0);
   } finally {
     await context.close();
