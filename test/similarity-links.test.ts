@@ -77,13 +77,15 @@ test('document links, links for a page, collapse preview (nothing folded); body 
   const link = one.links.find((l: any) => l.document_id === truePair.b);
   assert.is(link.method, 'preprint_published');
   assert.ok(link.score > 0.8 && link.evidence.title_similarity > 0.8);
+  // The evidence also as the sentence `svc links show` and the window say, in the answer itself.
+  assert.match(link.evidence_text, /^DOIs \S+ and \S+; .*authors shared; (same year|\d+ years? apart)$/);
 
   const lonely = set.pairs.find((p) => !p.label && p.kind === 'comment')!;
   const page = (await t.request('POST', '/api/links/for-documents', { body: { document_ids: [truePair.a, truePair.b, lonely.b, 987654] } })).json();
   assert.equal(Object.keys(page.links).sort(), [truePair.a, truePair.b, lonely.b, 987654].map(String).sort());
   assert.equal(page.unknown_ids, [987654], 'an id not in the corpus is named, not passed off as a paper with no links');
   assert.equal(page.links['987654'], []);
-  assert.is(page.links[String(truePair.b)].some((l: any) => l.document_id === truePair.a), true);
+  assert.is(page.links[String(truePair.b)].find((l: any) => l.document_id === truePair.a).evidence_text, link.evidence_text, 'a page of results says the same sentence');
   assert.equal(page.links[String(lonely.b)], []);
 
   const preview = (await t.request('POST', '/api/links/collapse-preview', { body: { document_ids: [truePair.a, truePair.b, lonely.b] } })).json();

@@ -125,9 +125,10 @@ test('near-duplicates found by a real link scan show their method, and the colla
   assert.is(await dup.locator('a').getAttribute('href'), `/papers/${other}`);
   assert.is(links.links[0].method, 'doi_variant');
   assert.match(await dup.textContent(), /two DOIs for one work/);
-  // The evidence is said in words: a nested record (the identifiers behind the link) as its pairs, never as JSON.
+  // The evidence is the service's sentence, the one `svc links show` prints, never JSON.
   const evidence = await dup.locator('.dup-evidence').textContent();
-  assert.match(evidence, /identifiers: dois 10\.5555\/twin\.one, 10\.6666\/twin\.two/);
+  assert.is(evidence, links.links[0].evidence_text);
+  assert.match(evidence, /^DOIs 10\.5555\/twin\.one and 10\.6666\/twin\.two; /);
   assert.not.match(evidence, /[{}"]/);
   await page.getByRole('button', { name: 'Preview a collapse' }).click();
   const preview = await win.api('POST', '/api/links/collapse-preview', { document_ids: [id, other] });

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { cancelLinkScan, resumableCheckpoint, runLinkScan } from '../../src/similarity/link-scan.js';
 import { FOR_DOCUMENTS_MAX, collapsePreview, documentLinks, linkStatus } from '../../src/similarity/links.js';
-import { evidenceSentence } from '../../src/similarity/link-evidence.js';
 import { describeHolder } from '../../src/claims/jobs.js';
 import { withContext } from '../lib/context.js';
 import { onInterrupt, progressBar } from '../lib/bar.js';
@@ -62,7 +61,7 @@ export function register(program: Command, io: Io): void {
           answer.links.length === 0
             ? `No links for ${id}: ${answer.message}`
             : answer.links
-                .map((l) => `${l.document_id}  ${l.kind} (${l.method}, ${l.score.toFixed(3)})  ${l.year ?? ''}  ${(l.title ?? '').slice(0, 90)}\n    ${evidenceSentence(l.evidence)}`)
+                .map((l) => `${l.document_id}  ${l.kind} (${l.method}, ${l.score.toFixed(3)})  ${l.year ?? ''}  ${(l.title ?? '').slice(0, 90)}\n    ${l.evidence_text}`)
                 .join('\n'),
         );
       });

@@ -8,6 +8,7 @@
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { documentExists, documentSummaries, existingDocumentIds } from './repo.js';
+import { evidenceSentence } from './link-evidence.js';
 import { LINK_KINDS, LINK_METHODS, linkFeatures } from './link-rules.js';
 import { linkScanHolder, resumableCheckpoint } from './link-scan.js';
 import { latestScan, linkCounts, linkDocsByIds, linksOf, type LinkRow } from './links-repo.js';
@@ -26,12 +27,14 @@ function views(ctx: Context, ids: number[]): Map<number, LinkView[]> {
   const add = (from: number, to: number, r: LinkRow) => {
     if (!wanted.has(from)) return;
     const s = info.get(to);
+    const evidence = JSON.parse(r.evidence_json) as Record<string, unknown>;
     out.get(from)!.push({
       document_id: to,
       kind: r.kind,
       method: r.method,
       score: r.score,
-      evidence: JSON.parse(r.evidence_json),
+      evidence,
+      evidence_text: evidenceSentence(evidence),
       title: s?.title ?? null,
       year: s?.year ?? null,
       doi: s?.doi ?? null,

@@ -15,6 +15,8 @@ export interface LinkView {
   score: number;
   /** What the link was judged on, as its method recorded it. */
   evidence: Record<string, unknown>;
+  /** The evidence as one sentence for people ("DOIs 10.1/a and 10.1/b; titles equal; 2 of 2 authors shared; same year"), as the CLI and the window say it. */
+  evidence_text: string;
   title: string | null;
   year: number | null;
   doi: string | null;

@@ -20,19 +20,6 @@ const METHOD: Record<string, string> = {
 
 const KIND: Record<string, string> = { same_work: 'Same work', related_version: 'Related version' };
 
-/** A value of the evidence in words: a list joined, a nested record as its own "name: value" pairs (never JSON). */
-function valueText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(valueText).join(', ');
-  if (typeof value === 'object' && value !== null) return Object.entries(value).map(([key, v]) => `${key.replace(/_/g, ' ')} ${valueText(v)}`).join('; ');
-  return String(value);
-}
-
-function evidenceText(evidence: Record<string, unknown>): string {
-  return Object.entries(evidence)
-    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${valueText(value)}`)
-    .join(' · ');
-}
-
 function Link({ link }: { link: LinkView }) {
   return (
     <li class="dup">
@@ -43,7 +30,7 @@ function Link({ link }: { link: LinkView }) {
         <span>{METHOD[link.method] ?? link.method.replace(/_/g, ' ')}</span>
         <span class="muted">score {link.score.toFixed(2)}</span>
       </p>
-      {Object.keys(link.evidence).length > 0 && <p class="dup-evidence muted">{evidenceText(link.evidence)}</p>}
+      {link.evidence_text && <p class="dup-evidence muted">{link.evidence_text}</p>}
     </li>
   );
 }
