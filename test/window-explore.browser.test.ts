@@ -38,6 +38,9 @@ const facetBlock = (page: any, title: string) => page.locator('section.facet', {
 const facetCounts = async (page: any, title: string) => (await facetBlock(page, title).locator('.facet-count').allTextContents()).map((t: string) => Number(t.replace(/\D+/g, '')));
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const searchAnswer = (body: Record<string, unknown>) => win.api('POST', '/api/explorer/search', { limit: 500, ...body });
+/** The page's own search for `query` answered (its first page: the rows were cleared when it was asked). */
+const queryAnswered = (page: any, query: string) =>
+  page.waitForResponse((r: any) => r.url().endsWith('/api/explorer/search') && r.request().method() === 'POST' && r.request().postDataJSON()?.query === query, { timeout: 20_000 });
 
 test('loading /explore?q=<the feed\'s word> in a tab with a session shows the feed\'s titles, as many as the backend finds', async () => {
   const { page, context } = await openPage(browser, await win.url('/explore?q=testing'));
@@ -102,11 +105,14 @@ test('keyboard: / focuses the search field, typing replaces the address, ArrowDo
   const entries = await page.evaluate('history.length');
   await page.keyboard.press('/');
   assert.is(await page.evaluate("document.activeElement.hasAttribute('data-search-field')"), true);
+  const answered = queryAnswered(page, 'testing');
   await page.keyboard.type('testing');
   await page.waitForURL((u: URL) => u.searchParams.get('q') === 'testing');
   assert.is(await page.evaluate('history.length'), entries, 'typing replaces the entry instead of adding one per pause');
   await heading(page).filter({ hasText: '10 papers match' }).waitFor();
-  // The count and the list are two answers: the list is the query's once its end line is back.
+  // The whole corpus is these ten papers: its count and its end line are already there before the query's
+  // answer. The list is the query's once that answer is in (its read cleared the rows) and the end line is back.
+  await answered;
   await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor();
   const titles = await rowsShown(page).allTextContents();
   const focused = (title: string) => page.waitForFunction((t: string) => document.activeElement?.textContent === t, title, { timeout: 5000 });

@@ -100,10 +100,13 @@ test('first run → contact e-mail → a dive from Search, watched to its end �
     await results(page).first().waitFor({ timeout: 20_000 });
     await page.locator('h1').click();
     await page.keyboard.press('/');
+    const answered = page.waitForResponse((r: any) => r.url().endsWith('/api/explorer/search') && r.request().method() === 'POST' && r.request().postDataJSON()?.query === 'testing', { timeout: 20_000 });
     await page.keyboard.type('testing');
     await page.waitForURL((u: URL) => u.searchParams.get('q') === 'testing');
     await heading(page).filter({ hasText: papersMatch(10) }).waitFor({ timeout: 20_000 });
-    // The count and the list are two answers: the list has settled when its end line says all ten are shown.
+    // The corpus is the dive's ten papers: the whole corpus's end line already says all ten are shown. The list
+    // is the query's once the page's search for it has answered (asking cleared the rows) and the end line is back.
+    await answered;
     await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor({ timeout: 20_000 });
     const found = await w.api('POST', '/api/explorer/search', { query: 'testing', limit: 500 });
     assert.equal((await results(page).allTextContents()).sort(), found.papers.map((p: any) => p.title).sort(), 'the explorer lists what the backend finds');

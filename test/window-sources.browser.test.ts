@@ -41,6 +41,8 @@ test.after(async () => {
 });
 
 const url = async (p: string) => `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, harness)}`;
+/** A key's chip once the backend holds it: the whole word, since the chip of a key not yet stored says "not stored". */
+const STORED = /^stored$/;
 const status = async (name: string) => (await backendRequest(harness, 'GET', '/api/credentials')).json().credentials.find((c: any) => c.name === name).status;
 /** Everything of the page a script could read back: the markup, every field's value, sessionStorage. */
 const readable = (page: any): Promise<string> =>
@@ -61,7 +63,7 @@ test('a stored key makes its source ready and is never readable back in the page
     assert.is(await field.getAttribute('type'), 'password');
     await card.getByRole('button', { name: 'Store' }).click();
     await card.locator('.chip', { hasText: 'ready' }).waitFor();
-    await card.locator('.chip', { hasText: 'stored' }).waitFor();
+    await card.locator('.chip', { hasText: STORED }).waitFor();
     assert.is(await status('openalex_api_key'), 'present', 'the backend stored it');
     assert.match(fs.readFileSync(path.join(dirs.stateDir, 'credentials.json'), 'utf8'), new RegExp(KEY), 'the value itself, in the owner-only file');
     assert.is(await field.inputValue(), '', 'the field is emptied');
@@ -70,7 +72,7 @@ test('a stored key makes its source ready and is never readable back in the page
     await screenshot(page, 'sources-key-stored');
 
     await page.reload({ waitUntil: 'load' });
-    await card.locator('.chip', { hasText: 'stored' }).waitFor({ timeout: 20_000 });
+    await card.locator('.chip', { hasText: STORED }).waitFor({ timeout: 20_000 });
     assert.not.ok((await readable(page)).includes(KEY), 'after a reload neither');
 
     await card.getByRole('button', { name: 'Erase' }).click();
@@ -94,8 +96,23 @@ test('a typed AI key is checked with its provider before it is stored; a refused
     await form.getByText('OpenAI accepted the key.').waitFor();
     assert.is(openai.seen.at(-1), `Bearer ${AI_KEY}`, 'the typed key went to the provider');
     assert.is(await status('openai_api_key'), 'absent');
+    // The chip says "stored" once the PUT has answered, not at the click: the PUT is held back until the
+    // chip is seen still saying "not stored". (A chip with "stored" anywhere in it was "not stored" already.)
+    let releaseStore!: () => void;
+    const storeHeldBack = new Promise<void>((resolve) => (releaseStore = resolve));
+    let storeAsked!: () => void;
+    const storeInFlight = new Promise<void>((resolve) => (storeAsked = resolve));
+    await page.route(/\/api\/credentials\/openai_api_key$/, async (route: any) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      storeAsked();
+      await storeHeldBack;
+      await route.continue();
+    });
     await form.getByRole('button', { name: 'Store' }).click();
-    await form.locator('.chip', { hasText: 'stored' }).waitFor();
+    await storeInFlight;
+    assert.is(await form.locator('.key-head .chip').textContent(), 'not stored', 'not said stored while the backend has not answered');
+    releaseStore();
+    await form.locator('.chip', { hasText: STORED }).waitFor();
     assert.is(await status('openai_api_key'), 'present');
     assert.not.ok((await readable(page)).includes(AI_KEY));
 
