@@ -117,19 +117,17 @@ test('a plain note: an empty body is refused in the service’s words beside the
     await w.api('PATCH', `/api/evidence/projects/${projectId}`, { expected_vault_id: w.vaultId, expected_revision: project.revision, name: 'Renamed elsewhere' });
     const before = (await notesOf(files.md!)).length;
     await page.getByLabel('Your note').fill('Check the appendix too.');
-    // The refusal and its words come before the reader's second read of the notes has answered, and a
-    // Save sent meanwhile carries the stale revision again: the second Save waits for that read's answer.
-    const notesPath = `/api/evidence/projects/${projectId}/notes`;
-    let posted = false;
-    const readAgain = page.waitForRequest((r: any) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname === notesPath) posted = true;
-      return posted && r.method() === 'GET' && new URL(r.url()).pathname === notesPath;
-    }, { timeout: 20_000 });
+    // Every read of the project (its notes, the page) is slow from here on. The words "has read it again" come
+    // once the current revision is in hand, so a Save the moment they show carries it, not the stale one again.
+    const projectPath = `/api/evidence/projects/${projectId}/`;
+    await page.route((u: URL) => u.pathname.startsWith(projectPath), async (route: any) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Save note' }).click();
     await page.locator('.note-form .note-error', { hasText: 'not the current project revision' }).waitFor();
     assert.match(await page.locator('.status-line').textContent(), 'the reader has read it again');
     assert.is((await notesOf(files.md!)).length, before, 'nothing was written on a stale revision');
-    await (await readAgain).response();
     await page.getByRole('button', { name: 'Save note' }).click();
     await page.locator('.reader-note', { hasText: 'Check the appendix too.' }).waitFor();
     const saved = (await notesOf(files.md!)).find((n: any) => n.body === 'Check the appendix too.');

@@ -143,7 +143,9 @@ export default function ReaderPage({ params }: PageProps) {
   const [focusNote, setFocusNote] = useState<number | null>(noteParam);
   useEffect(() => setFocusNote(noteParam), [noteParam, page]);
 
-  const revision = Math.max(shown?.project_revision ?? 0, notes.data?.revision ?? 0, s?.project?.revision ?? 0);
+  // The revision read again after a conflict, before the page's own reads are back (see save).
+  const [rereadRevision, setRereadRevision] = useState(0);
+  const revision = Math.max(shown?.project_revision ?? 0, notes.data?.revision ?? 0, s?.project?.revision ?? 0, rereadRevision);
   async function save(body: string) {
     try {
       const saved = await reader.createNote(ref!, revision, { ...draft!, body });
@@ -152,8 +154,14 @@ export default function ReaderPage({ params }: PageProps) {
       setFocusNote(saved.note.note_id);
       getSelection()?.removeAllRanges();
     } catch (err) {
-      // A stale revision is said and the page read again; the draft stays for a second Save.
-      if (err instanceof ApiError && err.reason === 'revision_conflict') setSaid('The project changed since this page was read (another tab or the command line); the reader has read it again — save once more to keep this note.');
+      // A stale revision is said and the page read again; the draft stays for a second Save. The words say
+      // "read again" once the current revision is in hand, so a Save right after them cannot carry the stale one.
+      if (err instanceof ApiError && err.reason === 'revision_conflict') {
+        const changed = 'The project changed since this page was read (another tab or the command line)';
+        const current = await reader.notes(ref!).catch(() => null);
+        if (current) setRereadRevision(current.revision);
+        setSaid(current ? `${changed}; the reader has read it again — save once more to keep this note.` : `${changed}, and the reader could not read it again: reload the page, then save.`);
+      }
       throw err;
     } finally {
       reload();
