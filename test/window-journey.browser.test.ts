@@ -100,7 +100,8 @@ test('first run → contact e-mail → a dive from Search, watched to its end �
     await results(page).first().waitFor({ timeout: 20_000 });
     await page.locator('h1').click();
     await page.keyboard.press('/');
-    const answered = page.waitForResponse((r: any) => r.url().endsWith('/api/explorer/search') && r.request().method() === 'POST' && r.request().postDataJSON()?.query === 'testing', { timeout: 20_000 });
+    const answered = page.waitForResponse((r: any) => r.url().endsWith('/api/explorer/search') && r.request().method() === 'POST' && r.request().postDataJSON()?.query === 'testing', { timeout: 60_000 });
+    answered.catch(() => undefined); // awaited below, after other waits: a rejection meanwhile must not end the process
     await page.keyboard.type('testing');
     await page.waitForURL((u: URL) => u.searchParams.get('q') === 'testing');
     await heading(page).filter({ hasText: papersMatch(10) }).waitFor({ timeout: 20_000 });
