@@ -1,6 +1,7 @@
 /**
- * What the page tests of Search, the reading queue, the watchdog and analytics
- * share, over the window harness (test/_window.ts): `svc window` with arXiv
+ * What the page tests of Search, the reading queue, the watchdog, analytics,
+ * Routines and Administration share, over the window harness
+ * (test/_window.ts, startWindow): `svc window` with arXiv
  * pointed at a loopback server answering a recorded feed (other sources, or
  * another arXiv, at the addresses a test gives), with no DNS so a source left
  * unpointed fails at once instead of reaching out, the harness's own session
