@@ -15,40 +15,27 @@ import { TEXT } from './_answers.js';
 import { writeFakeAgent } from './_assistant.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
 import { makePdf } from './_pdf.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { startWindow, windowDirs, type BrowserWindow } from './_window.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-export interface AnswersWindow {
-  browser: any;
-  shell: ShellProcess;
-  session: Session;
+export interface AnswersWindow extends BrowserWindow {
   model: FakeServer;
   vaultId: string;
   projectId: string;
   files: { text: { file_id: string; version_id: string }; pdf: { file_id: string; version_id: string } };
   /** A request to the backend as the page sends it (renderer Origin, Library header); throws unless 2xx. */
   lib(method: string, path: string, body?: unknown): Promise<any>;
-  api(method: string, path: string, body?: unknown): Promise<any>;
-  open(path: string, options?: { bypassCSP?: boolean; width?: number; height?: number; colorScheme?: 'light' | 'dark' }): Promise<{ context: any; page: any; console: string[] }>;
-  close(): Promise<void>;
 }
 
 export async function startAnswersWindow(executablePath: string): Promise<AnswersWindow> {
   const model = await startFakeModel('openai');
-  const dirs = windowDirs({ SVC_AI_OPENAI_URL: model.url });
-  const agentDir = path.join(dirs.root, 'agent');
-  dirs.shellEnv.SVC_AGENT_CLI = writeFakeAgent(agentDir);
-  const [browser, shell] = await Promise.all([launchBrowser(executablePath), launchShell(dirs.shellEnv)]);
-  const session = await exchange(shell, shell.code);
+  const dirs = windowDirs();
+  const win = await startWindow(executablePath, { dirs, env: { SVC_AI_OPENAI_URL: model.url, SVC_AGENT_CLI: writeFakeAgent(path.join(dirs.root, 'agent')) }, closes: [model] });
+  const { shell, session, api } = win;
   const port = Number(new URL(session.backend.base_url).port);
   const headers = (extra: Record<string, string> = {}) => ({ host: `127.0.0.1:${port}`, authorization: `Bearer ${session.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1', ...extra });
   const lib = async (method: string, p: string, body?: unknown) => {
     const r = await rawRequest(port, { method, path: p, headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }), body: body === undefined ? undefined : JSON.stringify(body) });
-    if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
-    return r.json();
-  };
-  const api = async (method: string, p: string, body?: unknown) => {
-    const r = await backendRequest(session, method, p, { body });
     if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
     return r.json();
   };
@@ -68,28 +55,6 @@ export async function startAnswersWindow(executablePath: string): Promise<Answer
   const projectId = (await lib('POST', '/api/evidence/projects', { expected_vault_id: vaultId, name: 'Sleep and memory' })).project.project_id as string;
   let revision = 1;
   for (const f of [text, pdf]) revision = (await lib('POST', `/api/evidence/projects/${projectId}/files`, { expected_vault_id: vaultId, expected_revision: revision, ...f })).project.revision;
-  return {
-    browser,
-    shell,
-    session,
-    model,
-    vaultId,
-    projectId,
-    files: { text, pdf },
-    lib,
-    api,
-    async open(p, options = {}) {
-      const opened = await openPage(browser, `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, session)}`, options);
-      if (options.colorScheme) await opened.page.emulateMedia({ colorScheme: options.colorScheme });
-      await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
-      return opened;
-    },
-    async close() {
-      await browser?.close();
-      await shell?.stop();
-      await model.close();
-      dirs.cleanup();
-    },
-  };
+  return { ...win, model, vaultId, projectId, files: { text, pdf }, lib };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

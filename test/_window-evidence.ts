@@ -10,13 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { rawRequest } from './_setup.js';
-import { exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { startWindow, type BrowserWindow } from './_window.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects and JSON answers */
-export interface EvidenceWindow {
-  browser: any;
-  shell: ShellProcess;
-  session: Session;
+export interface EvidenceWindow extends BrowserWindow {
   vaultId: string;
   /** A Library or Evidence request as the window sends it; throws unless it answers 2xx. */
   api(method: string, path: string, body?: unknown): Promise<any>;
@@ -28,14 +25,11 @@ export interface EvidenceWindow {
   readPage(projectId: string, file: { file_id: string; version_id: string }, page: number): Promise<any>;
   /** Change stored rows as only another version of svc could have left them. */
   sql(statement: string, ...args: unknown[]): void;
-  open(path: string, options?: { bypassCSP?: boolean; width?: number; height?: number }): Promise<{ context: any; page: any; console: string[] }>;
-  close(): Promise<void>;
 }
 
 export async function startEvidenceWindow(executablePath: string): Promise<EvidenceWindow> {
-  const dirs = windowDirs();
-  const [browser, shell] = await Promise.all([launchBrowser(executablePath), launchShell(dirs.shellEnv)]);
-  const session = await exchange(shell, shell.code);
+  const win = await startWindow(executablePath);
+  const { shell, session, dirs } = win;
   const port = Number(new URL(session.backend.base_url).port);
   const headers = () => ({ host: `127.0.0.1:${port}`, authorization: `Bearer ${session.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1' });
   const call = async (method: string, p: string, body?: unknown, raw?: Buffer | string) => {
@@ -55,9 +49,7 @@ export async function startEvidenceWindow(executablePath: string): Promise<Evide
   const V = `expected_vault_id=${vaultId}`;
   const P = '/api/evidence/projects';
   return {
-    browser,
-    shell,
-    session,
+    ...win,
     vaultId,
     api: (method, p, body) => call(method, p, body),
     async importFile(name, bytes) {
@@ -77,16 +69,6 @@ export async function startEvidenceWindow(executablePath: string): Promise<Evide
       } finally {
         db.close();
       }
-    },
-    async open(p, options = {}) {
-      const opened = await openPage(browser, `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, session)}`, options);
-      await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
-      return opened;
-    },
-    async close() {
-      await browser?.close();
-      await shell?.stop();
-      dirs.cleanup();
     },
   };
 }

@@ -187,3 +187,80 @@ export function publishedPid(dirs: TempDirs): number | undefined {
   const file = fs.readdirSync(dirs.stateDir).find((f) => f.startsWith('port-'));
   return file ? JSON.parse(fs.readFileSync(path.join(dirs.stateDir, file), 'utf8')).pid : undefined;
 }
+
+// ── a window for a browser test ─────────────────────────────────────────────
+
+export type WindowDirs = ReturnType<typeof windowDirs>;
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects and JSON answers */
+export interface BrowserWindow {
+  browser: any;
+  shell: ShellProcess;
+  /** The harness's session, from the printed link's code: requests to the backend with its token. */
+  session: Session;
+  dirs: WindowDirs;
+  /** A request to the backend as the harness; throws unless it answers 2xx (backendRequest for the raw answer). */
+  api(method: string, path: string, body?: unknown): Promise<any>;
+  /** The window's address at `path` with a fresh one-time launch code: one tab each. */
+  url(path: string): Promise<string>;
+  /** A tab of the window at `path`, waited until it is signed in (its navigation is drawn); `bypassCSP` only for the axe pass. */
+  open(path: string, options?: { bypassCSP?: boolean; width?: number; height?: number; colorScheme?: 'light' | 'dark' }): Promise<{ context: any; page: any; console: string[] }>;
+  /** Closes the browser, stops the shell, closes what the test handed over (in its order), removes the folders. */
+  close(): Promise<void>;
+}
+
+export interface WindowOptions {
+  /** Added to the shell's environment: a source's or a model's address. */
+  env?: Record<string, string>;
+  /** The folders, when the test fills them before the shell starts; fresh ones otherwise. The window removes them either way. */
+  dirs?: WindowDirs;
+  /** What the test started for this window (loopback stubs, a daemon), closed once the shell has stopped. */
+  closes?: { close(): unknown }[];
+}
+
+/**
+ * Chromium and `svc window --no-open --json` started side by side, the printed link's code traded for the
+ * harness's session. A start that fails closes what did start (and what the test handed over) before it throws.
+ * @example const win = await startWindow(executablePath(), { env: { SVC_SOURCE_ARXIV_URL: arxiv.url }, closes: [arxiv] });
+ */
+export async function startWindow(executablePath: string, options: WindowOptions = {}): Promise<BrowserWindow> {
+  const dirs = options.dirs ?? windowDirs();
+  const [launched, started] = await Promise.allSettled([launchBrowser(executablePath), launchShell({ ...dirs.shellEnv, ...options.env })]);
+  const browser = launched.status === 'fulfilled' ? launched.value : undefined;
+  const shell = started.status === 'fulfilled' ? started.value : undefined;
+  const close = async () => {
+    await browser?.close();
+    await shell?.stop();
+    for (const opened of options.closes ?? []) await opened.close();
+    dirs.cleanup();
+  };
+  try {
+    if (launched.status === 'rejected') throw launched.reason;
+    if (started.status === 'rejected') throw started.reason;
+    const session = await exchange(shell!, shell!.code);
+    const url = async (p: string) => `${shell!.line.renderer_origin}${p}#launch=${await freshCode(shell!, session)}`;
+    return {
+      browser,
+      shell: shell!,
+      session,
+      dirs,
+      async api(method, p, body) {
+        const r = await backendRequest(session, method, p, { body });
+        if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
+        return r.status === 204 ? undefined : r.json();
+      },
+      url,
+      async open(p, { colorScheme, ...page } = {}) {
+        const opened = await openPage(browser, await url(p), page);
+        if (colorScheme) await opened.page.emulateMedia({ colorScheme });
+        await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
+        return opened;
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -10,28 +10,21 @@
  * window-admin-restore.browser.test.ts.
  */
 import * as assert from 'uvu/assert';
-import { fixture, waitFor } from './_setup.js';
+import { waitFor } from './_setup.js';
 import { browserTests } from './_chromium.js';
-import { startStub, type Stub } from './_stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { backendRequest, exchange, freshCode, openPage, screenshot, seriousViolations, type Session } from './_window.js';
+import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let arxiv: Stub;
-let harness: Session;
+let win: PagesWindow;
 let runId = 0;
 let page: any;
-const dirs = windowDirs();
-
-const FEED = fixture('arxiv/search-all-testing-start0-max10.xml');
 
 /** The harness's own session, taken again after the backend changed (a restart mints a new token). */
 async function fresh(): Promise<Session> {
-  harness = await exchange(shell, await freshCode(shell, harness));
-  return harness;
+  return exchange(win.shell, await freshCode(win.shell, win.session));
 }
 const papersOfRun = async () => {
   const r = await backendRequest(await fresh(), 'GET', `/api/executions/${runId}/documents`);
@@ -41,26 +34,20 @@ const papersOfRun = async () => {
 };
 
 test.before(async () => {
-  arxiv = await startStub([{ path: '/query', body: FEED, headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  dirs.shellEnv.SVC_SOURCE_ARXIV_URL = arxiv.url;
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
-  const dive = await backendRequest(harness, 'POST', '/api/search/dive', { body: { repository: 'arxiv', query: 'testing', max_results: 10 } });
+  win = await startPagesWindow(executablePath());
+  const dive = await backendRequest(win.session, 'POST', '/api/search/dive', { body: { repository: 'arxiv', query: 'testing', max_results: 10 } });
   assert.is(dive.status, 202, dive.text);
   runId = dive.json().id;
-  await waitFor(async () => (await backendRequest(harness, 'GET', `/api/executions/${runId}`)).json().status === 'completed', 30_000, 'the dive to complete');
+  await waitFor(async () => (await backendRequest(win.session, 'GET', `/api/executions/${runId}`)).json().status === 'completed', 30_000, 'the dive to complete');
   // One tab for the whole file (opening one is slow on a busy machine); its context bypasses the CSP for axe.
   page = (await adminPage({ bypassCSP: true })).page;
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await arxiv?.close();
-  dirs.cleanup();
+  await win?.close();
 });
 
 async function adminPage(options: { bypassCSP?: boolean }) {
-  const opened = await openPage(browser, `${shell.line.renderer_origin}/admin#launch=${await freshCode(shell, harness)}`, options);
+  const opened = await openPage(win.browser, await win.url('/admin'), options);
   await opened.page.getByRole('heading', { name: 'Administration', level: 1 }).waitFor({ timeout: 20_000 });
   return opened;
 }

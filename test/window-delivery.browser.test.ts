@@ -15,53 +15,37 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { browserTests } from './_chromium.js';
 import { fixture, runCli, waitFor } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
+import { startStub } from './_stub.js';
 import { startWebhook, type WebhookPeer } from './_delivery.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { backendRequest, screenshot, seriousViolations, startWindow, windowDirs, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
-let crossref: Stub;
+let win: BrowserWindow;
 let hook: WebhookPeer;
 let routineId = 0;
 const dirs = windowDirs();
 const folder = path.join(dirs.root, 'reports');
 const reviewFolder = path.join(dirs.root, 'held');
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await backendRequest(harness, method, p, { body });
-  if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
-  return r.json();
-};
-const pageUrl = async (p: string) => `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, harness)}`;
-const signedIn = (page: any) => page.waitForSelector('nav.nav', { timeout: 20_000 });
-
 test.before(async () => {
   fs.mkdirSync(folder, { recursive: true });
   fs.mkdirSync(reviewFolder, { recursive: true });
-  [crossref, hook] = await Promise.all([startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]), startWebhook()]);
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell({ ...dirs.shellEnv, SVC_SOURCE_CROSSREF_URL: crossref.url })]);
-  harness = await exchange(shell, shell.code);
-  routineId = (await api('POST', '/api/routines', { name: 'ecology watch', schedule_cron: '0 6 * * 1', parameters: { repositories: ['crossref'], query: 'ecology', max_results: 2, window_days: 7 }, is_active: false })).id;
+  const crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  hook = await startWebhook();
+  win = await startWindow(executablePath(), { dirs, env: { SVC_SOURCE_CROSSREF_URL: crossref.url }, closes: [hook, crossref] });
+  routineId = (await win.api('POST', '/api/routines', { name: 'ecology watch', schedule_cron: '0 6 * * 1', parameters: { repositories: ['crossref'], query: 'ecology', max_results: 2, window_days: 7 }, is_active: false })).id;
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await hook?.close();
-  await crossref?.close();
-  dirs.cleanup();
+  await win?.close();
 });
 
 let secretShown = '';
 
 test('destinations added from the page: a refused one shows the reason beside its field; the webhook secret is shown on request and in no backend answer', async () => {
-  const { page, context } = await openPage(browser, await pageUrl(`/routines/${routineId}/delivery`));
+  const { page, context } = await win.open(`/routines/${routineId}/delivery`);
   try {
-    await signedIn(page);
     await page.getByRole('heading', { name: 'Deliveries of “ecology watch”' }).waitFor();
     await page.getByText('This routine has no destination yet.').waitFor();
     await page.getByText('No report of this routine has been delivered yet.').waitFor();
@@ -76,7 +60,7 @@ test('destinations added from the page: a refused one shows the reason beside it
     assert.is((await refusal.textContent()).trim(), '<target> must be an absolute directory path');
     assert.is(await page.getByLabel('Directory').getAttribute('aria-invalid'), 'true');
     assert.is(await page.getByLabel('Directory').getAttribute('aria-describedby'), 'target-destination-hint target-destination-error');
-    assert.equal((await api('GET', `/api/routines/${routineId}/delivery-targets`)).targets, [], 'nothing stored for a refused destination');
+    assert.equal((await win.api('GET', `/api/routines/${routineId}/delivery-targets`)).targets, [], 'nothing stored for a refused destination');
     await screenshot(page, 'delivery-target-refused');
 
     const add = async (channel: string, label: string, value: string, review = false) => {
@@ -92,7 +76,7 @@ test('destinations added from the page: a refused one shows the reason beside it
     await add('webhook', 'URL', hook.url);
     await add('folder', 'Directory', reviewFolder, true);
     await add('feed', 'Directory', reviewFolder, true);
-    const stored = (await api('GET', `/api/routines/${routineId}/delivery-targets`)).targets;
+    const stored = (await win.api('GET', `/api/routines/${routineId}/delivery-targets`)).targets;
     assert.equal(
       stored.map((t: any) => [t.channel, t.mode, t.enabled, t.target]),
       [
@@ -109,10 +93,10 @@ test('destinations added from the page: a refused one shows the reason beside it
     const feedCard = page.locator(`.target-card[data-target="${stored[3].id}"]`);
     await feedCard.getByLabel('Enabled').click();
     await feedCard.locator('.chip', { hasText: 'disabled' }).waitFor();
-    assert.is((await api('GET', `/api/routines/${routineId}/delivery-targets`)).targets[3].enabled, false);
+    assert.is((await win.api('GET', `/api/routines/${routineId}/delivery-targets`)).targets[3].enabled, false);
     await feedCard.getByLabel('Enabled').click();
     await feedCard.locator('.chip', { hasText: 'enabled' }).waitFor();
-    assert.is((await api('GET', `/api/routines/${routineId}/delivery-targets`)).targets[3].enabled, true);
+    assert.is((await win.api('GET', `/api/routines/${routineId}/delivery-targets`)).targets[3].enabled, true);
 
     // The webhook's secret: how the receiver checks, the command, and the secret on request.
     const webhookCard = page.locator(`.target-card[data-target="${stored[1].id}"]`);
@@ -125,7 +109,7 @@ test('destinations added from the page: a refused one shows the reason beside it
     secretShown = await field.inputValue();
     const cli = await runCli(['--json', 'routine', 'target', 'secret', String(routineId), String(stored[1].id)], { env: dirs.shellEnv });
     assert.is(secretShown, JSON.parse(cli.stdout).secret, 'the secret `svc routine target secret` prints');
-    const answers = [await backendRequest(harness, 'GET', `/api/routines/${routineId}/delivery-targets`), await backendRequest(harness, 'GET', `/api/routines/${routineId}`)];
+    const answers = [await backendRequest(win.session, 'GET', `/api/routines/${routineId}/delivery-targets`), await backendRequest(win.session, 'GET', `/api/routines/${routineId}`)];
     assert.not.ok(answers.some((r) => r.text.includes(secretShown)), 'no backend answer carries the secret');
     await screenshot(page, 'delivery-destinations');
     await webhookCard.getByRole('button', { name: 'Hide' }).click();
@@ -136,11 +120,11 @@ test('destinations added from the page: a refused one shows the reason beside it
 });
 
 test('a run of the routine: the folder is written, the webhook gets a request signed as the page says, each delivery listed with its state and attempts', async () => {
-  const run = await api('POST', `/api/routines/${routineId}/run`);
+  const run = await win.api('POST', `/api/routines/${routineId}/run`);
   const executionId = run.execution_id as number;
   const settled = await waitFor(
     async () => {
-      const list = (await api('GET', `/api/executions/${executionId}/deliveries`)).deliveries as any[];
+      const list = (await win.api('GET', `/api/executions/${executionId}/deliveries`)).deliveries as any[];
       return list.length === 4 && list.every((d) => ['delivered', 'awaiting_review', 'failed'].includes(d.state)) ? list : undefined;
     },
     30_000,
@@ -163,16 +147,15 @@ test('a run of the routine: the folder is written, the webhook gets a request si
   assert.ok(Math.abs(Date.now() / 1000 - Number(timestamp)) < 300);
   assert.is(JSON.parse(received.body).delivery_id, settled[1].id);
 
-  const { page, context } = await openPage(browser, await pageUrl(`/routines/${routineId}/delivery`), { bypassCSP: true });
+  const { page, context } = await win.open(`/routines/${routineId}/delivery`, { bypassCSP: true });
   try {
-    await signedIn(page);
     const rows = page.locator('.delivery-table tbody tr');
     await rows.first().waitFor();
     assert.is(await rows.count(), 4);
     const shown = await page.locator('.delivery-table tbody tr').evaluateAll((trs: any[]) =>
       trs.map((tr) => [Number(tr.dataset.delivery), tr.querySelector('.chip').textContent, tr.querySelectorAll('td')[4].textContent]),
     );
-    const stored = (await api('GET', `/api/routines/${routineId}/deliveries`)).deliveries as any[];
+    const stored = (await win.api('GET', `/api/routines/${routineId}/deliveries`)).deliveries as any[];
     assert.equal(
       shown,
       stored.map((d) => [d.id, d.state.replace(/_/g, ' '), `${d.attempts} of ${d.max_attempts}`]),

@@ -16,18 +16,15 @@ import path from 'node:path';
 import { rawRequest } from './_setup.js';
 import { browserTests } from './_chromium.js';
 import { makePdf } from './_pdf.js';
-import { exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
+let win: BrowserWindow;
 let page: any;
 let vaultId = '';
 let projectId = '';
-const dirs = windowDirs();
 
 const SENTENCE = 'Sleep stabilizes memory in older adults.';
 const PDF = makePdf(['A first page about sleep.', { lines: [SENTENCE, 'The effect was small.'] }]);
@@ -35,8 +32,8 @@ const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** A Library or Evidence request as the window's page sends it: the renderer's Origin and X-Svc-Library: 1 besides the token. */
 async function call(method: string, p: string, body?: unknown): Promise<any> {
-  const port = Number(new URL(harness.backend.base_url).port);
-  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, authorization: `Bearer ${harness.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1' };
+  const port = Number(new URL(win.session.backend.base_url).port);
+  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, authorization: `Bearer ${win.session.token}`, origin: win.shell.line.renderer_origin, 'x-svc-library': '1' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const r = await rawRequest(port, { method, path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   assert.ok(r.status >= 200 && r.status < 300, `${method} ${p}: ${r.status} ${r.text}`);
@@ -46,18 +43,15 @@ const P = () => `/api/evidence/projects/${projectId}`;
 const V = () => `expected_vault_id=${vaultId}`;
 
 test.before(async () => {
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
-  const parent = path.join(dirs.root, 'Papers');
+  win = await startWindow(executablePath());
+  const parent = path.join(win.dirs.root, 'Papers');
   fs.mkdirSync(parent);
   vaultId = (await call('POST', '/api/library/vault', { parent_directory: parent })).vault.vault_id;
-  page = (await openPage(browser, `${shell.line.renderer_origin}/library#launch=${await freshCode(shell, harness)}`, { bypassCSP: true })).page;
+  page = (await openPage(win.browser, await win.url('/library'), { bypassCSP: true })).page;
   await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor({ timeout: 20_000 });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  dirs.cleanup();
+  await win?.close();
 });
 
 test('a PDF imported by the file picker is added to a new project as that exact version, shown by its short hash', async () => {

@@ -9,21 +9,19 @@
 import fs from 'node:fs';
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
-import { backendRequest, launchBrowser, openPage, screenshot } from './_window.js';
+import { backendRequest, openPage, screenshot } from './_window.js';
 import { soilPapers, startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
 let win: CorpusWindow;
 const SEEDED = 450;
 
 test.before(async () => {
-  [browser, win] = await Promise.all([launchBrowser(executablePath()), startCorpusWindow({ records: soilPapers(SEEDED) })]);
+  win = await startCorpusWindow(executablePath(), { records: soilPapers(SEEDED) });
 });
 test.after(async () => {
-  await browser?.close();
   await win?.close();
 });
 
@@ -32,7 +30,7 @@ const heading = (page: any) => page.locator('#results-heading');
 const searchAnswer = (body: Record<string, unknown>) => win.api('POST', '/api/explorer/search', { limit: 500, ...body });
 
 test('the list pages by the service\'s cursor to the last matching paper, drawing only the rows in view', async () => {
-  const { page, context } = await openPage(browser, await win.url('/explore?category=Soil%20science'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore?category=Soil%20science'));
   await heading(page).filter({ hasText: `${SEEDED} papers match` }).waitFor({ timeout: 20_000 });
   const all = await searchAnswer({ categories: ['Soil science'] });
   assert.is(all.papers.length, SEEDED);
@@ -50,7 +48,7 @@ test('the list pages by the service\'s cursor to the last matching paper, drawin
 
 
 test('export saves every matching paper (not only the rows loaded) through a Blob, in the format chosen', async () => {
-  const { page, context } = await openPage(browser, await win.url('/explore?category=Soil%20science'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore?category=Soil%20science'));
   await heading(page).filter({ hasText: `${SEEDED} papers match` }).waitFor({ timeout: 20_000 });
   await page.selectOption('#export-format', 'ris');
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export all ${SEEDED}` }).click()]);
@@ -68,7 +66,7 @@ test('a refusal is shown beside the field its loc names, in the service\'s words
   const refused = await backendRequest(win.session, 'POST', '/api/explorer/search', { body });
   assert.is(refused.status, 422);
   const message = refused.json().detail.find((d: any) => d.loc.join('.') === 'body.date_to').msg;
-  const { page, context } = await openPage(browser, await win.url('/explore?from=2025-01-01&to=2020-01-01'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore?from=2025-01-01&to=2020-01-01'));
   const beside = page.locator('#explore-to-error');
   await beside.waitFor({ timeout: 20_000 });
   assert.is((await beside.textContent()).replace(/\.$/, ''), message.replace(/\.$/, ''));

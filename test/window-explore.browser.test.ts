@@ -12,7 +12,7 @@
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { waitFor } from './_setup.js';
-import { launchBrowser, openPage, screenshot, seriousViolations } from './_window.js';
+import { openPage, screenshot, seriousViolations } from './_window.js';
 import { FEED_TITLES, startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
 /** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
@@ -21,14 +21,12 @@ declare const document: any;
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
 let win: CorpusWindow;
 
 test.before(async () => {
-  [browser, win] = await Promise.all([launchBrowser(executablePath()), startCorpusWindow()]);
+  win = await startCorpusWindow(executablePath());
 });
 test.after(async () => {
-  await browser?.close();
   await win?.close();
 });
 
@@ -50,7 +48,7 @@ const queryAnswered = (page: any, query: string) => {
 };
 
 test('loading /explore?q=<the feed\'s word> in a tab with a session shows the feed\'s titles, as many as the backend finds', async () => {
-  const { page, context } = await openPage(browser, await win.url('/explore?q=testing'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore?q=testing'));
   for (const title of FEED_TITLES) await page.getByRole('link', { name: title }).waitFor({ timeout: 20_000 });
   const stored = await searchAnswer({ query: 'testing' });
   assert.is(stored.papers.length, 10);
@@ -62,7 +60,7 @@ test('loading /explore?q=<the feed\'s word> in a tab with a session shows the fe
 });
 
 test('a facet click narrows the list, pushes the filter into the address and changes the other counts; a paper opened from the list is queued and marked read', async () => {
-  const { page, context } = await openPage(browser, await win.url('/explore?q=testing'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore?q=testing'));
   await heading(page).filter({ hasText: '10 papers match' }).waitFor({ timeout: 20_000 });
   const facets = await win.api('POST', '/api/explorer/facets', { query: 'testing' });
   const category = facets.facets.categories.values.find((v: any) => v.count > 0 && v.count < facets.total);
@@ -107,7 +105,7 @@ test('a facet click narrows the list, pushes the filter into the address and cha
 });
 
 test('keyboard: / focuses the search field, typing replaces the address, ArrowDown walks the results and Enter opens one', async () => {
-  const { page, context } = await openPage(browser, await win.url('/explore'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore'));
   await rowsShown(page).first().waitFor({ timeout: 20_000 });
   const entries = await page.evaluate('history.length');
   await page.keyboard.press('/');
@@ -137,7 +135,7 @@ test('keyboard: / focuses the search field, typing replaces the address, ArrowDo
 });
 
 test('keys pressed faster than the list redraws land on the row they move to, whichever render comes last', async () => {
-  const { page, context } = await openPage(browser, await win.url('/explore?q=testing'));
+  const { page, context } = await openPage(win.browser, await win.url('/explore?q=testing'));
   await page.locator('.list-end', { hasText: 'All 10 papers shown.' }).waitFor({ timeout: 20_000 });
   const titles = await rowsShown(page).allTextContents();
   await rowsShown(page).nth(1).focus();
@@ -165,7 +163,7 @@ test('axe-core finds no serious or critical violation in the explorer with resul
     ['empty', '/explore?q=zzqxv'],
     ['refused', '/explore?from=2025-01-01&to=2020-01-01'],
   ]) {
-    const { page, context } = await openPage(browser, await win.url(address!), { bypassCSP: true });
+    const { page, context } = await openPage(win.browser, await win.url(address!), { bypassCSP: true });
     await page.locator('#results-heading').waitFor({ timeout: 20_000 });
     await page.waitForFunction(() => !document.querySelector('.busy'));
     assert.equal(await seriousViolations(page), [], name);

@@ -16,27 +16,24 @@ import path from 'node:path';
 import { rawRequest } from './_setup.js';
 import { browserTests } from './_chromium.js';
 import { makePdf } from './_pdf.js';
-import { exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
+let win: BrowserWindow;
 let page: any;
-const dirs = windowDirs();
 
 const PDF = makePdf(['A first page about sleep.', { lines: ['Sleep stabilizes memory in older adults.', 'The effect was small.'] }]);
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** A Library request as the window's page sends it: the renderer's Origin and X-Svc-Library: 1 besides the token. */
 async function library(p: string): Promise<any> {
-  const port = Number(new URL(harness.backend.base_url).port);
+  const port = Number(new URL(win.session.backend.base_url).port);
   const r = await rawRequest(port, {
     method: 'GET',
     path: p,
-    headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${harness.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1' },
+    headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${win.session.token}`, origin: win.shell.line.renderer_origin, 'x-svc-library': '1' },
   });
   assert.is(r.status, 200, `${p}: ${r.text}`);
   return r.json();
@@ -46,16 +43,13 @@ const pick = (name: string, buffer: Buffer, mimeType = 'application/octet-stream
 const uploadRow = (name: string) => page.locator(`li[data-upload="${name}"]`);
 
 test.before(async () => {
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  win = await startWindow(executablePath());
   // One tab for the whole file; its context bypasses the CSP for axe.
-  page = (await openPage(browser, `${shell.line.renderer_origin}/library#launch=${await freshCode(shell, harness)}`, { bypassCSP: true })).page;
+  page = (await openPage(win.browser, await win.url('/library'), { bypassCSP: true })).page;
   await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor({ timeout: 20_000 });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  dirs.cleanup();
+  await win?.close();
 });
 
 test('the vault is created from the page (a relative folder is refused in the service\'s words first); its status says the folder is reachable', async () => {
@@ -72,7 +66,7 @@ test('the vault is created from the page (a relative folder is refused in the se
   assert.match(await refusal.textContent(), /parent not absolute/);
   assert.is((await library('/api/library')).vault, null, 'nothing was created');
 
-  const parent = path.join(dirs.root, 'Papers');
+  const parent = path.join(win.dirs.root, 'Papers');
   fs.mkdirSync(parent);
   await field.fill(parent);
   await page.getByRole('button', { name: 'Create the vault' }).click();
@@ -140,7 +134,7 @@ test('the same bytes again are "already in the Library" (nothing new stored); a 
 
 test('with the vault folder gone the page says so, in the service\'s words for what to do, and offers no import', async () => {
   const vaultId = (await library('/api/library')).vault.vault_id;
-  const folder = path.join(fs.realpathSync(path.join(dirs.root, 'Papers')), `svc-library-${vaultId}`);
+  const folder = path.join(fs.realpathSync(path.join(win.dirs.root, 'Papers')), `svc-library-${vaultId}`);
   fs.renameSync(folder, `${folder}.away`);
   try {
     await page.reload();

@@ -14,8 +14,8 @@ import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { bareRecord } from './_corpus.js';
 import { fixture, waitFor } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
-import { launchBrowser, openPage, screenshot, seriousViolations } from './_window.js';
+import { startStub } from './_stub.js';
+import { openPage, screenshot, seriousViolations } from './_window.js';
 import { startCorpusWindow, type CorpusWindow } from './_window-corpus.js';
 
 /** The page's document, for waits written as functions (see openPage in _window.ts: never as strings). */
@@ -24,14 +24,12 @@ declare const document: any;
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let crossref: Stub;
 let win: CorpusWindow;
 const CORRECTED = '10.1371/journal.pone.0033693';
 const TWIN_TITLE = 'Soil carbon under cover crops: a field study across three climates';
 
 test.before(async () => {
-  crossref = await startStub([{ path: `/works/${CORRECTED}`, body: fixture('crossref/work-10.1371_journal.pone.0033693-updated-by-correction.json'), times: Infinity }]);
+  const crossref = await startStub([{ path: `/works/${CORRECTED}`, body: fixture('crossref/work-10.1371_journal.pone.0033693-updated-by-correction.json'), times: Infinity }]);
   // One work under two DOIs a year apart (a journal's and a proceedings' version): the
   // merge keeps them apart (their DOIs differ, and so do their years), a link scan links them.
   const twin = (doi: string, source: string, publicationDate: string) =>
@@ -41,12 +39,10 @@ test.before(async () => {
     twin('10.5555/twin.one', 'crossref', '2021-04-02'),
     twin('10.6666/twin.two', 'openalex', '2022-01-15'),
   ];
-  [browser, win] = await Promise.all([launchBrowser(executablePath()), startCorpusWindow({ records, env: { SVC_SOURCE_CROSSREF_URL: crossref.url } })]);
+  win = await startCorpusWindow(executablePath(), { records, env: { SVC_SOURCE_CROSSREF_URL: crossref.url }, closes: [crossref] });
 });
 test.after(async () => {
-  await browser?.close();
   await win?.close();
-  await crossref?.close();
 });
 
 const idOf = async (body: Record<string, unknown>, title: string) =>
@@ -56,7 +52,7 @@ test('a paper found by the dive: identifiers linking out, the abstract, why it i
   await win.api('POST', '/api/profiles', { name: 'Andrea Arcuri' });
   const id = await idOf({ query: 'testing' }, 'A Survey on Web Testing: On the Rise of AI and Applications in Industry');
   const why = await win.api('GET', `/api/documents/${id}/why`);
-  const { page, context } = await openPage(browser, await win.url(`/papers/${id}`));
+  const { page, context } = await openPage(win.browser, await win.url(`/papers/${id}`));
   await page.locator('h1', { hasText: why.paper.title }).waitFor({ timeout: 20_000 });
 
   for (const identifier of why.paper.identifiers) {
@@ -99,7 +95,7 @@ test('a lifecycle event found by a real check shows with its notice link; DOI an
   const id = await idOf({}, 'Corrected article');
   const life = await win.api('GET', `/api/documents/${id}/lifecycle`);
   assert.ok(life.events.length > 0, 'the recorded answer names a correction');
-  const { page, context } = await openPage(browser, await win.url(`/papers/${id}`));
+  const { page, context } = await openPage(win.browser, await win.url(`/papers/${id}`));
   const event = page.locator('.event').first();
   await event.waitFor({ timeout: 20_000 });
   assert.match(await event.textContent(), /New version/);
@@ -119,7 +115,7 @@ test('near-duplicates found by a real link scan show their method, and the colla
   const [id, other] = twins as [number, number];
   const links = await win.api('GET', `/api/documents/${id}/links`);
   assert.equal(links.links.map((l: any) => l.document_id), [other]);
-  const { page, context } = await openPage(browser, await win.url(`/papers/${id}`));
+  const { page, context } = await openPage(win.browser, await win.url(`/papers/${id}`));
   const dup = page.locator('.dup');
   await dup.waitFor({ timeout: 20_000 });
   assert.is(await dup.locator('a').getAttribute('href'), `/papers/${other}`);
@@ -145,7 +141,7 @@ test('near-duplicates found by a real link scan show their method, and the colla
 });
 
 test('an unknown paper is refused in the service\'s words, with the way back', async () => {
-  const { page, context } = await openPage(browser, await win.url('/papers/999999'));
+  const { page, context } = await openPage(win.browser, await win.url('/papers/999999'));
   await page.locator('h1', { hasText: 'No such paper' }).waitFor({ timeout: 20_000 });
   assert.match(await page.textContent('main'), /No document 999999/);
   assert.is(await page.getAttribute('main a[href="/explore"]', 'href'), '/explore');
@@ -156,13 +152,13 @@ test('axe-core finds no serious or critical violation on a paper\'s page or an u
   const id = await idOf({}, 'Corrected article');
   const twin = (await win.api('POST', '/api/explorer/search', { query: 'cover crops', limit: 1 })).papers[0].id;
   for (const address of [`/papers/${id}`, `/papers/${twin}`, '/papers/999999']) {
-    const { page, context } = await openPage(browser, await win.url(address), { bypassCSP: true });
+    const { page, context } = await openPage(win.browser, await win.url(address), { bypassCSP: true });
     await page.locator('h1').waitFor({ timeout: 20_000 });
     await page.waitForFunction(() => !document.querySelector('.busy'));
     assert.equal(await seriousViolations(page), [], address);
     await context.close();
   }
-  const narrow = await browser.newContext({ viewport: { width: 800, height: 900 }, colorScheme: 'dark' });
+  const narrow = await win.browser.newContext({ viewport: { width: 800, height: 900 }, colorScheme: 'dark' });
   const page = await narrow.newPage();
   await page.goto(await win.url(`/papers/${twin}`));
   await page.locator('h1').waitFor({ timeout: 20_000 });

@@ -16,14 +16,12 @@ import { createContext } from '../src/context.js';
 import { createLogger } from '../src/log.js';
 import { browserTests } from './_chromium.js';
 import { makeRecord, seed } from './_corpus.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { openPage, screenshot, seriousViolations, startWindow, windowDirs, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
+let win: BrowserWindow;
 const dirs = windowDirs();
 const BAD_ORCID = '0000-0002-1825-0098'; // Josiah Carberry's iD with its check digit changed
 
@@ -34,20 +32,16 @@ test.before(async () => {
     makeRecord(2, { title: 'Root exudates and rain', authors: [{ name: 'Bram Otterly' }] }),
   ]);
   ctx.close();
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  win = await startWindow(executablePath(), { dirs });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  dirs.cleanup();
+  await win?.close();
 });
 
-const url = async (p: string) => `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, harness)}`;
-const stored = async () => (await backendRequest(harness, 'GET', '/api/profiles')).json().profiles;
+const stored = async () => (await win.api('GET', '/api/profiles')).profiles;
 
 test('a bad ORCID is refused beside its field in the service\'s words; nothing is stored', async () => {
-  const { context, page } = await openPage(browser, await url('/profiles'));
+  const { context, page } = await openPage(win.browser, await win.url('/profiles'));
   try {
     await page.getByText('You follow nobody yet.').waitFor({ timeout: 20_000 });
     await screenshot(page, 'profiles-empty');
@@ -69,7 +63,7 @@ test('a bad ORCID is refused beside its field in the service\'s words; nothing i
 });
 
 test('a person by name only: the service\'s warning, a "name only" chip with its meaning one click away, export and import, follow from a routine', async () => {
-  const { context, page } = await openPage(browser, await url('/profiles'));
+  const { context, page } = await openPage(win.browser, await win.url('/profiles'));
   try {
     await page.getByLabel('Name', { exact: true }).waitFor({ timeout: 20_000 });
     await page.getByLabel('Name', { exact: true }).fill('Ada Quillfeather');
@@ -85,7 +79,7 @@ test('a person by name only: the service\'s warning, a "name only" chip with its
     await page.getByRole('link', { name: 'Ada Quillfeather' }).click();
     await page.waitForURL(new RegExp(`/profiles/${profile.id}$`));
     await page.locator('.paper-title', { hasText: 'Soil microbes under drought' }).waitFor();
-    const matches = (await backendRequest(harness, 'GET', `/api/profiles/${profile.id}/matches`)).json();
+    const matches = await win.api('GET', `/api/profiles/${profile.id}/matches`);
     assert.equal(await page.locator('.paper-title').allTextContents(), matches.matches.map((m: any) => m.title), 'the matches the backend answers');
     assert.is(matches.matches[0].basis, 'name_only');
     const chip = page.locator('.paper .basis-chip').first();
@@ -128,7 +122,7 @@ test('a person by name only: the service\'s warning, a "name only" chip with its
 test('axe-core: no serious or critical violation on either page; screenshots dark and 800 px wide', async () => {
   const [profile] = await stored();
   for (const p of ['/profiles', `/profiles/${profile.id}`]) {
-    const { context, page } = await openPage(browser, await url(p), { bypassCSP: true });
+    const { context, page } = await openPage(win.browser, await win.url(p), { bypassCSP: true });
     try {
       await page.locator('main h1').waitFor({ timeout: 20_000 });
       await page.waitForLoadState('networkidle');
@@ -137,13 +131,13 @@ test('axe-core: no serious or critical violation on either page; screenshots dar
       await context.close();
     }
   }
-  const narrow = await openPage(browser, await url(`/profiles`), { width: 800, height: 900 });
+  const narrow = await openPage(win.browser, await win.url(`/profiles`), { width: 800, height: 900 });
   await narrow.page.getByRole('link', { name: 'Ada Quillfeather' }).waitFor({ timeout: 20_000 });
   await screenshot(narrow.page, 'profiles-narrow');
   await narrow.context.close();
-  const dark = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
+  const dark = await win.browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
   const page = await dark.newPage();
-  await page.goto(await url(`/profiles/${profile.id}`));
+  await page.goto(await win.url(`/profiles/${profile.id}`));
   await page.locator('.paper-title').first().waitFor({ timeout: 20_000 });
   await screenshot(page, 'profile-dark');
   await dark.close();

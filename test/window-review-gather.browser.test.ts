@@ -11,7 +11,7 @@
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { browserTests } from './_chromium.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { backendRequest, openPage, startWindow, windowDirs, type BrowserWindow } from './_window.js';
 import { createContext } from '../src/context.js';
 import { silentLogger } from '../src/log.js';
 import { createRoutine } from '../src/routines/service.js';
@@ -21,9 +21,7 @@ import { insertDelivery, insertTarget } from '../src/delivery/repo.js';
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
+let win: BrowserWindow;
 const dirs = windowDirs();
 const ROUTINES = 10;
 /** The bound the page keeps (web/src/routines/gather.ts). */
@@ -51,19 +49,15 @@ function seed(): void {
 
 test.before(async () => {
   seed();
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  win = await startWindow(executablePath(), { dirs });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  dirs.cleanup();
+  await win?.close();
 });
 
 test(`/review asks at most ${AT_ONCE} routines at once and shows each group as it arrives, the others still gathering`, async () => {
-  const { page, context } = await openPage(browser, `${shell.line.renderer_origin}/#launch=${await freshCode(shell, harness)}`);
+  const { page, context } = await win.open('/');
   try {
-    await page.waitForSelector('nav.nav', { timeout: 20_000 });
     const first = held[0]!;
     let inFlight = 0;
     let most = 0;
@@ -102,15 +96,15 @@ test(`/review asks at most ${AT_ONCE} routines at once and shows each group as i
 });
 
 test('/review asks from the list read for the badge before its own read of the list answers, then drops a routine that stopped holding', async () => {
-  const { page, context } = await openPage(browser, `${shell.line.renderer_origin}/#launch=${await freshCode(shell, harness)}`);
+  const { page, context } = await openPage(win.browser, await win.url('/'));
   try {
     const badge = page.locator('nav.nav a[href="/review"] .nav-badge');
     await badge.waitFor({ timeout: 20_000 });
     assert.match(await badge.textContent(), `${ROUTINES}`, 'the badge read the list with every routine holding');
     // Since the badge's read, one routine's report was skipped elsewhere (the CLI, another tab).
     const gone = held[1]!;
-    const delivery = (await (await backendRequest(harness, 'GET', `/api/routines/${gone.routineId}/deliveries?state=awaiting_review`)).json()).deliveries[0];
-    assert.is((await backendRequest(harness, 'POST', `/api/deliveries/${delivery.id}/skip`)).status, 200);
+    const delivery = (await win.api('GET', `/api/routines/${gone.routineId}/deliveries?state=awaiting_review`)).deliveries[0];
+    assert.is((await backendRequest(win.session, 'POST', `/api/deliveries/${delivery.id}/skip`)).status, 200);
     let releaseList!: () => void;
     const listHeldBack = new Promise<void>((resolve) => (releaseList = resolve));
     await page.route(/\/api\/routines$/, async (route: any) => {

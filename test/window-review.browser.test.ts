@@ -14,63 +14,49 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { browserTests } from './_chromium.js';
 import { fixture, waitFor } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { startStub } from './_stub.js';
+import { screenshot, seriousViolations, startWindow, windowDirs, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
-let crossref: Stub;
+let win: BrowserWindow;
 const dirs = windowDirs();
 const heldFolder = path.join(dirs.root, 'held');
 const routines: { id: number; name: string; run: number }[] = [];
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await backendRequest(harness, method, p, { body });
-  if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
-  return r.json();
-};
-const pageUrl = async (p: string) => `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, harness)}`;
 const signedIn = (page: any) => page.waitForSelector('nav.nav', { timeout: 20_000 });
-const held = async (routineId: number) => (await api('GET', `/api/routines/${routineId}/deliveries?state=awaiting_review`)).deliveries as any[];
+const held = async (routineId: number) => (await win.api('GET', `/api/routines/${routineId}/deliveries?state=awaiting_review`)).deliveries as any[];
 
 /** Run the routine and wait for its review-mode deliveries to be created; answers the run. */
 async function runAndHold(routineId: number, expected: number): Promise<number> {
-  const run = (await api('POST', `/api/routines/${routineId}/run`)).execution_id as number;
-  await waitFor(async () => (await api('GET', `/api/executions/${run}/deliveries`)).deliveries.filter((d: any) => d.state === 'awaiting_review').length === expected, 30_000, `run ${run}'s held deliveries`);
+  const run = (await win.api('POST', `/api/routines/${routineId}/run`)).execution_id as number;
+  await waitFor(async () => (await win.api('GET', `/api/executions/${run}/deliveries`)).deliveries.filter((d: any) => d.state === 'awaiting_review').length === expected, 30_000, `run ${run}'s held deliveries`);
   return run;
 }
 
 test.before(async () => {
   fs.mkdirSync(heldFolder, { recursive: true });
-  crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell({ ...dirs.shellEnv, SVC_SOURCE_CROSSREF_URL: crossref.url })]);
-  harness = await exchange(shell, shell.code);
+  const crossref = await startStub([{ path: '/works', body: fixture('crossref/works-query-ecology-rows2.json'), times: Infinity }]);
+  win = await startWindow(executablePath(), { dirs, env: { SVC_SOURCE_CROSSREF_URL: crossref.url }, closes: [crossref] });
   for (const [name, targets] of [
     ['soil carbon', [{ channel: 'folder', target: heldFolder, mode: 'review' }, { channel: 'feed', target: heldFolder, mode: 'review' }]],
     ['pollinators', [{ channel: 'folder', target: heldFolder, mode: 'review' }]],
   ] as const) {
-    const id = (await api('POST', '/api/routines', { name, schedule_cron: '0 6 * * 1', parameters: { repositories: ['crossref'], query: 'ecology', max_results: 2, window_days: 7 }, is_active: false })).id;
-    for (const t of targets) await api('POST', `/api/routines/${id}/delivery-targets`, t);
+    const id = (await win.api('POST', '/api/routines', { name, schedule_cron: '0 6 * * 1', parameters: { repositories: ['crossref'], query: 'ecology', max_results: 2, window_days: 7 }, is_active: false })).id;
+    for (const t of targets) await win.api('POST', `/api/routines/${id}/delivery-targets`, t);
     routines.push({ id, name, run: 0 });
   }
   routines[0]!.run = await runAndHold(routines[0]!.id, 2);
   routines[1]!.run = await runAndHold(routines[1]!.id, 1);
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await crossref?.close();
-  dirs.cleanup();
+  await win?.close();
 });
 
 test('the badge counts what awaits review; Review gathers it per routine, reads the report in place, delivers one and skips the others', async () => {
-  const { page, context } = await openPage(browser, await pageUrl('/'), { bypassCSP: true });
+  const { page, context } = await win.open('/', { bypassCSP: true });
   try {
-    await signedIn(page);
     const badge = page.locator('nav.nav a[href="/review"] .nav-badge');
     await badge.waitFor();
     assert.is((await badge.textContent()).replace(/\s+/g, ' ').trim(), '3, 3 reports awaiting review', 'the count, and its words for a screen reader');
@@ -84,7 +70,7 @@ test('the badge counts what awaits review; Review gathers it per routine, reads 
     // Read in place: the report the backend has for the run.
     const soil = page.locator(`[data-execution="${routines[0]!.run}"]`);
     await soil.getByRole('button', { name: 'Read the report' }).click();
-    const report = (await api('GET', `/api/executions/${routines[0]!.run}/report`)).text;
+    const report = (await win.api('GET', `/api/executions/${routines[0]!.run}/report`)).text;
     await soil.locator('pre.report').waitFor();
     assert.is(await soil.locator('pre.report').textContent(), report);
     await screenshot(page, 'review-full');
@@ -95,7 +81,7 @@ test('the badge counts what awaits review; Review gathers it per routine, reads 
     await soil.getByRole('button', { name: `Deliver the report of run ${routines[0]!.run} to Folder (delivery ${folderHeld.id})` }).click();
     await page.getByText(`Delivery ${folderHeld.id} released`).waitFor();
     const delivered = await waitFor(async () => {
-      const d = (await api('GET', `/api/executions/${routines[0]!.run}/deliveries`)).deliveries.find((x: any) => x.id === folderHeld.id);
+      const d = (await win.api('GET', `/api/executions/${routines[0]!.run}/deliveries`)).deliveries.find((x: any) => x.id === folderHeld.id);
       return d.state === 'delivered' ? d : undefined;
     }, 15_000, 'the released delivery to be delivered');
     assert.is(delivered.attempts, 1);
@@ -103,7 +89,7 @@ test('the badge counts what awaits review; Review gathers it per routine, reads 
 
     await soil.getByRole('button', { name: `Skip the report of run ${routines[0]!.run} to Atom feed (delivery ${feedHeld.id})` }).click();
     await page.getByText(`Delivery ${feedHeld.id} skipped`).waitFor();
-    const feedState = (await api('GET', `/api/executions/${routines[0]!.run}/deliveries`)).deliveries.find((x: any) => x.id === feedHeld.id).state;
+    const feedState = (await win.api('GET', `/api/executions/${routines[0]!.run}/deliveries`)).deliveries.find((x: any) => x.id === feedHeld.id).state;
     assert.is(feedState, 'skipped');
     await page.getByText('Nothing of this routine awaits review any more.').waitFor();
     await waitFor(async () => (await badge.textContent()).trim().startsWith('1'), 5000, 'the badge to count one');
@@ -127,7 +113,7 @@ test('the badge counts what awaits review; Review gathers it per routine, reads 
 });
 
 test('once allowed, a notification says a report awaits review while the tab is in the background, and none while it is in front', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await win.browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     // The browser's notifications and the tab's visibility, as the page sees them (headless has no notification centre).
@@ -150,7 +136,7 @@ test('once allowed, a notification says a report awaits review while the tab is 
       window.Notification = Recorded;
     `);
     await page.clock.install();
-    await page.goto(await pageUrl('/review'));
+    await page.goto(await win.url('/review'));
     await signedIn(page);
     await page.getByText('No report awaits review.').waitFor();
     await page.getByRole('button', { name: 'Turn on notifications' }).click();

@@ -8,55 +8,37 @@
  */
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
-import { fixture, waitFor } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { waitFor } from './_setup.js';
+import { screenshot, seriousViolations } from './_window.js';
+import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
-let arxiv: Stub;
-let dirs: ReturnType<typeof windowDirs>;
+let win: PagesWindow;
 let routineId = 0;
 
 test.before(async () => {
-  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url });
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
-  routineId = (await backend('POST', '/api/routines', { name: 'explainable testing', schedule_cron: 'CRON_TZ=Europe/Berlin 30 7 * * 1,4', parameters: { repositories: ['arxiv'], query: 'testing', window_days: 30 }, intent: 'test case prioritisation and test generation' })).id;
-  const run = (await backend('POST', `/api/routines/${routineId}/run`)).execution_id;
-  await waitFor(async () => (await backend('GET', `/api/executions/${run}`)).status !== 'running', 30_000, 'the routine run to settle');
+  win = await startPagesWindow(executablePath());
+  routineId = (await win.api('POST', '/api/routines', { name: 'explainable testing', schedule_cron: 'CRON_TZ=Europe/Berlin 30 7 * * 1,4', parameters: { repositories: ['arxiv'], query: 'testing', window_days: 30 }, intent: 'test case prioritisation and test generation' })).id;
+  const run = (await win.api('POST', `/api/routines/${routineId}/run`)).execution_id;
+  await waitFor(async () => (await win.api('GET', `/api/executions/${run}`)).status !== 'running', 30_000, 'the routine run to settle');
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await arxiv?.close();
-  dirs?.cleanup();
+  await win?.close();
 });
 
-const open = async (path: string, options: { bypassCSP?: boolean; width?: number; colorScheme?: 'dark' } = {}) => {
-  const opened = await openPage(browser, `${shell.line.renderer_origin}${path}#launch=${await freshCode(shell, harness)}`, options);
-  if (options.colorScheme) await opened.page.emulateMedia({ colorScheme: options.colorScheme });
-  await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
-  return opened;
-};
-const backend = async (method: string, path: string, body?: unknown) => (await backendRequest(harness, method, path, { body })).json();
-
 test('the routine page: the coverage audit against the intent, configurations saved, applied and removed', async () => {
-  const { page, context } = await open(`/routines/${routineId}`);
+  const { page, context } = await win.open(`/routines/${routineId}`);
   try {
     await page.getByRole('heading', { name: /^Off target: \d+/ }).waitFor({ timeout: 15_000 });
-    const audit = await backend('GET', `/api/routines/${routineId}/coverage`);
+    const audit = await win.api('GET', `/api/routines/${routineId}/coverage`);
     assert.ok(await page.getByRole('heading', { name: `Off target: ${audit.off_target.total}` }).isVisible());
     await page.getByText("Save this routine's search as a configuration").click();
     await page.locator('#config-name').fill('testing on arXiv');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved as “testing on arXiv”.').waitFor();
-    const config = (await backend('GET', '/api/configurations')).configurations.find((c: { name: string }) => c.name === 'testing on arXiv');
+    const config = (await win.api('GET', '/api/configurations')).configurations.find((c: { name: string }) => c.name === 'testing on arXiv');
     assert.equal([config.config_type, config.parameters.query, config.parameters.repositories], ['routine', 'testing', ['arxiv']]);
     await page.getByRole('link', { name: 'Apply “testing on arXiv” to this routine' }).waitFor();
     await screenshot(page, 'routine');
@@ -65,7 +47,7 @@ test('the routine page: the coverage audit against the intent, configurations sa
     await page.getByLabel('Query').fill('testing generation');
     await page.getByRole('button', { name: 'Save the routine' }).click();
     await page.waitForURL(new RegExp(`/routines/${routineId}$`));
-    const edited = await backend('GET', `/api/routines/${routineId}`);
+    const edited = await win.api('GET', `/api/routines/${routineId}`);
     assert.equal([edited.parameters.query, edited.parameters.saved_configuration_id, edited.schedule_cron], ['testing generation', config.id, 'CRON_TZ=Europe/Berlin 30 7 * * 1,4']);
     // The row goes when the list read after the DELETE's answer lacks it, not at the click: the DELETE is
     // held back until the row is seen still there. (Waiting for the "Remove the configuration" button to
@@ -85,14 +67,14 @@ test('the routine page: the coverage audit against the intent, configurations sa
     releaseDelete();
     await page.getByText("None yet. Save this routine's search below").waitFor();
     assert.equal([await row.count(), deletes], [0, 1]);
-    assert.is((await backend('GET', '/api/configurations')).configurations.length, 0);
+    assert.is((await win.api('GET', '/api/configurations')).configurations.length, 0);
   } finally {
     await context.close();
   }
 });
 
 test('axe-core: no serious or critical violation on the list, the form and a routine; narrow and dark screenshots', async () => {
-  const { page, context } = await open('/routines', { bypassCSP: true });
+  const { page, context } = await win.open('/routines', { bypassCSP: true });
   try {
     for (const [path, ready] of [
       ['/routines', 'tbody tr'],
@@ -100,18 +82,18 @@ test('axe-core: no serious or critical violation on the list, the form and a rou
       [`/routines/${routineId}`, '.fire-list time'],
       [`/routines/${routineId}/edit`, '.fire-list time'],
     ]) {
-      await page.goto(`${shell.line.renderer_origin}${path}`);
+      await page.goto(`${win.shell.line.renderer_origin}${path}`);
       await page.waitForSelector(ready!, { timeout: 15_000 });
       assert.equal(await seriousViolations(page), [], path);
     }
   } finally {
     await context.close();
   }
-  const narrow = await open(`/routines/${routineId}/edit`, { width: 800, colorScheme: 'dark' });
+  const narrow = await win.open(`/routines/${routineId}/edit`, { width: 800, colorScheme: 'dark' });
   try {
     await narrow.page.waitForSelector('.fire-list time');
     await screenshot(narrow.page, 'routine-form-narrow-dark');
-    await narrow.page.goto(`${shell.line.renderer_origin}/routines`);
+    await narrow.page.goto(`${win.shell.line.renderer_origin}/routines`);
     await narrow.page.waitForSelector('tbody tr');
     await screenshot(narrow.page, 'routines-narrow-dark');
   } finally {

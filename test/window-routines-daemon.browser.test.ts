@@ -10,39 +10,29 @@
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { fixture, freePort, runCli, waitFor } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { startStub } from './_stub.js';
+import { openPage, screenshot, startWindow, windowDirs, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
-let arxiv: Stub;
-let dirs: ReturnType<typeof windowDirs>;
+let win: BrowserWindow;
 
 test.before(async () => {
-  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url, SVC_PORT: String(await freePort()) });
+  const arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
+  const dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url, SVC_PORT: String(await freePort()) });
   const started = await runCli(['daemon', 'start'], { env: dirs.shellEnv, timeoutMs: 30_000 });
   assert.is(started.code, 0, started.stderr);
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  const daemon = { close: () => runCli(['daemon', 'stop'], { env: dirs.shellEnv }) };
+  win = await startWindow(executablePath(), { dirs, closes: [daemon, arxiv] });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await runCli(['daemon', 'stop'], { env: dirs.shellEnv });
-  await arxiv?.close();
-  dirs?.cleanup();
+  await win?.close();
 });
 
-const backend = async (method: string, path: string) => (await backendRequest(harness, method, path)).json();
-
 test('a routine made in the form on "every minute" fires on the daemon, and its page shows the run', async () => {
-  assert.is(shell.line.backend.role, 'daemon', 'the window attached to the daemon');
-  const { page, context } = await openPage(browser, `${shell.line.renderer_origin}/routines/new#launch=${await freshCode(shell, harness)}`);
+  assert.is(win.shell.line.backend.role, 'daemon', 'the window attached to the daemon');
+  const { page, context } = await openPage(win.browser, await win.url('/routines/new'));
   try {
     await page.waitForSelector('#name', { timeout: 60_000 }); // the daemon, the shell and Chromium share a busy machine
     await page.getByLabel('Name').fill('every minute');
@@ -54,11 +44,11 @@ test('a routine made in the form on "every minute" fires on the daemon, and its 
     await page.getByRole('button', { name: 'Create the routine' }).click();
     await page.waitForURL(/\/routines\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
-    assert.is((await backend('GET', `/api/routines/${id}`)).schedule_cron, '* * * * *');
+    assert.is((await win.api('GET', `/api/routines/${id}`)).schedule_cron, '* * * * *');
 
     const fired = await waitFor(
       async () => {
-        const r = await backend('GET', `/api/routines/${id}`);
+        const r = await win.api('GET', `/api/routines/${id}`);
         return r.last_fire?.trigger === 'schedule' && r.last_execution ? r : undefined;
       },
       75_000,
@@ -70,7 +60,7 @@ test('a routine made in the form on "every minute" fires on the daemon, and its 
     await screenshot(page, 'routine-fired');
     await page.getByRole('button', { name: 'Take off the schedule' }).click();
     await page.getByRole('button', { name: 'Put on the schedule' }).waitFor();
-    assert.is((await backend('GET', `/api/routines/${id}`)).is_active, false);
+    assert.is((await win.api('GET', `/api/routines/${id}`)).is_active, false);
   } finally {
     await context.close();
   }

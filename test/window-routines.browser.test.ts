@@ -10,44 +10,25 @@
  */
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
-import { fixture } from './_setup.js';
-import { startStub, type Stub } from './_stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { screenshot } from './_window.js';
+import { startPagesWindow, type PagesWindow } from './_window-pages.js';
 import { parseSchedule } from '../src/scheduler/cron.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
-let arxiv: Stub;
-let dirs: ReturnType<typeof windowDirs>;
+let win: PagesWindow;
 let routineId = 0;
 
 test.before(async () => {
-  arxiv = await startStub([{ path: '/query', body: fixture('arxiv/search-all-testing-start0-max10.xml'), headers: { 'content-type': 'application/atom+xml' }, times: Infinity }]);
-  dirs = windowDirs({ SVC_SOURCE_ARXIV_URL: arxiv.url });
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  win = await startPagesWindow(executablePath());
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await arxiv?.close();
-  dirs?.cleanup();
+  await win?.close();
 });
 
-const open = async (path: string, options: { bypassCSP?: boolean; width?: number; colorScheme?: 'dark' } = {}) => {
-  const opened = await openPage(browser, `${shell.line.renderer_origin}${path}#launch=${await freshCode(shell, harness)}`, options);
-  if (options.colorScheme) await opened.page.emulateMedia({ colorScheme: options.colorScheme });
-  await opened.page.waitForSelector('nav.nav', { timeout: 20_000 });
-  return opened;
-};
-const backend = async (method: string, path: string, body?: unknown) => (await backendRequest(harness, method, path, { body })).json();
-
 test('no routine yet: the list says what to do next', async () => {
-  const { page, context } = await open('/routines');
+  const { page, context } = await win.open('/routines');
   try {
     await page.getByText('No routine yet.').waitFor();
     assert.is(await page.locator('.empty a[href="/routines/new"]').count(), 1);
@@ -58,7 +39,7 @@ test('no routine yet: the list says what to do next', async () => {
 });
 
 test('the form: a schedule built in the builder, previewed by the shell, stored as shown; a refused field says why beside it', async () => {
-  const { page, context } = await open('/routines/new');
+  const { page, context } = await win.open('/routines/new');
   try {
     await page.getByLabel('Name').fill('explainable testing');
     await page.getByLabel('Query').fill('testing');
@@ -86,7 +67,7 @@ test('the form: a schedule built in the builder, previewed by the shell, stored 
     assert.match(await refusal.textContent(), '3650');
     assert.is(await page.getByLabel('Days back from each fire').getAttribute('aria-invalid'), 'true');
     assert.is(await page.evaluate('document.activeElement.id'), 'window_days', 'the refused field takes the focus');
-    assert.is((await backend('GET', '/api/routines')).total, 0, 'nothing stored');
+    assert.is((await win.api('GET', '/api/routines')).total, 0, 'nothing stored');
     await screenshot(page, 'routine-form-refused');
 
     await page.getByLabel('Days back from each fire').fill('30');
@@ -94,7 +75,7 @@ test('the form: a schedule built in the builder, previewed by the shell, stored 
     await page.getByRole('button', { name: 'Create the routine' }).click();
     await page.waitForURL(/\/routines\/\d+$/);
     routineId = Number(new URL(page.url()).pathname.split('/').pop());
-    const stored = await backend('GET', `/api/routines/${routineId}`);
+    const stored = await win.api('GET', `/api/routines/${routineId}`);
     assert.equal(
       [stored.name, stored.schedule_cron, stored.parameters.repositories, stored.parameters.query, stored.parameters.window_days, stored.intent, stored.is_active, stored.entity],
       ['explainable testing', 'CRON_TZ=Europe/Berlin 30 7 * * 1,4', ['arxiv'], 'testing', 30, 'test case prioritisation and test generation', true, null],
@@ -102,7 +83,7 @@ test('the form: a schedule built in the builder, previewed by the shell, stored 
     await page.getByText('every Monday and Thursday at 07:30, Europe/Berlin').waitFor();
     await page.locator('.fire-list time').first().waitFor();
     const fires = await page.locator('.fire-list time').evaluateAll((els: any[]) => els.map((e) => e.getAttribute('datetime')));
-    const calendar = (await backend('GET', `/api/calendar/events?to=${new Date(Date.now() + 60 * 86_400_000).toISOString()}&routine_id=${routineId}`)).events.slice(0, 5).map((e: { start_utc: string }) => e.start_utc);
+    const calendar = (await win.api('GET', `/api/calendar/events?to=${new Date(Date.now() + 60 * 86_400_000).toISOString()}&routine_id=${routineId}`)).events.slice(0, 5).map((e: { start_utc: string }) => e.start_utc);
     assert.equal(fires, calendar, "the saved routine's next fires come from the calendar");
   } finally {
     await context.close();
@@ -110,18 +91,18 @@ test('the form: a schedule built in the builder, previewed by the shell, stored 
 });
 
 test('Run now opens the run page, which follows the run to completion; the list shows the last run and the schedule in words', async () => {
-  const { page, context } = await open(`/routines/${routineId}`);
+  const { page, context } = await win.open(`/routines/${routineId}`);
   try {
     await page.getByRole('button', { name: 'Run now' }).click();
     await page.waitForURL(/\/runs\/\d+$/);
     const runId = Number(new URL(page.url()).pathname.split('/').pop());
     await page.locator('.run-facts .chip', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
-    const run = await backend('GET', `/api/executions/${runId}`);
+    const run = await win.api('GET', `/api/executions/${runId}`);
     assert.equal([run.type, run.routine_id, run.status], ['routine', routineId, 'completed']);
     const startedHere: number[] = await page.evaluate("JSON.parse(sessionStorage.getItem('svc.started-here') ?? '[]')");
     assert.ok(startedHere.includes(runId), 'a run started with Run now is remembered, so its finish is notified like a search started here');
 
-    await page.goto(`${shell.line.renderer_origin}/routines`);
+    await page.goto(`${win.shell.line.renderer_origin}/routines`);
     const row = page.locator('tbody tr', { hasText: 'explainable testing' });
     await row.waitFor();
     const cells = (await row.locator('td').allTextContents()).map((t: string) => t.trim());
@@ -135,9 +116,9 @@ test('Run now opens the run page, which follows the run to completion; the list 
 });
 
 test('the People page\'s follow link, /routines/new?profile=<id>, opens the form with that person chosen to follow', async () => {
-  const person = await backend('POST', '/api/profiles', { name: 'Ada Example' });
-  await backend('POST', '/api/profiles', { name: 'Someone Else' });
-  const { page, context } = await open(`/routines/new?profile=${person.id}`);
+  const person = await win.api('POST', '/api/profiles', { name: 'Ada Example' });
+  await win.api('POST', '/api/profiles', { name: 'Someone Else' });
+  const { page, context } = await win.open(`/routines/new?profile=${person.id}`);
   try {
     await page.locator(`#follow option[value="${person.id}"]`).waitFor({ state: 'attached' });
     assert.is(await page.locator('#follow').inputValue(), String(person.id));

@@ -10,36 +10,27 @@
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { startAiStub, type AiStub } from './_ai-stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { backendRequest, openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
+let win: BrowserWindow;
 let openai: AiStub;
 const AI_KEY = 'sk-settings-window-93ab';
-let dirs: ReturnType<typeof windowDirs>;
 
 test.before(async () => {
   openai = await startAiStub(AI_KEY, ['gpt-test-large', 'gpt-test-mini']);
-  dirs = windowDirs({ SVC_AI_OPENAI_URL: openai.url });
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  win = await startWindow(executablePath(), { env: { SVC_AI_OPENAI_URL: openai.url }, closes: [openai] });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await openai?.close();
-  dirs?.cleanup();
+  await win?.close();
 });
 
-const url = async (p: string) => `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, harness)}`;
-const group = async (name: string) => (await backendRequest(harness, 'GET', `/api/settings/${name}`)).json();
+const group = (name: string) => win.api('GET', `/api/settings/${name}`);
 
 test('a refusal is shown beside its field and nothing is stored; only what changed is sent, the rest stays as stored', async () => {
-  const { context, page } = await openPage(browser, await url('/settings?tab=ai'));
+  const { context, page } = await openPage(win.browser, await win.url('/settings?tab=ai'));
   try {
     const sent: any[] = [];
     page.on('request', (r: any) => r.method() === 'PUT' && sent.push(JSON.parse(r.postData() ?? 'null')));
@@ -75,8 +66,8 @@ test('a refusal is shown beside its field and nothing is stored; only what chang
 });
 
 test('AI: the provider chosen among svc\'s connections, its models listed for the stored key, the agent CLIs\' status', async () => {
-  assert.is((await backendRequest(harness, 'PUT', '/api/credentials/openai_api_key', { body: { value: AI_KEY } })).status, 200);
-  const { context, page } = await openPage(browser, await url('/settings?tab=ai'));
+  assert.is((await backendRequest(win.session, 'PUT', '/api/credentials/openai_api_key', { body: { value: AI_KEY } })).status, 200);
+  const { context, page } = await openPage(win.browser, await win.url('/settings?tab=ai'));
   try {
     await page.getByLabel('Provider').selectOption('openai');
     await page.getByRole('button', { name: "List the provider's models" }).click();
@@ -88,7 +79,7 @@ test('AI: the provider chosen among svc\'s connections, its models listed for th
     await page.getByText('Saved 2 changes.').waitFor();
     const ai = (await group('ai')).settings;
     assert.equal([ai.provider, ai.model], ['openai', 'gpt-test-mini']);
-    const cli = (await backendRequest(harness, 'GET', '/api/settings/ai/cli-status')).json();
+    const cli = await win.api('GET', '/api/settings/ai/cli-status');
     const row = page.locator('tr', { hasText: cli.clis[0].label });
     assert.match(await row.textContent(), cli.clis[0].found ? /found at/ : /not found/);
     await screenshot(page, 'settings-ai');
@@ -104,7 +95,7 @@ test('AI: the provider chosen among svc\'s connections, its models listed for th
 });
 
 test('axe-core: no serious or critical violation on any tab; dark and 800 px wide screenshots', async () => {
-  const { context, page } = await openPage(browser, await url('/settings'), { bypassCSP: true });
+  const { context, page } = await openPage(win.browser, await win.url('/settings'), { bypassCSP: true });
   try {
     for (const tab of ['AI', 'E-mail', 'Embeddings', 'Cloud backup', 'Storage', 'Notifications', 'Assistant', 'Runs']) {
       await page.getByRole('tab', { name: tab, exact: true }).click();
@@ -115,13 +106,13 @@ test('axe-core: no serious or critical violation on any tab; dark and 800 px wid
   } finally {
     await context.close();
   }
-  const narrow = await openPage(browser, await url('/settings?tab=email'), { width: 800, height: 900 });
+  const narrow = await openPage(win.browser, await win.url('/settings?tab=email'), { width: 800, height: 900 });
   await narrow.page.locator('.settings-form').waitFor({ timeout: 20_000 });
   await screenshot(narrow.page, 'settings-email-narrow');
   await narrow.context.close();
-  const dark = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
+  const dark = await win.browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
   const darkPage = await dark.newPage();
-  await darkPage.goto(await url('/settings?tab=ai'));
+  await darkPage.goto(await win.url('/settings?tab=ai'));
   await darkPage.locator('.settings-form').waitFor({ timeout: 20_000 });
   await screenshot(darkPage, 'settings-ai-dark');
   await dark.close();

@@ -14,42 +14,33 @@ import path from 'node:path';
 import { browserTests } from './_chromium.js';
 import { waitFor } from './_setup.js';
 import { startAiStub, type AiStub } from './_ai-stub.js';
-import { backendRequest, exchange, freshCode, launchBrowser, launchShell, openPage, screenshot, seriousViolations, windowDirs, type Session, type ShellProcess } from './_window.js';
+import { openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let browser: any;
-let shell: ShellProcess;
-let harness: Session;
+let win: BrowserWindow;
 let openai: AiStub;
 const KEY = 'oa-key-7f3a9c2e51d84b06';
 const AI_KEY = 'sk-test-window-4c1d77e0a9';
-let dirs: ReturnType<typeof windowDirs>;
 
 test.before(async () => {
   openai = await startAiStub(AI_KEY, ['gpt-test-mini']);
-  dirs = windowDirs({ SVC_AI_OPENAI_URL: openai.url });
-  [browser, shell] = await Promise.all([launchBrowser(executablePath()), launchShell(dirs.shellEnv)]);
-  harness = await exchange(shell, shell.code);
+  win = await startWindow(executablePath(), { env: { SVC_AI_OPENAI_URL: openai.url }, closes: [openai] });
 });
 test.after(async () => {
-  await browser?.close();
-  await shell?.stop();
-  await openai?.close();
-  dirs?.cleanup();
+  await win?.close();
 });
 
-const url = async (p: string) => `${shell.line.renderer_origin}${p}#launch=${await freshCode(shell, harness)}`;
 /** A key's chip once the backend holds it: the whole word, since the chip of a key not yet stored says "not stored". */
 const STORED = /^stored$/;
-const status = async (name: string) => (await backendRequest(harness, 'GET', '/api/credentials')).json().credentials.find((c: any) => c.name === name).status;
+const status = async (name: string) => (await win.api('GET', '/api/credentials')).credentials.find((c: any) => c.name === name).status;
 /** Everything of the page a script could read back: the markup, every field's value, sessionStorage. */
 const readable = (page: any): Promise<string> =>
   page.evaluate(`document.documentElement.outerHTML + [...document.querySelectorAll('input, textarea')].map((e) => e.value).join('|') + JSON.stringify(Object.entries(sessionStorage))`);
 
 test('a stored key makes its source ready and is never readable back in the page, after saving or a reload; erase', async () => {
-  const { context, page } = await openPage(browser, await url('/sources'));
+  const { context, page } = await openPage(win.browser, await win.url('/sources'));
   try {
     const card = page.locator('li[data-source="openalex"]');
     await card.locator('.chip', { hasText: 'needs a key' }).waitFor({ timeout: 20_000 });
@@ -65,7 +56,7 @@ test('a stored key makes its source ready and is never readable back in the page
     await card.locator('.chip', { hasText: 'ready' }).waitFor();
     await card.locator('.chip', { hasText: STORED }).waitFor();
     assert.is(await status('openalex_api_key'), 'present', 'the backend stored it');
-    assert.match(fs.readFileSync(path.join(dirs.stateDir, 'credentials.json'), 'utf8'), new RegExp(KEY), 'the value itself, in the owner-only file');
+    assert.match(fs.readFileSync(path.join(win.dirs.stateDir, 'credentials.json'), 'utf8'), new RegExp(KEY), 'the value itself, in the owner-only file');
     assert.is(await field.inputValue(), '', 'the field is emptied');
     assert.not.ok((await readable(page)).includes(KEY), 'after saving, nothing the page holds has the key');
     assert.is(await card.getByRole('button', { name: 'Replace' }).count(), 1, 'a stored key is replaced, not shown');
@@ -84,7 +75,7 @@ test('a stored key makes its source ready and is never readable back in the page
 });
 
 test('a typed AI key is checked with its provider before it is stored; a refused contact e-mail says why beside the field', async () => {
-  const { context, page } = await openPage(browser, await url('/sources'));
+  const { context, page } = await openPage(win.browser, await win.url('/sources'));
   try {
     const form = page.getByRole('form', { name: 'OpenAI API key' });
     await form.getByRole('textbox', { name: 'OpenAI API key' }).fill('sk-wrong');
@@ -121,13 +112,13 @@ test('a typed AI key is checked with its provider before it is stored; a refused
     const error = page.locator('#contact-email-error');
     await error.waitFor();
     assert.ok((await error.textContent()).length > 0);
-    assert.is((await backendRequest(harness, 'GET', '/api/settings/email')).json().settings.contact_email, '', 'nothing stored');
+    assert.is((await win.api('GET', '/api/settings/email')).settings.contact_email, '', 'nothing stored');
     await screenshot(page, 'sources-refused-email');
     await page.getByRole('textbox', { name: 'Contact e-mail' }).fill('me@example.org');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('#contact-email-error').waitFor({ state: 'detached' });
     // The refusal goes as the save starts; the backend has the address once the save's answer is in.
-    const stored = async () => (await backendRequest(harness, 'GET', '/api/settings/email')).json().settings.contact_email;
+    const stored = async () => (await win.api('GET', '/api/settings/email')).settings.contact_email;
     await waitFor(async () => (await stored()) === 'me@example.org', 15_000, 'the contact e-mail stored');
     assert.is(await page.locator('#contact-email-error').count(), 0, 'no refusal beside the field');
   } finally {
@@ -136,18 +127,18 @@ test('a typed AI key is checked with its provider before it is stored; a refused
 });
 
 test('axe-core: no serious or critical violation; screenshots dark and 800 px wide', async () => {
-  const { context, page } = await openPage(browser, await url('/sources'), { bypassCSP: true });
+  const { context, page } = await openPage(win.browser, await win.url('/sources'), { bypassCSP: true });
   await page.locator('li[data-source="arxiv"]').waitFor({ timeout: 20_000 });
   await page.waitForLoadState('networkidle');
   assert.equal(await seriousViolations(page), []);
   await context.close();
-  const narrow = await openPage(browser, await url('/sources'), { width: 800, height: 900 });
+  const narrow = await openPage(win.browser, await win.url('/sources'), { width: 800, height: 900 });
   await narrow.page.locator('li[data-source="arxiv"]').waitFor({ timeout: 20_000 });
   await screenshot(narrow.page, 'sources-narrow');
   await narrow.context.close();
-  const dark = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
+  const dark = await win.browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
   const darkPage = await dark.newPage();
-  await darkPage.goto(await url('/sources'));
+  await darkPage.goto(await win.url('/sources'));
   await darkPage.locator('li[data-source="arxiv"]').waitFor({ timeout: 20_000 });
   await screenshot(darkPage, 'sources-dark');
   await dark.close();
