@@ -15,6 +15,7 @@ import { executionDetail, listRow } from '../../src/executions/views.js';
 import { documentsByIds } from '../../src/corpus/read.js';
 import { checkFormat, renderReferences } from '../../src/exports/references.js';
 import { parseWith } from '../../src/util/validate.js';
+import type { ActiveRuns, RunDocuments, RunLog, RunProgress, RunReport } from '../../src/wire/executions.js';
 import { queryOf, readJson, readValid } from '../body.js';
 import { requireExpectedRuntime } from '../expected-runtime.js';
 import { boolQuery, enumQuery, idParam, intQuery } from '../params.js';
@@ -49,7 +50,7 @@ export const executionRoutes = [
       offset: intQuery(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
     });
   }),
-  route('GET', '/api/executions/active', (_event, { ctx }) => ({
+  route('GET', '/api/executions/active', (_event, { ctx }): ActiveRuns => ({
     executions: runningExecutions(ctx.db).map((row) => ({
       ...listRow(row),
       owner: { pid: row.owner_pid, runtime_id: row.owner_runtime_id, last_seen_at_utc: row.last_seen_at_utc },
@@ -70,7 +71,7 @@ export const executionRoutes = [
     return executionDetail(ctx, row);
   }),
   route('DELETE', '/api/executions/{exec_id}', (_event, { ctx }, p) => executionManager(ctx).remove(idParam(p.exec_id, 'exec_id'))),
-  route('GET', '/api/executions/{exec_id}/documents', (event, { ctx }, p) => {
+  route('GET', '/api/executions/{exec_id}/documents', (event, { ctx }, p): RunDocuments => {
     const row = existing(ctx, p.exec_id);
     const q = queryOf(event);
     const limit = intQuery(q, 'limit', 50, 1, 500);
@@ -78,17 +79,20 @@ export const executionRoutes = [
     const page = executionDocumentsPage(ctx, row.id, limit, offset);
     return { execution_id: row.id, total: page.total, limit, offset, next_offset: offset + page.documents.length < page.total ? offset + page.documents.length : null, documents: page.documents };
   }),
-  route('GET', '/api/executions/{exec_id}/log', (_event, { ctx }, p) => {
+  route('GET', '/api/executions/{exec_id}/log', (_event, { ctx }, p): RunLog => {
     const row = existing(ctx, p.exec_id);
     const events = listEvents(ctx, row.id, 0, 100_000);
     return { execution_id: row.id, status: row.status, events, text: renderLog(events) };
   }),
-  route('GET', '/api/executions/{exec_id}/report', (_event, { ctx }, p) => {
+  route('GET', '/api/executions/{exec_id}/report', (_event, { ctx }, p): RunReport => {
     const row = existing(ctx, p.exec_id);
-    return { execution_id: row.id, status: row.status, format: 'text', report_path: row.report_path, text: renderReport(ctx, row.id) };
+    // undefined only when the run was deleted (by another process) since it was read: the same 404.
+    const text = renderReport(ctx, row.id);
+    if (text === undefined) throw notFound('execution_not_found', `No execution ${row.id}.`);
+    return { execution_id: row.id, status: row.status, format: 'text', report_path: row.report_path, text };
   }),
   route('GET', '/api/executions/{exec_id}/search-record', (_event, { ctx }, p) => searchRecord(ctx, existing(ctx, p.exec_id).id)),
-  route('GET', '/api/executions/{exec_id}/progress/events', (event, { ctx }, p) => {
+  route('GET', '/api/executions/{exec_id}/progress/events', (event, { ctx }, p): RunProgress => {
     const row = existing(ctx, p.exec_id);
     const q = queryOf(event);
     const after = intQuery(q, 'after', 0, 0, Number.MAX_SAFE_INTEGER);

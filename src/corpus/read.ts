@@ -1,6 +1,6 @@
 /** Reading documents as the API, exports and reports show them. */
 import type { Database } from 'better-sqlite3';
-import type { Author, Relation } from '../sources/types.js';
+import type { StoredDocument as DocumentView } from '../wire/documents.js';
 
 export interface DocumentRow {
   id: number;
@@ -29,30 +29,7 @@ export interface DocumentRow {
   meta_source?: string | null;
 }
 
-export interface DocumentView {
-  id: number;
-  title: string;
-  authors: Author[];
-  abstract: string | null;
-  publication_date: string | null;
-  date_precision: string | null;
-  year: number | null;
-  venue: string | null;
-  doi: string | null;
-  arxiv_id: string | null;
-  pmid: string | null;
-  pmcid: string | null;
-  ids: Record<string, string>;
-  url: string | null;
-  pdf_url: string | null;
-  categories: string[];
-  license: string | null;
-  open_access: boolean | null;
-  type: string | null;
-  is_retracted: boolean;
-  relations: Relation[];
-  first_seen_at_utc: string;
-}
+export type { StoredDocument as DocumentView } from '../wire/documents.js';
 
 export const DOCUMENT_COLUMNS = `d.id, d.title, d.abstract, d.authors_json, d.publication_date, d.date_precision, d.year, d.venue, d.doi, d.arxiv_id, d.pmid, d.pmcid,
   d.ids_json, d.landing_url, d.pdf_url, d.categories_json, d.license, d.open_access, d.doc_type, d.is_retracted, d.relations_json, d.first_seen_at_utc`;

@@ -1,13 +1,13 @@
 /** SQL of delivery destinations, deliveries and their attempts, in one place. */
 import type { Database } from 'better-sqlite3';
 import { IN_ID_LIST, idList } from '../db/id-list.js';
-import type { DeliveryChannel } from './summary.js';
 import type { Owner } from '../claims/owner.js';
+import type { DeliveryChannel, DeliveryOrigin, DeliveryState, TargetMode } from '../wire/deliveries.js';
 
-export const DELIVERY_STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
-export const TARGET_MODES = ['automatic', 'review'] as const;
-export type TargetMode = (typeof TARGET_MODES)[number];
+export type { DeliveryState, TargetMode } from '../wire/deliveries.js';
+
+export const DELIVERY_STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const satisfies readonly DeliveryState[];
+export const TARGET_MODES = ['automatic', 'review'] as const satisfies readonly TargetMode[];
 
 /**
  * What delivery reads of a routine: its name for messages, and what it asked
@@ -44,7 +44,7 @@ export interface DeliveryRow {
   routine_id: number | null;
   execution_id: number;
   target_id: number | null;
-  origin: 'target' | 'routine_email';
+  origin: DeliveryOrigin;
   channel: DeliveryChannel;
   mode: TargetMode;
   state: DeliveryState;

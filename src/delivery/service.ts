@@ -12,25 +12,9 @@ import * as repo from './repo.js';
 import { maxAttempts } from './tuning.js';
 import { deliveryWorker, processDue } from './worker.js';
 import { minuteUtc } from '../util/words.js';
+import type { Delivery as DeliveryView, DeliveryPage, ExecutionDeliveries } from '../wire/deliveries.js';
 
-export interface DeliveryView {
-  id: number;
-  routine_id: number | null;
-  execution_id: number;
-  target_id: number | null;
-  /** target: one of the routine's destinations; routine_email: the routine's email_enabled, to the email settings' recipient. */
-  origin: repo.DeliveryRow['origin'];
-  channel: repo.DeliveryRow['channel'];
-  mode: repo.TargetMode;
-  state: repo.DeliveryState;
-  attempts: number;
-  max_attempts: number;
-  last_error: string | null;
-  next_attempt_at_utc: string | null;
-  created_at_utc: string;
-  updated_at_utc: string;
-  delivered_at_utc: string | null;
-}
+export type { DeliveryView };
 
 export function deliveryView(ctx: Context, row: repo.DeliveryRow): DeliveryView {
   return {
@@ -67,14 +51,14 @@ export function requireDelivery(ctx: Context, id: number): repo.DeliveryRow {
   return row;
 }
 
-export function executionDeliveries(ctx: Context, executionId: number) {
+export function executionDeliveries(ctx: Context, executionId: number): ExecutionDeliveries {
   if (!getExecution(ctx.db, executionId)) throw notFound('execution_not_found', `No execution ${executionId}.`);
   return { execution_id: executionId, deliveries: repo.deliveriesOfExecution(ctx.db, executionId).map((r) => deliveryView(ctx, r)) };
 }
 
 export const ROUTINE_DELIVERIES_LIMIT = { default: 50, min: 1, max: 500 } as const;
 
-export function routineDeliveries(ctx: Context, routineId: number, filter: { state?: repo.DeliveryState; limit: number; offset: number }) {
+export function routineDeliveries(ctx: Context, routineId: number, filter: { state?: repo.DeliveryState; limit: number; offset: number }): DeliveryPage {
   if (!repo.routineFacts(ctx.db, routineId)) throw notFound('routine_not_found', `No routine ${routineId}; GET /api/routines (or \`svc routine list\`) lists them.`);
   const page = repo.deliveriesOfRoutine(ctx.db, routineId, filter.state, filter.limit, filter.offset);
   const next = filter.offset + page.rows.length < page.total ? filter.offset + page.rows.length : null;

@@ -13,6 +13,7 @@ import { invalid, notFound } from '../errors.js';
 import { DELIVERY_CHANNELS, type DeliveryChannel } from './summary.js';
 import { parseWith } from '../util/validate.js';
 import * as repo from './repo.js';
+import type { Target as TargetView, TargetList, TargetRemoved } from '../wire/deliveries.js';
 
 export const TARGET_MAX_LENGTH = { email: 320, folder: 4096, feed: 4096, webhook: 2048 } as const;
 
@@ -73,18 +74,7 @@ export function checkTarget(channel: DeliveryChannel, raw: string, loc: (string 
   }
 }
 
-export interface TargetView {
-  id: number;
-  routine_id: number;
-  channel: DeliveryChannel;
-  enabled: boolean;
-  mode: repo.TargetMode;
-  target: string;
-  /** Webhook destinations sign with a secret that never leaves the server (`svc routine target secret` prints it for the receiver). */
-  signed: boolean;
-  created_at_utc: string;
-  updated_at_utc: string;
-}
+export type { Target as TargetView } from '../wire/deliveries.js';
 
 export function targetView(row: repo.TargetRow): TargetView {
   return {
@@ -113,7 +103,7 @@ export function requireTarget(ctx: Context, routineId: number, targetId: number)
   return row;
 }
 
-export function listTargets(ctx: Context, routineId: number): { routine_id: number; targets: TargetView[] } {
+export function listTargets(ctx: Context, routineId: number): TargetList {
   requireRoutineRow(ctx, routineId);
   return { routine_id: routineId, targets: repo.targetsOf(ctx.db, routineId).map(targetView) };
 }
@@ -148,7 +138,7 @@ export function updateTarget(ctx: Context, routineId: number, targetId: number, 
  * deliveries are: left waiting it could only fail, and a review would count
  * it as awaiting forever. A delivery being sent finishes its attempt.
  */
-export function deleteTarget(ctx: Context, routineId: number, targetId: number): { id: number; routine_id: number; deleted: true; deliveries_skipped: number } {
+export function deleteTarget(ctx: Context, routineId: number, targetId: number): TargetRemoved {
   const row = requireTarget(ctx, routineId, targetId);
   const skipped = ctx.db.transaction(() => {
     const n = repo.skipPendingOfTarget(ctx.db, row.id, 'The destination was removed before this delivery was sent.', ctx.nowIso());

@@ -9,55 +9,9 @@
 /** Shown with every summary, wherever it appears. */
 export const SUMMARY_CAVEAT = 'model-written, not checked against the papers';
 
-export type LaneState = 'pending' | 'writing' | 'written' | 'not_used';
+import type { AiLane, LaneReasonCode as ReasonCode } from '../wire/executions.js';
 
-export type ReasonCode =
-  | 'summaries_off'
-  | 'provider_none'
-  | 'provider_unknown'
-  | 'provider_unavailable'
-  | 'missing_credential'
-  | 'endpoint_invalid'
-  | 'upstream_refused'
-  | 'upstream_failed'
-  | 'timeout'
-  | 'empty_answer'
-  | 'no_documents'
-  | 'run_failed'
-  | 'run_cancelled'
-  | 'run_interrupted'
-  | 'shutdown'
-  | 'not_written';
-
-export interface AiLane {
-  requested: boolean;
-  used: boolean;
-  state?: LaneState;
-  /** ai.provider when the lane was decided. */
-  provider?: string | null;
-  /** The model the response reported, else the one asked for. */
-  model?: string | null;
-  requested_model?: string | null;
-  model_reported?: boolean;
-  documents_considered?: number;
-  documents_total?: number;
-  instructions_given?: boolean;
-  /** Keys of a stored ai_settings svc does not use (from before they were refused); never their values. */
-  ignored_ai_settings?: string[];
-  summary?: string | null;
-  summary_truncated?: boolean;
-  caveat?: string;
-  reason_code?: ReasonCode | null;
-  reason?: string | null;
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  ms?: number | null;
-  /** While writing: when the attempt gives up (a lane still writing after it was left by a process that died). */
-  deadline_utc?: string;
-  /** Written by `svc executions summarize` (the researcher asked again), not when the run settled. */
-  on_request?: boolean;
-  decided_at_utc?: string;
-}
+export type { AiLane, LaneReasonCode as ReasonCode, LaneState } from '../wire/executions.js';
 
 export const NOT_REQUESTED: AiLane = { requested: false, used: false };
 

@@ -1,11 +1,9 @@
 /** The documents an execution found, in corpus order, with the sources that found each in that run. */
 import type { Context } from '../context.js';
 import { DOCUMENT_COLUMNS, documentView, urlOf, type DocumentRow, type DocumentView } from '../corpus/read.js';
+import type { RunDocument } from '../wire/executions.js';
 
-export interface ExecutionDocument extends DocumentView {
-  found_by: string[];
-  is_new: boolean;
-}
+export type { RunDocument as ExecutionDocument } from '../wire/executions.js';
 
 export function executionDocumentIds(ctx: Context, executionId: number): number[] {
   return ctx.db
@@ -17,7 +15,7 @@ export function executionDocumentIds(ctx: Context, executionId: number): number[
     .all(executionId) as number[];
 }
 
-export function executionDocumentsPage(ctx: Context, executionId: number, limit: number, offset: number): { total: number; documents: ExecutionDocument[] } {
+export function executionDocumentsPage(ctx: Context, executionId: number, limit: number, offset: number): { total: number; documents: RunDocument[] } {
   const total = executionDocumentCount(ctx, executionId);
   const rows = ctx.db
     .prepare(

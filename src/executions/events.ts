@@ -8,29 +8,11 @@ import type { Context } from '../context.js';
 import { sleep } from '../util/sleep.js';
 import { getExecution } from './repo.js';
 
-export type EventKind =
-  | 'execution_started'
-  | 'source_started'
-  | 'source_page'
-  | 'source_finished'
-  | 'log'
-  | 'execution_completed'
-  | 'execution_failed'
-  | 'execution_cancelled'
-  | 'execution_interrupted';
+import type { RunEvent as ExecutionEvent, RunEventKind as EventKind } from '../wire/executions.js';
+
+export type { RunEvent as ExecutionEvent, RunEventKind as EventKind } from '../wire/executions.js';
 
 export const TERMINAL_KINDS: ReadonlySet<string> = new Set(['execution_completed', 'execution_failed', 'execution_cancelled', 'execution_interrupted']);
-
-export interface ExecutionEvent {
-  execution_id: number;
-  seq: number;
-  at_utc: string;
-  kind: EventKind;
-  level: 'info' | 'warn' | 'error';
-  source: string | null;
-  message: string;
-  data: Record<string, unknown> | null;
-}
 
 interface EventRow extends Omit<ExecutionEvent, 'data'> {
   data_json: string | null;

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { getSources, type ExecutionRow, type ExecutionStatus } from './repo.js';
 import type { ExecutionType } from './request.js';
 import { listRow } from './views.js';
+import type { RunList } from '../wire/executions.js';
 
 /** Page size bounds of a list, shared by the HTTP route and `svc executions list`. */
 export const EXECUTION_LIST_LIMIT = { min: 1, max: 200, default: 50 } as const;
@@ -15,7 +16,7 @@ export interface ListFilters {
   offset: number;
 }
 
-export function listExecutions(ctx: Context, filters: ListFilters) {
+export function listExecutions(ctx: Context, filters: ListFilters): RunList {
   const where: string[] = [];
   const args: unknown[] = [];
   if (filters.status) (where.push('status = ?'), args.push(filters.status));

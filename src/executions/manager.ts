@@ -15,17 +15,14 @@ import { INTERRUPTED_REASON_MEANING } from './interrupted-reasons.js';
 import { recoverInterrupted } from './recovery.js';
 import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningExecutionOf, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
 import type { ParsedRun, RunSpec } from './request.js';
+import type { CancelAnswer, Restarted, RunDeleted, Submitted } from '../wire/executions.js';
 import { runExecution } from './runner.js';
 import { sleep } from '../util/sleep.js';
 import { ownOwner } from '../claims/owner.js';
 
 export type OwnerRole = 'server' | 'cli' | 'daemon' | 'fallback';
 
-export interface Submitted {
-  id: number;
-  status: ExecutionStatus;
-  replayed: boolean;
-}
+export type { Submitted } from '../wire/executions.js';
 
 export type FireAdmission = { state: 'started'; executionId: number } | { state: 'queued'; position: number } | { state: 'overflow'; queueLimit: number };
 
@@ -50,9 +47,9 @@ export interface ExecutionManager {
   /** A routine fire: started now, queued, or recorded as overflow by the caller. */
   fire(fire: QueuedFire): FireAdmission;
   queued(): { routineId: number | null; queuedAtUtc: string; position: number }[];
-  cancel(id: number): { id: number; status: ExecutionStatus; cancel_requested: boolean };
-  restart(id: number, requestId: string | null): Submitted & { restarted_from: number; ephemeral_credentials_not_reused: string[]; note: string | null };
-  remove(id: number): { id: number; deleted: true };
+  cancel(id: number): CancelAnswer;
+  restart(id: number, requestId: string | null): Restarted;
+  remove(id: number): RunDeleted;
   /** Wait for a run of this process to end. */
   wait(id: number): Promise<ExecutionStatus>;
   activeIds(): number[];

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { RunSpec } from './request.js';
 import { RUN_INTERRUPTED_REASON } from './ai-lane.js';
 import type { Owner as ClaimOwner } from '../claims/owner.js';
-import type { InterruptedReason, RunStatus as ExecutionStatus } from '../wire/executions.js';
+import type { InterruptedReason, RunStatus as ExecutionStatus, SourceStatus, ZeroReason } from '../wire/executions.js';
 
 export type { InterruptedReason, RunStatus as ExecutionStatus } from '../wire/executions.js';
 
@@ -44,10 +44,10 @@ export interface SourceRow {
   execution_id: number;
   source: string;
   position: number;
-  status: 'pending' | 'running' | 'answered' | 'not_answered' | 'cancelled' | 'interrupted';
+  status: SourceStatus;
   record_count: number;
   new_count: number;
-  zero_reason: string | null;
+  zero_reason: ZeroReason | null;
   message: string | null;
   pages: number;
   outcome_json: string | null;

@@ -9,8 +9,9 @@ import { getSources, restartedInto, type ExecutionRow } from './repo.js';
 import { interruptedMeaning } from './interrupted-reasons.js';
 import type { RunSpec } from './request.js';
 import { isRenderedReason, ZERO_REASON_MEANING } from './zero-reasons.js';
+import type { RunDetail, RunRow } from '../wire/executions.js';
 
-export function listRow(row: ExecutionRow) {
+export function listRow(row: ExecutionRow): RunRow {
   return {
     id: row.id,
     type: row.type,
@@ -28,7 +29,7 @@ export function listRow(row: ExecutionRow) {
   };
 }
 
-export function executionDetail(ctx: Context, row: ExecutionRow) {
+export function executionDetail(ctx: Context, row: ExecutionRow): RunDetail {
   const spec = JSON.parse(row.parameters_json) as RunSpec;
   const sources = getSources(ctx.db, row.id).map((s) => ({
     source: s.source,

@@ -30,6 +30,7 @@ import type { EventKind, TargetDocument } from '../lifecycle/repo.js';
 import type { NormalizedRecord } from '../sources/types.js';
 import { eventView, KIND_MEANING } from '../lifecycle/service.js';
 import { count } from '../util/words.js';
+import type { FollowNews } from '../wire/executions.js';
 
 /** What mode "retractions" reports as news. */
 export const FOLLOW_NEWS_KINDS: readonly EventKind[] = ['retraction', 'version_change'];
@@ -110,10 +111,10 @@ export function matchedByFollowCheck(ctx: Context, executionId: number): boolean
   return repo.getFollowCheck(ctx.db, executionId) !== undefined;
 }
 
-export type FollowNews = NonNullable<ReturnType<typeof followNews>>;
+export type { FollowNews } from '../wire/executions.js';
 
 /** What a fire of a routine following a profile for retractions checked and reported; null for any other run. */
-export function followNews(ctx: Context, executionId: number) {
+export function followNews(ctx: Context, executionId: number): FollowNews | null {
   const row = repo.getFollowCheck(ctx.db, executionId);
   if (!row) return null;
   const events = repo.reportedEvents(ctx.db, executionId, row.profile_id).map((e) => ({ ...eventView(e), basis: e.basis, matched_author: e.matched_author }));

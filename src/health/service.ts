@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Context } from '../context.js';
-import { identityOf, type Identity } from '../runtime/runtime-identity.js';
+import { identityOf } from '../runtime/runtime-identity.js';
+import type { RuntimeIdentity as Identity } from '../wire/instance.js';
 import { svcVersion } from '../version.js';
 import type { LeaseHolder } from '../scheduler/lease.js';
 

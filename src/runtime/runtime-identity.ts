@@ -7,15 +7,9 @@
 import { SvcError, invalid } from '../errors.js';
 import { isUuid4 } from '../random.js';
 
-export interface Identity {
-  contract_version: 1;
-  runtime_id: string;
-  schema_version: number | null;
-  corpus_id: null;
-  build_id: null;
-}
+import type { RuntimeIdentity } from '../wire/instance.js';
 
-export function identityOf(runtimeId: string, schemaVersion: number | null): Identity {
+export function identityOf(runtimeId: string, schemaVersion: number | null): RuntimeIdentity {
   return { contract_version: 1, runtime_id: runtimeId, schema_version: schemaVersion, corpus_id: null, build_id: null };
 }
 

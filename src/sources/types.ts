@@ -10,6 +10,7 @@
  */
 import type { CapNote } from './cap-record.js';
 import type { SourceHttp } from './http.js';
+import type { Relation } from '../wire/documents.js';
 import type { ZeroReason } from '../wire/executions.js';
 
 /** Why a source returned nothing: the spec's closed vocabulary of ten. */
@@ -28,24 +29,7 @@ export interface Author {
 
 export type DatePrecision = 'day' | 'month' | 'year';
 
-export type RelationKind =
-  | 'retracted_by' // this record is retracted; target is the notice
-  | 'retraction_of' // this record is a retraction notice of target
-  | 'corrected_by'
-  | 'correction_of'
-  | 'has_preprint'
-  | 'preprint_of' // this record is a preprint; target is the published version
-  | 'has_version'
-  | 'version_of';
-
-export interface Relation {
-  kind: RelationKind;
-  doi?: string;
-  arxiv?: string;
-  url?: string;
-  label?: string;
-  date?: string;
-}
+export type { Relation, RelationKind } from '../wire/documents.js';
 
 /** Native identifiers besides the DOI. Keys are stable across adapters. */
 export interface NativeIds {

@@ -13,6 +13,7 @@ import { DeliveryFailure, scrub } from '../failure.js';
 import { deliveryKey } from '../key.js';
 import { checkTarget } from '../targets.js';
 import type { ChannelInput } from './types.js';
+import type { TestEmailSent } from '../../wire/deliveries.js';
 
 export interface MailMessage {
   to: string;
@@ -111,7 +112,7 @@ export async function sendEmail({ ctx, delivery, target, bundle, extra }: Channe
   });
 }
 
-export async function sendTestMail(ctx: Context, to?: string): Promise<{ sent: true; message_id: string }> {
+export async function sendTestMail(ctx: Context, to?: string): Promise<TestEmailSent> {
   // One address, checked as an email destination is (a list such as "a@x.org, b@y.org" is refused, 422).
   const recipient = recipientFor(ctx, to === undefined ? '' : checkTarget('email', to, ['body', 'to']));
   const at = ctx.nowIso();

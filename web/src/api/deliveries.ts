@@ -1,59 +1,26 @@
 /**
- * Deliveries as the backend answers them (spec 1 "Delivery"): a routine's
- * destinations, the deliveries of a routine or a run, and the moves a person
- * makes — release one held for review, skip one, retry one that failed, send
- * the test e-mail. No destination's secret ever comes through here: the
- * webhook signing secret is the shell's to show (session.ts shellAction).
+ * The calls the delivery pages make (spec 1 "Delivery"): a routine's
+ * destinations, the deliveries of a routine, and the moves a person makes —
+ * release one held for review, skip one, retry one that failed, send the test
+ * e-mail. The answers' shapes are the service's, from src/wire/deliveries.ts.
+ * No destination's secret ever comes through here: the webhook signing secret
+ * is the shell's to show (session.ts shellAction).
  */
+import type { Delivery, DeliveryChannel, DeliveryPage, DeliveryState, DeliverySummary, Target, TargetList, TargetMode, TargetRemoved, TestEmailSent } from '../../../src/wire/deliveries.js';
+import type { RunReport } from '../../../src/wire/executions.js';
 import { api } from './client.js';
-import type { Delivery } from './executions.js';
 
-export const CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const;
-export type Channel = (typeof CHANNELS)[number];
-export const MODES = ['automatic', 'review'] as const;
-export type Mode = (typeof MODES)[number];
-export const STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const;
-export type DeliveryState = (typeof STATES)[number];
+export type { Delivery, DeliveryChannel as Channel, DeliveryPage, DeliveryState, Target, TargetMode as Mode } from '../../../src/wire/deliveries.js';
 
-export interface Target {
-  id: number;
-  routine_id: number;
-  channel: Channel;
-  enabled: boolean;
-  mode: Mode;
-  /** An address (email, empty: the email settings' recipient), a directory (folder, feed) or a URL (webhook). */
-  target: string;
-  /** Webhook destinations sign their requests with a secret of their own. */
-  signed: boolean;
-  created_at_utc: string;
-  updated_at_utc: string;
-}
+// The lists a form or a filter offers, in the service's order: values here, so each is one of the service's.
+export const CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const satisfies readonly DeliveryChannel[];
+export const MODES = ['automatic', 'review'] as const satisfies readonly TargetMode[];
+export const STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const satisfies readonly DeliveryState[];
 
-export interface DeliveryRow extends Delivery {
-  execution_id: number;
-  origin: 'target' | 'routine_email';
-  updated_at_utc: string;
-}
-
-export interface DeliveryPage {
-  routine_id: number;
-  total: number;
-  limit: number;
-  offset: number;
-  next_offset: number | null;
-  deliveries: DeliveryRow[];
-}
-
-export interface DeliverySummary {
-  targets_by_channel: Record<Channel, number>;
-  enabled_target_count: number;
-  awaiting_review: number;
-  last_state: DeliveryState | null;
-  last_error: string | null;
-  last_delivered_at_utc: string | null;
-}
-
-/** What the delivery pages read of a routine (GET /api/routines, /api/routines/<id>). */
+/**
+ * What the delivery pages read of a routine (GET /api/routines, /api/routines/<id>):
+ * a few of the routine's fields and its delivery summary.
+ */
 export interface RoutineBrief {
   id: number;
   name: string;
@@ -68,16 +35,16 @@ const targets = (routineId: number) => `/api/routines/${routineId}/delivery-targ
 export const deliveries = {
   routines: (signal?: AbortSignal) => api.get<{ routines: RoutineBrief[]; total: number }>('/api/routines', { signal }),
   routine: (id: number, signal?: AbortSignal) => api.get<RoutineBrief>(`/api/routines/${id}`, { signal }),
-  targets: (routineId: number, signal?: AbortSignal) => api.get<{ routine_id: number; targets: Target[] }>(targets(routineId), { signal }),
-  addTarget: (routineId: number, body: { channel: Channel; target: string; mode: Mode; enabled: boolean }) => api.post<Target>(targets(routineId), body),
-  updateTarget: (routineId: number, targetId: number, body: { enabled?: boolean; mode?: Mode; target?: string }) => api.put<Target>(`${targets(routineId)}/${targetId}`, body),
-  removeTarget: (routineId: number, targetId: number) => api.delete<{ deliveries_skipped: number }>(`${targets(routineId)}/${targetId}`),
+  targets: (routineId: number, signal?: AbortSignal) => api.get<TargetList>(targets(routineId), { signal }),
+  addTarget: (routineId: number, body: { channel: DeliveryChannel; target: string; mode: TargetMode; enabled: boolean }) => api.post<Target>(targets(routineId), body),
+  updateTarget: (routineId: number, targetId: number, body: { enabled?: boolean; mode?: TargetMode; target?: string }) => api.put<Target>(`${targets(routineId)}/${targetId}`, body),
+  removeTarget: (routineId: number, targetId: number) => api.delete<TargetRemoved>(`${targets(routineId)}/${targetId}`),
   ofRoutine: (routineId: number, query: { state?: DeliveryState; limit: number; offset: number }, signal?: AbortSignal) =>
     api.get<DeliveryPage>(`/api/routines/${routineId}/deliveries`, { query, signal }),
-  deliver: (id: number) => api.post<DeliveryRow>(`/api/deliveries/${id}/deliver`),
-  skip: (id: number) => api.post<DeliveryRow>(`/api/deliveries/${id}/skip`),
-  retry: (id: number) => api.post<DeliveryRow>(`/api/deliveries/${id}/retry`),
+  deliver: (id: number) => api.post<Delivery>(`/api/deliveries/${id}/deliver`),
+  skip: (id: number) => api.post<Delivery>(`/api/deliveries/${id}/skip`),
+  retry: (id: number) => api.post<Delivery>(`/api/deliveries/${id}/retry`),
   /** The test e-mail, to `to` or (empty) the recipient of the email settings. */
-  testEmail: (to: string) => api.post<{ sent: true; message_id: string }>('/api/settings/email/test', to ? { to } : {}),
-  report: (executionId: number, signal?: AbortSignal) => api.get<{ text: string }>(`/api/executions/${executionId}/report`, { signal }),
+  testEmail: (to: string) => api.post<TestEmailSent>('/api/settings/email/test', to ? { to } : {}),
+  report: (executionId: number, signal?: AbortSignal) => api.get<RunReport>(`/api/executions/${executionId}/report`, { signal }),
 };

@@ -4,13 +4,13 @@
  * carry a destination or a secret), and the moves the state allows.
  */
 import { useSignal } from '@preact/signals';
-import type { DeliveryRow } from '../api/deliveries.js';
+import type { Delivery } from '../api/deliveries.js';
 import { minute } from '../ui/format.js';
 import { ErrorNote } from '../ui/notes.js';
 import { makeMove, MOVE_LABEL, movesFor, type Move } from './actions.js';
 import { CHANNEL_LABEL, STATE_CHIP, stateWords } from './words.js';
 
-function Moves({ delivery, onMoved }: { delivery: DeliveryRow; onMoved: () => void }) {
+function Moves({ delivery, onMoved }: { delivery: Delivery; onMoved: () => void }) {
   const busy = useSignal<Move | null>(null);
   const failed = useSignal<unknown>(null);
   const moves = movesFor(delivery);
@@ -39,7 +39,7 @@ function Moves({ delivery, onMoved }: { delivery: DeliveryRow; onMoved: () => vo
   );
 }
 
-export function AttemptsCell({ d }: { d: DeliveryRow }) {
+export function AttemptsCell({ d }: { d: Delivery }) {
   return (
     <>
       {d.attempts} of {d.max_attempts}
@@ -48,7 +48,7 @@ export function AttemptsCell({ d }: { d: DeliveryRow }) {
   );
 }
 
-export function DeliveryTable({ list, caption, onMoved, showRun = true }: { list: DeliveryRow[]; caption: string; onMoved: () => void; showRun?: boolean }) {
+export function DeliveryTable({ list, caption, onMoved, showRun = true }: { list: Delivery[]; caption: string; onMoved: () => void; showRun?: boolean }) {
   return (
     <div class="table-wrap">
       <table class="delivery-table">
@@ -80,11 +80,11 @@ export function DeliveryTable({ list, caption, onMoved, showRun = true }: { list
                 </td>
               )}
               <td>
-                {CHANNEL_LABEL[d.channel as keyof typeof CHANNEL_LABEL] ?? d.channel}
+                {CHANNEL_LABEL[d.channel]}
                 <p class="cell-note">{d.origin === 'routine_email' ? 'routine e-mail' : d.mode === 'review' ? 'held for review' : 'automatic'}</p>
               </td>
               <td>
-                <span class={STATE_CHIP[d.state] ?? 'chip'}>{stateWords(d.state)}</span>
+                <span class={STATE_CHIP[d.state]}>{stateWords(d.state)}</span>
               </td>
               <td class="num">
                 <AttemptsCell d={d} />

@@ -1,7 +1,7 @@
 /** How deliveries are said on the pages: states as words and chips, channels and destinations. */
-import type { Channel, Target } from '../api/deliveries.js';
+import type { Channel, DeliveryState, Target } from '../api/deliveries.js';
 
-export const STATE_CHIP: Record<string, string> = {
+export const STATE_CHIP: Record<DeliveryState, string> = {
   delivered: 'chip chip-ok',
   failed: 'chip chip-danger',
   awaiting_review: 'chip chip-warn',
@@ -10,7 +10,7 @@ export const STATE_CHIP: Record<string, string> = {
   skipped: 'chip',
 };
 
-export const stateWords = (state: string) => state.replace(/_/g, ' ');
+export const stateWords = (state: DeliveryState) => state.replace(/_/g, ' ');
 
 export const CHANNEL_LABEL: Record<Channel, string> = { email: 'E-mail', folder: 'Folder', webhook: 'Webhook', feed: 'Atom feed' };
 

@@ -14,7 +14,7 @@
  */
 import { signal, useSignal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { deliveries, type DeliveryRow, type RoutineBrief } from '../api/deliveries.js';
+import { deliveries, type Delivery, type RoutineBrief } from '../api/deliveries.js';
 import { minute, count } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
@@ -27,7 +27,7 @@ import { gatherer } from '../routines/gather.js';
 /** The most held deliveries read per routine; more are reached from the routine's Deliveries page. */
 const PER_ROUTINE = 200;
 
-type Group = { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'done'; rows: DeliveryRow[]; total: number };
+type Group = { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'done'; rows: Delivery[]; total: number };
 
 /** A routine that holds reports, and what the page has gathered of them. */
 interface Slot {
@@ -46,7 +46,7 @@ function Report({ executionId }: { executionId: number }) {
   );
 }
 
-function MoveButton({ d, move, onMoved }: { d: DeliveryRow; move: Move; onMoved: (d: DeliveryRow, move: Move) => void }) {
+function MoveButton({ d, move, onMoved }: { d: Delivery; move: Move; onMoved: (d: Delivery, move: Move) => void }) {
   const busy = useSignal(false);
   const failed = useSignal<unknown>(null);
   const go = async () => {
@@ -72,7 +72,7 @@ function MoveButton({ d, move, onMoved }: { d: DeliveryRow; move: Move; onMoved:
 }
 
 /** One run's held report: read it, then deliver or skip it per destination. */
-function HeldRun({ executionId, rows, onMoved }: { executionId: number; rows: DeliveryRow[]; onMoved: (d: DeliveryRow, move: Move) => void }) {
+function HeldRun({ executionId, rows, onMoved }: { executionId: number; rows: Delivery[]; onMoved: (d: Delivery, move: Move) => void }) {
   const open = useSignal(false);
   return (
     <li class="held" data-execution={executionId}>
@@ -101,10 +101,10 @@ function HeldRun({ executionId, rows, onMoved }: { executionId: number; rows: De
   );
 }
 
-function RoutineGroup({ slot, onMoved }: { slot: Slot; onMoved: (d: DeliveryRow, move: Move) => void }) {
+function RoutineGroup({ slot, onMoved }: { slot: Slot; onMoved: (d: Delivery, move: Move) => void }) {
   const { routine } = slot;
   const group = slot.group.value;
-  const byRun = new Map<number, DeliveryRow[]>();
+  const byRun = new Map<number, Delivery[]>();
   if (group.state === 'done') for (const d of group.rows) byRun.set(d.execution_id, [...(byRun.get(d.execution_id) ?? []), d]);
   return (
     <section class="review-group" aria-labelledby={`review-${routine.id}`} aria-busy={group.state === 'loading'}>
@@ -187,7 +187,7 @@ export default function Review() {
   useLayoutEffect(() => {
     if (list.data) countFrom(list.data.routines);
   }, [list.data]);
-  const onMoved = (d: DeliveryRow, move: Move) => {
+  const onMoved = (d: Delivery, move: Move) => {
     const group = groups.current.get(d.routine_id ?? 0);
     const g = group?.value;
     if (group && g?.state === 'done') group.value = { ...g, rows: g.rows.filter((x) => x.id !== d.id), total: g.total - 1 };

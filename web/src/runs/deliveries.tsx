@@ -1,9 +1,8 @@
 /** Where this run's report was sent (a routine's destinations), and how each delivery stands. */
-import type { Delivery } from '../api/executions.js';
+import type { Delivery } from '../api/deliveries.js';
+import { STATE_CHIP, stateWords } from '../delivery/words.js';
 import { minute } from '../ui/format.js';
 import { EmptyState } from '../ui/notes.js';
-
-const STATE_CHIP: Record<string, string> = { delivered: 'chip chip-ok', failed: 'chip chip-danger', awaiting_review: 'chip chip-warn', skipped: 'chip' };
 
 export function Deliveries({ list, routineId }: { list: Delivery[]; routineId: number | null }) {
   if (list.length === 0) {
@@ -34,7 +33,7 @@ export function Deliveries({ list, routineId }: { list: Delivery[]; routineId: n
                 {d.channel} <span class="muted">({d.mode})</span>
               </td>
               <td>
-                <span class={STATE_CHIP[d.state] ?? 'chip'}>{d.state.replace(/_/g, ' ')}</span>
+                <span class={STATE_CHIP[d.state]}>{stateWords(d.state)}</span>
               </td>
               <td class="num">
                 {d.attempts} of {d.max_attempts}

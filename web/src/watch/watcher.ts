@@ -9,7 +9,7 @@
  */
 import { api } from '../api/client.js';
 import { deliveries } from '../api/deliveries.js';
-import type { RunDetail, RunRow } from '../api/executions.js';
+import type { ActiveRuns, RunDetail } from '../api/executions.js';
 import { notificationsOn, notify, startedHere } from './notifications.js';
 import { refreshReviewCount, reviewCount } from './review-count.js';
 
@@ -34,7 +34,7 @@ async function runFinished(id: number): Promise<void> {
 }
 
 async function watchRuns(): Promise<void> {
-  const now = new Set((await api.get<{ executions: RunRow[] }>('/api/executions/active')).executions.map((e) => e.id));
+  const now = new Set((await api.get<ActiveRuns>('/api/executions/active')).executions.map((e) => e.id));
   const before = active;
   active = now;
   if (!before) return;
