@@ -6,21 +6,11 @@
  */
 import type { Context } from '../context.js';
 import * as repo from './repo.js';
+import type { DeliveryChannel, DeliverySummary } from '../wire/routines.js';
 
-export const DELIVERY_CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const;
-export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+export type { DeliveryChannel } from '../wire/routines.js';
 
-export interface DeliverySummary {
-  targets_by_channel: Record<DeliveryChannel, number>;
-  enabled_target_count: number;
-  awaiting_review: number;
-  last_state: 'queued' | 'awaiting_review' | 'delivering' | 'delivered' | 'failed' | 'skipped' | null;
-  last_channel: DeliveryChannel | null;
-  last_attempts: number | null;
-  last_error: string | null;
-  last_delivered_at_utc: string | null;
-  target_id: number | null;
-}
+export const DELIVERY_CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const satisfies readonly DeliveryChannel[];
 
 /** The summaries of routines (one, or the routine list's 200) in a few grouped reads. */
 export function deliverySummaries(ctx: Context, routineIds: readonly number[]): Map<number, DeliverySummary> {
