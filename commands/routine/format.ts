@@ -2,14 +2,14 @@
 import { describeHolder } from '../../src/scheduler/scheduler.js';
 import { nothingReason } from '../../src/executions/zero-reasons.js';
 import type { routineCoverage } from '../../src/routines/coverage.js';
-import type { routineView } from '../../src/routines/views.js';
 import type { schedulerJobs } from '../../src/routines/jobs-view.js';
 import { utcMinute, zoneMinute } from '../lib/dates.js';
 import { table } from '../lib/io.js';
 import { clip, count, oneLine } from '../lib/words.js';
 import { MODE_MEANING } from '../../src/routines/entity.js';
+import type { RoutineDetail, RoutineView } from '../../src/wire/routines.js';
 
-type Routine = ReturnType<typeof routineView>;
+type Routine = RoutineView | RoutineDetail;
 /** The watch profile a routine follows, looked up by the command (routines/entity.ts followedProfile). */
 export type Followed = { id: number; name: string } | null;
 

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { listRoutines } from '../routines/repo.js';
 import * as repo from './repo.js';
 import { quantile, round1, type AnalyticsWindow } from './window.js';
-import type { RoutineHealth } from '../wire/analytics.js';
+import type { RoutineHealth, RoutineHealthRow } from '../wire/analytics.js';
 
 export const HEALTH_RUNS = { min: 1, max: 200, default: 20 };
 
@@ -47,7 +47,7 @@ export function judgeQuiet(completed: repo.HealthRun[]): QuietJudgement {
   return { quiet, reason, history_mean_new: round1(historyMean), history_mean_results: round1(historyResults), ...base };
 }
 
-export function healthOfRoutine(ctx: Context, routine: { id: number; name: string; is_active: number }, window: AnalyticsWindow, runs: number) {
+export function healthOfRoutine(ctx: Context, routine: { id: number; name: string; is_active: number }, window: AnalyticsWindow, runs: number): RoutineHealthRow {
   const rows = repo.routineRuns(ctx.db, routine.id, window.from_utc, runs);
   const completed = rows.filter((r) => r.status === 'completed');
   const news = completed.map((r) => r.new_count).sort((a, b) => a - b);

@@ -5,24 +5,14 @@
 import type { Context } from '../context.js';
 import { executionsStartedBetween } from '../executions/repo.js';
 import { upcomingFireEvents } from '../routines/upcoming-fires.js';
-
-export interface CalendarEvent {
-  id: string;
-  kind: string;
-  title: string;
-  start_utc: string;
-  end_utc: string | null;
-  status: string;
-  execution_id?: number;
-  routine_id?: number | null;
-}
+import type { CalendarAnswer, CalendarEvent } from '../wire/routines.js';
 
 /** `routineId`: only that routine's events (a routine's page asks for its own next fires). */
 export type CalendarProvider = (ctx: Context, fromUtc: string, toUtc: string, routineId?: number) => CalendarEvent[];
 
 function executionEvents(ctx: Context, fromUtc: string, toUtc: string, routineId?: number): CalendarEvent[] {
   const rows = executionsStartedBetween(ctx.db, fromUtc, toUtc);
-  return (routineId === undefined ? rows : rows.filter((r) => r.routine_id === routineId)).map((r) => ({
+  return (routineId === undefined ? rows : rows.filter((r) => r.routine_id === routineId)).map((r): CalendarEvent => ({
     id: `execution-${r.id}`,
     kind: 'execution',
     title: `${r.type} "${r.query}" (${r.result_count} results)`,
@@ -36,7 +26,7 @@ function executionEvents(ctx: Context, fromUtc: string, toUtc: string, routineId
 
 export const CALENDAR_PROVIDERS: CalendarProvider[] = [executionEvents, upcomingFireEvents];
 
-export function calendarEvents(ctx: Context, fromUtc: string, toUtc: string, routineId?: number) {
+export function calendarEvents(ctx: Context, fromUtc: string, toUtc: string, routineId?: number): CalendarAnswer {
   const events = CALENDAR_PROVIDERS.flatMap((p) => p(ctx, fromUtc, toUtc, routineId)).sort((a, b) => (a.start_utc < b.start_utc ? -1 : a.start_utc > b.start_utc ? 1 : 0));
   return { from_utc: fromUtc, to_utc: toUtc, events };
 }

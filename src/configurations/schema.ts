@@ -13,8 +13,11 @@ import { DiveRequest, parseDive, parseSweep, SweepRequest } from '../executions/
 import { parseRoutineParameters } from '../routines/parameters.js';
 import { JsonObject } from '../util/validate.js';
 
-export const CONFIG_TYPES = ['dive', 'sweep', 'routine'] as const;
-export type ConfigType = (typeof CONFIG_TYPES)[number];
+import type { ConfigType } from '../wire/configurations.js';
+
+export type { ConfigType } from '../wire/configurations.js';
+
+export const CONFIG_TYPES = ['dive', 'sweep', 'routine'] as const satisfies readonly ConfigType[];
 export const MAX_CONFIG_NAME = 200;
 
 const NOT_KEPT: Record<string, string> = {

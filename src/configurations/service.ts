@@ -7,8 +7,9 @@ import { notFound, SvcError } from '../errors.js';
 import { parseWith } from '../util/validate.js';
 import * as repo from './repo.js';
 import { checkConfigParameters, checkConfigType, ConfigCreate, ConfigUpdate, type ConfigType } from './schema.js';
+import type { Configuration, ConfigurationCreated, ConfigurationDeleted, ConfigurationList } from '../wire/configurations.js';
 
-export function configView(ctx: Context, row: repo.ConfigRow) {
+export function configView(ctx: Context, row: repo.ConfigRow): Configuration {
   return {
     id: row.id,
     name: row.name,
@@ -38,13 +39,13 @@ export function findConfiguration(ctx: Context, nameOrId: string, type?: ConfigT
   return matches[0]!;
 }
 
-export function listConfigurations(ctx: Context, type?: ConfigType) {
+export function listConfigurations(ctx: Context, type?: ConfigType): ConfigurationList {
   const configurations = repo.listConfigs(ctx.db, type).map((row) => configView(ctx, row));
   return { configurations, total: configurations.length };
 }
 
 /** @example createConfiguration(ctx, { name: 'ecology', config_type: 'sweep', parameters: { repositories: ['crossref'], query: 'ecology' } }) */
-export function createConfiguration(ctx: Context, body: unknown) {
+export function createConfiguration(ctx: Context, body: unknown): ConfigurationCreated {
   const parsed = parseWith(ConfigCreate, body, ['body']);
   const type = checkConfigType(parsed.config_type, ['body', 'config_type']);
   const parameters = checkConfigParameters(type, parsed.parameters, ['body', 'parameters']);
@@ -58,7 +59,7 @@ export function createConfiguration(ctx: Context, body: unknown) {
   return { ...configView(ctx, requireConfig(ctx, id)), linked_execution_id: linkTo };
 }
 
-export function updateConfiguration(ctx: Context, id: number, body: unknown) {
+export function updateConfiguration(ctx: Context, id: number, body: unknown): Configuration {
   const row = requireConfig(ctx, id);
   const parsed = parseWith(ConfigUpdate, body ?? {}, ['body']);
   const parameters = parsed.parameters ? checkConfigParameters(row.config_type, parsed.parameters, ['body', 'parameters']) : (JSON.parse(row.parameters_json) as Record<string, unknown>);
@@ -66,7 +67,7 @@ export function updateConfiguration(ctx: Context, id: number, body: unknown) {
   return configView(ctx, requireConfig(ctx, id));
 }
 
-export function deleteConfiguration(ctx: Context, id: number) {
+export function deleteConfiguration(ctx: Context, id: number): ConfigurationDeleted {
   requireConfig(ctx, id);
   const unlinked = repo.deleteConfig(ctx.db, id);
   return { id, deleted: true, executions_unlinked: unlinked };

@@ -19,6 +19,7 @@ import * as v from 'valibot';
 import { JsonObject, parseWith } from '../util/validate.js';
 import * as repo from './repo.js';
 import { checkConfigParameters, checkConfigType, MAX_CONFIG_NAME, type ConfigType } from './schema.js';
+import type { ConfigurationImport, ConfigurationImported } from '../wire/configurations.js';
 
 export const EXPORT_FORMAT = 'svc-configurations';
 export const EXPORT_VERSION = 1;
@@ -69,7 +70,7 @@ function entriesOf(value: unknown, loc: (string | number)[]): { entries: unknown
   return { entries: [value], locOf: () => loc };
 }
 
-export function importConfigurations(ctx: Context, files: ImportFile[]) {
+export function importConfigurations(ctx: Context, files: ImportFile[]): ConfigurationImport {
   if (files.length === 0) throw invalid(['body', 'files'], 'Send at least one file in the multipart field "files"', 'missing');
   if (files.length > MAX_IMPORT_FILES) throw invalid(['body', 'files'], `At most ${MAX_IMPORT_FILES} files per import`, 'too_long', null, { max_items: MAX_IMPORT_FILES, actual_length: files.length });
   const checked: { name: string; type: ConfigType; parameters: Record<string, unknown> }[] = [];
@@ -93,11 +94,11 @@ export function importConfigurations(ctx: Context, files: ImportFile[]) {
     });
   });
   const now = ctx.nowIso();
-  return ctx.db.transaction(() => {
+  return ctx.db.transaction((): ConfigurationImport => {
     const saved = repo.listConfigs(ctx.db).map((r) => ({ id: r.id, name: r.name, type: r.config_type, key: sameKey(r.name, r.config_type, JSON.parse(r.parameters_json)) }));
-    const imported: { id: number; name: string; config_type: ConfigType }[] = [];
-    const alreadyPresent: { id: number; name: string; config_type: ConfigType }[] = [];
-    const sharedNames: { id: number; name: string; shared_with: number[] }[] = [];
+    const imported: ConfigurationImported[] = [];
+    const alreadyPresent: ConfigurationImported[] = [];
+    const sharedNames: ConfigurationImport['shared_names'] = [];
     for (const c of checked) {
       const key = sameKey(c.name, c.type, c.parameters);
       const same = saved.find((s) => s.key === key);

@@ -18,6 +18,7 @@ import type { RunSpec } from '../executions/request.js';
 import { ftsQuery, intentTerms, termsNeeded, words } from './coverage-terms.js';
 import { coverageRepo, type CoverageRepo, type ExampleRow } from './coverage-repo.js';
 import type { RoutineRow } from './repo.js';
+import type { Coverage, CoverageExample } from '../wire/routines.js';
 
 export const COVERAGE_DEFAULT_LIMIT = 10;
 export const COVERAGE_MAX_LIMIT = 100;
@@ -52,7 +53,7 @@ function matchingDocuments(repo: CoverageRepo, terms: string[], needed: number):
   return new Set([...hits].filter(([, n]) => n >= needed).map(([id]) => id));
 }
 
-function example(row: ExampleRow, terms: string[]) {
+function example(row: ExampleRow, terms: string[]): CoverageExample {
   const text = words(`${row.title} ${row.abstract ?? ''}`);
   return {
     id: row.id,
@@ -65,7 +66,7 @@ function example(row: ExampleRow, terms: string[]) {
   };
 }
 
-export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePage) {
+export function routineCoverage(ctx: Context, row: RoutineRow, page: CoveragePage): Coverage {
   const base = { routine_id: row.id, intent: row.intent, method: METHOD };
   if (!row.intent) {
     return {

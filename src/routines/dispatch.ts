@@ -17,6 +17,7 @@ import { insertFire, markFireStarted, queuedFiresOf, setFireOutcome, type FireOu
 import { schedulerLease } from './scheduler-lease.js';
 import { getRoutine, type RoutineRow } from './repo.js';
 import { runSpecFor } from './run-spec.js';
+import type { ManualRun } from '../wire/routines.js';
 
 export interface Busy {
   kind: 'routine_already_running' | 'routine_already_queued';
@@ -49,16 +50,6 @@ export function busyLookup(ctx: Context, routineIds: readonly number[]): (routin
     if (fire) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: fire.recorded_at_utc };
     return null;
   };
-}
-
-export interface ManualRun {
-  execution_id: number;
-  routine_id: number;
-  status: 'running';
-  routine_active: boolean;
-  /** Says so when the routine is inactive. */
-  note: string | null;
-  window: { date_from: string | null; date_to: string | null };
 }
 
 /**

@@ -9,14 +9,11 @@ import type { Context } from '../context.js';
 import { badRequest } from '../errors.js';
 import { getProfile } from '../profiles/repo.js';
 import { findSource } from '../sources/index.js';
+import type { EntityMode, RoutineEntity } from '../wire/routines.js';
 
-export const ENTITY_MODES = ['new_papers', 'retractions'] as const;
-export type EntityMode = (typeof ENTITY_MODES)[number];
+export type { RoutineEntity } from '../wire/routines.js';
 
-export interface RoutineEntity {
-  profile_id: number;
-  mode: EntityMode;
-}
+export const ENTITY_MODES = ['new_papers', 'retractions'] as const satisfies readonly EntityMode[];
 
 /** null for no entity; a checked entity; or a 400 naming what is wrong. */
 export function checkEntity(ctx: Context, raw: unknown): RoutineEntity | null {

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { IN_ID_LIST, idList } from '../db/id-list.js';
+import type { FireOutcome, FireTrigger } from '../wire/routines.js';
 
 export const MISFIRE_GRACE_SECONDS = 3600;
 
@@ -18,8 +19,7 @@ export interface JobRow {
   updated_at_utc: string;
 }
 
-export type FireTrigger = 'schedule' | 'coalesced' | 'manual';
-export type FireOutcome = 'started' | 'queued' | 'overflow' | 'skipped' | 'missed' | 'dropped';
+export type { FireOutcome, FireTrigger } from '../wire/routines.js';
 
 export interface FireRow {
   id: number;

@@ -10,21 +10,9 @@ import type { Context } from '../context.js';
 import { dueFires, type FireSpan } from '../scheduler/catch-up.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { missedTotals, offScheduleFires, type FireRow, type JobRow, type MissedTotals } from './jobs.js';
+import type { MissedFireCount, MissedFireDetail } from '../wire/routines.js';
 
 export const MISSED_DETAIL_LIMIT = 20;
-
-export interface MissedFireDetail {
-  first_due_at_utc: string;
-  last_due_at_utc: string;
-  count: number;
-  /** missed (not run), coalesced (run once, late), overflow, dropped, skipped, or pending (not handled yet). */
-  outcome: string;
-  ran: boolean;
-  execution_id: number | null;
-  recorded: boolean;
-  recorded_at_utc: string | null;
-  reason: string | null;
-}
 
 function unhandled(ctx: Context, job: JobRow | undefined): { missed: FireSpan | null; late: FireSpan | null } {
   if (!job?.next_run_at_utc) return { missed: null, late: null };
@@ -38,12 +26,12 @@ function unhandled(ctx: Context, job: JobRow | undefined): { missed: FireSpan | 
 }
 
 function detailOf(row: FireRow): MissedFireDetail {
-  const coalesced = row.trigger === 'coalesced';
   return {
     first_due_at_utc: row.first_due_at_utc,
     last_due_at_utc: row.due_at_utc,
     count: row.fire_count,
-    outcome: coalesced && (row.outcome === 'started' || row.outcome === 'queued') ? 'coalesced' : row.outcome,
+    // offScheduleFires reads a started or queued fire only when it was coalesced: it ran once, late.
+    outcome: row.outcome === 'started' || row.outcome === 'queued' ? 'coalesced' : row.outcome,
     ran: row.outcome === 'started',
     execution_id: row.execution_id,
     recorded: true,
@@ -53,21 +41,25 @@ function detailOf(row: FireRow): MissedFireDetail {
 }
 
 /** `recorded`: the routine's recorded totals, when the caller read them already (with other routines'). */
-export function missedFires(ctx: Context, routineId: number, job: JobRow | undefined, withDetails: boolean, recorded: MissedTotals = missedTotals(ctx.db, routineId)) {
+export function missedFireCount(ctx: Context, routineId: number, job: JobRow | undefined, recorded: MissedTotals = missedTotals(ctx.db, routineId)): MissedFireCount {
   const live = unhandled(ctx, job);
   const liveLast = live.missed?.last.toISOString() ?? null;
   const last = [recorded.last, liveLast].filter((x): x is string => x !== null).sort().pop() ?? null;
-  const missed_fires = { count: recorded.count + (live.missed?.count ?? 0), last_due_at_utc: last };
-  if (!withDetails) return { missed_fires };
+  return { count: recorded.count + (live.missed?.count ?? 0), last_due_at_utc: last };
+}
+
+/** The spans a single routine's read lists: those still due on the job first, then the recorded ones, newest first. */
+export function missedFireDetails(ctx: Context, routineId: number, job: JobRow | undefined): MissedFireDetail[] {
+  const live = unhandled(ctx, job);
   const pending: MissedFireDetail[] = [];
-  const note = (span: FireSpan, outcome: string, reason: string) =>
+  const note = (span: FireSpan, outcome: 'pending' | 'missed', reason: string) =>
     pending.push({ first_due_at_utc: span.first.toISOString(), last_due_at_utc: span.last.toISOString(), count: span.count, outcome, ran: false, execution_id: null, recorded: false, recorded_at_utc: null, reason });
   // One sentence for one fire or several (a span of ×N): "runs it once" / "runs them once".
   const them = (span: FireSpan) => (span.count > 1 ? ['them', 'they'] : ['it', 'it']);
   if (live.late) note(live.late, 'pending', `came due while no scheduler was running; a scheduler starting within the grace runs ${them(live.late)[0]} once`);
   if (live.missed) note(live.missed, 'missed', `came due while no scheduler was running, longer ago than the grace; ${them(live.missed)[1]} will not run`);
   const rows = offScheduleFires(ctx.db, routineId, MISSED_DETAIL_LIMIT);
-  return { missed_fires, missed_fire_details: [...pending, ...rows.map(detailOf)].slice(0, MISSED_DETAIL_LIMIT) };
+  return [...pending, ...rows.map(detailOf)].slice(0, MISSED_DETAIL_LIMIT);
 }
 
 /** When the first fire counted in missed_fires came due (the watchdog's "since"); null when none is missed. */

@@ -10,22 +10,11 @@ import { DiveRequest, SweepRequest } from '../executions/request.js';
 import { findSource } from '../sources/index.js';
 import { parseWith } from '../util/validate.js';
 import { parseAiSettings } from '../executions/ai-settings.js';
+import type { RoutineParameters } from '../wire/routines.js';
 
 export const MAX_WINDOW_DAYS = 3650;
 
-export interface RoutineParameters {
-  repositories: string[];
-  query: string;
-  keywords: string[];
-  max_results: number;
-  ai_enabled: boolean;
-  ai_settings: Record<string, unknown> | null;
-  saved_configuration_id: number | null;
-  /** Each fire asks for papers published from N days before the fire to the fire's date; null: no date limit. */
-  window_days: number | null;
-  /** Start the window at the date of the routine's last completed run instead (window_days when there is none). */
-  since_last_success: boolean;
-}
+export type { RoutineParameters } from '../wire/routines.js';
 
 /** Keys of a SweepRequest a routine cannot keep, and why. */
 const REFUSED: Record<string, string> = {

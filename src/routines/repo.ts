@@ -1,9 +1,9 @@
 /** SQL of routines, in one place. */
 import type { Database } from 'better-sqlite3';
-import type { RoutineEntity } from './entity.js';
 import { idList } from '../db/id-list.js';
-import type { RoutineParameters } from './parameters.js';
-import type { RoutineFields } from './schema.js';
+import type { LastExecution, RoutineEntity, RoutineParameters, RoutineValues } from '../wire/routines.js';
+
+export type { LastExecution, RoutineValues } from '../wire/routines.js';
 
 export interface RoutineRow {
   id: number;
@@ -22,9 +22,6 @@ export interface RoutineRow {
   created_at_utc: string;
   updated_at_utc: string;
 }
-
-/** Stored values of the writable fields: the validated fields with the entity checked. */
-export type RoutineValues = Omit<RoutineFields, 'entity'> & { entity: RoutineEntity | null };
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
@@ -117,15 +114,6 @@ export function lastSuccessStart(db: Database, routineId: number): string | unde
   return db.prepare(`SELECT started_at_utc FROM executions WHERE routine_id = ? AND status = 'completed' ORDER BY started_at_utc DESC, id DESC LIMIT 1`).pluck().get(routineId) as
     | string
     | undefined;
-}
-
-export interface LastExecution {
-  id: number;
-  status: string;
-  started_at_utc: string;
-  finished_at_utc: string | null;
-  result_count: number;
-  new_count: number;
 }
 
 /** The last run of each routine that has run (by start, the newest id first among equal starts). */

@@ -17,7 +17,8 @@ import { emptyQueryRefused } from './parameters.js';
 import type { RoutineParameters } from './parameters.js';
 import * as repo from './repo.js';
 import { parseRoutineCreate, parseRoutineUpdate } from './schema.js';
-import { routineViews } from './views.js';
+import { routineDetail, routineViews } from './views.js';
+import type { RoutineActivated, RoutineCreated, RoutineDeactivated, RoutineDeleted, RoutineDetail, RoutineList } from '../wire/routines.js';
 
 export function requireRoutine(ctx: Context, id: number): repo.RoutineRow {
   const row = repo.getRoutine(ctx.db, id);
@@ -65,7 +66,7 @@ export function findRoutinesNamed(ctx: Context, name: string): number[] {
 }
 
 /** @example createRoutine(ctx, { name: 'ecology', schedule_cron: '0 6 * * *', parameters: { repositories: ['crossref'], query: 'ecology', window_days: 7 } }) */
-export function createRoutine(ctx: Context, body: unknown): { id: number; name: string } {
+export function createRoutine(ctx: Context, body: unknown): RoutineCreated {
   const fields = parseRoutineCreate(body, ctx.clock.now());
   const entity = checkEntity(ctx, fields.entity);
   checkSavedConfiguration(ctx, fields.parameters);
@@ -79,7 +80,7 @@ export function createRoutine(ctx: Context, body: unknown): { id: number; name: 
   return { id, name: values.name };
 }
 
-export function updateRoutine(ctx: Context, id: number, body: unknown) {
+export function updateRoutine(ctx: Context, id: number, body: unknown): RoutineDetail {
   const row = requireRoutine(ctx, id);
   const changes = parseRoutineUpdate(body, ctx.clock.now());
   const before = repo.valuesOf(row);
@@ -95,7 +96,7 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
     else if (!before.is_active || scheduleChanged || !getJob(ctx.db, id)) putJob(ctx.db, id, values.schedule_cron, nextRun(ctx, values.schedule_cron), now);
     repo.updateRoutine(ctx.db, id, values, now);
   })();
-  return routineViews(ctx, [requireRoutine(ctx, id)], { details: true })[0]!;
+  return routineDetail(ctx, requireRoutine(ctx, id));
 }
 
 /**
@@ -103,7 +104,7 @@ export function updateRoutine(ctx: Context, id: number, body: unknown) {
  * stay). A run still going goes on and keeps what it finds, but its report is
  * delivered nowhere: the destinations went with the routine. The answer names it.
  */
-export function deleteRoutine(ctx: Context, id: number): { id: number; deleted: true; job_removed: boolean; running_execution_id: number | null } {
+export function deleteRoutine(ctx: Context, id: number): RoutineDeleted {
   return ctx.db.transaction(() => {
     requireRoutine(ctx, id);
     // Only a running execution is named: busyWith's fire-queue and lease-file look-ups would go unused.
@@ -114,7 +115,7 @@ export function deleteRoutine(ctx: Context, id: number): { id: number; deleted: 
   })();
 }
 
-export function activateRoutine(ctx: Context, id: number): { id: number; is_active: true; next_run_at_utc: string | null } {
+export function activateRoutine(ctx: Context, id: number): RoutineActivated {
   return ctx.db.transaction(() => {
     const row = requireRoutine(ctx, id);
     const job = getJob(ctx.db, id);
@@ -129,7 +130,7 @@ export function activateRoutine(ctx: Context, id: number): { id: number; is_acti
 }
 
 /** Take the routine off the schedule; the routine, its runs and its findings stay. */
-export function deactivateRoutine(ctx: Context, id: number): { id: number; is_active: false } {
+export function deactivateRoutine(ctx: Context, id: number): RoutineDeactivated {
   return ctx.db.transaction(() => {
     const row = requireRoutine(ctx, id);
     if (row.is_active === 1) settleOverdue(ctx, id, 'deactivated');
@@ -139,11 +140,11 @@ export function deactivateRoutine(ctx: Context, id: number): { id: number; is_ac
   })();
 }
 
-export function getRoutineView(ctx: Context, id: number) {
-  return routineViews(ctx, [requireRoutine(ctx, id)], { details: true })[0]!;
+export function getRoutineView(ctx: Context, id: number): RoutineDetail {
+  return routineDetail(ctx, requireRoutine(ctx, id));
 }
 
-export function listRoutineViews(ctx: Context, activeOnly: boolean) {
-  const routines = routineViews(ctx, repo.listRoutines(ctx.db, activeOnly), { details: false });
+export function listRoutineViews(ctx: Context, activeOnly: boolean): RoutineList {
+  const routines = routineViews(ctx, repo.listRoutines(ctx.db, activeOnly));
   return { routines, total: routines.length };
 }

@@ -3,7 +3,7 @@
  * inside the asked window (from now on), at most FIRES_PER_ROUTINE each so an
  * every-minute routine cannot flood a month view.
  */
-import type { CalendarEvent } from '../calendar/service.js';
+import type { CalendarEvent } from '../wire/routines.js';
 import type { Context } from '../context.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { listRoutines } from './repo.js';

@@ -3,10 +3,12 @@ import type { Context } from '../context.js';
 import { parseSchedule } from '../scheduler/cron.js';
 import { describeSchedule } from '../scheduler/describe.js';
 import { jobsOf, lastFiresOf, missedTotalsOf, type FireRow, type JobRow, type MissedTotals } from './jobs.js';
-import { deliverySummaries, type DeliverySummary } from '../delivery/summary.js';
+import { deliverySummaries } from '../delivery/summary.js';
 import { busyLookup, type Busy } from './dispatch.js';
-import { missedFires } from './missed.js';
+import { missedFireCount, missedFireDetails } from './missed.js';
 import { lastExecutionsOf, valuesOf, type LastExecution, type RoutineRow } from './repo.js';
+import type { DeliverySummary } from '../wire/deliveries.js';
+import type { RoutineDetail, RoutineView } from '../wire/routines.js';
 
 export const PREVIEW_FIRES = 3;
 
@@ -50,13 +52,20 @@ function gatherFacts(ctx: Context, ids: readonly number[]): RoutineFacts {
   };
 }
 
-/** Routines as reads show them: a list without the missed fires' details, a single routine (`details`) with them. */
-export function routineViews(ctx: Context, rows: readonly RoutineRow[], options: { details: boolean }) {
+/** Routines as the list shows them: without the missed fires' details. */
+export function routineViews(ctx: Context, rows: readonly RoutineRow[]): RoutineView[] {
   const facts = gatherFacts(ctx, rows.map((row) => row.id));
-  return rows.map((row) => routineView(ctx, row, facts, options));
+  return rows.map((row) => routineView(ctx, row, facts));
 }
 
-export function routineView(ctx: Context, row: RoutineRow, facts: RoutineFacts, options: { details: boolean }) {
+/** One routine as its own read shows it: with the missed fires' details, listed where the list's view has none (before the delivery summary). */
+export function routineDetail(ctx: Context, row: RoutineRow): RoutineDetail {
+  const facts = gatherFacts(ctx, [row.id]);
+  const { delivery_summary, ...view } = routineView(ctx, row, facts);
+  return { ...view, missed_fire_details: missedFireDetails(ctx, row.id, facts.job(row.id)), delivery_summary };
+}
+
+export function routineView(ctx: Context, row: RoutineRow, facts: RoutineFacts): RoutineView {
   const values = valuesOf(row);
   const job = facts.job(row.id);
   const busy = facts.busy(row.id);
@@ -87,7 +96,7 @@ export function routineView(ctx: Context, row: RoutineRow, facts: RoutineFacts, 
     last_fire: fire
       ? { trigger: fire.trigger, outcome: fire.outcome, due_at_utc: fire.due_at_utc, fire_count: fire.fire_count, execution_id: fire.execution_id, reason: fire.reason }
       : null,
-    ...missedFires(ctx, row.id, job, options.details, facts.missedTotals(row.id)),
+    missed_fires: missedFireCount(ctx, row.id, job, facts.missedTotals(row.id)),
     delivery_summary: facts.deliverySummary(row.id),
   };
 }

@@ -9,17 +9,9 @@
 import { SvcError } from '../errors.js';
 import { CronSyntaxError, parseSchedule } from '../scheduler/cron.js';
 import { describeSchedule } from '../scheduler/describe.js';
+import type { SchedulePreview } from '../wire/routines.js';
 
 export const PREVIEW_FIRE_COUNT = 5;
-
-export interface SchedulePreview {
-  /** What a routine would store as schedule_cron (CRON_TZ=<zone> in front for a zone other than UTC). */
-  expression: string;
-  sentence: string | null;
-  timezone: string;
-  next_fires: string[];
-  refusal: { reason: 'cron_invalid'; message: string } | null;
-}
 
 /** `cron` as typed (it may carry its own CRON_TZ=), `timezone` an IANA zone or empty/UTC for UTC. */
 export function schedulePreview(body: unknown, now: Date): SchedulePreview {

@@ -71,22 +71,26 @@ export interface HealthRun {
   new_count: number;
 }
 
+/** One routine's health, judged against its own history. */
+export interface RoutineHealthRow {
+  routine_id: number;
+  name: string;
+  is_active: boolean;
+  runs_considered: number;
+  completed_runs: number;
+  failed_runs: number;
+  interrupted_or_cancelled_runs: number;
+  new_per_run: { mean: number | null; median: number | null; last: number | null };
+  /** null: too few runs to judge (not judged yet). */
+  quiet: boolean | null;
+  quiet_reason: string;
+  runs: HealthRun[];
+}
+
 /** GET /api/analytics/routine-health. */
 export interface RoutineHealth extends View {
   view: 'routine-health';
-  routines: {
-    routine_id: number;
-    name: string;
-    is_active: boolean;
-    runs_considered: number;
-    completed_runs: number;
-    failed_runs: number;
-    interrupted_or_cancelled_runs: number;
-    new_per_run: { mean: number | null; median: number | null; last: number | null };
-    quiet: boolean | null;
-    quiet_reason: string;
-    runs: HealthRun[];
-  }[];
+  routines: RoutineHealthRow[];
   totals: { routines: number; quiet: number; not_judged: number };
   thresholds: { runs_per_routine: number; recent_runs: number; min_history_runs: number; min_history_mean_new: number };
 }

@@ -1,6 +1,6 @@
 /** Missed fires: scheduled fires of an active routine that came due while no scheduler ran. */
 import type { Context } from '../../context.js';
-import { firstMissedDue, missedFires } from '../../routines/missed.js';
+import { firstMissedDue, missedFireCount } from '../../routines/missed.js';
 import { listRoutines } from '../../routines/repo.js';
 import { getJob } from '../../routines/jobs.js';
 import type { Producer, ProducerResult } from '../types.js';
@@ -13,7 +13,7 @@ export const missedFiresProducer: Producer = {
     const result: ProducerResult = { findings: [], unjudged: [] };
     for (const routine of listRoutines(ctx.db, true)) {
       const job = getJob(ctx.db, routine.id);
-      const { missed_fires } = missedFires(ctx, routine.id, job, false);
+      const missed_fires = missedFireCount(ctx, routine.id, job);
       if (missed_fires.count === 0) continue;
       result.findings.push({
         key: `missed_fires:${routine.id}:${missed_fires.last_due_at_utc}`,

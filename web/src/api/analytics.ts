@@ -5,14 +5,13 @@
  * service's, and so are their shapes (src/wire/analytics.ts).
  */
 import type { DiscoveryLag, KeywordContribution, RoutineHealth, SourceContribution, Summary, Volume } from '../../../src/wire/analytics.js';
+import type { RoutineList, RoutineView } from '../../../src/wire/routines.js';
 import { api } from './client.js';
 
 export type { AnalyticsWindow, DiscoveryLag, HealthRun, KeywordContribution, LagFigures, RoutineHealth, SourceContribution, Summary, Volume } from '../../../src/wire/analytics.js';
 
-export interface RoutineRef {
-  id: number;
-  name: string;
-}
+/** What the keyword view reads of a routine it can be narrowed to. */
+export type RoutineRef = Pick<RoutineView, 'id' | 'name'>;
 
 type Query = Record<string, string | number | undefined>;
 const view = <T>(name: string) => (query: Query, signal?: AbortSignal) => api.get<T>(`/api/analytics/${name}`, { query, signal });
@@ -25,5 +24,5 @@ export const analytics = {
   health: view<RoutineHealth>('routine-health'),
   lag: view<DiscoveryLag>('discovery-lag'),
   /** The routines keyword contribution can be narrowed to. */
-  routines: (signal?: AbortSignal) => api.get<{ routines: RoutineRef[] }>('/api/routines', { signal }),
+  routines: (signal?: AbortSignal) => api.get<RoutineList>('/api/routines', { signal }),
 };

@@ -6,8 +6,9 @@
  * No destination's secret ever comes through here: the webhook signing secret
  * is the shell's to show (session.ts shellAction).
  */
-import type { Delivery, DeliveryChannel, DeliveryPage, DeliveryState, DeliverySummary, Target, TargetList, TargetMode, TargetRemoved, TestEmailSent } from '../../../src/wire/deliveries.js';
+import type { Delivery, DeliveryChannel, DeliveryPage, DeliveryState, Target, TargetList, TargetMode, TargetRemoved, TestEmailSent } from '../../../src/wire/deliveries.js';
 import type { RunReport } from '../../../src/wire/executions.js';
+import type { RoutineView } from '../../../src/wire/routines.js';
 import { api } from './client.js';
 
 export type { Delivery, DeliveryChannel as Channel, DeliveryPage, DeliveryState, Target, TargetMode as Mode } from '../../../src/wire/deliveries.js';
@@ -17,18 +18,8 @@ export const CHANNELS = ['email', 'folder', 'webhook', 'feed'] as const satisfie
 export const MODES = ['automatic', 'review'] as const satisfies readonly TargetMode[];
 export const STATES = ['queued', 'awaiting_review', 'delivering', 'delivered', 'failed', 'skipped'] as const satisfies readonly DeliveryState[];
 
-/**
- * What the delivery pages read of a routine (GET /api/routines, /api/routines/<id>):
- * a few of the routine's fields and its delivery summary.
- */
-export interface RoutineBrief {
-  id: number;
-  name: string;
-  is_active: boolean;
-  email_enabled: boolean;
-  notify_on_complete: boolean;
-  delivery_summary: DeliverySummary;
-}
+/** What the delivery pages read of a routine (GET /api/routines, /api/routines/<id>): a few of its fields and its delivery summary. */
+export type RoutineBrief = Pick<RoutineView, 'id' | 'name' | 'is_active' | 'email_enabled' | 'notify_on_complete' | 'delivery_summary'>;
 
 const targets = (routineId: number) => `/api/routines/${routineId}/delivery-targets`;
 

@@ -57,12 +57,5 @@ export interface SearchRepositories {
   repositories: SearchRepository[];
 }
 
-/** A saved configuration (GET /api/configurations): a named dive, sweep or routine to start from. */
-export interface Configuration {
-  id: number;
-  name: string;
-  config_type: string;
-  parameters: Record<string, unknown>;
-  updated_at_utc: string;
-  execution_count: number;
-}
+/** Saved configurations (GET /api/configurations): named dives, sweeps and routines to start from; the shapes are the service's, from src/wire/configurations.ts. */
+export type { Configuration, ConfigurationCreated, ConfigurationList } from '../../../src/wire/configurations.js';

@@ -6,7 +6,7 @@
  */
 import { api } from '../api/client.js';
 import { routines } from '../api/routines.js';
-import type { Configuration } from '../api/types.js';
+import type { ConfigurationList } from '../api/types.js';
 import type { PageProps } from '../routes.js';
 import { place } from '../router.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
@@ -20,7 +20,7 @@ export default function RoutineEdit({ params }: PageProps) {
   const profileId = id === null ? Number(place.value.query.get('profile')) || null : null;
   const routine = useResource((signal) => (id === null ? Promise.resolve(null) : routines.get(id, signal)), [id]);
   const config = useResource(
-    (signal) => (configId === null ? Promise.resolve(null) : api.get<{ configurations: Configuration[] }>('/api/configurations', { signal }).then((a) => a.configurations.find((c) => c.id === configId) ?? null)),
+    (signal) => (configId === null ? Promise.resolve(null) : api.get<ConfigurationList>('/api/configurations', { signal }).then((a) => a.configurations.find((c) => c.id === configId) ?? null)),
     [configId],
   );
   const ready = !routine.loading && !config.loading && !routine.error;

@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/errors.js';
-import { routines, type Routine } from '../api/routines.js';
+import { routines, type RoutineDetail } from '../api/routines.js';
 import type { PageProps } from '../routes.js';
 import { navigate } from '../router.js';
 import { session } from '../session.js';
@@ -21,7 +21,7 @@ import { FireList } from '../routines/fire-times.js';
 
 const NEXT_FIRES = 5;
 
-function Actions({ routine: r, reload }: { routine: Routine; reload: () => void }) {
+function Actions({ routine: r, reload }: { routine: RoutineDetail; reload: () => void }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [deleting, setDeleting] = useState(false);
@@ -77,7 +77,7 @@ function Actions({ routine: r, reload }: { routine: Routine; reload: () => void 
   );
 }
 
-function Facts({ routine: r }: { routine: Routine }) {
+function Facts({ routine: r }: { routine: RoutineDetail }) {
   const p = r.parameters;
   return (
     <dl class="facts">
@@ -128,7 +128,7 @@ function Facts({ routine: r }: { routine: Routine }) {
   );
 }
 
-function Schedule({ routine: r }: { routine: Routine }) {
+function Schedule({ routine: r }: { routine: RoutineDetail }) {
   const fires = useResource((signal) => (r.is_active ? routines.nextFires(r.id, NEXT_FIRES, signal) : Promise.resolve([])), [r.id, r.is_active, r.schedule_cron]);
   const fallback = session.value?.role === 'fallback';
   return (
@@ -147,7 +147,7 @@ function Schedule({ routine: r }: { routine: Routine }) {
 }
 
 /** The routine's search as a configuration stores it: not the link to the configuration it came from (one cannot point at another). */
-function searchOf(r: Routine): Record<string, unknown> {
+function searchOf(r: RoutineDetail): Record<string, unknown> {
   const { saved_configuration_id: _link, ...search } = r.parameters;
   return search;
 }

@@ -3,7 +3,7 @@
  * words, its next fire, its last run and its health (routine-health, read
  * beside the list and shown as it arrives), and the fires it missed.
  */
-import { routines, type Routine, type RoutineHealth } from '../api/routines.js';
+import { routines, type RoutineHealthRow, type RoutineView } from '../api/routines.js';
 import { moveThroughRows } from '../ui/arrow-list.js';
 import { count, minute, relative } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
@@ -11,7 +11,7 @@ import { useResource } from '../ui/use-resource.js';
 import { StatusChip } from '../runs/status.js';
 import { HealthChip } from '../routines/health.js';
 
-function Row({ routine: r, health }: { routine: Routine; health: RoutineHealth | undefined }) {
+function Row({ routine: r, health }: { routine: RoutineView; health: RoutineHealthRow | undefined }) {
   const next = r.is_active ? r.schedule.next_runs[0] : null;
   return (
     <tr>

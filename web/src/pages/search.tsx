@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { runs } from '../api/executions.js';
-import type { Catalog, Configuration, SearchRepositories } from '../api/types.js';
+import type { Catalog, ConfigurationList, SearchRepositories } from '../api/types.js';
 import { navigate, place } from '../router.js';
 import { count } from '../ui/format.js';
 import { Busy, ErrorNote, FieldError } from '../ui/notes.js';
@@ -96,7 +96,7 @@ export default function Search() {
   const windowGiven = Boolean(form.dateFrom || form.dateTo);
   const offered = useResource((signal) => api.get<SearchRepositories>('/api/search/repositories', { signal, query: { window: windowGiven ? 'given' : 'none' } }), [windowGiven]);
   const catalog = useResource((signal) => api.get<Catalog>('/api/repositories/catalog', { signal }), []);
-  const configurations = useResource((signal) => api.get<{ configurations: Configuration[] }>('/api/configurations', { signal }), []);
+  const configurations = useResource((signal) => api.get<ConfigurationList>('/api/configurations', { signal }), []);
   const aiSettings = useResource((signal) => api.get<AiSettings>('/api/settings/ai', { signal }), []);
 
   // /search?config=<id> starts from that saved configuration once the list is read.

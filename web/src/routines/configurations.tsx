@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
-import type { Configuration } from '../api/types.js';
+import type { Configuration, ConfigurationList } from '../api/types.js';
 import { minute } from '../ui/format.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
@@ -42,7 +42,7 @@ function Remove({ config, onRemoved }: { config: Configuration; onRemoved: () =>
 }
 
 export function RoutineConfigurations({ routineId, parameters, linkedId }: { routineId: number; parameters: () => Record<string, unknown>; linkedId: number | null }) {
-  const list = useResource((signal) => api.get<{ configurations: Configuration[] }>('/api/configurations', { signal }), []);
+  const list = useResource((signal) => api.get<ConfigurationList>('/api/configurations', { signal }), []);
   const usable = (list.data?.configurations ?? []).filter((c) => c.config_type === 'routine' || c.config_type === 'sweep');
   return (
     <section class="run-section" aria-labelledby="configs-title">

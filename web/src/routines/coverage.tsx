@@ -1,17 +1,18 @@
 /** The coverage audit of a routine: how its results compare with its intent sentence, with the service's method and caveats. */
-import { routines, type CoverageSide } from '../api/routines.js';
+import { routines, type CoverageSide, type MissedInCorpus } from '../api/routines.js';
 import { count } from '../ui/format.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 
-function Side({ title, side, empty }: { title: string; side: CoverageSide; empty: string }) {
+function Side({ title, side, empty }: { title: string; side: CoverageSide | MissedInCorpus; empty: string }) {
+  const lowerBound = 'lower_bound' in side ? side : null;
   return (
     <div class="coverage-side">
       <h3>
         {title}: {side.total.toLocaleString()}
-        {side.lower_bound ? ' at least' : ''}
+        {lowerBound ? ' at least' : ''}
       </h3>
-      {side.lower_bound_reason && <p class="field-hint">{side.lower_bound_reason}</p>}
+      {lowerBound && <p class="field-hint">{lowerBound.lower_bound_reason}</p>}
       {side.examples.length === 0 ? (
         <p class="muted">{empty}</p>
       ) : (
@@ -47,13 +48,13 @@ export function CoverageAudit({ id }: { id: number }) {
       {a && a.judged && (
         <>
           <p>
-            Intent: “{a.intent}” — words looked for: {a.terms?.join(', ')}. {count(a.results_total ?? 0, 'result')}, {(a.on_target_total ?? 0).toLocaleString()} on target.
+            Intent: “{a.intent}” — words looked for: {a.terms.join(', ')}. {count(a.results_total, 'result')}, {a.on_target_total.toLocaleString()} on target.
           </p>
           <div class="coverage-sides">
-            {a.off_target && <Side title="Off target" side={a.off_target} empty="Every result fits the intent." />}
-            {a.missed_in_corpus && <Side title="Missed, though in the corpus" side={a.missed_in_corpus} empty="Nothing in the corpus that fits the intent was missed." />}
+            <Side title="Off target" side={a.off_target} empty="Every result fits the intent." />
+            <Side title="Missed, though in the corpus" side={a.missed_in_corpus} empty="Nothing in the corpus that fits the intent was missed." />
           </div>
-          {a.caveats?.map((c) => (
+          {a.caveats.map((c) => (
             <p class="field-hint" key={c}>
               {c}
             </p>

@@ -5,7 +5,7 @@
  * its 422 items (and the entity's 400 reasons) are placed beside these fields.
  */
 import { ApiError, type ValidationItem } from '../api/errors.js';
-import type { Routine } from '../api/routines.js';
+import type { RoutineView } from '../api/routines.js';
 import { EMPTY_SCHEDULE, scheduleFromExpression, type ScheduleDraft } from './schedule.js';
 
 export interface RoutineForm {
@@ -77,7 +77,7 @@ export function applyParameters(form: RoutineForm, parameters: Record<string, un
   };
 }
 
-export function formFromRoutine(r: Routine): RoutineForm {
+export function formFromRoutine(r: RoutineView): RoutineForm {
   const p = r.parameters;
   const ai = (r.ai_settings ?? p.ai_settings ?? {}) as Record<string, unknown>;
   return {

@@ -1,8 +1,8 @@
 /** The fires a routine missed (came due while no scheduler ran) or ran late, in the service's words. */
-import type { Routine } from '../api/routines.js';
+import type { MissedFireOutcome, RoutineDetail } from '../api/routines.js';
 import { count, minute } from '../ui/format.js';
 
-const OUTCOME: Record<string, string> = {
+const OUTCOME: Record<MissedFireOutcome, string> = {
   missed: 'missed',
   pending: 'still due',
   coalesced: 'ran once, late',
@@ -11,8 +11,8 @@ const OUTCOME: Record<string, string> = {
   skipped: 'skipped',
 };
 
-export function MissedFires({ routine }: { routine: Routine }) {
-  const details = routine.missed_fire_details ?? [];
+export function MissedFires({ routine }: { routine: RoutineDetail }) {
+  const details = routine.missed_fire_details;
   return (
     <section class="run-section" aria-labelledby="missed-title">
       <h2 id="missed-title">Missed fires</h2>

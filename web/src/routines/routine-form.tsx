@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import type { Profile } from '../api/profiles.js';
 import { routines } from '../api/routines.js';
-import type { Catalog, Configuration, SearchRepositories } from '../api/types.js';
+import type { Catalog, ConfigurationList, SearchRepositories } from '../api/types.js';
 import { navigate } from '../router.js';
 import { Busy, ErrorNote, FieldError } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
@@ -117,7 +117,7 @@ export function RoutineFormView({ id, initial }: Props) {
   const offered = useResource((signal) => api.get<SearchRepositories>('/api/search/repositories', { signal, query: { window: windowed ? 'given' : 'none' } }), [windowed]);
   const catalog = useResource((signal) => api.get<Catalog>('/api/repositories/catalog', { signal }), []);
   const profiles = useResource((signal) => routines.profiles(signal), []);
-  const configurations = useResource((signal) => api.get<{ configurations: Configuration[] }>('/api/configurations', { signal }), []);
+  const configurations = useResource((signal) => api.get<ConfigurationList>('/api/configurations', { signal }), []);
   const aiSettings = useResource((signal) => api.get<AiSettings>('/api/settings/ai', { signal }), []);
   const offers: Offer[] = useMemo(() => {
     const byId = new Map((catalog.data?.repositories ?? []).map((r) => [r.id, r]));

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Configuration } from '../api/types.js';
+import type { Configuration, ConfigurationCreated } from '../api/types.js';
 import { ErrorNote, FieldError } from '../ui/notes.js';
 import { formFromParameters, type Mode, type SearchForm } from './form.js';
 
@@ -50,7 +50,7 @@ export function SaveConfiguration({ mode, parameters, onSaved, label = 'Save thi
     setError(null);
     setSaved(null);
     try {
-      const created = await api.post<Configuration>('/api/configurations', { name, config_type: mode, parameters: parameters() });
+      const created = await api.post<ConfigurationCreated>('/api/configurations', { name, config_type: mode, parameters: parameters() });
       setSaved(created.name);
       setName('');
       onSaved(created.id);
