@@ -115,7 +115,8 @@ test('with no free slot a fire queues up to routine_fire_queue_limit, the overfl
   const overflowed = (await svc.request('GET', `/api/routines/${b}`)).json();
   assert.equal([overflowed.last_fire.outcome, overflowed.missed_fire_details[0].outcome, overflowed.missed_fire_details[0].ran], ['overflow', 'overflow', false]);
   const active = (await svc.request('GET', '/api/executions/active')).json();
-  assert.equal(active.queued_routine_fires.map((q: any) => q.routineId), [a]);
+  assert.equal(active.queued_routine_fires, [{ routine_id: a, queued_at_utc: '2026-01-06T06:00:00.000Z', position: 1 }], 'snake_case like every other field');
+  assert.equal((await svc.request('GET', '/api/scheduler/jobs')).json().queued_fires, active.queued_routine_fires);
   const queuedRead = (await svc.request('GET', `/api/routines/${a}`)).json();
   assert.is(queuedRead.queued_fire_at_utc, '2026-01-06T06:00:00.000Z');
   const manual = await svc.request('POST', `/api/routines/${a}/run`);

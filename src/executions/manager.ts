@@ -15,7 +15,7 @@ import { INTERRUPTED_REASON_MEANING } from './interrupted-reasons.js';
 import { recoverInterrupted } from './recovery.js';
 import { cancelRequested, deleteExecution, getExecution, getSources, heartbeat, insertExecution, markInterrupted, requestCancel, runningExecutionOf, runningWithRequestId, savedConfigurationExists, type ExecutionStatus } from './repo.js';
 import type { ParsedRun, RunSpec } from './request.js';
-import type { CancelAnswer, Restarted, RunDeleted, Submitted } from '../wire/executions.js';
+import type { CancelAnswer, QueuedRoutineFire, Restarted, RunDeleted, Submitted } from '../wire/executions.js';
 import { runExecution } from './runner.js';
 import { sleep } from '../util/sleep.js';
 import { ownOwner } from '../claims/owner.js';
@@ -46,7 +46,7 @@ export interface ExecutionManager {
   submit(run: ParsedRun, restartedFrom?: number | null): Submitted;
   /** A routine fire: started now, queued, or recorded as overflow by the caller. */
   fire(fire: QueuedFire): FireAdmission;
-  queued(): { routineId: number | null; queuedAtUtc: string; position: number }[];
+  queued(): QueuedRoutineFire[];
   cancel(id: number): CancelAnswer;
   restart(id: number, requestId: string | null): Restarted;
   remove(id: number): RunDeleted;
@@ -158,7 +158,7 @@ export function createExecutionManager(ctx: Context): ExecutionManager {
       return { state: 'queued', position: queue.length };
     },
     queued() {
-      return queue.map((f, i) => ({ routineId: f.spec.routineId, queuedAtUtc: f.queuedAtUtc, position: i + 1 }));
+      return queue.map((f, i) => ({ routine_id: f.spec.routineId, queued_at_utc: f.queuedAtUtc, position: i + 1 }));
     },
     cancel(id) {
       const row = getExecution(ctx.db, id);

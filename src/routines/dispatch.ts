@@ -44,8 +44,8 @@ export function busyLookup(ctx: Context, routineIds: readonly number[]): (routin
   return (routineId) => {
     const executionId = running.get(routineId);
     if (executionId !== undefined) return { kind: 'routine_already_running', executionId, queuedAtUtc: null };
-    const queued = queuedHere.find((q) => q.routineId === routineId);
-    if (queued) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: queued.queuedAtUtc };
+    const queued = queuedHere.find((q) => q.routine_id === routineId);
+    if (queued) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: queued.queued_at_utc };
     const fire = elsewhere.get(routineId);
     if (fire) return { kind: 'routine_already_queued', executionId: null, queuedAtUtc: fire.recorded_at_utc };
     return null;

@@ -168,8 +168,14 @@ export interface SourceCount {
 /** GET /api/executions/active: the runs going now, with who owns them, and the routine fires waiting for a slot. */
 export interface ActiveRuns {
   executions: (RunRow & { owner: { pid: number | null; runtime_id: string | null; last_seen_at_utc: string | null }; sources: SourceCount[] })[];
-  /** Sent as the manager keeps them (camelCase): the one answer of this area that does. */
-  queued_routine_fires: { routineId: number | null; queuedAtUtc: string; position: number }[];
+  queued_routine_fires: QueuedRoutineFire[];
+}
+
+/** A routine fire waiting in this process for a free run slot, in the order it will start (position 1 first). */
+export interface QueuedRoutineFire {
+  routine_id: number | null;
+  queued_at_utc: string;
+  position: number;
 }
 
 /** One source's part in a run, on the run's own read. */
