@@ -10,12 +10,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { rawRequest } from './_setup.js';
 import { TEXT } from './_answers.js';
 import { writeFakeAgent } from './_assistant.js';
 import { startFakeModel, type FakeServer } from './_fake-model.js';
 import { makePdf } from './_pdf.js';
-import { startWindow, windowDirs, type BrowserWindow } from './_window.js';
+import { libraryRequest, okJson, startWindow, windowDirs, type BrowserWindow } from './_window.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
 export interface AnswersWindow extends BrowserWindow {
@@ -31,21 +30,15 @@ export async function startAnswersWindow(executablePath: string): Promise<Answer
   const model = await startFakeModel('openai');
   const dirs = windowDirs();
   const win = await startWindow(executablePath, { dirs, env: { SVC_AI_OPENAI_URL: model.url, SVC_AGENT_CLI: writeFakeAgent(path.join(dirs.root, 'agent')) }, closes: [model] });
-  const { shell, session, api } = win;
-  const port = Number(new URL(session.backend.base_url).port);
-  const headers = (extra: Record<string, string> = {}) => ({ host: `127.0.0.1:${port}`, authorization: `Bearer ${session.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1', ...extra });
-  const lib = async (method: string, p: string, body?: unknown) => {
-    const r = await rawRequest(port, { method, path: p, headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }), body: body === undefined ? undefined : JSON.stringify(body) });
-    if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
-    return r.json();
-  };
+  const { api } = win;
+  const lib = async (method: string, p: string, body?: unknown) => okJson(await libraryRequest(win, method, p, { body }), method, p);
   await api('PUT', '/api/credentials/openai_api_key', { value: 'sk-window-answers-test-1234' });
   const parent = path.join(dirs.root, 'vault-parent');
   fs.mkdirSync(parent);
   const vaultId = (await lib('POST', '/api/library/vault', { parent_directory: parent })).vault.vault_id as string;
   const upload = async (name: string, bytes: Buffer | string) => {
     const q = `expected_vault_id=${vaultId}&filename=${encodeURIComponent(name)}`;
-    const r = await rawRequest(port, { method: 'POST', path: `/api/library/files?${q}`, headers: headers({ 'content-type': 'application/octet-stream' }), body: bytes });
+    const r = await libraryRequest(win, 'POST', `/api/library/files?${q}`, { bytes });
     if (r.status !== 201) throw new Error(`import ${name}: ${r.status} ${r.text}`);
     const f = r.json().file;
     return { file_id: f.file_id as string, version_id: f.version_id as string };

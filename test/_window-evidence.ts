@@ -9,8 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { rawRequest } from './_setup.js';
-import { startWindow, type BrowserWindow } from './_window.js';
+import { libraryRequest, okJson, startWindow, type BrowserWindow } from './_window.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects and JSON answers */
 export interface EvidenceWindow extends BrowserWindow {
@@ -29,20 +28,8 @@ export interface EvidenceWindow extends BrowserWindow {
 
 export async function startEvidenceWindow(executablePath: string): Promise<EvidenceWindow> {
   const win = await startWindow(executablePath);
-  const { shell, session, dirs } = win;
-  const port = Number(new URL(session.backend.base_url).port);
-  const headers = () => ({ host: `127.0.0.1:${port}`, authorization: `Bearer ${session.token}`, origin: shell.line.renderer_origin, 'x-svc-library': '1' });
-  const call = async (method: string, p: string, body?: unknown, raw?: Buffer | string) => {
-    const h: Record<string, string> = headers();
-    let payload: string | Buffer | undefined = raw;
-    if (body !== undefined) {
-      payload = JSON.stringify(body);
-      h['content-type'] = 'application/json';
-    } else if (raw !== undefined) h['content-type'] = 'application/octet-stream';
-    const r = await rawRequest(port, { method, path: p, headers: h, body: payload });
-    if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
-    return r.json();
-  };
+  const { dirs } = win;
+  const call = async (method: string, p: string, body?: unknown, bytes?: Buffer | string) => okJson(await libraryRequest(win, method, p, { body, bytes }), method, p);
   const parent = path.join(dirs.root, 'library-parent');
   fs.mkdirSync(parent);
   const vaultId: string = (await call('POST', '/api/library/vault', { parent_directory: parent })).vault.vault_id;

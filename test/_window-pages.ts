@@ -10,7 +10,8 @@
  */
 import { fixture, noDnsEnv } from './_setup.js';
 import { startStub, type Stub } from './_stub.js';
-import { startWindow, type BrowserWindow } from './_window.js';
+import type { Submitted } from '../src/wire/executions.js';
+import { backendRequest, startWindow, type BrowserWindow } from './_window.js';
 
 export interface PagesWindow extends BrowserWindow {
   arxiv: Stub;
@@ -22,10 +23,11 @@ export async function startPagesWindow(executablePath: string, env: Record<strin
   return { ...(await startWindow(executablePath, { env: { ...noDnsEnv(), SVC_SOURCE_ARXIV_URL: arxiv.url, ...env }, closes: [arxiv] })), arxiv };
 }
 
-/** A dive on the fixture arXiv through the API, waited to its end; answers the run's id. */
+/** A dive on the fixture arXiv through the API, accepted (202) and waited to its end; answers the run's id. */
 export async function diveToEnd(w: PagesWindow, query = 'testing'): Promise<number> {
-  const { id } = await w.api('POST', '/api/search/dive', { repository: 'arxiv', query, max_results: 10 });
-  return runToEnd(w, id);
+  const dive = await backendRequest(w.session, 'POST', '/api/search/dive', { body: { repository: 'arxiv', query, max_results: 10 } });
+  if (dive.status !== 202) throw new Error(`the dive answered ${dive.status}, not 202: ${dive.text}`);
+  return runToEnd(w, (dive.json() as Submitted).id);
 }
 
 /** Wait for a run started through the API to complete; answers its id. */

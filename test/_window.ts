@@ -113,17 +113,40 @@ export async function freshCode(shell: ShellProcess, session: Session): Promise<
   return r.json().code;
 }
 
-/** A request to the session's backend with its token; `origin` as a page of the window would send it, or none. */
-export function backendRequest(session: Session, method: string, p: string, options: { origin?: string; body?: unknown; token?: string } = {}): Promise<RawResponse> {
+/**
+ * A request to the session's backend with its token; `origin` as a page of the window would send it, or none;
+ * a JSON `body`, or raw `bytes` (an import's file); `headers` added.
+ */
+export function backendRequest(
+  session: Session,
+  method: string,
+  p: string,
+  options: { origin?: string; body?: unknown; bytes?: Buffer | string; headers?: Record<string, string>; token?: string } = {},
+): Promise<RawResponse> {
   const port = Number(new URL(session.backend.base_url).port);
-  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, authorization: `Bearer ${options.token ?? session.token}` };
+  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, authorization: `Bearer ${options.token ?? session.token}`, ...options.headers };
   if (options.origin) headers.origin = options.origin;
-  let body: string | undefined;
+  let body: string | Buffer | undefined = options.bytes;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
-  }
+  } else if (body !== undefined) headers['content-type'] = 'application/octet-stream';
   return rawRequest(port, { method, path: p, headers, body });
+}
+
+/**
+ * A Library or Evidence request as the window's pages send it: the renderer's Origin and X-Svc-Library: 1
+ * besides the token (the Library's guard refuses either missing); a JSON `body` or an import's raw `bytes`.
+ */
+export function libraryRequest(win: Pick<BrowserWindow, 'session' | 'shell'>, method: string, p: string, payload: { body?: unknown; bytes?: Buffer | string } = {}): Promise<RawResponse> {
+  return backendRequest(win.session, method, p, { ...payload, origin: win.shell.line.renderer_origin, headers: { 'x-svc-library': '1' } });
+}
+
+/** The JSON of a 2xx answer (undefined for a 204); throws naming the request otherwise. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read as the test needs
+export function okJson(r: RawResponse, method: string, p: string): any {
+  if (r.status < 200 || r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
+  return r.status === 204 ? undefined : r.json();
 }
 
 // ── the browser ─────────────────────────────────────────────────────────────
@@ -199,7 +222,7 @@ export interface BrowserWindow {
   /** The harness's session, from the printed link's code: requests to the backend with its token. */
   session: Session;
   dirs: WindowDirs;
-  /** A request to the backend as the harness; throws unless it answers 2xx (backendRequest for the raw answer). */
+  /** A request to the backend as the harness; throws unless it answers 2xx (backendRequest for the raw answer, libraryRequest for the Library's). */
   api(method: string, path: string, body?: unknown): Promise<any>;
   /** The window's address at `path` with a fresh one-time launch code: one tab each. */
   url(path: string): Promise<string>;
@@ -244,11 +267,7 @@ export async function startWindow(executablePath: string, options: WindowOptions
       shell: shell!,
       session,
       dirs,
-      async api(method, p, body) {
-        const r = await backendRequest(session, method, p, { body });
-        if (r.status >= 300) throw new Error(`${method} ${p} answered ${r.status}: ${r.text}`);
-        return r.status === 204 ? undefined : r.json();
-      },
+      api: async (method, p, body) => okJson(await backendRequest(session, method, p, { body }), method, p),
       url,
       async open(p, { colorScheme, ...page } = {}) {
         const opened = await openPage(browser, await url(p), page);

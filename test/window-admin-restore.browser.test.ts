@@ -9,34 +9,17 @@
  * backend stored. axe-core on the page; screenshots: staged, restored.
  */
 import * as assert from 'uvu/assert';
-import { waitFor } from './_setup.js';
 import { browserTests } from './_chromium.js';
-import { backendRequest, exchange, freshCode, openPage, screenshot, seriousViolations, type Session } from './_window.js';
-import { startPagesWindow, type PagesWindow } from './_window-pages.js';
+import { backendRequest, openPage, screenshot, seriousViolations } from './_window.js';
+import { startAdminWindow, type AdminWindow } from './_window-admin.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let win: PagesWindow;
-let runId = 0;
-
-/** The harness's own session, taken again after the backend changed (a restart mints a new token). */
-async function fresh(): Promise<Session> {
-  return exchange(win.shell, await freshCode(win.shell, win.session));
-}
-const papersOfRun = async () => {
-  const r = await backendRequest(await fresh(), 'GET', `/api/executions/${runId}/documents`);
-  assert.is(r.status, 200, r.text);
-  const body = r.json();
-  return (body.documents ?? body.items ?? body).length as number;
-};
+let win: AdminWindow;
 
 test.before(async () => {
-  win = await startPagesWindow(executablePath());
-  const dive = await backendRequest(win.session, 'POST', '/api/search/dive', { body: { repository: 'arxiv', query: 'testing', max_results: 10 } });
-  assert.is(dive.status, 202, dive.text);
-  runId = dive.json().id;
-  await waitFor(async () => (await backendRequest(win.session, 'GET', `/api/executions/${runId}`)).json().status === 'completed', 30_000, 'the dive to complete');
+  win = await startAdminWindow(executablePath());
   // A backup of the papers, then the papers erased (the page's own backup and erase: window-admin.browser.test.ts).
   const backup = await backendRequest(win.session, 'POST', '/api/backup', { body: {} });
   assert.is(backup.status, 201, backup.text);
@@ -55,7 +38,7 @@ async function adminPage(options: { bypassCSP?: boolean; width?: number; dark?: 
 }
 
 test('the backup\'s restore is staged from the page, said on every page, and "Restart svc now" brings the papers back', async () => {
-  assert.is(await papersOfRun(), 0, 'the papers were erased after the backup');
+  assert.is(await win.papersOfRun(), 0, 'the papers were erased after the backup');
   const { page, context } = await adminPage({ bypassCSP: true });
   try {
     await page.getByRole('button', { name: 'Use the last backup' }).click();
@@ -63,13 +46,13 @@ test('the backup\'s restore is staged from the page, said on every page, and "Re
     const refusal = page.locator('#restore-confirm-error');
     await refusal.waitFor();
     assert.match(await refusal.textContent(), /send confirm "restore"/);
-    assert.is((await backendRequest(await fresh(), 'GET', '/api/backup/last')).json().staged, null, 'nothing staged without the word');
+    assert.is((await backendRequest(await win.fresh(), 'GET', '/api/backup/last')).json().staged, null, 'nothing staged without the word');
 
     await page.getByLabel(/Type restore to confirm/).fill('restore');
     await page.getByRole('button', { name: 'Verify and stage the restore' }).click();
     const banner = page.locator('aside.banner-restore');
     await banner.waitFor({ timeout: 30_000 });
-    const staged = (await backendRequest(await fresh(), 'GET', '/api/backup/last')).json().staged;
+    const staged = (await backendRequest(await win.fresh(), 'GET', '/api/backup/last')).json().staged;
     assert.ok(staged, 'the backend has the restore staged');
     assert.match(await banner.textContent(), /applies at the next start/);
     assert.equal(await seriousViolations(page), [], 'axe: a restore staged');
@@ -81,10 +64,10 @@ test('the backup\'s restore is staged from the page, said on every page, and "Re
 
     await banner.getByRole('button', { name: 'Restart svc now' }).click();
     await banner.waitFor({ state: 'detached', timeout: 60_000 });
-    const after = (await backendRequest(await fresh(), 'GET', '/api/backup/last')).json();
+    const after = (await backendRequest(await win.fresh(), 'GET', '/api/backup/last')).json();
     assert.is(after.staged, null);
     assert.ok(after.last_restore, 'the backend records the restore');
-    assert.ok((await papersOfRun()) > 0, 'the papers erased after the backup are back');
+    assert.ok((await win.papersOfRun()) > 0, 'the papers erased after the backup are back');
 
     await page.getByRole('link', { name: 'Administration' }).click();
     await page.getByText(/Restored .* from the backup of/).waitFor({ timeout: 20_000 });

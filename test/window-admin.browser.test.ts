@@ -10,35 +10,18 @@
  * window-admin-restore.browser.test.ts.
  */
 import * as assert from 'uvu/assert';
-import { waitFor } from './_setup.js';
 import { browserTests } from './_chromium.js';
-import { backendRequest, exchange, freshCode, openPage, screenshot, seriousViolations, type Session } from './_window.js';
-import { startPagesWindow, type PagesWindow } from './_window-pages.js';
+import { backendRequest, openPage, screenshot, seriousViolations } from './_window.js';
+import { startAdminWindow, type AdminWindow } from './_window-admin.js';
 
 const { test, executablePath } = browserTests();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
-let win: PagesWindow;
-let runId = 0;
+let win: AdminWindow;
 let page: any;
 
-/** The harness's own session, taken again after the backend changed (a restart mints a new token). */
-async function fresh(): Promise<Session> {
-  return exchange(win.shell, await freshCode(win.shell, win.session));
-}
-const papersOfRun = async () => {
-  const r = await backendRequest(await fresh(), 'GET', `/api/executions/${runId}/documents`);
-  assert.is(r.status, 200, r.text);
-  const body = r.json();
-  return (body.documents ?? body.items ?? body).length as number;
-};
-
 test.before(async () => {
-  win = await startPagesWindow(executablePath());
-  const dive = await backendRequest(win.session, 'POST', '/api/search/dive', { body: { repository: 'arxiv', query: 'testing', max_results: 10 } });
-  assert.is(dive.status, 202, dive.text);
-  runId = dive.json().id;
-  await waitFor(async () => (await backendRequest(win.session, 'GET', `/api/executions/${runId}`)).json().status === 'completed', 30_000, 'the dive to complete');
+  win = await startAdminWindow(executablePath());
   // One tab for the whole file (opening one is slow on a busy machine); its context bypasses the CSP for axe.
   page = (await adminPage({ bypassCSP: true })).page;
 });
@@ -53,7 +36,7 @@ async function adminPage(options: { bypassCSP?: boolean }) {
 }
 
 test('a backup taken from the page is the one the backend records; the page passes axe with no backup and with one', async () => {
-  const before = await papersOfRun();
+  const before = await win.papersOfRun();
   assert.ok(before > 0, 'the dive stored papers');
   {
     await page.getByText('No backup has been written yet.').waitFor();
@@ -63,7 +46,7 @@ test('a backup taken from the page is the one the backend records; the page pass
     await page.getByRole('button', { name: 'Take a backup' }).click();
     const written = page.locator('.note-ok', { hasText: 'Backup written' });
     await written.waitFor({ timeout: 60_000 });
-    const last = (await backendRequest(await fresh(), 'GET', '/api/backup/last')).json().last_backup;
+    const last = (await backendRequest(await win.fresh(), 'GET', '/api/backup/last')).json().last_backup;
     assert.ok(last, 'the backend records the backup');
     assert.match(await written.textContent(), last.path);
     await page.locator('#backup .facts', { hasText: last.path }).waitFor();
@@ -76,12 +59,12 @@ test('a backup taken from the page is the one the backend records; the page pass
 });
 
 test('an erase scope is refused without its typed word (the service says why, beside the field; nothing is erased), and done with it', async () => {
-  const before = await papersOfRun();
+  const before = await win.papersOfRun();
   {
     const scope = page.locator('details[data-scope="erase-corpus"]');
     await scope.locator('summary').click();
     await scope.getByText('Keeps').waitFor();
-    const words = (await backendRequest(await fresh(), 'GET', '/api/admin/erase-scopes')).json().scopes.find((s: any) => s.scope === 'erase-corpus');
+    const words = (await backendRequest(await win.fresh(), 'GET', '/api/admin/erase-scopes')).json().scopes.find((s: any) => s.scope === 'erase-corpus');
     assert.match(await scope.textContent(), words.keeps, 'what the scope keeps, in the service\'s words');
 
     await scope.getByRole('button', { name: 'Erase (erase-corpus)' }).click();
@@ -89,18 +72,18 @@ test('an erase scope is refused without its typed word (the service says why, be
     await refusal.waitFor();
     assert.match(await refusal.textContent(), /send confirm "erase-corpus" to go ahead/);
     assert.is(await scope.getByLabel(/to confirm/).getAttribute('aria-describedby'), 'erase-erase-corpus-error');
-    assert.is(await papersOfRun(), before, 'nothing was erased');
+    assert.is(await win.papersOfRun(), before, 'nothing was erased');
 
     await scope.getByLabel(/to confirm/).fill('corpus');
     await scope.getByRole('button', { name: 'Erase (erase-corpus)' }).click();
     await refusal.waitFor();
-    assert.is(await papersOfRun(), before, 'a near word erases nothing either');
+    assert.is(await win.papersOfRun(), before, 'a near word erases nothing either');
     await screenshot(page, 'window-admin-erase-refused');
 
     await scope.getByLabel(/to confirm/).fill('erase-corpus');
     await scope.getByRole('button', { name: 'Erase (erase-corpus)' }).click();
     await scope.locator('.note-ok', { hasText: 'Erased' }).waitFor({ timeout: 20_000 });
-    assert.is(await papersOfRun(), 0, 'the papers are gone');
+    assert.is(await win.papersOfRun(), 0, 'the papers are gone');
   }
 });
 

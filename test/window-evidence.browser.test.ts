@@ -13,10 +13,9 @@ import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { rawRequest } from './_setup.js';
 import { browserTests } from './_chromium.js';
 import { makePdf } from './_pdf.js';
-import { openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
+import { libraryRequest, openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
@@ -30,12 +29,9 @@ const SENTENCE = 'Sleep stabilizes memory in older adults.';
 const PDF = makePdf(['A first page about sleep.', { lines: [SENTENCE, 'The effect was small.'] }]);
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
-/** A Library or Evidence request as the window's page sends it: the renderer's Origin and X-Svc-Library: 1 besides the token. */
+/** A Library or Evidence request as the window's page sends it. */
 async function call(method: string, p: string, body?: unknown): Promise<any> {
-  const port = Number(new URL(win.session.backend.base_url).port);
-  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, authorization: `Bearer ${win.session.token}`, origin: win.shell.line.renderer_origin, 'x-svc-library': '1' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const r = await rawRequest(port, { method, path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await libraryRequest(win, method, p, { body });
   assert.ok(r.status >= 200 && r.status < 300, `${method} ${p}: ${r.status} ${r.text}`);
   return r.json();
 }

@@ -13,10 +13,9 @@ import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { rawRequest } from './_setup.js';
 import { browserTests } from './_chromium.js';
 import { makePdf } from './_pdf.js';
-import { openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
+import { libraryRequest, openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
 
@@ -27,14 +26,9 @@ let page: any;
 const PDF = makePdf(['A first page about sleep.', { lines: ['Sleep stabilizes memory in older adults.', 'The effect was small.'] }]);
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
-/** A Library request as the window's page sends it: the renderer's Origin and X-Svc-Library: 1 besides the token. */
+/** A Library read as the window's page sends it. */
 async function library(p: string): Promise<any> {
-  const port = Number(new URL(win.session.backend.base_url).port);
-  const r = await rawRequest(port, {
-    method: 'GET',
-    path: p,
-    headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${win.session.token}`, origin: win.shell.line.renderer_origin, 'x-svc-library': '1' },
-  });
+  const r = await libraryRequest(win, 'GET', p);
   assert.is(r.status, 200, `${p}: ${r.text}`);
   return r.json();
 }
