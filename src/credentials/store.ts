@@ -8,15 +8,7 @@ import { SvcError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import { readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import { CREDENTIAL_NAMES, findCredentialName } from './names.js';
-
-export type CredentialStatus = 'present' | 'absent' | 'unreadable';
-
-export interface CredentialRow {
-  name: string;
-  kind: string;
-  label: string;
-  status: CredentialStatus;
-}
+import type { CredentialRow, CredentialStatus } from '../wire/credentials.js';
 
 export interface CredentialStore {
   statuses(): CredentialRow[];
