@@ -2,9 +2,9 @@
  * Every credential name svc knows. Values live only in the owner-only
  * credentials file; everything else sees a name and a status.
  */
-import type { CredentialRow } from '../wire/credentials.js';
+import type { CredentialState } from '../wire/credentials.js';
 
-export type CredentialName = Omit<CredentialRow, 'status'>;
+export type CredentialName = Omit<CredentialState, 'status'>;
 
 export const CREDENTIAL_NAMES: readonly CredentialName[] = [
   { name: 'openalex_api_key', kind: 'repository', label: 'OpenAlex API key' },

@@ -8,10 +8,10 @@ import { SvcError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import { readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import { CREDENTIAL_NAMES, findCredentialName } from './names.js';
-import type { CredentialRow, CredentialStatus } from '../wire/credentials.js';
+import type { CredentialState, CredentialStatus } from '../wire/credentials.js';
 
 export interface CredentialStore {
-  statuses(): CredentialRow[];
+  statuses(): CredentialState[];
   status(name: string): CredentialStatus;
   /** The value for sending upstream; undefined when absent or unreadable. */
   reveal(name: string): string | undefined;

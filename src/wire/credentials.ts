@@ -12,8 +12,8 @@ export type CredentialKind = 'repository' | 'ai' | 'email' | 'cloud';
 /** unreadable: the credentials file (or this name's value in it) cannot be read as svc writes it; nothing sends such a value. */
 export type CredentialStatus = 'present' | 'absent' | 'unreadable';
 
-/** A credential name svc knows, and whether a value is stored for it. */
-export interface CredentialRow {
+/** A credential name svc knows, and whether a value is stored for it (what the store tells every caller but the one sending it upstream). */
+export interface CredentialState {
   name: string;
   kind: CredentialKind;
   label: string;
@@ -21,14 +21,14 @@ export interface CredentialRow {
 }
 
 /** One row of GET /api/credentials. */
-export interface CredentialListed extends CredentialRow {
+export interface CredentialRow extends CredentialState {
   /** The provider POST /api/credentials/validate checks this key with (AI keys only); null when it cannot be checked. */
   validate_provider: string | null;
 }
 
 /** GET /api/credentials: every known name, stored or not. */
 export interface CredentialList {
-  credentials: CredentialListed[];
+  credentials: CredentialRow[];
 }
 
 /** PUT and DELETE /api/credentials/{key_name}: the name's status after the write. */
