@@ -8,7 +8,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listTables } from '../src/admin/repo.js';
-import { TABLE_CATEGORIES, type TableCategory } from '../src/admin/tables.js';
+import { TABLE_CATEGORIES } from '../src/admin/tables.js';
+import type { TableCategory } from '../src/wire/admin.js';
 import { ERASE_SCOPES } from '../src/admin/erase.js';
 import { seededInstallation, tableFingerprint, type Installation } from './_admin.js';
 

@@ -1,7 +1,7 @@
 /** Human views for `svc daemon` and `svc serve --daemon`. */
 import { describeHolder } from '../../src/scheduler/scheduler.js';
 import type { DaemonAnswer } from '../../src/daemon/control.js';
-import type { DaemonStatus } from '../../src/daemon/status.js';
+import type { DaemonStatus } from '../../src/wire/daemon.js';
 
 export function statusText(s: DaemonStatus): string {
   if (!s.lock_present) return 'No daemon is running (no lock); `svc daemon start` starts one.';

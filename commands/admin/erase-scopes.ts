@@ -4,7 +4,7 @@
  * `svc --help`, `svc erase --help`, svc-admin(1) and the command all take
  * their words from here; main.ts imports it, so it imports nothing at run time.
  */
-import type { EraseScope } from '../../src/admin/erase.js';
+import type { EraseScope } from '../../src/wire/admin.js';
 
 export const ERASE_WORDS = {
   'ai-keys': 'erase-ai-keys',

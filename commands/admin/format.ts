@@ -1,14 +1,12 @@
 /** Human views for `svc backup`, `svc restore` and `svc erase`. */
-import type { BackupAnswer, VerifyAnswer } from '../../src/admin/backup.js';
-import type { EraseResult } from '../../src/admin/erase.js';
-import type { StageAnswer } from '../../src/admin/restore/stage.js';
+import type { BackupCreated, EraseResult, RestoreStaged, VerifyAnswer } from '../../src/wire/admin.js';
 import type { restoreStatus } from '../../src/admin/restore/status.js';
 import { drawsOnTerminal, type Io } from '../lib/io.js';
 import { count } from '../lib/words.js';
 
 export const bytes = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(2)} GiB` : n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
 
-export function backupText(b: BackupAnswer): string {
+export function backupText(b: BackupCreated): string {
   return [
     `Backup written: ${b.path}`,
     `  ${count(b.file_count, 'file')} (database ${b.counts.database}, vault ${b.counts.vault}, reports ${b.counts.report}), ${bytes(b.byte_size)}`,
@@ -31,7 +29,7 @@ export function verifyText(v: VerifyAnswer): string {
 }
 
 /** `svc restore`: the verification (unless it was shown above the question), then what happens next. */
-export function stagedText(s: StageAnswer, withVerify: boolean): string {
+export function stagedText(s: RestoreStaged, withVerify: boolean): string {
   return [
     ...(withVerify ? [verifyText(s.verify)] : []),
     `Staged the restore of ${s.plan.bundle_path} (written ${s.plan.bundle_created_at_utc}).`,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { cancelRestore, prepareRestore, type PreparedRestore, type StageAnswer } from '../../src/admin/restore/stage.js';
+import { cancelRestore, prepareRestore, type PreparedRestore } from '../../src/admin/restore/stage.js';
+import type { RestoreStaged } from '../../src/wire/admin.js';
 import { acknowledgeRestore, restoreStatus } from '../../src/admin/restore/status.js';
 import { UNDO_DELETE_CONFIRM, deleteUndoCopies } from '../../src/admin/restore/undo.js';
 import { stagedText, verifyText } from './format.js';
@@ -52,7 +53,7 @@ export function register(program: Command, io: Io): void {
           vault_parent: opts.vaultParent ? path.resolve(opts.vaultParent) : '',
           accept_fk_violations: Boolean(opts.acceptFkViolations),
         });
-        let staged: StageAnswer;
+        let staged: RestoreStaged;
         const asks = !opts.yes && io.stdinIsTTY && io.stdoutIsTTY;
         const offSignals = discardOnSignal(prepared);
         try {

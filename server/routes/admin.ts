@@ -5,6 +5,7 @@ import { lastBackup } from '../../src/admin/repo.js';
 import { cancelRestore, RESTORE_CONFIRM, stageRestore } from '../../src/admin/restore/stage.js';
 import { acknowledgeRestore, restoreStatus } from '../../src/admin/restore/status.js';
 import { deleteUndoCopies, UNDO_DELETE_CONFIRM } from '../../src/admin/restore/undo.js';
+import type { BackupState, EraseScopeList } from '../../src/wire/admin.js';
 import { readValid } from '../body.js';
 import { route, type RouteDef } from '../registry.js';
 
@@ -25,7 +26,7 @@ export const backupRoutes: RouteDef[] = [
     event.res.status = 201;
     return createBackup(ctx, { includeReports: body.include_reports ?? true });
   }),
-  route('GET', '/api/backup/last', (_event, { ctx }) => ({
+  route('GET', '/api/backup/last', (_event, { ctx }): BackupState => ({
     last_backup: backupView(lastBackup(ctx.db, 'local')),
     last_cloud_backup: backupView(lastBackup(ctx.db, 'cloud')),
     ...restoreStatus(ctx),
@@ -51,7 +52,7 @@ export const backupRoutes: RouteDef[] = [
 
 export const eraseRoutes: RouteDef[] = [
   // Not in the spec's table: what each scope erases and keeps, in svc's words, read before erasing.
-  route('GET', '/api/admin/erase-scopes', () => ({ scopes: eraseScopesView() })),
+  route('GET', '/api/admin/erase-scopes', (): EraseScopeList => ({ scopes: eraseScopesView() })),
   ...ERASE_SCOPES.map((scope) =>
     route('POST', `/api/admin/${scope}`, async (event, { ctx }) => {
       const body = await readValid(event, v.optional(ConfirmBody, {}), optional);

@@ -19,6 +19,7 @@ import { insertBackup, lastBackup, type BackupRecord } from './repo.js';
 import { startSnapshot } from './snapshot.js';
 import type { BundleSecretsFacts } from './restore/facts.js';
 import { ownerStands, ownStartTag } from '../claims/owner.js';
+import type { BackupCreated, BackupView, VerifyAnswer } from '../wire/admin.js';
 
 export const backupsDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'backups');
 export const MARKER_NAME = 'vault.json';
@@ -37,20 +38,6 @@ export interface BackupOptions {
   signal?: AbortSignal;
 }
 
-export interface BackupAnswer {
-  path: string;
-  created_at_utc: string;
-  byte_size: number;
-  manifest_sha256: string;
-  file_count: number;
-  include_reports: boolean;
-  schema_version: number;
-  counts: { database: number; vault: number; report: number };
-  /** Report files on disk that are in neither reports folder (an earlier storage.reports_dir): not in the bundle. */
-  reports_left_out: number;
-  vault: Manifest['vault'];
-}
-
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
 /**
@@ -66,7 +53,7 @@ function freeDefaultName(dir: string, time: string, from = 1): string {
 }
 
 /** Write a backup bundle. @example await createBackup(ctx, { includeReports: true }) */
-export async function createBackup(ctx: Context, options: BackupOptions): Promise<BackupAnswer> {
+export async function createBackup(ctx: Context, options: BackupOptions): Promise<BackupCreated> {
   const busy = ctx.service('admin.backup-busy', () => ({ running: false }));
   if (busy.running) throw conflict('backup_running', 'A backup is already being written; wait for it to finish.');
   busy.running = true;
@@ -179,26 +166,9 @@ function removeOrphanedSnapshots(dir: string): void {
   }
 }
 
-export function backupView(r: BackupRecord | undefined) {
+export function backupView(r: BackupRecord | undefined): BackupView | null {
   if (!r) return null;
   return { path: r.path, created_at_utc: r.created_at_utc, byte_size: r.byte_size, manifest_sha256: r.manifest_sha256, file_count: r.file_count, include_reports: r.include_reports === 1, schema_version: r.schema_version, exists: fs.existsSync(r.path) };
-}
-
-export interface VerifyAnswer {
-  ok: true;
-  path: string;
-  byte_size: number;
-  manifest_sha256: string;
-  /** Whether this installation recorded writing exactly these bytes. */
-  known_to_this_installation: boolean;
-  created_at_utc: string;
-  schema_version: number;
-  files_checked: number;
-  counts: { database: number; vault: number; report: number };
-  tables: Record<string, number>;
-  vault: Manifest['vault'];
-  restore_would: string[];
-  restore_would_not: string[];
 }
 
 /** Recompute every hash of a bundle; answers what a restore would and would not do. Refuses a damaged bundle, or one whose names a restore would refuse (422 bundle_invalid). */

@@ -90,7 +90,7 @@ const isVaultFolderPath = (p: unknown): p is string => {
   return id !== undefined && isUuid4(id);
 };
 
-/** The fields of a staged plan (restore/plan.ts StagedPlan) that become paths when it is applied. */
+/** The fields of a staged plan (StagedPlan, src/wire/admin.ts) that become paths when it is applied. */
 export interface PlanNames {
   version?: unknown;
   bundle_path?: unknown;

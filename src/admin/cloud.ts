@@ -16,6 +16,7 @@ import { SvcError, badRequest, conflict, notFound } from '../errors.js';
 import { getExecution } from '../executions/repo.js';
 import { backupsDir, backupView, createBackup } from './backup.js';
 import { insertBackup, lastBackup } from './repo.js';
+import type { CloudStatus, CloudUnlinked, CloudUploaded } from '../wire/admin.js';
 
 const PASSWORD = 'cloud_password';
 
@@ -99,7 +100,7 @@ export function requireCloudPassword(ctx: Context, given: string | null): string
 }
 
 /** Link a WebDAV account. @example await linkCloud(ctx, { url: 'https://cloud.example.org/remote.php/dav/files/me/', username: 'me', password }) */
-export async function linkCloud(ctx: Context, input: LinkInput) {
+export async function linkCloud(ctx: Context, input: LinkInput): Promise<CloudStatus> {
   const { url, username, folder } = checkCloudLink(ctx, input);
   const password = requireCloudPassword(ctx, input.password ?? null);
   ctx.log.addSecret(password);
@@ -113,22 +114,24 @@ export async function linkCloud(ctx: Context, input: LinkInput) {
   return cloudStatus(ctx);
 }
 
-export function unlinkCloud(ctx: Context) {
+export function unlinkCloud(ctx: Context): CloudUnlinked {
   const was = ctx.settings.read('cloud').provider === 'webdav';
   ctx.settings.write('cloud', { provider: 'none', url: '', username: '', remote_folder: 'svc' });
   if (ctx.credentials.status(PASSWORD) !== 'absent') ctx.credentials.remove(PASSWORD);
   return { unlinked: was, ...cloudStatus(ctx) };
 }
 
-export function cloudStatus(ctx: Context) {
+export function cloudStatus(ctx: Context): CloudStatus {
   const s = ctx.settings.read('cloud');
   const last = lastBackup(ctx.db, 'cloud');
+  // The cloud group's settings are all strings (settings/schema.ts).
+  const [provider, url, username] = [String(s.provider), String(s.url), String(s.username)];
   return {
-    linked: s.provider === 'webdav' && Boolean(s.url),
-    provider: s.provider,
-    url: s.url || null,
-    username: s.username || null,
-    remote_folder: s.remote_folder,
+    linked: provider === 'webdav' && Boolean(url),
+    provider,
+    url: url || null,
+    username: username || null,
+    remote_folder: String(s.remote_folder),
     password: ctx.credentials.status(PASSWORD),
     last_upload: last ? { ...backupView(last)!, remote_path: last.remote_path } : null,
   };
@@ -166,7 +169,7 @@ async function uploadNew(ctx: Context, dir: URL, time: string, local: string, by
  * Aborting `signal` (the command's Ctrl-C) stops the writing or the upload, removes the hidden
  * local bundle and throws the signal's reason.
  */
-export async function cloudBackup(ctx: Context, executionIds: number[] | null, signal?: AbortSignal) {
+export async function cloudBackup(ctx: Context, executionIds: number[] | null, signal?: AbortSignal): Promise<CloudUploaded> {
   const s = ctx.settings.read('cloud');
   if (s.provider !== 'webdav' || !s.url) throw conflict('cloud_not_linked', 'No cloud account is linked; link one first (`svc cloud link`).');
   const password = ctx.credentials.reveal(PASSWORD);

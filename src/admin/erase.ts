@@ -16,7 +16,7 @@ import { runningExecutions } from '../executions/repo.js';
 import { claimedJobs, describeHolder, jobHolder, TURN_PREFIX, type JobName } from '../claims/jobs.js';
 import { turnRegistry } from '../assistant/registry.js';
 import { isLiveRun } from '../executions/recovery.js';
-import type { TableCategory } from './tables.js';
+import type { EraseResult, EraseScope, EraseScopeView, TableCategory } from '../wire/admin.js';
 
 export const ERASE_SCOPES = [
   'erase-ai-keys',
@@ -28,8 +28,7 @@ export const ERASE_SCOPES = [
   'erase-app-data',
   'reset-settings',
   'factory-reset',
-] as const;
-export type EraseScope = (typeof ERASE_SCOPES)[number];
+] as const satisfies readonly EraseScope[];
 
 type KeyKinds = 'all' | string[];
 
@@ -64,19 +63,12 @@ export const SCOPES: Record<EraseScope, ScopeDef> = {
  * Every scope as a door shows it before anyone types its confirmation: the word `confirm` must
  * be, what it erases and what it keeps (GET /api/admin/erase-scopes; the window's danger zone).
  */
-export function eraseScopesView() {
+export function eraseScopesView(): EraseScopeView[] {
   return ERASE_SCOPES.map((scope) => ({ scope, confirm: scope, erases: SCOPES[scope].erases, keeps: SCOPES[scope].keeps }));
 }
 
 export function isEraseScope(name: string): name is EraseScope {
   return (ERASE_SCOPES as readonly string[]).includes(name);
-}
-
-export interface EraseResult {
-  scope: EraseScope;
-  erased: { categories: TableCategory[]; rows: Record<string, number>; credentials: string[]; report_files: number };
-  keeps: string;
-  erased_at_utc: string;
 }
 
 /** Refuse unless `confirm` is exactly the expected word (the scope's name, "restore", …). */

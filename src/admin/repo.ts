@@ -3,7 +3,8 @@
  * and the backup and restore records.
  */
 import type { Database } from 'better-sqlite3';
-import { ROW_CATEGORIES, TABLE_CATEGORIES, type TableCategory } from './tables.js';
+import { ROW_CATEGORIES, TABLE_CATEGORIES } from './tables.js';
+import type { TableCategory } from '../wire/admin.js';
 
 export interface TableInfo {
   name: string;

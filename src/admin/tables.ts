@@ -22,7 +22,7 @@
  * content=) are listed with the content table's category; their shadow
  * tables follow the virtual table and are not listed.
  */
-export type TableCategory = 'schema' | 'admin' | 'app_state' | 'settings' | 'configs' | 'executions' | 'corpus' | 'library' | 'conversations';
+import type { TableCategory } from '../wire/admin.js';
 
 export const TABLE_CATEGORIES: Record<string, TableCategory> = {
   schema_migrations: 'schema',

@@ -9,6 +9,8 @@ import { badRequest, invalid } from '../errors.js';
 import { AGENT_ALIASES, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, providerForCredential, type ApiProvider } from '../providers/provider-catalog.js';
 import { checkKey, listModels } from '../providers/index.js';
 import { apiBaseUrl, cliBinary } from './connections.js';
+import type { KeyCheck } from '../wire/credentials.js';
+import type { ModelList } from '../wire/settings.js';
 
 export interface ValidateInput {
   provider: string;
@@ -53,19 +55,19 @@ function keyOf(ctx: Context, provider: ApiProvider, given: string | null | undef
 }
 
 /** POST /api/credentials/validate. */
-export async function validateCredential(ctx: Context, input: ValidateInput) {
+export async function validateCredential(ctx: Context, input: ValidateInput): Promise<KeyCheck> {
   const provider = providerOrThrow(input.provider, ['body', 'provider']);
   const baseUrl = baseUrlOf(ctx, provider, input.base_url, ['body', 'base_url']);
   const key = keyOf(ctx, provider, input.key);
   const check = await checkKey(provider.family, { baseUrl, key, fetch: ctx.fetch, signal: AbortSignal.timeout(15_000) }, provider.label);
-  const base = { provider: provider.id, credential: provider.credential, key_source: input.key ? 'request' : 'stored', checked_at_utc: ctx.nowIso(), endpoint: 'models' };
+  const base = { provider: provider.id, credential: provider.credential, key_source: input.key ? 'request' : 'stored', checked_at_utc: ctx.nowIso(), endpoint: 'models' } as const;
   if (check.valid) return { ...base, valid: true, status: 'valid', message: `${provider.label} accepted the key.`, models: check.models };
   const status = check.kind === 'unauthorized' ? 'invalid' : check.kind === 'unreachable' ? 'unreachable' : 'error';
   return { ...base, valid: false, status, message: check.message };
 }
 
 /** POST /api/ai/models. */
-export async function listModelIds(ctx: Context, input: ModelsInput) {
+export async function listModelIds(ctx: Context, input: ModelsInput): Promise<ModelList> {
   const cli = CLI_PROVIDERS.find((c) => c.id === input.provider);
   if (cli) {
     // An agent CLI has no models endpoint: its aliases are what it accepts.
@@ -90,7 +92,7 @@ export async function listModelIds(ctx: Context, input: ModelsInput) {
 }
 
 /** `svc credentials validate NAME`: the stored value of an AI credential, checked with its provider. */
-export async function validateStoredCredential(ctx: Context, name: string, baseUrl?: string) {
+export async function validateStoredCredential(ctx: Context, name: string, baseUrl?: string): Promise<KeyCheck> {
   ctx.credentials.status(name); // unknown name: 404
   const provider = providerForCredential(name);
   if (!provider) throw badRequest('not_validatable', `${name} is not an AI provider key; only AI keys can be validated here.`);

@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import { AGENT_ALIASES, AGENT_EFFORTS, API_PROVIDERS, CLI_PROVIDERS, findApiProvider, type ApiProvider, type CliProvider } from '../providers/provider-catalog.js';
 import { defaultChoices, type Choices } from './choices.js';
 import type { AssistantStatus, Connection } from '../wire/assistant.js';
+import type { CliStatus } from '../wire/settings.js';
 
 /** The first executable called `name` on the search path. */
 export function findOnPath(name: string, searchPath: string | undefined): string | null {
@@ -155,7 +156,7 @@ function cliRow(ctx: Context, c: CliProvider): Connection {
 }
 
 /** GET /api/settings/ai/cli-status: each subscription-lane CLI, found or not, and where. */
-export function cliStatus(ctx: Context) {
+export function cliStatus(ctx: Context): CliStatus {
   return {
     checked_at_utc: ctx.nowIso(),
     clis: CLI_PROVIDERS.map((c) => {

@@ -2,11 +2,9 @@
  * Every credential name svc knows. Values live only in the owner-only
  * credentials file; everything else sees a name and a status.
  */
-export interface CredentialName {
-  name: string;
-  kind: 'repository' | 'ai' | 'email' | 'cloud';
-  label: string;
-}
+import type { CredentialState } from '../wire/credentials.js';
+
+export type CredentialName = Omit<CredentialState, 'status'>;
 
 export const CREDENTIAL_NAMES: readonly CredentialName[] = [
   { name: 'openalex_api_key', kind: 'repository', label: 'OpenAlex API key' },

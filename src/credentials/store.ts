@@ -8,18 +8,10 @@ import { SvcError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import { readOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import { CREDENTIAL_NAMES, findCredentialName } from './names.js';
-
-export type CredentialStatus = 'present' | 'absent' | 'unreadable';
-
-export interface CredentialRow {
-  name: string;
-  kind: string;
-  label: string;
-  status: CredentialStatus;
-}
+import type { CredentialState, CredentialStatus } from '../wire/credentials.js';
 
 export interface CredentialStore {
-  statuses(): CredentialRow[];
+  statuses(): CredentialState[];
   status(name: string): CredentialStatus;
   /** The value for sending upstream; undefined when absent or unreadable. */
   reveal(name: string): string | undefined;

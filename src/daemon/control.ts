@@ -12,7 +12,8 @@ import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 import { lockHolderAlive, readLock } from './lock.js';
-import { daemonStatus, type DaemonStatus } from './status.js';
+import { daemonStatus } from './status.js';
+import type { DaemonStatus } from '../wire/daemon.js';
 import { ensureOwnedDir, openOwnedAppend } from '../util/owned-files.js';
 
 /** The launcher the daemon and the service unit run. */

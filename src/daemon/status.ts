@@ -6,27 +6,9 @@
 import type { Context } from '../context.js';
 import { readPublishedToken } from '../runtime/token.js';
 import { lockHolderAlive, readLock } from './lock.js';
-import type { LeaseHolder } from '../scheduler/lease.js';
+import type { DaemonStatus, LeaseHolder } from '../wire/daemon.js';
 
 export const DAEMON_PROBE_TIMEOUT_MS = 1500;
-
-export interface DaemonStatus {
-  lock_present: boolean;
-  running: boolean;
-  pid: number | null;
-  port: number | null;
-  version: string | null;
-  started_at: string | null;
-  lock_pid: number | null;
-  lock_port: number | null;
-  lock_version: string | null;
-  error: string | null;
-  /** The lock names a process that is gone: `svc daemon start` takes it over (error says so in words). */
-  stale_lock: boolean;
-  is_self: boolean;
-  /** The daemon's scheduler as its health says: running, or standby while another process of the data directory fires routines (held_by). Null when it did not answer. */
-  scheduler: { state: string; held_by: LeaseHolder | null } | null;
-}
 
 export async function daemonStatus(ctx: Context, timeoutMs = DAEMON_PROBE_TIMEOUT_MS): Promise<DaemonStatus> {
   const lock = readLock(ctx.paths);

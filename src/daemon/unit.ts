@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
 import { writeOwnerOnlyFile } from '../util/owned-files.js';
 import { SVC_BIN } from './control.js';
+import type { ServiceInstalled, ServiceUninstalled, ServiceUnit, UnitKind } from '../wire/daemon.js';
 
 export interface ServiceHost {
   platform: NodeJS.Platform;
@@ -37,8 +38,6 @@ export const serviceHost = (ctx: Context): ServiceHost => ctx.service(SERVICE_HO
 
 export const SYSTEMD_UNIT_NAME = 'svc.service';
 export const LAUNCHD_LABEL = 'org.svc.daemon';
-
-type UnitKind = 'systemd-user' | 'launchd-agent' | 'windows-task' | 'unsupported';
 
 function kindOf(platform: NodeJS.Platform): UnitKind {
   if (platform === 'linux') return 'systemd-user';
@@ -112,7 +111,7 @@ export function launchdPlist(ctx: Context, port: number | null): string {
 const WINDOWS_NOTE =
   'On Windows the daemon would run as a scheduled task at logon (schtasks /Create /SC ONLOGON /TN svc-daemon /TR "node <svc>\\bin\\svc.js serve --daemon --foreground"); svc does not install one. Create it yourself, or start the daemon with `svc daemon start`.';
 
-export function serviceStatus(ctx: Context) {
+export function serviceStatus(ctx: Context): ServiceUnit {
   const host = serviceHost(ctx);
   const kind = kindOf(host.platform);
   const file = unitPath(ctx, kind);
@@ -138,7 +137,7 @@ async function must(host: ServiceHost, file: string, args: string[]): Promise<st
 }
 
 /** Write the unit (and with register, enable and start it). */
-export async function installService(ctx: Context, input: { port: number | null; register: boolean }) {
+export async function installService(ctx: Context, input: { port: number | null; register: boolean }): Promise<ServiceInstalled> {
   const host = serviceHost(ctx);
   const kind = kindOf(host.platform);
   const file = unitPath(ctx, kind);
@@ -159,7 +158,7 @@ export async function installService(ctx: Context, input: { port: number | null;
 }
 
 /** Remove the unit; with deregister, stop and disable it first. */
-export async function uninstallService(ctx: Context, input: { deregister: boolean }) {
+export async function uninstallService(ctx: Context, input: { deregister: boolean }): Promise<ServiceUninstalled> {
   const host = serviceHost(ctx);
   const kind = kindOf(host.platform);
   const file = unitPath(ctx, kind);

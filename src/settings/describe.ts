@@ -4,16 +4,8 @@
  * the choices or range a write is checked against. Read answers carry it as
  * `keys`, so no door keeps a second copy of the schema.
  */
+import type { KeyDescription } from '../wire/settings.js';
 import { SETTINGS, type SettingsGroup } from './schema.js';
-
-export interface KeyDescription {
-  type: string;
-  default: unknown;
-  doc: string;
-  one_of?: readonly string[];
-  min?: number;
-  max?: number;
-}
 
 export function describeKeys(group: SettingsGroup): Record<string, KeyDescription> {
   return Object.fromEntries(

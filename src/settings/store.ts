@@ -8,8 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { SETTINGS, settingDef, type SettingsGroup } from './schema.js';
 import { badHost, checkSettingValue, settingIssue, unknownKeyIssue } from './check.js';
-
-export type SettingsValues = Record<string, string | number | boolean | null>;
+import type { SettingsValues } from '../wire/settings.js';
 
 export interface SettingsStore {
   read(group: SettingsGroup): SettingsValues;

@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { usableEndpoint } from '../settings/check.js';
 import { SvcError } from '../errors.js';
-import type { SettingsValues } from '../settings/store.js';
+import type { SettingsValues } from '../wire/settings.js';
 import { embedOllama, embedOpenAI, type HttpLaneConfig } from './http-lanes.js';
 import { LEXICAL_MODEL, embedLexical, emptyStats, estimateTokens, statsFromBlob, statsToBlob, type LexicalStats } from './lexical.js';
 import { modelKey, providerInfo, type ProviderId } from './providers.js';

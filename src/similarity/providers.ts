@@ -4,26 +4,12 @@
  * provider that cannot embed; the settings read shows this table as
  * capability metadata.
  */
+import type { EmbeddingLane } from '../wire/settings.js';
 import { LEXICAL_DIMENSION, LEXICAL_MODEL } from './lexical.js';
 
-export type ProviderId = 'none' | 'local' | 'openai' | 'ollama';
-
-export interface ProviderInfo {
-  id: ProviderId;
-  label: string;
-  can_embed: boolean;
-  /** lexical: shared words and spellings; semantic: meaning (a neural model). */
-  kind: 'lexical' | 'semantic' | null;
-  offline: boolean;
-  default_model: string | null;
-  default_base_url: string | null;
-  /** Credential the lane sends, when it needs one (optional for a custom OpenAI-compatible base_url). */
-  credential: string | null;
-  /** USD per million input tokens, by model; absent means unknown. */
-  prices_per_million_tokens: Record<string, number>;
-  dimension: number | null;
-  note: string;
-}
+/** The settings read shows this table as it is (src/wire/settings.ts declares a lane). */
+export type ProviderInfo = EmbeddingLane;
+export type ProviderId = EmbeddingLane['id'];
 
 export const PROVIDERS: readonly ProviderInfo[] = [
   {

@@ -8,7 +8,7 @@ import { SvcError, ValidationError } from '../errors.js';
 import { settingDef } from '../settings/schema.js';
 import { settingIssue } from '../settings/check.js';
 import { describeKeys } from '../settings/describe.js';
-import type { SettingsValues } from '../settings/store.js';
+import type { EmbeddingsAnswer, SettingsValues } from '../wire/settings.js';
 import { backfillHolder } from './backfill.js';
 import { estimateTokens } from './lexical.js';
 import { isLane, laneSettings, resolveLane } from './lanes.js';
@@ -21,7 +21,7 @@ import { withoutOwnerProcess } from '../claims/rows.js';
 
 const GROUP = 'embeddings';
 
-function capabilities(ctx: Context, values: SettingsValues) {
+function capabilities(ctx: Context, values: SettingsValues): EmbeddingsAnswer['capabilities'] {
   const info = providerInfo(String(values.provider));
   const model = String(values.model) || info?.default_model || null;
   return {
@@ -42,7 +42,7 @@ function capabilities(ctx: Context, values: SettingsValues) {
   };
 }
 
-export function readEmbeddingSettings(ctx: Context) {
+export function readEmbeddingSettings(ctx: Context): EmbeddingsAnswer {
   const values = ctx.settings.read(GROUP);
   return { group: GROUP, settings: values, keys: describeKeys(GROUP), capabilities: capabilities(ctx, values) };
 }
@@ -74,7 +74,7 @@ export function checkEmbeddingSettings(ctx: Context, incoming: Record<string, un
   return merged;
 }
 
-export function writeEmbeddingSettings(ctx: Context, incoming: Record<string, unknown>) {
+export function writeEmbeddingSettings(ctx: Context, incoming: Record<string, unknown>): EmbeddingsAnswer {
   const merged = checkEmbeddingSettings(ctx, incoming);
   ctx.settings.write(GROUP, { ...incoming, model: merged.model });
   return readEmbeddingSettings(ctx);

@@ -7,7 +7,7 @@
  */
 import type { Context } from '../context.js';
 import { SvcError } from '../errors.js';
-import type { DaemonStatus } from '../daemon/status.js';
+import type { DaemonStatus } from '../wire/daemon.js';
 import { readPublishedToken } from '../runtime/token.js';
 
 export const BACKEND_PROBE_TIMEOUT_MS = 1500;

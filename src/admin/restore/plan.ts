@@ -7,20 +7,7 @@
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import { readOwnedFile } from '../../util/owned-files.js';
-
-export interface StagedPlan {
-  version: 1;
-  bundle_path: string;
-  manifest_sha256: string;
-  bundle_created_at_utc: string;
-  staged_at_utc: string;
-  stamp: string;
-  vault_target: string | null;
-  vault_staging: string | null;
-  reports: string[];
-  fk_violations: number;
-  not_restored: string[];
-}
+import type { StagedPlan } from '../../wire/admin.js';
 
 export const stagingDir = (ctx: Context) => path.join(ctx.paths.dataDir, 'restore-staged');
 export const planFile = (ctx: Context) => path.join(stagingDir(ctx), 'staged.json');

@@ -11,11 +11,12 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { ensureOwnedDir, writeOwnerOnlyFile } from '../../util/owned-files.js';
 import { bundleInvalid, readBundle } from '../bundle.js';
 import { manifestNamesProblem } from '../bundle-names.js';
-import { describeBundle, resolveBundlePath, type VerifyAnswer } from '../backup.js';
+import { describeBundle, resolveBundlePath } from '../backup.js';
 import { requireConfirm } from '../erase.js';
 import { checkDatabase, checkVaultParent } from './checks.js';
 import { takeStagingLock } from './lock.js';
-import { planFile, readPlan, stagingDir, type StagedPlan } from './plan.js';
+import { planFile, readPlan, stagingDir } from './plan.js';
+import type { RestoreCancelled, RestoreStaged, StagedPlan, VerifyAnswer } from '../../wire/admin.js';
 import { undoRoot } from './undo.js';
 import { clearAbandonedVaultStaging, newStagingFolder, stagedVaultCopies } from './vault-staging.js';
 
@@ -43,8 +44,6 @@ export function freshStamp(ctx: Context, stagedAt: string, vaultTarget: string |
   }
 }
 
-export type StageAnswer = { staged: true; applies: string; plan: StagedPlan; verify: VerifyAnswer };
-
 /**
  * A bundle verified and extracted into the staging folder, not yet staged: every check a restore
  * makes has passed, and nothing decides the next start until `commit` writes staged.json. The
@@ -54,12 +53,12 @@ export type StageAnswer = { staged: true; applies: string; plan: StagedPlan; ver
  */
 export interface PreparedRestore {
   verify: VerifyAnswer;
-  commit(): StageAnswer;
+  commit(): RestoreStaged;
   discard(): void;
 }
 
 /** Verify a bundle completely and stage it for the next start. */
-export async function stageRestore(ctx: Context, input: StageInput): Promise<StageAnswer> {
+export async function stageRestore(ctx: Context, input: StageInput): Promise<RestoreStaged> {
   requireConfirm(input.confirm, RESTORE_CONFIRM);
   return (await prepareRestore(ctx, input)).commit();
 }
@@ -144,7 +143,7 @@ async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Pro
       throw conflict('fk_violations', `The database in the bundle has ${db.fkViolations} foreign-key violations (in ${db.tables.join(', ')}); to restore it anyway, send accept_fk_violations true (\`svc restore FILE --accept-fk-violations\`).`, { count: db.fkViolations, tables: db.tables });
     }
     const verify = describeBundle(ctx, file, m, read.size, read.manifest_sha256, db.secrets);
-    const commit = (): StageAnswer => {
+    const commit = (): RestoreStaged => {
       const stagedAt = ctx.nowIso();
       const vaultTarget = m.vault && parent ? path.join(parent, m.vault.folder_name) : null;
       const plan: StagedPlan = {
@@ -172,7 +171,7 @@ async function prepareNow(ctx: Context, input: Omit<StageInput, 'confirm'>): Pro
 }
 
 /** Forget a staged restore; nothing had moved. */
-export function cancelRestore(ctx: Context): { cancelled: true; bundle_path: string } {
+export function cancelRestore(ctx: Context): RestoreCancelled {
   const plan = readPlan(ctx);
   if (!plan) throw notFound('no_staged_restore', 'No restore is staged.');
   for (const copy of stagedVaultCopies(ctx, plan)) fs.rmSync(copy, { recursive: true, force: true });

@@ -3,12 +3,13 @@ import type { Context } from '../../context.js';
 import { acknowledgeRestores, lastRestore } from '../repo.js';
 import { readPlan } from './plan.js';
 import { undoCopyStatus } from './undo.js';
+import type { RestoreAcknowledged, RestoreStatus } from '../../wire/admin.js';
 
-export function acknowledgeRestore(ctx: Context): { acknowledged: number } {
+export function acknowledgeRestore(ctx: Context): RestoreAcknowledged {
   return { acknowledged: acknowledgeRestores(ctx.db, ctx.nowIso()) };
 }
 
-export function restoreStatus(ctx: Context) {
+export function restoreStatus(ctx: Context): RestoreStatus {
   const plan = readPlan(ctx);
   const last = lastRestore(ctx.db);
   return {

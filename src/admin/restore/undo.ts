@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import { readOwnedFile } from '../../util/owned-files.js';
 import { requireConfirm } from '../erase.js';
+import type { UndoCopiesDeleted, UndoCopy } from '../../wire/admin.js';
 
 export const UNDO_DELETE_CONFIRM = 'delete-undo-copies';
 
@@ -36,13 +37,13 @@ function sizeOf(p: string): number {
   return fs.readdirSync(p).reduce((sum, n) => sum + sizeOf(path.join(p, n)), 0);
 }
 
-export function undoCopyStatus(ctx: Context) {
+export function undoCopyStatus(ctx: Context): UndoCopy {
   const copies = undoCopies(ctx);
   return { exists: copies.length > 0, count: copies.length, byte_size: copies.reduce((s, p) => s + sizeOf(p), 0) };
 }
 
 /** Remove every undo copy (databases, set-aside vault folders and report files). Irreversible. */
-export function deleteUndoCopies(ctx: Context, confirm: string): { deleted: number; byte_size: number } {
+export function deleteUndoCopies(ctx: Context, confirm: string): UndoCopiesDeleted {
   requireConfirm(confirm, UNDO_DELETE_CONFIRM);
   const status = undoCopyStatus(ctx);
   const copies = undoCopies(ctx);

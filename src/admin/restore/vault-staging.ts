@@ -9,7 +9,8 @@ import { SvcError } from '../../errors.js';
 import { readOwnedFile, writeOwnerOnlyFile } from '../../util/owned-files.js';
 import { ownerStands, ownStartTag } from '../../claims/owner.js';
 import { isVaultStagingPath, VAULT_STAGING_NAME } from '../bundle-names.js';
-import { stagingDir, type StagedPlan } from './plan.js';
+import { stagingDir } from './plan.js';
+import type { StagedPlan } from '../../wire/admin.js';
 
 /**
  * Where the vault's staging folder of the restore being prepared is noted (in the data directory's

@@ -5,7 +5,7 @@
  * not do — all in the service's words.
  */
 import { useState } from 'preact/hooks';
-import { admin, type BackupState, type BackupView, type VerifyAnswer } from '../api/admin.js';
+import { admin, type BackupCreated, type BackupState, type VerifyAnswer } from '../api/admin.js';
 import { bytes, minute } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
 import { useElapsed } from './elapsed.js';
@@ -14,7 +14,7 @@ import { noteAdminChange } from './restore-state.js';
 function TakeBackup() {
   const [includeReports, setIncludeReports] = useState(true);
   const [since, setSince] = useState<number | null>(null);
-  const [written, setWritten] = useState<BackupView | null>(null);
+  const [written, setWritten] = useState<BackupCreated | null>(null);
   const [error, setError] = useState<unknown>(null);
   const elapsed = useElapsed(since);
   async function take(event: Event) {

@@ -5,7 +5,7 @@
  * the shell now holds — and the service unit that starts it at login.
  */
 import { useState } from 'preact/hooks';
-import { admin, type ServiceUnit } from '../api/admin.js';
+import { admin, type ServiceInstalled, type ServiceUninstalled } from '../api/admin.js';
 import { renewSession, session, shellAction } from '../session.js';
 import { minute } from '../ui/format.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
@@ -84,10 +84,10 @@ function DaemonState() {
 function Unit() {
   const unit = useResource((signal) => admin.serviceUnit(signal), [adminChanged.value]);
   const [register, setRegister] = useState(false);
-  const [answer, setAnswer] = useState<ServiceUnit | null>(null);
+  const [answer, setAnswer] = useState<ServiceInstalled | ServiceUninstalled | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  async function act(fn: () => Promise<ServiceUnit>) {
+  async function act(fn: () => Promise<ServiceInstalled | ServiceUninstalled>) {
     setBusy(true);
     setError(null);
     setAnswer(null);
@@ -142,7 +142,7 @@ function Unit() {
       {answer && (
         <p class="note note-ok" role="status">
           {answer.installed ? 'Installed' : 'Removed'}
-          {answer.commands_run?.length ? `; ran ${answer.commands_run.join('; ')}` : ''}.
+          {answer.commands_run.length ? `; ran ${answer.commands_run.join('; ')}` : ''}.
         </p>
       )}
       <ErrorNote error={error} title="The service unit did not change." />

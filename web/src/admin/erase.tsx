@@ -4,7 +4,7 @@
  * confirmation of the word the service names. The answer says what went.
  */
 import { useState } from 'preact/hooks';
-import { admin, type EraseResult, type EraseScope } from '../api/admin.js';
+import { admin, type EraseResult, type EraseScopeView } from '../api/admin.js';
 import { count } from '../ui/format.js';
 import { Busy, EmptyState, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
@@ -23,7 +23,7 @@ function Erased({ result }: { result: EraseResult }) {
   );
 }
 
-function Scope({ scope }: { scope: EraseScope }) {
+function Scope({ scope }: { scope: EraseScopeView }) {
   const [result, setResult] = useState<EraseResult | null>(null);
   return (
     <details class="erase-scope" data-scope={scope.scope}>
