@@ -23,18 +23,11 @@ import type { PidProbe } from '../util/pid.js';
 import { identityIn, ownerStands, ownOwner } from '../claims/owner.js';
 import { releaseFileClaim, renewFileClaim, takeFileClaim, type FileClaimRule } from '../claims/file.js';
 import type { ProcessIdentity } from '../claims/staleness.js';
+import type { LeaseHolder } from '../wire/health.js';
 
 export const LEASE_FILE = 'scheduler.lease';
 
-export interface LeaseHolder {
-  pid: number;
-  runtime_id: string;
-  /** 'daemon' for the background daemon, 'server' for `svc serve`. */
-  role: string;
-  /** Null until that process listens (and for a process that never does). */
-  port: number | null;
-  since_utc: string;
-}
+export type { LeaseHolder } from '../wire/health.js';
 
 /** What the file holds: the holder and, where the system says, who its process is (never shown in answers). */
 type LeaseFile = LeaseHolder & Partial<ProcessIdentity>;
