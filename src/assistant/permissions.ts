@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { requireSession } from './sessions.js';
+import type { PermissionAnswer } from '../wire/assistant.js';
 
 export interface PermissionOpen {
   session_id: number;
@@ -14,15 +15,6 @@ export interface PermissionOpen {
   input: Record<string, unknown>;
 }
 
-export interface PermissionAnswer {
-  request_id: string;
-  session_id: number;
-  tool_name: string;
-  tool_use_id: string | null;
-  allow: boolean;
-  reason: string | null;
-  answered_at_utc: string;
-}
 
 interface Pending {
   open: PermissionOpen;

@@ -12,7 +12,8 @@ import { findApiProvider } from '../providers/provider-catalog.js';
 import { explicitBasis, requireChoices, type Choices } from './choices.js';
 import { apiBaseUrl, availabilityOf, cliBinary, routeDigest } from './connections.js';
 import { frameQueue, type FrameQueue } from './frames.js';
-import { turnRegistry, type CancelOutcome, type CancelResult } from './registry.js';
+import { turnRegistry, type CancelResult } from './registry.js';
+import type { CancelAnswer } from '../wire/assistant.js';
 import * as repo from './repo.js';
 import { runTurn, type Lane, type RunOptions } from './runner.js';
 import { bindingRow, requireSession } from './sessions.js';
@@ -154,17 +155,6 @@ export function sendMessage(ctx: Context, sessionId: number, body: SendBody, opt
       active.controller.abort();
     },
   };
-}
-
-export interface CancelAnswer {
-  session_id: number;
-  outcome: CancelOutcome;
-  cancelled: boolean;
-  /** Which process was asked to stop the turn: this one, or another on the same data directory (null when none was). */
-  owner: 'this_process' | 'other_process' | null;
-  /** A claim left by a process that no longer runs (or from before a restart): nothing to stop, the next send takes it over. */
-  stale_claim: { pid: number; claimed_at_utc: string; reason: 'process_gone' | 'before_boot' } | null;
-  message: string;
 }
 
 function cancelMessage(sessionId: number, r: CancelResult): string {
