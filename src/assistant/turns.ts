@@ -18,7 +18,7 @@ import * as repo from './repo.js';
 import { runTurn, type Lane, type RunOptions } from './runner.js';
 import { bindingRow, requireSession } from './sessions.js';
 import { CLI_PROVIDERS } from '../providers/provider-catalog.js';
-import { permissionBroker } from './permissions.js';
+import { permissionBroker, type PermissionAnnouncement } from './permissions.js';
 
 export interface SendBody {
   text: string;
@@ -129,10 +129,16 @@ export function sendMessage(ctx: Context, sessionId: number, body: SendBody, opt
     data: { session_id: sessionId, user_message_id: admitted.userMessageId, assistant_message_id: null, requested: choices, reports: [], created_at_utc: admitted.at },
   });
   const off = ctx.bus.on('assistant.permission', (payload) => {
-    const p = payload as { kind: string; session_id: number; request_id: string };
+    const p = payload as PermissionAnnouncement;
     if (p.session_id !== sessionId) return;
-    const { kind, ...rest } = p;
-    frames.push({ event: kind === 'opened' ? 'permission_request' : 'permission_answered', data: { ...rest, user_message_id: admitted.userMessageId } });
+    const at = { user_message_id: admitted.userMessageId };
+    if (p.kind === 'opened') {
+      const { kind: _, ...request } = p;
+      frames.push({ event: 'permission_request', data: { ...request, ...at } });
+    } else {
+      const { kind: _, ...answer } = p;
+      frames.push({ event: 'permission_answered', data: { ...answer, ...at } });
+    }
   });
   const finished = runTurn(
     ctx,

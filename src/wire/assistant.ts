@@ -219,3 +219,34 @@ export interface PermissionAnswer {
   reason: string | null;
   answered_at_utc: string;
 }
+
+/** Every event of a turn's stream names its conversation and the user message that started the turn. */
+interface TurnEventBase {
+  session_id: number;
+  user_message_id: number;
+}
+
+/** Which way a turn ended. */
+export type TurnStatus = 'completed' | 'cancelled' | 'failed';
+
+/**
+ * One server-sent event of POST /api/assistant/sessions/{session_id}/messages,
+ * in the order a turn produces them: turn_choices after admission; text,
+ * model reports, tool calls and results, permission requests and answers as
+ * they come; an error when the turn failed; the saved reply (message); done.
+ */
+export type TurnEvent =
+  | { event: 'turn_choices'; data: TurnEventBase & Omit<TurnChoices, 'user_message_id' | 'assistant_message_unreadable'> }
+  /** Sent once the report is saved. */
+  | { event: 'turn_model_report'; data: TurnEventBase & ModelReport }
+  /** A piece of the reply, scrubbed of secrets. */
+  | { event: 'text'; data: TurnEventBase & { delta: string } }
+  | { event: 'tool_call'; data: TurnEventBase & { id: string; name: string; input: Record<string, unknown> } }
+  | { event: 'tool_result'; data: TurnEventBase & { id: string; name: string; output: unknown; is_error: boolean } }
+  /** The agent CLI asks to use a tool; the turn waits until the person answers (POST /api/assistant/permissions/{request_id}). */
+  | { event: 'permission_request'; data: TurnEventBase & { request_id: string; tool_name: string; tool_use_id: string | null; input: Record<string, unknown> } }
+  | { event: 'permission_answered'; data: TurnEventBase & Omit<PermissionAnswer, 'session_id'> }
+  | { event: 'error'; data: TurnEventBase & { reason: string; message: string } }
+  /** The reply as saved, with what the runtime recorded (null is not recorded, not zero). */
+  | { event: 'message'; data: TurnEventBase & { assistant_message_id: number; content: string; input_tokens: number | null; output_tokens: number | null; cost_usd: number | null } }
+  | { event: 'done'; data: TurnEventBase & { status: TurnStatus } };

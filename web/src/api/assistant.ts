@@ -5,16 +5,11 @@
  * The answers' shapes are the service's, from src/wire/assistant.ts.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { AssistantStatus, CancelAnswer, Choices, Conversation, ConversationExport, ConversationPage, PermissionAnswer } from '../../../src/wire/assistant.js';
+import type { AssistantStatus, CancelAnswer, Choices, Conversation, ConversationExport, ConversationPage, PermissionAnswer, TurnEvent } from '../../../src/wire/assistant.js';
 import { api } from './client.js';
 import { readEventStream } from './sse.js';
 
-export type { Choices, ComposerChoices, Connection, Conversation, ConversationRow, Message } from '../../../src/wire/assistant.js';
-
-export interface TurnEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
+export type { Choices, ComposerChoices, Connection, Conversation, ConversationRow, Message, TurnEvent } from '../../../src/wire/assistant.js';
 
 export const assistant = {
   status: (signal?: AbortSignal) => api.get<AssistantStatus>('/api/assistant/status', { signal }),
@@ -27,7 +22,7 @@ export const assistant = {
   show: (id: number, signal?: AbortSignal) => api.get<Conversation>(`/api/assistant/sessions/${id}`, { signal }),
   /** Send one message and read the turn as it streams; aborting `signal` disconnects (the service then cancels the turn). */
   send: (id: number, text: string, onEvent: (e: TurnEvent) => void, signal: AbortSignal) =>
-    readEventStream(`/api/assistant/sessions/${id}/messages`, (m: EventSourceMessage) => onEvent({ event: m.event ?? 'message', data: JSON.parse(m.data) }), { signal, method: 'POST', body: { text } }),
+    readEventStream(`/api/assistant/sessions/${id}/messages`, (m: EventSourceMessage) => onEvent({ event: m.event ?? 'message', data: JSON.parse(m.data) } as TurnEvent), { signal, method: 'POST', body: { text } }),
   cancel: (id: number) => api.post<CancelAnswer>(`/api/assistant/sessions/${id}/cancel`),
   answerPermission: (requestId: string, allow: boolean, reason: string | null) => api.post<PermissionAnswer>(`/api/assistant/permissions/${encodeURIComponent(requestId)}`, { allow, reason }),
   export: (id: number, format: 'json' | 'markdown') =>
