@@ -1,10 +1,7 @@
 import type { OriginRegistry } from '../src/runtime/origins.js';
-import type { LeaseHolder } from '../src/scheduler/lease.js';
+import type { LeaseHolder, SchedulerState, ServerRole } from '../src/wire/health.js';
 
-/** running: this process fires routines; standby: another process of this data directory does (held_by). */
-export type SchedulerState = 'running' | 'standby' | 'disabled' | 'not_started';
-
-export type ServerRole = 'server' | 'daemon' | 'fallback';
+export type { SchedulerState, ServerRole } from '../src/wire/health.js';
 
 /** What one serving process knows about itself beyond the Context. */
 export interface ServerRuntime {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { callServer, HEALTH_PROBE_TIMEOUT_MS, locateServer } from '../../src/client/discover.js';
-import type { Health } from '../../src/health/service.js';
+import type { Health } from '../../src/wire/health.js';
 import { describeHolder } from '../../src/scheduler/scheduler.js';
 import { withContext } from '../lib/context.js';
 import { emit, type Io } from '../lib/io.js';

@@ -1,6 +1,7 @@
 import { readHealth } from '../../src/health/service.js';
 import { requireExpectedRuntime } from '../expected-runtime.js';
 import { route } from '../registry.js';
+import type { RendererHeartbeat } from '../../src/wire/health.js';
 
 export const healthRoutes = [
   route('GET', '/api/health', (event, { ctx, runtime }) => {
@@ -13,7 +14,7 @@ export const healthRoutes = [
       rendererLastSeenAtUtc: runtime.rendererLastSeenAtUtc,
     });
   }),
-  route('POST', '/api/renderer/heartbeat', (_event, { ctx, runtime }) => {
+  route('POST', '/api/renderer/heartbeat', (_event, { ctx, runtime }): RendererHeartbeat => {
     runtime.rendererLastSeenAtUtc = ctx.nowIso();
     return { ok: true, received_at_utc: runtime.rendererLastSeenAtUtc };
   }),

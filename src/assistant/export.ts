@@ -7,9 +7,10 @@ import type { Context } from '../context.js';
 import { tooLarge } from '../errors.js';
 import { conversationSnapshot } from './sessions.js';
 import { choicesView, messageView, turnChoicesView } from './views.js';
+import type { ConversationExport } from '../wire/assistant.js';
 
 export const EXPORT_LIMIT_BYTES = 8 * 1024 * 1024;
-export type ExportFormat = 'json' | 'markdown';
+export type ExportFormat = ConversationExport['format'];
 
 export const EXPORT_LIMITATIONS = [
   'The export holds persisted messages only; a running turn may add more after the snapshot.',
@@ -75,7 +76,7 @@ export function renderMarkdown(doc: ReturnType<typeof exportDocument>): string {
   return out.join('\n') + '\n';
 }
 
-export function exportSession(ctx: Context, id: number, format: ExportFormat) {
+export function exportSession(ctx: Context, id: number, format: ExportFormat): ConversationExport {
   const doc = exportDocument(ctx, id);
   const text = format === 'json' ? JSON.stringify(doc, null, 2) + '\n' : renderMarkdown(doc);
   const bytes = Buffer.byteLength(text, 'utf8');

@@ -3,10 +3,9 @@
  * reader: the SSE route and the CLI both iterate them; a reader that stops
  * early simply stops reading.
  */
-export interface TurnFrame {
-  event: string;
-  data: Record<string, unknown>;
-}
+import type { TurnEvent } from '../wire/assistant.js';
+
+export type TurnFrame = TurnEvent;
 
 export interface FrameQueue extends AsyncIterable<TurnFrame> {
   push(frame: TurnFrame): void;

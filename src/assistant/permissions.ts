@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { requireSession } from './sessions.js';
+import type { PermissionAnswer } from '../wire/assistant.js';
 
 export interface PermissionOpen {
   session_id: number;
@@ -14,15 +15,11 @@ export interface PermissionOpen {
   input: Record<string, unknown>;
 }
 
-export interface PermissionAnswer {
-  request_id: string;
-  session_id: number;
-  tool_name: string;
-  tool_use_id: string | null;
-  allow: boolean;
-  reason: string | null;
-  answered_at_utc: string;
-}
+
+/** What the broker announces on the bus (topic assistant.permission): a request opened, or one answered. */
+export type PermissionAnnouncement =
+  | { kind: 'opened'; request_id: string; session_id: number; tool_name: string; tool_use_id: string | null; input: Record<string, unknown> }
+  | ({ kind: 'answered' } & PermissionAnswer);
 
 interface Pending {
   open: PermissionOpen;
@@ -49,7 +46,7 @@ export function permissionBroker(ctx: Context): PermissionBroker {
       answered.add(p.requestId);
       const answer = { request_id: p.requestId, session_id: p.open.session_id, tool_name: p.open.tool_name, tool_use_id: p.open.tool_use_id, allow, reason, answered_at_utc: ctx.nowIso() };
       p.resolve(answer);
-      ctx.bus.emit('assistant.permission', { kind: 'answered', ...answer });
+      ctx.bus.emit('assistant.permission', { kind: 'answered', ...answer } satisfies PermissionAnnouncement);
       return answer;
     };
     const broker: PermissionBroker = {
@@ -61,7 +58,7 @@ export function permissionBroker(ctx: Context): PermissionBroker {
         const entry: Pending = { open: input, requestId, openedAt: ctx.nowIso(), resolve };
         pending.set(requestId, entry);
         signal?.addEventListener('abort', () => pending.has(requestId) && settle(entry, false, 'The requester went away before an answer.'), { once: true });
-        ctx.bus.emit('assistant.permission', { kind: 'opened', request_id: requestId, session_id: input.session_id, tool_name: input.tool_name, tool_use_id: input.tool_use_id, input: input.input });
+        ctx.bus.emit('assistant.permission', { kind: 'opened', request_id: requestId, session_id: input.session_id, tool_name: input.tool_name, tool_use_id: input.tool_use_id, input: input.input } satisfies PermissionAnnouncement);
         return { requestId, held };
       },
       answer(requestId, allow, reason) {

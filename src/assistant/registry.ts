@@ -21,6 +21,7 @@
  */
 import type { Context } from '../context.js';
 import { askJobCancel, cancelRequestedJobs, claimJob, jobHolder, releaseJob, releaseOnClose, TURN_PREFIX, type JobName } from '../claims/jobs.js';
+import type { CancelOutcome } from '../wire/assistant.js';
 
 export interface ActiveTurn {
   sessionId: number;
@@ -29,7 +30,6 @@ export interface ActiveTurn {
   cliPid: number | null;
 }
 
-export type CancelOutcome = 'cancel_requested' | 'already_cancelling' | 'no_active_turn';
 
 /** What a cancel did: `owner` says which process was asked; `stale` describes a claim left by a process that no longer runs. */
 export interface CancelResult {

@@ -1,5 +1,6 @@
 /** The assistant's SQL: conversations, messages, bindings, turn choices and model reports. */
 import type { Database } from 'better-sqlite3';
+import type { ModelReportSource, Runtime } from '../wire/assistant.js';
 
 export interface SessionRow {
   id: number;
@@ -47,8 +48,9 @@ export interface TurnRow {
   session_id: number;
   user_message_id: number;
   assistant_message_id: number | null;
-  version: number;
-  runtime: string;
+  /** A turn's requested choices are written from a checked choices object (admission) and never changed. */
+  version: 1;
+  runtime: Runtime;
   provider: string;
   requested_model: string | null;
   requested_effort: string | null;
@@ -61,7 +63,7 @@ export interface ReportRow {
   turn_id: number;
   sequence: number;
   model: string;
-  source: string;
+  source: ModelReportSource;
   observed_at_utc: string;
 }
 
@@ -181,7 +183,7 @@ export function reportsOf(db: Database, sessionId: number): ReportRow[] {
 }
 
 /** Record one more report for a turn; answers its sequence (1, 2, …). */
-export function insertReport(db: Database, turnId: number, model: string, source: string, at: string): number {
+export function insertReport(db: Database, turnId: number, model: string, source: ModelReportSource, at: string): number {
   return db.transaction(() => {
     const next = (db.prepare('SELECT COALESCE(MAX(sequence), 0) + 1 AS n FROM assistant_model_reports WHERE turn_id = ?').get(turnId) as { n: number }).n;
     db.prepare('INSERT INTO assistant_model_reports (turn_id, sequence, model, source, observed_at_utc) VALUES (?, ?, ?, ?, ?)').run(turnId, next, model, source, at);

@@ -19,6 +19,7 @@ import type { ProviderEvent, ToolCall, ToolResult, ToolSpec, Turn } from '../pro
 import { removeOwnedFile, writeOwnerOnlyFile } from '../util/owned-files.js';
 import type { Choices } from './choices.js';
 import type { FrameQueue } from './frames.js';
+import type { TurnEvent, TurnStatus } from '../wire/assistant.js';
 import type { ActiveTurn } from './registry.js';
 import * as repo from './repo.js';
 
@@ -181,13 +182,13 @@ function remedy(err: unknown, job: TurnJob): string {
 export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): Promise<void> {
   const secrets = [options.token, job.lane.kind === 'api' ? job.lane.key : undefined];
   const base = { session_id: job.sessionId, user_message_id: job.userMessageId };
-  const push = (event: string, data: Record<string, unknown>) => job.frames.push({ event, data: { ...base, ...data } });
+  const push = (frame: TurnEvent) => job.frames.push(frame);
   let text = '';
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
   let cost: number | null = null;
   const add = (a: number | null, b: number | null | undefined) => (b == null ? a : (a ?? 0) + b);
-  let status: 'completed' | 'cancelled' | 'failed' = 'completed';
+  let status: TurnStatus = 'completed';
   try {
     const turns = history(ctx, job.sessionId);
     for (let round = 0; ; round++) {
@@ -198,11 +199,11 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
         if (e.type === 'text') {
           const safe = scrub(e.text, secrets);
           text += safe;
-          push('text', { delta: safe });
+          push({ event: 'text', data: { ...base, delta: safe } });
         } else if (e.type === 'model') {
           const at = ctx.nowIso();
           const sequence = repo.insertReport(ctx.db, job.turnId, e.model, e.source, at);
-          push('turn_model_report', { sequence, model: e.model, source: e.source, observed_at_utc: at });
+          push({ event: 'turn_model_report', data: { ...base, sequence, model: e.model, source: e.source, observed_at_utc: at } });
         } else if (e.type === 'usage') {
           roundIn = e.inputTokens ?? roundIn;
           roundOut = e.outputTokens ?? roundOut;
@@ -221,7 +222,7 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
       text = '';
       const results: ToolResult[] = [];
       for (const call of calls) {
-        push('tool_call', { id: call.id, name: call.name, input: call.input });
+        push({ event: 'tool_call', data: { ...base, id: call.id, name: call.name, input: call.input } });
         let result: ToolResult;
         try {
           const r = await options.tools.run(call, job.active.controller.signal);
@@ -230,7 +231,7 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
           result = { callId: call.id, name: call.name, output: { error: scrub(err instanceof Error ? err.message : String(err), secrets) }, isError: true };
         }
         results.push(result);
-        push('tool_result', { id: call.id, name: call.name, output: result.output, is_error: result.isError });
+        push({ event: 'tool_result', data: { ...base, id: call.id, name: call.name, output: result.output, is_error: result.isError } });
       }
       // The calls and their answers are saved together: a saved call with no saved answer would make
       // every later turn of the session send the provider a tool call it refuses to see unanswered.
@@ -250,7 +251,7 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
       const said = isSvcError(err) ? (hint ? `${err.message.replace(/[.\s]*$/, '.')}${hint}` : err.message) : 'The turn failed unexpectedly.';
       const message = scrub(said, secrets);
       if (!isSvcError(err)) ctx.log.error('assistant turn failed', { session_id: job.sessionId, error: scrub(String(err), secrets) });
-      push('error', { reason, message });
+      push({ event: 'error', data: { ...base, reason, message } });
     }
   }
   try {
@@ -261,12 +262,12 @@ export async function runTurn(ctx: Context, job: TurnJob, options: RunOptions): 
         repo.linkTurnReply(ctx.db, job.turnId, messageId);
         return messageId;
       })();
-      push('message', { assistant_message_id: id, content: text, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost });
+      push({ event: 'message', data: { ...base, assistant_message_id: id, content: text, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost } });
     }
   } catch (err) {
     ctx.log.warn('assistant reply not saved', { session_id: job.sessionId, error: scrub(String(err), secrets) });
   }
-  push('done', { status });
+  push({ event: 'done', data: { ...base, status } });
 }
 
 /**

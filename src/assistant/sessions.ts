@@ -10,6 +10,7 @@ import * as repo from './repo.js';
 import { turnJob, turnRegistry } from './registry.js';
 import { forgetJob } from '../claims/jobs.js';
 import { browseRow, choicesView, messageView, sessionView, turnChoicesView } from './views.js';
+import type { ActivityObservation, Conversation, ConversationDeleted, ConversationList, ConversationPage, ConversationSnapshot } from '../wire/assistant.js';
 
 export interface CreateInput {
   /** undefined: capture the current defaults. */
@@ -28,7 +29,7 @@ export function choicesForNew(ctx: Context, given: unknown): { choices: Choices;
   return { choices, basis: explicitBasis(choices) };
 }
 
-export function createSession(ctx: Context, input: CreateInput) {
+export function createSession(ctx: Context, input: CreateInput): Conversation {
   const { choices, basis } = choicesForNew(ctx, input.choices);
   const at = ctx.nowIso();
   const id = ctx.db.transaction(() => {
@@ -62,7 +63,7 @@ export function requireSession(ctx: Context, id: number): repo.SessionRow {
 
 export const LEGACY_LIST_DEFAULT = 50;
 
-export function legacyList(ctx: Context, limit = LEGACY_LIST_DEFAULT) {
+export function legacyList(ctx: Context, limit = LEGACY_LIST_DEFAULT): ConversationList {
   const rows = repo.listSessions(ctx.db, limit);
   const choices = repo.choicesFor(ctx.db, rows.map((r) => r.id));
   return { sessions: rows.map((r) => browseRow(r, choices.get(r.id))) };
@@ -75,7 +76,7 @@ export interface BrowseQuery {
   q: string | null;
 }
 
-export function browseSessions(ctx: Context, query: BrowseQuery) {
+export function browseSessions(ctx: Context, query: BrowseQuery): ConversationPage {
   const throughId = query.throughId ?? BigInt(repo.maxSessionId(ctx.db));
   const rows = repo.browseSessions(ctx.db, { throughId, beforeId: query.beforeId, text: query.q || null, limit: query.limit + 1 });
   const hasMore = rows.length > query.limit;
@@ -104,25 +105,23 @@ export function conversationSnapshot(ctx: Context, id: number) {
   const data = read();
   const capturedAt = ctx.nowIso();
   const active = turnRegistry(ctx).observe(id);
-  return {
-    ...data,
-    snapshot: {
-      captured_at_utc: capturedAt,
-      basis: 'persisted_messages_only',
-      message_count: data.messages.length,
-      last_message_id: data.messages.length ? data.messages[data.messages.length - 1]!.id : null,
-    },
-    activity_observation: {
-      observed_at_utc: ctx.nowIso(),
-      turn_claimed: active.claimed,
-      cli_running: active.cliPid !== null,
-      basis: 'in_memory_observation_not_atomic_with_database',
-    },
-    running: { cli_running: active.cliPid !== null, pid: active.cliPid },
+  const snapshot: ConversationSnapshot = {
+    captured_at_utc: capturedAt,
+    basis: 'persisted_messages_only',
+    message_count: data.messages.length,
+    last_message_id: data.messages.length ? data.messages[data.messages.length - 1]!.id : null,
   };
+  const activity: ActivityObservation = {
+    observed_at_utc: ctx.nowIso(),
+    turn_claimed: active.claimed,
+    cli_running: active.cliPid !== null,
+    basis: 'in_memory_observation_not_atomic_with_database',
+  };
+  const running: Conversation['running'] = { cli_running: active.cliPid !== null, pid: active.cliPid };
+  return { ...data, snapshot, activity_observation: activity, running };
 }
 
-function totals(messages: repo.MessageRow[]) {
+function totals(messages: repo.MessageRow[]): Conversation['totals'] {
   const sum = (pick: (m: repo.MessageRow) => number | null) => {
     const values = messages.map(pick).filter((v): v is number => v !== null);
     return values.length ? values.reduce((a, b) => a + b, 0) : null;
@@ -130,7 +129,7 @@ function totals(messages: repo.MessageRow[]) {
   return { message_count: messages.length, input_tokens: sum((m) => m.input_tokens), output_tokens: sum((m) => m.output_tokens), cost_usd: sum((m) => m.cost_usd) };
 }
 
-export function sessionDetail(ctx: Context, id: number) {
+export function sessionDetail(ctx: Context, id: number): Conversation {
   const s = conversationSnapshot(ctx, id);
   return {
     session: sessionView(s.session),
@@ -145,7 +144,7 @@ export function sessionDetail(ctx: Context, id: number) {
   };
 }
 
-export function deleteSession(ctx: Context, id: number) {
+export function deleteSession(ctx: Context, id: number): ConversationDeleted {
   // Check and delete in one write transaction: a turn another process claims meanwhile is either
   // seen (and the delete refused) or claims after the conversation is gone, never loses its claim.
   ctx.db

@@ -12,12 +12,13 @@ import { findApiProvider } from '../providers/provider-catalog.js';
 import { explicitBasis, requireChoices, type Choices } from './choices.js';
 import { apiBaseUrl, availabilityOf, cliBinary, routeDigest } from './connections.js';
 import { frameQueue, type FrameQueue } from './frames.js';
-import { turnRegistry, type CancelOutcome, type CancelResult } from './registry.js';
+import { turnRegistry, type CancelResult } from './registry.js';
+import type { CancelAnswer } from '../wire/assistant.js';
 import * as repo from './repo.js';
 import { runTurn, type Lane, type RunOptions } from './runner.js';
 import { bindingRow, requireSession } from './sessions.js';
 import { CLI_PROVIDERS } from '../providers/provider-catalog.js';
-import { permissionBroker } from './permissions.js';
+import { permissionBroker, type PermissionAnnouncement } from './permissions.js';
 
 export interface SendBody {
   text: string;
@@ -128,10 +129,16 @@ export function sendMessage(ctx: Context, sessionId: number, body: SendBody, opt
     data: { session_id: sessionId, user_message_id: admitted.userMessageId, assistant_message_id: null, requested: choices, reports: [], created_at_utc: admitted.at },
   });
   const off = ctx.bus.on('assistant.permission', (payload) => {
-    const p = payload as { kind: string; session_id: number; request_id: string };
+    const p = payload as PermissionAnnouncement;
     if (p.session_id !== sessionId) return;
-    const { kind, ...rest } = p;
-    frames.push({ event: kind === 'opened' ? 'permission_request' : 'permission_answered', data: { ...rest, user_message_id: admitted.userMessageId } });
+    const at = { user_message_id: admitted.userMessageId };
+    if (p.kind === 'opened') {
+      const { kind: _, ...request } = p;
+      frames.push({ event: 'permission_request', data: { ...request, ...at } });
+    } else {
+      const { kind: _, ...answer } = p;
+      frames.push({ event: 'permission_answered', data: { ...answer, ...at } });
+    }
   });
   const finished = runTurn(
     ctx,
@@ -154,17 +161,6 @@ export function sendMessage(ctx: Context, sessionId: number, body: SendBody, opt
       active.controller.abort();
     },
   };
-}
-
-export interface CancelAnswer {
-  session_id: number;
-  outcome: CancelOutcome;
-  cancelled: boolean;
-  /** Which process was asked to stop the turn: this one, or another on the same data directory (null when none was). */
-  owner: 'this_process' | 'other_process' | null;
-  /** A claim left by a process that no longer runs (or from before a restart): nothing to stop, the next send takes it over. */
-  stale_claim: { pid: number; claimed_at_utc: string; reason: 'process_gone' | 'before_boot' } | null;
-  message: string;
 }
 
 function cancelMessage(sessionId: number, r: CancelResult): string {

@@ -1,41 +1,42 @@
 /** Read shapes of conversations: rows, choices, turn choices, tool fields. */
 import { choicesProblems } from './choices.js';
 import type { ChoicesRow, MessageRow, ReportRow, SessionListRow, SessionRow, TurnRow } from './repo.js';
+import type { BoundChoices, Choices, ChoiceBasis, ConversationRow, Message, ModelReport, SessionChoices, SessionView, ToolField, TurnChoices } from '../wire/assistant.js';
 
 export const NEW_CONVERSATION = 'New conversation';
 const BASES = {
-  model: ['explicit', 'settings_default', 'runtime_default'],
-  effort: ['explicit', 'settings_default', 'runtime_default', 'not_supported'],
-  binding: ['new', 'legacy_confirmed'],
+  model: ['explicit', 'settings_default', 'runtime_default'] as const satisfies readonly ChoiceBasis['model_basis'][],
+  effort: ['explicit', 'settings_default', 'runtime_default', 'not_supported'] as const satisfies readonly ChoiceBasis['effort_basis'][],
+  binding: ['new', 'legacy_confirmed'] as const satisfies readonly SessionChoices['binding_basis'][],
 };
+
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
 
 export function displayTitle(title: string | null): string {
   return title === null || title === '' ? NEW_CONVERSATION : title;
 }
 
-export function sessionView(row: SessionRow) {
+export function sessionView(row: SessionRow): SessionView {
   return { id: row.id, title: row.title, display_title: displayTitle(row.title), runtime: row.runtime, model: row.model, created_at_utc: row.created_at_utc, updated_at_utc: row.updated_at_utc };
 }
 
 /** Binding metadata: null for a legacy conversation, {unreadable: true} when the stored values do not make sense. */
-export function choicesView(row: ChoicesRow | undefined) {
+export function choicesView(row: ChoicesRow | undefined): BoundChoices {
   if (!row) return null;
   const requested = { version: row.version, runtime: row.runtime, provider: row.provider, model: row.requested_model, effort: row.requested_effort };
-  const ok =
-    choicesProblems(requested).length === 0 &&
-    BASES.model.includes(row.model_basis) &&
-    BASES.effort.includes(row.effort_basis) &&
-    BASES.binding.includes(row.binding_basis);
-  if (!ok) return { unreadable: true as const };
-  return { ...requested, model_basis: row.model_basis, effort_basis: row.effort_basis, binding_basis: row.binding_basis, created_at_utc: row.created_at_utc };
+  const { model_basis, effort_basis, binding_basis } = row;
+  const ok = choicesProblems(requested).length === 0 && isOneOf(BASES.model, model_basis) && isOneOf(BASES.effort, effort_basis) && isOneOf(BASES.binding, binding_basis);
+  if (!ok) return { unreadable: true };
+  // choicesProblems found none: the stored values are a complete choices object.
+  return { ...(requested as Choices), model_basis, effort_basis, binding_basis, created_at_utc: row.created_at_utc };
 }
 
-export function browseRow(row: SessionListRow, choices: ChoicesRow | undefined) {
+export function browseRow(row: SessionListRow, choices: ChoicesRow | undefined): ConversationRow {
   return { ...sessionView(row), message_count: row.message_count, choices: choicesView(choices) };
 }
 
 /** A stored JSON tool field: {data, unreadable}, with raw when it does not parse. */
-export function toolField(raw: string | null) {
+export function toolField(raw: string | null): ToolField {
   if (raw === null) return { data: null, unreadable: false };
   try {
     return { data: JSON.parse(raw) as unknown, unreadable: false };
@@ -44,7 +45,7 @@ export function toolField(raw: string | null) {
   }
 }
 
-export function messageView(m: MessageRow) {
+export function messageView(m: MessageRow): Message {
   return {
     id: m.id,
     role: m.role,
@@ -58,11 +59,11 @@ export function messageView(m: MessageRow) {
   };
 }
 
-export function reportView(r: ReportRow) {
+export function reportView(r: ReportRow): ModelReport {
   return { sequence: r.sequence, model: r.model, source: r.source, observed_at_utc: r.observed_at_utc };
 }
 
-export function turnChoicesView(turns: TurnRow[], reports: ReportRow[]) {
+export function turnChoicesView(turns: TurnRow[], reports: ReportRow[]): TurnChoices[] {
   return turns.map((t) => {
     const crossSession = t.assistant_message_id !== null && t.reply_session_id !== t.session_id;
     return {

@@ -1,30 +1,18 @@
 import fs from 'node:fs';
 import type { Context } from '../context.js';
 import { identityOf } from '../runtime/runtime-identity.js';
-import type { RuntimeIdentity as Identity } from '../wire/instance.js';
 import { svcVersion } from '../version.js';
-import type { LeaseHolder } from '../scheduler/lease.js';
+import type { Health, LeaseHolder, SchedulerState, ServerRole } from '../wire/health.js';
+
+export type { Health } from '../wire/health.js';
 
 export interface HealthInput {
-  /** daemon: the background daemon; fallback: a backend a window started (no scheduler, stops when idle); server: `svc serve`. */
-  role: 'server' | 'daemon' | 'fallback';
-  schedulerState: 'running' | 'standby' | 'disabled' | 'not_started';
+  role: ServerRole;
+  schedulerState: SchedulerState;
   /** On standby: the process that schedules routines of this data directory instead. */
   schedulerHeldBy?: LeaseHolder | null;
   startedAtUtc: string;
   rendererLastSeenAtUtc: string | null;
-}
-
-export interface Health {
-  status: 'ok';
-  role: 'server' | 'daemon' | 'fallback';
-  version: string;
-  schema_version: number;
-  scheduler: { state: string; held_by: LeaseHolder | null };
-  daemon: { state: 'lock_present' | 'absent' };
-  started_at_utc: string;
-  renderer_last_seen_at_utc: string | null;
-  identity: Identity;
 }
 
 /** Liveness and process identity. Reads no database row (the schema version was read at start). */

@@ -4,16 +4,11 @@
  */
 import type { Context } from '../context.js';
 import { readAppState, writeAppState } from '../db/app-state.js';
+import type { Onboarding, OnboardingStep } from '../wire/onboarding.js';
 
 const DISMISSED_KEY = 'onboarding_dismissed_at_utc';
 
-export interface OnboardingStep {
-  id: string;
-  done: boolean;
-  hint: string;
-}
-
-export function readOnboarding(ctx: Context) {
+export function readOnboarding(ctx: Context): Onboarding {
   const dismissedAt = readAppState<string>(ctx.db, DISMISSED_KEY) ?? null;
   const email = ctx.settings.read('email');
   const ai = ctx.settings.read('ai');
@@ -33,7 +28,7 @@ export function readOnboarding(ctx: Context) {
   };
 }
 
-export function dismissOnboarding(ctx: Context) {
+export function dismissOnboarding(ctx: Context): Onboarding {
   if (readAppState<string>(ctx.db, DISMISSED_KEY) === undefined) writeAppState(ctx.db, DISMISSED_KEY, ctx.nowIso(), ctx.nowIso());
   return readOnboarding(ctx);
 }

@@ -3,6 +3,7 @@
  * async stream of events; callers (the assistant's turn runner, the selected
  * answers) never see a family's wire format.
  */
+import type { ModelReportSource } from '../wire/assistant.js';
 
 export type FetchLike = typeof globalThis.fetch;
 
@@ -65,8 +66,6 @@ export type ProviderEvent =
   /** The agent CLI's own conversation id (resume it on the next turn). */
   | { type: 'native_session'; id: string }
   | { type: 'done'; stopReason: string | null };
-
-export type ModelReportSource = 'agent_system_init_model' | 'api_response_model' | 'alt_api_response_modelVersion';
 
 export interface ModelsRequest {
   baseUrl: string;

@@ -23,12 +23,11 @@ import type { PidProbe } from '../util/pid.js';
 import { identityIn, ownerStands, ownOwner } from '../claims/owner.js';
 import { releaseFileClaim, renewFileClaim, takeFileClaim, type FileClaimRule } from '../claims/file.js';
 import type { ProcessIdentity } from '../claims/staleness.js';
-import type { LeaseHolder } from '../wire/daemon.js';
+import type { LeaseHolder } from '../wire/health.js';
 
 export const LEASE_FILE = 'scheduler.lease';
 
-/** Answers show the holder (the daemon status, health, the scheduler's jobs): its shape is declared in the wire file. */
-export type { LeaseHolder };
+export type { LeaseHolder } from '../wire/health.js';
 
 /** What the file holds: the holder and, where the system says, who its process is (never shown in answers). */
 type LeaseFile = LeaseHolder & Partial<ProcessIdentity>;

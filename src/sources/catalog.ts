@@ -6,10 +6,11 @@ import type { Context } from '../context.js';
 import { CATALOG, findSource } from './index.js';
 import type { CatalogEntry } from './types.js';
 import { windowRefusal } from './window-rule.js';
+import type { Catalog, Repository, SearchRepositories, SearchRepository } from '../wire/sources.js';
 
-export function catalogEntry(entry: CatalogEntry) {
+export function catalogEntry(entry: CatalogEntry): Repository {
   if (entry.status === 'retired') {
-    return { id: entry.id, name: entry.name, homepage: entry.homepage, description: entry.description, status: 'retired' as const, retired_on: entry.retiredOn, needs_key: false, credential: null, capabilities: null };
+    return { id: entry.id, name: entry.name, homepage: entry.homepage, description: entry.description, status: 'retired', retired_on: entry.retiredOn, needs_key: false, credential: null, capabilities: null };
   }
   const c = entry.capabilities;
   return {
@@ -17,7 +18,7 @@ export function catalogEntry(entry: CatalogEntry) {
     name: entry.name,
     homepage: entry.homepage,
     description: entry.description,
-    status: 'active' as const,
+    status: 'active',
     needs_key: c.credential?.required ?? false,
     credential: c.credential ? { name: c.credential.name, required: c.credential.required } : null,
     capabilities: {
@@ -34,7 +35,7 @@ export function catalogEntry(entry: CatalogEntry) {
   };
 }
 
-export function readCatalog() {
+export function readCatalog(): Catalog {
   return { repositories: CATALOG.map(catalogEntry) };
 }
 
@@ -43,21 +44,21 @@ export function readCatalog() {
  * date window a run would ask (`windowGiven`: a from or a to date), a source that cannot answer with
  * it (or without one) is not searchable either, in the words the run would record.
  */
-export function searchableRepositories(ctx: Context, options: { windowGiven?: boolean } = {}) {
+export function searchableRepositories(ctx: Context, options: { windowGiven?: boolean } = {}): SearchRepositories {
   const statuses = new Map(ctx.credentials.statuses().map((c) => [c.name, c.status]));
-  const repositories = CATALOG.map((entry) => {
-    if (entry.status === 'retired') return { id: entry.id, name: entry.name, searchable: false, reason: 'retired' as const, message: `${entry.name} was retired on ${entry.retiredOn}.`, key_status: null };
+  const repositories = CATALOG.map((entry): SearchRepository => {
+    if (entry.status === 'retired') return { id: entry.id, name: entry.name, searchable: false, reason: 'retired', message: `${entry.name} was retired on ${entry.retiredOn}.`, key_status: null };
     const credential = entry.capabilities.credential;
     const keyStatus = credential ? (statuses.get(credential.name) ?? 'absent') : null;
     if (credential?.required && keyStatus !== 'present') {
       const message = keyStatus === 'unreadable' ? `The ${credential.name} credential cannot be read.` : `Needs the ${credential.name} credential: svc credentials set ${credential.name}`;
-      return { id: entry.id, name: entry.name, searchable: false, reason: 'missing_key' as const, message, key_status: keyStatus };
+      return { id: entry.id, name: entry.name, searchable: false, reason: 'missing_key', message, key_status: keyStatus };
     }
     if (entry.capabilities.orcidOnly) {
-      return { id: entry.id, name: entry.name, searchable: false, reason: 'entity_unsupported' as const, message: `${entry.name} answers only for an ORCID iD: routines that follow a watch profile with one ask it.`, key_status: keyStatus };
+      return { id: entry.id, name: entry.name, searchable: false, reason: 'entity_unsupported', message: `${entry.name} answers only for an ORCID iD: routines that follow a watch profile with one ask it.`, key_status: keyStatus };
     }
     const windowProblem = options.windowGiven === undefined ? null : windowRefusal(entry.name, entry.capabilities.dateWindow, options.windowGiven);
-    if (windowProblem) return { id: entry.id, name: entry.name, searchable: false, reason: 'window_unanswerable' as const, message: windowProblem, key_status: keyStatus };
+    if (windowProblem) return { id: entry.id, name: entry.name, searchable: false, reason: 'window_unanswerable', message: windowProblem, key_status: keyStatus };
     return { id: entry.id, name: entry.name, searchable: true, reason: null, message: null, key_status: keyStatus };
   });
   return { repositories, searchable: repositories.filter((r) => r.searchable).map((r) => r.id) };

@@ -5,17 +5,9 @@
  * it at login. Declared once here, for the service and the window alike;
  * imports nothing but wire files.
  */
+import type { LeaseHolder } from './health.js';
 
-/** The process that holds the scheduler's lease (the one that fires routines), without the process identity its file records. */
-export interface LeaseHolder {
-  pid: number;
-  runtime_id: string;
-  /** 'daemon' for the background daemon, 'server' for `svc serve`. */
-  role: string;
-  /** Null until that process listens (and for a process that never does). */
-  port: number | null;
-  since_utc: string;
-}
+export type { LeaseHolder } from './health.js';
 
 /** GET /api/service/daemon-status: pid, port, version and started_at are the probe's, set only when the daemon answered; lock_* are what the lock says. */
 export interface DaemonStatus {

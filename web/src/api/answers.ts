@@ -8,6 +8,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AnswerChoices, AnswerFrame, AnswerPage, AnswerState, AnswerView, PreviewView, SelectionInput } from '../../../src/wire/answers.js';
 import type { MemberView, NoteView } from '../../../src/wire/evidence.js';
+import type { Health } from '../../../src/wire/health.js';
 import { api } from './client.js';
 import { evidence } from './evidence.js';
 import { LIBRARY_HEADERS as LIBRARY } from './library.js';
@@ -91,4 +92,4 @@ export const answers = {
 };
 
 /** The runtime id of the backend this tab talks to (previews and sends are bound to it). */
-export const runtimeId = async (signal?: AbortSignal) => (await api.get<{ identity: { runtime_id: string } }>('/api/health', { signal })).identity.runtime_id;
+export const runtimeId = async (signal?: AbortSignal) => (await api.get<Health>('/api/health', { signal })).identity.runtime_id;

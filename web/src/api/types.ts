@@ -1,60 +1,16 @@
-/** The shapes of the backend's answers that the pages read (spec 1–3; only the fields the window uses). */
-export interface Health {
-  status: string;
-  version: string;
-  schema_version: number | null;
-  scheduler: { state: string; held_by: string | null };
-  daemon: { state: string };
-  started_at_utc: string;
-  identity: { runtime_id: string; schema_version: number | null; contract_version: number };
-}
+/**
+ * The shapes of the backend's answers that the pages read (spec 1–3). Health,
+ * the first-run card and the source catalog are the service's, from
+ * src/wire/health.ts, onboarding.ts and sources.ts.
+ */
+export type { Health } from '../../../src/wire/health.js';
+export type { Onboarding, OnboardingStep } from '../../../src/wire/onboarding.js';
+export type { Catalog, Repository, SearchRepositories, SearchRepository } from '../../../src/wire/sources.js';
 
-export interface OnboardingStep {
-  id: string;
-  done: boolean;
-  hint: string;
-}
-
-export interface Onboarding {
-  show_card: boolean;
-  dismissed_at_utc: string | null;
-  facts: { repository_keys_present: number; contact_email_set: boolean };
-  steps: OnboardingStep[];
-}
-
-export interface Repository {
-  id: string;
-  name: string;
-  homepage: string;
-  description: string;
-  status: string;
-  needs_key: boolean;
-  credential: { name: string; required: boolean } | null;
-  /** null for a retired service. */
-  capabilities: { keyword_query: boolean; date_window: 'exact' | 'year' | 'none' | 'required'; author_search: boolean; orcid_search: boolean; page_size: number; paging: string } | null;
-}
-
-export interface Catalog {
-  repositories: Repository[];
-}
-
+/** A settings group's read (GET /api/settings/{group}), seen through only the keys a page reads. */
 export interface SettingsGroup<T = Record<string, unknown>> {
   group: string;
   settings: T;
-}
-
-/** GET /api/search/repositories: whether each source can be searched now, and why not in the service's words. */
-export interface SearchRepository {
-  id: string;
-  name: string;
-  searchable: boolean;
-  reason: string | null;
-  message: string | null;
-  key_status: string | null;
-}
-
-export interface SearchRepositories {
-  repositories: SearchRepository[];
 }
 
 /** Saved configurations (GET /api/configurations): named dives, sweeps and routines to start from; the shapes are the service's, from src/wire/configurations.ts. */

@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { assistant, type TurnEvent } from '../api/assistant.js';
+import type { TurnStatus } from '../../../src/wire/assistant.js';
 
 export interface PermissionAsk {
   request_id: string;
@@ -26,7 +27,7 @@ export interface TurnState {
   steps: Step[];
   permissions: PermissionAsk[];
   error: { reason: string; message: string } | null;
-  status: 'streaming' | 'completed' | 'cancelled' | 'failed';
+  status: 'streaming' | TurnStatus;
   trouble: unknown;
 }
 
@@ -37,24 +38,29 @@ export function useTurn(onEnd: () => void) {
   const apply = (e: TurnEvent) =>
     setTurn((t) => {
       if (!t) return t;
-      const d = e.data;
       switch (e.event) {
         case 'text':
-          return { ...t, text: t.text + String(d.delta ?? '') };
+          return { ...t, text: t.text + e.data.delta };
         case 'turn_model_report':
-          return { ...t, models: [...t.models, String(d.model)] };
-        case 'tool_call':
-          return { ...t, steps: [...t.steps, { kind: 'tool_call', id: String(d.id), name: String(d.name), input: d.input }] };
-        case 'tool_result':
-          return { ...t, steps: [...t.steps, { kind: 'tool_result', id: String(d.id), name: String(d.name), output: d.output, is_error: Boolean(d.is_error) }] };
-        case 'permission_request':
-          return { ...t, permissions: [...t.permissions, { request_id: String(d.request_id), tool_name: String(d.tool_name), tool_use_id: (d.tool_use_id as string | null) ?? null, input: d.input, answered: null }] };
+          return { ...t, models: [...t.models, e.data.model] };
+        case 'tool_call': {
+          const { id, name, input } = e.data;
+          return { ...t, steps: [...t.steps, { kind: 'tool_call', id, name, input }] };
+        }
+        case 'tool_result': {
+          const { id, name, output, is_error } = e.data;
+          return { ...t, steps: [...t.steps, { kind: 'tool_result', id, name, output, is_error }] };
+        }
+        case 'permission_request': {
+          const { request_id, tool_name, tool_use_id, input } = e.data;
+          return { ...t, permissions: [...t.permissions, { request_id, tool_name, tool_use_id, input, answered: null }] };
+        }
         case 'permission_answered':
-          return { ...t, permissions: t.permissions.map((p) => (p.request_id === d.request_id ? { ...p, answered: Boolean(d.allow) } : p)) };
+          return { ...t, permissions: t.permissions.map((p) => (p.request_id === e.data.request_id ? { ...p, answered: e.data.allow } : p)) };
         case 'error':
-          return { ...t, error: { reason: String(d.reason), message: String(d.message) } };
+          return { ...t, error: { reason: e.data.reason, message: e.data.message } };
         case 'done':
-          return { ...t, status: d.status as TurnState['status'] };
+          return { ...t, status: e.data.status };
         default:
           return t;
       }

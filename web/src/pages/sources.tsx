@@ -18,7 +18,7 @@ import { useResource } from '../ui/use-resource.js';
 const KIND_TITLES: Record<string, string> = { ai: 'AI providers', email: 'Mail server', cloud: 'Cloud backup' };
 
 function SourceCard({ entry, state, keyRow, onKey }: { entry: Repository; state: SourceState; keyRow?: CredentialRow; onKey: (row: CredentialRow) => void }) {
-  const rateWithKey = (entry.capabilities as { rate_limit_with_key?: { requests: number; interval_ms: number } | null } | null)?.rate_limit_with_key;
+  const rateWithKey = entry.capabilities?.rate_limit_with_key;
   return (
     <li class="source-card" data-source={entry.id}>
       <div class="source-card-head">
