@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { invalid } from '../errors.js';
 import { CronSyntaxError, parseSchedule } from '../scheduler/cron.js';
 import { JsonObject, parseWith } from '../util/validate.js';
-import { parseRoutineParameters, type RoutineParameters } from './parameters.js';
+import { parseRoutineParameters } from './parameters.js';
+import type { RoutineValues } from '../wire/routines.js';
 import { parseAiSettings } from '../executions/ai-settings.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -29,18 +30,8 @@ export function routineFieldRefusal(field: 'name' | 'intent', value: string): st
   return checked.success ? undefined : `${checked.issues[0].message.replace(/\.$/, '')}.`;
 }
 
-export interface RoutineFields {
-  name: string;
-  schedule_cron: string;
-  parameters: RoutineParameters;
-  ai_enabled: boolean;
-  ai_settings: Record<string, unknown> | null;
-  email_ai_summary_enabled: boolean;
-  email_enabled: boolean;
-  intent: string | null;
-  is_active: boolean;
-  notify_on_complete: boolean;
-  storage_settings: Record<string, unknown> | null;
+/** The fields a create or update gives, as the routine stores them; the entity still raw. */
+export interface RoutineFields extends Omit<RoutineValues, 'entity'> {
   /** Raw; checked by checkEntity (a bad one is 400, not 422). */
   entity: unknown;
 }
