@@ -10,6 +10,7 @@
 import * as assert from 'uvu/assert';
 import { browserTests } from './_chromium.js';
 import { startAiStub, type AiStub } from './_ai-stub.js';
+import { startSmtp, type SmtpPeer } from './_delivery.js';
 import { backendRequest, openPage, screenshot, seriousViolations, startWindow, type BrowserWindow } from './_window.js';
 
 const { test, executablePath } = browserTests();
@@ -17,11 +18,12 @@ const { test, executablePath } = browserTests();
 /* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core's objects, loaded lazily */
 let win: BrowserWindow;
 let openai: AiStub;
+let smtp: SmtpPeer;
 const AI_KEY = 'sk-settings-window-93ab';
 
 test.before(async () => {
-  openai = await startAiStub(AI_KEY, ['gpt-test-large', 'gpt-test-mini']);
-  win = await startWindow(executablePath(), { env: { SVC_AI_OPENAI_URL: openai.url }, closes: [openai] });
+  [openai, smtp] = await Promise.all([startAiStub(AI_KEY, ['gpt-test-large', 'gpt-test-mini']), startSmtp()]);
+  win = await startWindow(executablePath(), { env: { SVC_AI_OPENAI_URL: openai.url }, closes: [openai, smtp] });
 });
 test.after(async () => {
   await win?.close();
@@ -89,6 +91,22 @@ test('AI: the provider chosen among svc\'s connections, its models listed for th
     const emb = (await group('embeddings')).capabilities;
     for (const p of emb.providers) assert.match(await page.locator('#lanes ~ .table-wrap tbody').textContent(), p.note);
     await screenshot(page, 'settings-embeddings');
+  } finally {
+    await context.close();
+  }
+});
+
+test('E-mail: a test e-mail goes to the default recipient with the stored settings, and the page names the message the server accepted', async () => {
+  await win.api('PUT', '/api/settings/email', { settings: { smtp_host: '127.0.0.1', smtp_port: smtp.port, from_address: 'svc@example.org', to_address: 'reader-7kq@example.org' } });
+  const { context, page } = await openPage(win.browser, await win.url('/settings?tab=email'));
+  try {
+    await page.getByRole('button', { name: 'Send a test e-mail' }).click({ timeout: 20_000 });
+    const said = page.getByText(/^The test e-mail was sent \(message id .+\)\.$/);
+    await said.waitFor();
+    assert.is(smtp.messages.length, 1);
+    assert.equal(smtp.messages[0]!.to, ['reader-7kq@example.org']);
+    const messageId = /\(message id (.+)\)\.$/.exec(await said.textContent())![1]!;
+    assert.ok(smtp.messages[0]!.raw.toString('utf8').includes(messageId), 'the id said is the one the mail server received');
   } finally {
     await context.close();
   }
