@@ -4,6 +4,7 @@ import { listQueue, QUEUE_FILTERS, QUEUE_LIST_LIMIT, QUEUE_QUERY_MAX_LENGTH, QUE
 import { queryOf, readValid } from '../body.js';
 import { enumQuery, idParam, intQuery } from '../params.js';
 import { route } from '../registry.js';
+import type { QueueSaved } from '../../src/wire/queue.js';
 
 const SaveBody = v.object({ document_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
 const StatusBody = v.object({ status: v.picklist(QUEUE_STATUSES) });
@@ -26,7 +27,7 @@ export const readingQueueRoutes = [
       documentId: q.has('document_id') ? intQuery(q, 'document_id', 0, 1, Number.MAX_SAFE_INTEGER) : undefined,
     });
   }),
-  route('POST', '/api/reading-queue', async (event, { ctx }) => {
+  route('POST', '/api/reading-queue', async (event, { ctx }): Promise<QueueSaved> => {
     const { created, entry } = saveToQueue(ctx, (await readValid(event, SaveBody)).document_id);
     event.res.status = created ? 201 : 200;
     return { ...entry, created };

@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { papersByIds } from '../explorer/paper.js';
-import type { QueueEntry, QueueFilter, QueuePage, QueueStatus } from '../wire/queue.js';
+import type { QueueEntry, QueueFilter, QueueMarked, QueuePage, QueueRemoved, QueueStatus } from '../wire/queue.js';
 import { queueStatements, type QueueRow } from './repo.js';
 
 export type { QueueEntry, QueueFilter, QueuePage, QueueStatus } from '../wire/queue.js';
@@ -46,7 +46,7 @@ export function saveToQueue(ctx: Context, documentId: number): { created: boolea
 }
 
 /** Mark read or unread; marking with the current status changes nothing (not even updated_at_utc). */
-export function setQueueStatus(ctx: Context, documentId: number, status: QueueStatus): QueueEntry & { changed: boolean } {
+export function setQueueStatus(ctx: Context, documentId: number, status: QueueStatus): QueueMarked {
   requireEntry(ctx, documentId);
   const st = queueStatements(ctx.db);
   const changed = st.setStatus.run({ status, now: ctx.nowIso(), id: documentId }).changes > 0;
@@ -54,7 +54,7 @@ export function setQueueStatus(ctx: Context, documentId: number, status: QueueSt
 }
 
 /** Remove from the queue; the paper itself is untouched. */
-export function removeFromQueue(ctx: Context, documentId: number): { document_id: number; removed: true } {
+export function removeFromQueue(ctx: Context, documentId: number): QueueRemoved {
   requireEntry(ctx, documentId);
   queueStatements(ctx.db).remove.run(documentId);
   return { document_id: documentId, removed: true };

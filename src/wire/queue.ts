@@ -35,3 +35,19 @@ export interface QueuePage {
   next_offset: number | null;
   entries: QueueEntry[];
 }
+
+/** POST /api/reading-queue: 201 with created true, or 200 and the row unchanged when the paper was saved already. */
+export interface QueueSaved extends QueueEntry {
+  created: boolean;
+}
+
+/** PUT /api/reading-queue/{document_id}: changed false when the paper had that status already. */
+export interface QueueMarked extends QueueEntry {
+  changed: boolean;
+}
+
+/** DELETE /api/reading-queue/{document_id}: off the queue; the paper stays in the corpus. */
+export interface QueueRemoved {
+  document_id: number;
+  removed: true;
+}

@@ -1,22 +1,20 @@
 /**
  * A paper's page calls: the paper and why it is here, its lifecycle, similar
  * papers, near-duplicate links and their collapse preview, watch-profile
- * matches, and its place in the reading queue. The answers' shapes are the
- * service's, from src/wire/ (papers.ts, lifecycle.ts, similar.ts, links.ts,
- * profiles.ts, queue.ts).
+ * matches (its place in the reading queue: api/queue.ts). The answers' shapes
+ * are the service's, from src/wire/ (papers.ts, lifecycle.ts, similar.ts,
+ * links.ts, profiles.ts).
  */
 import type { LifecycleAnswer } from '../../../src/wire/lifecycle.js';
 import type { CollapsePreview, LinksAnswer } from '../../../src/wire/links.js';
 import type { WhyAnswer } from '../../../src/wire/papers.js';
 import type { MatchesForDocuments } from '../../../src/wire/profiles.js';
-import type { QueueEntry, QueuePage } from '../../../src/wire/queue.js';
 import type { SimilarAnswer } from '../../../src/wire/similar.js';
 import { api } from './client.js';
 
 export type { CollapsePreview, LinkView } from '../../../src/wire/links.js';
 export type { PaperDetail, TermMatch, WhyAnswer, WhyExecution } from '../../../src/wire/papers.js';
 export type { DocumentProfileMatch, MatchesForDocuments } from '../../../src/wire/profiles.js';
-export type { QueueEntry } from '../../../src/wire/queue.js';
 
 export const papers = {
   why: (id: number, signal?: AbortSignal) => api.get<WhyAnswer>(`/api/documents/${id}/why`, { signal }),
@@ -25,13 +23,4 @@ export const papers = {
   links: (id: number, signal?: AbortSignal) => api.get<LinksAnswer>(`/api/documents/${id}/links`, { signal }),
   collapsePreview: (ids: number[]) => api.post<CollapsePreview>('/api/links/collapse-preview', { document_ids: ids }),
   profileMatches: (id: number, signal?: AbortSignal) => api.post<MatchesForDocuments>('/api/profiles/matches/for-documents', { document_ids: [id] }, { signal }),
-};
-
-export const readingQueue = {
-  /** This paper's entry, or null when it is not saved. */
-  entry: (id: number, signal?: AbortSignal) =>
-    api.get<QueuePage>('/api/reading-queue', { signal, query: { document_id: id } }).then((a) => a.entries[0] ?? null),
-  save: (id: number) => api.post<QueueEntry & { created: boolean }>('/api/reading-queue', { document_id: id }),
-  mark: (id: number, status: QueueEntry['status']) => api.put<QueueEntry & { changed: boolean }>(`/api/reading-queue/${id}`, { status }),
-  remove: (id: number) => api.delete(`/api/reading-queue/${id}`),
 };

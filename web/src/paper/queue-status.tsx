@@ -4,7 +4,7 @@
  * the corpus). What the page shows is what the service answered last.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { readingQueue, type QueueEntry } from '../api/papers.js';
+import { readingQueue, type QueueEntry } from '../api/queue.js';
 import { minute } from '../ui/format.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
@@ -28,7 +28,7 @@ export function QueueStatus({ id }: { id: number }) {
     }
   }
   const save = () => act(() => readingQueue.save(id));
-  const mark = (status: QueueEntry['status']) => act(() => readingQueue.mark(id, status));
+  const mark = (status: QueueEntry['status']) => act(() => readingQueue.move(id, status));
   const remove = () => act(() => readingQueue.remove(id).then(() => null));
 
   let body;
