@@ -20,6 +20,7 @@ import { cancelAnswer, listAnswers, showAnswer, watchAnswer } from '../../src/an
 import type { Subscriber } from '../../src/answers/live.js';
 import { sendAnswer } from '../../src/answers/send.js';
 import { sseFrame } from '../sse.js';
+import type { AnswerRead, AnswerSent } from '../../src/wire/answers.js';
 
 const P = '/api/evidence/projects/{project_id}';
 
@@ -118,7 +119,8 @@ answerRoutes.push(
       confirmed: b.confirmed,
       signal: event.req.signal,
     });
-    return { status: replayed ? 200 : 201, body: { contract_version: 1, replayed, answer } };
+    const sent: AnswerSent = { contract_version: 1, replayed, answer };
+    return { status: replayed ? 200 : 201, body: sent };
   }),
 
   answerRoute('GET', `${P}/answers`, (event, { ctx }, params) => {
@@ -128,7 +130,8 @@ answerRoutes.push(
 
   answerRoute('GET', `${P}${ANSWER}`, (event, { ctx }, params) => {
     const q = strictQuery(event, VAULT);
-    return { body: { contract_version: 1, answer: showAnswer(ctx, { ...ref(q, params), answerId: uuidParam(params, 'answer_id') }) } };
+    const read: AnswerRead = { contract_version: 1, answer: showAnswer(ctx, { ...ref(q, params), answerId: uuidParam(params, 'answer_id') }) };
+    return { body: read };
   }),
 
   answerRoute('GET', `${P}${ANSWER}/events`, (event, { ctx }, params) => {
@@ -140,6 +143,7 @@ answerRoutes.push(
   answerRoute('POST', `${P}${ANSWER}/cancel`, async (event, deps, params) => {
     strictQuery(event, {});
     const b = await readValid(event, jsonBody({ ...VAULT, ...RUNTIME }), strictBody(deps));
-    return { body: { contract_version: 1, answer: cancelAnswer(deps.ctx, { ...ref(b, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: b.expected_runtime_id }) } };
+    const read: AnswerRead = { contract_version: 1, answer: cancelAnswer(deps.ctx, { ...ref(b, params), answerId: uuidParam(params, 'answer_id'), expectedRuntimeId: b.expected_runtime_id }) };
+    return { body: read };
   }),
 );

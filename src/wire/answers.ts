@@ -153,6 +153,17 @@ export interface AnswerView {
   updated_at_utc: string;
 }
 
+/** GET …/answers/{answer_id} and POST …/cancel: the answer in its envelope. */
+export interface AnswerRead {
+  contract_version: 1;
+  answer: AnswerView;
+}
+
+/** POST …/answers: 201 for a new answer, 200 with replayed true for the same preview sent again. */
+export interface AnswerSent extends AnswerRead {
+  replayed: boolean;
+}
+
 /** A history row: the same identities and state without the request texts and output. */
 export interface AnswerSummary {
   answer_id: string;

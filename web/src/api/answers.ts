@@ -6,7 +6,7 @@
  * call carries the Library header; the browser adds the renderer's Origin.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { AnswerChoices, AnswerFrame, AnswerPage, AnswerState, AnswerView, PreviewView, SelectionInput } from '../../../src/wire/answers.js';
+import type { AnswerChoices, AnswerFrame, AnswerPage, AnswerRead, AnswerSent, AnswerState, PreviewView, SelectionInput } from '../../../src/wire/answers.js';
 import type { MemberView, NoteView } from '../../../src/wire/evidence.js';
 import type { Health } from '../../../src/wire/health.js';
 import { api } from './client.js';
@@ -66,13 +66,13 @@ export const answers = {
   history: (vaultId: string, projectId: string, afterId?: number, throughId?: number, signal?: AbortSignal) =>
     api.get<AnswerPage>(`${PROJECTS}/${projectId}/answers`, { headers: LIBRARY, signal, query: { expected_vault_id: vaultId, after_id: afterId, through_id: throughId } }),
   show: async (vaultId: string, projectId: string, answerId: string, signal?: AbortSignal) =>
-    (await api.get<{ contract_version: 1; answer: AnswerView }>(`${PROJECTS}/${projectId}/answers/${answerId}`, { headers: LIBRARY, signal, query: { expected_vault_id: vaultId } })).answer,
+    (await api.get<AnswerRead>(`${PROJECTS}/${projectId}/answers/${answerId}`, { headers: LIBRARY, signal, query: { expected_vault_id: vaultId } })).answer,
   preview: (projectId: string, body: { expected_vault_id: string; expected_runtime_id: string; expected_revision: number; selections: SelectionInput[]; note_ids: number[]; instruction: string; mode: string; choices: AnswerChoices }) =>
     api.post<PreviewView>(`${PROJECTS}/${projectId}/answer-previews`, body, { headers: LIBRARY }),
   /** The consent: bound to the preview's identity and the hash the person saw. */
   send: async (vaultId: string, projectId: string, preview: PreviewView) =>
     (
-      await api.post<{ contract_version: 1; answer: AnswerView; replayed: boolean }>(
+      await api.post<AnswerSent>(
         `${PROJECTS}/${projectId}/answers`,
         { expected_vault_id: vaultId, expected_runtime_id: preview.runtime_id, preview_id: preview.preview_id, request_sha256: preview.request_sha256, confirmed: true },
         { headers: LIBRARY },
@@ -86,7 +86,7 @@ export const answers = {
       query: { expected_vault_id: vaultId, expected_runtime_id: answer.runtime_id },
     }),
   cancel: (vaultId: string, projectId: string, answer: { answer_id: string; runtime_id: string }) =>
-    api.post(`${PROJECTS}/${projectId}/answers/${answer.answer_id}/cancel`, { expected_vault_id: vaultId, expected_runtime_id: answer.runtime_id }, { headers: LIBRARY }),
+    api.post<AnswerRead>(`${PROJECTS}/${projectId}/answers/${answer.answer_id}/cancel`, { expected_vault_id: vaultId, expected_runtime_id: answer.runtime_id }, { headers: LIBRARY }),
   export: (vaultId: string, projectId: string, answerId: string, format: 'zip' | 'html') =>
     download('GET', `${PROJECTS}/${projectId}/answers/${answerId}/export`, format === 'zip' ? 'selected-answer.zip' : 'selected-answer.html', { headers: LIBRARY, query: { expected_vault_id: vaultId, format } }),
 };
