@@ -2,7 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { IN_ID_LIST, idList } from '../db/id-list.js';
 import type { Owner } from '../claims/owner.js';
-import type { DeliveryChannel, DeliveryOrigin, DeliveryState, TargetMode } from '../wire/deliveries.js';
+import type { Delivery, DeliveryChannel, DeliveryState, TargetMode } from '../wire/deliveries.js';
 
 export type { DeliveryState, TargetMode } from '../wire/deliveries.js';
 
@@ -39,26 +39,13 @@ export interface TargetRow {
   updated_at_utc: string;
 }
 
-export interface DeliveryRow {
-  id: number;
-  routine_id: number | null;
-  execution_id: number;
-  target_id: number | null;
-  origin: DeliveryOrigin;
-  channel: DeliveryChannel;
-  mode: TargetMode;
-  state: DeliveryState;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at_utc: string | null;
+/** A delivery as stored: the answer's fields (max_attempts is the worker's, not the row's) and who holds its claim. */
+export interface DeliveryRow extends Omit<Delivery, 'max_attempts'> {
   owner_runtime_id: string | null;
   owner_pid: number | null;
   owner_boot_id: string | null;
   owner_pid_start: number | null;
   claimed_at_utc: string | null;
-  created_at_utc: string;
-  updated_at_utc: string;
-  delivered_at_utc: string | null;
 }
 
 export interface AttemptRow {

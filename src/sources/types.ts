@@ -12,6 +12,7 @@ import type { CapNote } from './cap-record.js';
 import type { SourceHttp } from './http.js';
 import type { Relation } from '../wire/documents.js';
 import type { ZeroReason } from '../wire/executions.js';
+import type { DateWindowSupport, PagingStyle } from '../wire/sources.js';
 
 /** Why a source returned nothing: the spec's closed vocabulary of ten. */
 export type { ZeroReason } from '../wire/executions.js';
@@ -82,8 +83,7 @@ export interface NormalizedRecord {
   relations: Relation[];
 }
 
-export type DateWindowSupport = 'exact' | 'year' | 'none' | 'required';
-export type PagingStyle = 'offset' | 'page' | 'cursor' | 'none';
+export type { DateWindowSupport, PagingStyle } from '../wire/sources.js';
 
 export interface RateLimit {
   /** Requests allowed per interval. */
