@@ -34,6 +34,9 @@ test('the routine page: the coverage audit against the intent, configurations sa
     await page.getByRole('heading', { name: /^Off target: \d+/ }).waitFor({ timeout: 15_000 });
     const audit = await win.api('GET', `/api/routines/${routineId}/coverage`);
     assert.ok(await page.getByRole('heading', { name: `Off target: ${audit.off_target.total}` }).isVisible());
+    // The missed side is a lower bound (the corpus holds only what some search found), and says why; the off-target side is not.
+    assert.ok(await page.getByRole('heading', { name: `Missed, though in the corpus: ${audit.missed_in_corpus.total} at least` }).isVisible());
+    assert.ok(await page.getByText(audit.missed_in_corpus.lower_bound_reason).isVisible());
     await page.getByText("Save this routine's search as a configuration").click();
     await page.locator('#config-name').fill('testing on arXiv');
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -1,18 +1,18 @@
 /** The coverage audit of a routine: how its results compare with its intent sentence, with the service's method and caveats. */
-import { routines, type CoverageSide, type MissedInCorpus } from '../api/routines.js';
+import { routines, type CoverageSide } from '../api/routines.js';
 import { count } from '../ui/format.js';
 import { Busy, ErrorNote } from '../ui/notes.js';
 import { useResource } from '../ui/use-resource.js';
 
-function Side({ title, side, empty }: { title: string; side: CoverageSide | MissedInCorpus; empty: string }) {
-  const lowerBound = 'lower_bound' in side ? side : null;
+/** `lowerBoundReason`: the side's total is a lower bound (the missed side), and why. */
+function Side({ title, side, empty, lowerBoundReason }: { title: string; side: CoverageSide; empty: string; lowerBoundReason?: string }) {
   return (
     <div class="coverage-side">
       <h3>
         {title}: {side.total.toLocaleString()}
-        {lowerBound ? ' at least' : ''}
+        {lowerBoundReason ? ' at least' : ''}
       </h3>
-      {lowerBound && <p class="field-hint">{lowerBound.lower_bound_reason}</p>}
+      {lowerBoundReason && <p class="field-hint">{lowerBoundReason}</p>}
       {side.examples.length === 0 ? (
         <p class="muted">{empty}</p>
       ) : (
@@ -52,7 +52,7 @@ export function CoverageAudit({ id }: { id: number }) {
           </p>
           <div class="coverage-sides">
             <Side title="Off target" side={a.off_target} empty="Every result fits the intent." />
-            <Side title="Missed, though in the corpus" side={a.missed_in_corpus} empty="Nothing in the corpus that fits the intent was missed." />
+            <Side title="Missed, though in the corpus" side={a.missed_in_corpus} empty="Nothing in the corpus that fits the intent was missed." lowerBoundReason={a.missed_in_corpus.lower_bound_reason} />
           </div>
           {a.caveats.map((c) => (
             <p class="field-hint" key={c}>
